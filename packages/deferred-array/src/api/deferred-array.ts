@@ -1,0 +1,103 @@
+// The user's handle on a graph node. Building never computes; reading shape,
+// dtype, printing, explain() and toDot() never compute; execute() does.
+import { DisposedError } from '../ir/errors.js';
+import type { DType } from '../ir/dtypes.js';
+import { mark } from '../ir/marks.js';
+import type { Node } from '../ir/node.js';
+import { printDot, printGraph } from '../ir/print-graph.js';
+import { sizeOf } from '../ir/shape.js';
+import { currentBackend, runNodes } from '../execute/linker.js';
+import type { OutputRecord } from '../execute/linker.js';
+import { planExecution } from '../plan/pipeline.js';
+import { printPlan } from '../plan/print-plan.js';
+import type { StdNdarray } from '../util/stdlib.js';
+
+const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
+
+let nodeOf: (x: DeferredArray) => Node;
+
+class DeferredArray {
+  readonly #node: Node;
+  #disposed = false;
+
+  /** @internal Users make arrays with wrap(), array(), zeros() and the operations. */
+  constructor(node: Node) {
+    this.#node = node;
+  }
+
+  static {
+    nodeOf = (x) => {
+      if (x.#disposed) {
+        throw new DisposedError(`this ${x.#node.dtype}(${x.#node.shape.join(', ')}) DeferredArray was disposed; it cannot be used any more`);
+      }
+      return x.#node;
+    };
+  }
+
+  get shape(): number[] {
+    return [...this.#node.shape];
+  }
+
+  get dtype(): DType {
+    return this.#node.dtype;
+  }
+
+  get ndim(): number {
+    return this.#node.shape.length;
+  }
+
+  get size(): number {
+    return sizeOf(this.#node.shape);
+  }
+
+  /** NEP: marks this array to be returned by execute() of anything computed from it. */
+  output(name?: string): this {
+    mark(nodeOf(this), name);
+    return this;
+  }
+
+  /** Computes this array (and every marked output under it). */
+  async execute(): Promise<StdNdarray | OutputRecord> {
+    return this.executeSync();
+  }
+
+  /** As execute(), on the calling thread. */
+  executeSync(): StdNdarray | OutputRecord {
+    return runNodes([nodeOf(this)], false) as StdNdarray | OutputRecord;
+  }
+
+  /** The plan execute() would run, as text. Computes nothing. */
+  explain(): string {
+    return printPlan(planExecution([nodeOf(this)]), currentBackend().name);
+  }
+
+  /** The graph in Graphviz dot. Computes nothing. */
+  toDot(): string {
+    return printDot([nodeOf(this)]);
+  }
+
+  toString(): string {
+    return this.#disposed ? 'DeferredArray (disposed)' : printGraph(this.#node);
+  }
+
+  [inspectSymbol](): string {
+    return this.toString();
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'DeferredArray';
+  }
+
+  /** Releases this handle; using it afterwards raises DisposedError. Arrays computed from it are unaffected. */
+  dispose(): void {
+    this.#disposed = true;
+  }
+
+  [Symbol.dispose](): void {
+    this.dispose();
+  }
+}
+
+const wrapNode = (node: Node): DeferredArray => new DeferredArray(node);
+
+export { DeferredArray, nodeOf, wrapNode };

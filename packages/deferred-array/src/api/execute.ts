@@ -1,0 +1,37 @@
+// Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
+import { backendStats, runNodes } from '../execute/linker.js';
+import type { OutputRecord } from '../execute/linker.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import { DeferredArray, nodeOf } from './deferred-array.js';
+import { describe } from './operand.js';
+
+function checkArrays(xs: unknown): DeferredArray[] {
+  if (!Array.isArray(xs) || xs.length === 0) {
+    throw new TypeError(`execute: expected a non-empty array of DeferredArrays; got ${describe(xs)}`);
+  }
+  xs.forEach((x, i) => {
+    if (!(x instanceof DeferredArray)) throw new TypeError(`execute: element ${i} is not a DeferredArray; got ${describe(x)}`);
+  });
+  return xs as DeferredArray[];
+}
+
+/** Plans and runs several arrays together; resolves to one ndarray per array, or the NEP record with result as that list. */
+async function execute(xs: readonly DeferredArray[]): Promise<StdNdarray[] | OutputRecord> {
+  return executeSync(xs);
+}
+
+function executeSync(xs: readonly DeferredArray[]): StdNdarray[] | OutputRecord {
+  return runNodes(checkArrays(xs).map((x) => nodeOf(x)), true) as StdNdarray[] | OutputRecord;
+}
+
+/** Stops background workers so a Node process can exit. The reference backend has none, so this resolves at once. */
+async function shutdown(): Promise<void> {
+  return undefined;
+}
+
+/** Counters of the active backend: plans run and steps evaluated (tests use them to prove nothing ran). */
+function stats(): { backend: string; runs: number; steps: number } {
+  return backendStats();
+}
+
+export { execute, executeSync, shutdown, stats };

@@ -1,0 +1,74 @@
+// Method forms on DeferredArray (a.add(b), x.sum({ axis: 0 }), x.T, ...),
+// installed from the op table so that every op and alias has one.
+import type { DType } from '../ir/dtypes.js';
+import type { ReduceOptions } from '../ir/build-reduce.js';
+import type { IndexArg } from '../ir/indexing.js';
+import { BINARY_OPS, OPS, REDUCE_OPS, UNARY_OPS } from '../ir/op-table.js';
+import type { AliasOf, BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
+import { DeferredArray } from './deferred-array.js';
+import * as shaping from './shaping.js';
+import { binary, ternary, unary } from './ufunc.js';
+import type { Operand, UfuncOptions } from './ufunc.js';
+
+type UnaryMethods = { [K in UnaryOp | AliasOf<UnaryOp>]: (options?: UfuncOptions) => DeferredArray };
+type BinaryMethods = { [K in BinaryOp | AliasOf<BinaryOp>]: (other: Operand, options?: UfuncOptions) => DeferredArray };
+type ReduceMethods = { [K in ReduceOp]: (options?: ReduceOptions) => DeferredArray };
+
+interface ShapeMethods {
+  reshape(shape: number | readonly number[]): DeferredArray;
+  transpose(axes?: readonly number[]): DeferredArray;
+  /** The transpose (axes reversed). */
+  readonly T: DeferredArray;
+  /** NumPy basic indexing: x.get('1:-1, ::2'), x.get(0, new Slice(null, null, -1)). */
+  get(...index: IndexArg[]): DeferredArray;
+  squeeze(axis?: number | readonly number[]): DeferredArray;
+  expandDims(axis: number | readonly number[]): DeferredArray;
+  broadcastTo(shape: readonly number[]): DeferredArray;
+  astype(dtype: DType): DeferredArray;
+  clip(lo: Operand, hi: Operand, options?: UfuncOptions): DeferredArray;
+  matmul(other: Operand): DeferredArray;
+  dot(other: Operand): DeferredArray;
+  outer(other: Operand): DeferredArray;
+}
+
+declare module './deferred-array.js' {
+  interface DeferredArray extends UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods {}
+}
+
+type Method = (this: DeferredArray, ...args: never[]) => unknown;
+
+function install(name: string, fn: Method): void {
+  Object.defineProperty(DeferredArray.prototype, name, { value: fn, writable: true, configurable: true, enumerable: false });
+}
+
+for (const op of UNARY_OPS) {
+  const fn: Method = function (options?: UfuncOptions) { return unary(op, this, options); };
+  for (const name of [op, ...OPS[op].aliases]) install(name, fn);
+}
+for (const op of BINARY_OPS) {
+  const fn: Method = function (other: Operand, options?: UfuncOptions) { return binary(op, this, other, options); };
+  for (const name of [op, ...OPS[op].aliases]) install(name, fn);
+}
+for (const op of REDUCE_OPS) {
+  const f = shaping[op];
+  install(op, function (options?: ReduceOptions) { return f(this, options); });
+}
+
+install('reshape', function (shape: number | readonly number[]) { return shaping.reshape(this, shape); });
+install('transpose', function (axes?: readonly number[]) { return shaping.transpose(this, axes); });
+install('get', function (...index: IndexArg[]) { return shaping.get(this, ...index); });
+install('squeeze', function (axis?: number | readonly number[]) { return shaping.squeeze(this, axis); });
+install('expandDims', function (axis: number | readonly number[]) { return shaping.expandDims(this, axis); });
+install('broadcastTo', function (shape: readonly number[]) { return shaping.broadcastTo(this, shape); });
+install('astype', function (dtype: DType) { return shaping.astype(this, dtype); });
+install('clip', function (lo: Operand, hi: Operand, options?: UfuncOptions) { return ternary('clip', this, lo, hi, options); });
+install('matmul', function (other: Operand) { return shaping.matmul(this, other); });
+install('dot', function (other: Operand) { return shaping.dot(this, other); });
+install('outer', function (other: Operand) { return shaping.outer(this, other); });
+Object.defineProperty(DeferredArray.prototype, 'T', {
+  get(this: DeferredArray) { return shaping.transpose(this); },
+  configurable: true,
+  enumerable: false,
+});
+
+export type { UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods };

@@ -1,0 +1,125 @@
+// Turning what users pass (DeferredArrays, JS numbers, stdlib ndarrays, typed
+// arrays, nested lists) into graph nodes. Outside arrays are copied in once.
+import { DTypeError, ShapeError } from '../ir/errors.js';
+import { checkDType, dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import { castValue, source } from '../ir/build-elementwise.js';
+import type { Node } from '../ir/node.js';
+import { sizeOf } from '../ir/shape.js';
+import { isStdNdarray } from '../util/stdlib.js';
+import type { StdNdarray } from '../util/stdlib.js';
+
+type NestedArray = ReadonlyArray<number | boolean | NestedArray>;
+type ArrayInput = StdNdarray | TypedArray | NestedArray;
+
+const TYPED_DTYPES: ReadonlyArray<[Function, DType]> = [
+  [Float64Array, 'float64'],
+  [Float32Array, 'float32'],
+  [Int32Array, 'int32'],
+  [Uint8Array, 'uint8'],
+];
+
+function typedDType(x: unknown): DType | undefined {
+  return TYPED_DTYPES.find(([ctor]) => x instanceof ctor)?.[1];
+}
+
+function isArrayInput(x: unknown): x is ArrayInput {
+  return Array.isArray(x) || typedDType(x) !== undefined || isStdNdarray(x);
+}
+
+/** Shape of a nested list; ragged lists are refused as NumPy 1.24+ does. */
+function nestedShape(x: NestedArray, path = 'array'): number[] {
+  if (x.length === 0) return [0];
+  const first = x[0];
+  if (!Array.isArray(first)) {
+    x.forEach((v, i) => {
+      if (typeof v !== 'number' && typeof v !== 'boolean') {
+        throw new TypeError(`${path}[${i}] must be a number or boolean; got ${Array.isArray(v) ? 'a list' : typeof v}`);
+      }
+    });
+    return [x.length];
+  }
+  const inner = nestedShape(first as NestedArray, `${path}[0]`);
+  x.forEach((v, i) => {
+    if (!Array.isArray(v)) throw new ShapeError(`${path} is ragged: ${path}[${i}] is not a list but ${path}[0] is`);
+    const s = nestedShape(v as NestedArray, `${path}[${i}]`);
+    if (s.length !== inner.length || s.some((d, j) => d !== inner[j])) {
+      throw new ShapeError(`${path} is ragged: ${path}[${i}] has shape (${s.join(', ')}) but ${path}[0] has (${inner.join(', ')})`);
+    }
+  });
+  return [x.length, ...inner];
+}
+
+function allBooleans(x: NestedArray): boolean {
+  return x.every((v) => (Array.isArray(v) ? allBooleans(v as NestedArray) : typeof v === 'boolean'));
+}
+
+function fill(data: TypedArray, values: Iterable<number>, dtype: DType): void {
+  let i = 0;
+  for (const v of values) data[i++] = castValue(v, dtype);
+}
+
+function* flatten(x: NestedArray): Generator<number> {
+  for (const v of x) {
+    if (Array.isArray(v)) yield* flatten(v as NestedArray);
+    else yield typeof v === 'boolean' ? (v ? 1 : 0) : (v as number);
+  }
+}
+
+function* ndarrayValues(x: StdNdarray): Generator<number> {
+  const shape = x.shape;
+  const n = sizeOf(shape);
+  const idx = new Array<number>(shape.length).fill(0);
+  for (let i = 0; i < n; i++) {
+    const v = x.get(...idx);
+    yield typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+    for (let ax = shape.length - 1; ax >= 0; ax--) {
+      if (++idx[ax]! < shape[ax]!) break;
+      idx[ax] = 0;
+    }
+  }
+}
+
+function ndarrayDType(x: StdNdarray): DType {
+  try {
+    return checkDType(x.dtype, 'the ndarray dtype');
+  } catch (e) {
+    throw new DTypeError(`cannot wrap a stdlib ndarray of dtype '${x.dtype}': supported dtypes are float64, float32, int32, uint8, bool; astype it first`, { cause: e });
+  }
+}
+
+/** Copies an outside array into a new source node, converting to `dtype` if given. */
+function sourceFrom(x: ArrayInput, dtype?: DType): Node {
+  if (isStdNdarray(x)) {
+    const d = dtype ?? ndarrayDType(x);
+    const data = new (dtypeInfo(d).ctor)(sizeOf(x.shape));
+    fill(data, ndarrayValues(x), d);
+    return source(data, x.shape, d);
+  }
+  const td = typedDType(x);
+  if (td !== undefined) {
+    const t = x as TypedArray;
+    const d = dtype ?? td;
+    const data = new (dtypeInfo(d).ctor)(t.length);
+    if (d === td) data.set(t);
+    else fill(data, t, d);
+    return source(data, [t.length], d);
+  }
+  if (Array.isArray(x)) {
+    const shape = nestedShape(x);
+    const d = dtype ?? (x.length > 0 && allBooleans(x) ? 'bool' : 'float64');
+    const data = new (dtypeInfo(d).ctor)(sizeOf(shape));
+    fill(data, flatten(x), d);
+    return source(data, shape, d);
+  }
+  throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a Float64Array/Float32Array/Int32Array/Uint8Array or a nested list of numbers; got ${describe(x)}`);
+}
+
+function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
+  return `${typeof x} ${String(x)}`;
+}
+
+export { sourceFrom, isArrayInput, describe };
+export type { ArrayInput, NestedArray };

@@ -1,0 +1,100 @@
+// Function forms of views, joins, casts, reductions and linear algebra.
+import { checkDType } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import { cast } from '../ir/build-elementwise.js';
+import { dot as dotNode, matmul as matmulNode, outer as outerNode } from '../ir/build-linalg.js';
+import { reduce } from '../ir/build-reduce.js';
+import type { ReduceOptions } from '../ir/build-reduce.js';
+import * as view from '../ir/build-view.js';
+import type { IndexArg } from '../ir/indexing.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
+import { anyNode } from './ufunc.js';
+import type { Operand } from './ufunc.js';
+import { describe } from './operand.js';
+
+const node = (x: Operand, fn: string, position = 0) => anyNode(x, fn, position);
+
+function reshape(x: Operand, shape: number | readonly number[]): DeferredArray {
+  return wrapNode(view.reshape(node(x, 'reshape'), shape));
+}
+
+function transpose(x: Operand, axes?: readonly number[]): DeferredArray {
+  return wrapNode(view.transpose(node(x, 'transpose'), axes));
+}
+
+function get(x: Operand, ...index: IndexArg[]): DeferredArray {
+  return wrapNode(view.slice(node(x, 'get'), index));
+}
+
+function broadcastTo(x: Operand, shape: readonly number[]): DeferredArray {
+  return wrapNode(view.broadcastTo(node(x, 'broadcastTo'), shape));
+}
+
+function squeeze(x: Operand, axis?: number | readonly number[]): DeferredArray {
+  return wrapNode(view.squeeze(node(x, 'squeeze'), axis));
+}
+
+function expandDims(x: Operand, axis: number | readonly number[]): DeferredArray {
+  return wrapNode(view.expandDims(node(x, 'expandDims'), axis));
+}
+
+function joinOptions(fn: string, options: unknown): number | null {
+  if (options === undefined) return 0;
+  if (typeof options !== 'object' || options === null) throw new TypeError(`${fn}: options must be an object like { axis }; got ${describe(options)}`);
+  for (const key of Object.keys(options)) if (key !== 'axis') throw new TypeError(`${fn}: unknown option '${key}' (expected axis)`);
+  const axis = (options as { axis?: unknown }).axis;
+  if (axis === undefined) return 0;
+  if (axis === null) return null;
+  if (typeof axis !== 'number' || !Number.isInteger(axis)) throw new TypeError(`${fn}: option axis must be an integer or null; got ${String(axis)}`);
+  return axis;
+}
+
+function arrays(fn: string, xs: unknown): DeferredArray[] {
+  if (!Array.isArray(xs)) throw new TypeError(`${fn}: expected an array of arrays as first argument; got ${describe(xs)}`);
+  return xs.map((x, i) => wrapNode(node(x as Operand, fn, i)));
+}
+
+function concat(xs: readonly Operand[], options?: { axis?: number | null }): DeferredArray {
+  return wrapNode(view.concat(arrays('concat', xs).map((x) => nodeOf(x)), joinOptions('concat', options)));
+}
+
+function stack(xs: readonly Operand[], options?: { axis?: number }): DeferredArray {
+  const axis = joinOptions('stack', options);
+  if (axis === null) throw new TypeError('stack: option axis must be an integer');
+  return wrapNode(view.stack(arrays('stack', xs).map((x) => nodeOf(x)), axis));
+}
+
+function astype(x: Operand, dtype: DType): DeferredArray {
+  return wrapNode(cast(node(x, 'astype'), checkDType(dtype, 'astype: dtype')));
+}
+
+const reduction = (op: ReduceOp) => (x: Operand, options?: ReduceOptions): DeferredArray =>
+  wrapNode(reduce(op, node(x, op), options));
+
+const sum = reduction('sum');
+const prod = reduction('prod');
+const min = reduction('min');
+const max = reduction('max');
+const mean = reduction('mean');
+const any = reduction('any');
+const all = reduction('all');
+const argmin = reduction('argmin');
+const argmax = reduction('argmax');
+
+function matmul(a: Operand, b: Operand): DeferredArray {
+  return wrapNode(matmulNode(node(a, 'matmul', 0), node(b, 'matmul', 1)));
+}
+
+function dot(a: Operand, b: Operand): DeferredArray {
+  return wrapNode(dotNode(node(a, 'dot', 0), node(b, 'dot', 1)));
+}
+
+function outer(a: Operand, b: Operand): DeferredArray {
+  return wrapNode(outerNode(node(a, 'outer', 0), node(b, 'outer', 1)));
+}
+
+export {
+  reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
+  sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
+};

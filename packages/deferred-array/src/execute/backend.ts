@@ -1,0 +1,28 @@
+// The boundary between planning and computing. A backend receives a plan and
+// returns the values of its results and outputs; it never builds graphs.
+import type { Node } from '../ir/node.js';
+import type { Plan } from '../plan/plan.js';
+import type { Dense } from '../reference/dense.js';
+import type { RunFlags } from '../reference/flags.js';
+
+interface RunResult {
+  /** The values of plan.results and plan.outputs, freshly allocated (never aliasing a source). */
+  readonly values: ReadonlyMap<Node, Dense>;
+  /** Data conditions met while running; the linker applies the error policy to them. */
+  readonly flags: RunFlags;
+}
+
+interface BackendStats {
+  /** Plans run. */
+  readonly runs: number;
+  /** Graph nodes evaluated (or, for compiling backends, kernels launched). */
+  readonly steps: number;
+}
+
+interface Backend {
+  readonly name: string;
+  run(plan: Plan): RunResult;
+  stats(): BackendStats;
+}
+
+export type { Backend, BackendStats, RunResult };

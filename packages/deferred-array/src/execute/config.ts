@@ -1,0 +1,90 @@
+// da.configure(): validated, process-wide settings.
+import { NotSupportedError } from '../ir/errors.js';
+import { availableCores } from '../util/platform.js';
+
+type ErrorAction = 'ignore' | 'warn' | 'raise';
+
+interface ErrorPolicy {
+  /** Integer division, modulo or reciprocal by zero (the result is 0). */
+  readonly divide: ErrorAction;
+  /** astype() of NaN, ±Inf or out-of-range floats to an integer dtype (the result saturates, NaN gives 0). */
+  readonly invalid: ErrorAction;
+}
+
+interface Config {
+  readonly backend: 'reference' | 'wasm';
+  readonly threads: number;
+  readonly errors: ErrorPolicy;
+}
+
+interface ConfigureOptions {
+  backend?: 'reference' | 'wasm';
+  threads?: number;
+  errors?: Partial<ErrorPolicy>;
+}
+
+const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
+
+let current: Config = Object.freeze({
+  backend: 'reference',
+  threads: availableCores(),
+  errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
+});
+
+function checkAction(value: unknown, name: string): ErrorAction {
+  if (!ACTIONS.includes(value as ErrorAction)) {
+    throw new TypeError(`configure: option errors.${name} must be one of 'ignore', 'warn', 'raise'; got ${JSON.stringify(value)}`);
+  }
+  return value as ErrorAction;
+}
+
+/** Changes settings and returns the whole configuration now in force. */
+function configure(options: ConfigureOptions = {}): Config {
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`configure: options must be an object; got ${String(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!['backend', 'threads', 'errors'].includes(key)) {
+      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, errors)`);
+    }
+  }
+  let { backend, threads, errors } = current;
+  if (options.backend !== undefined) {
+    if (options.backend === 'wasm') {
+      throw new NotSupportedError(
+        "configure: backend 'wasm' is not available in this version (the WebAssembly backend has not landed yet); use 'reference'",
+      );
+    }
+    if (options.backend !== 'reference') {
+      throw new TypeError(`configure: option backend must be 'reference' or 'wasm'; got ${JSON.stringify(options.backend)}`);
+    }
+    backend = options.backend;
+  }
+  if (options.threads !== undefined) {
+    const t = options.threads;
+    if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 1024) {
+      throw new RangeError(`configure: option threads must be an integer from 1 to 1024; got ${String(t)}`);
+    }
+    threads = t;
+  }
+  if (options.errors !== undefined) {
+    const e = options.errors;
+    if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
+    for (const key of Object.keys(e)) {
+      if (key !== 'divide' && key !== 'invalid') {
+        throw new TypeError(`configure: unknown option errors.${key} (expected divide, invalid)`);
+      }
+    }
+    errors = Object.freeze({
+      divide: e.divide === undefined ? errors.divide : checkAction(e.divide, 'divide'),
+      invalid: e.invalid === undefined ? errors.invalid : checkAction(e.invalid, 'invalid'),
+    });
+  }
+  current = Object.freeze({ backend, threads, errors });
+  return current;
+}
+
+const getConfig = (): Config => current;
+
+export { configure, getConfig };
+export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction };

@@ -1,0 +1,59 @@
+// execute(): plans the requested arrays, runs the plan on the configured
+// backend, applies the error policy, and shapes the NEP result.
+import { ExecutionError } from '../ir/errors.js';
+import type { Node } from '../ir/node.js';
+import { planExecution } from '../plan/pipeline.js';
+import type { Plan } from '../plan/plan.js';
+import { ReferenceBackend } from '../reference/backend.js';
+import type { RunFlags } from '../reference/flags.js';
+import { emitWarning } from '../util/platform.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import type { Backend } from './backend.js';
+import { getConfig } from './config.js';
+import type { ErrorAction } from './config.js';
+import { toNdarray } from './to-ndarray.js';
+
+const reference = new ReferenceBackend();
+
+function currentBackend(): Backend {
+  return reference; // the only backend so far; configure() refuses the others
+}
+
+function apply(action: ErrorAction, count: number, message: string): void {
+  if (count === 0 || action === 'ignore') return;
+  if (action === 'raise') throw new ExecutionError(message);
+  emitWarning(message);
+}
+
+function applyPolicy(flags: RunFlags): void {
+  const { errors } = getConfig();
+  const where = [...flags.where].join(', ');
+  apply(errors.divide, flags.divideByZero,
+    `integer division by zero in ${where} (${flags.divideByZero} element(s), each set to 0); ` +
+    `configure({ errors: { divide: 'ignore' } }) to silence, or 'raise' to fail`);
+  apply(errors.invalid, flags.invalidCast,
+    `invalid value in ${where}: ${flags.invalidCast} NaN, infinite or out-of-range float(s) cast to an integer dtype ` +
+    `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
+}
+
+type Single = StdNdarray;
+type Record = { [key: string]: StdNdarray | StdNdarray[] };
+
+/** Plans and runs `roots`; returns one ndarray per root, or the NEP record when outputs are marked. */
+function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
+  const plan: Plan = planExecution(roots);
+  const { values, flags } = currentBackend().run(plan);
+  applyPolicy(flags);
+  const results = roots.map((n) => toNdarray(values.get(n)!));
+  const result = many ? results : results[0]!;
+  if (plan.outputs.length === 0) return result;
+  const record: Record = {};
+  for (const o of plan.outputs) record[o.key] = toNdarray(values.get(o.node)!);
+  record['result'] = result;
+  return record;
+}
+
+const backendStats = () => ({ backend: currentBackend().name, ...currentBackend().stats() });
+
+export { runNodes, backendStats, currentBackend };
+export type { Record as OutputRecord };

@@ -1,0 +1,34 @@
+// The public API of deferred-array (see shared/api.md). An explicit list:
+// nothing is public unless it is named here.
+import './api/methods.js';
+
+export { DeferredArray } from './api/deferred-array.js';
+export { wrap, array, full, zeros, ones, empty, arange, linspace } from './api/creation.js';
+export {
+  add, subtract, sub, multiply, mul, divide, div, trueDivide, floorDivide, mod, remainder, power,
+  pow, atan2, hypot, minimum, maximum, equal, eq, notEqual, ne, less, lt, lessEqual, le, greater, gt,
+  greaterEqual, ge, logicalAnd, logicalOr, logicalXor, negative, neg, abs, absolute, sign, sqrt, cbrt, square,
+  reciprocal, exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, asin, arcsin, acos, arccos, atan,
+  arctan, sinh, cosh, tanh, asinh, arcsinh, acosh, arccosh, atanh, arctanh, floor, ceil, round, rint, trunc,
+  logicalNot, isnan, isinf, isfinite, where, clip,
+} from './api/functions.js';
+export {
+  reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
+  sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
+} from './api/shaping.js';
+export { execute, executeSync, shutdown, stats } from './api/execute.js';
+export { configure } from './execute/config.js';
+export { DTYPES } from './ir/dtypes.js';
+export {
+  DeferredArrayError, ShapeError, DTypeError, StaleArrayError, HeapError, WorkerError,
+  ExecutionError, DisposedError, OutputNameError, NotSupportedError,
+} from './ir/errors.js';
+
+export type { DType } from './ir/dtypes.js';
+export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction } from './execute/config.js';
+export type { OutputRecord } from './execute/linker.js';
+export type { Operand, UfuncOptions } from './api/ufunc.js';
+export type { ReduceOptions } from './ir/build-reduce.js';
+export type { IndexArg } from './ir/indexing.js';
+export type { DTypeOption } from './api/creation.js';
+export type { StdNdarray } from './util/stdlib.js';

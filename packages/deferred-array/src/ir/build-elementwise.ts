@@ -1,0 +1,47 @@
+// Builds elementwise, cast and leaf nodes: shapes broadcast now, dtypes resolve now.
+import { dtypeInfo } from './dtypes.js';
+import type { DType, TypedArray } from './dtypes.js';
+import { makeNode } from './node.js';
+import type { Node } from './node.js';
+import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
+import { broadcastShapes, sizeOf } from './shape.js';
+import type { Shape } from './shape.js';
+import { resolveElementwise } from './type-rules.js';
+
+/** A value converted into dtype `d` exactly as storing it in that dtype's array would. */
+function castValue(value: number, d: DType): number {
+  switch (d) {
+    case 'float64': return value;
+    case 'float32': return Math.fround(value);
+    case 'bool': return value !== 0 ? 1 : 0; // NaN is truthy, as in NumPy
+    default: {
+      const buf = new (dtypeInfo(d).ctor)(1);
+      buf[0] = value;
+      return buf[0]!;
+    }
+  }
+}
+
+function source(data: TypedArray, shape: Shape, dtype: DType): Node {
+  if (data.length !== sizeOf(shape)) {
+    throw new RangeError(`source data holds ${data.length} elements but shape (${shape.join(', ')}) needs ${sizeOf(shape)}`);
+  }
+  return makeNode('source', [], shape, dtype, { data });
+}
+
+function scalar(value: number, dtype: DType): Node {
+  return makeNode('scalar', [], [], dtype, { value: castValue(value, dtype) });
+}
+
+function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {
+  const shape = broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`);
+  const { out } = resolveElementwise(op, inputs.map((n) => n.dtype));
+  return makeNode(op, inputs, shape, out);
+}
+
+function cast(x: Node, dtype: DType): Node {
+  if (x.dtype === dtype) return x;
+  return makeNode('astype', [x], x.shape, dtype, { label: dtype });
+}
+
+export { castValue, source, scalar, elementwise, cast };

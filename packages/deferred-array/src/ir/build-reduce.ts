@@ -1,0 +1,58 @@
+// Builds reduction nodes: axes normalised and empty reductions refused now.
+import { ShapeError } from './errors.js';
+import { makeNode } from './node.js';
+import type { Node } from './node.js';
+import type { ReduceOp } from './op-table.js';
+import { formatShape, normalizeAxes, normalizeAxis } from './shape.js';
+import { resolveReduce } from './type-rules.js';
+
+interface ReduceOptions {
+  readonly axis?: number | readonly number[] | null;
+  readonly keepdims?: boolean;
+}
+
+const NO_IDENTITY: ReadonlySet<ReduceOp> = new Set(['min', 'max', 'argmin', 'argmax']);
+
+function checkReduceOptions(op: ReduceOp, options: unknown): ReduceOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null) {
+    throw new TypeError(`${op}: options must be an object like { axis, keepdims }; got ${String(options)}`);
+  }
+  const o = options as Record<string, unknown>;
+  for (const key of Object.keys(o)) {
+    if (key !== 'axis' && key !== 'keepdims') throw new TypeError(`${op}: unknown option '${key}' (expected axis, keepdims)`);
+  }
+  if (o['keepdims'] !== undefined && typeof o['keepdims'] !== 'boolean') {
+    throw new TypeError(`${op}: option keepdims must be a boolean; got ${String(o['keepdims'])}`);
+  }
+  return o as ReduceOptions;
+}
+
+function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
+  const { axis, keepdims = false } = checkReduceOptions(op, options);
+  const ndim = x.shape.length;
+  if ((op === 'argmin' || op === 'argmax') && Array.isArray(axis)) {
+    throw new TypeError(`${op}: axis must be a single integer or omitted (NumPy does not take a list); got ${JSON.stringify(axis)}`);
+  }
+  const axes = axis === undefined || axis === null
+    ? normalizeAxes(undefined, ndim)
+    : Array.isArray(axis) ? normalizeAxes(axis, ndim, `${op}: axis`) : [normalizeAxis(axis, ndim, `${op}: axis`)];
+  const reduced = new Set(axes);
+  if (NO_IDENTITY.has(op) && axes.some((a) => x.shape[a] === 0)) {
+    throw new ShapeError(
+      `${op} of an array of shape ${formatShape(x.shape)} over axis ${JSON.stringify(axis ?? null)} reduces an empty axis, ` +
+      `and ${op} has no identity; check the size first or reduce over non-empty axes`,
+    );
+  }
+  if ((op === 'argmin' || op === 'argmax') && (axis === undefined || axis === null) && x.shape.reduce((a, b) => a * b, 1) > 2 ** 31 - 1) {
+    throw new RangeError(`${op}: arrays of more than 2^31-1 elements need int64 indices, which this package does not have`);
+  }
+  const shape = keepdims
+    ? x.shape.map((d, i) => (reduced.has(i) ? 1 : d))
+    : x.shape.filter((_, i) => !reduced.has(i));
+  const { out } = resolveReduce(op, x.dtype);
+  return makeNode(op, [x], shape, out, { axes, keepdims });
+}
+
+export { reduce };
+export type { ReduceOptions };

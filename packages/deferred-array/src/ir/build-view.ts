@@ -1,0 +1,146 @@
+// Builds view and shape nodes: transpose, indexing, broadcastTo, reshape,
+// squeeze, expandDims, and the joins concat and stack. Nothing is copied here.
+import { ShapeError } from './errors.js';
+import { promoteTypes } from './dtypes.js';
+import { indexLabel, resolveIndex } from './indexing.js';
+import type { IndexArg } from './indexing.js';
+import { makeNode } from './node.js';
+import type { Node } from './node.js';
+import { broadcastShapes, checkShape, contiguousStrides, formatShape, normalizeAxes, normalizeAxis, sameShape, sizeOf } from './shape.js';
+
+function transpose(x: Node, axes?: readonly number[]): Node {
+  const ndim = x.shape.length;
+  let perm: number[];
+  if (axes === undefined || axes === null) {
+    perm = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
+  } else {
+    if (!Array.isArray(axes) || axes.length !== ndim) {
+      throw new ShapeError(`transpose: axes ${JSON.stringify(axes)} must list each of the ${ndim} axes of shape ${formatShape(x.shape)} once`);
+    }
+    perm = axes.map((a) => normalizeAxis(a, ndim, 'transpose: axes entry'));
+    if (new Set(perm).size !== ndim) throw new ShapeError(`transpose: axes ${JSON.stringify(axes)} repeat an axis`);
+  }
+  if (perm.every((p, i) => p === i)) return x;
+  const inStrides = contiguousStrides(x.shape);
+  const shape = perm.map((p) => x.shape[p]!);
+  return makeNode('transpose', [x], shape, x.dtype, {
+    axes: perm,
+    view: { strides: perm.map((p) => inStrides[p]!), offset: 0 },
+    label: perm.join(','),
+  });
+}
+
+function slice(x: Node, args: readonly IndexArg[]): Node {
+  const index = resolveIndex(args, x.shape);
+  const inStrides = contiguousStrides(x.shape);
+  let offset = 0;
+  const shape: number[] = [];
+  const strides: number[] = [];
+  index.forEach((e, axis) => {
+    if (e.kind === 'int') {
+      offset += e.index * inStrides[axis]!;
+    } else {
+      offset += e.start * inStrides[axis]!;
+      shape.push(e.length);
+      strides.push(e.step * inStrides[axis]!);
+    }
+  });
+  if (sizeOf(shape) === 0) offset = 0;
+  if (sameShape(shape, x.shape) && strides.every((s, i) => s === inStrides[i]) && offset === 0) return x;
+  return makeNode('slice', [x], shape, x.dtype, { view: { strides, offset }, label: indexLabel(index) });
+}
+
+function broadcastTo(x: Node, target: unknown): Node {
+  const shape = checkShape(target, 'broadcastTo: shape');
+  const result = broadcastShapes([x.shape, shape], 'broadcastTo');
+  if (!sameShape(result, shape) || x.shape.length > shape.length) {
+    throw new ShapeError(`cannot broadcast an array of shape ${formatShape(x.shape)} to shape ${formatShape(shape)}`);
+  }
+  if (sameShape(x.shape, shape)) return x;
+  const inStrides = contiguousStrides(x.shape);
+  const lead = shape.length - x.shape.length;
+  const strides = shape.map((_, i) => (i < lead || x.shape[i - lead] === 1 ? 0 : inStrides[i - lead]!));
+  return makeNode('broadcastTo', [x], shape, x.dtype, { view: { strides, offset: 0 }, label: formatShape(shape) });
+}
+
+function reshape(x: Node, target: unknown, label = 'reshape'): Node {
+  const raw = typeof target === 'number' ? [target] : target;
+  if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'number' || !Number.isInteger(d) || d < -1)) {
+    throw new TypeError(`${label}: shape must be an array of non-negative integers with at most one -1; got ${JSON.stringify(target)}`);
+  }
+  const holes = raw.filter((d) => d === -1).length;
+  if (holes > 1) throw new ShapeError(`${label}: only one dimension can be -1; got ${JSON.stringify(raw)}`);
+  const known = sizeOf(raw.filter((d) => d !== -1));
+  const size = sizeOf(x.shape);
+  let shape = raw as number[];
+  if (holes === 1) {
+    if (known === 0 || size % known !== 0) {
+      throw new ShapeError(`${label}: cannot reshape an array of size ${size} (shape ${formatShape(x.shape)}) into shape ${formatShape(raw)}`);
+    }
+    shape = raw.map((d) => (d === -1 ? size / known : d));
+  }
+  if (sizeOf(shape) !== size) {
+    throw new ShapeError(`${label}: cannot reshape an array of size ${size} (shape ${formatShape(x.shape)}) into shape ${formatShape(shape)} of size ${sizeOf(shape)}`);
+  }
+  if (sameShape(shape, x.shape)) return x;
+  return makeNode('reshape', [x], shape, x.dtype, { label: formatShape(shape) });
+}
+
+function squeeze(x: Node, axis?: number | readonly number[]): Node {
+  const axes = axis === undefined || axis === null
+    ? x.shape.flatMap((d, i) => (d === 1 ? [i] : []))
+    : normalizeAxes(axis, x.shape.length, 'squeeze: axis');
+  for (const a of axes) {
+    if (x.shape[a] !== 1) throw new ShapeError(`squeeze: axis ${a} of shape ${formatShape(x.shape)} has size ${x.shape[a]}, not 1`);
+  }
+  return reshape(x, x.shape.filter((_, i) => !axes.includes(i)), 'squeeze');
+}
+
+function expandDims(x: Node, axis: number | readonly number[]): Node {
+  const list = Array.isArray(axis) ? axis : [axis];
+  const ndim = x.shape.length + list.length;
+  const axes = normalizeAxes(list, ndim, 'expandDims: axis');
+  const shape: number[] = [];
+  let src = 0;
+  for (let i = 0; i < ndim; i++) shape.push(axes.includes(i) ? 1 : x.shape[src++]!);
+  return reshape(x, shape, 'expandDims');
+}
+
+function checkJoinable(what: string, xs: readonly Node[]): void {
+  if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${what} needs a non-empty array of arrays`);
+}
+
+function concat(xs: readonly Node[], axis: number | null = 0): Node {
+  checkJoinable('concat', xs);
+  if (axis === null) return concat(xs.map((x) => reshape(x, [-1], 'concat')), 0);
+  const first = xs[0]!;
+  if (first.shape.length === 0) throw new ShapeError('concat: zero-dimensional arrays cannot be concatenated; use stack');
+  const ax = normalizeAxis(axis, first.shape.length, 'concat: axis');
+  xs.forEach((x, i) => {
+    const ok = x.shape.length === first.shape.length && x.shape.every((d, j) => j === ax || d === first.shape[j]);
+    if (!ok) {
+      throw new ShapeError(
+        `concat: array ${i} has shape ${formatShape(x.shape)} but array 0 has ${formatShape(first.shape)}; ` +
+        `all sizes must match except along axis ${ax}`,
+      );
+    }
+  });
+  if (xs.length === 1) return first;
+  const shape = first.shape.map((d, j) => (j === ax ? xs.reduce((s, x) => s + x.shape[j]!, 0) : d));
+  const dtype = xs.map((x) => x.dtype).reduce(promoteTypes);
+  return makeNode('concat', xs, shape, dtype, { axis: ax, label: `axis=${ax}` });
+}
+
+function stack(xs: readonly Node[], axis = 0): Node {
+  checkJoinable('stack', xs);
+  const first = xs[0]!;
+  xs.forEach((x, i) => {
+    if (!sameShape(x.shape, first.shape)) {
+      throw new ShapeError(`stack: array ${i} has shape ${formatShape(x.shape)} but array 0 has ${formatShape(first.shape)}; all shapes must be equal`);
+    }
+  });
+  const ax = normalizeAxis(axis, first.shape.length + 1, 'stack: axis');
+  return concat(xs.map((x) => expandDims(x, ax)), ax);
+}
+
+export { transpose, slice, broadcastTo, reshape, squeeze, expandDims, concat, stack };

@@ -1,0 +1,83 @@
+// The one graph node type. Nodes are immutable and shared: a DeferredArray is a
+// handle on a node, and every operation makes a new node over existing ones.
+import type { DType, TypedArray } from './dtypes.js';
+import type { OpName } from './op-table.js';
+import type { Shape } from './shape.js';
+
+/** A strided window onto the logical (row-major) element order of a node's input. */
+interface ViewMap {
+  readonly strides: readonly number[];
+  readonly offset: number;
+}
+
+/**
+ * Operation parameters. One interface for every op, each op reading the
+ * fields it owns (see op-table.ts), so that passes can treat nodes uniformly.
+ */
+interface NodeAttrs {
+  /** source: the values in row-major order, owned by the graph (copied in once). */
+  readonly data?: TypedArray;
+  /** scalar: the constant, already cast to the node's dtype. */
+  readonly value?: number;
+  /** reduce: the reduced axes (sorted); transpose: the permutation. */
+  readonly axes?: readonly number[];
+  readonly keepdims?: boolean;
+  /** concat, stack: the axis joined along. */
+  readonly axis?: number;
+  /** transpose, slice, broadcastTo: where each output element is read from. */
+  readonly view?: ViewMap;
+  /** A short description for printers (the slice text, the cast target). */
+  readonly label?: string;
+}
+
+interface Node {
+  readonly id: number;
+  readonly op: OpName;
+  readonly inputs: readonly Node[];
+  readonly shape: Shape;
+  readonly dtype: DType;
+  readonly attrs: NodeAttrs;
+}
+
+let nextId = 0;
+
+function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = {}): Node {
+  return Object.freeze({
+    id: nextId++,
+    op,
+    inputs: Object.freeze([...inputs]),
+    shape: Object.freeze([...shape]),
+    dtype,
+    attrs: Object.freeze({ ...attrs }),
+  });
+}
+
+/** Every node reachable from `roots`, inputs before their users (a topological order). */
+function topoOrder(roots: readonly Node[]): Node[] {
+  const seen = new Set<Node>();
+  const order: Node[] = [];
+  // Iterative post-order: graphs built in loops can be deeper than the JS stack.
+  const stack: Array<{ node: Node; next: number }> = [];
+  for (const root of roots) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    stack.push({ node: root, next: 0 });
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      if (top.next < top.node.inputs.length) {
+        const child = top.node.inputs[top.next++]!;
+        if (!seen.has(child)) {
+          seen.add(child);
+          stack.push({ node: child, next: 0 });
+        }
+      } else {
+        order.push(top.node);
+        stack.pop();
+      }
+    }
+  }
+  return order;
+}
+
+export { makeNode, topoOrder };
+export type { Node, NodeAttrs, ViewMap };

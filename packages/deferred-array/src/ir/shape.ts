@@ -1,0 +1,93 @@
+// Shapes: broadcasting, axes, sizes. All checks run when the graph is built.
+import { ShapeError } from './errors.js';
+import { ndarrayModule } from '../util/stdlib.js';
+
+type Shape = readonly number[];
+
+const fmt = (s: Shape): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+
+function sizeOf(shape: Shape): number {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+function sameShape(a: Shape, b: Shape): boolean {
+  return a.length === b.length && a.every((d, i) => d === b[i]);
+}
+
+/** NumPy broadcasting of several shapes; the error names the clashing shapes and axis. */
+function broadcastShapes(shapes: readonly Shape[], what = 'operands'): number[] {
+  const out = ndarrayModule.base.broadcastShapes(shapes.map((s) => [...s]));
+  if (out !== null) return out;
+  const ndim = Math.max(...shapes.map((s) => s.length));
+  for (let ax = 0; ax < ndim; ax++) {
+    let seen = 1;
+    let first: Shape | undefined;
+    for (const s of shapes) {
+      const d = s[s.length - ndim + ax] ?? 1;
+      if (d === 1) continue;
+      if (seen !== 1 && d !== seen && first) {
+        throw new ShapeError(
+          `${what} could not be broadcast together: shapes ${fmt(first)} and ${fmt(s)} differ at axis ${ax} ` +
+          `(counted from the left of the broadcast shape; ${seen} vs ${d}). Sizes must match or be 1; ` +
+          `use reshape() or expandDims() to line the axes up.`,
+        );
+      }
+      seen = d;
+      first = s;
+    }
+  }
+  throw new ShapeError(`${what} could not be broadcast together: shapes ${shapes.map(fmt).join(', ')}`);
+}
+
+/** Validates a user-given shape (non-negative safe integers). */
+function checkShape(shape: unknown, argument = 'shape'): number[] {
+  const arr = typeof shape === 'number' ? [shape] : shape;
+  if (!Array.isArray(arr)) {
+    throw new TypeError(`${argument} must be an array of non-negative integers; got ${String(shape)}`);
+  }
+  for (const d of arr) {
+    if (typeof d !== 'number' || !Number.isInteger(d) || d < 0) {
+      throw new RangeError(`${argument} must hold non-negative integers; got ${JSON.stringify(arr)}`);
+    }
+  }
+  if (sizeOf(arr) > 2 ** 32) {
+    throw new RangeError(`${argument} ${fmt(arr)} has ${sizeOf(arr)} elements; the wasm32 heap caps arrays at 4 GiB`);
+  }
+  return [...arr] as number[];
+}
+
+/** Normalises one axis against `ndim`, accepting negatives as NumPy does. */
+function normalizeAxis(axis: unknown, ndim: number, argument = 'axis'): number {
+  if (typeof axis !== 'number' || !Number.isInteger(axis)) {
+    throw new TypeError(`${argument} must be an integer; got ${String(axis)}`);
+  }
+  if (axis < -ndim || axis >= ndim) {
+    throw new ShapeError(`${argument} ${axis} is out of bounds for an array of dimension ${ndim} (valid: ${-ndim}..${ndim - 1})`);
+  }
+  return axis < 0 ? axis + ndim : axis;
+}
+
+/** Normalises an axis option: undefined/null means every axis; duplicates are errors. */
+function normalizeAxes(axis: unknown, ndim: number, argument = 'axis'): number[] {
+  if (axis === undefined || axis === null) return Array.from({ length: ndim }, (_, i) => i);
+  const list = Array.isArray(axis) ? axis : [axis];
+  const out = list.map((a) => normalizeAxis(a, ndim, argument));
+  if (new Set(out).size !== out.length) throw new ShapeError(`${argument} ${JSON.stringify(axis)} repeats an axis`);
+  return out.sort((a, b) => a - b);
+}
+
+/** C-order (row-major) element strides of a contiguous array. */
+function contiguousStrides(shape: Shape): number[] {
+  const s = new Array<number>(shape.length);
+  let acc = 1;
+  for (let i = shape.length - 1; i >= 0; i--) {
+    s[i] = acc;
+    acc *= shape[i]!;
+  }
+  return s;
+}
+
+export { broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, fmt as formatShape };
+export type { Shape };

@@ -1,0 +1,113 @@
+// Result and computation dtypes of every op, from the op table's rules, and
+// NEP 50's weak JS scalars.
+import { DTypeError } from './errors.js';
+import { dtypeInfo, floatFor, isFloat, promoteTypes } from './dtypes.js';
+import type { DType } from './dtypes.js';
+import { OPS } from './op-table.js';
+import type { OpName, ReduceOp } from './op-table.js';
+
+/** `compute` is the dtype the loop works in (its inputs are cast to it); `out` is stored. */
+interface Resolved {
+  readonly compute: DType;
+  readonly out: DType;
+}
+
+const BOOL_HINT: Partial<Record<OpName, string>> = {
+  subtract: 'use logicalXor, or astype() to a number type first',
+  negative: 'use logicalNot, or astype() to a number type first',
+};
+
+/** Resolves an elementwise op over its operands' dtypes (after broadcasting). */
+function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
+  const rule = OPS[op].rule;
+  if (rule === 'select') {
+    // where(cond, a, b): the condition is read as truthiness, the branches promote.
+    const t = promoteTypes(dtypes[1]!, dtypes[2]!);
+    return { compute: t, out: t };
+  }
+  const t = dtypes.reduce((a, b) => promoteTypes(a, b));
+  switch (rule) {
+    case 'arith':
+    case 'same':
+      return { compute: t, out: t };
+    case 'arithNoBool':
+      if (t === 'bool') {
+        throw new DTypeError(`${op} is not defined for bool operands (NumPy raises too); ${BOOL_HINT[op] ?? 'use astype() first'}`);
+      }
+      return { compute: t, out: t };
+    case 'intArith': {
+      const c = t === 'bool' ? 'int32' : t;
+      return { compute: c, out: c };
+    }
+    case 'trueDivide': {
+      const c = isFloat(t) ? t : 'float64';
+      return { compute: c, out: c };
+    }
+    case 'float': {
+      const c = floatFor(t);
+      return { compute: c, out: c };
+    }
+    case 'compare':
+      return { compute: t, out: 'bool' };
+    case 'predicate':
+    case 'logical':
+      return { compute: t, out: 'bool' };
+    default:
+      throw new DTypeError(`${op} is not an elementwise op (rule ${rule})`);
+  }
+}
+
+/** Result dtype of a reduction. Integer sums and products are carried in float64 (exact below 2^53). */
+function resolveReduce(op: ReduceOp, d: DType): Resolved {
+  switch (OPS[op].rule) {
+    case 'reduceSum':
+    case 'reduceMean': {
+      const c = isFloat(d) ? d : 'float64';
+      return { compute: c, out: c };
+    }
+    case 'reduceSame':
+      return { compute: d, out: d };
+    case 'reduceBool':
+      return { compute: d, out: 'bool' };
+    case 'reduceIndex':
+      return { compute: d, out: 'int32' };
+    default:
+      throw new DTypeError(`${op} is not a reduction`);
+  }
+}
+
+/**
+ * NEP 50: a JS number or boolean next to an array is a weak scalar that adopts
+ * the array's dtype where its kind allows. Returns the dtype the constant is
+ * stored in. An integer-valued number is a Python int; any other a Python float.
+ */
+function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean): DType {
+  if (typeof value === 'boolean') return arrayDType;
+  const integral = Number.isInteger(value);
+  if (isFloat(arrayDType)) return arrayDType;
+  if (!integral) return 'float64';
+  if (arrayDType === 'bool') return fitsIn(value, 'int32') ? 'int32' : 'float64';
+  if (fitsIn(value, arrayDType)) return arrayDType;
+  // Comparing with an out-of-range integer is still well defined (NumPy 2 does
+  // it too); float64 holds every value of our integer dtypes exactly.
+  const rule = OPS[op].rule;
+  if (rule === 'compare' || rule === 'logical') return 'float64';
+  throw new RangeError(
+    `the JS number ${value} does not fit in ${arrayDType} (range ${dtypeInfo(arrayDType).min}..${dtypeInfo(arrayDType).max}), ` +
+    `so ${op} cannot treat it as a weak ${arrayDType} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +
+    `or pass a 0-d array of the dtype you want`,
+  );
+}
+
+function fitsIn(value: number, d: DType): boolean {
+  const info = dtypeInfo(d);
+  return value >= info.min && value <= info.max;
+}
+
+/** The dtype a standalone JS value gets when it has no array to adopt (da.array(2.5), da.add(1, 2)). */
+function defaultDType(value: number | boolean): DType {
+  return typeof value === 'boolean' ? 'bool' : 'float64';
+}
+
+export { resolveElementwise, resolveReduce, weakScalarDType, defaultDType };
+export type { Resolved };

@@ -1,0 +1,67 @@
+// The planner: named passes, each (plan) => plan, run top to bottom.
+// For now the passes schedule every node as its own step; fusion passes
+// (kernels-wasm) slot in between `schedule` and `liveness`.
+import { OutputNameError } from '../ir/errors.js';
+import { markOf } from '../ir/marks.js';
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import type { MarkedOutput, Plan } from './plan.js';
+
+type Pass = (plan: Plan) => Plan;
+
+/** Finds the output()-marked nodes under the results and names them output_0.. or by their given name. */
+const collectOutputs: Pass = (plan) => {
+  const marked = topoOrder(plan.results)
+    .map((node) => ({ node, mark: markOf(node) }))
+    .filter((m): m is { node: Node; mark: NonNullable<typeof m.mark> } => m.mark !== undefined)
+    .sort((a, b) => a.mark.seq - b.mark.seq);
+  let unnamed = 0;
+  const seen = new Set<string>();
+  const outputs: MarkedOutput[] = marked.map(({ node, mark }) => {
+    const key = mark.name ?? `output_${unnamed++}`;
+    if (seen.has(key)) {
+      throw new OutputNameError(`two arrays marked with output('${key}') feed this execute(); give them different names`);
+    }
+    seen.add(key);
+    return { node, key };
+  });
+  return { ...plan, outputs };
+};
+
+/** Orders every needed node after its inputs. */
+const schedule: Pass = (plan) => ({
+  ...plan,
+  steps: topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)]).map((node) => ({ node, release: [] })),
+});
+
+/** Releases each intermediate value after its last reader, so memory follows the live set. */
+const liveness: Pass = (plan) => {
+  const keep = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const lastUse = new Map<Node, number>();
+  plan.steps.forEach((step, i) => {
+    for (const input of step.node.inputs) lastUse.set(input, i);
+  });
+  const releaseAt = plan.steps.map(() => [] as Node[]);
+  for (const [node, i] of lastUse) if (!keep.has(node)) releaseAt[i]!.push(node);
+  return { ...plan, steps: plan.steps.map((s, i) => ({ node: s.node, release: releaseAt[i]! })) };
+};
+
+const PASSES: ReadonlyArray<readonly [string, Pass]> = [
+  ['collectOutputs', collectOutputs],
+  ['schedule', schedule],
+  ['liveness', liveness],
+];
+
+let plansMade = 0;
+
+function planExecution(results: readonly Node[]): Plan {
+  plansMade++;
+  let plan: Plan = { results, outputs: [], steps: [] };
+  for (const [, pass] of PASSES) plan = pass(plan);
+  return plan;
+}
+
+const planCount = (): number => plansMade;
+
+export { planExecution, planCount, PASSES };
+export type { Pass };

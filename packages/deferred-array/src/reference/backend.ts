@@ -1,0 +1,42 @@
+// The reference backend: evaluates a plan node by node in plain TypeScript.
+// Slow and obviously correct; the oracle every other backend is tested against.
+import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
+import type { Node } from '../ir/node.js';
+import type { Plan } from '../plan/plan.js';
+import type { Dense } from './dense.js';
+import { evaluateNode } from './evaluate.js';
+import { newFlags } from './flags.js';
+
+class ReferenceBackend implements Backend {
+  readonly name = 'reference';
+  #runs = 0;
+  #steps = 0;
+
+  run(plan: Plan): RunResult {
+    this.#runs++;
+    const flags = newFlags();
+    const values = new Map<Node, Dense>();
+    for (const step of plan.steps) {
+      const inputs = step.node.inputs.map((n) => values.get(n)!);
+      values.set(step.node, evaluateNode(step.node, inputs, flags));
+      this.#steps++;
+      for (const n of step.release) values.delete(n);
+    }
+    const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
+    const out = new Map<Node, Dense>();
+    for (const node of wanted) out.set(node, owned(values.get(node)!, plan));
+    return { values: out, flags };
+  }
+
+  stats(): BackendStats {
+    return { runs: this.#runs, steps: this.#steps };
+  }
+}
+
+/** Results are the caller's to keep and mutate: never hand out a source's own buffer. */
+function owned(x: Dense, plan: Plan): Dense {
+  const aliasesSource = plan.steps.some((s) => s.node.op === 'source' && s.node.attrs.data!.buffer === x.data.buffer);
+  return aliasesSource ? { ...x, data: x.data.slice() } : x;
+}
+
+export { ReferenceBackend };

@@ -1,0 +1,40 @@
+// Evaluates one node from its inputs' values.
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { allocDense, gather } from './dense.js';
+import type { Dense } from './dense.js';
+import { evaluateElementwise } from './elementwise.js';
+import type { RunFlags } from './flags.js';
+import { concatDense } from './join.js';
+import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
+import { evaluateReduce } from './reduce.js';
+
+function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): Dense {
+  const family = OPS[node.op].family;
+  switch (family) {
+    case 'source':
+      return { dtype: node.dtype, shape: node.shape, data: node.attrs.data! };
+    case 'scalar': {
+      const out = allocDense(node.dtype, []);
+      out.data[0] = node.attrs.value!;
+      return out;
+    }
+    case 'unary': case 'binary': case 'ternary': case 'cast':
+      return evaluateElementwise(node, inputs, flags);
+    case 'reduce':
+      return evaluateReduce(node, inputs[0]!);
+    case 'view':
+      return gather(inputs[0]!, node.shape, node.attrs.view!);
+    case 'reshape':
+      // Values are row-major, so a reshape is the same data under a new shape.
+      return { dtype: node.dtype, shape: node.shape, data: inputs[0]!.data };
+    case 'join':
+      return concatDense(node, inputs);
+    case 'linalg':
+      if (node.op === 'matmul') return evaluateMatmul(node, inputs[0]!, inputs[1]!);
+      if (node.op === 'dot') return evaluateDot(node, inputs[0]!, inputs[1]!);
+      return evaluateOuter(node, inputs[0]!, inputs[1]!);
+  }
+}
+
+export { evaluateNode };

@@ -1,0 +1,83 @@
+// matmul, dot and outer: plain triple loops accumulating in order over k, in
+// the result dtype (integers wrap, bool is or-of-ands, float32 rounds each step).
+import type { DType } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { allocDense, gather } from './dense.js';
+import type { Dense } from './dense.js';
+import { broadcastMap } from './elementwise.js';
+
+type MulAdd = (acc: number, x: number, y: number) => number;
+
+function mulAdd(t: DType): MulAdd {
+  switch (t) {
+    case 'float64': return (acc, x, y) => acc + x * y;
+    case 'float32': return (acc, x, y) => Math.fround(acc + Math.fround(x * y));
+    case 'int32': return (acc, x, y) => (acc + Math.imul(x, y)) | 0;
+    case 'uint8': return (acc, x, y) => (acc + x * y) & 0xff;
+    case 'bool': return (acc, x, y) => (acc | (x & y));
+  }
+}
+
+/** out[p, q] = sum_k a[p, k] * b[k, q] for row-major a (P x K) and b (K x Q). */
+function matmul2d(t: DType, a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: number,
+  out: { [i: number]: number }, oOff: number, P: number, K: number, Q: number): void {
+  const f = mulAdd(t);
+  for (let p = 0; p < P; p++) {
+    for (let q = 0; q < Q; q++) {
+      let acc = 0;
+      for (let k = 0; k < K; k++) acc = f(acc, a[aOff + p * K + k]!, b[bOff + k * Q + q]!);
+      out[oOff + p * Q + q] = acc;
+    }
+  }
+}
+
+function castTo(x: Dense, t: DType): Dense {
+  return x.dtype === t ? x : gather(x, x.shape, { strides: contiguousStrides(x.shape), offset: 0 }, t);
+}
+
+function evaluateMatmul(node: Node, a0: Dense, b0: Dense): Dense {
+  const t = node.dtype;
+  const as = a0.shape.length === 1 ? [1, a0.shape[0]!] : [...a0.shape];
+  const bs = b0.shape.length === 1 ? [b0.shape[0]!, 1] : [...b0.shape];
+  const P = as[as.length - 2]!;
+  const K = as[as.length - 1]!;
+  const Q = bs[bs.length - 1]!;
+  const batch = node.shape.slice(0, node.shape.length - (a0.shape.length > 1 ? 1 : 0) - (b0.shape.length > 1 ? 1 : 0));
+  const a = gather(a0, [...batch, P, K], broadcastMap(as, [...batch, P, K]), t);
+  const b = gather(b0, [...batch, K, Q], broadcastMap(bs, [...batch, K, Q]), t);
+  const out = allocDense(t, node.shape);
+  const nb = sizeOf(batch);
+  for (let i = 0; i < nb; i++) matmul2d(t, a.data, i * P * K, b.data, i * K * Q, out.data, i * P * Q, P, K, Q);
+  return out;
+}
+
+function evaluateDot(node: Node, a0: Dense, b0: Dense): Dense {
+  const t = node.dtype;
+  const a = castTo(a0, t);
+  const K = a.shape[a.shape.length - 1]!;
+  const P = sizeOf(a.shape.slice(0, -1));
+  // Move b's contracted axis first so that b reads as a K x Q matrix.
+  const kAxis = b0.shape.length === 1 ? 0 : b0.shape.length - 2;
+  const rest = b0.shape.map((_, i) => i).filter((i) => i !== kAxis);
+  const order = [kAxis, ...rest];
+  const bStrides = contiguousStrides(b0.shape);
+  const b = gather(b0, order.map((i) => b0.shape[i]!), { strides: order.map((i) => bStrides[i]!), offset: 0 }, t);
+  const Q = sizeOf(rest.map((i) => b0.shape[i]!));
+  const out = allocDense(t, node.shape);
+  matmul2d(t, a.data, 0, b.data, 0, out.data, 0, P, K, Q);
+  return out;
+}
+
+function evaluateOuter(node: Node, a0: Dense, b0: Dense): Dense {
+  const t = node.dtype;
+  const a = castTo(a0, t).data;
+  const b = castTo(b0, t).data;
+  const f = mulAdd(t);
+  const out = allocDense(t, node.shape);
+  const n = b.length;
+  for (let i = 0; i < a.length; i++) for (let j = 0; j < n; j++) out.data[i * n + j] = f(0, a[i]!, b[j]!);
+  return out;
+}
+
+export { evaluateMatmul, evaluateDot, evaluateOuter };

@@ -1,0 +1,104 @@
+// Reductions. The reduced axes are gathered to the end so that each output
+// element reduces one contiguous run, in row-major order of the reduced axes.
+// Float sums use NumPy's pairwise summation (8 accumulators, blocks of 128),
+// which matches NumPy bit for bit on a contiguous 1-D run.
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { resolveReduce } from '../ir/type-rules.js';
+import { allocDense, gather } from './dense.js';
+import type { Dense } from './dense.js';
+import { fmax, fmin, truthy } from './scalar-math.js';
+import type { Unary } from './scalar-math.js';
+
+const PW_BLOCKSIZE = 128;
+
+function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number {
+  if (n < 8) {
+    let res = 0;
+    for (let i = 0; i < n; i++) res = r(res + a[start + i]!);
+    return res;
+  }
+  if (n <= PW_BLOCKSIZE) {
+    const acc = [0, 0, 0, 0, 0, 0, 0, 0].map((_, j) => a[start + j]!);
+    let i = 8;
+    for (; i < n - (n % 8); i += 8) {
+      for (let j = 0; j < 8; j++) acc[j] = r(acc[j]! + a[start + i + j]!);
+    }
+    let res = r(r(r(acc[0]! + acc[1]!) + r(acc[2]! + acc[3]!)) + r(r(acc[4]! + acc[5]!) + r(acc[6]! + acc[7]!)));
+    for (; i < n; i++) res = r(res + a[start + i]!);
+    return res;
+  }
+  let n2 = Math.floor(n / 2);
+  n2 -= n2 % 8;
+  return r(pairwiseSum(a, start, n2, r) + pairwiseSum(a, start + n2, n - n2, r));
+}
+
+type RunReducer = (a: TypedArray, start: number, n: number) => number;
+
+function reducer(op: ReduceOp, compute: DType, input: DType): RunReducer {
+  const r: Unary = compute === 'float32' ? Math.fround : (x) => x;
+  const isFloatInput = input === 'float32' || input === 'float64';
+  switch (op) {
+    // NumPy starts a sum from the identity 0, so sum([-0.0]) is +0.0.
+    case 'sum': return (a, s, n) => r(0 + pairwiseSum(a, s, n, r));
+    case 'mean': return (a, s, n) => r(pairwiseSum(a, s, n, r) / n);
+    case 'prod': return (a, s, n) => {
+      let p = 1;
+      for (let i = 0; i < n; i++) p = r(p * a[s + i]!);
+      return p;
+    };
+    case 'max': case 'min': {
+      const pick = isFloatInput ? (op === 'max' ? fmax : fmin) : op === 'max' ? Math.max : Math.min;
+      return (a, s, n) => {
+        let m = a[s]!;
+        for (let i = 1; i < n; i++) m = pick(m, a[s + i]!);
+        return m;
+      };
+    }
+    case 'any': return (a, s, n) => {
+      for (let i = 0; i < n; i++) if (truthy(a[s + i]!)) return 1;
+      return 0;
+    };
+    case 'all': return (a, s, n) => {
+      for (let i = 0; i < n; i++) if (!truthy(a[s + i]!)) return 0;
+      return 1;
+    };
+    case 'argmax': case 'argmin': {
+      const better = op === 'argmax' ? (x: number, y: number) => x > y : (x: number, y: number) => x < y;
+      // The first NaN wins, as in NumPy.
+      return (a, s, n) => {
+        let best = a[s]!;
+        let at = 0;
+        if (best !== best) return 0;
+        for (let i = 1; i < n; i++) {
+          const v = a[s + i]!;
+          if (v !== v) return i;
+          if (better(v, best)) {
+            best = v;
+            at = i;
+          }
+        }
+        return at;
+      };
+    }
+  }
+}
+
+function evaluateReduce(node: Node, x: Dense): Dense {
+  const op = node.op as ReduceOp;
+  const axes = node.attrs.axes ?? [];
+  const kept = x.shape.map((_, i) => i).filter((i) => !axes.includes(i));
+  const order = [...kept, ...axes];
+  const inStrides = contiguousStrides(x.shape);
+  const { compute } = resolveReduce(op, x.dtype);
+  const runs = gather(x, order.map((a) => x.shape[a]!), { strides: order.map((a) => inStrides[a]!), offset: 0 }, compute);
+  const runLength = sizeOf(axes.map((a) => x.shape[a]!));
+  const out = allocDense(node.dtype, node.shape);
+  const f = reducer(op, compute, x.dtype);
+  for (let o = 0; o < out.data.length; o++) out.data[o] = f(runs.data, o * runLength, runLength);
+  return out;
+}
+
+export { evaluateReduce, pairwiseSum };

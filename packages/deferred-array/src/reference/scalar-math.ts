@@ -1,0 +1,213 @@
+// Scalar semantics of every elementwise op, per computation dtype, in plain
+// JavaScript. IEEE-exact ops are bit-exact with NumPy; float32 results are
+// computed in float64 and rounded once where that is exact (+ - * / sqrt), and
+// step by step where NumPy's algorithm has several roundings (divmod).
+import type { DType } from '../ir/dtypes.js';
+import { ExecutionError } from '../ir/errors.js';
+import { dtypeInfo, isFloat } from '../ir/dtypes.js';
+import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
+import type { RunFlags } from './flags.js';
+
+type Unary = (x: number) => number;
+type Binary = (a: number, b: number) => number;
+
+const identity: Unary = (x) => x;
+const rounder = (t: DType): Unary => (t === 'float32' ? Math.fround : identity);
+const truthy = (x: number): boolean => x !== 0; // NaN counts as true, as in NumPy
+const copysign0 = (x: number): number => (x < 0 || Object.is(x, -0) ? -0 : 0);
+
+/** Round half to even (C rint in the default rounding mode). */
+function rint(x: number): number {
+  const r = Math.round(x);
+  return r - x === 0.5 && r % 2 !== 0 ? r - 1 : r;
+}
+
+/** IEEE 754-2019 maximum/minimum: NaN propagates and +0 > -0 (the rule WebAssembly's f64.max follows). */
+function fmax(a: number, b: number): number {
+  if (a !== a || b !== b) return NaN;
+  if (a === 0 && b === 0) return Object.is(a, -0) ? b : a;
+  return a > b ? a : b;
+}
+function fmin(a: number, b: number): number {
+  if (a !== a || b !== b) return NaN;
+  if (a === 0 && b === 0) return Object.is(a, -0) ? a : b;
+  return a < b ? a : b;
+}
+
+/** C pow special cases that Math.pow answers differently. */
+function cpow(a: number, b: number): number {
+  if (a === 1) return 1;
+  if (a === -1 && (b === Infinity || b === -Infinity)) return 1;
+  return Math.pow(a, b);
+}
+
+/** NumPy's npy_divmod: the floor quotient and Python-style remainder, rounding each step in `r`. */
+function divmod(a: number, b: number, r: Unary): [number, number] {
+  let mod = a % b;
+  if (b === 0) return [a / b, mod];
+  let div = r(r(a - mod) / b);
+  if (mod !== 0) {
+    if ((b < 0) !== (mod < 0)) {
+      mod = r(mod + b);
+      div = r(div - 1);
+    }
+  } else {
+    mod = copysign0(b);
+  }
+  let floordiv: number;
+  if (div !== 0) {
+    floordiv = Math.floor(div);
+    if (div - floordiv > 0.5) floordiv += 1;
+  } else {
+    floordiv = copysign0(a / b);
+  }
+  return [floordiv, mod];
+}
+
+function unaryFloat(op: UnaryOp): Unary {
+  switch (op) {
+    case 'negative': return (x) => -x;
+    case 'abs': return Math.abs;
+    case 'sign': return (x) => (x > 0 ? 1 : x < 0 ? -1 : x === 0 ? 0 : x);
+    case 'sqrt': return Math.sqrt;
+    case 'cbrt': return Math.cbrt;
+    case 'square': return (x) => x * x;
+    case 'reciprocal': return (x) => 1 / x;
+    case 'exp': return Math.exp;
+    case 'expm1': return Math.expm1;
+    case 'exp2': return (x) => Math.pow(2, x);
+    case 'log': return Math.log;
+    case 'log1p': return Math.log1p;
+    case 'log2': return Math.log2;
+    case 'log10': return Math.log10;
+    case 'sin': return Math.sin;
+    case 'cos': return Math.cos;
+    case 'tan': return Math.tan;
+    case 'asin': return Math.asin;
+    case 'acos': return Math.acos;
+    case 'atan': return Math.atan;
+    case 'sinh': return Math.sinh;
+    case 'cosh': return Math.cosh;
+    case 'tanh': return Math.tanh;
+    case 'asinh': return Math.asinh;
+    case 'acosh': return Math.acosh;
+    case 'atanh': return Math.atanh;
+    case 'floor': return Math.floor;
+    case 'ceil': return Math.ceil;
+    case 'round': return rint;
+    case 'trunc': return Math.trunc;
+    case 'logicalNot': return (x) => (truthy(x) ? 0 : 1);
+    case 'isnan': return (x) => (x !== x ? 1 : 0);
+    case 'isinf': return (x) => (x === Infinity || x === -Infinity ? 1 : 0);
+    case 'isfinite': return (x) => (Number.isFinite(x) ? 1 : 0);
+  }
+}
+
+function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
+  const mul = t === 'int32' ? Math.imul : (a: number, b: number) => a * b;
+  switch (op) {
+    case 'abs': return Math.abs;
+    case 'sign': return (x) => (x > 0 ? 1 : x < 0 ? -1 : 0);
+    case 'square': return (x) => mul(x, x);
+    case 'reciprocal': return (x) => {
+      if (x === 0) {
+        flags.divideByZero++;
+        flags.where.add('reciprocal');
+        return 0;
+      }
+      return Math.trunc(1 / x);
+    };
+    case 'floor': case 'ceil': case 'round': case 'trunc': return identity;
+    case 'isnan': case 'isinf': return () => 0;
+    case 'isfinite': return () => 1;
+    default: return unaryFloat(op);
+  }
+}
+
+/** The scalar function of a unary op computing in dtype `t` (stored afterwards into the output dtype). */
+function unaryImpl(op: UnaryOp, t: DType, flags: RunFlags): Unary {
+  return isFloat(t) ? unaryFloat(op) : unaryInt(op, t, flags);
+}
+
+function binaryFloat(op: BinaryOp, t: DType): Binary {
+  const r = rounder(t);
+  switch (op) {
+    case 'add': return (a, b) => a + b;
+    case 'subtract': return (a, b) => a - b;
+    case 'multiply': return (a, b) => a * b;
+    case 'divide': return (a, b) => a / b;
+    case 'floorDivide': return (a, b) => divmod(a, b, r)[0];
+    case 'mod': return (a, b) => (b === 0 ? a % b : divmod(a, b, r)[1]);
+    case 'power': return cpow;
+    case 'atan2': return Math.atan2;
+    case 'hypot': return Math.hypot;
+    case 'minimum': return fmin;
+    case 'maximum': return fmax;
+    default: return compareOrLogical(op);
+  }
+}
+
+function compareOrLogical(op: BinaryOp): Binary {
+  switch (op) {
+    case 'equal': return (a, b) => (a === b ? 1 : 0);
+    case 'notEqual': return (a, b) => (a !== b ? 1 : 0);
+    case 'less': return (a, b) => (a < b ? 1 : 0);
+    case 'lessEqual': return (a, b) => (a <= b ? 1 : 0);
+    case 'greater': return (a, b) => (a > b ? 1 : 0);
+    case 'greaterEqual': return (a, b) => (a >= b ? 1 : 0);
+    case 'logicalAnd': return (a, b) => (truthy(a) && truthy(b) ? 1 : 0);
+    case 'logicalOr': return (a, b) => (truthy(a) || truthy(b) ? 1 : 0);
+    case 'logicalXor': return (a, b) => (truthy(a) !== truthy(b) ? 1 : 0);
+    default: throw new Error(`internal: ${op} has no comparison form`);
+  }
+}
+
+function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
+  const { min } = dtypeInfo(t);
+  const mul = t === 'int32' ? Math.imul : (a: number, b: number) => (a * b) & 0xff;
+  const zero = (): number => {
+    flags.divideByZero++;
+    flags.where.add(op);
+    return 0;
+  };
+  switch (op) {
+    case 'multiply': return t === 'bool' ? (a, b) => a & b : mul;
+    case 'add': return t === 'bool' ? (a, b) => a | b : (a, b) => a + b;
+    case 'floorDivide': return (a, b) => {
+      if (b === 0) return zero();
+      if (a === min && b === -1) return min; // overflows, and wraps, as NumPy's does
+      return Math.floor(a / b);
+    };
+    case 'mod': return (a, b) => {
+      if (b === 0) return zero();
+      const rem = a % b;
+      return rem === 0 || (a > 0) === (b > 0) ? rem : rem + b;
+    };
+    case 'power': return (a, b) => {
+      if (b < 0) {
+        throw new ExecutionError(
+          `power: integers to negative integer powers are not allowed (${a} ** ${b} in ${t}), as in NumPy; ` +
+          `use a float exponent or astype('float64') first`,
+        );
+      }
+      let out = 1;
+      let base = a;
+      for (let e = b; e > 0; e >>>= 1) {
+        if (e & 1) out = mul(out, base);
+        base = mul(base, base);
+      }
+      return out;
+    };
+    case 'minimum': return (a, b) => Math.min(a, b);
+    case 'maximum': return (a, b) => Math.max(a, b);
+    default: return binaryFloat(op, t);
+  }
+}
+
+/** The scalar function of a binary op computing in dtype `t`. */
+function binaryImpl(op: BinaryOp, t: DType, flags: RunFlags): Binary {
+  return isFloat(t) ? binaryFloat(op, t) : binaryInt(op, t, flags);
+}
+
+export { unaryImpl, binaryImpl, fmax, fmin, rint, truthy };
+export type { Unary, Binary };
