@@ -15,6 +15,7 @@ const config: Config = {
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
   transform: { '^.+\\.ts$': tsJest },
+  reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };
 
 export default config;

@@ -72,7 +72,7 @@ const OPS = {
   // Elementwise, one operand.
   negative: op('unary', 'arithNoBool', true, ['neg']),
   abs: op('unary', 'same', true, ['absolute']),
-  sign: op('unary', 'intArith', true),
+  sign: op('unary', 'arithNoBool', true),
   sqrt: op('unary', 'float', true),
   cbrt: op('unary', 'float', false),
   square: op('unary', 'intArith', true),

@@ -46,10 +46,11 @@ function printDot(roots: readonly Node[], clusters?: ReadonlyArray<{ label: stri
   const esc = (s: string): string => s.replace(/["\\]/g, '\\$&');
   const nodeDecl = (n: Node): string => {
     const m = markOf(n);
-    const label = `${n.op}${describeAttrs(n)}\\n${n.dtype}${formatShape(n.shape)}`;
+    const parts = [`${n.op}${describeAttrs(n)}`, `${n.dtype}${formatShape(n.shape)}`];
+    if (m) parts.push(m.name === undefined ? 'output()' : `output('${m.name}')`);
     const style = m ? ', peripheries=2' : roots.includes(n) ? ', style=bold' : '';
     const shape = n.inputs.length === 0 ? 'box' : 'ellipse';
-    return `${names.get(n)} [label="${esc(label)}${m ? `\\n${esc(m.name ?? 'output()')}` : ''}", shape=${shape}${style}];`;
+    return `${names.get(n)} [label="${parts.map(esc).join('\\n')}", shape=${shape}${style}];`;
   };
   const lines = ['digraph deferred {', '  rankdir=BT;', '  node [fontname="Helvetica", fontsize=10];'];
   const clustered = new Set<Node>();

@@ -15,6 +15,7 @@ interface Resolved {
 const BOOL_HINT: Partial<Record<OpName, string>> = {
   subtract: 'use logicalXor, or astype() to a number type first',
   negative: 'use logicalNot, or astype() to a number type first',
+  sign: 'a bool is its own sign; use astype() to a number type first',
 };
 
 /** Resolves an elementwise op over its operands' dtypes (after broadcasting). */

@@ -1,0 +1,26 @@
+// Timing helpers: medians of repeated runs, and bandwidth arithmetic.
+
+interface Timing {
+  readonly medianMs: number;
+  readonly runs: number;
+}
+
+/** Runs `fn` once to warm up, then `runs` times; returns the median wall time. */
+function time(fn: () => unknown, runs: number): Timing {
+  fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    fn();
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  const mid = Math.floor(ms.length / 2);
+  const medianMs = ms.length % 2 ? ms[mid]! : (ms[mid - 1]! + ms[mid]!) / 2;
+  return { medianMs, runs };
+}
+
+const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
+
+export { time, gbPerS };
+export type { Timing };

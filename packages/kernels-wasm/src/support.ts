@@ -1,0 +1,40 @@
+// What the host's WebAssembly can do, found by validating tiny modules rather
+// than by sniffing versions: the kernels need SIMD (v128) and, for the worker
+// pool, a shared memory.
+
+interface WasmSupport {
+  readonly wasm: boolean;
+  /** 128-bit SIMD (f64x2, f32x4, i32x4, i8x16). */
+  readonly simd: boolean;
+  /** Shared WebAssembly.Memory, so workers can see the heap without copying. */
+  readonly sharedMemory: boolean;
+}
+
+// (module (func (result v128) i32.const 0 i8x16.splat i8x16.popcnt))
+const SIMD_PROBE = new Uint8Array([
+  0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00, // magic, version 1
+  0x01, 0x05, 0x01, 0x60, 0x00, 0x01, 0x7b, // type section: () -> v128
+  0x03, 0x02, 0x01, 0x00, // function section: one function of type 0
+  0x0a, 0x0a, 0x01, 0x08, 0x00, 0x41, 0x00, 0xfd, 0x0f, 0xfd, 0x62, 0x0b, // code
+]);
+
+// (module) — the smallest valid module.
+const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
+
+function detectSupport(): WasmSupport {
+  const W = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
+  if (!W || typeof W.validate !== 'function') return { wasm: false, simd: false, sharedMemory: false };
+  const wasm = W.validate(EMPTY_MODULE);
+  const simd = wasm && W.validate(SIMD_PROBE);
+  let sharedMemory = false;
+  try {
+    const mem = new W.Memory({ initial: 1, maximum: 1, shared: true });
+    sharedMemory = typeof SharedArrayBuffer !== 'undefined' && mem.buffer instanceof SharedArrayBuffer;
+  } catch {
+    sharedMemory = false; // e.g. a browser page without cross-origin isolation
+  }
+  return { wasm, simd, sharedMemory };
+}
+
+export { detectSupport, SIMD_PROBE };
+export type { WasmSupport };
