@@ -13,10 +13,21 @@ function streamingLimits(n: number, runs: number): Stream[] {
   const a = new Float64Array(n).fill(1);
   const b = new Float64Array(n).fill(2);
   const c = new Float64Array(n);
+  // Four independent sums, so the loop waits on memory rather than on one add chain.
   const read = time(() => {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += a[i]!;
-    return s;
+    let s0 = 0;
+    let s1 = 0;
+    let s2 = 0;
+    let s3 = 0;
+    let i = 0;
+    for (; i + 3 < n; i += 4) {
+      s0 += a[i]!;
+      s1 += a[i + 1]!;
+      s2 += a[i + 2]!;
+      s3 += a[i + 3]!;
+    }
+    for (; i < n; i++) s0 += a[i]!;
+    return s0 + s1 + s2 + s3;
   }, runs);
   const copy = time(() => c.set(a), runs);
   const triad = time(() => {

@@ -1,10 +1,10 @@
 // Array creation: wrap, array, zeros, ones, full, empty, arange, linspace.
-import { checkDType, dtypeInfo } from '../ir/dtypes.js';
+import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { castValue, source } from '../ir/build-elementwise.js';
 import { checkShape, sizeOf } from '../ir/shape.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
-import { describe, isArrayInput, sourceFrom } from './operand.js';
+import { checkScalarFits, describe, isArrayInput, sourceFrom } from './operand.js';
 import type { ArrayInput, NestedArray } from './operand.js';
 
 interface DTypeOption {
@@ -38,38 +38,45 @@ function array(x: ArrayInput | number | boolean, options?: DTypeOption): Deferre
   const dtype = dtypeOption('array', options);
   if (typeof x === 'number' || typeof x === 'boolean') {
     const d = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float64');
+    checkScalarFits(Number(x), d, 'array: the value');
     const data = new (dtypeInfo(d).ctor)(1);
     data[0] = castValue(Number(x), d);
     return wrapNode(source(data, [], d));
   }
-  if (!isArrayInput(x)) {
+  // Other typed arrays reach sourceFrom, whose error names the ones supported.
+  if (!isArrayInput(x) && !ArrayBuffer.isView(x)) {
     throw new TypeError(`array: expected a nested list, a typed array, a stdlib ndarray or a scalar; got ${describe(x)}`);
   }
   return wrapNode(sourceFrom(x as ArrayInput | NestedArray, dtype));
+}
+
+/** A new array of `shape` holding `value` everywhere; `fn` names the caller in errors. */
+function filled(fn: string, shape: unknown, value: number, dtype: DType): DeferredArray {
+  const s = checkShape(shape, `${fn}: shape`);
+  checkScalarFits(value, dtype, `${fn}: the value`);
+  const data = new (dtypeInfo(dtype).ctor)(sizeOf(s));
+  data.fill(castValue(value, dtype));
+  return wrapNode(source(data, s, dtype));
 }
 
 function full(shape: number | readonly number[], value: number | boolean, options?: DTypeOption): DeferredArray {
   if (typeof value !== 'number' && typeof value !== 'boolean') {
     throw new TypeError(`full: value must be a number or boolean; got ${describe(value)}`);
   }
-  const s = checkShape(shape, 'full: shape');
-  const d = dtypeOption('full', options, typeof value === 'boolean' ? 'bool' : 'float64')!;
-  const data = new (dtypeInfo(d).ctor)(sizeOf(s));
-  data.fill(castValue(Number(value), d));
-  return wrapNode(source(data, s, d));
+  return filled('full', shape, Number(value), dtypeOption('full', options, typeof value === 'boolean' ? 'bool' : 'float64')!);
 }
 
 function zeros(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return full(shape, 0, { dtype: dtypeOption('zeros', options, 'float64')! });
+  return filled('zeros', shape, 0, dtypeOption('zeros', options, 'float64')!);
 }
 
 function ones(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return full(shape, 1, { dtype: dtypeOption('ones', options, 'float64')! });
+  return filled('ones', shape, 1, dtypeOption('ones', options, 'float64')!);
 }
 
 /** JavaScript has no uninitialised memory, so empty() is zeros(); no code should rely on that. */
 function empty(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return full(shape, 0, { dtype: dtypeOption('empty', options, 'float64')! });
+  return filled('empty', shape, 0, dtypeOption('empty', options, 'float64')!);
 }
 
 function checkFinite(fn: string, name: string, v: unknown): number {
@@ -79,22 +86,40 @@ function checkFinite(fn: string, name: string, v: unknown): number {
 
 /**
  * Evenly spaced values in [start, stop). Integer arguments give int32 (NumPy's
- * default integer is int64, which this package does not have); others float64.
+ * default integer is int64, which this package does not have); others, and
+ * integer ranges that leave int32, give float64, which holds them exactly.
  */
 function arange(startOrStop: number, stop?: number | DTypeOption, step?: number | DTypeOption, options?: DTypeOption): DeferredArray {
   // Options may follow any number of positional arguments.
   const args: unknown[] = [startOrStop, stop, step, options].filter((a) => a !== undefined);
   const opts = typeof args[args.length - 1] === 'object' ? args.pop() : undefined;
-  const nums = args.map((a, i) => checkFinite('arange', ['start', 'stop', 'step'][i] ?? 'argument', a));
-  if (nums.length === 0 || nums.length > 3) throw new TypeError('arange: expected arange(stop), arange(start, stop) or arange(start, stop, step)');
+  if (args.length === 0 || args.length > 3) throw new TypeError('arange: expected arange(stop), arange(start, stop) or arange(start, stop, step)');
+  const names = args.length === 1 ? ['stop'] : ['start', 'stop', 'step'];
+  const nums = args.map((a, i) => checkFinite('arange', names[i]!, a));
   const [start, end, inc] = nums.length === 1 ? [0, nums[0]!, 1] : [nums[0]!, nums[1]!, nums[2] ?? 1];
   if (inc === 0) throw new RangeError('arange: step must not be zero');
-  const integral = nums.every(Number.isInteger);
-  const d = dtypeOption('arange', opts, integral ? 'int32' : 'float64')!;
   const n = Math.max(0, Math.ceil((end - start) / inc));
   checkShape([n], 'arange: length');
+  const last = start + Math.max(0, n - 1) * inc;
+  const integral = nums.every(Number.isInteger) && [start, last].every((v) => v >= -(2 ** 31) && v < 2 ** 31);
+  const d = dtypeOption('arange', opts, integral ? 'int32' : 'float64')!;
   const data = new (dtypeInfo(d).ctor)(n);
-  for (let i = 0; i < n; i++) data[i] = castValue(start + i * inc, d);
+  if (n > 0) {
+    checkScalarFits(start, d, 'arange: start');
+    data[0] = castValue(start, d);
+  }
+  if (n > 1) {
+    checkScalarFits(start + inc, d, 'arange: start + step');
+    data[1] = castValue(start + inc, d);
+  }
+  // NumPy's fill: the step is the difference of the first two stored values,
+  // and element i is first + i * step computed in the dtype. Float results
+  // therefore match NumPy bit for bit (they differ from start + i * inc).
+  if (n > 2) {
+    const r = d === 'float32' ? Math.fround : (v: number) => v;
+    const delta = r(data[1]! - data[0]!);
+    for (let i = 2; i < n; i++) data[i] = castValue(r(data[0]! + r(r(i) * delta)), d);
+  }
   return wrapNode(source(data, [n], d));
 }
 
@@ -110,12 +135,14 @@ function linspace(start: number, stop: number, num = 50, options?: DTypeOption &
   const div = endpoint ? num - 1 : num;
   const delta = stop - start;
   const step = div > 0 ? delta / div : NaN;
-  const data = new (dtypeInfo(d).ctor)(num);
+  const y = new Float64Array(num);
   for (let i = 0; i < num; i++) {
-    const y = div > 0 ? (step === 0 ? (i / div) * delta : i * step) : i * delta;
-    data[i] = castValue(y + start, d);
+    y[i] = (div > 0 ? (step === 0 ? (i / div) * delta : i * step) : i * delta) + start;
   }
-  if (endpoint && num > 1) data[num - 1] = castValue(stop, d);
+  if (endpoint && num > 1) y[num - 1] = stop;
+  // NumPy 2 floors before an integer cast, so values round toward -Inf, not toward 0.
+  const data = new (dtypeInfo(d).ctor)(num);
+  for (let i = 0; i < num; i++) data[i] = castValue(isInteger(d) ? Math.floor(y[i]!) : y[i]!, d);
   return wrapNode(source(data, [num], d));
 }
 

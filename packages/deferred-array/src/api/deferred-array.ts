@@ -6,7 +6,7 @@ import { mark } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
-import { currentBackend, runNodes } from '../execute/linker.js';
+import { currentBackend, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { planExecution } from '../plan/pipeline.js';
 import { printPlan } from '../plan/print-plan.js';
@@ -58,7 +58,7 @@ class DeferredArray {
 
   /** Computes this array (and every marked output under it). */
   async execute(): Promise<StdNdarray | OutputRecord> {
-    return this.executeSync();
+    return (await runNodesAsync([nodeOf(this)], false)) as StdNdarray | OutputRecord;
   }
 
   /** As execute(), on the calling thread. */

@@ -1,5 +1,5 @@
 // Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
-import { backendStats, runNodes } from '../execute/linker.js';
+import { backendStats, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { DeferredArray, nodeOf } from './deferred-array.js';
@@ -17,7 +17,7 @@ function checkArrays(xs: unknown): DeferredArray[] {
 
 /** Plans and runs several arrays together; resolves to one ndarray per array, or the NEP record with result as that list. */
 async function execute(xs: readonly DeferredArray[]): Promise<StdNdarray[] | OutputRecord> {
-  return executeSync(xs);
+  return (await runNodesAsync(checkArrays(xs).map((x) => nodeOf(x)), true)) as StdNdarray[] | OutputRecord;
 }
 
 function executeSync(xs: readonly DeferredArray[]): StdNdarray[] | OutputRecord {

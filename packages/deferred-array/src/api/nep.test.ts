@@ -104,3 +104,17 @@ describe('the NEP examples', () => {
     }
   });
 });
+
+describe('results never share memory', () => {
+  test('the same value returned twice, or reshaped, or as output and result, is copied', () => {
+    const y = da.arange(3).mul(2);
+    const [a, b, c] = da.executeSync([y, y.reshape([3, 1]), y]) as da.StdNdarray[];
+    (a!.data as Float64Array)[0] = 99;
+    expect(((b!.data) as Float64Array)[0]).toBe(0);
+    expect(((c!.data) as Float64Array)[0]).toBe(0);
+    const m = da.array([1, 2]).add(1).output('m');
+    const r = rec(m.executeSync());
+    ((r['m'] as da.StdNdarray).data as Float64Array)[0] = -1;
+    expect(values(r['result'])).toEqual([2, 3]);
+  });
+});

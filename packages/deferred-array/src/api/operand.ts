@@ -1,9 +1,9 @@
 // Turning what users pass (DeferredArrays, JS numbers, stdlib ndarrays, typed
 // arrays, nested lists) into graph nodes. Outside arrays are copied in once.
 import { DTypeError, ShapeError } from '../ir/errors.js';
-import { checkDType, dtypeInfo } from '../ir/dtypes.js';
+import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
-import { castValue, source } from '../ir/build-elementwise.js';
+import { cast, castValue, source } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { isStdNdarray } from '../util/stdlib.js';
@@ -33,8 +33,9 @@ function nestedShape(x: NestedArray, path = 'array'): number[] {
   const first = x[0];
   if (!Array.isArray(first)) {
     x.forEach((v, i) => {
+      if (Array.isArray(v)) throw new ShapeError(`${path} is ragged: ${path}[${i}] is a list but ${path}[0] is not`);
       if (typeof v !== 'number' && typeof v !== 'boolean') {
-        throw new TypeError(`${path}[${i}] must be a number or boolean; got ${Array.isArray(v) ? 'a list' : typeof v}`);
+        throw new TypeError(`${path}[${i}] must be a number or boolean; got ${typeof v}`);
       }
     });
     return [x.length];
@@ -50,13 +51,41 @@ function nestedShape(x: NestedArray, path = 'array'): number[] {
   return [x.length, ...inner];
 }
 
+/** bool only when there are elements and every one is a boolean: NumPy makes [[]] float64. */
 function allBooleans(x: NestedArray): boolean {
-  return x.every((v) => (Array.isArray(v) ? allBooleans(v as NestedArray) : typeof v === 'boolean'));
+  let leaves = 0;
+  const walk = (y: NestedArray): boolean =>
+    y.every((v) => (Array.isArray(v) ? walk(v as NestedArray) : (leaves++, typeof v === 'boolean')));
+  return walk(x) && leaves > 0;
 }
 
 function fill(data: TypedArray, values: Iterable<number>, dtype: DType): void {
   let i = 0;
   for (const v of values) data[i++] = castValue(v, dtype);
+}
+
+/**
+ * A JS number going into an integer dtype is a Python scalar to NumPy 2, which
+ * truncates it but refuses NaN, ±Inf and values out of range rather than wrap them.
+ */
+function checkScalarFits(v: number, dtype: DType, where: string): void {
+  if (!isInteger(dtype)) return;
+  const t = Math.trunc(v);
+  const { min, max } = dtypeInfo(dtype);
+  if (!(t >= min && t <= max)) {
+    throw new RangeError(
+      `${where} is ${v}, which does not fit in ${dtype} (range ${min}..${max}); ` +
+      `pick a wider dtype, or create the array as float64 and astype('${dtype}') it to saturate`,
+    );
+  }
+}
+
+function fillScalars(data: TypedArray, x: NestedArray, dtype: DType): void {
+  let i = 0;
+  for (const v of flatten(x)) {
+    checkScalarFits(v, dtype, `element ${i} (row-major) of the list`);
+    data[i++] = castValue(v, dtype);
+  }
 }
 
 function* flatten(x: NestedArray): Generator<number> {
@@ -88,29 +117,38 @@ function ndarrayDType(x: StdNdarray): DType {
   }
 }
 
-/** Copies an outside array into a new source node, converting to `dtype` if given. */
+/**
+ * Copies an outside array into a new source node. A typed array or ndarray
+ * converted to another `dtype` is exactly `.astype(dtype)` of its copy (same
+ * saturation, same `invalid` flag at execute()); a nested list holds JS
+ * numbers, which convert as NumPy converts Python scalars.
+ */
 function sourceFrom(x: ArrayInput, dtype?: DType): Node {
   if (isStdNdarray(x)) {
-    const d = dtype ?? ndarrayDType(x);
+    const d = ndarrayDType(x);
     const data = new (dtypeInfo(d).ctor)(sizeOf(x.shape));
     fill(data, ndarrayValues(x), d);
-    return source(data, x.shape, d);
+    return cast(source(data, x.shape, d), dtype ?? d);
   }
   const td = typedDType(x);
   if (td !== undefined) {
     const t = x as TypedArray;
-    const d = dtype ?? td;
-    const data = new (dtypeInfo(d).ctor)(t.length);
-    if (d === td) data.set(t);
-    else fill(data, t, d);
-    return source(data, [t.length], d);
+    const data = new (dtypeInfo(td).ctor)(t.length);
+    data.set(t);
+    return cast(source(data, [t.length], td), dtype ?? td);
   }
   if (Array.isArray(x)) {
     const shape = nestedShape(x);
-    const d = dtype ?? (x.length > 0 && allBooleans(x) ? 'bool' : 'float64');
+    const d = dtype ?? (allBooleans(x) ? 'bool' : 'float64');
     const data = new (dtypeInfo(d).ctor)(sizeOf(shape));
-    fill(data, flatten(x), d);
+    fillScalars(data, x, d);
     return source(data, shape, d);
+  }
+  if (ArrayBuffer.isView(x)) {
+    throw new TypeError(
+      `${describe(x)} is not supported: wrap a Float64Array, Float32Array, Int32Array or Uint8Array ` +
+      `(copy it into one of those first, e.g. Float64Array.from(x))`,
+    );
   }
   throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a Float64Array/Float32Array/Int32Array/Uint8Array or a nested list of numbers; got ${describe(x)}`);
 }
@@ -121,5 +159,5 @@ function describe(x: unknown): string {
   return `${typeof x} ${String(x)}`;
 }
 
-export { sourceFrom, isArrayInput, describe };
+export { sourceFrom, isArrayInput, describe, checkScalarFits };
 export type { ArrayInput, NestedArray };

@@ -21,7 +21,10 @@ interface BackendStats {
 
 interface Backend {
   readonly name: string;
+  /** Runs on the calling thread (executeSync). */
   run(plan: Plan): RunResult;
+  /** Runs where the backend likes, e.g. a worker pool (execute); settles, never throws synchronously. */
+  runAsync(plan: Plan): Promise<RunResult>;
   stats(): BackendStats;
 }
 

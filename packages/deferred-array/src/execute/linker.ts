@@ -8,7 +8,7 @@ import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
 import { emitWarning } from '../util/platform.js';
 import type { StdNdarray } from '../util/stdlib.js';
-import type { Backend } from './backend.js';
+import type { Backend, RunResult } from './backend.js';
 import { getConfig } from './config.js';
 import type { ErrorAction } from './config.js';
 import { toNdarray } from './to-ndarray.js';
@@ -39,21 +39,40 @@ function applyPolicy(flags: RunFlags): void {
 type Single = StdNdarray;
 type Record = { [key: string]: StdNdarray | StdNdarray[] };
 
-/** Plans and runs `roots`; returns one ndarray per root, or the NEP record when outputs are marked. */
-function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
-  const plan: Plan = planExecution(roots);
-  const { values, flags } = currentBackend().run(plan);
+/** Applies the error policy and shapes the NEP result: one ndarray per root, or the record when outputs are marked. */
+function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
+  const { values, flags } = run;
   applyPolicy(flags);
-  const results = roots.map((n) => toNdarray(values.get(n)!));
+  // Every returned array owns its memory, even when two results share a value.
+  const handedOut = new Set<ArrayBufferLike>();
+  const give = (node: Node) => {
+    const v = values.get(node)!;
+    const fresh = handedOut.has(v.data.buffer) ? { ...v, data: v.data.slice() } : v;
+    handedOut.add(fresh.data.buffer);
+    return toNdarray(fresh);
+  };
+  const results = roots.map(give);
   const result = many ? results : results[0]!;
   if (plan.outputs.length === 0) return result;
   const record: Record = {};
-  for (const o of plan.outputs) record[o.key] = toNdarray(values.get(o.node)!);
+  for (const o of plan.outputs) record[o.key] = give(o.node);
   record['result'] = result;
   return record;
 }
 
+/** Plans and runs `roots` on the calling thread. */
+function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
+  const plan = planExecution(roots);
+  return finish(roots, many, plan, currentBackend().run(plan));
+}
+
+/** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
+function runNodesAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
+  const plan = planExecution(roots);
+  return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run));
+}
+
 const backendStats = () => ({ backend: currentBackend().name, ...currentBackend().stats() });
 
-export { runNodes, backendStats, currentBackend };
+export { runNodes, runNodesAsync, backendStats, currentBackend };
 export type { Record as OutputRecord };

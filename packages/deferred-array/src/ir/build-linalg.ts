@@ -13,6 +13,20 @@ function mismatch(op: string, a: Node, b: Node, ka: number, kb: number, detail: 
   );
 }
 
+/** The broadcast batch shape; the error names the operands' whole shapes, which are what the user wrote. */
+function matmulBatch(a: Node, b: Node, batchA: number[], batchB: number[]): number[] {
+  try {
+    return broadcastShapes([batchA, batchB], 'matmul batch dimensions');
+  } catch (e) {
+    if (!(e instanceof ShapeError)) throw e;
+    throw new ShapeError(
+      `matmul: shapes ${formatShape(a.shape)} and ${formatShape(b.shape)} have batch dimensions ${formatShape(batchA)} and ` +
+      `${formatShape(batchB)} (all axes but the last two), which do not broadcast; sizes must match or be 1`,
+      { cause: e },
+    );
+  }
+}
+
 function matmul(a: Node, b: Node): Node {
   if (a.shape.length === 0 || b.shape.length === 0) {
     throw new ShapeError(`matmul: operands must have at least one dimension; got shapes ${formatShape(a.shape)} and ${formatShape(b.shape)} (use multiply for scalars)`);
@@ -23,7 +37,7 @@ function matmul(a: Node, b: Node): Node {
   const ka = as[as.length - 1]!;
   const kb = bs[bs.length - 2]!;
   if (ka !== kb) throw mismatch('matmul', a, b, ka, kb, 'the last axis of the first must match the second-to-last of the second');
-  const batch = broadcastShapes([as.slice(0, -2), bs.slice(0, -2)], 'matmul batch dimensions');
+  const batch = matmulBatch(a, b, as.slice(0, -2), bs.slice(0, -2));
   const shape = [...batch];
   if (a.shape.length > 1) shape.push(as[as.length - 2]!);
   if (b.shape.length > 1) shape.push(bs[bs.length - 1]!);

@@ -14,7 +14,10 @@ function transpose(x: Node, axes?: readonly number[]): Node {
   if (axes === undefined || axes === null) {
     perm = Array.from({ length: ndim }, (_, i) => ndim - 1 - i);
   } else {
-    if (!Array.isArray(axes) || axes.length !== ndim) {
+    if (!Array.isArray(axes)) {
+      throw new TypeError(`transpose: axes must be an array of integers (a permutation of the axes); got ${String(axes)}`);
+    }
+    if (axes.length !== ndim) {
       throw new ShapeError(`transpose: axes ${JSON.stringify(axes)} must list each of the ${ndim} axes of shape ${formatShape(x.shape)} once`);
     }
     perm = axes.map((a) => normalizeAxis(a, ndim, 'transpose: axes entry'));

@@ -17,10 +17,18 @@ const SLICE_ERRORS: Record<string, string> = {
   ERR_SLICE_INVALID_SUBSEQUENCE: 'it is not a slice expression like "1:-1, ::2, 3, ..."',
   ERR_SLICE_TOO_MANY_DIMENSIONS: 'it has more indices than the array has axes',
   ERR_SLICE_OUT_OF_BOUNDS: 'an index is out of bounds',
+  ERR_SLICE_INVALID_ELLIPSIS: 'the ellipsis "..." may appear only once',
 };
 
+function describeOne(a: unknown): string {
+  if (typeof a === 'string') return JSON.stringify(a);
+  if (isStdSlice(a)) return `Slice(${a.start}:${a.stop}:${a.step})`;
+  if (isStdMultiSlice(a)) return `MultiSlice(${a.data.map(describeOne).join(', ')})`;
+  return String(a);
+}
+
 function describe(args: readonly IndexArg[]): string {
-  return args.map((a) => (typeof a === 'string' ? JSON.stringify(a) : isStdSlice(a) ? `Slice(${a.start}:${a.stop}:${a.step})` : String(a))).join(', ');
+  return args.map(describeOne).join(', ');
 }
 
 /** Turns the arguments of get() into one list of per-axis entries, integers kept apart from slices. */
@@ -32,7 +40,9 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
     const padded = text.includes('...') || parts >= shape.length || text.trim() === '' ? text : `${text},...`;
     const ms = sliceModule.base.seq2multislice(padded.trim() === '' ? '...' : padded, [...shape], false);
     if ('code' in ms) {
-      throw new TypeError(`index ${JSON.stringify(text)} for shape ${formatShape(shape)} is invalid: ${SLICE_ERRORS[ms.code] ?? ms.code}`);
+      // Too many indices is a shape problem (NumPy's IndexError), the same as for Slice arguments below.
+      const E = ms.code === 'ERR_SLICE_TOO_MANY_DIMENSIONS' ? ShapeError : TypeError;
+      throw new E(`index ${JSON.stringify(text)} for shape ${formatShape(shape)} is invalid: ${SLICE_ERRORS[ms.code] ?? ms.code}`);
     }
     raw = ms.data;
   } else if (args.length === 1 && isStdMultiSlice(args[0])) {

@@ -93,6 +93,10 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean)
   // it too); float64 holds every value of our integer dtypes exactly.
   const rule = OPS[op].rule;
   if (rule === 'compare' || rule === 'logical') return 'float64';
+  // Float-only ops (true divide, atan2, hypot) convert the integer to their float
+  // loop type, where it cannot overflow: NumPy gives uint8 / 300 as float64 and
+  // atan2(uint8, 300) in the float the uint8 array alone would get.
+  if (rule === 'trueDivide' || rule === 'float') return resolveElementwise(op, [arrayDType]).compute;
   throw new RangeError(
     `the JS number ${value} does not fit in ${arrayDType} (range ${dtypeInfo(arrayDType).min}..${dtypeInfo(arrayDType).max}), ` +
     `so ${op} cannot treat it as a weak ${arrayDType} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +

@@ -28,6 +28,10 @@ class ReferenceBackend implements Backend {
     return { values: out, flags };
   }
 
+  async runAsync(plan: Plan): Promise<RunResult> {
+    return this.run(plan);
+  }
+
   stats(): BackendStats {
     return { runs: this.#runs, steps: this.#steps };
   }

@@ -1,7 +1,9 @@
 // Reductions. The reduced axes are gathered to the end so that each output
 // element reduces one contiguous run, in row-major order of the reduced axes.
 // Float sums use NumPy's pairwise summation (8 accumulators, blocks of 128),
-// which matches NumPy bit for bit on a contiguous 1-D run.
+// applied to the same pieces of the run as NumPy's iterator hands its inner
+// loop (see `segmentLength`), so sums and means match NumPy bit for bit on a
+// C-contiguous array for any axes.
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import type { ReduceOp } from '../ir/op-table.js';
@@ -35,19 +37,39 @@ function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number 
   return r(pairwiseSum(a, start, n2, r) + pairwiseSum(a, start + n2, n - n2, r));
 }
 
+/**
+ * NumPy's iterator coalesces adjacent axes (size-1 axes aside) that are all
+ * reduced or all kept. When the innermost block is reduced, its inner loop
+ * adds the pairwise sum of each run of that block's length into the result;
+ * when the innermost block is kept, it adds one element at a time. Returns
+ * that length: the size of the innermost reduced block, or 1.
+ */
+function segmentLength(shape: readonly number[], axes: readonly number[]): number {
+  const nonUnit = shape.map((_, i) => i).filter((i) => shape[i] !== 1);
+  let length = 1;
+  for (let k = nonUnit.length - 1; k >= 0 && axes.includes(nonUnit[k]!); k--) length *= shape[nonUnit[k]!]!;
+  return length;
+}
+
 type RunReducer = (a: TypedArray, start: number, n: number) => number;
 
-function reducer(op: ReduceOp, compute: DType, input: DType): RunReducer {
+function reducer(op: ReduceOp, compute: DType, input: DType, segment: number): RunReducer {
   const r: Unary = compute === 'float32' ? Math.fround : (x) => x;
   const isFloatInput = input === 'float32' || input === 'float64';
+  // NumPy starts a sum from the identity 0, so sum([-0.0]) is +0.0.
+  const sum = (a: TypedArray, s: number, n: number): number => {
+    let acc = 0;
+    for (let i = 0; i < n; i += segment) acc = r(acc + pairwiseSum(a, s + i, Math.min(segment, n - i), r));
+    return acc;
+  };
   switch (op) {
-    // NumPy starts a sum from the identity 0, so sum([-0.0]) is +0.0.
-    case 'sum': return (a, s, n) => r(0 + pairwiseSum(a, s, n, r));
-    case 'mean': return (a, s, n) => r(pairwiseSum(a, s, n, r) / n);
+    case 'sum': return sum;
+    case 'mean': return (a, s, n) => r(sum(a, s, n) / n);
     case 'prod': return (a, s, n) => {
       let p = 1;
       for (let i = 0; i < n; i++) p = r(p * a[s + i]!);
-      return p;
+      // Integer products are carried in float64, which has a -0 that integers do not.
+      return isFloatInput ? p : p + 0;
     };
     case 'max': case 'min': {
       const pick = isFloatInput ? (op === 'max' ? fmax : fmin) : op === 'max' ? Math.max : Math.min;
@@ -96,7 +118,7 @@ function evaluateReduce(node: Node, x: Dense): Dense {
   const runs = gather(x, order.map((a) => x.shape[a]!), { strides: order.map((a) => inStrides[a]!), offset: 0 }, compute);
   const runLength = sizeOf(axes.map((a) => x.shape[a]!));
   const out = allocDense(node.dtype, node.shape);
-  const f = reducer(op, compute, x.dtype);
+  const f = reducer(op, compute, x.dtype, Math.max(1, segmentLength(x.shape, axes)));
   for (let o = 0; o < out.data.length; o++) out.data[o] = f(runs.data, o * runLength, runLength);
   return out;
 }

@@ -1,0 +1,550 @@
+#!/usr/bin/python3
+"""Generate NumPy reference vectors for deferred-array tests.
+
+Run from the repository root with the *system* Python (Debian's python3-numpy):
+
+    /usr/bin/python3 scripts/numpy/gen_vectors.py
+
+Writes (and overwrites) these files in packages/deferred-array/test/vectors/:
+
+    promotion.json    result dtypes (or errors) of binary/unary/reduction ops
+    elementwise.json  bit-exact input/output vectors for unary and binary ops
+    reductions.json   reduction cases (NaN, empty, 2x3x4 over several axes,
+                      1000-element float sums for pairwise-summation checks)
+
+The output is deterministic for a given NumPy version and CPU (transcendental
+float results may depend on which SIMD paths NumPy dispatches to; the enabled
+CPU features are recorded in each file's "meta").
+
+Encoding of values (inputs and outputs):
+  * float64 / float32 / float16: lowercase hex string of the IEEE bit pattern
+    in that dtype (16 / 8 / 4 hex digits), e.g. 1.0 float64 -> "3ff0000000000000".
+  * bool: 0 or 1.
+  * integers: JSON numbers; integers with |x| > 2**53 are decimal strings.
+Errors are encoded as "error:<Name>" where <Name> is the nearest builtin
+exception class in the exception's MRO (e.g. TypeError, ValueError); the
+exact NumPy class name is given alongside where it differs.
+"""
+
+import json
+import os
+import sys
+import warnings
+
+import numpy as np
+
+# ---------------------------------------------------------------------------
+# configuration
+
+OUT_DIR = os.path.join("packages", "deferred-array", "test", "vectors")
+
+DTYPES = ["float64", "float32", "int32", "uint8", "bool"]
+
+BINARY_OPS = {
+    "add": np.add,
+    "subtract": np.subtract,
+    "multiply": np.multiply,
+    "divide": np.true_divide,
+    "floorDivide": np.floor_divide,
+    "mod": np.remainder,
+    "power": np.power,
+    "atan2": np.arctan2,
+    "hypot": np.hypot,
+    "minimum": np.minimum,
+    "maximum": np.maximum,
+    "equal": np.equal,
+    "notEqual": np.not_equal,
+    "less": np.less,
+    "lessEqual": np.less_equal,
+    "greater": np.greater,
+    "greaterEqual": np.greater_equal,
+    "logicalAnd": np.logical_and,
+    "logicalOr": np.logical_or,
+    "logicalXor": np.logical_xor,
+}
+
+UNARY_OPS = {
+    "negative": np.negative,
+    "abs": np.absolute,
+    "sign": np.sign,
+    "sqrt": np.sqrt,
+    "cbrt": np.cbrt,
+    "square": np.square,
+    "reciprocal": np.reciprocal,
+    "exp": np.exp,
+    "expm1": np.expm1,
+    "exp2": np.exp2,
+    "log": np.log,
+    "log1p": np.log1p,
+    "log2": np.log2,
+    "log10": np.log10,
+    "sin": np.sin,
+    "cos": np.cos,
+    "tan": np.tan,
+    "asin": np.arcsin,
+    "acos": np.arccos,
+    "atan": np.arctan,
+    "sinh": np.sinh,
+    "cosh": np.cosh,
+    "tanh": np.tanh,
+    "asinh": np.arcsinh,
+    "acosh": np.arccosh,
+    "atanh": np.arctanh,
+    "floor": np.floor,
+    "ceil": np.ceil,
+    "round": np.round,  # decimals=0: np.rint semantics (half to even)
+    "trunc": np.trunc,
+    "logicalNot": np.logical_not,
+    "isnan": np.isnan,
+    "isinf": np.isinf,
+    "isfinite": np.isfinite,
+}
+
+REDUCE_OPS = {
+    "sum": np.sum,
+    "prod": np.prod,
+    "min": np.min,
+    "max": np.max,
+    "mean": np.mean,
+    "any": np.any,
+    "all": np.all,
+    "argmin": np.argmin,
+    "argmax": np.argmax,
+}
+
+# Ops whose float results are correctly rounded / exactly determined by IEEE 754
+# (so a correct implementation must match NumPy bit for bit). Everything else
+# (transcendentals, power, floorDivide, mod, hypot) should be compared within
+# a few ulps. Integer and bool outputs are always exact.
+EXACT_OPS = {
+    "add", "subtract", "multiply", "divide", "minimum", "maximum",
+    "equal", "notEqual", "less", "lessEqual", "greater", "greaterEqual",
+    "logicalAnd", "logicalOr", "logicalXor",
+    "negative", "abs", "sign", "sqrt", "square", "reciprocal",
+    "floor", "ceil", "round", "trunc",
+    "logicalNot", "isnan", "isinf", "isfinite",
+}
+
+SCALARS = {"int": 1, "float": 1.5, "bool": True,
+           # extra kinds (beyond int/float/bool) that show where weak and
+           # legacy promotion actually differ: out-of-range Python scalars
+           "int300": 300, "intNeg1": -1, "int2pow40": 2 ** 40,
+           "float1e300": 1e300}
+
+# ---------------------------------------------------------------------------
+# helpers
+
+UINT_FOR_FLOAT = {2: np.uint16, 4: np.uint32, 8: np.uint64}
+SAFE_INT = 2 ** 53
+
+
+def error_name(exc):
+    """Nearest builtin exception class name in the MRO (e.g. TypeError)."""
+    for cls in type(exc).__mro__:
+        if cls.__module__ == "builtins":
+            return cls.__name__
+    return type(exc).__name__
+
+
+def error_str(exc):
+    return "error:" + error_name(exc)
+
+
+EXACT_ERROR_CLASSES = {}  # "error:X" -> set of exact class names seen
+
+
+def record_error(exc):
+    s = error_str(exc)
+    EXACT_ERROR_CLASSES.setdefault(s, set()).add(
+        type(exc).__module__ + "." + type(exc).__qualname__)
+    return s
+
+
+def encode(arr):
+    """Encode a numpy array (any shape) as a flat C-order JSON list."""
+    arr = np.ascontiguousarray(np.asarray(arr))
+    flat = arr.reshape(-1)
+    kind = arr.dtype.kind
+    if kind == "f":
+        size = arr.dtype.itemsize
+        bits = flat.view(UINT_FOR_FLOAT[size])
+        return [format(int(b), "0%dx" % (2 * size)) for b in bits]
+    if kind == "b":
+        return [1 if bool(v) else 0 for v in flat]
+    if kind in "iu":
+        out = []
+        for v in flat:
+            v = int(v)
+            out.append(v if -SAFE_INT <= v <= SAFE_INT else str(v))
+        return out
+    raise TypeError("cannot encode dtype %s" % arr.dtype)
+
+
+def call(fn, *args, **kwargs):
+    """Call fn with all FP warnings/errors ignored; returns (result, warnings)."""
+    with np.errstate(all="ignore"), warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        res = fn(*args, **kwargs)
+    names = sorted({wi.category.__name__ for wi in w})
+    return res, names
+
+
+def result_dtype(res):
+    return np.asarray(res).dtype.name
+
+
+def meta():
+    feats = np.core._multiarray_umath.__cpu_features__
+    return {
+        "numpy": np.__version__,
+        "python": "%d.%d.%d" % sys.version_info[:3],
+        "generator": "scripts/numpy/gen_vectors.py",
+        "cpuFeaturesEnabled": [k for k, v in feats.items() if v],
+        "cpuDispatch": list(np.core._multiarray_umath.__cpu_dispatch__),
+    }
+
+
+# ---------------------------------------------------------------------------
+# input value sets
+
+
+def float_values(dt):
+    fi = np.finfo(dt)
+    smallest_sub = np.array(1, dtype=UINT_FOR_FLOAT[fi.bits // 8]).view(dt)[()]
+    largest_sub = fi.tiny - smallest_sub
+    vals = [0.0, -0.0, 1.0, -1.0, 0.5, -0.5, 1.5, 2.5, -2.5, 3.0, -7.0]
+    if dt == np.float64:
+        vals.append(1e-300)
+    vals += [smallest_sub, largest_sub, fi.tiny, fi.max, -fi.max,
+             1e10, -1e10, 100.7, np.inf, -np.inf, np.nan,
+             0.1, 2.0 / 3.0, 123.456]
+    return np.array(vals, dtype=dt)
+
+
+def float_binary_values(dt):
+    fi = np.finfo(dt)
+    smallest_sub = np.array(1, dtype=UINT_FOR_FLOAT[fi.bits // 8]).view(dt)[()]
+    vals = [0.0, -0.0, 1.0, -1.0, 2.5, -2.5, 3.0, -7.0, np.inf, -np.inf,
+            np.nan, smallest_sub, fi.max, 0.5, 1e10, 0.1]
+    return np.array(vals, dtype=dt)
+
+
+INT32_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 100, -100, 2147483647, -2147483648,
+                65536, 46341]
+UINT8_VALUES = [0, 1, 2, 3, 7, 100, 127, 128, 200, 255]
+
+
+def unary_inputs(name):
+    if name in ("float64", "float32"):
+        return float_values(np.dtype(name).type)
+    if name == "int32":
+        return np.array(INT32_VALUES, dtype=np.int32)
+    if name == "uint8":
+        return np.array(UINT8_VALUES, dtype=np.uint8)
+    return np.array([False, True])
+
+
+def binary_inputs(name):
+    if name in ("float64", "float32"):
+        return float_binary_values(np.dtype(name).type)
+    return unary_inputs(name)
+
+
+# ---------------------------------------------------------------------------
+# promotion.json
+
+
+def gen_promotion():
+    out = {"numpy": np.__version__, "meta": meta()}
+
+    binary = {}
+    for op, fn in BINARY_OPS.items():
+        table = {}
+        for da in DTYPES:
+            for db in DTYPES:
+                a = np.ones(1, dtype=da)
+                b = np.ones(1, dtype=db)
+                try:
+                    res, _ = call(fn, a, b)
+                    table["%s,%s" % (da, db)] = result_dtype(res)
+                except Exception as e:  # noqa: BLE001
+                    table["%s,%s" % (da, db)] = record_error(e)
+        binary[op] = table
+    out["binary"] = binary
+
+    unary = {}
+    for op, fn in UNARY_OPS.items():
+        table = {}
+        for d in DTYPES:
+            try:
+                res, _ = call(fn, np.ones(1, dtype=d))
+                table[d] = result_dtype(res)
+            except Exception as e:  # noqa: BLE001
+                table[d] = record_error(e)
+        unary[op] = table
+    out["unary"] = unary
+
+    reduce_ = {}
+    for op, fn in REDUCE_OPS.items():
+        table = {}
+        for d in DTYPES:
+            try:
+                res, _ = call(fn, np.ones(3, dtype=d))
+                table[d] = result_dtype(res)
+            except Exception as e:  # noqa: BLE001
+                table[d] = record_error(e)
+        reduce_[op] = table
+    out["reduce"] = reduce_
+
+    def scalar_table(state):
+        prev = np._get_promotion_state()
+        np._set_promotion_state(state)
+        try:
+            tbl = {}
+            for op, fn in BINARY_OPS.items():
+                t = {}
+                for d in DTYPES:
+                    for kind, scalar in SCALARS.items():
+                        a = np.ones(1, dtype=d)
+                        try:
+                            res, _ = call(fn, a, scalar)
+                            t["%s,%s" % (d, kind)] = result_dtype(res)
+                        except Exception as e:  # noqa: BLE001
+                            t["%s,%s" % (d, kind)] = record_error(e)
+                tbl[op] = t
+            return tbl
+        finally:
+            np._set_promotion_state(prev)
+
+    out["weakPromotionState"] = "weak"
+    out["weakScalars"] = {k: repr(v) for k, v in SCALARS.items()}
+    out["weak"] = scalar_table("weak")
+    # For comparison only: the same table under NumPy's default (legacy,
+    # value-based) promotion state of this NumPy version.
+    out["legacyPromotionState"] = "legacy"
+    out["legacy"] = scalar_table("legacy")
+    return out
+
+
+# ---------------------------------------------------------------------------
+# elementwise.json
+
+
+def is_exact(op, out_dtype):
+    return op in EXACT_OPS or np.dtype(out_dtype).kind != "f"
+
+
+def gen_elementwise():
+    out = {"numpy": np.__version__, "meta": meta(),
+           "exact": {op: (op in EXACT_OPS)
+                     for op in list(UNARY_OPS) + list(BINARY_OPS)}}
+
+    unary = {}
+    for op, fn in UNARY_OPS.items():
+        per = {}
+        for d in DTYPES:
+            x = unary_inputs(d)
+            try:
+                res, _ = call(fn, x)
+            except Exception:  # noqa: BLE001
+                continue  # NumPy rejects: record nothing
+            res = np.asarray(res)
+            per[d] = {"outDtype": res.dtype.name,
+                      "exact": is_exact(op, res.dtype.name),
+                      "in": encode(x), "out": encode(res)}
+        unary[op] = per
+    out["unary"] = unary
+
+    binary = {}
+    for op, fn in BINARY_OPS.items():
+        per = {}
+        for d in DTYPES:
+            v = binary_inputs(d)
+            n = len(v)
+            a = np.repeat(v, n)
+            b = np.tile(v, n)
+            rejected = None
+            try:
+                res, _ = call(fn, a, b)
+                res = np.asarray(res)
+            except Exception as e:  # noqa: BLE001
+                # Whole-array call rejected (e.g. int ** negative int):
+                # evaluate pair by pair and keep the pairs NumPy accepts.
+                keep, outs, rej = [], [], []
+                for i in range(len(a)):
+                    try:
+                        r, _ = call(fn, a[i:i + 1], b[i:i + 1])
+                        keep.append(i)
+                        outs.append(np.asarray(r))
+                    except Exception as e2:  # noqa: BLE001
+                        rej.append((i, record_error(e2)))
+                if not keep:
+                    record_error(e)
+                    continue
+                idx = np.array(keep)
+                a, b = a[idx], b[idx]
+                res = np.concatenate(outs)
+                ridx = np.array([i for i, _ in rej])
+                av, bv = np.repeat(v, n), np.tile(v, n)
+                rejected = {"a": encode(av[ridx]), "b": encode(bv[ridx]),
+                            "error": sorted({s for _, s in rej})}
+            entry = {"outDtype": res.dtype.name,
+                     "exact": is_exact(op, res.dtype.name),
+                     "a": encode(a), "b": encode(b), "out": encode(res)}
+            if rejected is not None:
+                entry["rejected"] = rejected
+            per[d] = entry
+        binary[op] = per
+    out["binary"] = binary
+    return out
+
+
+# ---------------------------------------------------------------------------
+# reductions.json
+
+AXES = [None, 0, 1, 2, -1, (0, 2)]
+
+
+def cube(d):
+    r = np.arange(24)
+    if d == "float64":
+        a = (r - 9) * 0.75
+        a[5] = a[17]  # a tie for argmin/argmax checks
+        return a.astype(np.float64).reshape(2, 3, 4)
+    if d == "float32":
+        return ((r - 7) * 0.1).astype(np.float32).reshape(2, 3, 4)
+    if d == "int32":
+        a = (r * 7) % 19 - 9
+        return a.astype(np.int32).reshape(2, 3, 4)
+    if d == "uint8":
+        return ((r * 37) % 256).astype(np.uint8).reshape(2, 3, 4)
+    return (((r * 5) % 7) < 4).reshape(2, 3, 4)
+
+
+def one_d_cases(d):
+    """(label, array) 1-D cases for dtype d."""
+    cases = []
+    if d in ("float64", "float32"):
+        t = np.dtype(d).type
+        nan = np.nan
+        cases.append(("nan-middle", np.array([1.0, nan, 3.0, -2.0], dtype=t)))
+        cases.append(("nan-first", np.array([nan, 1.0, -5.0], dtype=t)))
+        cases.append(("two-nans", np.array([2.0, -nan, 4.0, nan], dtype=t)))
+        cases.append(("inf-mixed", np.array([np.inf, -np.inf, 1.0], dtype=t)))
+        cases.append(("signed-zeros", np.array([-0.0, 0.0, -0.0], dtype=t)))
+        cases.append(("all-neg-zero", np.array([-0.0, -0.0], dtype=t)))
+        cases.append(("ties", np.array([3.0, -1.0, -1.0, 3.0], dtype=t)))
+        cases.append(("overflow", np.array([np.finfo(t).max,
+                                            np.finfo(t).max], dtype=t)))
+    elif d == "int32":
+        cases.append(("ties", np.array([3, -1, -1, 3], dtype=np.int32)))
+        cases.append(("extremes", np.array([2147483647, -2147483648, 2147483647,
+                                            5], dtype=np.int32)))
+        cases.append(("prod-big", np.array([65536, 65536, 3, -7],
+                                           dtype=np.int32)))
+        cases.append(("prod-wrap", np.array([2147483647, 2147483647,
+                                             2147483647], dtype=np.int32)))
+    elif d == "uint8":
+        cases.append(("ties", np.array([200, 7, 7, 200], dtype=np.uint8)))
+        cases.append(("big", np.array([255, 255, 200, 128, 1], dtype=np.uint8)))
+        cases.append(("with-zero", np.array([0, 3, 255], dtype=np.uint8)))
+    else:
+        cases.append(("mixed", np.array([False, True, False, True])))
+        cases.append(("all-true", np.array([True, True, True])))
+        cases.append(("all-false", np.array([False, False])))
+    cases.append(("empty", np.zeros(0, dtype=d)))
+    return cases
+
+
+def reduce_case(op, fn, label, x, axis, keepdims):
+    case = {"label": label, "inDtype": x.dtype.name, "inShape": list(x.shape),
+            "in": encode(x),
+            "axis": list(axis) if isinstance(axis, tuple) else axis,
+            "keepdims": keepdims}
+    try:
+        res, w = call(fn, x, axis=axis, keepdims=keepdims)
+        res = np.asarray(res)
+        case["outDtype"] = res.dtype.name
+        case["outShape"] = list(res.shape)
+        case["out"] = encode(res)
+        if w:
+            case["warnings"] = w
+    except Exception as e:  # noqa: BLE001
+        case["error"] = record_error(e)
+    return case
+
+
+def long_arrays():
+    rng = np.random.Generator(np.random.PCG64(20240601))
+    # rng.random uses only integer bit manipulation -> platform independent.
+    mag = rng.integers(-6, 12, size=1000)
+    f64 = (rng.random(1000) - 0.5) * np.ldexp(1.0, mag)
+    f32 = f64.astype(np.float32)
+    # Also a smooth signal (recorded explicitly, so platform differences in
+    # np.sin only affect the inputs, which are stored anyway).
+    s64 = np.sin(np.arange(1000, dtype=np.float64)) * 1000.0
+    s32 = s64.astype(np.float32)
+    return [("rand1000", f64), ("rand1000", f32),
+            ("sin1000", s64), ("sin1000", s32),
+            ("ones-plus-tiny-1000",
+             np.concatenate([[1.0], np.full(999, 2.0 ** -24)]).astype(np.float32)),
+            ("ones-plus-tiny-1000",
+             np.concatenate([[1.0], np.full(999, 2.0 ** -53)]).astype(np.float64))]
+
+
+def gen_reductions():
+    out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
+    for op, fn in REDUCE_OPS.items():
+        cases = []
+        for d in DTYPES:
+            for label, x in one_d_cases(d):
+                cases.append(reduce_case(op, fn, label, x, None, False))
+            c = cube(d)
+            for axis in AXES:
+                for kd in (False, True):
+                    cases.append(reduce_case(op, fn, "cube2x3x4", c, axis, kd))
+        if op in ("sum", "mean"):
+            for label, x in long_arrays():
+                cases.append(reduce_case(op, fn, label, x, None, False))
+            # 2-D long case: pairwise summation along the contiguous axis only
+            rng = np.random.Generator(np.random.PCG64(7))
+            m64 = (rng.random(3 * 400) - 0.25).reshape(3, 400) * 1000.0
+            for x in (m64, m64.astype(np.float32)):
+                for axis in (None, 0, 1):
+                    cases.append(reduce_case(op, fn, "rand3x400", x, axis,
+                                             False))
+        out["cases"][op] = cases
+    return out
+
+
+# ---------------------------------------------------------------------------
+
+
+def write(name, obj):
+    path = os.path.join(OUT_DIR, name)
+    with open(path, "w") as f:
+        json.dump(obj, f, allow_nan=False, separators=(",", ":"))
+        f.write("\n")
+    with open(path) as f:
+        json.load(f)
+    print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
+
+
+def main():
+    if not os.path.isdir(os.path.join("packages", "deferred-array")):
+        sys.exit("run from the repository root")
+    os.makedirs(OUT_DIR, exist_ok=True)
+    np._set_promotion_state("legacy")
+    promo = gen_promotion()
+    elem = gen_elementwise()
+    red = gen_reductions()
+    errs = {k: sorted(v) for k, v in sorted(EXACT_ERROR_CLASSES.items())}
+    for obj in (promo, elem, red):
+        obj["meta"]["errorClasses"] = errs
+    write("promotion.json", promo)
+    write("elementwise.json", elem)
+    write("reductions.json", red)
+
+
+if __name__ == "__main__":
+    main()
