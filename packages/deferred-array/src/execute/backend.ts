@@ -6,7 +6,7 @@ import type { Dense } from '../reference/dense.js';
 import type { RunFlags } from '../reference/flags.js';
 
 interface RunResult {
-  /** The values of plan.results and plan.outputs, freshly allocated (never aliasing a source). */
+  /** The values of plan.results and plan.outputs; they may alias sources or each other (the linker copies). */
   readonly values: ReadonlyMap<Node, Dense>;
   /** Data conditions met while running; the linker applies the error policy to them. */
   readonly flags: RunFlags;

@@ -43,8 +43,11 @@ type Record = { [key: string]: StdNdarray | StdNdarray[] };
 function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
   const { values, flags } = run;
   applyPolicy(flags);
-  // Every returned array owns its memory, even when two results share a value.
-  const handedOut = new Set<ArrayBufferLike>();
+  // Every returned array owns its memory: a value that is a source's data (a
+  // reshape of an input, say) or that was already handed out is copied.
+  const handedOut = new Set<ArrayBufferLike>(
+    plan.steps.filter((s) => s.node.op === 'source').map((s) => s.node.attrs.data!.buffer),
+  );
   const give = (node: Node) => {
     const v = values.get(node)!;
     const fresh = handedOut.has(v.data.buffer) ? { ...v, data: v.data.slice() } : v;
