@@ -13,7 +13,11 @@ const config: Config = {
   roots: ['<rootDir>/packages', '<rootDir>/test'],
   testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
-  moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Workspace packages resolve to their sources, so tests never run stale builds.
+  moduleNameMapper: {
+    '^(\\.{1,2}/.*)\\.js$': '$1',
+    '^kernels-wasm$': '<rootDir>/packages/kernels-wasm/src/index.ts',
+  },
   transform: { '^.+\\.ts$': tsJest },
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
 };

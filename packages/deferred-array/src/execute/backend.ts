@@ -6,10 +6,14 @@ import type { Dense } from '../reference/dense.js';
 import type { RunFlags } from '../reference/flags.js';
 
 interface RunResult {
-  /** The values of plan.results and plan.outputs; they may alias sources or each other (the linker copies). */
+  /** The values of plan.results and plan.outputs; they may alias sources or each other. */
   readonly values: ReadonlyMap<Node, Dense>;
   /** Data conditions met while running; the linker applies the error policy to them. */
   readonly flags: RunFlags;
+  /** Whether `data` was made by this run for the caller to keep (else the linker copies it). */
+  owns(data: Dense['data']): boolean;
+  /** Hands ownership of owned `data` to `owner` (e.g. frees heap memory when owner is collected). */
+  adopt(data: Dense['data'], owner: object): void;
 }
 
 interface BackendStats {

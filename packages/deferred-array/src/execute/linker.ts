@@ -6,6 +6,7 @@ import { planExecution } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
 import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
+import type { Dense } from '../reference/dense.js';
 import { emitWarning } from '../util/platform.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import type { Backend, RunResult } from './backend.js';
@@ -43,16 +44,17 @@ type Record = { [key: string]: StdNdarray | StdNdarray[] };
 function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
   const { values, flags } = run;
   applyPolicy(flags);
-  // Every returned array owns its memory: a value that is a source's data (a
-  // reshape of an input, say) or that was already handed out is copied.
-  const handedOut = new Set<ArrayBufferLike>(
-    plan.steps.filter((s) => s.node.op === 'source').map((s) => s.node.attrs.data!.buffer),
-  );
+  // Every returned array owns its memory: a value the run did not make for
+  // the caller (a source's storage), or one already handed out, is copied.
+  const handedOut = new Set<Dense['data']>();
   const give = (node: Node) => {
     const v = values.get(node)!;
-    const fresh = handedOut.has(v.data.buffer) ? { ...v, data: v.data.slice() } : v;
-    handedOut.add(fresh.data.buffer);
-    return toNdarray(fresh);
+    const zeroCopy = run.owns(v.data) && !handedOut.has(v.data);
+    const fresh = zeroCopy ? v : { ...v, data: v.data.slice() };
+    handedOut.add(v.data);
+    const nd = toNdarray(fresh);
+    if (zeroCopy) run.adopt(v.data, nd);
+    return nd;
   };
   const results = roots.map(give);
   const result = many ? results : results[0]!;

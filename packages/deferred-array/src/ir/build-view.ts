@@ -28,7 +28,7 @@ function transpose(x: Node, axes?: readonly number[]): Node {
   const shape = perm.map((p) => x.shape[p]!);
   return makeNode('transpose', [x], shape, x.dtype, {
     axes: perm,
-    view: { strides: perm.map((p) => inStrides[p]!), offset: 0 },
+    view: { strides: perm.map((p) => inStrides[p]!), offset: 0, axes: perm, steps: perm.map(() => 1), starts: perm.map(() => 0) },
     label: perm.join(','),
   });
 }
@@ -39,18 +39,28 @@ function slice(x: Node, args: readonly IndexArg[]): Node {
   let offset = 0;
   const shape: number[] = [];
   const strides: number[] = [];
+  const axes: number[] = [];
+  const steps: number[] = [];
+  const starts: number[] = [];
   index.forEach((e, axis) => {
     if (e.kind === 'int') {
       offset += e.index * inStrides[axis]!;
+      starts.push(e.index);
     } else {
       offset += e.start * inStrides[axis]!;
       shape.push(e.length);
       strides.push(e.step * inStrides[axis]!);
+      axes.push(axis);
+      steps.push(e.step);
+      starts.push(e.start);
     }
   });
-  if (sizeOf(shape) === 0) offset = 0;
+  if (sizeOf(shape) === 0) {
+    offset = 0;
+    starts.fill(0);
+  }
   if (sameShape(shape, x.shape) && strides.every((s, i) => s === inStrides[i]) && offset === 0) return x;
-  return makeNode('slice', [x], shape, x.dtype, { view: { strides, offset }, label: indexLabel(index) });
+  return makeNode('slice', [x], shape, x.dtype, { view: { strides, offset, axes, steps, starts }, label: indexLabel(index) });
 }
 
 function broadcastTo(x: Node, target: unknown): Node {
@@ -62,8 +72,11 @@ function broadcastTo(x: Node, target: unknown): Node {
   if (sameShape(x.shape, shape)) return x;
   const inStrides = contiguousStrides(x.shape);
   const lead = shape.length - x.shape.length;
-  const strides = shape.map((_, i) => (i < lead || x.shape[i - lead] === 1 ? 0 : inStrides[i - lead]!));
-  return makeNode('broadcastTo', [x], shape, x.dtype, { view: { strides, offset: 0 }, label: formatShape(shape) });
+  const broadcast = (i: number): boolean => i < lead || x.shape[i - lead] === 1;
+  const strides = shape.map((_, i) => (broadcast(i) ? 0 : inStrides[i - lead]!));
+  const axes = shape.map((_, i) => (broadcast(i) ? -1 : i - lead));
+  const view = { strides, offset: 0, axes, steps: axes.map((a) => (a < 0 ? 0 : 1)), starts: x.shape.map(() => 0) };
+  return makeNode('broadcastTo', [x], shape, x.dtype, { view, label: formatShape(shape) });
 }
 
 function reshape(x: Node, target: unknown, label = 'reshape'): Node {

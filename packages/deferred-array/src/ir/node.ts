@@ -4,10 +4,20 @@ import type { DType, TypedArray } from './dtypes.js';
 import type { OpName } from './op-table.js';
 import type { Shape } from './shape.js';
 
-/** A strided window onto the logical (row-major) element order of a node's input. */
+/**
+ * A strided window onto the logical (row-major) element order of a node's
+ * input. `strides`/`offset` index the input's row-major order; `axes`,
+ * `steps` and `starts` say the same per axis (output axis i walks input axis
+ * axes[i], or broadcasts when it is -1, by steps[i]; the window starts at index
+ * starts[a] of input axis a), which lets a backend compose views over data
+ * that is itself strided.
+ */
 interface ViewMap {
   readonly strides: readonly number[];
   readonly offset: number;
+  readonly axes?: readonly number[];
+  readonly steps?: readonly number[];
+  readonly starts?: readonly number[];
 }
 
 /**

@@ -1,11 +1,13 @@
-// The planner: named passes, each (plan) => plan, run top to bottom.
-// For now the passes schedule every node as its own step; fusion passes
-// (kernels-wasm) slot in between `schedule` and `liveness`.
+// The planner: named passes, each (plan) => plan, run top to bottom. A
+// backend that runs kernels gets the fusion pass; the reference evaluator
+// runs node by node.
 import { OutputNameError } from '../ir/errors.js';
 import { markOf } from '../ir/marks.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import { readBy } from './plan.js';
 import type { MarkedOutput, Plan } from './plan.js';
+import { fuseElementwise } from './fuse.js';
 
 type Pass = (plan: Plan) => Plan;
 
@@ -31,7 +33,7 @@ const collectOutputs: Pass = (plan) => {
 /** Orders every needed node after its inputs. */
 const schedule: Pass = (plan) => ({
   ...plan,
-  steps: topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)]).map((node) => ({ node, release: [] })),
+  steps: topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)]).map((node) => ({ kind: 'node', node, release: [] })),
 });
 
 /** Releases each intermediate value after its last reader, so memory follows the live set. */
@@ -39,29 +41,33 @@ const liveness: Pass = (plan) => {
   const keep = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
   const lastUse = new Map<Node, number>();
   plan.steps.forEach((step, i) => {
-    for (const input of step.node.inputs) lastUse.set(input, i);
+    for (const input of readBy(step)) lastUse.set(input, i);
   });
   const releaseAt = plan.steps.map(() => [] as Node[]);
   for (const [node, i] of lastUse) if (!keep.has(node)) releaseAt[i]!.push(node);
-  return { ...plan, steps: plan.steps.map((s, i) => ({ node: s.node, release: releaseAt[i]! })) };
+  return { ...plan, steps: plan.steps.map((s, i) => ({ ...s, release: releaseAt[i]! })) };
 };
 
-const PASSES: ReadonlyArray<readonly [string, Pass]> = [
-  ['collectOutputs', collectOutputs],
-  ['schedule', schedule],
-  ['liveness', liveness],
+/** What the backend can run: 'nodes' evaluates node by node; 'kernels' also runs fused groups. */
+type Target = 'nodes' | 'kernels';
+
+const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
+  ['collectOutputs', collectOutputs, ['nodes', 'kernels']],
+  ['schedule', schedule, ['nodes', 'kernels']],
+  ['fuseElementwise', fuseElementwise, ['kernels']],
+  ['liveness', liveness, ['nodes', 'kernels']],
 ];
 
 let plansMade = 0;
 
-function planExecution(results: readonly Node[]): Plan {
+function planExecution(results: readonly Node[], target: Target = 'nodes'): Plan {
   plansMade++;
   let plan: Plan = { results, outputs: [], steps: [] };
-  for (const [, pass] of PASSES) plan = pass(plan);
+  for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }
 
 const planCount = (): number => plansMade;
 
 export { planExecution, planCount, PASSES };
-export type { Pass };
+export type { Pass, Target };

@@ -1,6 +1,7 @@
 // What the planner hands a backend: the values asked for and an ordered list
 // of steps that produce them.
 import type { Node } from '../ir/node.js';
+import type { Shape } from '../ir/shape.js';
 
 /** A value marked with output() and found under the executed arrays, with its record key. */
 interface MarkedOutput {
@@ -8,19 +9,54 @@ interface MarkedOutput {
   readonly key: string;
 }
 
-interface Step {
+/**
+ * Elementwise nodes over one iteration space, run as one pass over memory,
+ * plus the full reductions that consume them.
+ */
+interface FusedGroup {
+  readonly id: number;
+  readonly shape: Shape;
+  /** Elementwise members, inputs before users. */
+  readonly members: readonly Node[];
+  /** Reductions over every axis of a member (their values are 0-d). */
+  readonly reductions: readonly Node[];
+  /** Nodes read from outside the group (materialised values or views of them). */
+  readonly inputs: readonly Node[];
+  /** Members whose values are needed after the kernel: written to memory. */
+  readonly stores: readonly Node[];
+}
+
+/** Evaluate one node on its own. */
+interface NodeStep {
+  readonly kind: 'node';
   readonly node: Node;
   /** Values no later step reads: a backend may release them once this step is done. */
   readonly release: readonly Node[];
 }
+
+/** Run a fused group as one kernel. */
+interface KernelStep {
+  readonly kind: 'kernel';
+  readonly group: FusedGroup;
+  readonly release: readonly Node[];
+}
+
+type Step = NodeStep | KernelStep;
 
 interface Plan {
   /** The arrays execute() was called on, in call order. */
   readonly results: readonly Node[];
   /** Marked intermediates, in the order of their output() calls. */
   readonly outputs: readonly MarkedOutput[];
-  /** Every node to evaluate, inputs before users. */
+  /** Every step, producers before consumers. */
   readonly steps: readonly Step[];
 }
 
-export type { Plan, Step, MarkedOutput };
+/** The nodes whose values a step produces. */
+const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : [...s.group.members, ...s.group.reductions]);
+
+/** The nodes a step reads. */
+const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
+
+export { producedBy, readBy };
+export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput };

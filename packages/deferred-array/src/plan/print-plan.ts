@@ -1,12 +1,18 @@
-// The plan printer behind explain(): each step, what it reads and writes,
-// when values are released, and the bytes the plan moves.
+// The plan printer behind explain(): each step (a node alone, or a kernel and
+// the nodes it fuses), when values are released, and the bytes the plan moves
+// against an eager evaluation that makes one array per op.
 import { dtypeInfo } from '../ir/dtypes.js';
+import { OPS } from '../ir/op-table.js';
 import { nameNodes, nodeLine } from '../ir/print-graph.js';
 import type { Node } from '../ir/node.js';
-import { sizeOf } from '../ir/shape.js';
-import type { Plan } from './plan.js';
+import { formatShape, sizeOf } from '../ir/shape.js';
+import { producedBy } from './plan.js';
+import type { Plan, Step } from './plan.js';
 
 const bytesOf = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
+
+/** Nodes that cost no pass over memory: leaves and views (strided windows). */
+const isFree = (n: Node): boolean => ['source', 'scalar', 'view', 'reshape'].includes(OPS[n.op].family);
 
 function formatBytes(b: number): string {
   if (b < 1024) return `${b} B`;
@@ -15,39 +21,45 @@ function formatBytes(b: number): string {
   return `${(b / 1024 ** 3).toFixed(2)} GiB`;
 }
 
-/** Bytes each step reads and writes, the way an unfused eager evaluation moves them. */
-function trafficOf(plan: Plan): { read: number; written: number; peak: number } {
-  let read = 0;
-  let written = 0;
-  let live = 0;
-  let peak = 0;
-  for (const step of plan.steps) {
-    const n = step.node;
-    if (n.op === 'source') continue;
-    read += n.inputs.reduce((s, i) => s + bytesOf(i), 0);
-    written += bytesOf(n);
-    live += bytesOf(n);
-    peak = Math.max(peak, live);
-    for (const r of step.release) if (r.op !== 'source') live -= bytesOf(r);
+/** Bytes a step reads and writes. */
+function stepTraffic(s: Step): number {
+  if (s.kind === 'kernel') {
+    return s.group.inputs.reduce((t, i) => t + bytesOf(i), 0) + s.group.stores.reduce((t, n) => t + bytesOf(n), 0);
   }
-  return { read, written, peak };
+  return isFree(s.node) ? 0 : s.node.inputs.reduce((t, i) => t + bytesOf(i), 0) + bytesOf(s.node);
+}
+
+/** What the same nodes would move evaluated eagerly, each op reading its inputs and writing a new array. */
+function eagerTraffic(plan: Plan): number {
+  return plan.steps.flatMap(producedBy).filter((n) => !isFree(n))
+    .reduce((t, n) => t + n.inputs.reduce((u, i) => u + bytesOf(i), 0) + bytesOf(n), 0);
 }
 
 function printPlan(plan: Plan, backend: string): string {
-  const names = nameNodes(plan.steps.map((s) => s.node));
-  const computed = plan.steps.filter((s) => s.node.op !== 'source' && s.node.op !== 'scalar');
-  const t = trafficOf(plan);
+  const names = nameNodes(plan.steps.flatMap(producedBy));
+  const kernels = plan.steps.filter((s) => s.kind === 'kernel').length;
+  const computing = plan.steps.filter((s) => s.kind === 'kernel' || !isFree(s.node)).length;
   const lines = [
-    `plan on backend '${backend}': ${computed.length} step(s) computing, ${plan.results.length} result(s), ${plan.outputs.length} marked output(s)`,
+    `plan on backend '${backend}': ${computing} step(s) computing (${kernels} fused kernel(s)), ` +
+    `${plan.results.length} result(s), ${plan.outputs.length} marked output(s)`,
   ];
+  const name = (n: Node): string => names.get(n) ?? '?';
   for (const step of plan.steps) {
-    const free = step.release.length ? `   (then release ${step.release.map((n) => names.get(n)).join(', ')})` : '';
-    lines.push(`  ${nodeLine(step.node, names)}${free}`);
+    const free = step.release.length ? `   (then release ${step.release.map(name).join(', ')})` : '';
+    if (step.kind === 'node') {
+      lines.push(`  ${nodeLine(step.node, names)}${free}`);
+      continue;
+    }
+    const g = step.group;
+    const fused = [...g.members, ...g.reductions].map((n) => n.op).join(', ');
+    lines.push(`  kernel ${g.id} over ${formatShape(g.shape)}: ${fused}; reads ${g.inputs.map(name).join(', ') || 'nothing'}; ` +
+      `writes ${g.stores.map(name).join(', ') || 'nothing'}${g.reductions.length ? `; reduces to ${g.reductions.map(name).join(', ')}` : ''}${free}`);
+    for (const n of [...g.members, ...g.reductions]) lines.push(`    ${nodeLine(n, names)}`);
   }
-  for (const o of plan.outputs) lines.push(`  output ${o.key} = ${names.get(o.node)}`);
-  lines.push(`  result = ${plan.results.map((n) => names.get(n)).join(', ')}`);
-  lines.push(`  memory traffic: ${formatBytes(t.read)} read, ${formatBytes(t.written)} written; peak temporaries ${formatBytes(t.peak)}`);
-  lines.push('  (each step is one pass over memory: fusion arrives with the WebAssembly backend)');
+  for (const o of plan.outputs) lines.push(`  output ${o.key} = ${name(o.node)}`);
+  lines.push(`  result = ${plan.results.map(name).join(', ')}`);
+  const moved = plan.steps.reduce((t, s) => t + stepTraffic(s), 0);
+  lines.push(`  memory traffic: ${formatBytes(moved)} (eager, one array per op: ${formatBytes(eagerTraffic(plan))})`);
   return lines.join('\n');
 }
 

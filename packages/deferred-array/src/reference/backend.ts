@@ -17,13 +17,21 @@ class ReferenceBackend implements Backend {
     const flags = newFlags();
     const values = new Map<Node, Dense>();
     for (const step of plan.steps) {
+      if (step.kind !== 'node') throw new Error('internal: the reference backend runs node steps only');
       const inputs = step.node.inputs.map((n) => values.get(n)!);
       values.set(step.node, evaluateNode(step.node, inputs, flags));
       this.#steps++;
       for (const n of step.release) values.delete(n);
     }
     const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
-    return { values: new Map(wanted.map((node) => [node, values.get(node)!])), flags };
+    // Fresh JS arrays are the caller's; a source's own storage (or a reshape of it) is not.
+    const sources = new Set(plan.steps.flatMap((s) => (s.kind === 'node' && s.node.op === 'source' ? [s.node.attrs.data!] : [])));
+    return {
+      values: new Map(wanted.map((node) => [node, values.get(node)!])),
+      flags,
+      owns: (data) => !sources.has(data),
+      adopt: () => undefined,
+    };
   }
 
   async runAsync(plan: Plan): Promise<RunResult> {

@@ -1,0 +1,125 @@
+// fuseElementwise: gathers elementwise nodes over one iteration space into
+// groups that run as one kernel (one pass over memory, no temporaries), with
+// the reductions over every axis that end them. A group's members may have
+// several consumers and several may be stored (NEP output() marks, results,
+// or values read by other steps).
+//
+// A node joins a group only if none of its other inputs depends on that group
+// through nodes outside it; otherwise the group would have to run both before
+// and after those nodes.
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { sameShape } from '../ir/shape.js';
+import type { FusedGroup, Plan, Step } from './plan.js';
+
+interface Building {
+  readonly id: number;
+  readonly shape: readonly number[];
+  readonly members: Node[];
+  readonly reductions: Node[];
+  /** Groups this group needs to have run first. */
+  readonly deps: Set<number>;
+}
+
+const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
+const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
+
+const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
+
+function fuseElementwise(plan: Plan): Plan {
+  const nodes = plan.steps.map((s) => {
+    if (s.kind !== 'node') throw new Error('internal: fuseElementwise runs once, on node steps');
+    return s.node;
+  });
+  const groups: Building[] = [];
+  const groupOf = new Map<Node, Building>();
+  const outsideDeps = new Map<Node, Set<number>>();
+  /** Groups whose outputs `n` needs, seen from group `g` (n's own membership in g does not count). */
+  const depsOf = (n: Node, g?: Building): Set<number> => {
+    const h = groupOf.get(n);
+    if (h) return h === g ? new Set() : new Set([...h.deps, h.id]);
+    return outsideDeps.get(n) ?? new Set();
+  };
+
+  for (const n of nodes) {
+    if (isElementwise(n)) {
+      const joinable = n.inputs
+        .map((i) => groupOf.get(i))
+        .filter((g): g is Building => g !== undefined && g.members.length > 0 && sameShape(g.shape, n.shape))
+        .find((g) => n.inputs.every((j) => !depsOf(j, g).has(g.id)));
+      const g = joinable ?? { id: groups.length, shape: n.shape, members: [], reductions: [], deps: new Set<number>() };
+      if (!joinable) groups.push(g);
+      g.members.push(n);
+      groupOf.set(n, g);
+      for (const j of n.inputs) for (const d of depsOf(j, g)) g.deps.add(d);
+      continue;
+    }
+    const input = n.inputs[0];
+    const g = input ? groupOf.get(input) : undefined;
+    if (g && FUSED_REDUCTIONS.has(n.op) && (n.attrs.axes ?? []).length === input!.shape.length && g.members.includes(input!)) {
+      g.reductions.push(n);
+      groupOf.set(n, g);
+      continue;
+    }
+    const deps = new Set<number>();
+    for (const j of n.inputs) for (const d of depsOf(j)) deps.add(d);
+    outsideDeps.set(n, deps);
+  }
+
+  const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const consumers = new Map<Node, Node[]>();
+  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  const fused = new Map<Building, FusedGroup>();
+  for (const g of groups) {
+    const inGroup = new Set<Node>([...g.members, ...g.reductions]);
+    const inputs = [...new Set(g.members.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
+    const stores = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
+    fused.set(g, Object.freeze({ id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores }));
+  }
+
+  // Order the steps: each after the steps producing what it reads.
+  const stepOf = new Map<Node, Step>();
+  const steps: Step[] = [];
+  for (const n of nodes) {
+    const g = groupOf.get(n);
+    if (!g) {
+      const s: Step = { kind: 'node', node: n, release: [] };
+      steps.push(s);
+      stepOf.set(n, s);
+    } else if (!stepOf.has(n)) {
+      const s: Step = { kind: 'kernel', group: fused.get(g)!, release: [] };
+      steps.push(s);
+      for (const m of [...g.members, ...g.reductions]) stepOf.set(m, s);
+    }
+  }
+  return { ...plan, steps: topoSortSteps(steps, stepOf) };
+}
+
+/** Kahn's algorithm over steps, keeping the given order where dependencies allow. */
+function topoSortSteps(steps: readonly Step[], stepOf: ReadonlyMap<Node, Step>): Step[] {
+  const reads = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
+  const pending = new Map<Step, number>();
+  const users = new Map<Step, Step[]>();
+  for (const s of steps) {
+    const producers = new Set(reads(s).map((n) => stepOf.get(n)!).filter((p) => p !== s));
+    pending.set(s, producers.size);
+    for (const p of producers) users.set(p, [...(users.get(p) ?? []), s]);
+  }
+  const out: Step[] = [];
+  const ready = steps.filter((s) => pending.get(s) === 0);
+  const order = new Map(steps.map((s, i) => [s, i]));
+  while (ready.length > 0) {
+    ready.sort((a, b) => order.get(a)! - order.get(b)!);
+    const s = ready.shift()!;
+    out.push(s);
+    for (const u of users.get(s) ?? []) {
+      const left = pending.get(u)! - 1;
+      pending.set(u, left);
+      if (left === 0) ready.push(u);
+    }
+  }
+  if (out.length !== steps.length) throw new Error('internal: fused steps form a cycle');
+  return out;
+}
+
+export { fuseElementwise };

@@ -1,0 +1,160 @@
+// The bookkeeping half of the heap: which address ranges are live and which
+// are free. It never touches memory, so it can be tested (and reasoned about)
+// as pure address arithmetic; Heap owns the WebAssembly.Memory and grows it
+// when this says the top must move past the memory's end.
+//
+// Layout: live and free blocks tile [HEAP_BASE, top) exactly; [top, end of
+// memory) is untouched space. Invariants kept by every operation:
+//   - no two free blocks are adjacent (freeing merges with both neighbours);
+//   - no free block ends at top (it is folded into the untouched space).
+// Block metadata lives in JS maps, not in boundary tags inside the memory, so
+// a kernel writing out of bounds cannot corrupt the allocator.
+import { ALIGNMENT, HEAP_BASE, NULL_GUARD_BYTES } from './constants.js';
+import { HeapPointerError } from './errors.js';
+import { FreeBlocks } from './free-blocks.js';
+import type { FreeBlock } from './free-blocks.js';
+
+/** The block size a request of `bytes` occupies: a multiple of ALIGNMENT, at least one, so zero-byte blocks stay distinct. */
+function blockSize(bytes: number): number {
+  return Math.max(ALIGNMENT, Math.ceil(bytes / ALIGNMENT) * ALIGNMENT);
+}
+
+interface AllocatorLayout {
+  /** Live blocks in address order. */
+  readonly live: readonly FreeBlock[];
+  /** Free blocks in address order. */
+  readonly free: readonly FreeBlock[];
+  /** Everything at or above top is untouched. */
+  readonly top: number;
+}
+
+class BlockAllocator {
+  #live = new Map<number, number>();
+  #free = new FreeBlocks();
+  #top = HEAP_BASE;
+  #bytesInUse = 0;
+
+  get top(): number {
+    return this.#top;
+  }
+
+  get bytesInUse(): number {
+    return this.#bytesInUse;
+  }
+
+  get liveCount(): number {
+    return this.#live.size;
+  }
+
+  /** Bytes in free blocks below top. */
+  get fragmentBytes(): number {
+    return this.#free.bytes;
+  }
+
+  largestFreeBlock(): number {
+    return this.#free.largest();
+  }
+
+  /**
+   * Places a block of `size` bytes (a blockSize result) below `end`, preferring
+   * free blocks to the untouched space. Returns undefined when only moving top
+   * past `end` would do; the caller grows the memory to top + size and retries.
+   */
+  allocate(size: number, end: number): number | undefined {
+    const fit = this.#free.find(size);
+    if (fit !== undefined) {
+      this.#free.remove(fit.start);
+      // The remainder keeps the old block's right neighbour, which is live, so it needs no merging.
+      if (fit.size > size) this.#free.add(fit.start + size, fit.size - size);
+      return this.#commit(fit.start, size);
+    }
+    if (this.#top + size > end) return undefined;
+    const ptr = this.#top;
+    this.#top += size;
+    return this.#commit(ptr, size);
+  }
+
+  /** Releases a live block and returns its size; throws HeapPointerError for anything else. */
+  release(ptr: number): number {
+    const size = this.#live.get(ptr);
+    if (size === undefined) throw this.#pointerError(ptr, 'free');
+    this.#live.delete(ptr);
+    this.#bytesInUse -= size;
+    let start = ptr;
+    let end = ptr + size;
+    const left = this.#free.endingAt(start);
+    if (left !== undefined) {
+      this.#free.remove(left.start);
+      start = left.start;
+    }
+    const right = this.#free.startingAt(end);
+    if (right !== undefined) {
+      this.#free.remove(right.start);
+      end += right.size;
+    }
+    if (end === this.#top) this.#top = start;
+    else this.#free.add(start, end - start);
+    return size;
+  }
+
+  /** The size of a live block; throws HeapPointerError for anything else. */
+  sizeOf(ptr: number, action = 'use'): number {
+    const size = this.#live.get(ptr);
+    if (size === undefined) throw this.#pointerError(ptr, action);
+    return size;
+  }
+
+  isLive(ptr: number): boolean {
+    return this.#live.has(ptr);
+  }
+
+  layout(): AllocatorLayout {
+    const live = [...this.#live].map(([start, size]) => ({ start, size })).sort((a, b) => a.start - b.start);
+    return { live, free: this.#free.list(), top: this.#top };
+  }
+
+  #commit(ptr: number, size: number): number {
+    this.#live.set(ptr, size);
+    this.#bytesInUse += size;
+    return ptr;
+  }
+
+  // Says why a pointer is not a live block, as precisely as the layout allows:
+  // a pointer into free space was almost certainly freed already.
+  #pointerError(ptr: number, action: string): HeapPointerError {
+    const what = `Cannot ${action} heap pointer ${String(ptr)}`;
+    if (typeof ptr !== 'number' || !Number.isInteger(ptr) || ptr < 0) {
+      return new HeapPointerError(ptr, 'unknown', `${what}: a pointer is a non-negative integer returned by alloc().`);
+    }
+    if (ptr < HEAP_BASE) {
+      const area = ptr < NULL_GUARD_BYTES ? 'the null guard' : 'the reserved control area';
+      return new HeapPointerError(ptr, 'unknown', `${what}: it lies in ${area} below ${HEAP_BASE}, which alloc() never hands out.`);
+    }
+    const owner = this.#liveBlockContaining(ptr);
+    if (owner !== undefined) {
+      return new HeapPointerError(
+        ptr,
+        'interior',
+        `${what}: it points ${ptr - owner.start} bytes into the live block at ${owner.start} (${owner.size} bytes); pass the address alloc() returned.`,
+      );
+    }
+    if (ptr % ALIGNMENT === 0 && (ptr >= this.#top || this.#free.containing(ptr) !== undefined)) {
+      return new HeapPointerError(
+        ptr,
+        'double-free',
+        `${what}: it is not allocated (it lies in free space), so it was most likely freed already (double free). ` +
+          'Free each allocation exactly once, and do not use a pointer after freeing it.',
+      );
+    }
+    return new HeapPointerError(ptr, 'unknown', `${what}: alloc() never returned it (pointers are ${ALIGNMENT}-byte aligned).`);
+  }
+
+  // Linear, but only ever on the way to an error.
+  #liveBlockContaining(addr: number): FreeBlock | undefined {
+    for (const [start, size] of this.#live) if (addr > start && addr < start + size) return { start, size };
+    return undefined;
+  }
+}
+
+export { BlockAllocator, blockSize };
+export type { AllocatorLayout };

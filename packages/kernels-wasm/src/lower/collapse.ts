@@ -1,0 +1,28 @@
+// Collapses an iteration space: drops size-1 axes and merges neighbouring axes
+// that every array walks as one (stride[d] == stride[d+1] * shape[d+1]), so a
+// contiguous 3-D array runs as one long row.
+
+interface Collapsed {
+  readonly shape: number[];
+  /** strides[k][d]: array k's element stride on axis d. */
+  readonly strides: number[][];
+}
+
+function collapseDims(shape: readonly number[], strides: readonly (readonly number[])[]): Collapsed {
+  const keep = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
+  let outShape = keep.map((d) => shape[d]!);
+  let outStrides = strides.map((s) => keep.map((d) => s[d]!));
+  if (outShape.includes(0)) return { shape: [0], strides: strides.map(() => [0]) };
+  for (let d = outShape.length - 2; d >= 0; d--) {
+    const inner = outShape[d + 1]!;
+    if (outStrides.every((s) => s[d] === s[d + 1]! * inner)) {
+      outShape = [...outShape.slice(0, d), outShape[d]! * inner, ...outShape.slice(d + 2)];
+      outStrides = outStrides.map((s) => [...s.slice(0, d), s[d + 1]!, ...s.slice(d + 2)]);
+    }
+  }
+  if (outShape.length === 0) return { shape: [1], strides: strides.map(() => [0]) };
+  return { shape: outShape, strides: outStrides };
+}
+
+export { collapseDims };
+export type { Collapsed };

@@ -1,0 +1,108 @@
+// Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
+// of the spec: specs that differ only in sizes and outer strides are equal,
+// so a graph rebuilt every iteration of a loop compiles once.
+import { ModuleBuilder } from '../encode/index.js';
+import type { ValType } from '../encode/index.js';
+import { isFloatK, scalarType } from './context.js';
+import type { EmitContext } from './context.js';
+import { emitKernel } from './emit-kernel.js';
+import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
+import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
+import { simdLanes } from './simd-ops.js';
+import type { Lanes } from './simd-ops.js';
+import { validateSpec } from './validate-spec.js';
+
+/** Where vectorised transcendentals come from; absent routines go to host functions. */
+interface MathProvider {
+  isAvailable(fn: string, lanes: 'f64x2' | 'f32x4'): boolean;
+  /** Adds the routine to the module (once) and returns its function index. */
+  functionIndex(m: ModuleBuilder, fn: string, lanes: 'f64x2' | 'f32x4'): number;
+}
+
+/** A scalar host function, e.g. the reference evaluator's own semantics for an op. */
+type HostFunction = (...args: number[]) => number;
+
+interface CompiledModule {
+  readonly hash: string;
+  readonly spec: KernelSpec;
+  readonly lanes: Lanes | undefined;
+  readonly bytes: Uint8Array;
+  readonly module: WebAssembly.Module;
+  /** Host function keys (`${op}.${type}`) the module imports, in import order. */
+  readonly hostKeys: readonly string[];
+  readonly compileMs: number;
+}
+
+const NO_MATH: MathProvider = {
+  isAvailable: () => false,
+  functionIndex: () => { throw new Error('no math library'); },
+};
+
+/** The structural hash: the spec itself, canonically printed. */
+const specHash = (spec: KernelSpec): string => JSON.stringify(spec);
+
+/** Host keys a spec needs: ops that are neither native nor in the math library. */
+function hostKeysOf(spec: KernelSpec, math: MathProvider): string[] {
+  const keys = new Set<string>();
+  const lanesOf = (t: KType): 'f64x2' | 'f32x4' | undefined => (t === 'float64' ? 'f64x2' : t === 'float32' ? 'f32x4' : undefined);
+  for (const ins of spec.body) {
+    if (ins.op !== 'unary' && ins.op !== 'binary') continue;
+    const t = spec.body[ins.op === 'unary' ? ins.arg : ins.args[0]]!.type;
+    const native = ins.op === 'unary' ? isNativeUnary(ins.fn, t) : isNativeBinary(ins.fn, t);
+    const isMath = ins.op === 'unary' ? MATH_UNARY.has(ins.fn) : MATH_BINARY.has(ins.fn);
+    const lanes = lanesOf(t);
+    if (native || (isMath && lanes && math.isAvailable(mathName(ins.fn), lanes))) continue;
+    keys.add(`${ins.fn}.${t}`);
+  }
+  return [...keys];
+}
+
+function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; result: ValType } {
+  const [fn, t] = key.split('.') as [string, KType];
+  const ins = spec.body.find((i): i is Extract<KInstr, { op: 'binary' }> => i.op === 'binary' && i.fn === fn);
+  const w = scalarType(t);
+  return { params: ins ? [w, w] : [w], result: w };
+}
+
+const modules = new Map<string, CompiledModule>();
+let compiled = 0;
+
+function compileKernel(spec: KernelSpec, math: MathProvider = NO_MATH): CompiledModule {
+  const hash = specHash(spec);
+  const hit = modules.get(hash);
+  if (hit) return hit;
+  const t0 = performance.now();
+  validateSpec(spec);
+  const m = new ModuleBuilder();
+  m.importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 65536, shared: true });
+  const hostKeys = hostKeysOf(spec, math);
+  const hostIndex = new Map(hostKeys.map((k) => {
+    const { params, result } = hostSignature(k, spec);
+    return [k, m.importFunction('host', k, params, [result])];
+  }));
+  const lanes = simdLanes(spec, (fn, l) => math.isAvailable(fn, l));
+  const [, f] = m.func('kernel', ['i32', 'i32', 'i32'], []);
+  const ctx: EmitContext = {
+    f,
+    args: f.param(0),
+    host: (key) => {
+      const idx = hostIndex.get(key);
+      if (idx === undefined) throw new Error(`internal: host function ${key} was not imported`);
+      return idx;
+    },
+    math: (fn, l) => (math.isAvailable(fn, l) ? math.functionIndex(m, fn, l) : undefined),
+  };
+  emitKernel(ctx, spec, lanes, f.param(1), f.param(2));
+  const bytes = m.toBytes();
+  const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
+  const result: CompiledModule = Object.freeze({ hash, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
+  modules.set(hash, result);
+  compiled++;
+  return result;
+}
+
+/** Modules compiled so far (cache misses): tests read it to prove reuse. */
+const compileCount = (): number => compiled;
+
+export { compileKernel, compileCount, specHash, isFloatK };
+export type { CompiledModule, MathProvider, HostFunction };

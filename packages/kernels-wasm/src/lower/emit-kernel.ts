@@ -1,0 +1,243 @@
+// Writes the kernel function: run(args, blockBegin, blockEnd) walks blocks of
+// the iteration space, each block row by row along the inner axis, with a
+// vector loop (when the kernel vectorises) and a scalar loop for the rest.
+// Each block writes its reduction partials to its own slots, so any split of
+// blocks between workers gives the same partials.
+import type { FunctionBuilder, Local } from '../encode/index.js';
+import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { isFloatK, scalarType } from './context.js';
+import type { EmitContext } from './context.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
+import type { KInstr, KReduce, KType, KernelSpec } from './kernel-spec.js';
+import { emitConst, emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
+import { LANE_BYTES, LANE_COUNT, emitSimdInstr, splatConst } from './simd-ops.js';
+import type { Lanes } from './simd-ops.js';
+
+type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
+
+function identity(fn: KReduce, t: KType): number {
+  switch (fn) {
+    case 'sum': case 'any': return 0;
+    case 'prod': case 'all': return 1;
+    case 'min': return isFloatK(t) ? Infinity : t === 'int32' ? 2147483647 : 255;
+    case 'max': return isFloatK(t) ? -Infinity : t === 'int32' ? -2147483648 : 0;
+  }
+}
+
+/** acc = acc (op) value, scalar. */
+function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, value: Local): void {
+  const w = scalarType(t);
+  f.op('local.get', acc).op('local.get', value);
+  if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
+  else if (isFloatK(t)) f.op(`${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`);
+  else if (fn === 'sum') f.op('i32.add');
+  else if (fn === 'prod') f.op('i32.mul');
+  else if (fn === 'min' || fn === 'max') {
+    f.op('local.get', acc).op('local.get', value).op(fn === 'min' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+  }
+  f.op('local.set', acc);
+}
+
+/** Emits the whole function body into `ctx.f` (params: args, blockBegin, blockEnd). */
+function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
+  const f = ctx.f;
+  const nd = spec.ndim;
+  const i32 = (): Local => f.local('i32');
+  const total = i32();
+  const bs = i32();
+  const blk = i32();
+  const start = i32();
+  const stop = i32();
+  const i = i32();
+  const run = i32();
+  const j = i32();
+  const rem = i32();
+  const shape = Array.from({ length: nd }, i32);
+  const idx = Array.from({ length: nd }, i32);
+  const cur = spec.arrays.map(i32);
+  const istride = spec.arrays.map(i32);
+  const types = spec.body.map((ins) => ins.type);
+  const scalarVals = spec.body.map((ins) => (ins.op === 'store' || ins.op === 'reduce' ? (-1 as Local) : f.local(scalarType(ins.type))));
+  const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
+  const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
+  const accS = reduces.map((r) => f.local(scalarType(r.type)));
+  const accV = lanes ? reduces.map(() => f.local('v128')) : [];
+  const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
+
+  argLoad(ARGS.total); f.op('local.set', total);
+  argLoad(ARGS.blockSize); f.op('local.set', bs);
+  shape.forEach((s, d) => { argLoad(ARGS.shape + 4 * d); f.op('local.set', s); });
+  spec.arrays.forEach((a, k) => {
+    argLoad(arrayStrideOffset(nd, k, nd - 1));
+    f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', istride[k]!);
+  });
+
+  f.op('local.get', blockBegin).op('local.set', blk);
+  f.block().loop();
+  f.op('local.get', blk).op('local.get', blockEnd).op('i32.ge_u').op('br_if', 1);
+  // [start, stop) of this block.
+  f.op('local.get', blk).op('local.get', bs).op('i32.mul').op('local.tee', start);
+  f.op('local.get', bs).op('i32.add').op('local.tee', stop).op('local.get', total).op('local.get', stop)
+    .op('local.get', total).op('i32.lt_u').op('select').op('local.set', stop);
+  reduces.forEach((r, s) => {
+    emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
+    if (lanes) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', accV[s]!); }
+  });
+  // The multi-index of the block's first element.
+  f.op('local.get', start).op('local.set', rem);
+  for (let d = nd - 1; d >= 0; d--) {
+    f.op('local.get', rem).op('local.get', shape[d]!).op('i32.rem_u').op('local.set', idx[d]!);
+    f.op('local.get', rem).op('local.get', shape[d]!).op('i32.div_u').op('local.set', rem);
+  }
+  f.op('local.get', start).op('local.set', i);
+
+  f.block().loop(); // rows
+  f.op('local.get', i).op('local.get', stop).op('i32.ge_u').op('br_if', 1);
+  // run = min(shape[inner] - idx[inner], stop - i)
+  f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub');
+  f.op('local.get', stop).op('local.get', i).op('i32.sub');
+  f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub');
+  f.op('local.get', stop).op('local.get', i).op('i32.sub');
+  f.op('i32.lt_u').op('select').op('local.set', run);
+  // Row pointers: base + sum over axes of idx * stride * element size.
+  spec.arrays.forEach((a, k) => {
+    argLoad(arrayPtrOffset(nd, k));
+    for (let d = 0; d < nd; d++) {
+      f.op('local.get', idx[d]!);
+      argLoad(arrayStrideOffset(nd, k, d));
+      f.op('i32.mul').op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('i32.add');
+    }
+    f.op('local.set', cur[k]!);
+  });
+  f.op('i32.const', 0).op('local.set', j);
+
+  if (lanes) {
+    const n = LANE_COUNT[lanes];
+    f.block().loop();
+    f.op('local.get', j).op('i32.const', n).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
+    emitBody(ctx, spec, types, vecVals, cur, (ins, k) => {
+      const a = spec.arrays[k]!;
+      f.op('local.get', cur[k]!);
+      if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0 });
+    }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
+      f.op('local.get', accV[s]!).op('local.get', vecVals[r.arg]!);
+      f.op(vectorReduceOp(lanes, r.fn));
+      f.op('local.set', accV[s]!);
+    }, 'v128.store');
+    f.op('local.get', j).op('i32.const', n).op('i32.add').op('local.set', j);
+    spec.arrays.forEach((a, k) => {
+      if (a.inner === 'contiguous') {
+        f.op('local.get', cur[k]!).op('i32.const', n * KTYPE_BYTES[a.dtype]).op('i32.add').op('local.set', cur[k]!);
+      }
+    });
+    f.op('br', 0).end().end();
+  }
+
+  f.block().loop();
+  f.op('local.get', j).op('local.get', run).op('i32.ge_u').op('br_if', 1);
+  emitBody(ctx, spec, types, scalarVals, cur, (ins, k) => {
+    f.op('local.get', cur[k]!);
+    if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
+  }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (r, s) => {
+    combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
+  }, undefined);
+  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
+  spec.arrays.forEach((_, k) => {
+    f.op('local.get', cur[k]!).op('local.get', istride[k]!).op('i32.add').op('local.set', cur[k]!);
+  });
+  f.op('br', 0).end().end();
+
+  // Advance the multi-index by the run, carrying into outer axes.
+  f.op('local.get', i).op('local.get', run).op('i32.add').op('local.set', i);
+  f.op('local.get', idx[nd - 1]!).op('local.get', run).op('i32.add').op('local.set', idx[nd - 1]!);
+  for (let d = nd - 1; d >= 1; d--) {
+    f.op('local.get', idx[d]!).op('local.get', shape[d]!).op('i32.ge_u').if();
+    f.op('i32.const', 0).op('local.set', idx[d]!);
+    f.op('local.get', idx[d - 1]!).op('i32.const', 1).op('i32.add').op('local.set', idx[d - 1]!);
+  }
+  for (let d = nd - 1; d >= 1; d--) f.end();
+  f.op('br', 0).end().end(); // rows
+
+  // Partials: one f64 per (block, slot), lanes combined in a fixed order.
+  reduces.forEach((r, s) => {
+    f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
+    f.op('local.get', blk).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
+    f.op('i32.const', 8).op('i32.mul').op('i32.add');
+    if (lanes) {
+      // The vector lanes first, then the scalar tail, in that fixed order.
+      const folded = f.local(scalarType(r.type));
+      foldLanes(f, lanes, r.fn, accV[s]!);
+      f.op('local.set', folded);
+      combineScalar(f, r.fn, r.type, folded, accS[s]!);
+      f.op('local.get', folded);
+    } else {
+      f.op('local.get', accS[s]!);
+    }
+    if (r.type === 'float32') f.op('f64.promote_f32');
+    else if (!isFloatK(r.type)) f.op('f64.convert_i32_s');
+    f.mem('f64.store', { align: 0 });
+  });
+  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
+  f.op('br', 0).end().end(); // blocks
+}
+
+function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
+  if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
+  if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_s`;
+  return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
+}
+
+/** Leaves the lanes of a vector accumulator combined pairwise, lane 0 first. */
+function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): void {
+  const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
+  const op = lanes === 'i32x4'
+    ? { sum: 'i32.add', prod: 'i32.mul', min: 'min_s', max: 'max_s' }[fn as 'sum']
+    : `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
+  const lane = (k: number): void => { f.op('local.get', acc).op(`${lanes}.extract_lane`, k); };
+  const pair = (a: number, b: number): void => {
+    lane(a); lane(b);
+    if (op === 'min_s' || op === 'max_s') {
+      lane(a); lane(b); f.op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+    } else f.op(op);
+  };
+  if (LANE_COUNT[lanes] === 2) { pair(0, 1); return; }
+  pair(0, 1); pair(2, 3);
+  if (op === 'min_s' || op === 'max_s') {
+    const t1 = f.local('i32');
+    const t0 = f.local('i32');
+    f.op('local.set', t1).op('local.set', t0);
+    f.op('local.get', t0).op('local.get', t1).op('local.get', t0).op('local.get', t1)
+      .op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+  } else f.op(op);
+}
+
+/** Emits the SSA body once: values into `vals`, loads and stores through `cur`. */
+function emitBody(
+  ctx: EmitContext, spec: KernelSpec, types: readonly KType[], vals: readonly Local[], cur: readonly Local[],
+  address: (ins: KInstr, array: number) => void, value: (ins: KInstr) => void,
+  reduce: (r: ReduceInstr, slotIndex: number) => void, vectorStore: string | undefined,
+): void {
+  const f = ctx.f;
+  let reduceIndex = 0;
+  spec.body.forEach((ins, v) => {
+    switch (ins.op) {
+      case 'load':
+        address(ins, ins.array);
+        f.op('local.set', vals[v]!);
+        break;
+      case 'store':
+        f.op('local.get', cur[ins.array]!).op('local.get', vals[ins.arg]!);
+        if (vectorStore) f.mem(vectorStore, { align: 0 });
+        else emitStore(ctx, types[v]!);
+        break;
+      case 'reduce':
+        reduce(ins, reduceIndex++);
+        break;
+      default:
+        value(ins);
+        f.op('local.set', vals[v]!);
+    }
+  });
+}
+
+export { emitKernel, identity };

@@ -1,0 +1,10 @@
+// Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
+export { compileKernel, compileCount, specHash } from './compile.js';
+export { launch, instantiate, BLOCK_SIZE } from './launch.js';
+export { collapseDims } from './collapse.js';
+export { validateSpec } from './validate-spec.js';
+export { KTYPE_BYTES } from './kernel-spec.js';
+export type { CompiledModule, MathProvider, HostFunction } from './compile.js';
+export type { HeapLike, Launch, LaunchArray, LaunchResult, KernelFn } from './launch.js';
+export type { Collapsed } from './collapse.js';
+export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec } from './kernel-spec.js';

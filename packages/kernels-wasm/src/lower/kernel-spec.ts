@@ -1,0 +1,59 @@
+// The contract between deferred-array and kernels-wasm: what one kernel
+// computes over an iteration space, as a small SSA list of scalar operations.
+// Neither side sees the other's internals: deferred-array builds specs from its
+// graph; kernels-wasm compiles them and never sees a graph.
+
+/** Element types, named as deferred-array names its dtypes. bool is one byte, 0 or 1. */
+type KType = 'float64' | 'float32' | 'int32' | 'uint8' | 'bool';
+
+/** How an array's innermost stride behaves; decides the vector loads. Outer strides are run-time values. */
+type InnerStride = 'contiguous' | 'broadcast' | 'strided';
+
+interface KernelArray {
+  readonly dtype: KType;
+  readonly role: 'in' | 'out';
+  readonly inner: InnerStride;
+}
+
+/** Elementwise operations, with deferred-array's (NumPy's) semantics; see lower/scalar-ops.ts. */
+type KUnary =
+  | 'negative' | 'abs' | 'sign' | 'sqrt' | 'square' | 'reciprocal' | 'floor' | 'ceil' | 'round' | 'trunc'
+  | 'logicalNot' | 'isnan' | 'isinf' | 'isfinite'
+  | 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
+  | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
+
+type KBinary =
+  | 'add' | 'subtract' | 'multiply' | 'divide' | 'floorDivide' | 'mod' | 'power' | 'atan2' | 'hypot' | 'minimum' | 'maximum'
+  | 'equal' | 'notEqual' | 'less' | 'lessEqual' | 'greater' | 'greaterEqual' | 'logicalAnd' | 'logicalOr' | 'logicalXor';
+
+type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
+
+/**
+ * One SSA instruction; its value is referred to by its index in the body.
+ * `type` is the type of the value produced (for store and reduce, of the value consumed).
+ * unary/binary compute in `type` except comparisons and predicates, which compute
+ * in their operands' type and produce bool.
+ */
+type KInstr =
+  | { readonly op: 'load'; readonly array: number; readonly type: KType }
+  | { readonly op: 'const'; readonly value: number; readonly type: KType }
+  | { readonly op: 'unary'; readonly fn: KUnary; readonly arg: number; readonly type: KType }
+  | { readonly op: 'binary'; readonly fn: KBinary; readonly args: readonly [number, number]; readonly type: KType }
+  | { readonly op: 'select'; readonly args: readonly [number, number, number]; readonly type: KType }
+  | { readonly op: 'cast'; readonly arg: number; readonly type: KType }
+  | { readonly op: 'store'; readonly array: number; readonly arg: number; readonly type: KType }
+  | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType };
+
+interface KernelSpec {
+  /** Dimensions of the (collapsed) iteration space; sizes and outer strides are bound at launch. */
+  readonly ndim: number;
+  readonly arrays: readonly KernelArray[];
+  readonly body: readonly KInstr[];
+  /** Number of reduction slots (each reduce writes one partial per block into its slot). */
+  readonly slots: number;
+}
+
+const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };
+
+export { KTYPE_BYTES };
+export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec };

@@ -1,0 +1,204 @@
+// One element at a time: each SSA value lives in a local of its scalar type
+// (f64, f32, or i32 for int32, uint8 and bool). uint8 results are masked back
+// to 8 bits after every op that can leave the range, so a fused chain sees the
+// same values as one that stored each step.
+import type { Local } from '../encode/index.js';
+import { ARGS } from './args-layout.js';
+import { isFloatK, scalarType } from './context.js';
+import type { EmitContext } from './context.js';
+import type { KBinary, KInstr, KType, KUnary } from './kernel-spec.js';
+import { COMPARE, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
+
+const W = (t: KType): string => scalarType(t); // wasm op prefix: f64, f32 or i32
+
+/** Adds 1 to a flag counter in the launch block; atomically, since workers share it. */
+function bumpFlag(ctx: EmitContext, offset: number): void {
+  ctx.f.op('local.get', ctx.args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset }).op('drop');
+}
+
+function emitLoad(ctx: EmitContext, t: KType): void {
+  const name = { float64: 'f64.load', float32: 'f32.load', int32: 'i32.load', uint8: 'i32.load8_u', bool: 'i32.load8_u' }[t];
+  ctx.f.mem(name, { align: 0 });
+}
+
+function emitStore(ctx: EmitContext, t: KType): void {
+  const name = { float64: 'f64.store', float32: 'f32.store', int32: 'i32.store', uint8: 'i32.store8', bool: 'i32.store8' }[t];
+  ctx.f.mem(name, { align: 0 });
+}
+
+function emitConst(ctx: EmitContext, t: KType, value: number): void {
+  if (t === 'float64') ctx.f.op('f64.const', value);
+  else if (t === 'float32') ctx.f.op('f32.const', value);
+  else ctx.f.op('i32.const', value | 0);
+}
+
+/** Keeps an i32 holding a uint8 result in 0..255 (the wrap a store would do). */
+function wrapU8(ctx: EmitContext, t: KType): void {
+  if (t === 'uint8') ctx.f.op('i32.const', 255).op('i32.and');
+}
+
+function emitCast(ctx: EmitContext, from: KType, to: KType, x: Local): void {
+  const f = ctx.f;
+  f.op('local.get', x);
+  if (from === to) return;
+  if (to === 'bool') {
+    if (from === 'float64') f.op('f64.const', 0).op('f64.ne');
+    else if (from === 'float32') f.op('f32.const', 0).op('f32.ne');
+    else f.op('i32.const', 0).op('i32.ne');
+    return;
+  }
+  if (isFloatK(to)) {
+    if (isFloatK(from)) f.op(to === 'float64' ? 'f64.promote_f32' : 'f32.demote_f64');
+    else f.op(to === 'float64' ? 'f64.convert_i32_s' : 'f32.convert_i32_s');
+    return;
+  }
+  if (!isFloatK(from)) {
+    wrapU8(ctx, to); // int32 -> uint8 wraps; uint8/bool -> int32 are already in range
+    return;
+  }
+  // Float to integer: truncate and saturate, NaN to 0, flagging what did not fit.
+  const w = W(from);
+  const lo = to === 'int32' ? -2147483648 : 0;
+  const hi = to === 'int32' ? 2147483647 : 255;
+  f.op(`${w}.trunc`);
+  const t = f.local(scalarType(from));
+  f.op('local.tee', t);
+  // hi + 1 is exact in float32 too, where hi itself (2^31 - 1) is not.
+  f.op(`${w}.const`, lo).op(`${w}.ge`);
+  f.op('local.get', t).op(`${w}.const`, hi + 1).op(`${w}.lt`).op('i32.and');
+  f.if('i32');
+  f.op('local.get', t).op(`i32.trunc_sat_${w}_s`);
+  f.else();
+  bumpFlag(ctx, ARGS.flagInvalid);
+  // NaN -> 0; below -> lo; above -> hi.
+  f.op('i32.const', hi).op('i32.const', lo).op('local.get', t).op(`${w}.const`, 0).op(`${w}.gt`).op('select');
+  f.op('i32.const', 0).op('local.get', t).op('local.get', t).op(`${w}.eq`).op('select');
+  f.end();
+}
+
+function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void {
+  const f = ctx.f;
+  const get = (): void => { f.op('local.get', x); };
+  if (isFloatK(t)) {
+    const w = W(t);
+    switch (fn) {
+      case 'negative': case 'abs': case 'sqrt': case 'floor': case 'ceil': case 'trunc':
+        get(); f.op(`${w}.${fn === 'negative' ? 'neg' : fn}`); return;
+      case 'round': get(); f.op(`${w}.nearest`); return;
+      case 'square': get(); get(); f.op(`${w}.mul`); return;
+      case 'reciprocal': f.op(`${w}.const`, 1); get(); f.op(`${w}.div`); return;
+      case 'sign':
+        // x > 0 ? 1 : x < 0 ? -1 : x == 0 ? 0 : x (NaN stays NaN, -0 gives +0)
+        f.op(`${w}.const`, 1);
+        f.op(`${w}.const`, -1);
+        f.op(`${w}.const`, 0); get(); get(); f.op(`${w}.const`, 0).op(`${w}.eq`).op('select');
+        get(); f.op(`${w}.const`, 0).op(`${w}.lt`).op('select');
+        get(); f.op(`${w}.const`, 0).op(`${w}.gt`).op('select');
+        return;
+      case 'logicalNot': get(); f.op(`${w}.const`, 0).op(`${w}.eq`); return;
+      case 'isnan': get(); get(); f.op(`${w}.ne`); return;
+      case 'isinf': get(); f.op(`${w}.abs`).op(`${w}.const`, Infinity).op(`${w}.eq`); return;
+      case 'isfinite': get(); f.op(`${w}.abs`).op(`${w}.const`, Infinity).op(`${w}.lt`); return;
+      default: break;
+    }
+  } else {
+    switch (fn) {
+      case 'negative': f.op('i32.const', 0); get(); f.op('i32.sub'); wrapU8(ctx, t); return;
+      case 'abs':
+        f.op('i32.const', 0); get(); f.op('i32.sub'); get(); get(); f.op('i32.const', 0).op('i32.lt_s').op('select'); return;
+      case 'sign':
+        f.op('i32.const', 1).op('i32.const', -1).op('i32.const', 0);
+        get(); f.op('i32.const', 0).op('i32.lt_s').op('select');
+        get(); f.op('i32.const', 0).op('i32.gt_s').op('select'); return;
+      case 'square': get(); get(); f.op('i32.mul'); wrapU8(ctx, t); return;
+      case 'floor': case 'ceil': case 'round': case 'trunc': get(); return;
+      case 'logicalNot': get(); f.op('i32.eqz'); return;
+      case 'isnan': case 'isinf': f.op('i32.const', 0); return;
+      case 'isfinite': f.op('i32.const', 1); return;
+      default: break;
+    }
+  }
+  throw new Error(`internal: ${fn} on ${t} has no native lowering`);
+}
+
+const CMP: Record<string, string> = { equal: 'eq', notEqual: 'ne', less: 'lt', lessEqual: 'le', greater: 'gt', greaterEqual: 'ge' };
+
+function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: Local): void {
+  const f = ctx.f;
+  const both = (): void => { f.op('local.get', a).op('local.get', b); };
+  if (COMPARE.has(fn)) {
+    both();
+    const c = CMP[fn]!;
+    f.op(isFloatK(t) ? `${W(t)}.${c}` : `i32.${c}${c === 'eq' || c === 'ne' ? '' : '_s'}`);
+    return;
+  }
+  if (fn === 'logicalAnd' || fn === 'logicalOr' || fn === 'logicalXor') {
+    const truth = (x: Local): void => {
+      f.op('local.get', x);
+      if (isFloatK(t)) f.op(`${W(t)}.const`, 0).op(`${W(t)}.ne`);
+      else f.op('i32.const', 0).op('i32.ne');
+    };
+    truth(a);
+    truth(b);
+    f.op(fn === 'logicalAnd' ? 'i32.and' : fn === 'logicalOr' ? 'i32.or' : 'i32.xor');
+    return;
+  }
+  if (isFloatK(t)) {
+    const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div', minimum: 'min', maximum: 'max' }[fn as string];
+    if (!name) throw new Error(`internal: ${fn} on ${t} has no native lowering`);
+    both();
+    f.op(`${W(t)}.${name}`);
+    return;
+  }
+  if (t === 'bool' && (fn === 'add' || fn === 'maximum')) { both(); f.op('i32.or'); return; }
+  if (t === 'bool' && (fn === 'multiply' || fn === 'minimum')) { both(); f.op('i32.and'); return; }
+  switch (fn) {
+    case 'add': both(); f.op('i32.add'); wrapU8(ctx, t); return;
+    case 'subtract': both(); f.op('i32.sub'); wrapU8(ctx, t); return;
+    case 'multiply': both(); f.op('i32.mul'); wrapU8(ctx, t); return;
+    case 'minimum': both(); both(); f.op('i32.lt_s').op('select'); return;
+    case 'maximum': both(); both(); f.op('i32.gt_s').op('select'); return;
+    default: throw new Error(`internal: ${fn} on ${t} has no native lowering`);
+  }
+}
+
+/** Calls the vector math routine on lane 0 of a splat, or the host's scalar function. */
+function emitCall(ctx: EmitContext, fn: KUnary | KBinary, t: KType, args: readonly Local[]): void {
+  const f = ctx.f;
+  const lanes = t === 'float64' ? 'f64x2' : t === 'float32' ? 'f32x4' : undefined;
+  const math = lanes ? ctx.math(mathName(fn), lanes) : undefined;
+  if (math !== undefined && lanes) {
+    for (const a of args) f.op('local.get', a).op(`${lanes}.splat`);
+    f.op('call', math).op(`${lanes}.extract_lane`, 0);
+    return;
+  }
+  for (const a of args) f.op('local.get', a);
+  f.op('call', ctx.host(`${fn}.${t}`));
+  wrapU8(ctx, t);
+}
+
+/** Leaves the value of `ins` on the stack. `vals` holds the locals of earlier values. */
+function emitScalarInstr(ctx: EmitContext, ins: KInstr, vals: readonly Local[], types: readonly KType[]): void {
+  switch (ins.op) {
+    case 'const': emitConst(ctx, ins.type, ins.value); return;
+    case 'cast': emitCast(ctx, types[ins.arg]!, ins.type, vals[ins.arg]!); return;
+    case 'select':
+      ctx.f.op('local.get', vals[ins.args[1]]!).op('local.get', vals[ins.args[2]]!).op('local.get', vals[ins.args[0]]!).op('select');
+      return;
+    case 'unary': {
+      const t = types[ins.arg]!;
+      if (isNativeUnary(ins.fn, t)) emitUnaryNative(ctx, ins.fn, t, vals[ins.arg]!);
+      else emitCall(ctx, ins.fn, t, [vals[ins.arg]!]);
+      return;
+    }
+    case 'binary': {
+      const t = types[ins.args[0]]!;
+      if (isNativeBinary(ins.fn, t)) emitBinaryNative(ctx, ins.fn, t, vals[ins.args[0]]!, vals[ins.args[1]]!);
+      else emitCall(ctx, ins.fn, t, [vals[ins.args[0]]!, vals[ins.args[1]]!]);
+      return;
+    }
+    default: throw new Error(`internal: ${ins.op} is emitted by the loop, not as a value`);
+  }
+}
+
+export { emitScalarInstr, emitLoad, emitStore, emitConst, bumpFlag };

@@ -1,0 +1,160 @@
+// Lanes at a time, for kernels whose arrays all share one lane type (f64x2,
+// f32x4 or i32x4) and are contiguous or broadcast along the inner axis.
+// Booleans inside such a kernel are lane masks (all ones or all zeros).
+import type { EmitContext } from './context.js';
+import type { Local } from '../encode/index.js';
+import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
+import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
+
+type Lanes = 'f64x2' | 'f32x4' | 'i32x4';
+
+const LANES_OF: Partial<Record<KType, Lanes>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
+const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4 };
+const LANE_BYTES: Record<Lanes, number> = { f64x2: 8, f32x4: 4, i32x4: 4 };
+
+const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
+  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
+const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc',
+  'logicalNot', 'isnan', 'isinf', 'isfinite']);
+const FLOAT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'divide', 'minimum', 'maximum', ...COMPARE,
+  'logicalAnd', 'logicalOr', 'logicalXor']);
+const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'minimum', 'maximum', ...COMPARE,
+  'logicalAnd', 'logicalOr', 'logicalXor']);
+
+/**
+ * The lane type a kernel can be vectorised with, or undefined for the scalar
+ * loop. `mathAvailable` says whether the math library has a routine.
+ */
+function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): Lanes | undefined {
+  const first = spec.arrays[0];
+  if (!first) return undefined;
+  const lanes = LANES_OF[first.dtype];
+  if (!lanes) return undefined;
+  for (const a of spec.arrays) {
+    if (a.dtype !== first.dtype || a.inner === 'strided') return undefined;
+    if (a.role === 'out' && a.inner !== 'contiguous') return undefined;
+  }
+  const isFloat = lanes !== 'i32x4';
+  const ok = (t: KType): boolean => t === first.dtype || t === 'bool';
+  for (const ins of spec.body) {
+    switch (ins.op) {
+      case 'load': case 'store': break;
+      case 'const': if (ins.type !== first.dtype) return undefined; break;
+      case 'cast': return undefined;
+      case 'select': if (ins.type !== first.dtype) return undefined; break;
+      case 'unary': {
+        const t = spec.body[ins.arg]!.type;
+        if (!ok(t)) return undefined;
+        if (t === 'bool' && ins.fn !== 'logicalNot') return undefined;
+        const native = (isFloat ? FLOAT_UNARY : INT_UNARY).has(ins.fn);
+        const math = isFloat && MATH_UNARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
+        if (!native && !math) return undefined;
+        break;
+      }
+      case 'binary': {
+        const t = spec.body[ins.args[0]]!.type;
+        if (!ok(t)) return undefined;
+        if (t === 'bool' && !['logicalAnd', 'logicalOr', 'logicalXor', 'equal', 'notEqual'].includes(ins.fn)) return undefined;
+        const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn);
+        const math = isFloat && MATH_BINARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
+        if (!native && !math) return undefined;
+        break;
+      }
+      case 'reduce':
+        if (ins.fn === 'any' || ins.fn === 'all' || spec.body[ins.arg]!.type !== first.dtype) return undefined;
+        break;
+    }
+  }
+  return lanes;
+}
+
+function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
+  if (lanes === 'f64x2') ctx.f.v128f64(v);
+  else if (lanes === 'f32x4') ctx.f.v128f32(v);
+  else ctx.f.v128i32(v | 0);
+}
+
+const CMP: Record<string, [string, string]> = {
+  equal: ['eq', 'eq'], notEqual: ['ne', 'ne'], less: ['lt', 'lt_s'], lessEqual: ['le', 'le_s'],
+  greater: ['gt', 'gt_s'], greaterEqual: ['ge', 'ge_s'],
+};
+
+/** Leaves the vector value of `ins` on the stack. */
+function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readonly Local[], types: readonly KType[]): void {
+  const f = ctx.f;
+  const L = lanes;
+  const isFloat = L !== 'i32x4';
+  const get = (i: number): void => { f.op('local.get', vals[i]!); };
+  /** A lane mask of x != 0 (bool values already are masks). */
+  const truth = (i: number): void => {
+    get(i);
+    if (types[i] !== 'bool') {
+      splatConst(ctx, L, 0);
+      f.op(`${L}.ne`);
+    }
+  };
+  switch (ins.op) {
+    case 'const': splatConst(ctx, L, ins.value); return;
+    case 'select': get(ins.args[1]); get(ins.args[2]); truth(ins.args[0]); f.op('v128.bitselect'); return;
+    case 'unary': {
+      const x = ins.arg;
+      if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot of a mask
+      switch (ins.fn) {
+        case 'negative': get(x); f.op(`${L}.neg`); return;
+        case 'abs': get(x); f.op(`${L}.abs`); return;
+        case 'sqrt': case 'floor': case 'ceil': case 'trunc': get(x); f.op(`${L}.${ins.fn}`); return;
+        case 'round': if (isFloat) { get(x); f.op(`${L}.nearest`); } else get(x); return;
+        case 'square': get(x); get(x); f.op(`${L}.mul`); return;
+        case 'reciprocal': splatConst(ctx, L, 1); get(x); f.op(`${L}.div`); return;
+        case 'sign': {
+          const [lt, gt] = isFloat ? ['lt', 'gt'] : ['lt_s', 'gt_s'];
+          splatConst(ctx, L, 1);
+          splatConst(ctx, L, -1);
+          if (isFloat) {
+            // x == 0 gives +0 (also for -0); NaN passes through.
+            splatConst(ctx, L, 0); get(x); get(x); splatConst(ctx, L, 0); f.op(`${L}.eq`).op('v128.bitselect');
+          } else {
+            splatConst(ctx, L, 0);
+          }
+          get(x); splatConst(ctx, L, 0); f.op(`${L}.${lt}`).op('v128.bitselect');
+          get(x); splatConst(ctx, L, 0); f.op(`${L}.${gt}`).op('v128.bitselect');
+          return;
+        }
+        case 'logicalNot': get(x); splatConst(ctx, L, 0); f.op(`${L}.eq`); return;
+        case 'isnan': if (isFloat) { get(x); get(x); f.op(`${L}.ne`); } else splatConst(ctx, L, 0); return;
+        case 'isinf': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.eq`); } else splatConst(ctx, L, 0); return;
+        case 'isfinite': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.lt`); } else splatConst(ctx, L, -1); return;
+        default: {
+          const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
+          if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
+          get(x); f.op('call', m); return;
+        }
+      }
+    }
+    case 'binary': {
+      const [a, b] = ins.args;
+      const cmp = CMP[ins.fn];
+      if (cmp) { get(a); get(b); f.op(types[a] === 'bool' ? `i8x16.${cmp[1]}` : `${L}.${isFloat ? cmp[0] : cmp[1]}`); return; }
+      switch (ins.fn) {
+        case 'logicalAnd': truth(a); truth(b); f.op('v128.and'); return;
+        case 'logicalOr': truth(a); truth(b); f.op('v128.or'); return;
+        case 'logicalXor': truth(a); truth(b); f.op('v128.xor'); return;
+        case 'add': case 'subtract': case 'multiply': case 'divide': {
+          const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div' }[ins.fn];
+          get(a); get(b); f.op(`${L}.${name}`); return;
+        }
+        case 'minimum': get(a); get(b); f.op(isFloat ? `${L}.min` : 'i32x4.min_s'); return;
+        case 'maximum': get(a); get(b); f.op(isFloat ? `${L}.max` : 'i32x4.max_s'); return;
+        default: {
+          const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
+          if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
+          get(a); get(b); f.op('call', m); return;
+        }
+      }
+    }
+    default: throw new Error(`internal: ${ins.op} is emitted by the loop, not as a value`);
+  }
+}
+
+export { simdLanes, emitSimdInstr, splatConst, LANE_COUNT, LANE_BYTES };
+export type { Lanes };

@@ -1,0 +1,21 @@
+// A bump allocator over a shared memory, for the lowering's own tests; the
+// real allocator lives in src/heap.
+import type { HeapLike } from './launch.js';
+
+function testHeap(pages = 256): HeapLike & { f64(ptr: number, n: number): Float64Array } {
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true });
+  let top = 4096;
+  return {
+    memory,
+    alloc(bytes: number): number {
+      const p = top;
+      top += Math.ceil(Math.max(bytes, 1) / 16) * 16;
+      if (top > memory.buffer.byteLength) memory.grow(Math.ceil((top - memory.buffer.byteLength) / 65536));
+      return p;
+    },
+    free(): void {},
+    f64: (ptr, n) => new Float64Array(memory.buffer, ptr, n),
+  };
+}
+
+export { testHeap };

@@ -1,0 +1,69 @@
+// Checks a KernelSpec before lowering, so that a malformed spec fails with a
+// message naming the instruction instead of as an invalid module.
+import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
+
+const TYPES: ReadonlySet<KType> = new Set(['float64', 'float32', 'int32', 'uint8', 'bool']);
+const PREDICATES = new Set(['logicalNot', 'isnan', 'isinf', 'isfinite']);
+const BOOL_BINARY = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
+
+function validateSpec(spec: KernelSpec): void {
+  const fail = (v: number, why: string): never => {
+    throw new TypeError(`KernelSpec instruction ${v} (${JSON.stringify(spec.body[v])}): ${why}`);
+  };
+  if (!Number.isInteger(spec.ndim) || spec.ndim < 1) throw new TypeError(`KernelSpec.ndim must be a positive integer; got ${spec.ndim}`);
+  spec.arrays.forEach((a, k) => {
+    if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
+  });
+  const slots = new Set<number>();
+  spec.body.forEach((ins: KInstr, v) => {
+    if (!TYPES.has(ins.type)) fail(v, `unknown type ${String(ins.type)}`);
+    const arg = (a: number): KType => {
+      if (!Number.isInteger(a) || a < 0 || a >= v) fail(v, `operand ${a} is not an earlier value`);
+      const src = spec.body[a]!;
+      if (src.op === 'store' || src.op === 'reduce') fail(v, `operand ${a} is a ${src.op}, which has no value`);
+      return src.type;
+    };
+    const array = (k: number, role: 'in' | 'out'): void => {
+      const a = spec.arrays[k];
+      if (!a) return fail(v, `array ${k} does not exist`);
+      if (a.role !== role) fail(v, `array ${k} is an ${a.role}put`);
+      if (a.dtype !== ins.type) fail(v, `array ${k} holds ${a.dtype}, not ${ins.type}`);
+    };
+    switch (ins.op) {
+      case 'load': array(ins.array, 'in'); break;
+      case 'store': array(ins.array, 'out'); if (arg(ins.arg) !== ins.type) fail(v, 'stored value has another type'); break;
+      case 'const': if (!Number.isFinite(ins.value) && !Number.isNaN(ins.value) && ins.type !== 'float64' && ins.type !== 'float32') fail(v, 'non-finite integer constant'); break;
+      case 'cast': arg(ins.arg); break;
+      case 'select': {
+        const [c, a, b] = ins.args;
+        if (arg(c) !== 'bool') fail(v, 'the condition of select must be bool');
+        if (arg(a) !== ins.type || arg(b) !== ins.type) fail(v, 'both branches of select must have its type');
+        break;
+      }
+      case 'unary': {
+        const t = arg(ins.arg);
+        const want = PREDICATES.has(ins.fn) ? 'bool' : t;
+        if (ins.type !== want) fail(v, `${ins.fn} of ${t} produces ${want}`);
+        break;
+      }
+      case 'binary': {
+        const [a, b] = ins.args.map(arg) as [KType, KType];
+        if (a !== b) fail(v, `operands have different types (${a}, ${b}); cast them to one first`);
+        const want = BOOL_BINARY.has(ins.fn) ? 'bool' : a;
+        if (ins.type !== want) fail(v, `${ins.fn} of ${a} produces ${want}`);
+        break;
+      }
+      case 'reduce': {
+        const t = arg(ins.arg);
+        if (t !== ins.type) fail(v, 'reduce type must be the type of its operand');
+        if ((ins.fn === 'any' || ins.fn === 'all') && t !== 'bool') fail(v, `${ins.fn} reduces bools; cast to bool first`);
+        if (!Number.isInteger(ins.slot) || ins.slot < 0 || ins.slot >= spec.slots) fail(v, `slot ${ins.slot} is outside 0..${spec.slots - 1}`);
+        if (slots.has(ins.slot)) fail(v, `slot ${ins.slot} is used twice`);
+        slots.add(ins.slot);
+        break;
+      }
+    }
+  });
+}
+
+export { validateSpec };
