@@ -7,11 +7,9 @@ const tsJest: [string, Record<string, unknown>] = [
   { useESM: true, tsconfig: '<rootDir>/tsconfig.jest.json' },
 ];
 
-const config: Config = {
+const common = {
   extensionsToTreatAsEsm: ['.ts'],
   testEnvironment: 'node',
-  roots: ['<rootDir>/packages', '<rootDir>/test'],
-  testMatch: ['**/*.test.ts'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/'],
   // Workspace packages resolve to their sources, so tests never run stale builds.
   moduleNameMapper: {
@@ -19,7 +17,22 @@ const config: Config = {
     '^kernels-wasm$': '<rootDir>/packages/kernels-wasm/src/index.ts',
   },
   transform: { '^.+\\.ts$': tsJest },
+};
+
+const config: Config = {
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
+  projects: [
+    // Everything, on the default backend (WebAssembly where the host has it).
+    { ...common, displayName: 'default', roots: ['<rootDir>/packages', '<rootDir>/test'], testMatch: ['**/*.test.ts'] },
+    // The shared API suite again on the reference evaluator, so both backends pass the same tests.
+    {
+      ...common,
+      displayName: 'reference',
+      roots: ['<rootDir>/packages/deferred-array/src'],
+      testMatch: ['**/src/{api,ir,execute,reference}/**/*.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/reference-backend.cjs'],
+    },
+  ],
 };
 
 export default config;

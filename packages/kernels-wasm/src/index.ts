@@ -1,7 +1,6 @@
 // kernels-wasm: the WebAssembly side of deferred-array. It knows nothing of
-// graphs; it compiles and runs kernels described by a KernelSpec. So far it
-// only reports what the host's WebAssembly supports; the encoder, lowering,
-// vector math, heap and pool land with the next issues.
+// graphs: it compiles KernelSpecs to WebAssembly SIMD kernels and runs them
+// over one shared heap.
 export { detectSupport } from './support.js';
 export type { WasmSupport } from './support.js';
 export {
@@ -31,3 +30,12 @@ export type {
   AllocatorLayout,
   FreeBlock,
 } from './heap/index.js';
+export {
+  compileKernel, compileCount, specHash, launch, instantiate, BLOCK_SIZE, collapseDims, validateSpec, KTYPE_BYTES,
+} from './lower/index.js';
+export type {
+  CompiledModule, MathProvider, HostFunction, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
+  KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec,
+} from './lower/index.js';
+export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
+export type { MathFn, MathLanes } from './math/index.js';

@@ -6,7 +6,7 @@ import { mark } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
-import { currentBackend, runNodes, runNodesAsync } from '../execute/linker.js';
+import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { planExecution } from '../plan/pipeline.js';
 import { printPlan } from '../plan/print-plan.js';
@@ -68,7 +68,7 @@ class DeferredArray {
 
   /** The plan execute() would run, as text. Computes nothing. */
   explain(): string {
-    return printPlan(planExecution([nodeOf(this)]), currentBackend().name);
+    return printPlan(planExecution([nodeOf(this)], currentTarget()), currentBackend().name);
   }
 
   /** The graph in Graphviz dot. Computes nothing. */

@@ -14,6 +14,8 @@ interface RunResult {
   owns(data: Dense['data']): boolean;
   /** Hands ownership of owned `data` to `owner` (e.g. frees heap memory when owner is collected). */
   adopt(data: Dense['data'], owner: object): void;
+  /** Frees whatever of the run was not adopted; called once the results are handed out. */
+  release(): void;
 }
 
 interface BackendStats {

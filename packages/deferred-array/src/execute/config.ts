@@ -1,4 +1,5 @@
 // da.configure(): validated, process-wide settings.
+import { detectSupport } from 'kernels-wasm';
 import { NotSupportedError } from '../ir/errors.js';
 import { availableCores } from '../util/platform.js';
 
@@ -25,8 +26,22 @@ interface ConfigureOptions {
 
 const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
 
+const support = detectSupport();
+const wasmUsable = support.wasm && support.simd && support.sharedMemory;
+
+/** DEFERRED_ARRAY_BACKEND=reference in the environment picks the reference evaluator from the start. */
+function initialBackend(): 'reference' | 'wasm' {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_BACKEND'];
+  if (env === 'reference' || !wasmUsable) return 'reference';
+  if (env !== undefined && env !== 'wasm') {
+    throw new TypeError(`DEFERRED_ARRAY_BACKEND must be 'reference' or 'wasm'; got ${JSON.stringify(env)}`);
+  }
+  return 'wasm';
+}
+
 let current: Config = Object.freeze({
-  backend: 'reference',
+  // WebAssembly SIMD over a shared heap where the host has it; the reference evaluator elsewhere.
+  backend: initialBackend(),
   threads: availableCores(),
   errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
 });
@@ -50,12 +65,13 @@ function configure(options: ConfigureOptions = {}): Config {
   }
   let { backend, threads, errors } = current;
   if (options.backend !== undefined) {
-    if (options.backend === 'wasm') {
+    if (options.backend === 'wasm' && !wasmUsable) {
       throw new NotSupportedError(
-        "configure: backend 'wasm' is not available in this version (the WebAssembly backend has not landed yet); use 'reference'",
+        `configure: backend 'wasm' needs WebAssembly with SIMD and shared memory, which this host lacks ` +
+        `(${JSON.stringify(support)}); use 'reference'`,
       );
     }
-    if (options.backend !== 'reference') {
+    if (options.backend !== 'reference' && options.backend !== 'wasm') {
       throw new TypeError(`configure: option backend must be 'reference' or 'wasm'; got ${JSON.stringify(options.backend)}`);
     }
     backend = options.backend;

@@ -3,6 +3,8 @@
 import { ExecutionError } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
+import type { Target } from '../plan/pipeline.js';
+import { WasmBackend } from '../wasm/backend.js';
 import type { Plan } from '../plan/plan.js';
 import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
@@ -15,10 +17,14 @@ import type { ErrorAction } from './config.js';
 import { toNdarray } from './to-ndarray.js';
 
 const reference = new ReferenceBackend();
+const wasm = new WasmBackend();
 
 function currentBackend(): Backend {
-  return reference; // the only backend so far; configure() refuses the others
+  return getConfig().backend === 'wasm' ? wasm : reference;
 }
+
+/** What the planner may produce for the current backend. */
+const currentTarget = (): Target => (currentBackend() === wasm ? 'kernels' : 'nodes');
 
 function apply(action: ErrorAction, count: number, message: string): void {
   if (count === 0 || action === 'ignore') return;
@@ -43,7 +49,6 @@ type Record = { [key: string]: StdNdarray | StdNdarray[] };
 /** Applies the error policy and shapes the NEP result: one ndarray per root, or the record when outputs are marked. */
 function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
   const { values, flags } = run;
-  applyPolicy(flags);
   // Every returned array owns its memory: a value the run did not make for
   // the caller (a source's storage), or one already handed out, is copied.
   const handedOut = new Set<Dense['data']>();
@@ -56,28 +61,33 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
     if (zeroCopy) run.adopt(v.data, nd);
     return nd;
   };
-  const results = roots.map(give);
-  const result = many ? results : results[0]!;
-  if (plan.outputs.length === 0) return result;
-  const record: Record = {};
-  for (const o of plan.outputs) record[o.key] = give(o.node);
-  record['result'] = result;
-  return record;
+  try {
+    applyPolicy(flags);
+    const results = roots.map(give);
+    const result = many ? results : results[0]!;
+    if (plan.outputs.length === 0) return result;
+    const record: Record = {};
+    for (const o of plan.outputs) record[o.key] = give(o.node);
+    record['result'] = result;
+    return record;
+  } finally {
+    run.release();
+  }
 }
 
 /** Plans and runs `roots` on the calling thread. */
 function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
-  const plan = planExecution(roots);
+  const plan = planExecution(roots, currentTarget());
   return finish(roots, many, plan, currentBackend().run(plan));
 }
 
 /** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
 function runNodesAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
-  const plan = planExecution(roots);
+  const plan = planExecution(roots, currentTarget());
   return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run));
 }
 
 const backendStats = () => ({ backend: currentBackend().name, ...currentBackend().stats() });
 
-export { runNodes, runNodesAsync, backendStats, currentBackend };
+export { runNodes, runNodesAsync, backendStats, currentBackend, currentTarget };
 export type { Record as OutputRecord };

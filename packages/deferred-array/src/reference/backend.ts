@@ -31,6 +31,7 @@ class ReferenceBackend implements Backend {
       flags,
       owns: (data) => !sources.has(data),
       adopt: () => undefined,
+      release: () => undefined,
     };
   }
 

@@ -102,7 +102,8 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       switch (ins.fn) {
         case 'negative': get(x); f.op(`${L}.neg`); return;
         case 'abs': get(x); f.op(`${L}.abs`); return;
-        case 'sqrt': case 'floor': case 'ceil': case 'trunc': get(x); f.op(`${L}.${ins.fn}`); return;
+        case 'sqrt': get(x); f.op(`${L}.sqrt`); return;
+        case 'floor': case 'ceil': case 'trunc': get(x); if (isFloat) f.op(`${L}.${ins.fn}`); return; // integers are whole
         case 'round': if (isFloat) { get(x); f.op(`${L}.nearest`); } else get(x); return;
         case 'square': get(x); get(x); f.op(`${L}.mul`); return;
         case 'reciprocal': splatConst(ctx, L, 1); get(x); f.op(`${L}.div`); return;

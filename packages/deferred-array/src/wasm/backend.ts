@@ -1,0 +1,163 @@
+// The WebAssembly backend: fused groups run as generated SIMD kernels over
+// the shared heap; views are windows onto heap memory; the few ops without a
+// kernel yet (reductions over some axes, argmin/argmax, joins, linear
+// algebra) run through the reference evaluator on the same data.
+import { compileKernel, defaultHeap, instantiate, launch } from 'kernels-wasm';
+import type { MathProvider } from 'kernels-wasm';
+import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { sizeOf } from '../ir/shape.js';
+import { resolveReduce } from '../ir/type-rules.js';
+import type { FusedGroup, Plan } from '../plan/plan.js';
+import type { Dense } from '../reference/dense.js';
+import { evaluateNode } from '../reference/evaluate.js';
+import { newFlags } from '../reference/flags.js';
+import type { RunFlags } from '../reference/flags.js';
+import { combinePartials } from './combine.js';
+import {
+  allocValue, composeView, dropValue, fromDense, fromStorage, isContiguous, reshapeValue, toDense,
+} from './heap-value.js';
+import type { Allocation, HeapValue } from './heap-value.js';
+import { hostFunction, hostState } from './host-functions.js';
+import { buildCopy, buildKernel } from './kernel-builder.js';
+
+class WasmBackend implements Backend {
+  readonly name = 'wasm';
+  readonly #math: MathProvider | undefined;
+  #runs = 0;
+  #launches = 0;
+  #hostSteps = 0;
+
+  constructor(math?: MathProvider) {
+    this.#math = math;
+  }
+
+  run(plan: Plan): RunResult {
+    this.#runs++;
+    const flags = newFlags();
+    hostState.flags = flags;
+    const values = new Map<Node, HeapValue>();
+    const allocations = new Set<Allocation>();
+    const keep = (v: HeapValue): HeapValue => {
+      if (v.alloc) allocations.add(v.alloc);
+      return v;
+    };
+    try {
+      for (const step of plan.steps) {
+        if (step.kind === 'kernel') this.#runKernel(step.group, values, flags, keep);
+        else values.set(step.node, keep(this.#evaluate(step.node, values, flags)));
+        for (const n of step.release) {
+          const v = values.get(n);
+          if (v) dropValue(v);
+          values.delete(n);
+        }
+      }
+      const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
+      const dense = new Map<Node, Dense>(wanted.map((n) => [n, toDense(values.get(n)!)]));
+      const ownedData = new Map<Dense['data'], Allocation>();
+      for (const a of allocations) ownedData.set(a.data, a);
+      return {
+        values: dense,
+        flags,
+        // Every value toDense gives is this run's: its own block, or a fresh JS copy.
+        owns: () => true,
+        adopt: (data, owner) => {
+          const a = ownedData.get(data);
+          if (!a) return;
+          a.adopted = true;
+          defaultHeap().track(owner, a.ptr);
+        },
+        release: () => {
+          for (const v of values.values()) dropValue(v);
+          for (const a of allocations) if (!a.adopted && a.refs > 0) { a.refs = 0; defaultHeap().free(a.ptr); }
+        },
+      };
+    } catch (e) {
+      for (const a of allocations) if (a.refs > 0) { a.refs = 0; defaultHeap().free(a.ptr); }
+      throw e;
+    }
+  }
+
+  async runAsync(plan: Plan): Promise<RunResult> {
+    return this.run(plan);
+  }
+
+  stats(): BackendStats {
+    return { runs: this.#runs, steps: this.#launches + this.#hostSteps };
+  }
+
+  /** Kernel launches and reference-evaluated steps, apart. */
+  detailedStats(): { runs: number; launches: number; hostSteps: number } {
+    return { runs: this.#runs, launches: this.#launches, hostSteps: this.#hostSteps };
+  }
+
+  #evaluate(n: Node, values: Map<Node, HeapValue>, flags: RunFlags): HeapValue {
+    const input = (i: number): HeapValue => values.get(n.inputs[i]!)!;
+    switch (OPS[n.op].family) {
+      case 'source':
+        return fromStorage(n.attrs.data!, n.dtype, n.shape);
+      case 'scalar': {
+        const v = allocValue(n.dtype, []);
+        v.alloc!.data[0] = n.attrs.value!;
+        return v;
+      }
+      case 'view':
+        return composeView(input(0), n.attrs.view!, n.shape);
+      case 'reshape': {
+        const x = input(0);
+        if (isContiguous(x)) return reshapeValue(x, n.shape);
+        const copy = this.#copy(x);
+        const r = reshapeValue(copy, n.shape);
+        dropValue(copy);
+        return r;
+      }
+      default: {
+        this.#hostSteps++;
+        const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i))), flags);
+        return fromDense(dense);
+      }
+    }
+  }
+
+  /** A contiguous copy of a strided value, by a load/store kernel. */
+  #copy(x: HeapValue): HeapValue {
+    const out = allocValue(x.dtype, x.shape);
+    const built = buildCopy(x, out);
+    this.#launch(built.spec, built.shape, built.arrays);
+    return out;
+  }
+
+  #launch(spec: Parameters<typeof compileKernel>[0], shape: readonly number[], arrays: Parameters<typeof launch>[3]['arrays']) {
+    const compiled = compileKernel(spec, this.#math);
+    const heap = defaultHeap();
+    const fn = instantiate(compiled, heap.memory, hostFunction);
+    this.#launches++;
+    return launch(compiled, heap, fn, { shape, arrays });
+  }
+
+  #runKernel(g: FusedGroup, values: Map<Node, HeapValue>, flags: RunFlags, keep: (v: HeapValue) => HeapValue): void {
+    const inputs = g.inputs.map((n) => values.get(n)!);
+    const outputs = g.stores.map((n) => keep(allocValue(n.dtype, n.shape)));
+    const built = buildKernel(g, inputs, outputs);
+    const r = this.#launch(built.spec, built.shape, built.arrays);
+    flags.divideByZero += r.flags.divide;
+    flags.invalidCast += r.flags.invalid;
+    if (r.flags.invalid) {
+      for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);
+    }
+    g.stores.forEach((n, k) => values.set(n, outputs[k]!));
+    g.reductions.forEach((node, slot) => {
+      const op = node.op as ReduceOp;
+      const { compute } = resolveReduce(op, node.inputs[0]!.dtype);
+      let value = combinePartials(r.partials, r.blocks, g.reductions.length, slot, op, compute);
+      if (op === 'mean') value = compute === 'float32' ? Math.fround(value / sizeOf(g.shape)) : value / sizeOf(g.shape);
+      const v = keep(allocValue(node.dtype, node.shape));
+      v.alloc!.data[0] = value;
+      values.set(node, v);
+    });
+  }
+}
+
+export { WasmBackend };

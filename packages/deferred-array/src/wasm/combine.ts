@@ -1,0 +1,39 @@
+// Combines the per-block partials of a fused reduction: pairwise, in block
+// order, so the result depends on the data alone (never on how blocks were
+// shared between workers).
+import type { DType } from '../ir/dtypes.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { fmax, fmin } from '../reference/scalar-math.js';
+
+type Combine = (a: number, b: number) => number;
+
+function combiner(op: ReduceOp, compute: DType): Combine {
+  const r = compute === 'float32' ? Math.fround : (x: number) => x;
+  const isFloat = compute === 'float32' || compute === 'float64';
+  switch (op) {
+    case 'sum': case 'mean': return (a, b) => r(a + b);
+    case 'prod': return (a, b) => r(a * b);
+    case 'min': return isFloat ? fmin : Math.min;
+    case 'max': return isFloat ? fmax : Math.max;
+    case 'any': return (a, b) => (a || b ? 1 : 0);
+    case 'all': return (a, b) => (a && b ? 1 : 0);
+    default: throw new Error(`internal: ${op} is not a fused reduction`);
+  }
+}
+
+function identityOf(op: ReduceOp): number {
+  return op === 'prod' || op === 'all' ? 1 : 0;
+}
+
+/** partials[block * slots + slot] over `blocks` blocks, combined as a balanced tree. */
+function combinePartials(partials: Float64Array, blocks: number, slots: number, slot: number, op: ReduceOp, compute: DType): number {
+  const f = combiner(op, compute);
+  const tree = (lo: number, hi: number): number => {
+    if (hi - lo === 1) return partials[lo * slots + slot]!;
+    const mid = lo + Math.floor((hi - lo) / 2);
+    return f(tree(lo, mid), tree(mid, hi));
+  };
+  return blocks === 0 ? identityOf(op) : tree(0, blocks);
+}
+
+export { combinePartials };

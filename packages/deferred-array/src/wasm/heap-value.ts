@@ -1,0 +1,111 @@
+// Values in the WebAssembly backend: strided windows onto heap memory. A view
+// (transpose, slice, broadcast, reshape of contiguous data) is a new window
+// over the same bytes, so views cost nothing until something reads them.
+import { defaultHeap } from 'kernels-wasm';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { ViewMap } from '../ir/node.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import type { Shape } from '../ir/shape.js';
+import { allocDense, forEachStrided } from '../reference/dense.js';
+import type { Dense } from '../reference/dense.js';
+
+/** A heap block this run allocated, shared by every window onto it. */
+interface Allocation {
+  readonly ptr: number;
+  readonly data: TypedArray;
+  refs: number;
+  adopted: boolean;
+}
+
+interface HeapValue {
+  readonly dtype: DType;
+  readonly shape: Shape;
+  /** Byte address of element (0, ..., 0). */
+  readonly ptr: number;
+  /** Element strides. */
+  readonly strides: readonly number[];
+  /** Present when the bytes belong to this run (absent for sources, which own theirs). */
+  readonly alloc?: Allocation;
+}
+
+const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
+
+function allocValue(dtype: DType, shape: Shape): HeapValue {
+  const heap = defaultHeap();
+  const n = sizeOf(shape);
+  const ptr = heap.alloc(n * dtypeInfo(dtype).bytes);
+  const data = heap.view(viewType(dtype), ptr, n) as TypedArray;
+  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1, adopted: false } };
+}
+
+function fromStorage(data: TypedArray, dtype: DType, shape: Shape): HeapValue {
+  return { dtype, shape, ptr: data.byteOffset, strides: contiguousStrides(shape) };
+}
+
+/** Row-major and gap-free: axes of length 1 may have any stride. */
+function isContiguous(v: HeapValue): boolean {
+  const c = contiguousStrides(v.shape);
+  return v.shape.every((d, i) => d <= 1 || v.strides[i] === c[i]);
+}
+
+/** The window a view node opens onto its input's window. */
+function composeView(v: HeapValue, view: ViewMap, shape: Shape): HeapValue {
+  const { axes, steps, starts } = view;
+  if (!axes || !steps || !starts) throw new Error('internal: view without per-axis mapping');
+  const bytes = dtypeInfo(v.dtype).bytes;
+  const ptr = sizeOf(shape) === 0 ? v.ptr : v.ptr + starts.reduce((s, st, a) => s + st * v.strides[a]! * bytes, 0);
+  const strides = axes.map((a, i) => (a < 0 ? 0 : steps[i]! * v.strides[a]!));
+  return share(v, { dtype: v.dtype, shape, ptr, strides });
+}
+
+/** A contiguous value under a new shape (the caller checked contiguity). */
+function reshapeValue(v: HeapValue, shape: Shape): HeapValue {
+  return share(v, { dtype: v.dtype, shape, ptr: v.ptr, strides: contiguousStrides(shape) });
+}
+
+function share(from: HeapValue, v: Omit<HeapValue, 'alloc'>): HeapValue {
+  if (!from.alloc) return v;
+  from.alloc.refs++;
+  return { ...v, alloc: from.alloc };
+}
+
+/** Drops one reference; frees the block when none is left and nobody adopted it. */
+function dropValue(v: HeapValue): void {
+  const a = v.alloc;
+  if (!a || a.refs <= 0) return;
+  a.refs--;
+  if (a.refs === 0 && !a.adopted) defaultHeap().free(a.ptr);
+}
+
+/** The value as a row-major Dense: its own block when that is exactly it, else a JS copy. */
+function toDense(v: HeapValue): Dense {
+  if (v.alloc && v.ptr === v.alloc.ptr && isContiguous(v) && v.alloc.data.length === sizeOf(v.shape)) {
+    return { dtype: v.dtype, shape: v.shape, data: v.alloc.data };
+  }
+  const out = allocDense(v.dtype, v.shape);
+  const heap = defaultHeap();
+  const bytes = dtypeInfo(v.dtype).bytes;
+  const n = sizeOf(v.shape);
+  if (n === 0) return out;
+  // Read through a view spanning the window's extent, wherever its strides point.
+  let lo = 0;
+  let hi = 0;
+  v.shape.forEach((d, i) => {
+    const span = (d - 1) * v.strides[i]!;
+    if (span < 0) lo += span; else hi += span;
+  });
+  const src = heap.view(viewType(v.dtype), v.ptr + lo * bytes, hi - lo + 1) as TypedArray;
+  forEachStrided(v.shape, [{ strides: v.strides, offset: -lo }], (i, o) => { out.data[i] = src[o]!; });
+  return out;
+}
+
+/** Copies a Dense into a new block. */
+function fromDense(d: Dense): HeapValue {
+  const v = allocValue(d.dtype, d.shape);
+  v.alloc!.data.set(d.data);
+  return v;
+}
+
+export { allocValue, fromStorage, isContiguous, composeView, reshapeValue, dropValue, toDense, fromDense };
+export type { HeapValue, Allocation };

@@ -1,0 +1,117 @@
+// Turns a fused group into a KernelSpec and the arrays to launch it with:
+// external inputs are loads (broadcast through zero strides, views through
+// their strides), members become SSA instructions with explicit casts to each
+// op's computation dtype, stored members become outputs, and full reductions
+// become per-block partials.
+import { collapseDims } from 'kernels-wasm';
+import type { InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
+import type { DType } from '../ir/dtypes.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
+import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
+import type { FusedGroup } from '../plan/plan.js';
+import type { HeapValue } from './heap-value.js';
+
+interface BuiltKernel {
+  readonly spec: KernelSpec;
+  readonly shape: readonly number[];
+  readonly arrays: readonly LaunchArray[];
+}
+
+const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
+
+/** Strides of `v` read over an iteration space of `shape` (NumPy broadcasting). */
+function broadcastStrides(v: HeapValue, shape: readonly number[]): number[] {
+  const lead = shape.length - v.shape.length;
+  return shape.map((_, i) => (i < lead || v.shape[i - lead] === 1 ? 0 : v.strides[i - lead]!));
+}
+
+function innerOf(stride: number): InnerStride {
+  return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
+}
+
+/**
+ * `inputs` are the values of group.inputs, `outputs` freshly allocated values
+ * for group.stores; reduction i writes slot i.
+ */
+function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): BuiltKernel {
+  const space = group.shape.length === 0 ? [1] : [...group.shape];
+  const values = [...inputs, ...outputs];
+  const strides = values.map((v) => broadcastStrides(v, space));
+  const collapsed = collapseDims(space, strides);
+  const body: KInstr[] = [];
+  const typeOf = (id: number): KType => body[id]!.type;
+  const push = (ins: KInstr): number => body.push(ins) - 1;
+  const castTo = (id: number, t: DType): number => (typeOf(id) === t ? id : push({ op: 'cast', arg: id, type: t }));
+  const idOf = new Map<Node, number>();
+  const get = (n: Node): number => idOf.get(n)!;
+
+  group.inputs.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
+  for (const m of group.members) idOf.set(m, emitMember(m, get, push, castTo));
+  group.stores.forEach((n, k) => {
+    push({ op: 'store', array: inputs.length + k, arg: get(n), type: n.dtype });
+  });
+  group.reductions.forEach((r, slot) => {
+    const op = r.op as ReduceOp;
+    const x = get(r.inputs[0]!);
+    const { compute } = resolveReduce(op, r.inputs[0]!.dtype);
+    const bool = op === 'any' || op === 'all';
+    const arg = castTo(x, bool ? 'bool' : compute);
+    push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg, slot, type: bool ? 'bool' : compute });
+  });
+
+  const arrays = values.map((v, k) => ({
+    dtype: v.dtype,
+    role: k < inputs.length ? 'in' as const : 'out' as const,
+    inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
+  }));
+  return {
+    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length },
+    shape: collapsed.shape,
+    arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
+  };
+}
+
+/** A kernel that copies `x` into the contiguous `out` (materialising a view). */
+function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
+  const space = x.shape.length === 0 ? [1] : [...x.shape];
+  const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
+  const inner = (k: number): InnerStride => innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!);
+  return {
+    spec: {
+      ndim: collapsed.shape.length,
+      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0) }, { dtype: x.dtype, role: 'out', inner: inner(1) }],
+      body: [{ op: 'load', array: 0, type: x.dtype }, { op: 'store', array: 1, arg: 0, type: x.dtype }],
+      slots: 0,
+    },
+    shape: collapsed.shape,
+    arrays: [{ ptr: x.ptr, strides: collapsed.strides[0]! }, { ptr: out.ptr, strides: collapsed.strides[1]! }],
+  };
+}
+
+function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => number, castTo: (id: number, t: DType) => number): number {
+  const family = OPS[m.op].family;
+  const ins = m.inputs.map(get);
+  if (family === 'cast') return castTo(ins[0]!, m.dtype);
+  const { compute } = resolveElementwise(m.op, m.inputs.map((n) => n.dtype));
+  if (m.op === 'where') {
+    return push({ op: 'select', args: [castTo(ins[0]!, 'bool'), castTo(ins[1]!, m.dtype), castTo(ins[2]!, m.dtype)], type: m.dtype });
+  }
+  const args = ins.map((id) => castTo(id, compute));
+  if (m.op === 'clip') {
+    const lo = push({ op: 'binary', fn: 'maximum', args: [args[0]!, args[1]!], type: compute });
+    return castTo(push({ op: 'binary', fn: 'minimum', args: [lo, args[2]!], type: compute }), m.dtype);
+  }
+  const type = BOOL_RESULT.has(OPS[m.op].rule) ? 'bool' : compute;
+  const id = family === 'unary'
+    ? push({ op: 'unary', fn: m.op as UnaryOp, arg: args[0]!, type })
+    : push({ op: 'binary', fn: m.op as BinaryOp, args: [args[0]!, args[1]!], type });
+  return castTo(id, m.dtype);
+}
+
+const bytesOf = (d: DType): number => dtypeInfo(d).bytes;
+
+export { buildKernel, buildCopy, bytesOf };
+export type { BuiltKernel };
