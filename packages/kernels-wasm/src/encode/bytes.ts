@@ -85,6 +85,15 @@ class ByteWriter {
     return this.uleb(utf8.length).bytes(utf8);
   }
 
+  /** Drops what was written after `length`: a failed emit must not leave half an instruction behind. */
+  truncate(length: number): this {
+    if (!Number.isInteger(length) || length < 0 || length > this.#len) {
+      throw new RangeError(`truncate: ${length} is not a length between 0 and ${this.#len}`);
+    }
+    this.#len = length;
+    return this;
+  }
+
   /** A length-prefixed section or vector body written by `fill`. */
   sized(fill: (w: ByteWriter) => void): this {
     const inner = new ByteWriter();

@@ -2,6 +2,7 @@
 // immediates. Structured control flow is checked for balance at finish().
 import { ByteWriter } from './bytes.js';
 import { opcode } from './opcodes.js';
+import type { OpcodeInfo } from './opcodes.js';
 import { VALTYPE } from './types.js';
 import type { ValType } from './types.js';
 
@@ -73,6 +74,22 @@ class FunctionBuilder {
     // Routed so that block balance stays tracked whichever way they are written.
     if (name === 'end' && imm.length === 0) return this.end();
     if (name === 'else' && imm.length === 0) return this.else();
+    return this.#atomically(() => this.#op(name, info, imm));
+  }
+
+  /** Runs an emit; if it throws, the body is left as it was before (no half-written instruction). */
+  #atomically(emit: () => void): this {
+    const start = this.#code.length;
+    try {
+      emit();
+    } catch (e) {
+      this.#code.truncate(start);
+      throw e;
+    }
+    return this;
+  }
+
+  #op(name: string, info: OpcodeInfo, imm: Array<number | bigint>): void {
     const w = this.#code;
     if (info.prefix !== undefined) w.u8(info.prefix).uleb(info.code);
     else w.u8(info.code);
@@ -95,7 +112,6 @@ class FunctionBuilder {
         break;
       default: throw new TypeError(`${name} needs its own emitter (mem, block/loop/if, v128const, shuffle, brTable)`);
     }
-    return this;
   }
 
   /**
@@ -120,12 +136,13 @@ class FunctionBuilder {
     } else if (lane !== undefined) {
       throw new TypeError(`${name} takes no lane index; only the v128.*_lane instructions do`);
     }
-    const w = this.#code;
-    if (info.prefix !== undefined) w.u8(info.prefix).uleb(info.code);
-    else w.u8(info.code);
-    w.uleb(align).uleb(arg.offset ?? 0);
-    if (lane !== undefined) w.u8(lane);
-    return this;
+    return this.#atomically(() => {
+      const w = this.#code;
+      if (info.prefix !== undefined) w.u8(info.prefix).uleb(info.code);
+      else w.u8(info.code);
+      w.uleb(align).uleb(arg.offset ?? 0);
+      if (lane !== undefined) w.u8(lane);
+    });
   }
 
   v128const(bytes: ArrayLike<number>): this {
@@ -192,10 +209,11 @@ class FunctionBuilder {
   }
 
   brTable(labels: readonly number[], defaultLabel: number): this {
-    const w = this.#code.u8(opcode('br_table').code).uleb(labels.length);
-    for (const l of labels) w.uleb(l);
-    w.uleb(defaultLabel);
-    return this;
+    return this.#atomically(() => {
+      const w = this.#code.u8(opcode('br_table').code).uleb(labels.length);
+      for (const l of labels) w.uleb(l);
+      w.uleb(defaultLabel);
+    });
   }
 
   /** The body: local declarations (run-length grouped), the code, and the final end. */

@@ -1,6 +1,9 @@
 // The instruction table: every opcode the kernels use, with its encoding and
 // the kind of immediate that follows it. Prefixed opcodes (0xfc, 0xfd, 0xfe)
 // carry their sub-opcode as an unsigned LEB128.
+// Checked entry by entry against the spec's index of instructions (core, 0xfc
+// and the 0xfd SIMD set) and the threads proposal (0xfe); opcodes.test.ts
+// validates every entry in a module and spot-checks encodings.
 
 /**
  * none, u32 index (local/global/func/label), i32/i64/f32/f64 constants,
