@@ -14,13 +14,13 @@ async function main(): Promise<void> {
 
   console.log(`\n# Short bandwidth benchmark (n = ${N}, median of ${RUNS} runs; BENCH_N and BENCH_RUNS change them)`);
   const limits = streamingLimits(N * 4, RUNS);
-  console.log('Streaming yardstick (one thread, JS loops):');
+  console.log('Streaming limit, measured with our own WebAssembly kernels on one thread:');
   for (const s of limits) console.log(`  ${s.name.padEnd(12)} ${s.gbPerS.toFixed(2).padStart(6)} GB/s`);
   const readLimit = limits[0]!.gbPerS;
   for (const c of [fooCase(N), sinCosCase(N)]) console.log(`\n${printCase(c, runCase(c, RUNS), readLimit)}`);
   console.log(
-    '\nThe reference backend evaluates one node at a time in plain TypeScript: it is the oracle, not the fast path.\n' +
-    'Fused WebAssembly SIMD kernels and the worker pool are the next milestones (see README).',
+    '\nOne thread so far: the worker pool (next milestone) spreads the same blocks over every core.\n' +
+    'DEFERRED_ARRAY_BACKEND=reference runs the plain TypeScript oracle instead.',
   );
   await da.shutdown();
 }

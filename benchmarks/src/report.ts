@@ -1,4 +1,5 @@
 // Runs cases side by side and prints one readable table per case.
+import * as da from 'deferred-array';
 import type { Case } from './cases.js';
 import { gbPerS, time } from './timing.js';
 
@@ -9,7 +10,7 @@ interface Row {
 
 function runCase(c: Case, runs: number): Row[] {
   return [
-    { who: 'deferred-array (reference backend)', ms: time(c.deferred, runs).medianMs },
+    { who: `deferred-array (${da.configure().backend} backend)`, ms: time(c.deferred, runs).medianMs },
     { who: 'eager @stdlib/ndarray', ms: time(c.eager, runs).medianMs },
     { who: 'hand-fused JS loop', ms: time(c.fusedJs, runs).medianMs },
   ];

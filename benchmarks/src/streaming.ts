@@ -1,7 +1,9 @@
-// The memory-bandwidth yardstick: read, copy and triad streaming loops.
-// Today these are plain JS loops on one thread; the WebAssembly streaming
-// kernels on every worker replace them when kernels-wasm lands, and the
-// figures below then become the machine's real limit.
+// The memory-bandwidth yardstick, measured with the package's own streaming
+// kernels (read = sum, copy, triad a + s*b), generated through the same
+// KernelSpec path as every other kernel and run on the calling thread.
+// (With the worker pool, these will run on every worker.)
+import { compileKernel, defaultHeap, instantiate, launch } from 'kernels-wasm';
+import type { KernelSpec } from 'kernels-wasm';
 import { gbPerS, time } from './timing.js';
 
 interface Stream {
@@ -9,35 +11,50 @@ interface Stream {
   readonly gbPerS: number;
 }
 
+const c = 'contiguous' as const;
+
+const READ: KernelSpec = {
+  ndim: 1, slots: 1,
+  arrays: [{ dtype: 'float64', role: 'in', inner: c }],
+  body: [{ op: 'load', array: 0, type: 'float64' }, { op: 'reduce', fn: 'sum', arg: 0, slot: 0, type: 'float64' }],
+};
+const COPY: KernelSpec = {
+  ndim: 1, slots: 0,
+  arrays: [{ dtype: 'float64', role: 'in', inner: c }, { dtype: 'float64', role: 'out', inner: c }],
+  body: [{ op: 'load', array: 0, type: 'float64' }, { op: 'store', array: 1, arg: 0, type: 'float64' }],
+};
+const TRIAD: KernelSpec = {
+  ndim: 1, slots: 0,
+  arrays: [{ dtype: 'float64', role: 'in', inner: c }, { dtype: 'float64', role: 'in', inner: c }, { dtype: 'float64', role: 'out', inner: c }],
+  body: [
+    { op: 'load', array: 0, type: 'float64' },
+    { op: 'load', array: 1, type: 'float64' },
+    { op: 'const', value: 3, type: 'float64' },
+    { op: 'binary', fn: 'multiply', args: [1, 2], type: 'float64' },
+    { op: 'binary', fn: 'add', args: [0, 3], type: 'float64' },
+    { op: 'store', array: 2, arg: 4, type: 'float64' },
+  ],
+};
+
 function streamingLimits(n: number, runs: number): Stream[] {
-  const a = new Float64Array(n).fill(1);
-  const b = new Float64Array(n).fill(2);
-  const c = new Float64Array(n);
-  // Four independent sums, so the loop waits on memory rather than on one add chain.
-  const read = time(() => {
-    let s0 = 0;
-    let s1 = 0;
-    let s2 = 0;
-    let s3 = 0;
-    let i = 0;
-    for (; i + 3 < n; i += 4) {
-      s0 += a[i]!;
-      s1 += a[i + 1]!;
-      s2 += a[i + 2]!;
-      s3 += a[i + 3]!;
-    }
-    for (; i < n; i++) s0 += a[i]!;
-    return s0 + s1 + s2 + s3;
-  }, runs);
-  const copy = time(() => c.set(a), runs);
-  const triad = time(() => {
-    for (let i = 0; i < n; i++) c[i] = a[i]! + 3 * b[i]!;
-  }, runs);
-  return [
-    { name: 'read (sum)', gbPerS: gbPerS(n * 8, read.medianMs) },
-    { name: 'copy', gbPerS: gbPerS(n * 16, copy.medianMs) },
-    { name: 'triad', gbPerS: gbPerS(n * 24, triad.medianMs) },
-  ];
+  const heap = defaultHeap();
+  const [a, b, out] = [heap.alloc(n * 8), heap.alloc(n * 8), heap.alloc(n * 8)];
+  heap.f64(a, n).fill(1);
+  heap.f64(b, n).fill(2);
+  const run = (spec: KernelSpec, ptrs: number[]) => {
+    const compiled = compileKernel(spec);
+    const fn = instantiate(compiled, heap.memory, () => { throw new Error('no host functions'); });
+    return () => launch(compiled, heap, fn, { shape: [n], arrays: ptrs.map((ptr) => ({ ptr, strides: [1] })) });
+  };
+  try {
+    return [
+      { name: 'read (sum)', gbPerS: gbPerS(n * 8, time(run(READ, [a]), runs).medianMs) },
+      { name: 'copy', gbPerS: gbPerS(n * 16, time(run(COPY, [a, out]), runs).medianMs) },
+      { name: 'triad', gbPerS: gbPerS(n * 24, time(run(TRIAD, [a, b, out]), runs).medianMs) },
+    ];
+  } finally {
+    for (const p of [a, b, out]) heap.free(p);
+  }
 }
 
 export { streamingLimits };

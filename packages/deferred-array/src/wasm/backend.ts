@@ -9,7 +9,7 @@ import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
-import { resolveReduce } from '../ir/type-rules.js';
+import { isFloat } from '../ir/dtypes.js';
 import type { FusedGroup, Plan } from '../plan/plan.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
@@ -21,7 +21,7 @@ import {
 } from './heap-value.js';
 import type { Allocation, HeapValue } from './heap-value.js';
 import { hostFunction, hostState } from './host-functions.js';
-import { buildCopy, buildKernel } from './kernel-builder.js';
+import { accumulatorDType, buildCopy, buildKernel } from './kernel-builder.js';
 
 class WasmBackend implements Backend {
   readonly name = 'wasm';
@@ -150,9 +150,11 @@ class WasmBackend implements Backend {
     g.stores.forEach((n, k) => values.set(n, outputs[k]!));
     g.reductions.forEach((node, slot) => {
       const op = node.op as ReduceOp;
-      const { compute } = resolveReduce(op, node.inputs[0]!.dtype);
-      let value = combinePartials(r.partials, r.blocks, g.reductions.length, slot, op, compute);
-      if (op === 'mean') value = compute === 'float32' ? Math.fround(value / sizeOf(g.shape)) : value / sizeOf(g.shape);
+      const acc = accumulatorDType(op, node.inputs[0]!.dtype);
+      let value = combinePartials(r.partials, r.blocks, g.reductions.length, slot, op, acc);
+      // Integer products carried in float64 can reach -0, which integers do not have.
+      if (!isFloat(node.inputs[0]!.dtype)) value += 0;
+      if (op === 'mean') value /= sizeOf(g.shape);
       const v = keep(allocValue(node.dtype, node.shape));
       v.alloc!.data[0] = value;
       values.set(node, v);

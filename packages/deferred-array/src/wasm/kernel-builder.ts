@@ -56,10 +56,9 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   group.reductions.forEach((r, slot) => {
     const op = r.op as ReduceOp;
     const x = get(r.inputs[0]!);
-    const { compute } = resolveReduce(op, r.inputs[0]!.dtype);
     const bool = op === 'any' || op === 'all';
-    const arg = castTo(x, bool ? 'bool' : compute);
-    push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg, slot, type: bool ? 'bool' : compute });
+    const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0]!.dtype);
+    push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type });
   });
 
   const arrays = values.map((v, k) => ({
@@ -113,5 +112,17 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
 
 const bytesOf = (d: DType): number => dtypeInfo(d).bytes;
 
-export { buildKernel, buildCopy, bytesOf };
+/**
+ * The dtype a fused reduction accumulates in. float32 sums and means
+ * accumulate in float64 and round once at the end: a block holds thousands of
+ * elements per lane, and float32 running sums over that many would lose
+ * digits that NumPy's pairwise summation keeps. Products stay in float32,
+ * where their rounding is relative and they overflow where NumPy's do.
+ */
+function accumulatorDType(op: ReduceOp, input: DType): DType {
+  const { compute } = resolveReduce(op, input);
+  return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
+}
+
+export { buildKernel, buildCopy, bytesOf, accumulatorDType };
 export type { BuiltKernel };

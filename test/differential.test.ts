@@ -1,0 +1,190 @@
+// Random graphs on the WebAssembly backend against the reference evaluator
+// (the oracle): bit-exact where every op is IEEE-exact and no floating-point
+// sum or product is reordered; within a stated tolerance otherwise.
+import fc from 'fast-check';
+import * as da from '../packages/deferred-array/src/index.js';
+import { OPS, UNARY_OPS, BINARY_OPS } from '../packages/deferred-array/src/ir/op-table.js';
+
+type DType = da.DType;
+const DTYPES: DType[] = ['float64', 'float32', 'int32', 'uint8', 'bool'];
+
+const SPECIAL: Record<DType, number[]> = {
+  float64: [0, -0, 1, -1, 0.5, -2.5, 3, 1e300, -1e300, 5e-324, Infinity, -Infinity, NaN, 0.1, 7, -7],
+  float32: [0, -0, 1, -1, 0.5, -2.5, 3, 3e38, -3e38, 1e-45, Infinity, -Infinity, NaN, 0.1, 7, -7],
+  int32: [0, 1, -1, 2, -2, 7, -7, 100, 2147483647, -2147483648, 65536, 46341],
+  uint8: [0, 1, 2, 3, 7, 100, 127, 128, 200, 255],
+  bool: [0, 1],
+};
+
+interface Leaf {
+  readonly dtype: DType;
+  readonly seed: number;
+  /** How the leaf reaches its shape: plain, reversed along the last axis, transposed, broadcast from a smaller shape. */
+  readonly view: 'plain' | 'reversed' | 'transposed' | 'broadcast' | 'scalar';
+}
+
+interface OpStep {
+  readonly op: string;
+  readonly args: readonly number[];
+}
+
+interface Program {
+  readonly shape: readonly number[];
+  readonly leaves: readonly Leaf[];
+  readonly steps: readonly OpStep[];
+  readonly final: 'none' | 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean' | 'sumAxis0' | 'maxLast';
+}
+
+const SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 16, 17, 33];
+
+const program: fc.Arbitrary<Program> = fc.record({
+  shape: fc.oneof(
+    fc.tuple(fc.constantFrom(...SIZES)).map((s) => [...s]),
+    fc.tuple(fc.constantFrom(1, 2, 3, 5), fc.constantFrom(...SIZES)).map((s) => [...s]),
+    fc.tuple(fc.constantFrom(2, 3), fc.constantFrom(1, 2, 4), fc.constantFrom(3, 5, 9)).map((s) => [...s]),
+    fc.constant([40000]), // several blocks, long vector loops
+  ),
+  leaves: fc.array(fc.record({
+    dtype: fc.constantFrom(...DTYPES),
+    seed: fc.nat(1000),
+    view: fc.constantFrom('plain', 'reversed', 'transposed', 'broadcast', 'scalar'),
+  }), { minLength: 1, maxLength: 3 }),
+  steps: fc.array(fc.record({
+    op: fc.constantFrom(...UNARY_OPS, ...BINARY_OPS, 'where', 'clip', 'astype:float64', 'astype:float32', 'astype:int32', 'astype:uint8', 'astype:bool'),
+    args: fc.array(fc.nat(20), { minLength: 3, maxLength: 3 }),
+  }), { minLength: 1, maxLength: 6 }),
+  final: fc.constantFrom('none', 'none', 'sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'sumAxis0', 'maxLast'),
+});
+
+function leafArray(leaf: Leaf, shape: readonly number[]): da.DeferredArray {
+  const pool = SPECIAL[leaf.dtype];
+  const make = (s: readonly number[]) => {
+    const n = s.reduce((a, b) => a * b, 1);
+    const values = Array.from({ length: n }, (_, i) => pool[(i * 7 + leaf.seed) % pool.length]!);
+    return da.array(leaf.dtype === 'bool' ? values.map(Boolean) : values, { dtype: leaf.dtype }).reshape([...s]);
+  };
+  switch (leaf.view) {
+    case 'plain': return make(shape);
+    case 'reversed': return shape.length === 0 ? make(shape) : make(shape).get(`${shape.map(() => ':').slice(1).join(',')}${shape.length > 1 ? ',' : ''}::-1`);
+    case 'transposed': return make([...shape].reverse()).T;
+    case 'broadcast': return make(shape.map((d, i) => (i === 0 ? d : 1))).broadcastTo([...shape]);
+    case 'scalar': return make([]);
+  }
+}
+
+/** Builds the program's graph; steps that are not defined for their dtypes are skipped, as a user would. */
+function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.DeferredArray } {
+  const vals = p.leaves.map((l) => leafArray(l, p.shape));
+  let exact = true;
+  for (const s of p.steps) {
+    const pick = (k: number) => vals[s.args[k]! % vals.length]!;
+    try {
+      let v: da.DeferredArray;
+      if (s.op.startsWith('astype:')) v = pick(0).astype(s.op.slice(7) as DType);
+      else if (s.op === 'where') v = da.where(pick(0), pick(1), pick(2));
+      else if (s.op === 'clip') v = da.clip(pick(0), pick(1), pick(2));
+      else if ((UNARY_OPS as readonly string[]).includes(s.op)) v = (da as unknown as Record<string, (x: unknown) => da.DeferredArray>)[s.op]!(pick(0));
+      else v = (da as unknown as Record<string, (x: unknown, y: unknown) => da.DeferredArray>)[s.op]!(pick(0), pick(1));
+      if (!OPS[s.op as keyof typeof OPS]?.exact && !s.op.startsWith('astype') && s.op !== 'where' && s.op !== 'clip') exact = false;
+      vals.push(v);
+    } catch (e) {
+      if (!(e instanceof da.DTypeError || e instanceof RangeError)) throw e;
+    }
+  }
+  let out = vals[vals.length - 1]!;
+  const float = out.dtype === 'float32' || out.dtype === 'float64';
+  // Sums may cancel: their error is relative to the sum of magnitudes, not to the result.
+  let scale: da.DeferredArray | undefined;
+  const magnitudes = (x: da.DeferredArray, axis?: number) =>
+    da.sum(da.abs(x.astype('float64')), axis === undefined ? undefined : { axis });
+  try {
+    switch (p.final) {
+      case 'none': break;
+      case 'sum': case 'mean':
+        scale = magnitudes(out);
+        if (p.final === 'mean') scale = scale.div(Math.max(1, out.size));
+        out = (out as unknown as Record<string, () => da.DeferredArray>)[p.final]!();
+        break;
+      case 'sumAxis0': if (out.ndim > 0) { scale = magnitudes(out, 0); out = out.sum({ axis: 0 }); } break;
+      case 'maxLast': if (out.ndim > 0 && out.shape[out.ndim - 1]! > 0) out = out.max({ axis: -1 }); break;
+      default: out = (out as unknown as Record<string, () => da.DeferredArray>)[p.final]!();
+    }
+  } catch (e) {
+    if (!(e instanceof da.ShapeError)) throw e;
+  }
+  if (['sum', 'prod', 'mean', 'sumAxis0'].includes(p.final) && float) exact = false;
+  if (['sum', 'prod', 'mean', 'sumAxis0'].includes(p.final)) exact = exact && !float;
+  return { out, exact, ...(scale ? { scale } : {}) };
+}
+
+function values(x: da.StdNdarray): number[] {
+  const n = x.shape.reduce((a, b) => a * b, 1);
+  const out: number[] = [];
+  const idx = x.shape.map(() => 0);
+  for (let k = 0; k < n; k++) {
+    const v = x.get(...idx);
+    out.push(typeof v === 'boolean' ? Number(v) : Number(v));
+    for (let ax = x.shape.length - 1; ax >= 0; ax--) {
+      if (++idx[ax]! < x.shape[ax]!) break;
+      idx[ax] = 0;
+    }
+  }
+  return out;
+}
+
+const float = (d: string): boolean => d === 'float32' || d === 'float64';
+
+function run(out: da.DeferredArray, backend: 'wasm' | 'reference'): da.StdNdarray | Error {
+  da.configure({ backend });
+  try {
+    return out.executeSync() as da.StdNdarray;
+  } catch (e) {
+    return e as Error;
+  }
+}
+
+/**
+ * Equal as IEEE values (NaN equals NaN, -0 differs from +0); when inexact,
+ * within `rel`, or both below the smallest normal (`tiny`), where a reordered
+ * product may round to 0 or to a subnormal.
+ */
+function close(a: number, b: number, exact: boolean, rel: number, tiny: number, scale: number): boolean {
+  if (Number.isNaN(a) || Number.isNaN(b)) return Number.isNaN(a) && Number.isNaN(b);
+  if (exact) return Object.is(a, b);
+  if (a === b || (Math.abs(a) < tiny && Math.abs(b) < tiny)) return true;
+  if (!Number.isFinite(a) || !Number.isFinite(b)) return false;
+  return Math.abs(a - b) <= rel * Math.max(Math.abs(a), Math.abs(b), scale, 1e-300);
+}
+
+describe('WebAssembly backend against the reference evaluator', () => {
+  const initial = da.configure().backend;
+  beforeAll(() => da.configure({ errors: { divide: 'ignore', invalid: 'ignore' } }));
+  afterAll(() => da.configure({ backend: initial, errors: { divide: 'warn', invalid: 'warn' } }));
+
+  test('random graphs agree', () => {
+    fc.assert(fc.property(program, (p) => {
+      const { out, exact, scale } = build(p);
+      const ref = run(out, 'reference');
+      const scaleValue = scale ? run(scale, 'reference') : undefined;
+      const scales = scaleValue && !(scaleValue instanceof Error) ? values(scaleValue) : [];
+      const got = run(out, 'wasm');
+      if (ref instanceof Error || got instanceof Error) {
+        expect(got instanceof Error ? got.name : 'no error').toBe(ref instanceof Error ? ref.name : 'no error');
+        return;
+      }
+      expect(got.dtype).toBe(ref.dtype);
+      expect(got.shape).toEqual(ref.shape);
+      const rel = ref.dtype === 'float32' ? 1e-4 : 1e-9;
+      const tiny = ref.dtype === 'float32' ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
+      const r = values(ref);
+      const g = values(got);
+      // A reordered product that overflows or underflows on the way may end in Inf, 0 or NaN (Inf * 0) either way.
+      const lost = (v: number) => !Number.isFinite(v) || Math.abs(v) < tiny;
+      const orderFree = (v: number, w: number) => p.final === 'prod' && float(ref.dtype) && (lost(v) || lost(w));
+      const bad = r.findIndex((v, i) => !orderFree(v, g[i]!) && !close(v, g[i]!, exact, rel, tiny, scales[i] ?? 0));
+      if (bad >= 0) {
+        throw new Error(`element ${bad}: reference ${r[bad]} vs wasm ${g[bad]} (exact=${exact})\n${out.explain()}`);
+      }
+    }), { numRuns: Number(process.env["DIFF_RUNS"] ?? 300) });
+  });
+});
