@@ -16,7 +16,7 @@ export {
   reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
-export { execute, executeSync, shutdown, stats } from './api/execute.js';
+export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
 export { configure } from './execute/config.js';
 export { DTYPES } from './ir/dtypes.js';
 export {

@@ -31,7 +31,7 @@ export type {
   FreeBlock,
 } from './heap/index.js';
 export {
-  compileKernel, compileCount, specHash, launch, instantiate, BLOCK_SIZE, collapseDims, validateSpec, KTYPE_BYTES,
+  compileKernel, compileCount, compileMs, specHash, launch, instantiate, BLOCK_SIZE, collapseDims, validateSpec, KTYPE_BYTES,
 } from './lower/index.js';
 export type {
   CompiledModule, MathProvider, HostFunction, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,

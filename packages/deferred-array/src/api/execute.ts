@@ -1,4 +1,5 @@
 // Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
+import { defaultHeap } from 'kernels-wasm';
 import { backendStats, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -30,8 +31,18 @@ async function shutdown(): Promise<void> {
 }
 
 /** Counters of the active backend: plans run and steps evaluated (tests use them to prove nothing ran). */
-function stats(): { backend: string; runs: number; steps: number } {
+/**
+ * Counters of the active backend (plans run, steps evaluated or kernels
+ * launched) and of the kernel compiler (modules compiled, milliseconds spent):
+ * tests use them to prove that nothing ran, or that nothing was recompiled.
+ */
+function stats(): { backend: string; runs: number; steps: number; kernelsCompiled: number; compileMs: number } {
   return backendStats();
 }
 
-export { execute, executeSync, shutdown, stats };
+/** The shared heap's statistics: bytes in use, peak, live allocations, heap size. */
+function heapStats(): { bytesInUse: number; peakBytes: number; liveAllocations: number; heapBytes: number; freeBytes: number } {
+  return defaultHeap().stats();
+}
+
+export { execute, executeSync, shutdown, stats, heapStats };

@@ -1,10 +1,11 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
-import { ExecutionError } from '../ir/errors.js';
+import { ExecutionError, HeapError } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
 import { WasmBackend } from '../wasm/backend.js';
+import { compileCount, compileMs } from 'kernels-wasm';
 import type { Plan } from '../plan/plan.js';
 import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
@@ -75,19 +76,40 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
   }
 }
 
+/** The heap's own exhaustion error, as this package's HeapError (same message, the original as cause). */
+function asPackageError(e: unknown): unknown {
+  if (e instanceof Error && (e as { code?: unknown }).code === 'HEAP' && !(e instanceof HeapError)) {
+    return new HeapError(e.message, { cause: e });
+  }
+  return e;
+}
+
 /** Plans and runs `roots` on the calling thread. */
 function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
   const plan = planExecution(roots, currentTarget());
-  return finish(roots, many, plan, currentBackend().run(plan));
+  let run: RunResult;
+  try {
+    run = currentBackend().run(plan);
+  } catch (e) {
+    throw asPackageError(e);
+  }
+  return finish(roots, many, plan, run);
 }
 
 /** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
 function runNodesAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
   const plan = planExecution(roots, currentTarget());
-  return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run));
+  return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run), (e: unknown) => {
+    throw asPackageError(e);
+  });
 }
 
-const backendStats = () => ({ backend: currentBackend().name, ...currentBackend().stats() });
+const backendStats = () => ({
+  backend: currentBackend().name,
+  ...currentBackend().stats(),
+  kernelsCompiled: compileCount(),
+  compileMs: compileMs(),
+});
 
 export { runNodes, runNodesAsync, backendStats, currentBackend, currentTarget };
 export type { Record as OutputRecord };

@@ -66,6 +66,7 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
 
 const modules = new Map<string, CompiledModule>();
 let compiled = 0;
+let compileTime = 0;
 
 function compileKernel(spec: KernelSpec, math: MathProvider = NO_MATH): CompiledModule {
   const hash = specHash(spec);
@@ -98,11 +99,14 @@ function compileKernel(spec: KernelSpec, math: MathProvider = NO_MATH): Compiled
   const result: CompiledModule = Object.freeze({ hash, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
   modules.set(hash, result);
   compiled++;
+  compileTime += result.compileMs;
   return result;
 }
 
 /** Modules compiled so far (cache misses): tests read it to prove reuse. */
 const compileCount = (): number => compiled;
+/** Milliseconds spent generating and compiling them. */
+const compileMs = (): number => compileTime;
 
-export { compileKernel, compileCount, specHash, isFloatK };
+export { compileKernel, compileCount, compileMs, specHash, isFloatK };
 export type { CompiledModule, MathProvider, HostFunction };

@@ -1,5 +1,5 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
-export { compileKernel, compileCount, specHash } from './compile.js';
+export { compileKernel, compileCount, compileMs, specHash } from './compile.js';
 export { launch, instantiate, BLOCK_SIZE } from './launch.js';
 export { collapseDims } from './collapse.js';
 export { validateSpec } from './validate-spec.js';

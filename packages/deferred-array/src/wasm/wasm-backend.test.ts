@@ -1,0 +1,83 @@
+import * as da from '../index.js';
+
+const initial = da.configure().backend;
+beforeAll(() => { da.configure({ backend: 'wasm' }); });
+afterAll(() => { da.configure({ backend: initial }); });
+
+const f64 = (x: unknown): number[] => Array.from((x as da.StdNdarray).data as Float64Array);
+
+describe('the WebAssembly backend', () => {
+  test('NEP foo is one fused kernel', () => {
+    const arr = da.wrap(Float64Array.from({ length: 1000 }, (_, i) => i));
+    const foo = da.sum(da.square(arr.mul(Math.PI / 180)));
+    expect(foo.explain()).toContain('1 step(s) computing (1 fused kernel(s))');
+    const before = da.stats().steps;
+    const r = foo.executeSync() as da.StdNdarray;
+    expect(da.stats().steps - before).toBe(1);
+    let want = 0;
+    for (let i = 0; i < 1000; i++) want += ((i * Math.PI) / 180) ** 2;
+    expect(r.get()).toBeCloseTo(want, 9);
+  });
+
+  test('NEP bar is one kernel with two outputs', () => {
+    const arr = da.arange(6).astype('float64');
+    const plus1 = arr.add(1).output();
+    const plus2 = plus1.add(1);
+    const plan = plus2.explain();
+    expect(plan).toContain('(1 fused kernel(s))');
+    expect(plan).toMatch(/kernel 0 over \(6,\): astype, add, add; reads %0, %1, %2; writes %4, %5/);
+    const before = da.stats().steps;
+    const r = plus2.executeSync() as da.OutputRecord;
+    expect(da.stats().steps - before).toBe(1);
+    expect(f64(r['output_0'])).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(f64(r['result'])).toEqual([2, 3, 4, 5, 6, 7]);
+  });
+
+  test('a graph rebuilt every iteration of a loop compiles once', () => {
+    const step = (x: da.DeferredArray, dt: number) => x.mul(dt).add(x.square()).sqrt().sum();
+    step(da.zeros([10]), 0.5).executeSync();
+    const compiled = da.stats().kernelsCompiled;
+    for (let i = 0; i < 20; i++) step(da.full([100 + i * 37], i), 0.1 * i).executeSync();
+    expect(da.stats().kernelsCompiled).toBe(compiled);
+  });
+
+  test('views are read in place: transposed, reversed and broadcast operands need no copy kernel', () => {
+    const a = da.arange(12, { dtype: 'float64' }).reshape([3, 4]);
+    const b = da.arange(4, { dtype: 'float64' });
+    const y = da.add(a.T.get('::-1'), da.broadcastTo(b.reshape([4, 1]), [4, 3]));
+    expect(y.explain()).toContain('1 step(s) computing (1 fused kernel(s))');
+    const out = f64(y.executeSync());
+    const want: number[] = [];
+    for (let i = 0; i < 4; i++) for (let j = 0; j < 3; j++) want.push((3 - i) + 4 * j + i);
+    expect(out).toEqual(want);
+  });
+
+  test('a view returned as a result comes back as its own row-major copy', () => {
+    const a = da.arange(6).astype('float64').reshape([2, 3]);
+    const t = a.T.executeSync() as da.StdNdarray;
+    expect(t.shape).toEqual([3, 2]);
+    expect(f64(t)).toEqual([0, 3, 1, 4, 2, 5]);
+  });
+
+  test('temporaries are freed: a long chain ending in a sum keeps only its 0-d result', () => {
+    const x = da.wrap(new Float64Array(50000).fill(1.5));
+    let y = x;
+    for (let i = 0; i < 10; i++) y = y.mul(1.01).add(i);
+    const marked = y.sub(1).output('m');
+    const z = marked.mul(2).sum();
+    (z.executeSync() as da.OutputRecord)['m'];
+    const before = da.heapStats().bytesInUse;
+    const r = z.executeSync() as da.OutputRecord;
+    const grown = da.heapStats().bytesInUse - before;
+    // One marked output (50000 float64) and a 0-d result stay with the caller; nothing else.
+    expect(grown).toBeLessThanOrEqual(50000 * 8 + 64);
+    expect((r['m'] as da.StdNdarray).shape).toEqual([50000]);
+  });
+
+  test('ops without a kernel yet (axis reductions, matmul, concat) run through the reference evaluator on heap data', () => {
+    const a = da.arange(6).astype('float64').reshape([2, 3]);
+    expect(f64(a.sum({ axis: 0 }).executeSync())).toEqual([3, 5, 7]);
+    expect(f64(da.matmul(a, a.T).executeSync())).toEqual([5, 14, 14, 50]);
+    expect(f64(da.concat([a, a.mul(2)], { axis: 0 }).sum({ axis: 1 }).executeSync())).toEqual([3, 12, 6, 24]);
+  });
+});
