@@ -2,6 +2,7 @@
 // graphs: it compiles KernelSpecs to WebAssembly SIMD kernels and runs them
 // over one shared heap.
 export { detectSupport } from './support.js';
+export { disassemble, disassembleFunction } from './encode/index.js';
 export type { WasmSupport } from './support.js';
 export {
   Heap,

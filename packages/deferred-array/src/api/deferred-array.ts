@@ -10,6 +10,7 @@ import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execu
 import type { OutputRecord } from '../execute/linker.js';
 import { planExecution } from '../plan/pipeline.js';
 import { printPlan } from '../plan/print-plan.js';
+import { describeKernels } from '../wasm/describe-kernels.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
@@ -66,9 +67,19 @@ class DeferredArray {
     return runNodes([nodeOf(this)], false) as StdNdarray | OutputRecord;
   }
 
-  /** The plan execute() would run, as text. Computes nothing. */
-  explain(): string {
-    return printPlan(planExecution([nodeOf(this)], currentTarget()), currentBackend().name);
+  /**
+   * The plan execute() would run, as text. Computes nothing. With
+   * { kernels: true } the WebAssembly backend also compiles the kernels it
+   * would launch and prints their disassembly.
+   */
+  explain(options?: { kernels?: boolean }): string {
+    if (options !== undefined && (typeof options !== 'object' || options === null || Object.keys(options).some((k) => k !== 'kernels'))) {
+      throw new TypeError(`explain: options must be an object like { kernels: true }; got ${JSON.stringify(options)}`);
+    }
+    const plan = planExecution([nodeOf(this)], currentTarget());
+    const text = printPlan(plan, currentBackend().name);
+    if (!options?.kernels || currentTarget() !== 'kernels') return text;
+    return [text, ...describeKernels(plan)].join('\n\n');
   }
 
   /** The graph in Graphviz dot. Computes nothing. */

@@ -81,3 +81,17 @@ describe('the WebAssembly backend', () => {
     expect(f64(da.concat([a, a.mul(2)], { axis: 0 }).sum({ axis: 1 }).executeSync())).toEqual([3, 12, 6, 24]);
   });
 });
+
+describe('explain({ kernels: true })', () => {
+  test('prints each kernel disassembled, and runs nothing', () => {
+    const x = da.wrap(new Float64Array(100));
+    const y = x.mul(2).add(1).sum();
+    const before = da.stats().runs;
+    const text = y.explain({ kernels: true });
+    expect(da.stats().runs).toBe(before);
+    expect(text).toContain('kernel 0: 1-d iteration space, vectorised as f64x2');
+    expect(text).toMatch(/\(func \$kernel \(param i32 i32 i32\)/);
+    expect(text).toContain('f64x2.mul');
+    expect(() => y.explain({ wasm: true } as never)).toThrow(TypeError);
+  });
+});

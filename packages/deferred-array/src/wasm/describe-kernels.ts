@@ -1,0 +1,39 @@
+// Describes the kernels a plan would launch, without running anything: the
+// windows every value would have are worked out from shapes and views alone
+// (addresses are left at 0), the specs built and compiled, and each kernel
+// disassembled. Behind explain({ kernels: true }).
+import { compileKernel, disassembleFunction } from 'kernels-wasm';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { contiguousStrides } from '../ir/shape.js';
+import type { Plan } from '../plan/plan.js';
+import { composeView } from './heap-value.js';
+import type { HeapValue } from './heap-value.js';
+import { buildKernel } from './kernel-builder.js';
+
+const placeholder = (n: Node): HeapValue => ({ dtype: n.dtype, shape: n.shape, ptr: 0, strides: contiguousStrides(n.shape) });
+
+function describeKernels(plan: Plan): string[] {
+  const values = new Map<Node, HeapValue>();
+  const out: string[] = [];
+  for (const step of plan.steps) {
+    if (step.kind === 'node') {
+      // Views keep their input's window; anything else (a copy, a reshape, a host step) is row-major.
+      const n = step.node;
+      const x = values.get(n.inputs[0]!);
+      values.set(n, OPS[n.op].family === 'view' && x ? composeView(x, n.attrs.view!, n.shape) : placeholder(n));
+      continue;
+    }
+    const g = step.group;
+    const built = buildKernel(g, g.inputs.map((n) => values.get(n)!), g.stores.map(placeholder));
+    for (const n of [...g.members, ...g.reductions]) values.set(n, placeholder(n));
+    const compiled = compileKernel(built.spec);
+    const how = compiled.lanes ? `vectorised as ${compiled.lanes}` : 'scalar loop';
+    const host = compiled.hostKeys.length ? `; host functions: ${compiled.hostKeys.join(', ')}` : '';
+    out.push(`kernel ${g.id}: ${built.spec.ndim}-d iteration space, ${how}${host}, compiled in ${compiled.compileMs.toFixed(2)} ms\n` +
+      disassembleFunction(compiled.bytes, 'kernel'));
+  }
+  return out;
+}
+
+export { describeKernels };
