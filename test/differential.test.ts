@@ -32,7 +32,7 @@ interface Program {
   readonly shape: readonly number[];
   readonly leaves: readonly Leaf[];
   readonly steps: readonly OpStep[];
-  readonly final: 'none' | 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean' | 'sumAxis0' | 'maxLast';
+  readonly final: 'none' | 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean' | 'sumAxis0' | 'maxLast' | 'meanOuter' | 'allLast';
 }
 
 const SIZES = [0, 1, 2, 3, 4, 5, 7, 8, 9, 11, 16, 17, 33];
@@ -53,7 +53,7 @@ const program: fc.Arbitrary<Program> = fc.record({
     op: fc.constantFrom(...UNARY_OPS, ...BINARY_OPS, 'where', 'clip', 'astype:float64', 'astype:float32', 'astype:int32', 'astype:uint8', 'astype:bool'),
     args: fc.array(fc.nat(20), { minLength: 3, maxLength: 3 }),
   }), { minLength: 1, maxLength: 6 }),
-  final: fc.constantFrom('none', 'none', 'sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'sumAxis0', 'maxLast'),
+  final: fc.constantFrom('none', 'none', 'sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'sumAxis0', 'maxLast', 'meanOuter', 'allLast'),
 });
 
 function leafArray(leaf: Leaf, shape: readonly number[]): da.DeferredArray {
@@ -107,13 +107,19 @@ function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.
         break;
       case 'sumAxis0': if (out.ndim > 0) { scale = magnitudes(out, 0); out = out.sum({ axis: 0 }); } break;
       case 'maxLast': if (out.ndim > 0 && out.shape[out.ndim - 1]! > 0) out = out.max({ axis: -1 }); break;
+      case 'allLast': if (out.ndim > 0) out = out.all({ axis: -1, keepdims: true }); break;
+      case 'meanOuter': if (out.ndim > 1) {
+        const axes = [0, out.ndim - 1];
+        scale = da.sum(da.abs(out.astype('float64')), { axis: axes }).div(Math.max(1, out.shape[0]! * out.shape[out.ndim - 1]!));
+        out = out.mean({ axis: axes });
+      } break;
       default: out = (out as unknown as Record<string, () => da.DeferredArray>)[p.final]!();
     }
   } catch (e) {
     if (!(e instanceof da.ShapeError)) throw e;
   }
-  if (['sum', 'prod', 'mean', 'sumAxis0'].includes(p.final) && float) exact = false;
-  if (['sum', 'prod', 'mean', 'sumAxis0'].includes(p.final)) exact = exact && !float;
+  if (['sum', 'prod', 'mean', 'sumAxis0', 'meanOuter'].includes(p.final)) exact = exact && !float;
+  if (p.final === 'mean' || p.final === 'meanOuter') exact = false;
   return { out, exact, ...(scale ? { scale } : {}) };
 }
 

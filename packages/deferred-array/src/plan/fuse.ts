@@ -1,6 +1,6 @@
 // fuseElementwise: gathers elementwise nodes over one iteration space into
 // groups that run as one kernel (one pass over memory, no temporaries), with
-// the reductions over every axis that end them. A group's members may have
+// the reductions that end them (over every axis, or over one set of axes). A group's members may have
 // several consumers and several may be stored (NEP output() marks, results,
 // or values read by other steps).
 //
@@ -56,7 +56,9 @@ function fuseElementwise(plan: Plan): Plan {
     }
     const input = n.inputs[0];
     const g = input ? groupOf.get(input) : undefined;
-    if (g && FUSED_REDUCTIONS.has(n.op) && (n.attrs.axes ?? []).length === input!.shape.length && g.members.includes(input!)) {
+    // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
+    const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
+    if (g && FUSED_REDUCTIONS.has(n.op) && g.members.includes(input!) && sameShape(input!.shape, g.shape) && g.reductions.every(sameAxes)) {
       g.reductions.push(n);
       groupOf.set(n, g);
       continue;

@@ -18,7 +18,7 @@ interface FusedGroup {
   readonly shape: Shape;
   /** Elementwise members, inputs before users. */
   readonly members: readonly Node[];
-  /** Reductions over every axis of a member (their values are 0-d). */
+  /** Reductions of members, all over the same axes. */
   readonly reductions: readonly Node[];
   /** Nodes read from outside the group (materialised values or views of them). */
   readonly inputs: readonly Node[];

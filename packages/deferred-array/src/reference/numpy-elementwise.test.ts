@@ -328,11 +328,15 @@ function compare(c: Case, ours: readonly number[], ourOut: DType): string[] {
   return bad;
 }
 
+// The oracle against NumPy: the ulp bounds below are the reference
+// evaluator's (V8's Math). The WebAssembly backend is held to the reference by
+// test/differential.test.ts and its vector math to NumPy's validation sets.
+const initialBackend = da.configure().backend;
 beforeAll(() => {
-  da.configure({ errors: { divide: 'ignore', invalid: 'ignore' } });
+  da.configure({ backend: 'reference', errors: { divide: 'ignore', invalid: 'ignore' } });
 });
 afterAll(() => {
-  da.configure({ errors: { divide: 'warn', invalid: 'warn' } });
+  da.configure({ backend: initialBackend, errors: { divide: 'warn', invalid: 'warn' } });
   if (process.env['ULP_REPORT']) console.log(Object.fromEntries([...measured].sort()));
 });
 

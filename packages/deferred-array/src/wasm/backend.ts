@@ -3,7 +3,7 @@
 // kernel yet (reductions over some axes, argmin/argmax, joins, linear
 // algebra) run through the reference evaluator on the same data.
 import { compileKernel, defaultHeap, instantiate, launch } from 'kernels-wasm';
-import type { MathProvider } from 'kernels-wasm';
+import type { KernelSpec, LaunchArray, MathProvider } from 'kernels-wasm';
 import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
@@ -129,19 +129,19 @@ class WasmBackend implements Backend {
     return out;
   }
 
-  #launch(spec: Parameters<typeof compileKernel>[0], shape: readonly number[], arrays: Parameters<typeof launch>[3]['arrays']) {
+  #launch(spec: KernelSpec, shape: readonly number[], arrays: readonly LaunchArray[], segment?: number) {
     const compiled = compileKernel(spec, this.#math);
     const heap = defaultHeap();
     const fn = instantiate(compiled, heap.memory, hostFunction);
     this.#launches++;
-    return launch(compiled, heap, fn, { shape, arrays });
+    return launch(compiled, heap, fn, { shape, arrays, ...(segment ? { segment } : {}) });
   }
 
   #runKernel(g: FusedGroup, values: Map<Node, HeapValue>, flags: RunFlags, keep: (v: HeapValue) => HeapValue): void {
     const inputs = g.inputs.map((n) => values.get(n)!);
     const outputs = g.stores.map((n) => keep(allocValue(n.dtype, n.shape)));
     const built = buildKernel(g, inputs, outputs);
-    const r = this.#launch(built.spec, built.shape, built.arrays);
+    const r = this.#launch(built.spec, built.shape, built.arrays, built.segment);
     flags.divideByZero += r.flags.divide;
     flags.invalidCast += r.flags.invalid;
     if (r.flags.invalid) {
@@ -151,13 +151,18 @@ class WasmBackend implements Backend {
     g.reductions.forEach((node, slot) => {
       const op = node.op as ReduceOp;
       const acc = accumulatorDType(op, node.inputs[0]!.dtype);
-      let value = combinePartials(r.partials, r.blocks, g.reductions.length, slot, op, acc);
-      // Integer products carried in float64 can reach -0, which integers do not have.
-      if (!isFloat(node.inputs[0]!.dtype)) value += 0;
-      if (op === 'mean') value /= sizeOf(g.shape);
-      const v = keep(allocValue(node.dtype, node.shape));
-      v.alloc!.data[0] = value;
-      values.set(node, v);
+      const out = keep(allocValue(node.dtype, node.shape));
+      const rows = sizeOf(node.shape);
+      for (let row = 0; row < rows; row++) {
+        const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
+        const to = row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
+        let value = combinePartials(r.partials, from, built.segment === 0 ? 0 : to, g.reductions.length, slot, op, acc);
+        // Integer products carried in float64 can reach -0, which integers do not have.
+        if (!isFloat(node.inputs[0]!.dtype)) value += 0;
+        if (op === 'mean') value /= built.segment;
+        out.alloc!.data[row] = value;
+      }
+      values.set(node, out);
     });
   }
 }

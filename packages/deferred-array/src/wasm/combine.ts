@@ -1,6 +1,7 @@
-// Combines the per-block partials of a fused reduction: pairwise, in block
-// order, so the result depends on the data alone (never on how blocks were
-// shared between workers).
+// Combines the partials of a fused reduction: each output's pieces (its run
+// of elements cut at block boundaries) pairwise, in element order, so the
+// result depends on the data alone (never on how blocks were shared between
+// workers).
 import type { DType } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { fmax, fmin } from '../reference/scalar-math.js';
@@ -25,15 +26,15 @@ function identityOf(op: ReduceOp): number {
   return op === 'prod' || op === 'all' ? 1 : 0;
 }
 
-/** partials[block * slots + slot] over `blocks` blocks, combined as a balanced tree. */
-function combinePartials(partials: Float64Array, blocks: number, slots: number, slot: number, op: ReduceOp, compute: DType): number {
+/** partials[piece * slots + slot] for pieces [from, to) of one output, combined as a balanced tree. */
+function combinePartials(partials: Float64Array, from: number, to: number, slots: number, slot: number, op: ReduceOp, compute: DType): number {
   const f = combiner(op, compute);
   const tree = (lo: number, hi: number): number => {
     if (hi - lo === 1) return partials[lo * slots + slot]!;
     const mid = lo + Math.floor((hi - lo) / 2);
     return f(tree(lo, mid), tree(mid, hi));
   };
-  return blocks === 0 ? identityOf(op) : tree(0, blocks);
+  return to <= from ? identityOf(op) : tree(from, to);
 }
 
 export { combinePartials };

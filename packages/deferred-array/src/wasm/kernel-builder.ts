@@ -18,6 +18,8 @@ interface BuiltKernel {
   readonly spec: KernelSpec;
   readonly shape: readonly number[];
   readonly arrays: readonly LaunchArray[];
+  /** Elements per reduction output: the product of the reduced axes (the whole space when there are none). */
+  readonly segment: number;
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
@@ -37,9 +39,14 @@ function innerOf(stride: number): InnerStride {
  * for group.stores; reduction i writes slot i.
  */
 function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): BuiltKernel {
-  const space = group.shape.length === 0 ? [1] : [...group.shape];
+  const full = group.shape.length === 0 ? [1] : [...group.shape];
   const values = [...inputs, ...outputs];
-  const strides = values.map((v) => broadcastStrides(v, space));
+  // Reduced axes go last, so that each output reduces a run of consecutive elements.
+  const reduced = group.shape.length === 0 ? [] : [...(group.reductions[0]?.attrs.axes ?? [])];
+  const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
+  const space = order.map((d) => full[d]!);
+  const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
+  const segment = reduced.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
   const collapsed = collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => body[id]!.type;
@@ -70,6 +77,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length },
     shape: collapsed.shape,
     arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
+    segment,
   };
 }
 
@@ -87,6 +95,7 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
     },
     shape: collapsed.shape,
     arrays: [{ ptr: x.ptr, strides: collapsed.strides[0]! }, { ptr: out.ptr, strides: collapsed.strides[1]! }],
+    segment: 1,
   };
 }
 

@@ -74,9 +74,27 @@ describe('the WebAssembly backend', () => {
     expect((r['m'] as da.StdNdarray).shape).toEqual([50000]);
   });
 
-  test('ops without a kernel yet (axis reductions, matmul, concat) run through the reference evaluator on heap data', () => {
+  test('reductions over some axes fuse too, rows and columns, several per kernel', () => {
+    const a = da.arange(24, { dtype: 'float64' }).reshape([2, 3, 4]);
+    const sq = a.square();
+    const rows = sq.sum({ axis: -1 });
+    const cols = sq.max({ axis: [0, 2], keepdims: true });
+    expect(rows.explain()).toContain('(1 fused kernel(s))');
+    const [r, m, c] = da.executeSync([rows, sq.min({ axis: -1 }), cols]) as da.StdNdarray[];
+    expect(f64(m)).toEqual([0, 4, 8, 12, 16, 20].map((k) => k * k));
+    const v = Array.from({ length: 24 }, (_, i) => i * i);
+    expect(f64(r)).toEqual([0, 1, 2, 3, 4, 5].map((k) => v.slice(4 * k, 4 * k + 4).reduce((s, x) => s + x, 0)));
+    expect(c!.shape).toEqual([1, 3, 1]);
+    expect(f64(c)).toEqual([0, 1, 2].map((j) => Math.max(...[0, 1].flatMap((i) => v.slice(12 * i + 4 * j, 12 * i + 4 * j + 4)))));
+    // Empty reduced axes give the identity; mean gives NaN.
+    const e = da.zeros([3, 0]);
+    expect(f64(e.sum({ axis: 1 }).executeSync())).toEqual([0, 0, 0]);
+    expect(f64(e.mean({ axis: 1 }).executeSync())).toEqual([NaN, NaN, NaN]);
+  });
+
+  test('ops without a kernel yet (argmax, matmul, concat) run through the reference evaluator on heap data', () => {
     const a = da.arange(6).astype('float64').reshape([2, 3]);
-    expect(f64(a.sum({ axis: 0 }).executeSync())).toEqual([3, 5, 7]);
+    expect(Array.from((a.argmax({ axis: 1 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([2, 2]);
     expect(f64(da.matmul(a, a.T).executeSync())).toEqual([5, 14, 14, 50]);
     expect(f64(da.concat([a, a.mul(2)], { axis: 0 }).sum({ axis: 1 }).executeSync())).toEqual([3, 12, 6, 24]);
   });

@@ -10,10 +10,17 @@ const ARGS = {
   /** Counters of data conditions met while running (host functions report their own). */
   flagDivide: 8,
   flagInvalid: 12,
-  /** Byte pointer to the partial results: one f64 per (block, reduction slot). */
+  /** Byte pointer to the partial results: one f64 per (segment, reduction slot). */
   partials: 16,
+  /**
+   * Reductions cover runs of `segment` consecutive elements (one output each);
+   * a segment is a run cut at block boundaries too. `segmentLcm` is
+   * lcm(segment, blockSize), or 2^32 - 1 when that exceeds the space.
+   */
+  segment: 20,
+  segmentLcm: 24,
   /** shape[ndim], then for each array: byte pointer, strides[ndim] in elements. */
-  shape: 20,
+  shape: 28,
 } as const;
 
 /** Byte size of the launch block of a kernel with `ndim` axes and `arrays` arrays. */

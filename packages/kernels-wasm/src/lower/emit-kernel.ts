@@ -1,8 +1,13 @@
 // Writes the kernel function: run(args, blockBegin, blockEnd) walks blocks of
 // the iteration space, each block row by row along the inner axis, with a
 // vector loop (when the kernel vectorises) and a scalar loop for the rest.
-// Each block writes its reduction partials to its own slots, so any split of
-// blocks between workers gives the same partials.
+//
+// Reductions reduce runs of `segment` consecutive elements (the reduced axes
+// come last in the iteration space, so each run is one output). Runs are cut
+// at block boundaries too; each piece (a "segment piece") writes its partial
+// to its own slot, numbered in element order, so any split of blocks between
+// workers gives the same partials. The piece starting at element i is number
+// floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
@@ -52,6 +57,9 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const run = i32();
   const j = i32();
   const rem = i32();
+  const seg = i32();
+  const segLcm = i32();
+  const pieceStart = i32();
   const shape = Array.from({ length: nd }, i32);
   const idx = Array.from({ length: nd }, i32);
   const cur = spec.arrays.map(i32);
@@ -66,6 +74,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   argLoad(ARGS.total); f.op('local.set', total);
   argLoad(ARGS.blockSize); f.op('local.set', bs);
+  argLoad(ARGS.segment); f.op('local.set', seg);
+  argLoad(ARGS.segmentLcm); f.op('local.set', segLcm);
   shape.forEach((s, d) => { argLoad(ARGS.shape + 4 * d); f.op('local.set', s); });
   spec.arrays.forEach((a, k) => {
     argLoad(arrayStrideOffset(nd, k, nd - 1));
@@ -79,10 +89,14 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   f.op('local.get', blk).op('local.get', bs).op('i32.mul').op('local.tee', start);
   f.op('local.get', bs).op('i32.add').op('local.tee', stop).op('local.get', total).op('local.get', stop)
     .op('local.get', total).op('i32.lt_u').op('select').op('local.set', stop);
-  reduces.forEach((r, s) => {
-    emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
-    if (lanes) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', accV[s]!); }
-  });
+  const resetAccumulators = (): void => {
+    reduces.forEach((r, s) => {
+      emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
+      if (lanes) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', accV[s]!); }
+    });
+  };
+  resetAccumulators();
+  f.op('local.get', start).op('local.set', pieceStart);
   // The multi-index of the block's first element.
   f.op('local.get', start).op('local.set', rem);
   for (let d = nd - 1; d >= 0; d--) {
@@ -93,12 +107,19 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   f.block().loop(); // rows
   f.op('local.get', i).op('local.get', stop).op('i32.ge_u').op('br_if', 1);
-  // run = min(shape[inner] - idx[inner], stop - i)
-  f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub');
-  f.op('local.get', stop).op('local.get', i).op('i32.sub');
-  f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub');
-  f.op('local.get', stop).op('local.get', i).op('i32.sub');
-  f.op('i32.lt_u').op('select').op('local.set', run);
+  // run = min(shape[inner] - idx[inner], stop - i[, end of the reduced run - i])
+  const minInto = (target: Local, a: () => void, b: () => void): void => {
+    a(); b(); a(); b(); f.op('i32.lt_u').op('select').op('local.set', target);
+  };
+  minInto(run,
+    () => { f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub'); },
+    () => { f.op('local.get', stop).op('local.get', i).op('i32.sub'); });
+  if (reduces.length > 0) {
+    minInto(run, () => { f.op('local.get', run); }, () => {
+      f.op('local.get', i).op('local.get', seg).op('i32.div_u').op('i32.const', 1).op('i32.add')
+        .op('local.get', seg).op('i32.mul').op('local.get', i).op('i32.sub');
+    });
+  }
   // Row pointers: base + sum over axes of idx * stride * element size.
   spec.arrays.forEach((a, k) => {
     argLoad(arrayPtrOffset(nd, k));
@@ -156,12 +177,31 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     f.op('local.get', idx[d - 1]!).op('i32.const', 1).op('i32.add').op('local.set', idx[d - 1]!);
   }
   for (let d = nd - 1; d >= 1; d--) f.end();
+  if (reduces.length > 0) {
+    // The piece ends at the end of a reduced run or of the block: write its partials.
+    f.op('local.get', i).op('local.get', seg).op('i32.rem_u').op('i32.eqz');
+    f.op('local.get', i).op('local.get', stop).op('i32.eq').op('i32.or').if();
+    emitPartials(ctx, spec, lanes, reduces, accS, accV, pieceStart, seg, bs, segLcm);
+    resetAccumulators();
+    f.op('local.get', i).op('local.set', pieceStart);
+    f.end();
+  }
   f.op('br', 0).end().end(); // rows
 
-  // Partials: one f64 per (block, slot), lanes combined in a fixed order.
+  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
+  f.op('br', 0).end().end(); // blocks
+}
+
+/** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
+function emitPartials(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, reduces: readonly ReduceInstr[],
+  accS: readonly Local[], accV: readonly Local[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
+  const f = ctx.f;
+  const piece = f.local('i32');
+  const div = (by: Local): void => { f.op('local.get', pieceStart).op('local.get', by).op('i32.div_u'); };
+  div(seg); div(bs); f.op('i32.add'); div(segLcm); f.op('i32.sub').op('local.set', piece);
   reduces.forEach((r, s) => {
     f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
-    f.op('local.get', blk).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
+    f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
     f.op('i32.const', 8).op('i32.mul').op('i32.add');
     if (lanes) {
       // The vector lanes first, then the scalar tail, in that fixed order.
@@ -177,8 +217,6 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     else if (!isFloatK(r.type)) f.op('f64.convert_i32_s');
     f.mem('f64.store', { align: 0 });
   });
-  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
-  f.op('br', 0).end().end(); // blocks
 }
 
 function vectorReduceOp(lanes: Lanes, fn: KReduce): string {

@@ -23,12 +23,17 @@ interface Launch {
   readonly arrays: readonly LaunchArray[];
   /** Elements per block (default BLOCK_SIZE): fixed by the data, never by the worker count. */
   readonly blockSize?: number;
+  /** Elements each reduction output covers (the trailing, reduced part of the space); default: all. */
+  readonly segment?: number;
 }
 
 interface LaunchResult {
-  /** partials[block * slots + slot], in block order. */
+  /** partials[piece * slots + slot]: pieces are reduced runs cut at block boundaries, in element order. */
   readonly partials: Float64Array;
   readonly blocks: number;
+  /** Number of pieces; pieceIndex(i) numbers the piece starting at element i. */
+  readonly pieces: number;
+  readonly pieceIndex: (i: number) => number;
   readonly flags: { readonly divide: number; readonly invalid: number };
 }
 
@@ -61,8 +66,15 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
   const total = l.shape.reduce((a, b) => a * b, 1);
   const blockSize = l.blockSize ?? BLOCK_SIZE;
   const blocks = Math.ceil(total / blockSize);
+  const segment = Math.max(1, l.segment ?? total);
+  if (total % segment !== 0) throw new RangeError(`launch: segment ${segment} does not divide the ${total} elements`);
+  const lcm = (segment / gcd(segment, blockSize)) * blockSize;
+  const segmentLcm = lcm > 0xfffffffe ? 0xffffffff : lcm;
+  const pieceIndex = (i: number): number =>
+    Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
+  const pieces = total === 0 ? 0 : pieceIndex(total - 1) + 1;
   const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length));
-  const partialsPtr = heap.alloc(Math.max(8, blocks * slots * 8));
+  const partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
   try {
     const words = new Int32Array(heap.memory.buffer);
     const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >> 2] = v; };
@@ -71,6 +83,8 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
     put(ARGS.flagDivide, 0);
     put(ARGS.flagInvalid, 0);
     put(ARGS.partials, partialsPtr);
+    put(ARGS.segment, segment);
+    put(ARGS.segmentLcm, segmentLcm | 0);
     l.shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
     l.arrays.forEach((a, k) => {
       put(arrayPtrOffset(ndim, k), a.ptr);
@@ -78,16 +92,23 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
     });
     if (blocks > 0) kernel(argsPtr, 0, blocks);
     const after = new Int32Array(heap.memory.buffer);
-    const partials = new Float64Array(heap.memory.buffer, partialsPtr, blocks * slots).slice();
+    const partials = new Float64Array(heap.memory.buffer, partialsPtr, pieces * slots).slice();
     return {
       partials,
       blocks,
+      pieces,
+      pieceIndex,
       flags: { divide: after[(argsPtr + ARGS.flagDivide) >> 2]!, invalid: after[(argsPtr + ARGS.flagInvalid) >> 2]! },
     };
   } finally {
     heap.free(partialsPtr);
     heap.free(argsPtr);
   }
+}
+
+function gcd(a: number, b: number): number {
+  while (b !== 0) [a, b] = [b, a % b];
+  return a;
 }
 
 export { launch, instantiate, BLOCK_SIZE };
