@@ -3,7 +3,7 @@
 // kernel yet (reductions over some axes, argmin/argmax, joins, linear
 // algebra) run through the reference evaluator on the same data.
 import { compileKernel, defaultHeap, instantiate, launch } from 'kernels-wasm';
-import type { KernelSpec, LaunchArray, MathProvider } from 'kernels-wasm';
+import type { KernelSpec, LaunchArray } from 'kernels-wasm';
 import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
@@ -25,14 +25,9 @@ import { accumulatorDType, buildCopy, buildKernel } from './kernel-builder.js';
 
 class WasmBackend implements Backend {
   readonly name = 'wasm';
-  readonly #math: MathProvider | undefined;
   #runs = 0;
   #launches = 0;
   #hostSteps = 0;
-
-  constructor(math?: MathProvider) {
-    this.#math = math;
-  }
 
   run(plan: Plan): RunResult {
     this.#runs++;
@@ -69,13 +64,10 @@ class WasmBackend implements Backend {
           a.adopted = true;
           defaultHeap().track(owner, a.ptr);
         },
-        release: () => {
-          for (const v of values.values()) dropValue(v);
-          for (const a of allocations) if (!a.adopted && a.refs > 0) { a.refs = 0; defaultHeap().free(a.ptr); }
-        },
+        release: () => freeUnadopted(allocations),
       };
     } catch (e) {
-      for (const a of allocations) if (a.refs > 0) { a.refs = 0; defaultHeap().free(a.ptr); }
+      freeUnadopted(allocations);
       throw e;
     }
   }
@@ -86,11 +78,6 @@ class WasmBackend implements Backend {
 
   stats(): BackendStats {
     return { runs: this.#runs, steps: this.#launches + this.#hostSteps };
-  }
-
-  /** Kernel launches and reference-evaluated steps, apart. */
-  detailedStats(): { runs: number; launches: number; hostSteps: number } {
-    return { runs: this.#runs, launches: this.#launches, hostSteps: this.#hostSteps };
   }
 
   #evaluate(n: Node, values: Map<Node, HeapValue>, flags: RunFlags): HeapValue {
@@ -130,7 +117,7 @@ class WasmBackend implements Backend {
   }
 
   #launch(spec: KernelSpec, shape: readonly number[], arrays: readonly LaunchArray[], segment?: number) {
-    const compiled = compileKernel(spec, this.#math);
+    const compiled = compileKernel(spec);
     const heap = defaultHeap();
     const fn = instantiate(compiled, heap.memory, hostFunction);
     this.#launches++;
@@ -164,6 +151,15 @@ class WasmBackend implements Backend {
       }
       values.set(node, out);
     });
+  }
+}
+
+/** Frees every block of the run that no caller adopted and no earlier release freed (refs 0). */
+function freeUnadopted(allocations: ReadonlySet<Allocation>): void {
+  for (const a of allocations) {
+    if (a.adopted || a.refs === 0) continue;
+    a.refs = 0;
+    defaultHeap().free(a.ptr);
   }
 }
 
