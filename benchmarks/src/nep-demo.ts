@@ -20,6 +20,7 @@ async function nepDemo(): Promise<void> {
   const plus1 = arr.add(1).output();
   const plus2 = plus1.add(1);
   show('bar: plus1 = arr + 1 marked with output(); plus2 = plus1 + 1', String(plus2));
+  show('plus2.explain(): one kernel writes both the marked output and the result', plus2.explain());
   const record = (await plus2.execute()) as da.OutputRecord;
   const fmt = (x: unknown): string => `[${Array.from((x as da.StdNdarray).data as Float64Array).join(', ')}]`;
   show('await plus2.execute()', `{ output_0: ${fmt(record['output_0'])}, result: ${fmt(record['result'])} }`);
