@@ -93,12 +93,28 @@ describe('lowering: elementwise kernels', () => {
       ],
       slots: 0,
     };
-    const host = (k: string): HostFunction => {
-      expect(k).toBe('floorDivide.uint8');
-      return (x, y) => Math.floor(x / y);
-    };
-    const r = run(spec, [4], [{ values: [250, 0, 245, 100], strides: [1] }, { out: 4, strides: [1] }], host);
+    const r = run(spec, [4], [{ values: [250, 0, 245, 100], strides: [1] }, { out: 4, strides: [1] }]);
     expect(r.outs[1]).toEqual([2, 5, 127, 55]);
+  });
+
+  test('integer floorDivide and mod: floor rounding, Python signs, 0 and a flag for division by zero, MIN // -1 wraps', () => {
+    const spec = (fn: 'floorDivide' | 'mod'): KernelSpec => ({
+      ndim: 1,
+      arrays: [{ dtype: 'int32', role: 'in', inner: 'contiguous' }, { dtype: 'int32', role: 'in', inner: 'contiguous' },
+        { dtype: 'int32', role: 'out', inner: 'contiguous' }],
+      body: [
+        { op: 'load', array: 0, type: 'int32' }, { op: 'load', array: 1, type: 'int32' },
+        { op: 'binary', fn, args: [0, 1], type: 'int32' }, { op: 'store', array: 2, arg: 2, type: 'int32' },
+      ],
+      slots: 0,
+    });
+    const a = [7, -7, 7, -7, 5, -2147483648, -2147483648, 0];
+    const b = [2, 2, -2, -2, 0, -1, 3, -5];
+    const fd = run(spec('floorDivide'), [8], [{ values: a, strides: [1] }, { values: b, strides: [1] }, { out: 8, strides: [1] }]);
+    expect(fd.outs[2]).toEqual([3, -4, -4, 3, 0, -2147483648, -715827883, 0]);
+    expect(fd.flags.divide).toBe(1);
+    const md = run(spec('mod'), [8], [{ values: a, strides: [1] }, { values: b, strides: [1] }, { out: 8, strides: [1] }]);
+    expect(md.outs[2]).toEqual([1, 1, -1, -1, 0, 0, 1, 0]);
   });
 
   test('float to int casts saturate, NaN gives 0, and the invalid flag counts them', () => {

@@ -9,10 +9,11 @@ const LOGICAL: ReadonlySet<KBinary> = new Set(['logicalAnd', 'logicalOr', 'logic
 
 const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
   'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
-const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc',
-  'logicalNot', 'isnan', 'isinf', 'isfinite']);
+const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'reciprocal', 'floor', 'ceil', 'round',
+  'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
 const FLOAT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'divide', 'minimum', 'maximum', ...COMPARE, ...LOGICAL]);
-const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'minimum', 'maximum', ...COMPARE, ...LOGICAL]);
+const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'floorDivide', 'mod', 'minimum', 'maximum',
+  ...COMPARE, ...LOGICAL]);
 
 /** Transcendentals the math library may provide. */
 const MATH_UNARY: ReadonlySet<KUnary> = new Set(['exp', 'expm1', 'exp2', 'log', 'log1p', 'log2', 'log10', 'sin', 'cos', 'tan',

@@ -111,6 +111,11 @@ function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void
         get(); f.op('i32.const', 0).op('i32.lt_s').op('select');
         get(); f.op('i32.const', 0).op('i32.gt_s').op('select'); return;
       case 'square': get(); get(); f.op('i32.mul'); wrapU8(ctx, t); return;
+      case 'reciprocal':
+        // 1/x truncated: 1 and -1 are their own reciprocals, 0 is a division by zero (0, flagged), the rest 0.
+        get(); f.op('i32.eqz').if(); bumpFlag(ctx, ARGS.flagDivide); f.end();
+        get(); f.op('i32.const', 0); get(); f.op('i32.const', 1).op('i32.add').op('i32.const', 2).op('i32.le_u').op('select');
+        return;
       case 'floor': case 'ceil': case 'round': case 'trunc': get(); return;
       case 'logicalNot': get(); f.op('i32.eqz'); return;
       case 'isnan': case 'isinf': f.op('i32.const', 0); return;
@@ -153,6 +158,7 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
   if (t === 'bool' && (fn === 'add' || fn === 'maximum')) { both(); f.op('i32.or'); return; }
   if (t === 'bool' && (fn === 'multiply' || fn === 'minimum')) { both(); f.op('i32.and'); return; }
   switch (fn) {
+    case 'floorDivide': case 'mod': emitIntDivision(ctx, fn, a, b); return;
     case 'add': both(); f.op('i32.add'); wrapU8(ctx, t); return;
     case 'subtract': both(); f.op('i32.sub'); wrapU8(ctx, t); return;
     case 'multiply': both(); f.op('i32.mul'); wrapU8(ctx, t); return;
@@ -160,6 +166,42 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
     case 'maximum': both(); both(); f.op('i32.gt_s').op('select'); return;
     default: throw new Error(`internal: ${fn} on ${t} has no native lowering`);
   }
+}
+
+/**
+ * NumPy's integer floor division and Python-style modulo. Division by zero
+ * gives 0 and is flagged; MIN // -1 wraps to MIN. The divisor is made safe
+ * first, since WebAssembly's div_s traps on both.
+ */
+function emitIntDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+  const f = ctx.f;
+  const safe = f.local('i32');
+  const r = f.local('i32');
+  f.op('local.get', b).op('i32.eqz').if(); bumpFlag(ctx, ARGS.flagDivide); f.end();
+  // safe = (b == 0 || (a == MIN && b == -1)) ? 1 : b
+  f.op('i32.const', 1).op('local.get', b);
+  f.op('local.get', b).op('i32.eqz');
+  f.op('local.get', a).op('i32.const', -2147483648).op('i32.eq').op('local.get', b).op('i32.const', -1).op('i32.eq').op('i32.and');
+  f.op('i32.or').op('select').op('local.set', safe);
+  f.op('local.get', a).op('local.get', safe).op('i32.rem_s').op('local.set', r);
+  // The remainder and the divisor have different signs: floor is one lower, the modulo one divisor higher.
+  const adjust = (): void => {
+    f.op('local.get', r).op('i32.const', 0).op('i32.ne');
+    f.op('local.get', r).op('i32.const', 0).op('i32.lt_s').op('local.get', b).op('i32.const', 0).op('i32.lt_s').op('i32.ne');
+    f.op('i32.and');
+  };
+  if (fn === 'mod') {
+    f.op('local.get', r).op('local.get', b).op('i32.add').op('local.get', r);
+    adjust();
+    f.op('select');
+  } else {
+    f.op('local.get', a).op('local.get', safe).op('i32.div_s');
+    adjust();
+    f.op('i32.sub');
+    // a == MIN and b == -1 wraps to MIN, which a / 1 already is.
+  }
+  // Division by zero gives 0.
+  f.op('i32.const', 0).op('local.get', b).op('select');
 }
 
 /** Calls the vector math routine on lane 0 of a splat, or the host's scalar function. */
