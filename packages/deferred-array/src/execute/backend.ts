@@ -12,9 +12,7 @@ interface RunResult {
   readonly flags: RunFlags;
   /** Whether `data` was made by this run for the caller to keep (else the linker copies it). */
   owns(data: Dense['data']): boolean;
-  /** Hands ownership of owned `data` to `owner` (e.g. frees heap memory when owner is collected). */
-  adopt(data: Dense['data'], owner: object): void;
-  /** Frees whatever of the run was not adopted; called once the results are handed out. */
+  /** Frees what the run still holds; called once the results are handed out. */
   release(): void;
 }
 

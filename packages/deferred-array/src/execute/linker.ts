@@ -58,9 +58,7 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
     const zeroCopy = run.owns(v.data) && !handedOut.has(v.data);
     const fresh = zeroCopy ? v : { ...v, data: v.data.slice() };
     handedOut.add(v.data);
-    const nd = toNdarray(fresh);
-    if (zeroCopy) run.adopt(v.data, nd);
-    return nd;
+    return toNdarray(fresh);
   };
   try {
     applyPolicy(flags);

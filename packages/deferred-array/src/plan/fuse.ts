@@ -55,12 +55,21 @@ function fuseElementwise(plan: Plan): Plan {
       continue;
     }
     const input = n.inputs[0];
-    const g = input ? groupOf.get(input) : undefined;
-    // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
-    const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-    if (g && FUSED_REDUCTIONS.has(n.op) && g.members.includes(input!) && sameShape(input!.shape, g.shape) && g.reductions.every(sameAxes)) {
-      g.reductions.push(n);
-      groupOf.set(n, g);
+    if (input && FUSED_REDUCTIONS.has(n.op)) {
+      // A reduction joins the group of its input when it can; otherwise it is
+      // a kernel of its own that reads its input (a source, a view, a value
+      // another step made) in one pass.
+      const g = groupOf.get(input);
+      // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
+      const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
+      const joinable = g && g.members.includes(input) && sameShape(input.shape, g.shape) && g.reductions.every(sameAxes);
+      const target = joinable ? g! : { id: groups.length, shape: input.shape, members: [], reductions: [], deps: new Set<number>() };
+      if (!joinable) {
+        groups.push(target);
+        for (const d of depsOf(input, target)) target.deps.add(d);
+      }
+      target.reductions.push(n);
+      groupOf.set(n, target);
       continue;
     }
     const deps = new Set<number>();
@@ -74,7 +83,7 @@ function fuseElementwise(plan: Plan): Plan {
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
     const inGroup = new Set<Node>([...g.members, ...g.reductions]);
-    const inputs = [...new Set(g.members.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
+    const inputs = [...new Set([...g.members, ...g.reductions].flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
     const stores = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
     fused.set(g, Object.freeze({ id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores }));
   }

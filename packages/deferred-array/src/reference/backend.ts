@@ -30,7 +30,6 @@ class ReferenceBackend implements Backend {
       values: new Map(wanted.map((node) => [node, values.get(node)!])),
       flags,
       owns: (data) => !sources.has(data),
-      adopt: () => undefined,
       release: () => undefined,
     };
   }

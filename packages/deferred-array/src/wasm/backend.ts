@@ -49,25 +49,13 @@ class WasmBackend implements Backend {
           values.delete(n);
         }
       }
+      // Results leave the heap as ordinary JS arrays, which the garbage collector
+      // sizes up correctly; heap blocks are freed as soon as the caller has them.
       const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
-      const dense = new Map<Node, Dense>(wanted.map((n) => [n, toDense(values.get(n)!)]));
-      const ownedData = new Map<Dense['data'], Allocation>();
-      for (const a of allocations) ownedData.set(a.data, a);
-      return {
-        values: dense,
-        flags,
-        // Every value toDense gives is this run's: its own block, or a fresh JS copy.
-        owns: () => true,
-        adopt: (data, owner) => {
-          const a = ownedData.get(data);
-          if (!a) return;
-          a.adopted = true;
-          defaultHeap().track(owner, a.ptr);
-        },
-        release: () => freeUnadopted(allocations),
-      };
+      const dense = new Map<Node, Dense>(wanted.map((n) => [n, outOfHeap(toDense(values.get(n)!))]));
+      return { values: dense, flags, owns: () => true, release: () => freeAll(allocations) };
     } catch (e) {
-      freeUnadopted(allocations);
+      freeAll(allocations);
       throw e;
     }
   }
@@ -157,13 +145,18 @@ class WasmBackend implements Backend {
   }
 }
 
-/** Frees every block of the run that no caller adopted and no earlier release freed (refs 0). */
-function freeUnadopted(allocations: ReadonlySet<Allocation>): void {
+/** Frees every block of the run that an earlier release did not (refs 0). */
+function freeAll(allocations: ReadonlySet<Allocation>): void {
   for (const a of allocations) {
-    if (a.adopted || a.refs === 0) continue;
+    if (a.refs === 0) continue;
     a.refs = 0;
     defaultHeap().free(a.ptr);
   }
+}
+
+/** A copy in ordinary memory of a value that is a view of the heap. */
+function outOfHeap(d: Dense): Dense {
+  return d.data.buffer instanceof SharedArrayBuffer ? { ...d, data: d.data.slice() } : d;
 }
 
 export { WasmBackend };

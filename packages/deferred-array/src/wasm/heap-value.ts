@@ -15,7 +15,6 @@ interface Allocation {
   readonly ptr: number;
   readonly data: TypedArray;
   refs: number;
-  adopted: boolean;
 }
 
 interface HeapValue {
@@ -36,7 +35,7 @@ function allocValue(dtype: DType, shape: Shape): HeapValue {
   const n = sizeOf(shape);
   const ptr = heap.alloc(n * dtypeInfo(dtype).bytes);
   const data = heap.view(viewType(dtype), ptr, n) as TypedArray;
-  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1, adopted: false } };
+  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1 } };
 }
 
 function fromStorage(data: TypedArray, dtype: DType, shape: Shape): HeapValue {
@@ -70,12 +69,12 @@ function share(from: HeapValue, v: Omit<HeapValue, 'alloc'>): HeapValue {
   return { ...v, alloc: from.alloc };
 }
 
-/** Drops one reference; frees the block when none is left and nobody adopted it. */
+/** Drops one reference; frees the block when none is left. */
 function dropValue(v: HeapValue): void {
   const a = v.alloc;
   if (!a || a.refs <= 0) return;
   a.refs--;
-  if (a.refs === 0 && !a.adopted) defaultHeap().free(a.ptr);
+  if (a.refs === 0) defaultHeap().free(a.ptr);
 }
 
 /** The value as a row-major Dense: its own block when that is exactly it, else a JS copy. */

@@ -77,7 +77,7 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
   const partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
   try {
     const words = new Int32Array(heap.memory.buffer);
-    const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >> 2] = v; };
+    const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >>> 2] = v; };
     put(ARGS.total, total);
     put(ARGS.blockSize, blockSize);
     put(ARGS.flagDivide, 0);
@@ -98,7 +98,7 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
       blocks,
       pieces,
       pieceIndex,
-      flags: { divide: after[(argsPtr + ARGS.flagDivide) >> 2]!, invalid: after[(argsPtr + ARGS.flagInvalid) >> 2]! },
+      flags: { divide: after[(argsPtr + ARGS.flagDivide) >>> 2]!, invalid: after[(argsPtr + ARGS.flagInvalid) >>> 2]! },
     };
   } finally {
     heap.free(partialsPtr);
