@@ -38,3 +38,5 @@ export type {
   CompiledModule, MathProvider, HostFunction, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
   KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec,
 } from './lower/index.js';
+export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
+export type { MathFn, MathLanes } from './math/index.js';

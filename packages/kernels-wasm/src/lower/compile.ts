@@ -11,6 +11,8 @@ import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from
 import { simdLanes } from './simd-ops.js';
 import type { Lanes } from './simd-ops.js';
 import { validateSpec } from './validate-spec.js';
+import { MATH_FNS, isMathAvailable, mathFunction } from '../math/index.js';
+import type { MathFn } from '../math/index.js';
 
 /** Where vectorised transcendentals come from; absent routines go to host functions. */
 interface MathProvider {
@@ -33,13 +35,17 @@ interface CompiledModule {
   readonly compileMs: number;
 }
 
-const NO_MATH: MathProvider = {
-  isAvailable: () => false,
-  functionIndex: () => { throw new Error('no math library'); },
+/** The package's own vector math library (src/math). */
+const VECTOR_MATH: MathProvider = {
+  isAvailable: (fn, lanes) => isMathFn(fn) && isMathAvailable(fn, lanes),
+  functionIndex: (m, fn, lanes) => mathFunction(m, fn as MathFn, lanes),
 };
 
-/** The structural hash: the spec itself, canonically printed. */
-const specHash = (spec: KernelSpec): string => JSON.stringify(spec);
+const isMathFn = (fn: string): fn is MathFn => (MATH_FNS as readonly string[]).includes(fn);
+
+/** The structural hash: the spec itself, canonically printed (with the math library in use). */
+const specHash = (spec: KernelSpec, math: MathProvider = VECTOR_MATH): string =>
+  `${math === VECTOR_MATH ? 'vm' : 'custom'}:${JSON.stringify(spec)}`;
 
 /** Host keys a spec needs: ops that are neither native nor in the math library. */
 function hostKeysOf(spec: KernelSpec, math: MathProvider): string[] {
@@ -68,8 +74,8 @@ const modules = new Map<string, CompiledModule>();
 let compiled = 0;
 let compileTime = 0;
 
-function compileKernel(spec: KernelSpec, math: MathProvider = NO_MATH): CompiledModule {
-  const hash = specHash(spec);
+function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): CompiledModule {
+  const hash = specHash(spec, math);
   const hit = modules.get(hash);
   if (hit) return hit;
   const t0 = performance.now();

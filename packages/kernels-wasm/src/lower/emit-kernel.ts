@@ -20,6 +20,9 @@ import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
+/** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
+const UNROLL = 4;
+
 function identity(fn: KReduce, t: KType): number {
   switch (fn) {
     case 'sum': case 'any': return 0;
@@ -69,7 +72,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
   const accS = reduces.map((r) => f.local(scalarType(r.type)));
-  const accV = lanes ? reduces.map(() => f.local('v128')) : [];
+  // Several vector accumulators per reduction, so consecutive adds do not wait on each other.
+  const accV = lanes ? reduces.map(() => Array.from({ length: UNROLL }, () => f.local('v128'))) : [];
   const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
 
   argLoad(ARGS.total); f.op('local.set', total);
@@ -92,7 +96,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const resetAccumulators = (): void => {
     reduces.forEach((r, s) => {
       emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
-      if (lanes) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', accV[s]!); }
+      if (lanes) for (const acc of accV[s]!) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', acc); }
     });
   };
   resetAccumulators();
@@ -133,35 +137,43 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   f.op('i32.const', 0).op('local.set', j);
 
   if (lanes) {
+    // An unrolled loop of UNROLL vectors, then one vector at a time, then the scalar tail.
     const n = LANE_COUNT[lanes];
-    f.block().loop();
-    f.op('local.get', j).op('i32.const', n).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
-    emitBody(ctx, spec, types, vecVals, cur, (ins, k) => {
-      const a = spec.arrays[k]!;
-      f.op('local.get', cur[k]!);
-      if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0 });
-    }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
-      f.op('local.get', accV[s]!).op('local.get', vecVals[r.arg]!);
-      f.op(vectorReduceOp(lanes, r.fn));
-      f.op('local.set', accV[s]!);
-    }, 'v128.store');
-    f.op('local.get', j).op('i32.const', n).op('i32.add').op('local.set', j);
-    spec.arrays.forEach((a, k) => {
-      if (a.inner === 'contiguous') {
-        f.op('local.get', cur[k]!).op('i32.const', n * KTYPE_BYTES[a.dtype]).op('i32.add').op('local.set', cur[k]!);
+    const vectorLoop = (unroll: number): void => {
+      f.block().loop();
+      f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
+      for (let u = 0; u < unroll; u++) {
+        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * 16 : 0);
+        emitBody(ctx, spec, vecVals, cur, (ins, k) => {
+          const a = spec.arrays[k]!;
+          f.op('local.get', cur[k]!);
+          if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0, offset: offset(k) });
+        }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
+          f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
+          f.op(vectorReduceOp(lanes, r.fn));
+          f.op('local.set', accV[s]![u]!);
+        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); });
       }
-    });
-    f.op('br', 0).end().end();
+      f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
+      spec.arrays.forEach((a, k) => {
+        if (a.inner === 'contiguous') {
+          f.op('local.get', cur[k]!).op('i32.const', n * unroll * KTYPE_BYTES[a.dtype]).op('i32.add').op('local.set', cur[k]!);
+        }
+      });
+      f.op('br', 0).end().end();
+    };
+    vectorLoop(UNROLL);
+    vectorLoop(1);
   }
 
   f.block().loop();
   f.op('local.get', j).op('local.get', run).op('i32.ge_u').op('br_if', 1);
-  emitBody(ctx, spec, types, scalarVals, cur, (ins, k) => {
+  emitBody(ctx, spec, scalarVals, cur, (ins, k) => {
     f.op('local.get', cur[k]!);
     if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
   }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (r, s) => {
     combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
-  }, undefined);
+  }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
   f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
   spec.arrays.forEach((_, k) => {
     f.op('local.get', cur[k]!).op('local.get', istride[k]!).op('i32.add').op('local.set', cur[k]!);
@@ -194,7 +206,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
 /** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
 function emitPartials(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, reduces: readonly ReduceInstr[],
-  accS: readonly Local[], accV: readonly Local[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
+  accS: readonly Local[], accV: readonly (readonly Local[])[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
   const f = ctx.f;
   const piece = f.local('i32');
   const div = (by: Local): void => { f.op('local.get', pieceStart).op('local.get', by).op('i32.div_u'); };
@@ -204,9 +216,18 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
     f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
     f.op('i32.const', 8).op('i32.mul').op('i32.add');
     if (lanes) {
-      // The vector lanes first, then the scalar tail, in that fixed order.
+      // The vector accumulators pairwise, then their lanes, then the scalar tail, in that fixed order.
+      const accs = accV[s]!;
+      const op = vectorReduceOp(lanes, r.fn);
+      const tree = (lo: number, hi: number): void => {
+        if (hi - lo === 1) { f.op('local.get', accs[lo]!); return; }
+        const mid = (lo + hi) >> 1;
+        tree(lo, mid); tree(mid, hi); f.op(op);
+      };
+      tree(0, accs.length);
+      f.op('local.set', accs[0]!);
       const folded = f.local(scalarType(r.type));
-      foldLanes(f, lanes, r.fn, accV[s]!);
+      foldLanes(f, lanes, r.fn, accs[0]!);
       f.op('local.set', folded);
       combineScalar(f, r.fn, r.type, folded, accS[s]!);
       f.op('local.get', folded);
@@ -251,9 +272,9 @@ function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): v
 
 /** Emits the SSA body once: values into `vals`, loads and stores through `cur`. */
 function emitBody(
-  ctx: EmitContext, spec: KernelSpec, types: readonly KType[], vals: readonly Local[], cur: readonly Local[],
+  ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[],
   address: (ins: KInstr, array: number) => void, value: (ins: KInstr) => void,
-  reduce: (r: ReduceInstr, slotIndex: number) => void, vectorStore: string | undefined,
+  reduce: (r: ReduceInstr, slotIndex: number) => void, store: (array: number) => void,
 ): void {
   const f = ctx.f;
   let reduceIndex = 0;
@@ -265,8 +286,7 @@ function emitBody(
         break;
       case 'store':
         f.op('local.get', cur[ins.array]!).op('local.get', vals[ins.arg]!);
-        if (vectorStore) f.mem(vectorStore, { align: 0 });
-        else emitStore(ctx, types[v]!);
+        store(ins.array);
         break;
       case 'reduce':
         reduce(ins, reduceIndex++);

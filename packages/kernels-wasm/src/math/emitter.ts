@@ -1,0 +1,142 @@
+// A thin layer over FunctionBuilder for writing straight-line SIMD math: every
+// operation pops its operands, pushes its result into a fresh local and hands
+// back a reference. Temporaries cost nothing once V8's optimising tier has put
+// the function in SSA form, and named values read much closer to the C they
+// are transcribed from than raw stack code does.
+//
+// Constants are emitted inline at each use (v128.const) rather than cached in
+// locals: a cached constant first set inside an `if` would read as zero on the
+// path that skipped it.
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+
+/** A v128 value: a local that holds it, or a constant emitted where it is used. */
+type V = { readonly local: Local } | { readonly bytes: Uint8Array };
+
+const f64Bytes = (a: number, b: number): Uint8Array => new Uint8Array(new Float64Array([a, b]).buffer);
+const i64Bytes = (a: bigint, b: bigint): Uint8Array => new Uint8Array(new BigInt64Array([a, b]).buffer);
+const f32Bytes = (a: number): Uint8Array => new Uint8Array(new Float32Array([a, a, a, a]).buffer);
+const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a, a, a]).buffer);
+
+class Emitter {
+  readonly f: FunctionBuilder;
+
+  constructor(f: FunctionBuilder) {
+    this.f = f;
+  }
+
+  /** Parameter i of the function (which must be a v128). */
+  arg(i: number): V {
+    return { local: this.f.param(i) };
+  }
+
+  f64(a: number, b = a): V {
+    return { bytes: f64Bytes(a, b) };
+  }
+
+  i64(a: bigint, b = a): V {
+    return { bytes: i64Bytes(a, b) };
+  }
+
+  f32(a: number): V {
+    return { bytes: f32Bytes(a) };
+  }
+
+  i32(a: number): V {
+    return { bytes: i32Bytes(a) };
+  }
+
+  /** Pushes v onto the operand stack. */
+  push(v: V): this {
+    if ('local' in v) this.f.op('local.get', v.local);
+    else this.f.v128const(v.bytes);
+    return this;
+  }
+
+  /** Pops the v128 on top of the stack into a fresh local. */
+  save(): V {
+    const l = this.f.local('v128');
+    this.f.op('local.set', l);
+    return { local: l };
+  }
+
+  /** A fresh local holding v, for values that are reassigned (inside `when`). */
+  mutable(v: V): V & { readonly local: Local } {
+    this.push(v);
+    const l = this.f.local('v128');
+    this.f.op('local.set', l);
+    return { local: l };
+  }
+
+  /** Overwrites a local made by `mutable`. */
+  assign(target: { readonly local: Local }, v: V): void {
+    this.push(v);
+    this.f.op('local.set', target.local);
+  }
+
+  /** Any v128 instruction with no immediate: pushes the operands, applies it, saves the result. */
+  op(name: string, ...args: V[]): V {
+    for (const a of args) this.push(a);
+    this.f.op(name);
+    return this.save();
+  }
+
+  /** A SIMD shift by a constant scalar count. */
+  shift(name: string, v: V, count: number): V {
+    this.push(v);
+    this.f.op('i32.const', count).op(name);
+    return this.save();
+  }
+
+  /** Runs `body` only when some lane of `mask` is set (the common, all-clear case skips it). */
+  when(mask: V, body: () => void): void {
+    this.push(mask);
+    this.f.op('v128.any_true').if();
+    body();
+    this.f.end();
+  }
+
+  // f64x2 shorthands: most of the library is written in double precision.
+  add(a: V, b: V): V { return this.op('f64x2.add', a, b); }
+  sub(a: V, b: V): V { return this.op('f64x2.sub', a, b); }
+  mul(a: V, b: V): V { return this.op('f64x2.mul', a, b); }
+  div(a: V, b: V): V { return this.op('f64x2.div', a, b); }
+  neg(a: V): V { return this.op('f64x2.neg', a); }
+  abs(a: V): V { return this.op('f64x2.abs', a); }
+  sqrt(a: V): V { return this.op('f64x2.sqrt', a); }
+  min(a: V, b: V): V { return this.op('f64x2.min', a, b); }
+  max(a: V, b: V): V { return this.op('f64x2.max', a, b); }
+  nearest(a: V): V { return this.op('f64x2.nearest', a); }
+  floor(a: V): V { return this.op('f64x2.floor', a); }
+  trunc(a: V): V { return this.op('f64x2.trunc', a); }
+  lt(a: V, b: V): V { return this.op('f64x2.lt', a, b); }
+  le(a: V, b: V): V { return this.op('f64x2.le', a, b); }
+  gt(a: V, b: V): V { return this.op('f64x2.gt', a, b); }
+  ge(a: V, b: V): V { return this.op('f64x2.ge', a, b); }
+  eq(a: V, b: V): V { return this.op('f64x2.eq', a, b); }
+  ne(a: V, b: V): V { return this.op('f64x2.ne', a, b); }
+
+  // Bitwise, lane-agnostic.
+  and(a: V, b: V): V { return this.op('v128.and', a, b); }
+  or(a: V, b: V): V { return this.op('v128.or', a, b); }
+  xor(a: V, b: V): V { return this.op('v128.xor', a, b); }
+  /** a & ~b */
+  andnot(a: V, b: V): V { return this.op('v128.andnot', a, b); }
+  not(a: V): V { return this.op('v128.not', a); }
+
+  /** Lane-wise mask ? a : b (mask lanes all ones or all zeros). */
+  select(mask: V, a: V, b: V): V {
+    return this.op('v128.bitselect', a, b, mask);
+  }
+
+  /** c[0] + x*(c[1] + x*(c[2] + ...)) by Horner's rule, in f64x2. */
+  horner(x: V, coeffs: readonly number[]): V {
+    const n = coeffs.length;
+    if (n === 0) throw new RangeError('horner needs at least one coefficient');
+    let acc = this.f64(coeffs[n - 1]!);
+    for (let i = n - 2; i >= 0; i--) acc = this.add(this.f64(coeffs[i]!), this.mul(x, acc));
+    return acc;
+  }
+}
+
+export { Emitter };
+export type { V };

@@ -1,0 +1,79 @@
+// asinh, acosh and atanh in f64x2. fdlibm (s_asinh.c, e_acosh.c, e_atanh.c;
+// V8's Math versions, measured up to 2 ulp off) reduces each to log or log1p
+// of an expression it rounds first, which adds up to about half an ulp to
+// log1p's own error. Here the expression is carried as a double-double
+// (Dekker's products, TwoSum, and a Newton-corrected square root) and its
+// tail enters log1p's correction term (log1p.ts), so the one rounding left
+// is log1p's:
+//   asinh |x| = log1p(|x| + (sqrt(1 + x^2) - 1))             |x| < 2^28
+//   acosh x   = log1p(t + sqrt(t*(2 + t))), t = x - 1 exact   x < 2^28
+//   atanh |x| = log1p(2|x|/(1 - |x|)) / 2
+// and past 2^28, asinh |x| = acosh x = log(2x) (the next term, 1/(4x^2), is
+// below 2^-58), as log.ts with its exponent raised by one, exact even at the
+// top of the range.
+import type { Emitter, V } from './emitter.js';
+import { fastTwoSum, twoProd, twoSum } from './f64-bits.js';
+import { logFromParts, logReduce, logSpecials } from './log.js';
+import { log1pDD } from './log1p.js';
+
+const SIGN = 0x8000000000000000n;
+const BIG = 2 ** 28;
+
+/** sqrt(vh + vl) as a double-double: one Newton step on the rounded root, its square exact by Dekker. */
+function sqrtDD(e: Emitter, vh: V, vl: V): [V, V] {
+  const sh = e.sqrt(vh);
+  const [p, perr] = twoProd(e, sh, sh);
+  const sl = e.div(e.add(e.sub(e.sub(vh, p), perr), vl), e.mul(e.f64(2), sh));
+  return [sh, sl];
+}
+
+/** log(2x) for x > 0, finite or not. */
+function logTwice(e: Emitter, x: V): V {
+  const parts = logReduce(e, x);
+  const dk = e.add(parts.dk, e.f64(1));
+  return logSpecials(e, x, logFromParts(e, { ...parts, dk }));
+}
+
+function asinhF64(e: Emitter, x: V): V {
+  const a = e.abs(x);
+  const am = e.min(a, e.f64(BIG)); // keeps the double-double path finite on lanes it does not serve
+  const [qh, ql] = twoProd(e, am, am);
+  const [vh, ve] = twoSum(e, e.f64(1), qh);
+  const [sh, sl] = sqrtDD(e, vh, e.add(ve, ql));
+  const [mh0, me] = twoSum(e, am, e.sub(sh, e.f64(1))); // sh - 1 is exact: sh in [1, 2^28]
+  const [mh, ml] = fastTwoSum(e, mh0, e.add(me, sl));
+  let y = e.select(e.ge(a, e.f64(BIG)), logTwice(e, a), log1pDD(e, mh, ml));
+  y = e.or(y, e.and(x, e.i64(SIGN)));
+  // |x| < 2^-28: asinh x rounds to x (keeps -0 and subnormals). NaN lanes carry NaN from log.
+  return e.select(e.lt(a, e.f64(2 ** -28)), x, y);
+}
+
+function acoshF64(e: Emitter, x: V): V {
+  const xm = e.max(e.min(x, e.f64(BIG)), e.f64(1));
+  const t = e.sub(xm, e.f64(1));
+  const [wh, wl] = twoSum(e, e.f64(2), t);
+  const [vh, ve] = twoProd(e, t, wh);
+  const [sh, sl] = sqrtDD(e, vh, e.add(ve, e.mul(t, wl)));
+  const [mh0, me] = twoSum(e, t, sh);
+  const [mh, ml] = fastTwoSum(e, mh0, e.add(me, sl));
+  let y = e.select(e.ge(x, e.f64(BIG)), logTwice(e, x), log1pDD(e, mh, ml));
+  // acosh(1) = +0 (where sqrtDD divides 0 by 0); x < 1 gives NaN; NaN stays NaN.
+  y = e.select(e.eq(x, e.f64(1)), e.f64(0), y);
+  return e.select(e.lt(x, e.f64(1)), e.f64(NaN), e.select(e.ne(x, x), x, y));
+}
+
+function atanhF64(e: Emitter, x: V): V {
+  const a = e.abs(x);
+  const [dh, dl] = twoSum(e, e.f64(1), e.neg(a));
+  const twoA = e.mul(e.f64(2), a);
+  const qh = e.div(twoA, dh);
+  const [p, perr] = twoProd(e, qh, dh);
+  const ql = e.div(e.sub(e.sub(e.sub(twoA, p), perr), e.mul(qh, dl)), dh);
+  // |x| = 1 gives qh = Inf and |x| > 1 gives qh < -1, so log1p itself yields Inf and NaN.
+  let y = e.mul(e.f64(0.5), log1pDD(e, qh, ql));
+  y = e.or(y, e.and(x, e.i64(SIGN)));
+  // |x| < 2^-28: atanh x rounds to x (keeps -0 and subnormals).
+  return e.select(e.lt(a, e.f64(2 ** -28)), x, y);
+}
+
+export { asinhF64, acoshF64, atanhF64 };

@@ -1,0 +1,98 @@
+// mathFunction: adds to a module (once) an internal function computing a
+// math function lane-wise, (param v128 [v128]) (result v128).
+//
+// f32x4 uses a native f32x4 generator where there is one (exp, log: twice
+// the lanes per instruction). Otherwise it runs an f64x2 algorithm on each
+// half, promoted, and demotes the results: a float-accuracy one where there is
+// one (sin, cos: ~2^-32 relative error, cheaper polynomials), else the
+// float64 algorithm itself. Either way the f64 result is within ~2^-29 ulp of
+// f32 of the truth before the one rounding to f32, so the result is within
+// 0.5 + 2^-29 ulp of f32, which every float32 bar accepts.
+import type { ModuleBuilder } from '../encode/module-builder.js';
+import { Emitter } from './emitter.js';
+import type { V } from './emitter.js';
+import type { MathContext } from './context.js';
+import { F32_NATIVE, F32_VIA_F64, GENERATORS, MATH_ARITY, isMathFn } from './registry.js';
+import type { MathFn, MathLanes, F64Generator } from './registry.js';
+
+const defined = new WeakMap<ModuleBuilder, Map<string, number>>();
+
+function memo(m: ModuleBuilder): Map<string, number> {
+  let table = defined.get(m);
+  if (!table) {
+    table = new Map();
+    defined.set(m, table);
+  }
+  return table;
+}
+
+function contextFor(m: ModuleBuilder): MathContext {
+  return {
+    helper(key, define) {
+      const table = memo(m);
+      const name = `helper:${key}`;
+      let index = table.get(name);
+      if (index === undefined) {
+        index = define(m);
+        table.set(name, index);
+      }
+      return index;
+    },
+  };
+}
+
+function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
+  return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
+}
+
+// Byte shuffles: the high two f32 lanes moved low, and two demoted halves joined.
+const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+const JOIN_LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+
+function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: MathContext): V {
+  const half = (high: boolean): V => {
+    const widened = args.map((a) => {
+      if (!high) return e.op('f64x2.promote_low_f32x4', a);
+      e.push(a).push(a);
+      e.f.shuffle(HIGH_TO_LOW);
+      return e.op('f64x2.promote_low_f32x4', e.save());
+    });
+    return e.op('f32x4.demote_f64x2_zero', gen(e, widened, ctx));
+  };
+  const lo = half(false);
+  const hi = half(true);
+  e.push(lo).push(hi);
+  e.f.shuffle(JOIN_LOW_HALVES);
+  return e.save();
+}
+
+/**
+ * The index of an internal (not exported) function computing fn lane-wise:
+ * (param v128) (result v128), or (param v128 v128) (result v128) for pow,
+ * atan2 and hypot. Defined once per (module, fn, lanes).
+ */
+function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
+  if (!isMathFn(fn)) throw new TypeError(`mathFunction: unknown function '${String(fn)}'; expected one of ${Object.keys(MATH_ARITY).join(', ')}`);
+  if (lanes !== 'f64x2' && lanes !== 'f32x4') throw new TypeError(`mathFunction: lanes must be 'f64x2' or 'f32x4'; got '${String(lanes)}'`);
+  const gen = GENERATORS[fn];
+  if (!gen) throw new Error(`mathFunction: '${fn}' (${lanes}) is not implemented yet; check isMathAvailable('${fn}', '${lanes}') first`);
+  const table = memo(m);
+  const key = `${fn}:${lanes}`;
+  const known = table.get(key);
+  if (known !== undefined) return known;
+  const arity = MATH_ARITY[fn];
+  const params = arity === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
+  const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
+  table.set(key, index);
+  const e = new Emitter(body);
+  const args = params.map((_, i) => e.arg(i));
+  const ctx = contextFor(m);
+  const native = F32_NATIVE[fn];
+  const result = lanes === 'f64x2' ? gen(e, args, ctx)
+    : native ? native(e, args, ctx)
+    : emitF32ViaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
+  e.push(result);
+  return index;
+}
+
+export { mathFunction, isMathAvailable };

@@ -1,0 +1,19 @@
+// Against correctly rounded results (test/vectors/, from mpmath): float64
+// within 1 ulp (tanh, pow and hypot within 2), float32 within 2 ulp.
+import { MATH_FNS, isMathAvailable } from './index.js';
+import { measureVsReference } from './accuracy-report.js';
+import type { MathFn } from './index.js';
+
+const BAR_64: Partial<Record<MathFn, number>> = { tanh: 2, pow: 2, hypot: 2 };
+
+const cases = MATH_FNS.flatMap((fn) => (['float64', 'float32'] as const).map((dtype) => [fn, dtype] as const))
+  .filter(([fn, dtype]) => isMathAvailable(fn, dtype === 'float64' ? 'f64x2' : 'f32x4'));
+
+describe('correctly rounded reference vectors (mpmath)', () => {
+  test.each(cases)('%s %s', (fn, dtype) => {
+    const m = measureVsReference(fn, dtype);
+    expect(m).toBeDefined();
+    const bar = dtype === 'float32' ? 2 : BAR_64[fn] ?? 1;
+    expect({ fn, dtype, max: m!.max <= bar ? 'ok' : m!.max, at: m!.max <= bar ? [] : m!.at }).toEqual({ fn, dtype, max: 'ok', at: [] });
+  });
+});

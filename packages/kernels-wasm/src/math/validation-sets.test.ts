@@ -1,0 +1,30 @@
+// Every float64 and float32 row of NumPy's umath validation sets must pass at
+// the ulp bound the set lists.
+import { createMathRunner } from './harness.js';
+import { MATH_FNS, isMathAvailable } from './index.js';
+import { ulpDistance } from './ulp.js';
+import { hasValidationData, readValidationSet, validationDir, SET_NAME } from './validation-sets.js';
+
+const haveData = hasValidationData();
+if (!haveData) {
+  console.warn(`\n!!! NumPy validation sets NOT FOUND at ${validationDir()}\n!!! (expected ../shared/data beside the repository): their rows are SKIPPED.\n`);
+}
+
+const cases = MATH_FNS.filter((fn) => SET_NAME[fn] !== undefined).flatMap((fn) =>
+  (['float64', 'float32'] as const).map((dtype) => [fn, dtype] as const),
+).filter(([fn, dtype]) => isMathAvailable(fn, dtype === 'float64' ? 'f64x2' : 'f32x4'));
+
+(haveData ? describe : describe.skip)(`NumPy umath validation sets${haveData ? '' : ' (SKIPPED: ../shared/data missing)'}`, () => {
+  test.each(cases)('%s %s: every row within its ulp bound', (fn, dtype) => {
+    const rows = readValidationSet(fn)?.filter((r) => r.dtype === dtype) ?? [];
+    expect(rows.length).toBeGreaterThan(100);
+    const runner = createMathRunner(fn, dtype === 'float64' ? 'f64x2' : 'f32x4');
+    const input = dtype === 'float64' ? Float64Array.from(rows, (r) => r.input) : Float32Array.from(rows, (r) => r.input);
+    const out = runner.run(input);
+    const failures = rows.flatMap((r, i) => {
+      const d = ulpDistance(out[i]!, r.expected, dtype);
+      return d <= r.ulpBound ? [] : [`line ${r.line}: ${fn}(${r.input}) = ${out[i]}, expected ${r.expected} (${d} ulp > ${r.ulpBound})`];
+    });
+    expect(failures).toEqual([]);
+  });
+});
