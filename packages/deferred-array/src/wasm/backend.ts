@@ -132,9 +132,15 @@ class WasmBackend implements Backend {
       const out = keep(allocValue(node.dtype, node.shape));
       const rows = sizeOf(node.shape);
       for (let row = 0; row < rows; row++) {
-        const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
-        const to = row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
-        let value = combinePartials(r.partials, from, built.segment === 0 ? 0 : to, g.reductions.length, slot, op, acc);
+        let value: number;
+        if (built.mode === 'columns') {
+          // Column kernels leave each output's final value, slot-major.
+          value = built.segment === 0 ? combinePartials(r.partials, 0, 0, 1, 0, op, acc) : r.partials[slot * rows + row]!;
+        } else {
+          const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
+          const to = row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
+          value = combinePartials(r.partials, from, built.segment === 0 ? 0 : to, g.reductions.length, slot, op, acc);
+        }
         // Integer products carried in float64 can reach -0, which integers do not have.
         if (!isFloat(node.inputs[0]!.dtype)) value += 0;
         if (op === 'mean') value /= built.segment;

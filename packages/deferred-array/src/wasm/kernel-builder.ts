@@ -20,6 +20,8 @@ interface BuiltKernel {
   readonly arrays: readonly LaunchArray[];
   /** Elements per reduction output: the product of the reduced axes (the whole space when there are none). */
   readonly segment: number;
+  /** 'columns' when the reduced axes are outer in memory: then partials hold one final value per output. */
+  readonly mode: 'rows' | 'columns';
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
@@ -47,7 +49,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const space = order.map((d) => full[d]!);
   const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
   const segment = reduced.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
-  const collapsed = collapseDims(space, strides);
+  const columns = columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
+  const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => body[id]!.type;
   const push = (ins: KInstr): number => body.push(ins) - 1;
@@ -74,11 +77,37 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
   }));
   return {
-    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length },
+    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length, ...(columns ? { mode: 'columns' as const } : {}) },
     shape: collapsed.shape,
     arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
     segment,
+    mode: columns ? 'columns' : 'rows',
   };
+}
+
+/**
+ * The [rows, columns] space of a column reduction, when it pays: the reduced
+ * axes are outer in memory for the first array (its kept axes run contiguous)
+ * and both the reduced and the kept axes merge into one axis for every array.
+ */
+function columnLayout(shape: readonly number[], reduced: readonly number[], strides: readonly (readonly number[])[]) {
+  const kept = shape.map((_, d) => d).filter((d) => !reduced.includes(d));
+  if (reduced.length === 0 || kept.length === 0) return undefined;
+  const merged = strides.map((s) => [mergeAxes(shape, s, reduced), mergeAxes(shape, s, kept)]);
+  if (merged.some(([a, b]) => a === undefined || b === undefined)) return undefined;
+  const [rowStride, colStride] = merged[0]! as [number, number];
+  const columns = kept.reduce((a, d) => a * shape[d]!, 1);
+  if (colStride !== 1 || rowStride === 1 || columns < 2) return undefined;
+  return { shape: [reduced.reduce((a, d) => a * shape[d]!, 1), columns], strides: merged as number[][] };
+}
+
+/** The one stride that walks `axes` (in order) as a single axis, or undefined when they do not chain. */
+function mergeAxes(shape: readonly number[], strides: readonly number[], axes: readonly number[]): number | undefined {
+  const live = axes.filter((d) => shape[d] !== 1);
+  for (let i = 0; i + 1 < live.length; i++) {
+    if (strides[live[i]!] !== strides[live[i + 1]!]! * shape[live[i + 1]!]!) return undefined;
+  }
+  return live.length === 0 ? 0 : strides[live[live.length - 1]!]!;
 }
 
 /** A kernel that copies `x` into the contiguous `out` (materialising a view). */
@@ -96,6 +125,7 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
     shape: collapsed.shape,
     arrays: [{ ptr: x.ptr, strides: collapsed.strides[0]! }, { ptr: out.ptr, strides: collapsed.strides[1]! }],
     segment: 1,
+    mode: 'rows',
   };
 }
 

@@ -92,6 +92,28 @@ describe('the WebAssembly backend', () => {
     expect(f64(e.mean({ axis: 1 }).executeSync())).toEqual([NaN, NaN, NaN]);
   });
 
+  test('column reductions (reduced axes outer in memory) run a column kernel, vectorised across columns', () => {
+    const R = 7;
+    const C = 4100; // more than one block of 2048 columns, and an odd tail
+    const x = da.wrap(Float64Array.from({ length: R * C }, (_, i) => (i % 13) - 6)).reshape([R, C]);
+    const y = x.mul(0.5).add(da.arange(C, { dtype: 'float64' }));
+    const text = y.sum({ axis: 0 }).explain({ kernels: true });
+    expect(text).toContain('f64x2.add');
+    expect(text).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
+    const [s, mx, mean] = da.executeSync([y.sum({ axis: 0 }), y.max({ axis: 0 }), y.mean({ axis: 0 })]) as da.StdNdarray[];
+    const col = (c: number) => Array.from({ length: R }, (_, r) => ((r * C + c) % 13 - 6) * 0.5 + c);
+    for (const c of [0, 1, 2047, 2048, 4099]) {
+      expect(f64(s)[c]).toBeCloseTo(col(c).reduce((a, b) => a + b, 0), 9);
+      expect(f64(mx)[c]).toBe(Math.max(...col(c)));
+      expect(f64(mean)[c]).toBeCloseTo(col(c).reduce((a, b) => a + b, 0) / R, 9);
+    }
+    // int32 columns (a scalar column loop) and bool columns.
+    const i = da.arange(12, { dtype: 'int32' }).reshape([3, 4]);
+    expect(Array.from((i.max({ axis: 0 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([8, 9, 10, 11]);
+    const any = i.gt(9).any({ axis: 0 }).executeSync() as da.StdNdarray;
+    expect([0, 1, 2, 3].map((k) => any.get(k))).toEqual([false, false, true, true]);
+  });
+
   test('ops without a kernel yet (argmax, matmul, concat) run through the reference evaluator on heap data', () => {
     const a = da.arange(6).astype('float64').reshape([2, 3]);
     expect(Array.from((a.argmax({ axis: 1 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([2, 2]);

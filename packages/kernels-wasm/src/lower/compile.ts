@@ -6,6 +6,7 @@ import type { ValType } from '../encode/index.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
+import { emitColumnKernel } from './emit-columns.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
 import { simdLanes } from './simd-ops.js';
@@ -99,7 +100,8 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
     },
     math: (fn, l) => (math.isAvailable(fn, l) ? math.functionIndex(m, fn, l) : undefined),
   };
-  emitKernel(ctx, spec, lanes, f.param(1), f.param(2));
+  if (spec.mode === 'columns') emitColumnKernel(ctx, spec, lanes, f.param(1), f.param(2));
+  else emitKernel(ctx, spec, lanes, f.param(1), f.param(2));
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const result: CompiledModule = Object.freeze({ hash, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });

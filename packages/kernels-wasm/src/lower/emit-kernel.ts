@@ -298,4 +298,4 @@ function emitBody(
   });
 }
 
-export { emitKernel, identity };
+export { emitKernel, emitBody, identity, combineScalar };

@@ -51,6 +51,11 @@ interface KernelSpec {
   readonly body: readonly KInstr[];
   /** Number of reduction slots (each reduce writes one partial per block into its slot). */
   readonly slots: number;
+  /**
+   * 'rows' (default): reductions reduce runs of consecutive elements.
+   * 'columns': a 2-d space [R, C] whose reductions reduce over R, one result per column.
+   */
+  readonly mode?: 'rows' | 'columns';
 }
 
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };

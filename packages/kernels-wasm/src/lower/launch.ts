@@ -28,7 +28,10 @@ interface Launch {
 }
 
 interface LaunchResult {
-  /** partials[piece * slots + slot]: pieces are reduced runs cut at block boundaries, in element order. */
+  /**
+   * Row kernels: partials[piece * slots + slot], pieces being reduced runs cut at block boundaries, in element order.
+   * Column kernels: partials[slot * columns + column], final values.
+   */
   readonly partials: Float64Array;
   readonly blocks: number;
   /** Number of pieces; pieceIndex(i) numbers the piece starting at element i. */
@@ -39,6 +42,8 @@ interface LaunchResult {
 
 /** 16 Ki elements: 128 KiB of float64 per array, which stays in L2 while a block runs. */
 const BLOCK_SIZE = 16384;
+/** Columns per block of a column kernel: 16 KiB of float64 partials per reduction, in L1. */
+const COLUMN_BLOCK = 2048;
 
 type KernelFn = (args: number, blockBegin: number, blockEnd: number) => void;
 
@@ -64,15 +69,17 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
     throw new RangeError(`launch: the kernel takes ${compiled.spec.arrays.length} arrays; got ${l.arrays.length}`);
   }
   const total = l.shape.reduce((a, b) => a * b, 1);
-  const blockSize = l.blockSize ?? BLOCK_SIZE;
-  const blocks = Math.ceil(total / blockSize);
+  const columns = compiled.spec.mode === 'columns';
+  // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements.
+  const blockSize = l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
+  const blocks = columns ? (total === 0 ? 0 : Math.ceil(l.shape[1]! / blockSize)) : Math.ceil(total / blockSize);
   const segment = Math.max(1, l.segment ?? total);
   if (total % segment !== 0) throw new RangeError(`launch: segment ${segment} does not divide the ${total} elements`);
   const lcm = (segment / gcd(segment, blockSize)) * blockSize;
   const segmentLcm = lcm > 0xfffffffe ? 0xffffffff : lcm;
   const pieceIndex = (i: number): number =>
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
-  const pieces = total === 0 ? 0 : pieceIndex(total - 1) + 1;
+  const pieces = columns ? l.shape[1]! : total === 0 ? 0 : pieceIndex(total - 1) + 1;
   const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length));
   const partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
   try {

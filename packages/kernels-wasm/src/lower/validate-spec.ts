@@ -11,6 +11,7 @@ function validateSpec(spec: KernelSpec): void {
     throw new TypeError(`KernelSpec instruction ${v} (${JSON.stringify(spec.body[v])}): ${why}`);
   };
   if (!Number.isInteger(spec.ndim) || spec.ndim < 1) throw new TypeError(`KernelSpec.ndim must be a positive integer; got ${spec.ndim}`);
+  if (spec.mode === 'columns' && spec.ndim !== 2) throw new TypeError(`KernelSpec in 'columns' mode must have ndim 2 ([rows, columns]); got ${spec.ndim}`);
   spec.arrays.forEach((a, k) => {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
   });

@@ -1,0 +1,129 @@
+// Column reductions: the iteration space is [R, C] with the reduction over R
+// (the outer axis in memory, like a sum over axis 0 of a row-major matrix).
+// Reading row by row keeps memory access sequential; each block owns a range
+// of columns and accumulates them in place in the partials array (slot-major:
+// partials[slot * C + column]), so blocks never share an output and each
+// column's value is final when its block ends. Rows are added in order, so
+// results do not depend on how blocks are shared between workers.
+import type { Local } from '../encode/index.js';
+import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { isFloatK, scalarType } from './context.js';
+import type { EmitContext } from './context.js';
+import { emitBody, identity, combineScalar } from './emit-kernel.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
+import type { KInstr, KernelSpec } from './kernel-spec.js';
+import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
+import { LANE_BYTES, emitSimdInstr } from './simd-ops.js';
+import type { Lanes } from './simd-ops.js';
+
+type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
+
+function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
+  const f = ctx.f;
+  const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
+  // Partials are f64, so the vector loop needs float64 lanes and float64 accumulators.
+  const lanes = simd === 'f64x2' && reduces.every((r) => r.type === 'float64') ? simd : undefined;
+  const i32 = (): Local => f.local('i32');
+  const [R, C, bs, blk, c0, c1, r, j, pb, addr] = Array.from({ length: 10 }, i32) as [Local, Local, Local, Local, Local, Local, Local, Local, Local, Local];
+  const cur = spec.arrays.map(i32);
+  const rowStride = spec.arrays.map(i32);
+  const colStride = spec.arrays.map(i32);
+  const types = spec.body.map((ins) => ins.type);
+  const scalarVals = spec.body.map((ins) => (ins.op === 'store' || ins.op === 'reduce' ? (-1 as Local) : f.local(scalarType(ins.type))));
+  const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
+  const accS = reduces.map((red) => f.local(scalarType(red.type)));
+  const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
+
+  argLoad(ARGS.shape); f.op('local.set', R);
+  argLoad(ARGS.shape + 4); f.op('local.set', C);
+  argLoad(ARGS.blockSize); f.op('local.set', bs);
+  argLoad(ARGS.partials); f.op('local.set', pb);
+  spec.arrays.forEach((a, k) => {
+    const bytes = KTYPE_BYTES[a.dtype];
+    argLoad(arrayStrideOffset(2, k, 0)); f.op('i32.const', bytes).op('i32.mul').op('local.set', rowStride[k]!);
+    argLoad(arrayStrideOffset(2, k, 1)); f.op('i32.const', bytes).op('i32.mul').op('local.set', colStride[k]!);
+  });
+  /** addr = &partials[slot * C + column] */
+  const partialAddress = (slot: number, column: Local): void => {
+    f.op('local.get', pb).op('i32.const', slot).op('local.get', C).op('i32.mul').op('local.get', column).op('i32.add')
+      .op('i32.const', 8).op('i32.mul').op('i32.add').op('local.set', addr);
+  };
+
+  f.op('local.get', blockBegin).op('local.set', blk);
+  f.block().loop();
+  f.op('local.get', blk).op('local.get', blockEnd).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', blk).op('local.get', bs).op('i32.mul').op('local.tee', c0);
+  f.op('local.get', bs).op('i32.add').op('local.tee', c1).op('local.get', C).op('local.get', c1)
+    .op('local.get', C).op('i32.lt_u').op('select').op('local.set', c1);
+  // This block's columns start from each reduction's identity.
+  reduces.forEach((red) => {
+    f.op('local.get', c0).op('local.set', j);
+    f.block().loop();
+    f.op('local.get', j).op('local.get', c1).op('i32.ge_u').op('br_if', 1);
+    partialAddress(red.slot, j);
+    f.op('local.get', addr).op('f64.const', identity(red.fn, red.type)).mem('f64.store', { align: 0 });
+    f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
+    f.op('br', 0).end().end();
+  });
+
+  f.op('i32.const', 0).op('local.set', r);
+  f.block().loop(); // rows
+  f.op('local.get', r).op('local.get', R).op('i32.ge_u').op('br_if', 1);
+  spec.arrays.forEach((_, k) => {
+    argLoad(arrayPtrOffset(2, k));
+    f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
+    f.op('local.get', c0).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
+    f.op('local.set', cur[k]!);
+  });
+  f.op('local.get', c0).op('local.set', j);
+
+  if (lanes) {
+    f.block().loop();
+    f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
+    emitBody(ctx, spec, vecVals, cur, (ins, k) => {
+      const a = spec.arrays[k]!;
+      f.op('local.get', cur[k]!);
+      if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0 });
+    }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red) => {
+      partialAddress(red.slot, j);
+      f.op('local.get', addr).op('local.get', addr).mem('v128.load', { align: 0 }).op('local.get', vecVals[red.arg]!);
+      f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).mem('v128.store', { align: 0 });
+    }, () => { f.mem('v128.store', { align: 0 }); });
+    f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.set', j);
+    spec.arrays.forEach((a, k) => {
+      if (a.inner === 'contiguous') f.op('local.get', cur[k]!).op('i32.const', 16).op('i32.add').op('local.set', cur[k]!);
+    });
+    f.op('br', 0).end().end();
+  }
+
+  f.block().loop();
+  f.op('local.get', j).op('local.get', c1).op('i32.ge_u').op('br_if', 1);
+  emitBody(ctx, spec, scalarVals, cur, (ins, k) => {
+    f.op('local.get', cur[k]!);
+    if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
+  }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (red, s) => {
+    // Partials are f64; every value of the reduction's type converts there and back exactly.
+    partialAddress(red.slot, j);
+    f.op('local.get', addr).mem('f64.load', { align: 0 });
+    if (red.type === 'float32') f.op('f32.demote_f64');
+    else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
+    f.op('local.set', accS[s]!);
+    combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
+    f.op('local.get', addr).op('local.get', accS[s]!);
+    if (red.type === 'float32') f.op('f64.promote_f32');
+    else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
+    f.mem('f64.store', { align: 0 });
+  }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
+  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
+  spec.arrays.forEach((_, k) => {
+    f.op('local.get', cur[k]!).op('local.get', colStride[k]!).op('i32.add').op('local.set', cur[k]!);
+  });
+  f.op('br', 0).end().end();
+
+  f.op('local.get', r).op('i32.const', 1).op('i32.add').op('local.set', r);
+  f.op('br', 0).end().end(); // rows
+  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
+  f.op('br', 0).end().end(); // blocks
+}
+
+export { emitColumnKernel };
