@@ -92,6 +92,16 @@ describe('the WebAssembly backend', () => {
     expect(f64(e.mean({ axis: 1 }).executeSync())).toEqual([NaN, NaN, NaN]);
   });
 
+  test('float32 sums load float32 vectors and accumulate their halves in float64', () => {
+    const x = da.wrap(Float32Array.from({ length: 1001 }, (_, i) => i / 7));
+    const text = x.mul(3).sum().explain({ kernels: true });
+    expect(text).toMatch(/vectorised as f32x4/);
+    expect(text).toContain('f64x2.promote_low_f32x4');
+    let want = 0;
+    for (let i = 0; i < 1001; i++) want += Math.fround(Math.fround(i / 7) * 3);
+    expect((x.mul(3).sum().executeSync() as da.StdNdarray).get()).toBe(Math.fround(want));
+  });
+
   test('column reductions (reduced axes outer in memory) run a column kernel, vectorised across columns', () => {
     const R = 7;
     const C = 4100; // more than one block of 2048 columns, and an odd tail

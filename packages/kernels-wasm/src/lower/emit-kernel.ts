@@ -15,13 +15,16 @@ import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KType, KernelSpec } from './kernel-spec.js';
 import { emitConst, emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { LANE_BYTES, LANE_COUNT, emitSimdInstr, splatConst } from './simd-ops.js';
+import { LANE_BYTES, LANE_COUNT, emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
 import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
 /** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
 const UNROLL = 4;
+
+/** i8x16.shuffle lanes that move the high 64 bits of a vector to its low half. */
+const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 function identity(fn: KReduce, t: KType): number {
   switch (fn) {
@@ -72,8 +75,11 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
   const accS = reduces.map((r) => f.local(scalarType(r.type)));
-  // Several vector accumulators per reduction, so consecutive adds do not wait on each other.
-  const accV = lanes ? reduces.map(() => Array.from({ length: UNROLL }, () => f.local('v128'))) : [];
+  // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
+  // a float32 value accumulated in float64 needs two (its low and high halves) per step.
+  const promoted = reduces.map((r) => lanes !== undefined && isPromotedAccumulation(spec, r.arg));
+  const accLanes = (s: number): Lanes => (promoted[s] ? 'f64x2' : lanes!);
+  const accV = lanes ? reduces.map((_, s) => Array.from({ length: UNROLL * (promoted[s] ? 2 : 1) }, () => f.local('v128'))) : [];
   const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
 
   argLoad(ARGS.total); f.op('local.set', total);
@@ -96,7 +102,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const resetAccumulators = (): void => {
     reduces.forEach((r, s) => {
       emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
-      if (lanes) for (const acc of accV[s]!) { splatConst(ctx, lanes, identity(r.fn, r.type)); f.op('local.set', acc); }
+      if (lanes) for (const acc of accV[s]!) { splatConst(ctx, accLanes(s), identity(r.fn, r.type)); f.op('local.set', acc); }
     });
   };
   resetAccumulators();
@@ -149,6 +155,14 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
           f.op('local.get', cur[k]!);
           if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0, offset: offset(k) });
         }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
+          if (promoted[s]) {
+            const op = vectorReduceOp('f64x2', r.fn);
+            const [lo, hi] = [accV[s]![2 * u]!, accV[s]![2 * u + 1]!];
+            f.op('local.get', lo).op('local.get', vecVals[r.arg]!).op('f64x2.promote_low_f32x4').op(op).op('local.set', lo);
+            f.op('local.get', hi).op('local.get', vecVals[r.arg]!).op('local.get', vecVals[r.arg]!).shuffle(HIGH_HALF);
+            f.op('f64x2.promote_low_f32x4').op(op).op('local.set', hi);
+            return;
+          }
           f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
           f.op(vectorReduceOp(lanes, r.fn));
           f.op('local.set', accV[s]![u]!);
@@ -193,7 +207,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     // The piece ends at the end of a reduced run or of the block: write its partials.
     f.op('local.get', i).op('local.get', seg).op('i32.rem_u').op('i32.eqz');
     f.op('local.get', i).op('local.get', stop).op('i32.eq').op('i32.or').if();
-    emitPartials(ctx, spec, lanes, reduces, accS, accV, pieceStart, seg, bs, segLcm);
+    emitPartials(ctx, spec, lanes ? accLanes : undefined, reduces, accS, accV, pieceStart, seg, bs, segLcm);
     resetAccumulators();
     f.op('local.get', i).op('local.set', pieceStart);
     f.end();
@@ -205,7 +219,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 }
 
 /** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
-function emitPartials(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, reduces: readonly ReduceInstr[],
+function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex: number) => Lanes) | undefined, reduces: readonly ReduceInstr[],
   accS: readonly Local[], accV: readonly (readonly Local[])[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
   const f = ctx.f;
   const piece = f.local('i32');
@@ -215,8 +229,9 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
     f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
     f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
     f.op('i32.const', 8).op('i32.mul').op('i32.add');
-    if (lanes) {
+    if (accLanes) {
       // The vector accumulators pairwise, then their lanes, then the scalar tail, in that fixed order.
+      const lanes = accLanes(s);
       const accs = accV[s]!;
       const op = vectorReduceOp(lanes, r.fn);
       const tree = (lo: number, hi: number): void => {

@@ -40,7 +40,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
     switch (ins.op) {
       case 'load': case 'store': break;
       case 'const': if (ins.type !== first.dtype) return undefined; break;
-      case 'cast': return undefined;
+      case 'cast': if (!isPromotedAccumulation(spec, spec.body.indexOf(ins))) return undefined; break;
       case 'select': if (ins.type !== first.dtype) return undefined; break;
       case 'unary': {
         const t = spec.body[ins.arg]!.type;
@@ -61,11 +61,27 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         break;
       }
       case 'reduce':
-        if (ins.fn === 'any' || ins.fn === 'all' || spec.body[ins.arg]!.type !== first.dtype) return undefined;
+        if (ins.fn === 'any' || ins.fn === 'all') return undefined;
+        if (spec.body[ins.arg]!.type !== first.dtype && !isPromotedAccumulation(spec, ins.arg)) return undefined;
         break;
     }
   }
   return lanes;
+}
+
+/**
+ * A float32 value widened to float64 only to be reduced (float32 sums
+ * accumulate in float64): vectorised as f32x4 loads whose halves are
+ * promoted into pairs of f64x2 accumulators.
+ */
+function isPromotedAccumulation(spec: KernelSpec, v: number): boolean {
+  const ins = spec.body[v];
+  if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || spec.body[ins.arg]!.type !== 'float32') return false;
+  return spec.body.every((u) => {
+    const uses = u.op === 'unary' || u.op === 'cast' || u.op === 'store' ? [u.arg]
+      : u.op === 'binary' || u.op === 'select' ? [...u.args] : u.op === 'reduce' ? [u.arg] : [];
+    return !uses.includes(v) || (u.op === 'reduce' && u.fn !== 'any' && u.fn !== 'all');
+  });
 }
 
 function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
@@ -95,6 +111,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   };
   switch (ins.op) {
     case 'const': splatConst(ctx, L, ins.value); return;
+    case 'cast': get(ins.arg); return; // a promoted accumulation: the reduction widens the halves
     case 'select': get(ins.args[1]); get(ins.args[2]); truth(ins.args[0]); f.op('v128.bitselect'); return;
     case 'unary': {
       const x = ins.arg;
@@ -157,5 +174,5 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   }
 }
 
-export { simdLanes, emitSimdInstr, splatConst, LANE_COUNT, LANE_BYTES };
+export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation, LANE_COUNT, LANE_BYTES };
 export type { Lanes };
