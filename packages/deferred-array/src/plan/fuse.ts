@@ -33,25 +33,48 @@ function fuseElementwise(plan: Plan): Plan {
   });
   const groups: Building[] = [];
   const groupOf = new Map<Node, Building>();
+  /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
-  /** Groups whose outputs `n` needs, seen from group `g` (n's own membership in g does not count). */
-  const depsOf = (n: Node, g?: Building): Set<number> => {
+  /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
+  const reach = (ids: Iterable<number>): Set<number> => {
+    const seen = new Set<number>();
+    const stack = [...ids];
+    while (stack.length > 0) {
+      const id = stack.pop()!;
+      if (seen.has(id)) continue;
+      seen.add(id);
+      stack.push(...groups[id]!.deps);
+    }
+    return seen;
+  };
+  /**
+   * The groups that must run before `n`'s value exists, seen from group `g`:
+   * none for a member of g, but a reduction of g exists only after g has run.
+   */
+  const directOf = (n: Node, g?: Building): Set<number> => {
     const h = groupOf.get(n);
-    if (h) return h === g ? new Set() : new Set([...h.deps, h.id]);
+    if (h) return h === g && !h.reductions.includes(n) ? new Set() : new Set([h.id]);
     return outsideDeps.get(n) ?? new Set();
+  };
+  const canJoin = (n: Node, g: Building): boolean => n.inputs.every((j) => !reach(directOf(j, g)).has(g.id));
+  const newGroup = (shape: readonly number[]): Building => {
+    const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>() };
+    groups.push(g);
+    return g;
+  };
+  const record = (n: Node, g: Building): void => {
+    groupOf.set(n, g);
+    for (const j of n.inputs) for (const d of directOf(j, g)) g.deps.add(d);
   };
 
   for (const n of nodes) {
     if (isElementwise(n)) {
-      const joinable = n.inputs
+      const g = n.inputs
         .map((i) => groupOf.get(i))
-        .filter((g): g is Building => g !== undefined && g.members.length > 0 && sameShape(g.shape, n.shape))
-        .find((g) => n.inputs.every((j) => !depsOf(j, g).has(g.id)));
-      const g = joinable ?? { id: groups.length, shape: n.shape, members: [], reductions: [], deps: new Set<number>() };
-      if (!joinable) groups.push(g);
+        .filter((h): h is Building => h !== undefined && h.members.length > 0 && sameShape(h.shape, n.shape))
+        .find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
-      groupOf.set(n, g);
-      for (const j of n.inputs) for (const d of depsOf(j, g)) g.deps.add(d);
+      record(n, g);
       continue;
     }
     const input = n.inputs[0];
@@ -59,21 +82,17 @@ function fuseElementwise(plan: Plan): Plan {
       // A reduction joins the group of its input when it can; otherwise it is
       // a kernel of its own that reads its input (a source, a view, a value
       // another step made) in one pass.
-      const g = groupOf.get(input);
+      const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
       const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-      const joinable = g && g.members.includes(input) && sameShape(input.shape, g.shape) && g.reductions.every(sameAxes);
-      const target = joinable ? g! : { id: groups.length, shape: input.shape, members: [], reductions: [], deps: new Set<number>() };
-      if (!joinable) {
-        groups.push(target);
-        for (const d of depsOf(input, target)) target.deps.add(d);
-      }
-      target.reductions.push(n);
-      groupOf.set(n, target);
+      const joinable = h && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
+      const g = joinable ? h! : newGroup(input.shape);
+      g.reductions.push(n);
+      record(n, g);
       continue;
     }
     const deps = new Set<number>();
-    for (const j of n.inputs) for (const d of depsOf(j)) deps.add(d);
+    for (const j of n.inputs) for (const d of directOf(j)) deps.add(d);
     outsideDeps.set(n, deps);
   }
 

@@ -10,6 +10,7 @@ import { OPS } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
 import { isFloat } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan } from '../plan/plan.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
@@ -131,16 +132,20 @@ class WasmBackend implements Backend {
       const acc = accumulatorDType(op, node.inputs[0]!.dtype);
       const out = keep(allocValue(node.dtype, node.shape));
       const rows = sizeOf(node.shape);
-      for (let row = 0; row < rows; row++) {
-        let value: number;
+      const slots = built.spec.slots;
+      const zeroSlot = built.zeroSlots.get(slot);
+      const pieceValue = (s: number, row: number, fn: ReduceOp, type: DType): number => {
         if (built.mode === 'columns') {
           // Column kernels leave each output's final value, slot-major.
-          value = built.segment === 0 ? combinePartials(r.partials, 0, 0, 1, 0, op, acc) : r.partials[slot * rows + row]!;
-        } else {
-          const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
-          const to = row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
-          value = combinePartials(r.partials, from, built.segment === 0 ? 0 : to, g.reductions.length, slot, op, acc);
+          return built.segment === 0 ? combinePartials(r.partials, 0, 0, 1, 0, fn, type) : r.partials[s * rows + row]!;
         }
+        const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
+        const to = built.segment === 0 ? 0 : row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
+        return combinePartials(r.partials, from, to, slots, s, fn, type);
+      };
+      for (let row = 0; row < rows; row++) {
+        let value = pieceValue(slot, row, op, acc);
+        if (zeroSlot !== undefined && pieceValue(zeroSlot, row, 'all', 'bool') === 0) value = 0;
         // Integer products carried in float64 can reach -0, which integers do not have.
         if (!isFloat(node.inputs[0]!.dtype)) value += 0;
         if (op === 'mean') value /= built.segment;

@@ -6,7 +6,7 @@
 import { collapseDims } from 'kernels-wasm';
 import type { InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import { dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
@@ -22,6 +22,8 @@ interface BuiltKernel {
   readonly segment: number;
   /** 'columns' when the reduced axes are outer in memory: then partials hold one final value per output. */
   readonly mode: 'rows' | 'columns';
+  /** Reduction index -> slot of its hidden all(x != 0) (integer products). */
+  readonly zeroSlots: ReadonlyMap<number, number>;
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
@@ -48,7 +50,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
   const space = order.map((d) => full[d]!);
   const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
-  const segment = reduced.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
+  // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
+  const segment = group.reductions.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
   const columns = columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
@@ -63,12 +66,22 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   group.stores.forEach((n, k) => {
     push({ op: 'store', array: inputs.length + k, arg: get(n), type: n.dtype });
   });
+  const zeroSlots = new Map<number, number>();
   group.reductions.forEach((r, slot) => {
     const op = r.op as ReduceOp;
     const x = get(r.inputs[0]!);
     const bool = op === 'any' || op === 'all';
     const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0]!.dtype);
     push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type });
+  });
+  // An integer product with a zero factor is 0, even where the float64 it is
+  // carried in overflowed to Inf on the way (Inf * 0 would be NaN): a hidden
+  // slot records whether every factor was nonzero.
+  group.reductions.forEach((r, k) => {
+    if (r.op !== 'prod' || isFloat(r.inputs[0]!.dtype)) return;
+    const slot = group.reductions.length + zeroSlots.size;
+    zeroSlots.set(k, slot);
+    push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]!), 'bool'), slot, type: 'bool' });
   });
 
   const arrays = values.map((v, k) => ({
@@ -77,11 +90,12 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
   }));
   return {
-    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length, ...(columns ? { mode: 'columns' as const } : {}) },
+    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}) },
     shape: collapsed.shape,
     arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
     segment,
     mode: columns ? 'columns' : 'rows',
+    zeroSlots,
   };
 }
 
@@ -126,6 +140,7 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
     arrays: [{ ptr: x.ptr, strides: collapsed.strides[0]! }, { ptr: out.ptr, strides: collapsed.strides[1]! }],
     segment: 1,
     mode: 'rows',
+    zeroSlots: new Map(),
   };
 }
 
