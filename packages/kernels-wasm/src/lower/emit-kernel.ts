@@ -151,9 +151,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       for (let u = 0; u < unroll; u++) {
         const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * 16 : 0);
         emitBody(ctx, spec, vecVals, cur, (ins, k) => {
-          const a = spec.arrays[k]!;
           f.op('local.get', cur[k]!);
-          if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0, offset: offset(k) });
+          if (ins.op === 'load') f.mem('v128.load', { align: 0, offset: offset(k) });
         }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
           if (promoted[s]) {
             const op = vectorReduceOp('f64x2', r.fn);
@@ -166,7 +165,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
           f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
           f.op(vectorReduceOp(lanes, r.fn));
           f.op('local.set', accV[s]![u]!);
-        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); });
+        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); },
+        (k) => spec.arrays[k]!.inner === 'broadcast');
       }
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
       spec.arrays.forEach((a, k) => {
@@ -176,6 +176,11 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       });
       f.op('br', 0).end().end();
     };
+    // Broadcast operands hold one value along the row: splat it once, not per vector.
+    spec.body.forEach((ins, v) => {
+      if (ins.op !== 'load' || spec.arrays[ins.array]!.inner !== 'broadcast') return;
+      f.op('local.get', cur[ins.array]!).mem(`v128.load${LANE_BYTES[lanes] * 8}_splat`, { align: 0 }).op('local.set', vecVals[v]!);
+    });
     vectorLoop(UNROLL);
     vectorLoop(1);
   }
@@ -290,12 +295,14 @@ function emitBody(
   ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[],
   address: (ins: KInstr, array: number) => void, value: (ins: KInstr) => void,
   reduce: (r: ReduceInstr, slotIndex: number) => void, store: (array: number) => void,
+  hoisted: (array: number) => boolean = () => false,
 ): void {
   const f = ctx.f;
   let reduceIndex = 0;
   spec.body.forEach((ins, v) => {
     switch (ins.op) {
       case 'load':
+        if (hoisted(ins.array)) break;
         address(ins, ins.array);
         f.op('local.set', vals[v]!);
         break;
