@@ -2,8 +2,7 @@
 // NumPy's (numpy 2.x), written out by hand.
 import { createRequire } from 'node:module';
 import * as da from '../index.js';
-
-type Nested = number | boolean | Nested[];
+import { toList } from '../../test/to-list.js';
 
 const require = createRequire(import.meta.url);
 interface StdNdarrayModule {
@@ -17,17 +16,6 @@ const { Slice, MultiSlice } = require('@stdlib/slice') as {
   Slice: new (...args: Array<number | null>) => unknown;
   MultiSlice: new (...args: unknown[]) => unknown;
 };
-
-function toList(x: da.DeferredArray): Nested {
-  const r = x.executeSync() as da.StdNdarray;
-  expect(r.shape).toEqual(x.shape);
-  expect(r.dtype).toBe(x.dtype);
-  const at = (idx: number[]): Nested => {
-    if (idx.length === r.shape.length) return r.get(...idx) as number | boolean;
-    return Array.from({ length: r.shape[idx.length]! }, (_, i) => at([...idx, i]));
-  };
-  return at([]);
-}
 
 describe('wrap', () => {
   test('typed arrays keep their dtype', () => {

@@ -2,8 +2,7 @@
 // MultiSlice objects, checked against hand-written NumPy results.
 import { createRequire } from 'node:module';
 import * as da from '../index.js';
-
-type Nested = number | boolean | Nested[];
+import { toList } from '../../test/to-list.js';
 
 interface SliceCtor { new (...args: Array<number | null>): unknown }
 interface MultiSliceCtor { new (...args: unknown[]): unknown }
@@ -13,16 +12,6 @@ const { Slice, MultiSlice } = createRequire(import.meta.url)('@stdlib/slice') as
 // Python's slice(), Slice(2) is Slice(null, 2), so arguments pass through as given.
 const S = (...args: Array<number | null>) => new Slice(...args) as da.IndexArg;
 const MS = (...args: unknown[]) => new MultiSlice(...args) as da.IndexArg;
-
-function toList(x: da.DeferredArray): Nested {
-  const r = x.executeSync() as da.StdNdarray;
-  expect(r.shape).toEqual(x.shape);
-  const at = (idx: number[]): Nested => {
-    if (idx.length === r.shape.length) return r.get(...idx) as number | boolean;
-    return Array.from({ length: r.shape[idx.length]! }, (_, i) => at([...idx, i]));
-  };
-  return at([]);
-}
 
 const range = (n: number) => Array.from({ length: n }, (_, i) => i);
 const a34 = () => da.arange(12).reshape([3, 4]);

@@ -1,20 +1,7 @@
 // Views and shape ops (reshape, transpose, broadcastTo, squeeze, expandDims)
 // checked value by value against hand-written NumPy results.
 import * as da from '../index.js';
-
-type Nested = number | boolean | Nested[];
-
-/** The result as nested lists, like NumPy's tolist(). */
-function toList(x: da.DeferredArray): Nested {
-  const r = x.executeSync() as da.StdNdarray;
-  expect(r.shape).toEqual(x.shape);
-  expect(r.dtype).toBe(x.dtype);
-  const at = (idx: number[]): Nested => {
-    if (idx.length === r.shape.length) return r.get(...idx) as number | boolean;
-    return Array.from({ length: r.shape[idx.length]! }, (_, i) => at([...idx, i]));
-  };
-  return at([]);
-}
+import { toList } from '../../test/to-list.js';
 
 const a234 = () => da.arange(24).reshape([2, 3, 4]);
 

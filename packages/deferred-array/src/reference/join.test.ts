@@ -1,18 +1,6 @@
 // concat and stack: values, dtype promotion, empty and 0-d operands, errors.
 import * as da from '../index.js';
-
-type Nested = number | boolean | Nested[];
-
-function toList(x: da.DeferredArray): Nested {
-  const r = x.executeSync() as da.StdNdarray;
-  expect(r.shape).toEqual(x.shape);
-  expect(r.dtype).toBe(x.dtype);
-  const at = (idx: number[]): Nested => {
-    if (idx.length === r.shape.length) return r.get(...idx) as number | boolean;
-    return Array.from({ length: r.shape[idx.length]! }, (_, i) => at([...idx, i]));
-  };
-  return at([]);
-}
+import { toList } from '../../test/to-list.js';
 
 const a = () => da.array([[1, 2, 3], [4, 5, 6]]);
 const b = () => da.array([[7, 8, 9]]);

@@ -1,19 +1,7 @@
 // matmul, dot and outer: NumPy's shape rules and values, checked against
 // hand-written results and a brute-force reference written here.
 import * as da from '../index.js';
-
-type Nested = number | boolean | Nested[];
-
-function toList(x: da.DeferredArray): Nested {
-  const r = x.executeSync() as da.StdNdarray;
-  expect(r.shape).toEqual(x.shape);
-  expect(r.dtype).toBe(x.dtype);
-  const at = (idx: number[]): Nested => {
-    if (idx.length === r.shape.length) return r.get(...idx) as number | boolean;
-    return Array.from({ length: r.shape[idx.length]! }, (_, i) => at([...idx, i]));
-  };
-  return at([]);
-}
+import { toList } from '../../test/to-list.js';
 
 /** Flat row-major values of a result. */
 function flat(x: da.DeferredArray): number[] {
