@@ -9,7 +9,7 @@ import type { Local } from '../encode/index.js';
 import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
-import { emitBody, identity, combineScalar } from './emit-kernel.js';
+import { combineScalar, emitBody, identity, openBlockLoop } from './emit-kernel.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
@@ -49,12 +49,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
       .op('i32.const', 8).op('i32.mul').op('i32.add').op('local.set', addr);
   };
 
-  f.op('local.get', blockBegin).op('local.set', blk);
-  f.block().loop();
-  f.op('local.get', blk).op('local.get', blockEnd).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', blk).op('local.get', bs).op('i32.mul').op('local.tee', c0);
-  f.op('local.get', bs).op('i32.add').op('local.tee', c1).op('local.get', C).op('local.get', c1)
-    .op('local.get', C).op('i32.lt_u').op('select').op('local.set', c1);
+  openBlockLoop(f, blk, blockBegin, blockEnd, bs, C, c0, c1);
   // This block's columns start from each reduction's identity.
   reduces.forEach((red) => {
     f.op('local.get', c0).op('local.set', j);

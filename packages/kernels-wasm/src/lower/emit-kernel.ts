@@ -92,13 +92,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', istride[k]!);
   });
 
-  f.op('local.get', blockBegin).op('local.set', blk);
-  f.block().loop();
-  f.op('local.get', blk).op('local.get', blockEnd).op('i32.ge_u').op('br_if', 1);
-  // [start, stop) of this block.
-  f.op('local.get', blk).op('local.get', bs).op('i32.mul').op('local.tee', start);
-  f.op('local.get', bs).op('i32.add').op('local.tee', stop).op('local.get', total).op('local.get', stop)
-    .op('local.get', total).op('i32.lt_u').op('select').op('local.set', stop);
+  openBlockLoop(f, blk, blockBegin, blockEnd, bs, total, start, stop);
   const resetAccumulators = (): void => {
     reduces.forEach((r, s) => {
       emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
@@ -223,6 +217,21 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   f.op('br', 0).end().end(); // blocks
 }
 
+/**
+ * Opens the loop over blocks [blockBegin, blockEnd) (closed by the caller with
+ * br 0, end, end) and sets [lo, hi) to the block's range: blk * size up to
+ * (blk + 1) * size, cut at `limit`.
+ */
+function openBlockLoop(f: FunctionBuilder, blk: Local, blockBegin: Local, blockEnd: Local, size: Local, limit: Local,
+  lo: Local, hi: Local): void {
+  f.op('local.get', blockBegin).op('local.set', blk);
+  f.block().loop();
+  f.op('local.get', blk).op('local.get', blockEnd).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', blk).op('local.get', size).op('i32.mul').op('local.tee', lo);
+  f.op('local.get', size).op('i32.add').op('local.tee', hi).op('local.get', limit).op('local.get', hi)
+    .op('local.get', limit).op('i32.lt_u').op('select').op('local.set', hi);
+}
+
 /** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
 function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex: number) => Lanes) | undefined, reduces: readonly ReduceInstr[],
   accS: readonly Local[], accV: readonly (readonly Local[])[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
@@ -320,4 +329,4 @@ function emitBody(
   });
 }
 
-export { emitKernel, emitBody, identity, combineScalar };
+export { emitKernel, emitBody, identity, combineScalar, openBlockLoop };
