@@ -5,7 +5,7 @@ import { nepDemo } from './nep-demo.js';
 import { printCase, runCase } from './report.js';
 import { streamingLimits } from './streaming.js';
 
-const N = Number(process.env['BENCH_N'] ?? 2e6);
+const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
 
 async function main(): Promise<void> {
