@@ -3,7 +3,6 @@ import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { castValue, source } from '../ir/build-elementwise.js';
 import { checkShape, sizeOf } from '../ir/shape.js';
-import { allocStorage } from '../ir/storage.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { checkScalarFits, describe, isArrayInput, sourceFrom } from './operand.js';
 import type { ArrayInput, NestedArray } from './operand.js';
@@ -40,7 +39,7 @@ function array(x: ArrayInput | number | boolean, options?: DTypeOption): Deferre
   if (typeof x === 'number' || typeof x === 'boolean') {
     const d = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float64');
     checkScalarFits(Number(x), d, 'array: the value');
-    const data = allocStorage(d, 1);
+    const data = new (dtypeInfo(d).ctor)(1);
     data[0] = castValue(Number(x), d);
     return wrapNode(source(data, [], d));
   }
@@ -55,7 +54,7 @@ function array(x: ArrayInput | number | boolean, options?: DTypeOption): Deferre
 function filled(fn: string, shape: unknown, value: number, dtype: DType): DeferredArray {
   const s = checkShape(shape, `${fn}: shape`);
   checkScalarFits(value, dtype, `${fn}: the value`);
-  const data = allocStorage(dtype, sizeOf(s));
+  const data = new (dtypeInfo(dtype).ctor)(sizeOf(s));
   data.fill(castValue(value, dtype));
   return wrapNode(source(data, s, dtype));
 }
@@ -104,7 +103,7 @@ function arange(startOrStop: number, stop?: number | DTypeOption, step?: number 
   const last = start + Math.max(0, n - 1) * inc;
   const integral = nums.every(Number.isInteger) && [start, last].every((v) => v >= -(2 ** 31) && v < 2 ** 31);
   const d = dtypeOption('arange', opts, integral ? 'int32' : 'float64')!;
-  const data = allocStorage(d, n);
+  const data = new (dtypeInfo(d).ctor)(n);
   if (n > 0) {
     checkScalarFits(start, d, 'arange: start');
     data[0] = castValue(start, d);
@@ -142,7 +141,7 @@ function linspace(start: number, stop: number, num = 50, options?: DTypeOption &
   }
   if (endpoint && num > 1) y[num - 1] = stop;
   // NumPy 2 floors before an integer cast, so values round toward -Inf, not toward 0.
-  const data = allocStorage(d, num);
+  const data = new (dtypeInfo(d).ctor)(num);
   for (let i = 0; i < num; i++) data[i] = castValue(isInteger(d) ? Math.floor(y[i]!) : y[i]!, d);
   return wrapNode(source(data, [num], d));
 }

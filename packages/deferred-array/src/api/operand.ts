@@ -6,7 +6,6 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, castValue, source } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
-import { allocStorage } from '../ir/storage.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
@@ -127,21 +126,21 @@ function ndarrayDType(x: StdNdarray): DType {
 function sourceFrom(x: ArrayInput, dtype?: DType): Node {
   if (isStdNdarray(x)) {
     const d = ndarrayDType(x);
-    const data = allocStorage(d, sizeOf(x.shape));
+    const data = new (dtypeInfo(d).ctor)(sizeOf(x.shape));
     fill(data, ndarrayValues(x), d);
     return cast(source(data, x.shape, d), dtype ?? d);
   }
   const td = typedDType(x);
   if (td !== undefined) {
     const t = x as TypedArray;
-    const data = allocStorage(td, t.length);
+    const data = new (dtypeInfo(td).ctor)(t.length);
     data.set(t);
     return cast(source(data, [t.length], td), dtype ?? td);
   }
   if (Array.isArray(x)) {
     const shape = nestedShape(x);
     const d = dtype ?? (allBooleans(x) ? 'bool' : 'float64');
-    const data = allocStorage(d, sizeOf(shape));
+    const data = new (dtypeInfo(d).ctor)(sizeOf(shape));
     fillScalars(data, x, d);
     return source(data, shape, d);
   }

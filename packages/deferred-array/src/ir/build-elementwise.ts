@@ -2,7 +2,6 @@
 import { dtypeInfo } from './dtypes.js';
 import type { DType, TypedArray } from './dtypes.js';
 import { makeNode } from './node.js';
-import { ownStorage, toStorage } from './storage.js';
 import type { Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
 import { broadcastShapes, sizeOf } from './shape.js';
@@ -23,15 +22,16 @@ function castValue(value: number, d: DType): number {
   }
 }
 
-/** A leaf over `data`, moved into the heap if it is not there yet; the node owns it from now on. */
+/**
+ * A leaf over `data`, which the node owns from now on. It stays in ordinary
+ * JS memory, which the garbage collector manages; a backend that needs it
+ * elsewhere (the WebAssembly heap) keeps its own copy as a cache.
+ */
 function source(data: TypedArray, shape: Shape, dtype: DType): Node {
   if (data.length !== sizeOf(shape)) {
     throw new RangeError(`source data holds ${data.length} elements but shape (${shape.join(', ')}) needs ${sizeOf(shape)}`);
   }
-  const stored = toStorage(data, dtype);
-  const node = makeNode('source', [], shape, dtype, { data: stored });
-  ownStorage(node, stored);
-  return node;
+  return makeNode('source', [], shape, dtype, { data });
 }
 
 function scalar(value: number, dtype: DType): Node {

@@ -18,9 +18,11 @@ import { newFlags } from '../reference/flags.js';
 import type { RunFlags } from '../reference/flags.js';
 import { combinePartials } from './combine.js';
 import {
-  allocValue, composeView, dropValue, fromDense, fromStorage, isContiguous, reshapeValue, toDense,
+  allocValue, atAddress, composeView, dropValue, fromDense, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
-import type { Allocation, HeapValue } from './heap-value.js';
+import type { Alloc, Allocation, HeapValue } from './heap-value.js';
+import { allocEvicting, residentAddress } from './source-cache.js';
+import type { CacheEntry } from './source-cache.js';
 import { hostFunction, hostState } from './host-functions.js';
 import { accumulatorDType, buildCopy, buildKernel } from './kernel-builder.js';
 
@@ -28,12 +30,19 @@ class WasmBackend implements Backend {
   readonly name = 'wasm';
   #runs = 0;
   #launches = 0;
+  /** Per run (runs are synchronous and never nested): the sources it pinned and its allocator. */
+  #pinned = new Set<CacheEntry>();
+  #alloc: Alloc = (bytes) => allocEvicting(bytes, this.#pinned);
   #hostSteps = 0;
 
   run(plan: Plan): RunResult {
     this.#runs++;
     const flags = newFlags();
     hostState.flags = flags;
+    // Cached sources this run reads may not be evicted to make room for it.
+    const pinned = new Set<CacheEntry>();
+    this.#pinned = pinned;
+    this.#alloc = (bytes) => allocEvicting(bytes, pinned);
     const values = new Map<Node, HeapValue>();
     const allocations = new Set<Allocation>();
     const keep = (v: HeapValue): HeapValue => {
@@ -73,9 +82,9 @@ class WasmBackend implements Backend {
     const input = (i: number): HeapValue => values.get(n.inputs[i]!)!;
     switch (OPS[n.op].family) {
       case 'source':
-        return fromStorage(n.attrs.data!, n.dtype, n.shape);
+        return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
-        const v = allocValue(n.dtype, []);
+        const v = allocValue(n.dtype, [], this.#alloc);
         v.alloc!.data[0] = n.attrs.value!;
         return v;
       }
@@ -92,14 +101,14 @@ class WasmBackend implements Backend {
       default: {
         this.#hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i))), flags);
-        return fromDense(dense);
+        return fromDense(dense, this.#alloc);
       }
     }
   }
 
   /** A contiguous copy of a strided value, by a load/store kernel. */
   #copy(x: HeapValue): HeapValue {
-    const out = allocValue(x.dtype, x.shape);
+    const out = allocValue(x.dtype, x.shape, this.#alloc);
     const built = buildCopy(x, out);
     this.#launch(built.spec, built.shape, built.arrays);
     return out;
@@ -110,12 +119,14 @@ class WasmBackend implements Backend {
     const heap = defaultHeap();
     const fn = instantiate(compiled, heap.memory, hostFunction);
     this.#launches++;
-    return launch(compiled, heap, fn, { shape, arrays, ...(segment ? { segment } : {}) });
+    // Launch blocks and partials come from the same evicting allocator.
+    const evicting = { memory: heap.memory, alloc: this.#alloc, free: (ptr: number) => heap.free(ptr) };
+    return launch(compiled, evicting, fn, { shape, arrays, ...(segment ? { segment } : {}) });
   }
 
   #runKernel(g: FusedGroup, values: Map<Node, HeapValue>, flags: RunFlags, keep: (v: HeapValue) => HeapValue): void {
     const inputs = g.inputs.map((n) => values.get(n)!);
-    const outputs = g.stores.map((n) => keep(allocValue(n.dtype, n.shape)));
+    const outputs = g.stores.map((n) => keep(allocValue(n.dtype, n.shape, this.#alloc)));
     const built = buildKernel(g, inputs, outputs);
     const r = this.#launch(built.spec, built.shape, built.arrays, built.segment);
     flags.divideByZero += r.flags.divide;
@@ -130,7 +141,7 @@ class WasmBackend implements Backend {
     g.reductions.forEach((node, slot) => {
       const op = node.op as ReduceOp;
       const acc = accumulatorDType(op, node.inputs[0]!.dtype);
-      const out = keep(allocValue(node.dtype, node.shape));
+      const out = keep(allocValue(node.dtype, node.shape, this.#alloc));
       const rows = sizeOf(node.shape);
       const slots = built.spec.slots;
       const zeroSlot = built.zeroSlots.get(slot);

@@ -30,16 +30,20 @@ interface HeapValue {
 
 const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
 
-function allocValue(dtype: DType, shape: Shape): HeapValue {
+/** Allocates heap bytes (the backend's allocator, which may evict cached sources). */
+type Alloc = (bytes: number) => number;
+
+function allocValue(dtype: DType, shape: Shape, alloc: Alloc): HeapValue {
   const heap = defaultHeap();
   const n = sizeOf(shape);
-  const ptr = heap.alloc(n * dtypeInfo(dtype).bytes);
+  const ptr = alloc(n * dtypeInfo(dtype).bytes);
   const data = heap.view(viewType(dtype), ptr, n) as TypedArray;
   return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1 } };
 }
 
-function fromStorage(data: TypedArray, dtype: DType, shape: Shape): HeapValue {
-  return { dtype, shape, ptr: data.byteOffset, strides: contiguousStrides(shape) };
+/** A source's cached copy at `ptr` (the cache owns it, not the run). */
+function atAddress(ptr: number, dtype: DType, shape: Shape): HeapValue {
+  return { dtype, shape, ptr, strides: contiguousStrides(shape) };
 }
 
 /** Row-major and gap-free: axes of length 1 may have any stride. */
@@ -100,11 +104,11 @@ function toDense(v: HeapValue): Dense {
 }
 
 /** Copies a Dense into a new block. */
-function fromDense(d: Dense): HeapValue {
-  const v = allocValue(d.dtype, d.shape);
+function fromDense(d: Dense, alloc: Alloc): HeapValue {
+  const v = allocValue(d.dtype, d.shape, alloc);
   v.alloc!.data.set(d.data);
   return v;
 }
 
-export { allocValue, fromStorage, isContiguous, composeView, reshapeValue, dropValue, toDense, fromDense };
-export type { HeapValue, Allocation };
+export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense, fromDense };
+export type { HeapValue, Allocation, Alloc };

@@ -124,6 +124,16 @@ describe('the WebAssembly backend', () => {
     expect([0, 1, 2, 3].map((k) => any.get(k))).toEqual([false, false, true, true]);
   });
 
+  test('a loop that makes new large arrays every step never exhausts the heap: sources are a bounded cache', () => {
+    // 24 x 64 MiB of inputs, created and executed in one synchronous loop, where
+    // no finalizer can run: without eviction the heap would hold 1.5 GiB.
+    for (let i = 0; i < 24; i++) {
+      const x = da.full([8 * 1024 * 1024], i);
+      expect((x.mul(2).sum().executeSync() as da.StdNdarray).get()).toBe(2 * i * 8 * 1024 * 1024);
+      expect(da.heapStats().bytesInUse).toBeLessThanOrEqual(1024 ** 3 + 64 * 1024 ** 2 + 1024 ** 2);
+    }
+  });
+
   test('ops without a kernel yet (argmax, matmul, concat) run through the reference evaluator on heap data', () => {
     const a = da.arange(6).astype('float64').reshape([2, 3]);
     expect(Array.from((a.argmax({ axis: 1 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([2, 2]);

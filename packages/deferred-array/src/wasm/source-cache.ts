@@ -1,0 +1,85 @@
+// The WebAssembly heap as a cache of source arrays. Sources live in ordinary
+// JS memory, which the garbage collector understands; kernels need them in
+// the heap, so each is copied in on first use and kept for later runs. When
+// the heap is full, the least recently used copies that the running plan
+// does not read are evicted (they can always be copied in again), so a loop
+// that makes new arrays every step never exhausts the heap waiting for the
+// collector. A copy whose source is collected is freed too.
+import { defaultHeap } from 'kernels-wasm';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+
+interface Entry {
+  ptr: number;
+  readonly bytes: number;
+  freed: boolean;
+}
+
+const entries = new WeakMap<Node, Entry>();
+/** Insertion order is recency: the first entry is the least recently used. */
+const recency = new Map<Entry, true>();
+const registry = new FinalizationRegistry<Entry>((e) => release(e));
+let cached = 0;
+
+/** Copies kept between runs beyond this are evicted, oldest first, so an idle heap stays modest. */
+const CACHE_BUDGET = 1024 ** 3;
+
+function release(e: Entry): void {
+  if (e.freed) return;
+  e.freed = true;
+  recency.delete(e);
+  cached -= e.bytes;
+  defaultHeap().free(e.ptr);
+}
+
+/** Evicts the least recently used copies not in `pinned` until `more` bytes fit the budget. */
+function trim(more: number, pinned: ReadonlySet<Entry>): void {
+  for (const e of [...recency.keys()]) {
+    if (cached + more <= CACHE_BUDGET) return;
+    if (!pinned.has(e)) release(e);
+  }
+}
+
+const isHeapFull = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'HEAP';
+
+/**
+ * Allocates `bytes`, evicting cached copies that `pinned` does not hold until
+ * it fits; rethrows the heap's error when nothing is left to evict.
+ */
+function allocEvicting(bytes: number, pinned: ReadonlySet<Entry>): number {
+  for (;;) {
+    try {
+      return defaultHeap().alloc(bytes);
+    } catch (e) {
+      if (!isHeapFull(e)) throw e;
+      const victim = [...recency.keys()].find((v) => !pinned.has(v));
+      if (!victim) throw e;
+      release(victim);
+    }
+  }
+}
+
+/** The heap address of a copy of `node`'s data, made now if there is none; pins it for the run. */
+function residentAddress(node: Node, pinned: Set<Entry>): number {
+  let e = entries.get(node);
+  if (!e || e.freed) {
+    const data = node.attrs.data!;
+    const bytes = data.length * dtypeInfo(node.dtype).bytes;
+    trim(bytes, pinned);
+    e = { ptr: allocEvicting(bytes, pinned), bytes, freed: false };
+    cached += bytes;
+    new Uint8Array(defaultHeap().memory.buffer, e.ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+    entries.set(node, e);
+    registry.register(node, e);
+  }
+  recency.delete(e);
+  recency.set(e, true);
+  pinned.add(e);
+  return e.ptr;
+}
+
+/** Bytes the cache holds (for tests and statistics). */
+const cachedBytes = (): number => cached;
+
+export { residentAddress, allocEvicting, cachedBytes };
+export type { Entry as CacheEntry };
