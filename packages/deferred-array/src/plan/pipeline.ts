@@ -58,16 +58,11 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['liveness', liveness, ['nodes', 'kernels']],
 ];
 
-let plansMade = 0;
-
 function planExecution(results: readonly Node[], target: Target = 'nodes'): Plan {
-  plansMade++;
   let plan: Plan = { results, outputs: [], steps: [] };
   for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }
 
-const planCount = (): number => plansMade;
-
-export { planExecution, planCount, PASSES };
+export { planExecution, PASSES };
 export type { Pass, Target };

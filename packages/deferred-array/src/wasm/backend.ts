@@ -16,7 +16,7 @@ import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
 import type { RunFlags } from '../reference/flags.js';
-import { combinePartials } from './combine.js';
+import { partialsCombiner } from './combine.js';
 import {
   allocValue, atAddress, composeView, dropValue, fromDense, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
@@ -143,20 +143,19 @@ class WasmBackend implements Backend {
       const acc = accumulatorDType(op, node.inputs[0]!.dtype);
       const out = keep(allocValue(node.dtype, node.shape, this.#alloc));
       const rows = sizeOf(node.shape);
-      const slots = built.spec.slots;
-      const zeroSlot = built.zeroSlots.get(slot);
-      const pieceValue = (s: number, row: number, fn: ReduceOp, type: DType): number => {
-        if (built.mode === 'columns') {
-          // Column kernels leave each output's final value, slot-major.
-          return built.segment === 0 ? combinePartials(r.partials, 0, 0, 1, 0, fn, type) : r.partials[s * rows + row]!;
-        }
-        const from = built.segment === 0 ? 0 : r.pieceIndex(row * built.segment);
-        const to = built.segment === 0 ? 0 : row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces;
-        return combinePartials(r.partials, from, to, slots, s, fn, type);
+      // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
+      const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
+        const combine = partialsCombiner(r.partials, built.spec.slots, s, fn, type);
+        if (built.segment === 0) return () => combine(0, 0);
+        if (built.mode === 'columns') return (row) => r.partials[s * rows + row]!;
+        return (row) => combine(r.pieceIndex(row * built.segment), row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces);
       };
+      const valueAt = valueOf(slot, op, acc);
+      const zeroSlot = built.zeroSlots.get(slot);
+      const allNonzero = zeroSlot === undefined ? undefined : valueOf(zeroSlot, 'all', 'bool');
       for (let row = 0; row < rows; row++) {
-        let value = pieceValue(slot, row, op, acc);
-        if (zeroSlot !== undefined && pieceValue(zeroSlot, row, 'all', 'bool') === 0) value = 0;
+        let value = valueAt(row);
+        if (allNonzero && allNonzero(row) === 0) value = 0;
         // Integer products carried in float64 can reach -0, which integers do not have.
         if (!isFloat(node.inputs[0]!.dtype)) value += 0;
         if (op === 'mean') value /= built.segment;

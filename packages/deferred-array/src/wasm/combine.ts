@@ -26,15 +26,20 @@ function identityOf(op: ReduceOp): number {
   return op === 'prod' || op === 'all' ? 1 : 0;
 }
 
-/** partials[piece * slots + slot] for pieces [from, to) of one output, combined as a balanced tree. */
-function combinePartials(partials: Float64Array, from: number, to: number, slots: number, slot: number, op: ReduceOp, compute: DType): number {
+/**
+ * Made once per reduction, called once per output: combines
+ * partials[piece * slots + slot] for pieces [from, to) as a balanced tree.
+ */
+function partialsCombiner(partials: Float64Array, slots: number, slot: number, op: ReduceOp, compute: DType):
+  (from: number, to: number) => number {
   const f = combiner(op, compute);
+  const identity = identityOf(op);
   const tree = (lo: number, hi: number): number => {
     if (hi - lo === 1) return partials[lo * slots + slot]!;
     const mid = lo + Math.floor((hi - lo) / 2);
     return f(tree(lo, mid), tree(mid, hi));
   };
-  return to <= from ? identityOf(op) : tree(from, to);
+  return (from, to) => (to <= from ? identity : tree(from, to));
 }
 
-export { combinePartials };
+export { partialsCombiner };

@@ -6,7 +6,7 @@
 import { collapseDims } from 'kernels-wasm';
 import type { InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import { dtypeInfo, isFloat } from '../ir/dtypes.js';
+import { isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
@@ -164,7 +164,6 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
   return castTo(id, m.dtype);
 }
 
-const bytesOf = (d: DType): number => dtypeInfo(d).bytes;
 
 /**
  * The dtype a fused reduction accumulates in. float32 sums and means
@@ -178,5 +177,5 @@ function accumulatorDType(op: ReduceOp, input: DType): DType {
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }
 
-export { buildKernel, buildCopy, bytesOf, accumulatorDType };
+export { buildKernel, buildCopy, accumulatorDType };
 export type { BuiltKernel };

@@ -3,25 +3,10 @@ import { ByteReader, ByteWriter, WasmDecodeError } from './bytes.js';
 import { disassemble, disassembleFunction } from './disassemble.js';
 import { FunctionBuilder } from './function-builder.js';
 import { ModuleBuilder } from './module-builder.js';
+import { addVectorAdd } from './test-modules.js';
 import type { ValType } from './types.js';
 
 const SHARED = { module: 'env', name: 'memory', initial: 1, maximum: 16, shared: true } as const;
-
-/** out[i] = a[i] + b[i] over n f64s, two lanes at a time (n even). */
-function vectorAdd(mb: ModuleBuilder): void {
-  const [, f] = mb.func('add', ['i32', 'i32', 'i32', 'i32'], []);
-  const i = f.local('i32');
-  f.block().loop()
-    .op('local.get', i).op('local.get', 3).op('i32.const', 3).op('i32.shl').op('i32.ge_u').op('br_if', 1)
-    .op('local.get', 2).op('local.get', i).op('i32.add')
-    .op('local.get', 0).op('local.get', i).op('i32.add').mem('v128.load')
-    .op('local.get', 1).op('local.get', i).op('i32.add').mem('v128.load')
-    .op('f64x2.add')
-    .mem('v128.store')
-    .op('local.get', i).op('i32.const', 16).op('i32.add').op('local.set', i)
-    .op('br', 0)
-    .end().end();
-}
 
 const VECTOR_ADD_TEXT = `(func $add (param i32 i32 i32 i32)
   (local i32)
@@ -91,7 +76,7 @@ describe('disassembleFunction', () => {
   test('prints one instruction per line, indented by block depth', () => {
     const mb = new ModuleBuilder();
     mb.importMemory(SHARED);
-    vectorAdd(mb);
+    addVectorAdd(mb);
     const bytes = mb.toBytes();
     expect(WebAssembly.validate(bytes)).toBe(true);
     expect(disassembleFunction(bytes, 'add')).toBe(VECTOR_ADD_TEXT);

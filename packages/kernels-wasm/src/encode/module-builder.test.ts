@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import { disassemble } from './disassemble.js';
 import { ModuleBuilder } from './module-builder.js';
+import { addVectorAdd } from './test-modules.js';
 import { readModule } from './read-module.js';
 
 const memoryImport = (shared: boolean) => ({ module: 'env', name: 'memory', initial: 1, maximum: 1, shared });
@@ -59,18 +60,7 @@ describe('modules that run', () => {
   function vectorAddModule(): Uint8Array<ArrayBuffer> {
     const mb = new ModuleBuilder();
     mb.importMemory(memoryImport(true));
-    const [, f] = mb.func('add', ['i32', 'i32', 'i32', 'i32'], []);
-    const i = f.local('i32');
-    f.block().loop()
-      .op('local.get', i).op('local.get', 3).op('i32.const', 3).op('i32.shl').op('i32.ge_u').op('br_if', 1)
-      .op('local.get', 2).op('local.get', i).op('i32.add')
-      .op('local.get', 0).op('local.get', i).op('i32.add').mem('v128.load')
-      .op('local.get', 1).op('local.get', i).op('i32.add').mem('v128.load')
-      .op('f64x2.add')
-      .mem('v128.store')
-      .op('local.get', i).op('i32.const', 16).op('i32.add').op('local.set', i)
-      .op('br', 0)
-      .end().end();
+    addVectorAdd(mb);
     // Horizontal sum of a vector, to exercise lanes: sum(p) = p[0] + p[1].
     const [, s] = mb.func('hsum', ['i32'], ['f64']);
     s.op('local.get', 0).mem('v128.load').op('f64x2.extract_lane', 0)

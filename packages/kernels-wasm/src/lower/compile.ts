@@ -116,5 +116,5 @@ const compileCount = (): number => compiled;
 /** Milliseconds spent generating and compiling them. */
 const compileMs = (): number => compileTime;
 
-export { compileKernel, compileCount, compileMs, specHash, isFloatK };
+export { compileKernel, compileCount, compileMs, specHash };
 export type { CompiledModule, MathProvider, HostFunction };

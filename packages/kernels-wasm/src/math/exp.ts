@@ -44,4 +44,4 @@ function expF64(e: Emitter, x0: V): V {
   return scaleByPow2(e, expReduced(e, hi, lo), k);
 }
 
-export { expF64, expReduced, INVLN2, LN2HI, LN2LO };
+export { expF64, expReduced, INVLN2, LN2HI, LN2LO, P as EXP_P };

@@ -16,6 +16,7 @@
 // NaN for a negative finite x with a finite non-integer y.
 import type { Emitter, V } from './emitter.js';
 import { i64ToF64, roundToInt, scaleByPow2 } from './f64-bits.js';
+import { EXP_P } from './exp.js';
 
 const DP_H = 5.84962487220764160156e-01; // log2(1.5) head 0x3FE2B803 40000000
 const DP_L = 1.35003920212974897128e-08; // log2(1.5) tail 0x3E4CFDEB 43CFD006
@@ -26,13 +27,6 @@ const L = [
   2.72728123808534006489e-01, // L4 0x3FD17460 A91D4101
   2.30660745775561754067e-01, // L5 0x3FCD864A 93C9DB65
   2.06975017800338417784e-01, // L6 0x3FCA7E28 4A454EEF
-] as const;
-const P = [
-  1.66666666666666019037e-01, // P1 0x3FC55555 5555553E
-  -2.77777777770155933842e-03, // P2 0xBF66C16C 16BEBD93
-  6.61375632143793436117e-05, // P3 0x3F11566A AF25DE2C
-  -1.65339022054652515390e-06, // P4 0xBEBBBD41 C5D26BF1
-  4.13813679705723846039e-08, // P5 0x3E663769 72BEA4D0
 ] as const;
 const LG2 = 6.93147180559945286227e-01; // 0x3FE62E42 FEFA39EF
 const LG2_H = 6.93147182464599609375e-01; // 0x3FE62E43 00000000
@@ -113,7 +107,7 @@ function exp2Parts(e: Emitter, pH0: V, pL: V): V {
   const z = e.add(u, v);
   const w = e.sub(v, e.sub(z, u));
   const tt = e.mul(z, z);
-  const t1 = e.sub(z, e.mul(tt, e.horner(tt, P)));
+  const t1 = e.sub(z, e.mul(tt, e.horner(tt, EXP_P)));
   const r = e.sub(e.div(e.mul(z, t1), e.sub(t1, e.f64(2))), e.add(w, e.mul(z, w)));
   return scaleByPow2(e, e.sub(e.f64(1), e.sub(r, z)), n);
 }
