@@ -43,7 +43,7 @@ function streamingLimits(n: number, runs: number): Stream[] {
   heap.f64(b, n).fill(2);
   const run = (spec: KernelSpec, ptrs: number[]) => {
     const compiled = compileKernel(spec);
-    const fn = instantiate(compiled, heap.memory, () => { throw new Error('no host functions'); });
+    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('no host functions'); } });
     return () => launch(compiled, heap, fn, { shape: [n], arrays: ptrs.map((ptr) => ({ ptr, strides: [1] })) });
   };
   try {

@@ -33,10 +33,13 @@ export type {
 } from './heap/index.js';
 export {
   compileKernel, compileCount, compileMs, specHash, launch, instantiate, BLOCK_SIZE, collapseDims, validateSpec, KTYPE_BYTES,
+  workPerElement, launchWork,
 } from './lower/index.js';
 export type {
-  CompiledModule, MathProvider, HostFunction, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
+  CompiledModule, MathProvider, HostFunction, HostModule, KernelModule, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
   KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec,
 } from './lower/index.js';
 export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
 export type { MathFn, MathLanes } from './math/index.js';
+export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
+export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, SpawnWorker, WorkerHandle } from './pool/index.js';

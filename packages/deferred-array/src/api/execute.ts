@@ -5,6 +5,7 @@ import type { OutputRecord } from '../execute/linker.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { DeferredArray, nodeOf } from './deferred-array.js';
 import { describe } from './operand.js';
+import { shutdownPool } from '../wasm/pool.js';
 
 function checkArrays(xs: unknown): DeferredArray[] {
   if (!Array.isArray(xs) || xs.length === 0) {
@@ -25,9 +26,13 @@ function executeSync(xs: readonly DeferredArray[]): StdNdarray[] | OutputRecord 
   return runNodes(checkArrays(xs).map((x) => nodeOf(x)), true) as StdNdarray[] | OutputRecord;
 }
 
-/** Stops background workers so a Node process can exit. The reference backend has none, so this resolves at once. */
+/**
+ * Ends the worker pool once the kernels already on it finish; the next
+ * execute() starts a new one. An idle pool never keeps Node alive, so this is
+ * for freeing the workers (or for a clean exit in tests), not for exiting.
+ */
 async function shutdown(): Promise<void> {
-  return undefined;
+  await shutdownPool();
 }
 
 /** Counters of the active backend: plans run and steps evaluated (tests use them to prove nothing ran). */

@@ -14,15 +14,31 @@ interface ErrorPolicy {
 
 interface Config {
   readonly backend: 'reference' | 'wasm';
+  /** Workers execute() runs kernels on (executeSync() always uses the calling thread). */
   readonly threads: number;
+  /**
+   * Kernels with less work than this run on the calling thread even in
+   * execute(): below it, dispatching to workers costs more than it saves.
+   * Work is elements times a per-element weight (1 per array streamed, 16
+   * per transcendental, 32 per host call); 0 sends everything to the pool.
+   */
+  readonly inlineThreshold: number;
   readonly errors: ErrorPolicy;
 }
 
 interface ConfigureOptions {
   backend?: 'reference' | 'wasm';
   threads?: number;
+  inlineThreshold?: number;
   errors?: Partial<ErrorPolicy>;
 }
+
+/**
+ * Measured on the 2-core development machine (benchmarks/src/threshold.ts):
+ * a streaming add pays off on 2 workers from about 1.5 M elements (4.5 M
+ * units), sin from about 100 K (1.8 M units).
+ */
+const DEFAULT_INLINE_THRESHOLD = 1 << 22;
 
 const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
 
@@ -43,6 +59,7 @@ let current: Config = Object.freeze({
   // WebAssembly SIMD over a shared heap where the host has it; the reference evaluator elsewhere.
   backend: initialBackend(),
   threads: availableCores(),
+  inlineThreshold: DEFAULT_INLINE_THRESHOLD,
   errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
 });
 
@@ -59,11 +76,11 @@ function configure(options: ConfigureOptions = {}): Config {
     throw new TypeError(`configure: options must be an object; got ${String(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!['backend', 'threads', 'errors'].includes(key)) {
-      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, errors)`);
+    if (!['backend', 'threads', 'inlineThreshold', 'errors'].includes(key)) {
+      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors)`);
     }
   }
-  let { backend, threads, errors } = current;
+  let { backend, threads, inlineThreshold, errors } = current;
   if (options.backend !== undefined) {
     if (options.backend === 'wasm' && !wasmUsable) {
       throw new NotSupportedError(
@@ -83,6 +100,13 @@ function configure(options: ConfigureOptions = {}): Config {
     }
     threads = t;
   }
+  if (options.inlineThreshold !== undefined) {
+    const t = options.inlineThreshold;
+    if (typeof t !== 'number' || !(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
+      throw new RangeError(`configure: option inlineThreshold must be a whole number of work units, 0 or more (Infinity keeps every kernel on the calling thread); got ${String(t)}`);
+    }
+    inlineThreshold = t;
+  }
   if (options.errors !== undefined) {
     const e = options.errors;
     if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
@@ -96,11 +120,11 @@ function configure(options: ConfigureOptions = {}): Config {
       invalid: e.invalid === undefined ? errors.invalid : checkAction(e.invalid, 'invalid'),
     });
   }
-  current = Object.freeze({ backend, threads, errors });
+  current = Object.freeze({ backend, threads, inlineThreshold, errors });
   return current;
 }
 
 const getConfig = (): Config => current;
 
-export { configure, getConfig };
+export { configure, getConfig, DEFAULT_INLINE_THRESHOLD };
 export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction };

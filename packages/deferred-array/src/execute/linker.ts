@@ -1,6 +1,6 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
-import { ExecutionError, HeapError } from '../ir/errors.js';
+import { DeferredArrayError, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
@@ -74,11 +74,12 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
   }
 }
 
-/** The heap's own exhaustion error, as this package's HeapError (same message, the original as cause). */
+/** kernels-wasm's heap and pool errors as this package's HeapError and WorkerError (same message, the original as cause). */
 function asPackageError(e: unknown): unknown {
-  if (e instanceof Error && (e as { code?: unknown }).code === 'HEAP' && !(e instanceof HeapError)) {
-    return new HeapError(e.message, { cause: e });
-  }
+  if (!(e instanceof Error) || e instanceof DeferredArrayError) return e;
+  const code = (e as { code?: unknown }).code;
+  if (code === 'HEAP') return new HeapError(e.message, { cause: e });
+  if (code === 'WORKER') return new WorkerError(e.message, { cause: e });
   return e;
 }
 

@@ -1,26 +1,17 @@
 // Host functions for kernels: ops the lowering does not write as WebAssembly
 // (float floorDivide and mod, integer power, transcendentals the math library
 // lacks) call the reference evaluator's own scalar functions, so both
-// backends agree exactly on them.
+// backends agree exactly on them. This module is a kernels-wasm HostModule:
+// the calling thread and every pool worker load it.
 import type { HostFunction } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
 import { newFlags } from '../reference/flags.js';
-import type { RunFlags } from '../reference/flags.js';
 import { binaryImpl, unaryImpl } from '../reference/scalar-math.js';
 
-/** The flags of the run in progress; host functions are created once and read it. */
-const current: { flags: RunFlags } = { flags: newFlags() };
-
-/** Stands for whichever run is in progress, so each host function is built once. */
-const forwarding: RunFlags = {
-  get divideByZero() { return current.flags.divideByZero; },
-  set divideByZero(v: number) { current.flags.divideByZero = v; },
-  get invalidCast() { return current.flags.invalidCast; },
-  set invalidCast(v: number) { current.flags.invalidCast = v; },
-  get where() { return current.flags.where; },
-};
+/** What this thread's host functions counted since the last takeFlags(). */
+const flags = newFlags();
 
 const cache = new Map<string, HostFunction>();
 
@@ -31,9 +22,9 @@ function hostFunction(key: string): HostFunction {
   const family = OPS[op]?.family;
   let fn: HostFunction;
   if (family === 'unary') {
-    fn = unaryImpl(op as UnaryOp, type, forwarding);
+    fn = unaryImpl(op as UnaryOp, type, flags);
   } else if (family === 'binary') {
-    fn = binaryImpl(op as BinaryOp, type, forwarding);
+    fn = binaryImpl(op as BinaryOp, type, flags);
   } else {
     throw new Error(`internal: no host function for ${key}`);
   }
@@ -41,4 +32,13 @@ function hostFunction(key: string): HostFunction {
   return fn;
 }
 
-export { hostFunction, current as hostState };
+/** Kernels run to completion without yielding, so counts taken around a run are that run's alone. */
+function takeFlags(): { divide: number; invalid: number } {
+  const taken = { divide: flags.divideByZero, invalid: flags.invalidCast };
+  flags.divideByZero = 0;
+  flags.invalidCast = 0;
+  flags.where.clear();
+  return taken;
+}
+
+export { hostFunction, takeFlags };

@@ -13,6 +13,8 @@ interface Entry {
   ptr: number;
   readonly bytes: number;
   freed: boolean;
+  /** Runs in progress that read this copy (several when execute() calls overlap); pinned copies are never evicted. */
+  pins: number;
 }
 
 const entries = new WeakMap<Node, Entry>();
@@ -32,41 +34,41 @@ function release(e: Entry): void {
   defaultHeap().free(e.ptr);
 }
 
-/** Evicts the least recently used copies not in `pinned` until `more` bytes fit the budget. */
-function trim(more: number, pinned: ReadonlySet<Entry>): void {
+/** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
+function trim(more: number): void {
   for (const e of [...recency.keys()]) {
     if (cached + more <= CACHE_BUDGET) return;
-    if (!pinned.has(e)) release(e);
+    if (e.pins === 0) release(e);
   }
 }
 
 const isHeapFull = (e: unknown): boolean => (e as { code?: unknown } | null)?.code === 'HEAP';
 
 /**
- * Allocates `bytes`, evicting cached copies that `pinned` does not hold until
- * it fits; rethrows the heap's error when nothing is left to evict.
+ * Allocates `bytes`, evicting unpinned cached copies until it fits; rethrows
+ * the heap's error when nothing is left to evict.
  */
-function allocEvicting(bytes: number, pinned: ReadonlySet<Entry>): number {
+function allocEvicting(bytes: number): number {
   for (;;) {
     try {
       return defaultHeap().alloc(bytes);
     } catch (e) {
       if (!isHeapFull(e)) throw e;
-      const victim = [...recency.keys()].find((v) => !pinned.has(v));
+      const victim = [...recency.keys()].find((v) => v.pins === 0);
       if (!victim) throw e;
       release(victim);
     }
   }
 }
 
-/** The heap address of a copy of `node`'s data, made now if there is none; pins it for the run. */
+/** The heap address of a copy of `node`'s data, made now if there is none; pins it for the run (see unpin). */
 function residentAddress(node: Node, pinned: Set<Entry>): number {
   let e = entries.get(node);
   if (!e || e.freed) {
     const data = node.attrs.data!;
     const bytes = data.length * dtypeInfo(node.dtype).bytes;
-    trim(bytes, pinned);
-    e = { ptr: allocEvicting(bytes, pinned), bytes, freed: false };
+    trim(bytes);
+    e = { ptr: allocEvicting(bytes), bytes, freed: false, pins: 0 };
     cached += bytes;
     new Uint8Array(defaultHeap().memory.buffer, e.ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
     entries.set(node, e);
@@ -74,12 +76,20 @@ function residentAddress(node: Node, pinned: Set<Entry>): number {
   }
   recency.delete(e);
   recency.set(e, true);
-  pinned.add(e);
+  if (!pinned.has(e)) {
+    pinned.add(e);
+    e.pins++;
+  }
   return e.ptr;
+}
+
+/** Ends a run's pins. */
+function unpin(pinned: ReadonlySet<Entry>): void {
+  for (const e of pinned) e.pins--;
 }
 
 /** Bytes the cache holds (for tests and statistics). */
 const cachedBytes = (): number => cached;
 
-export { residentAddress, allocEvicting, cachedBytes };
+export { residentAddress, allocEvicting, unpin, cachedBytes };
 export type { Entry as CacheEntry };

@@ -19,8 +19,10 @@ const ARGS = {
    */
   segment: 20,
   segmentLcm: 24,
+  /** The next unclaimed block: workers take blocks with an atomic add on it until none are left. */
+  claim: 28,
   /** shape[ndim], then for each array: byte pointer, strides[ndim] in elements. */
-  shape: 28,
+  shape: 32,
 } as const;
 
 /** Byte size of the launch block of a kernel with `ndim` axes and `arrays` arrays. */

@@ -27,6 +27,8 @@ type HostFunction = (...args: number[]) => number;
 
 interface CompiledModule {
   readonly hash: string;
+  /** A small number standing for the hash in this process (what a worker task names the kernel by). */
+  readonly id: number;
   readonly spec: KernelSpec;
   readonly lanes: Lanes | undefined;
   readonly bytes: Uint8Array;
@@ -104,7 +106,7 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
   else emitKernel(ctx, spec, lanes, f.param(1), f.param(2));
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  const result: CompiledModule = Object.freeze({ hash, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
+  const result: CompiledModule = Object.freeze({ hash, id: modules.size + 1, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
   modules.set(hash, result);
   compiled++;
   compileTime += result.compileMs;

@@ -1,6 +1,8 @@
-// Runs a compiled kernel over an iteration space on the calling thread: binds
-// sizes, pointers and strides through a launch block in the heap, runs every
-// block, and reads back the per-block partials and the flags.
+// Runs a compiled kernel over an iteration space: binds sizes, pointers and
+// strides through a launch block in the heap, runs every block (here on the
+// calling thread, or on a worker pool through src/pool), and reads back the
+// per-block partials and the flags. Where a block runs never changes what it
+// computes: blocks are fixed by the data and partials land in block order.
 import { ARGS, argsBytes, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import type { CompiledModule, HostFunction } from './compile.js';
 
@@ -10,6 +12,16 @@ interface HeapLike {
   alloc(bytes: number): number;
   free(ptr: number): void;
 }
+
+/** Where a kernel's host imports come from; the same module is loaded by every worker. */
+interface HostModule {
+  hostFunction(key: string): HostFunction;
+  /** Conditions the host functions counted since the last call (zeroed by the call). */
+  takeFlags?(): { divide: number; invalid: number };
+}
+
+/** What it takes to instantiate a kernel anywhere: a worker receives exactly this. */
+type KernelModule = Pick<CompiledModule, 'hash' | 'id' | 'module' | 'hostKeys'>;
 
 interface LaunchArray {
   /** Byte address of element (0, ..., 0). */
@@ -40,6 +52,17 @@ interface LaunchResult {
   readonly flags: { readonly divide: number; readonly invalid: number };
 }
 
+/** A launch block written into the heap, ready for any thread to run. */
+interface PreparedLaunch {
+  readonly argsPtr: number;
+  readonly partialsPtr: number;
+  readonly blocks: number;
+  readonly pieces: number;
+  readonly slots: number;
+  readonly total: number;
+  readonly pieceIndex: (i: number) => number;
+}
+
 /** 16 Ki elements: 128 KiB of float64 per array, which stays in L2 while a block runs. */
 const BLOCK_SIZE = 16384;
 /** Columns per block of a column kernel: 16 KiB of float64 partials per reduction, in L1. */
@@ -50,19 +73,20 @@ type KernelFn = (args: number, blockBegin: number, blockEnd: number) => void;
 const instances = new WeakMap<WebAssembly.Memory, Map<string, KernelFn>>();
 
 /** The kernel instantiated on `memory`, once per (memory, module). */
-function instantiate(compiled: CompiledModule, memory: WebAssembly.Memory, host: (key: string) => HostFunction): KernelFn {
+function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: HostModule): KernelFn {
   let perMemory = instances.get(memory);
   if (!perMemory) instances.set(memory, (perMemory = new Map()));
-  const hit = perMemory.get(compiled.hash);
+  const hit = perMemory.get(kernel.hash);
   if (hit) return hit;
-  const hostImports = Object.fromEntries(compiled.hostKeys.map((k) => [k, host(k)]));
-  const instance = new WebAssembly.Instance(compiled.module, { env: { memory }, host: hostImports });
+  const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));
+  const instance = new WebAssembly.Instance(kernel.module, { env: { memory }, host: hostImports });
   const fn = instance.exports['kernel'] as KernelFn;
-  perMemory.set(compiled.hash, fn);
+  perMemory.set(kernel.hash, fn);
   return fn;
 }
 
-function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: Launch): LaunchResult {
+/** Checks the launch against the kernel and writes its launch block; the caller frees it with finishLaunch. */
+function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): PreparedLaunch {
   const { ndim, slots } = compiled.spec;
   if (l.shape.length !== ndim) throw new RangeError(`launch: the kernel has ${ndim} axes but the shape ${JSON.stringify(l.shape)} has ${l.shape.length}`);
   if (l.arrays.length !== compiled.spec.arrays.length) {
@@ -81,36 +105,102 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
   const pieces = columns ? l.shape[1]! : total === 0 ? 0 : pieceIndex(total - 1) + 1;
   const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length));
-  const partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
+  let partialsPtr: number;
   try {
+    partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
+  } catch (e) {
+    heap.free(argsPtr);
+    throw e;
+  }
+  const words = new Int32Array(heap.memory.buffer);
+  const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >>> 2] = v; };
+  put(ARGS.total, total);
+  put(ARGS.blockSize, blockSize);
+  put(ARGS.flagDivide, 0);
+  put(ARGS.flagInvalid, 0);
+  put(ARGS.partials, partialsPtr);
+  put(ARGS.segment, segment);
+  put(ARGS.segmentLcm, segmentLcm | 0);
+  put(ARGS.claim, 0);
+  l.shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
+  l.arrays.forEach((a, k) => {
+    put(arrayPtrOffset(ndim, k), a.ptr);
+    a.strides.forEach((s, d) => put(arrayStrideOffset(ndim, k, d), s));
+  });
+  return { argsPtr, partialsPtr, blocks, pieces, slots, total, pieceIndex };
+}
+
+/** Reads what the blocks left (on success) and frees the launch block. */
+function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchResult {
+  try {
+    if (!ok) return { partials: new Float64Array(0), blocks: p.blocks, pieces: p.pieces, pieceIndex: p.pieceIndex, flags: { divide: 0, invalid: 0 } };
     const words = new Int32Array(heap.memory.buffer);
-    const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >>> 2] = v; };
-    put(ARGS.total, total);
-    put(ARGS.blockSize, blockSize);
-    put(ARGS.flagDivide, 0);
-    put(ARGS.flagInvalid, 0);
-    put(ARGS.partials, partialsPtr);
-    put(ARGS.segment, segment);
-    put(ARGS.segmentLcm, segmentLcm | 0);
-    l.shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
-    l.arrays.forEach((a, k) => {
-      put(arrayPtrOffset(ndim, k), a.ptr);
-      a.strides.forEach((s, d) => put(arrayStrideOffset(ndim, k, d), s));
-    });
-    if (blocks > 0) kernel(argsPtr, 0, blocks);
-    const after = new Int32Array(heap.memory.buffer);
-    const partials = new Float64Array(heap.memory.buffer, partialsPtr, pieces * slots).slice();
     return {
-      partials,
-      blocks,
-      pieces,
-      pieceIndex,
-      flags: { divide: after[(argsPtr + ARGS.flagDivide) >>> 2]!, invalid: after[(argsPtr + ARGS.flagInvalid) >>> 2]! },
+      partials: new Float64Array(heap.memory.buffer, p.partialsPtr, p.pieces * p.slots).slice(),
+      blocks: p.blocks,
+      pieces: p.pieces,
+      pieceIndex: p.pieceIndex,
+      flags: { divide: words[(p.argsPtr + ARGS.flagDivide) >>> 2]!, invalid: words[(p.argsPtr + ARGS.flagInvalid) >>> 2]! },
     };
   } finally {
-    heap.free(partialsPtr);
-    heap.free(argsPtr);
+    heap.free(p.partialsPtr);
+    heap.free(p.argsPtr);
   }
+}
+
+/**
+ * Claims blocks of a prepared launch until none are left and runs them: what
+ * each thread taking part does (the calling thread alone, or every worker).
+ * Host-function flags are added to the launch block's counters.
+ */
+function runBlocks(kernel: KernelFn, memory: WebAssembly.Memory, argsPtr: number, blocks: number, host?: HostModule): number {
+  host?.takeFlags?.();
+  const claim = (argsPtr + ARGS.claim) >>> 2;
+  let ran = 0;
+  try {
+    for (;;) {
+      // The buffer object changes when the memory grows, so it is fetched per claim.
+      const b = Atomics.add(new Int32Array(memory.buffer), claim, 1);
+      if (b >= blocks) break;
+      kernel(argsPtr, b, b + 1);
+      ran++;
+    }
+  } catch (e) {
+    // No thread starts another block of a launch that has failed.
+    Atomics.store(new Int32Array(memory.buffer), claim, blocks);
+    throw e;
+  } finally {
+    addHostFlags(memory, argsPtr, host);
+  }
+  return ran;
+}
+
+/** Runs a launch to the end on the calling thread. */
+function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: Launch, host?: HostModule): LaunchResult {
+  const p = prepareLaunch(compiled, heap, l);
+  try {
+    if (p.blocks > 0) {
+      // One call over every block: the calling thread alone needs no claims.
+      host?.takeFlags?.();
+      try {
+        kernel(p.argsPtr, 0, p.blocks);
+      } finally {
+        addHostFlags(heap.memory, p.argsPtr, host);
+      }
+    }
+  } catch (e) {
+    finishLaunch(p, heap, false);
+    throw e;
+  }
+  return finishLaunch(p, heap, true);
+}
+
+function addHostFlags(memory: WebAssembly.Memory, argsPtr: number, host?: HostModule): void {
+  const f = host?.takeFlags?.();
+  if (!f || (!f.divide && !f.invalid)) return;
+  const words = new Int32Array(memory.buffer);
+  Atomics.add(words, (argsPtr + ARGS.flagDivide) >>> 2, f.divide);
+  Atomics.add(words, (argsPtr + ARGS.flagInvalid) >>> 2, f.invalid);
 }
 
 function gcd(a: number, b: number): number {
@@ -118,5 +208,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, BLOCK_SIZE };
-export type { HeapLike, Launch, LaunchArray, LaunchResult, KernelFn };
+export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, BLOCK_SIZE };
+export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn };

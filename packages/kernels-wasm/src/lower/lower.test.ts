@@ -21,7 +21,7 @@ function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; 
     return p;
   });
   const compiled = compileKernel(spec);
-  const fn = instantiate(compiled, heap.memory, host);
+  const fn = instantiate(compiled, heap.memory, { hostFunction: host });
   const r = launch(compiled, heap, fn, { shape, arrays: data.map((d, k) => ({ ptr: ptrs[k]!, strides: d.strides })), ...(blockSize ? { blockSize } : {}) });
   const outs = data.map((d, k) => ('out' in d ? Array.from(new CTORS[spec.arrays[k]!.dtype](heap.memory.buffer, ptrs[k]!, d.out)) : []));
   return { outs, ...r, compiled };
@@ -71,7 +71,7 @@ describe('lowering: elementwise kernels', () => {
     new Int32Array(heap.memory.buffer, pb, 12).set(b);
     const compiled = compileKernel(spec);
     expect(compiled.lanes).toBeUndefined();
-    launch(compiled, heap, instantiate(compiled, heap.memory, noHost), {
+    launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
       shape: [3, 4], arrays: [{ ptr: pa, strides: [4, 1] }, { ptr: pb + 9 * 4, strides: [1, -3] }, { ptr: po, strides: [4, 1] }],
     });
     const out = Array.from(new Int32Array(heap.memory.buffer, po, 12));

@@ -1,0 +1,184 @@
+// One run of a plan on the WebAssembly backend: the values computed so far,
+// the heap blocks they hold, the cached sources they read (pinned until the
+// run ends) and the flags raised. The backend drives it step by step, on the
+// calling thread or awaiting the pool between kernels; several runs may be in
+// progress at once (overlapping execute() calls), each with its own state.
+import { compileKernel, defaultHeap } from 'kernels-wasm';
+import type { CompiledModule, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { sizeOf } from '../ir/shape.js';
+import { isFloat } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import type { FusedGroup, Plan, Step } from '../plan/plan.js';
+import type { Dense } from '../reference/dense.js';
+import { evaluateNode } from '../reference/evaluate.js';
+import { newFlags } from '../reference/flags.js';
+import type { RunFlags } from '../reference/flags.js';
+import { partialsCombiner } from './combine.js';
+import {
+  allocValue, atAddress, composeView, dropValue, fromDense, isContiguous, reshapeValue, toDense,
+} from './heap-value.js';
+import type { Alloc, Allocation, HeapValue } from './heap-value.js';
+import { allocEvicting, residentAddress, unpin } from './source-cache.js';
+import type { CacheEntry } from './source-cache.js';
+import { accumulatorDType, buildCopy, buildKernel } from './kernel-builder.js';
+import type { BuiltKernel } from './kernel-builder.js';
+
+/** A kernel ready to launch, and what to do with its result. */
+interface PendingKernel {
+  readonly compiled: CompiledModule;
+  readonly launch: Launch;
+  /** Names the kernel in errors: its ops and iteration space. */
+  readonly label: string;
+  /** Records the launch's outputs and reductions as the run's values. */
+  finish(r: LaunchResult): void;
+}
+
+/** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
+type Launcher<R> = (k: Omit<PendingKernel, 'finish'>, heap: HeapLike) => R;
+
+class WasmRun {
+  readonly flags: RunFlags = newFlags();
+  /** Launches made (kernels and copies) and steps evaluated through the reference, for statistics. */
+  launches = 0;
+  hostSteps = 0;
+  readonly #values = new Map<Node, HeapValue>();
+  readonly #allocations = new Set<Allocation>();
+  /** Cached sources this run reads: not evicted to make room while it runs. */
+  readonly #pinned = new Set<CacheEntry>();
+  readonly #alloc: Alloc = (bytes) => allocEvicting(bytes);
+  /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
+  readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
+  #done = false;
+
+  /** Evaluates a node step on this thread (sources, views, scalars, reshapes, and ops without kernels). */
+  evaluate(n: Node, launchInline: Launcher<LaunchResult>): void {
+    this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
+  }
+
+  /** Prepares a kernel step: output blocks allocated, spec compiled. */
+  kernel(g: FusedGroup): PendingKernel {
+    const inputs = g.inputs.map((n) => this.#values.get(n)!);
+    const outputs = g.stores.map((n) => this.#keep(allocValue(n.dtype, n.shape, this.#alloc)));
+    const built = buildKernel(g, inputs, outputs);
+    this.launches++;
+    return {
+      compiled: compileKernel(built.spec),
+      launch: { shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}) },
+      label: `${g.id} (${g.members.map((m) => m.op).join(', ') || 'copy'}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`,
+      finish: (r) => this.#finishKernel(g, built, outputs, r),
+    };
+  }
+
+  /** Drops the values no later step reads. */
+  release(step: Step): void {
+    for (const n of step.release) {
+      const v = this.#values.get(n);
+      if (v) dropValue(v);
+      this.#values.delete(n);
+    }
+  }
+
+  /** The results and outputs, copied out of the heap; the run then holds nothing but what release() frees. */
+  results(plan: Plan): Map<Node, Dense> {
+    const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
+    return new Map<Node, Dense>(wanted.map((n) => [n, outOfHeap(toDense(this.#values.get(n)!))]));
+  }
+
+  /** Frees every block still held and unpins the sources; safe to call twice. */
+  end(): void {
+    if (this.#done) return;
+    this.#done = true;
+    for (const a of this.#allocations) {
+      if (a.refs === 0) continue;
+      a.refs = 0;
+      defaultHeap().free(a.ptr);
+    }
+    unpin(this.#pinned);
+  }
+
+  #keep(v: HeapValue): HeapValue {
+    if (v.alloc) this.#allocations.add(v.alloc);
+    return v;
+  }
+
+  #evaluate(n: Node, launchInline: Launcher<LaunchResult>): HeapValue {
+    const input = (i: number): HeapValue => this.#values.get(n.inputs[i]!)!;
+    switch (OPS[n.op].family) {
+      case 'source':
+        return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
+      case 'scalar': {
+        const v = allocValue(n.dtype, [], this.#alloc);
+        v.alloc!.data[0] = n.attrs.value!;
+        return v;
+      }
+      case 'view':
+        return composeView(input(0), n.attrs.view!, n.shape);
+      case 'reshape': {
+        const x = input(0);
+        if (isContiguous(x)) return reshapeValue(x, n.shape);
+        // A contiguous copy by a load/store kernel, then the reshape of it.
+        const copy = allocValue(x.dtype, x.shape, this.#alloc);
+        const built = buildCopy(x, copy);
+        this.launches++;
+        launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `copy for reshape to [${n.shape.join(', ')}]` }, this.heap);
+        const r = reshapeValue(copy, n.shape);
+        dropValue(copy);
+        return r;
+      }
+      default: {
+        this.hostSteps++;
+        const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i))), this.flags);
+        return fromDense(dense, this.#alloc);
+      }
+    }
+  }
+
+  #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
+    const flags = this.flags;
+    flags.divideByZero += r.flags.divide;
+    flags.invalidCast += r.flags.invalid;
+    if (r.flags.divide) {
+      for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'reciprocal') flags.where.add(m.op);
+    }
+    if (r.flags.invalid) {
+      for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);
+    }
+    g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
+    g.reductions.forEach((node, slot) => {
+      const op = node.op as ReduceOp;
+      const acc = accumulatorDType(op, node.inputs[0]!.dtype);
+      const out = this.#keep(allocValue(node.dtype, node.shape, this.#alloc));
+      const rows = sizeOf(node.shape);
+      // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
+      const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
+        const combine = partialsCombiner(r.partials, built.spec.slots, s, fn, type);
+        if (built.segment === 0) return () => combine(0, 0);
+        if (built.mode === 'columns') return (row) => r.partials[s * rows + row]!;
+        return (row) => combine(r.pieceIndex(row * built.segment), row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces);
+      };
+      const valueAt = valueOf(slot, op, acc);
+      const zeroSlot = built.zeroSlots.get(slot);
+      const allNonzero = zeroSlot === undefined ? undefined : valueOf(zeroSlot, 'all', 'bool');
+      for (let row = 0; row < rows; row++) {
+        let value = valueAt(row);
+        if (allNonzero && allNonzero(row) === 0) value = 0;
+        // Integer products carried in float64 can reach -0, which integers do not have.
+        if (!isFloat(node.inputs[0]!.dtype)) value += 0;
+        if (op === 'mean') value /= built.segment;
+        out.alloc!.data[row] = value;
+      }
+      this.#values.set(node, out);
+    });
+  }
+}
+
+/** A copy in ordinary memory of a value that is a view of the heap. */
+function outOfHeap(d: Dense): Dense {
+  return d.data.buffer instanceof SharedArrayBuffer ? { ...d, data: d.data.slice() } : d;
+}
+
+export { WasmRun };
+export type { PendingKernel, Launcher };

@@ -1,0 +1,8 @@
+// The worker pool: kernels run on workers that share the heap.
+export { createPool } from './create-pool.js';
+export { launchOnPool } from './pool.js';
+export { WorkerFailure, PoolStartError } from './errors.js';
+export type { CreatePoolOptions, PoolKind } from './create-pool.js';
+export type { KernelPool, PoolJob, PoolOptions } from './pool.js';
+export type { SpawnWorker, WorkerHandle } from './comlink-pool.js';
+export { workerUrl as builtModuleUrl } from './worker-url.js';
