@@ -7,7 +7,7 @@ import type { Endpoint, Remote } from 'comlink';
 import { PoolStartError, WorkerFailure } from './errors.js';
 import type { ExposedRuntime } from './exposed-runtime.js';
 import { runRounds } from './pool.js';
-import type { KernelPool, PoolJob, PoolOptions } from './pool.js';
+import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
 import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
 
 /** A started worker as the pool sees it, whatever the host (Web Worker, worker_threads). */
@@ -15,6 +15,10 @@ interface WorkerHandle {
   readonly endpoint: Endpoint;
   /** Calls `listener` once if the worker dies (exit, uncaught error). */
   onDeath(listener: (reason: string) => void): void;
+  /** The worker has work pending (Node: keep the process alive for it). */
+  busy?(): void;
+  /** The worker has nothing pending (Node: let the process exit without it). */
+  idle?(): void;
   terminate(): void;
 }
 
@@ -33,9 +37,14 @@ class ComlinkPool implements KernelPool {
   readonly #spawn: SpawnWorker;
   readonly #init: WorkerInit;
   readonly #memory: WebAssembly.Memory;
-  #slots: Slot[] = [];
+  /** Each position's worker once started; a dead worker's position gets a new promise for its replacement. */
+  #ready: Promise<Slot>[] = [];
+  #live: Slot[] = [];
   #started: Promise<void> | undefined;
   #closed = false;
+  #jobs = 0;
+  #tasks = 0;
+  #modulesSent = 0;
 
   constructor(options: PoolOptions, spawn: SpawnWorker) {
     this.threads = options.threads;
@@ -45,37 +54,51 @@ class ComlinkPool implements KernelPool {
   }
 
   start(): Promise<void> {
-    this.#started ??= Promise.all(Array.from({ length: this.threads }, (_, i) => this.#startSlot(i))).then(() => undefined);
+    this.#started ??= (async () => {
+      this.#ready = Array.from({ length: this.threads }, (_, i) => this.#startSlot(i));
+      await Promise.all(this.#ready);
+    })();
     return this.#started;
   }
 
-  async #startSlot(i: number): Promise<void> {
+  stats(): PoolStats {
+    return { workers: this.#live.filter((s) => !s.dead).length, jobs: this.#jobs, tasks: this.#tasks, modulesSent: this.#modulesSent };
+  }
+
+  async #startSlot(i: number): Promise<Slot> {
     const handle = this.#spawn();
     const slot: Slot = { handle, remote: wrap<ExposedRuntime>(handle.endpoint), kernels: new Set(), pending: new Set(), dead: false };
-    this.#slots[i] = slot;
-    let died: ((reason: string) => void) | undefined;
-    const death = new Promise<string>((resolve) => { died = resolve; });
     let started = false;
+    let died: (reason: string) => void = () => {};
+    const death = new Promise<{ died: string }>((resolve) => { died = (reason) => resolve({ died: reason }); });
     handle.onDeath((reason) => {
       slot.dead = true;
-      died!(reason);
+      died(reason);
       for (const reject of slot.pending) reject(reason);
       slot.pending.clear();
-      // Replace a worker that died after starting; one that never started is not retried.
-      if (!this.#closed && started) void this.#startSlot(i).catch(() => {});
+      this.#live = this.#live.filter((s) => s !== slot);
+      // A worker that died after starting is replaced; one that never started is not retried.
+      if (!this.#closed && started) this.#ready[i] = this.#startSlot(i);
     });
-    const reply = await Promise.race([slot.remote.start(this.#init), death.then((reason) => ({ died: reason }))]);
+    handle.busy?.();
+    const reply = await Promise.race([slot.remote.start(this.#init), death]);
     if (reply && 'died' in reply) throw new PoolStartError(`a worker died while starting: ${reply.died}`);
     if (reply) {
+      slot.dead = true;
       handle.terminate();
       throw new PoolStartError(reply.kind === 'failed' ? reply.error.message : 'unexpected reply');
     }
     started = true;
+    this.#live.push(slot);
+    handle.idle?.();
+    return slot;
   }
 
   async run(job: PoolJob): Promise<void> {
+    this.#jobs++;
     await this.start();
-    const send = (withKernel: boolean): Promise<TaskReply>[] => this.#slots.map((slot) => {
+    const slots = await Promise.all(this.#ready);
+    const send = (withKernel: boolean): Promise<TaskReply>[] => slots.map((slot) => {
       const attach = withKernel || !slot.kernels.has(job.kernel.id);
       const task: BlockTask = {
         id: job.kernel.id,
@@ -83,6 +106,8 @@ class ComlinkPool implements KernelPool {
         blocks: job.blocks,
         ...(attach ? { kernel: { hash: job.kernel.hash, id: job.kernel.id, module: job.kernel.module, hostKeys: job.kernel.hostKeys } } : {}),
       };
+      this.#tasks++;
+      if (attach) this.#modulesSent++;
       return this.#call(slot, task).then((r) => {
         if (attach && r.kind === 'done') slot.kernels.add(job.kernel.id);
         return r;
@@ -96,17 +121,25 @@ class ComlinkPool implements KernelPool {
     return new Promise<TaskReply>((resolve, reject) => {
       const fail = (reason: string): void => reject(new Error(`worker exited: ${reason}`));
       slot.pending.add(fail);
-      (slot.remote.run(task) as Promise<TaskReply>).then(resolve, reject).finally(() => slot.pending.delete(fail));
+      slot.handle.busy?.();
+      (slot.remote.run(task) as Promise<TaskReply>).then(resolve, reject).finally(() => {
+        slot.pending.delete(fail);
+        if (slot.pending.size === 0 && !slot.dead) slot.handle.idle?.();
+      });
     });
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    for (const slot of this.#slots) {
-      for (const reject of slot.pending) reject('the pool was closed');
-      slot.handle.terminate();
+    const slots = await Promise.allSettled(this.#ready);
+    for (const s of slots) {
+      if (s.status !== 'fulfilled') continue;
+      for (const reject of s.value.pending) reject('the pool was closed');
+      s.value.dead = true;
+      s.value.handle.terminate();
     }
-    this.#slots = [];
+    this.#ready = [];
+    this.#live = [];
   }
 }
 

@@ -54,7 +54,6 @@ async function nodeSpawn(): Promise<SpawnWorker> {
   const { default: nodeEndpoint } = await import('comlink/dist/esm/node-adapter.mjs');
   return () => {
     const worker = new Worker(workerUrl('comlink-node-worker', import.meta.url));
-    worker.unref();
     let reported = false;
     const deaths: ((reason: string) => void)[] = [];
     const report = (reason: string): void => {
@@ -67,6 +66,9 @@ async function nodeSpawn(): Promise<SpawnWorker> {
     return {
       endpoint: nodeEndpoint(worker as unknown as Parameters<typeof nodeEndpoint>[0]),
       onDeath: (listener) => { deaths.push(listener); },
+      // comlink adds a message listener per call, which references the worker again.
+      busy: () => worker.ref(),
+      idle: () => worker.unref(),
       terminate: () => { reported = true; void worker.terminate(); },
     };
   };

@@ -4,7 +4,7 @@
 import { Piscina } from 'piscina';
 import { PoolStartError } from './errors.js';
 import { runRounds } from './pool.js';
-import type { KernelPool, PoolJob, PoolOptions } from './pool.js';
+import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
 import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
 import { workerUrl } from './worker-url.js';
 
@@ -15,6 +15,9 @@ class PiscinaPool implements KernelPool {
   /** Worker thread ids known to hold each kernel. */
   readonly #holders = new Map<number, Set<number>>();
   #started: Promise<void> | undefined;
+  #jobs = 0;
+  #tasks = 0;
+  #modulesSent = 0;
 
   constructor(options: PoolOptions) {
     this.threads = options.threads;
@@ -48,7 +51,12 @@ class PiscinaPool implements KernelPool {
     return this.#started;
   }
 
+  stats(): PoolStats {
+    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#tasks, modulesSent: this.#modulesSent };
+  }
+
   async run(job: PoolJob): Promise<void> {
+    this.#jobs++;
     const holders = this.#holders.get(job.kernel.id) ?? new Set<number>();
     this.#holders.set(job.kernel.id, holders);
     const everyoneHas = this.#piscina.threads.every((t) => holders.has(t.threadId));
@@ -59,6 +67,8 @@ class PiscinaPool implements KernelPool {
         blocks: job.blocks,
         ...(withKernel ? { kernel: { hash: job.kernel.hash, id: job.kernel.id, module: job.kernel.module, hostKeys: job.kernel.hostKeys } } : {}),
       };
+      this.#tasks += this.threads;
+      if (withKernel) this.#modulesSent += this.threads;
       return Array.from({ length: this.threads }, () => (this.#piscina.run(task) as Promise<TaskReply>).then((r) => {
         if (withKernel && r.kind !== 'missing') holders.add(r.worker);
         return r;

@@ -27,8 +27,19 @@ interface PoolJob {
   readonly label: string;
 }
 
+/** Counters for tests and benchmarks. */
+interface PoolStats {
+  /** Workers alive now (a dead worker's replacement counts once it exists). */
+  readonly workers: number;
+  readonly jobs: number;
+  readonly tasks: number;
+  /** Tasks that carried a kernel's compiled module. */
+  readonly modulesSent: number;
+}
+
 interface KernelPool {
   readonly threads: number;
+  stats(): PoolStats;
   /** Resolves once every worker has started; rejects with a PoolStartError if one could not. */
   start(): Promise<void>;
   /** Runs every block of the job; rejects with a WorkerFailure, after every task of the job has settled. */
@@ -88,4 +99,4 @@ async function launchOnPool(
 }
 
 export { runRounds, launchOnPool };
-export type { KernelPool, PoolJob, PoolOptions };
+export type { KernelPool, PoolJob, PoolOptions, PoolStats };

@@ -1,0 +1,170 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
+import { compileKernel } from '../lower/compile.js';
+import { instantiate, launch } from '../lower/launch.js';
+import type { LaunchResult } from '../lower/launch.js';
+import type { KernelSpec } from '../lower/kernel-spec.js';
+import { testHeap } from '../lower/test-heap.js';
+import { createPool } from './create-pool.js';
+import type { PoolKind } from './create-pool.js';
+import { PoolStartError, WorkerFailure } from './errors.js';
+import { launchOnPool } from './pool.js';
+import type { KernelPool } from './pool.js';
+
+jest.setTimeout(60000);
+
+const fixture = (name: string): string => new URL(`../../test/fixtures/${name}`, import.meta.url).href;
+const heap = testHeap(1024);
+const KINDS: readonly PoolKind[] = ['piscina', 'comlink'];
+const open: KernelPool[] = [];
+
+async function pool(kind: PoolKind, threads: number, hostModule?: string): Promise<KernelPool> {
+  const p = await createPool({ threads, memory: heap.memory, kind, ...(hostModule ? { hostModule } : {}) });
+  open.push(p);
+  return p;
+}
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((p) => p.close()));
+});
+
+const f64 = { dtype: 'float64', role: 'in', inner: 'contiguous' } as const;
+const out64 = { dtype: 'float64', role: 'out', inner: 'contiguous' } as const;
+
+/** y = sin(x) * x, with sum(y) and max(y): outputs and reductions. */
+const SIN_SPEC: KernelSpec = {
+  ndim: 1,
+  arrays: [f64, out64],
+  body: [
+    { op: 'load', array: 0, type: 'float64' },
+    { op: 'unary', fn: 'sin', arg: 0, type: 'float64' },
+    { op: 'binary', fn: 'multiply', args: [1, 0], type: 'float64' },
+    { op: 'store', array: 1, arg: 2, type: 'float64' },
+    { op: 'reduce', fn: 'sum', arg: 2, slot: 0, type: 'float64' },
+    { op: 'reduce', fn: 'max', arg: 2, slot: 1, type: 'float64' },
+  ],
+  slots: 2,
+};
+
+/** z = x mod y through the host function `mod.float64` (the fault fixture's). */
+const MOD_SPEC: KernelSpec = {
+  ndim: 1,
+  arrays: [f64, f64, out64],
+  body: [
+    { op: 'load', array: 0, type: 'float64' },
+    { op: 'load', array: 1, type: 'float64' },
+    { op: 'binary', fn: 'mod', args: [0, 1], type: 'float64' },
+    { op: 'store', array: 2, arg: 2, type: 'float64' },
+  ],
+  slots: 0,
+};
+
+function array(values: ArrayLike<number>): number {
+  const p = heap.alloc(values.length * 8);
+  new Float64Array(heap.memory.buffer, p, values.length).set(values);
+  return p;
+}
+
+const read = (ptr: number, n: number): Float64Array => new Float64Array(heap.memory.buffer, ptr, n).slice();
+const bits = (a: Float64Array): BigUint64Array => new BigUint64Array(a.buffer, a.byteOffset, a.length);
+
+describe.each(KINDS)('%s pool', (kind) => {
+  test('gives the calling thread\'s results bit for bit with 1, 2, 4 and 16 workers', async () => {
+    const n = 300_001;
+    let seed = 7;
+    const x = Float64Array.from({ length: n }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 1e3);
+    const xp = array(x);
+    const compiled = compileKernel(SIN_SPEC);
+    const yInline = heap.alloc(n * 8);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('none'); } });
+    const inline = launch(compiled, heap, fn, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: yInline, strides: [1] }] });
+    expect(inline.blocks).toBeGreaterThan(16);
+    for (const threads of [1, 2, 4, 16]) {
+      const p = await pool(kind, threads);
+      const y = heap.alloc(n * 8);
+      const r = await launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: y, strides: [1] }] }, 'sin');
+      expect(bits(r.partials)).toEqual(bits(inline.partials));
+      expect(bits(read(y, n))).toEqual(bits(read(yInline, n)));
+      await p.close();
+    }
+  });
+
+  test('sends each worker a kernel\'s compiled module once, not per launch', async () => {
+    const p = await pool(kind, 2);
+    const n = 100_000;
+    const xp = array(new Float64Array(n).fill(0.5));
+    const y = heap.alloc(n * 8);
+    const compiled = compileKernel(SIN_SPEC);
+    const go = (): Promise<LaunchResult> => launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: y, strides: [1] }] }, 'sin');
+    await go();
+    const first = p.stats().modulesSent;
+    expect(first).toBe(2);
+    for (let i = 0; i < 20; i++) await go();
+    expect(p.stats()).toMatchObject({ modulesSent: first, jobs: 21, tasks: 42, workers: 2 });
+  });
+
+  describe.each([
+    ['throws', 13, /injected failure in a host function/],
+    ['exits', 17, /exit/i],
+    ['traps', 19, /unreachable/],
+  ] as const)('a worker that %s mid-launch', (_, cue, cause) => {
+    test('rejects within a second with a WorkerFailure naming the kernel, settles the other jobs, heals, and the next 100 launches succeed', async () => {
+      const threads = 2;
+      const p = await pool(kind, threads, fixture('fault-host.mjs'));
+      await p.start();
+      const n = 200_000;
+      const x = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
+      const bad = Float64Array.from(x);
+      bad[150_000] = cue;
+      const [xp, badp, yp] = [array(x), array(bad), array(new Float64Array(n).fill(5))];
+      const z = heap.alloc(n * 8);
+      const z2 = heap.alloc(n * 8);
+      const compiled = compileKernel(MOD_SPEC);
+      const job = (input: number, out: number, label: string): Promise<LaunchResult> =>
+        launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label);
+
+      const t0 = performance.now();
+      const failing = job(badp, z, 'mod-kernel #1');
+      const other = job(xp, z2, 'mod-kernel #2');
+      const error = await failing.then(() => undefined, (e: unknown) => e);
+      expect(performance.now() - t0).toBeLessThan(1000);
+      expect(error).toBeInstanceOf(WorkerFailure);
+      expect((error as WorkerFailure).code).toBe('WORKER');
+      expect((error as WorkerFailure).kernel).toBe('mod-kernel #1');
+      expect((error as Error).message).toMatch(/kernel mod-kernel #1/);
+      expect((error as Error).message).toMatch(cause);
+      await Promise.allSettled([other]);
+
+      for (let t = 0; p.stats().workers < threads && t < 100; t++) await new Promise((r) => setTimeout(r, 20));
+      expect(p.stats().workers).toBe(threads);
+      const expected = x.map((v) => v % 5);
+      for (let i = 0; i < 100; i++) {
+        await job(xp, z, `mod-kernel ok ${i}`);
+      }
+      expect(read(z, n)).toEqual(expected);
+    });
+  });
+
+  test('a pool whose workers cannot start rejects start() once with the reason, and does not respawn them', async () => {
+    const p = await pool(kind, 2, fixture('broken-host.mjs'));
+    await expect(p.start()).rejects.toThrow(PoolStartError);
+    await expect(p.start()).rejects.toThrow(/fails to load \(injected\)/);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(p.stats().workers).toBeLessThanOrEqual(2);
+  });
+
+  test('an idle pool does not keep a Node process alive', () => {
+    const script = fileURLToPath(fixture('idle-pool.mjs'));
+    const r = spawnSync(process.execPath, [script, kind], { timeout: 20000, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain('launched');
+    expect(r.status).toBe(0);
+  });
+});
+
+test('createPool checks its options', async () => {
+  await expect(createPool({ threads: 0, memory: heap.memory })).rejects.toThrow(/threads must be an integer of at least 1/);
+  await expect(createPool({ threads: 1, memory: new WebAssembly.Memory({ initial: 1 }) })).rejects.toThrow(/shared WebAssembly.Memory/);
+  await expect(createPool({ threads: 1, memory: heap.memory, kind: 'threads' as PoolKind })).rejects.toThrow(/kind must be/);
+});
