@@ -32,6 +32,14 @@ const config: Config = {
       testMatch: ['**/src/{api,ir,execute,reference}/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/reference-backend.cjs'],
     },
+    // And on the WebAssembly backend with every kernel of execute() sent to the worker pool.
+    {
+      ...common,
+      displayName: 'pool',
+      roots: ['<rootDir>/packages/deferred-array/src'],
+      testMatch: ['**/src/{api,execute}/**/*.test.ts', '**/src/wasm/{wasm-backend,review}.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/pool-backend.cjs'],
+    },
   ],
 };
 

@@ -201,10 +201,52 @@ describe('WebAssembly backend against the reference evaluator', () => {
       if (bad >= 0) {
         throw new Error(`element ${bad}: reference ${r[bad]} vs wasm ${g[bad]} (exact=${exact})\n${out.explain()}`);
       }
-    }), {
-      numRuns: Number(process.env['DIFF_RUNS'] ?? 300),
-      // CI replays the same graphs; DIFF_SEED=random (or a number) explores others.
-      ...(process.env['DIFF_SEED'] === 'random' ? {} : { seed: Number(process.env['DIFF_SEED'] ?? 20261121) }),
-    });
+    }), replay(300));
   });
+
+  test('execute() on the worker pool gives executeSync()\'s results bit for bit', async () => {
+    const before = da.configure();
+    da.configure({ backend: 'wasm', inlineThreshold: 0, threads: 3 });
+    const pooled = da.stats().pooled;
+    // Bit for bit, except NaN's sign and payload: WebAssembly leaves those
+    // unspecified, and V8's two compilers (a fresh worker runs the baseline
+    // one) may propagate either operand's NaN.
+    const bytes = (x: da.StdNdarray): string => {
+      const raw = x.data as Float64Array;
+      const d = raw instanceof Float64Array || raw instanceof Float32Array ? raw.map((v) => (v === v ? v : NaN)) : raw;
+      return Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
+    };
+    try {
+      await fc.assert(fc.asyncProperty(program, async (p) => {
+        const { out } = build(p);
+        const settle = async (f: () => unknown): Promise<da.StdNdarray | Error> => {
+          try {
+            return (await f()) as da.StdNdarray;
+          } catch (e) {
+            return e as Error;
+          }
+        };
+        const sync = await settle(() => out.executeSync());
+        const pool = await settle(() => out.execute());
+        if (sync instanceof Error || pool instanceof Error) {
+          expect(pool instanceof Error ? pool.name : 'no error').toBe(sync instanceof Error ? sync.name : 'no error');
+          return;
+        }
+        expect([pool.dtype, pool.shape]).toEqual([sync.dtype, sync.shape]);
+        expect(bytes(pool)).toBe(bytes(sync));
+      }), replay(150));
+      expect(da.stats().pooled).toBeGreaterThan(pooled);
+    } finally {
+      da.configure({ inlineThreshold: before.inlineThreshold, threads: before.threads });
+      await da.shutdown();
+    }
+  }, 300_000);
 });
+
+/** CI replays the same graphs; DIFF_SEED=random (or a number) explores others, DIFF_RUNS more of them. */
+function replay(runs: number): { numRuns: number; seed?: number } {
+  return {
+    numRuns: Number(process.env['DIFF_RUNS'] ?? runs),
+    ...(process.env['DIFF_SEED'] === 'random' ? {} : { seed: Number(process.env['DIFF_SEED'] ?? 20261121) }),
+  };
+}

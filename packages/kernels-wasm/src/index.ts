@@ -42,4 +42,4 @@ export type {
 export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
-export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle } from './pool/index.js';
+export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';

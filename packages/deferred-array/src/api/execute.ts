@@ -38,10 +38,10 @@ async function shutdown(): Promise<void> {
 /** Counters of the active backend: plans run and steps evaluated (tests use them to prove nothing ran). */
 /**
  * Counters of the active backend (plans run, steps evaluated or kernels
- * launched) and of the kernel compiler (modules compiled, milliseconds spent):
+ * launched, kernels run on the worker pool) and of the kernel compiler (modules compiled, milliseconds spent):
  * tests use them to prove that nothing ran, or that nothing was recompiled.
  */
-function stats(): { backend: string; runs: number; steps: number; kernelsCompiled: number; compileMs: number } {
+function stats(): { backend: string; runs: number; steps: number; pooled: number; kernelsCompiled: number; compileMs: number } {
   return backendStats();
 }
 

@@ -21,6 +21,8 @@ interface BackendStats {
   readonly runs: number;
   /** Graph nodes evaluated (or, for compiling backends, kernels launched). */
   readonly steps: number;
+  /** Kernels run on the worker pool (the rest ran on the calling thread). */
+  readonly pooled: number;
 }
 
 interface Backend {

@@ -55,11 +55,22 @@ function initialBackend(): 'reference' | 'wasm' {
   return 'wasm';
 }
 
+/** DEFERRED_ARRAY_INLINE_THRESHOLD in the environment sets inlineThreshold from the start (0: every kernel of execute() on the pool). */
+function initialInlineThreshold(): number {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_INLINE_THRESHOLD'];
+  if (env === undefined || env === '') return DEFAULT_INLINE_THRESHOLD;
+  const t = env === 'Infinity' ? Infinity : Number(env);
+  if (!(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
+    throw new RangeError(`DEFERRED_ARRAY_INLINE_THRESHOLD must be a whole number, 0 or more, or Infinity; got ${JSON.stringify(env)}`);
+  }
+  return t;
+}
+
 let current: Config = Object.freeze({
   // WebAssembly SIMD over a shared heap where the host has it; the reference evaluator elsewhere.
   backend: initialBackend(),
   threads: availableCores(),
-  inlineThreshold: DEFAULT_INLINE_THRESHOLD,
+  inlineThreshold: initialInlineThreshold(),
   errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
 });
 

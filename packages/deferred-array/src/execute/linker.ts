@@ -1,11 +1,12 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
-import { DeferredArrayError, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
+import { DeferredArrayError, ERROR_CLASSES, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
 import { WasmBackend } from '../wasm/backend.js';
 import { compileCount, compileMs } from 'kernels-wasm';
+import type { WorkerFailure } from 'kernels-wasm';
 import type { Plan } from '../plan/plan.js';
 import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
@@ -74,13 +75,22 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
   }
 }
 
-/** kernels-wasm's heap and pool errors as this package's HeapError and WorkerError (same message, the original as cause). */
+/**
+ * kernels-wasm's heap and pool errors as this package's HeapError and
+ * WorkerError (same message, the original as cause); an error of this
+ * package's own thrown in a worker (a data error in a host function) is
+ * rebuilt as its class, as if it had been thrown here.
+ */
 function asPackageError(e: unknown): unknown {
   if (!(e instanceof Error) || e instanceof DeferredArrayError) return e;
   const code = (e as { code?: unknown }).code;
   if (code === 'HEAP') return new HeapError(e.message, { cause: e });
-  if (code === 'WORKER') return new WorkerError(e.message, { cause: e });
-  return e;
+  if (code !== 'WORKER') return e;
+  const thrown = (e as WorkerFailure).thrown;
+  const own = thrown && thrown.name !== 'DeferredArrayError' && Object.hasOwn(ERROR_CLASSES, thrown.name)
+    ? ERROR_CLASSES[thrown.name as keyof typeof ERROR_CLASSES] as new (m: string, o: { cause: unknown }) => Error
+    : undefined;
+  return own ? new own(thrown!.message, { cause: e }) : new WorkerError(e.message, { cause: e });
 }
 
 /** Plans and runs `roots` on the calling thread. */

@@ -2,20 +2,20 @@
 // but for bool, which stdlib keeps in its own BooleanArray).
 import type { Dense } from '../reference/dense.js';
 import { contiguousStrides } from '../ir/shape.js';
-import { ndarrayModule } from '../util/stdlib.js';
+import { stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 function toNdarray(x: Dense): StdNdarray {
   const shape = [...x.shape];
   if (x.dtype === 'bool') {
-    const out = ndarrayModule.empty(shape, { dtype: 'bool' });
-    const bytes = ndarrayModule.base.reinterpretBoolean(out).data as Uint8Array;
+    const out = stdNdarray().empty(shape, { dtype: 'bool' });
+    const bytes = stdNdarray().base.reinterpretBoolean(out).data as Uint8Array;
     bytes.set(x.data as Uint8Array);
     return out;
   }
   // stdlib spells the strides of a 0-d array [0].
   const strides = shape.length === 0 ? [0] : contiguousStrides(shape);
-  return new ndarrayModule.ndarray(x.dtype, x.data, shape, strides, 0, 'row-major');
+  return new (stdNdarray().ndarray)(x.dtype, x.data, shape, strides, 0, 'row-major');
 }
 
 export { toNdarray };

@@ -1,6 +1,6 @@
 // The dtypes, their storage, and NumPy's promotion rules between them.
 import { DTypeError } from './errors.js';
-import { ndarrayModule } from '../util/stdlib.js';
+import { stdNdarray } from '../util/stdlib.js';
 
 const DTYPES = ['float64', 'float32', 'int32', 'uint8', 'bool'] as const;
 type DType = (typeof DTYPES)[number];
@@ -54,7 +54,7 @@ function promoteTypes(a: DType, b: DType): DType {
   if (a === b) return a;
   if (a === 'bool') return b;
   if (b === 'bool') return a;
-  const r = ndarrayModule.promotionRules(a, b);
+  const r = stdNdarray().promotionRules(a, b);
   if (!isDType(r)) throw new DTypeError(`no common dtype for ${a} and ${b}`);
   return r;
 }

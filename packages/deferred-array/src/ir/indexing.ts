@@ -3,7 +3,7 @@
 import { ShapeError } from './errors.js';
 import { formatShape } from './shape.js';
 import type { Shape } from './shape.js';
-import { isStdMultiSlice, isStdSlice, sliceModule } from '../util/stdlib.js';
+import { isStdMultiSlice, isStdSlice, stdSlice } from '../util/stdlib.js';
 import type { StdMultiSlice, StdSlice } from '../util/stdlib.js';
 
 type IndexArg = string | number | null | StdSlice | StdMultiSlice;
@@ -38,7 +38,7 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
     const text = args[0];
     const parts = text.split(',').length;
     const padded = text.includes('...') || parts >= shape.length || text.trim() === '' ? text : `${text},...`;
-    const ms = sliceModule.base.seq2multislice(padded.trim() === '' ? '...' : padded, [...shape], false);
+    const ms = stdSlice().base.seq2multislice(padded.trim() === '' ? '...' : padded, [...shape], false);
     if ('code' in ms) {
       // Too many indices is a shape problem (NumPy's IndexError), the same as for Slice arguments below.
       const E = ms.code === 'ERR_SLICE_TOO_MANY_DIMENSIONS' ? ShapeError : TypeError;
@@ -60,7 +60,7 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
   }
   const full = [...raw];
   while (full.length < shape.length) full.push(null);
-  return full.map((e) => (e === null ? new sliceModule.Slice() : e));
+  return full.map((e) => (e === null ? new (stdSlice().Slice)() : e));
 }
 
 function resolveIndex(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
@@ -74,7 +74,7 @@ function resolveIndex(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
       }
       return { kind: 'int', index: e < 0 ? e + size : e };
     }
-    const ms = sliceModule.base.normalizeMultiSlice(new sliceModule.MultiSlice(e), [size], false);
+    const ms = stdSlice().base.normalizeMultiSlice(new (stdSlice().MultiSlice)(e), [size], false);
     if ('code' in ms) throw new TypeError(`slice on axis ${axis} is invalid: ${SLICE_ERRORS[ms.code] ?? ms.code}`);
     const s = ms.data[0] as StdSlice;
     const step = s.step ?? 1;

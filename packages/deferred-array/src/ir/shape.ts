@@ -1,6 +1,6 @@
 // Shapes: broadcasting, axes, sizes. All checks run when the graph is built.
 import { ShapeError } from './errors.js';
-import { ndarrayModule } from '../util/stdlib.js';
+import { stdNdarray } from '../util/stdlib.js';
 
 type Shape = readonly number[];
 
@@ -18,7 +18,7 @@ function sameShape(a: Shape, b: Shape): boolean {
 
 /** NumPy broadcasting of several shapes; the error names the clashing shapes and axis. */
 function broadcastShapes(shapes: readonly Shape[], what = 'operands'): number[] {
-  const out = ndarrayModule.base.broadcastShapes(shapes.map((s) => [...s]));
+  const out = stdNdarray().base.broadcastShapes(shapes.map((s) => [...s]));
   if (out !== null) return out;
   const ndim = Math.max(...shapes.map((s) => s.length));
   for (let ax = 0; ax < ndim; ax++) {

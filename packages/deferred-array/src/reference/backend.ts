@@ -39,7 +39,7 @@ class ReferenceBackend implements Backend {
   }
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#steps };
+    return { runs: this.#runs, steps: this.#steps, pooled: 0 };
   }
 }
 

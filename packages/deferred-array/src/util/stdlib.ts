@@ -1,6 +1,8 @@
 // @stdlib/ndarray's subpaths are CommonJS folders without an `exports` map, so
-// ESM code cannot import them by path; load the package roots once through
-// createRequire and re-export typed handles to the few helpers we use.
+// ESM code cannot import them by path; load the package roots through
+// createRequire and re-export typed handles to the few helpers we use. They
+// load on first use (about 0.7 s for @stdlib/ndarray), so a pool worker that
+// only needs the scalar host functions never loads them.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -54,8 +56,10 @@ interface SliceModule {
   };
 }
 
-const ndarrayModule = require('@stdlib/ndarray') as NdarrayModule;
-const sliceModule = require('@stdlib/slice') as SliceModule;
+let ndarrayModule: NdarrayModule | undefined;
+let sliceModule: SliceModule | undefined;
+const stdNdarray = (): NdarrayModule => (ndarrayModule ??= require('@stdlib/ndarray') as NdarrayModule);
+const stdSlice = (): SliceModule => (sliceModule ??= require('@stdlib/slice') as SliceModule);
 
 function isStdNdarray(x: unknown): x is StdNdarray {
   if (typeof x !== 'object' || x === null) return false;
@@ -65,12 +69,12 @@ function isStdNdarray(x: unknown): x is StdNdarray {
 }
 
 function isStdSlice(x: unknown): x is StdSlice {
-  return x instanceof sliceModule.Slice;
+  return x instanceof stdSlice().Slice;
 }
 
 function isStdMultiSlice(x: unknown): x is StdMultiSlice {
-  return x instanceof sliceModule.MultiSlice;
+  return x instanceof stdSlice().MultiSlice;
 }
 
-export { ndarrayModule, sliceModule, isStdNdarray, isStdSlice, isStdMultiSlice };
+export { stdNdarray, stdSlice, isStdNdarray, isStdSlice, isStdMultiSlice };
 export type { StdNdarray, StdSlice, StdMultiSlice, SliceError, AnyTyped };

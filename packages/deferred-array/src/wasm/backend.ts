@@ -68,7 +68,7 @@ class WasmBackend implements Backend {
     }
   }
 
-  stats(): BackendStats & { readonly pooled: number } {
+  stats(): BackendStats {
     return { runs: this.#runs, steps: this.#launches + this.#hostSteps, pooled: this.#pooled };
   }
 

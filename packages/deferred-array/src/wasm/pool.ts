@@ -32,7 +32,7 @@ async function startPool(threads: number): Promise<KernelPool | undefined> {
     unavailable = true;
     void pool?.close().catch(() => {});
     emitWarning(
-      `deferred-array: the worker pool could not start (${(e as Error)?.message ?? String(e)}); ` +
+      `deferred-array: ${(e as Error)?.message ?? String(e)}; ` +
       'kernels run on the calling thread from now on. da.shutdown() resets this.',
     );
     return undefined;

@@ -6,3 +6,4 @@ export type { CreatePoolOptions, PoolKind } from './create-pool.js';
 export type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
 export type { SpawnWorker, WorkerHandle } from './comlink-pool.js';
 export { workerUrl as builtModuleUrl } from './worker-url.js';
+export type { SerializedFailure } from './protocol.js';

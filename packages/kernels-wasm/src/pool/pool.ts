@@ -76,7 +76,7 @@ async function runRounds(
     const replies = settled.map((s) => (s as PromiseFulfilledResult<TaskReply>).value);
     const failed = replies.find((r): r is Extract<TaskReply, { kind: 'failed' }> => r.kind === 'failed');
     if (failed) {
-      throw new WorkerFailure(job.label, `${failed.error.name}: ${failed.error.message} (in worker ${failed.worker})`);
+      throw new WorkerFailure(job.label, `${failed.error.name}: ${failed.error.message} (in worker ${failed.worker})`, { thrown: failed.error });
     }
     if (!unclaimed()) return;
     withKernel = true;
