@@ -7,7 +7,10 @@ interface Case {
   readonly name: string;
   /** Bytes a single fused pass must move: inputs read once, outputs written once. */
   readonly bytes: number;
-  readonly deferred: () => unknown;
+  /** execute(): kernels with enough work run on the worker pool. */
+  readonly deferred: () => Promise<unknown>;
+  /** executeSync(): every kernel on the calling thread. */
+  readonly deferredSync: () => unknown;
   readonly eager: () => unknown;
   readonly fusedJs: () => unknown;
 }
@@ -32,7 +35,8 @@ function fooCase(n: number): Case {
   return {
     name: `NEP foo, ${n.toExponential(0)} float64`,
     bytes: n * 8,
-    deferred: () => deferred.executeSync(),
+    deferred: () => deferred.execute(),
+    deferredSync: () => deferred.executeSync(),
     eager: () => sum(map(map(nd, (v) => v * RAD), (v) => v * v)).get(),
     fusedJs: () => {
       let s = 0;
@@ -56,7 +60,8 @@ function sinCosCase(n: number): Case {
   return {
     name: `sin(a)**2 + cos(b)**2, ${n.toExponential(0)} float64`,
     bytes: n * 8 * 3,
-    deferred: () => deferred.executeSync(),
+    deferred: () => deferred.execute(),
+    deferredSync: () => deferred.executeSync(),
     eager: () => {
       const s2 = map(map(na, Math.sin), (v) => v * v);
       const c2 = map(map(nb, Math.cos), (v) => v * v);
@@ -74,5 +79,41 @@ function sinCosCase(n: number): Case {
   };
 }
 
-export { fooCase, sinCosCase };
+/** A 10-operation elementwise chain over two inputs with one output: one fused pass moves 24 bytes per element. */
+function chainCase(n: number): Case {
+  const a = randomData(n, 4);
+  const b = randomData(n, 5);
+  const A = da.wrap(a);
+  const B = da.wrap(b);
+  const deferred = A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
+  const na = array(a, { shape: [n] });
+  const nb = array(b, { shape: [n] });
+  const out = new Float64Array(n);
+  return {
+    name: `10-op chain, 2 inputs -> 1 output, ${n.toExponential(0)} float64`,
+    bytes: n * 8 * 3,
+    deferred: () => deferred.execute(),
+    deferredSync: () => deferred.executeSync(),
+    eager: () => {
+      const zip = (x: ReturnType<typeof array>, y: ReturnType<typeof array>, f: (u: number, v: number) => number) => {
+        let i = 0;
+        return map(x, (u) => f(u, (y.data as Float64Array)[i++]!));
+      };
+      let t = zip(map(na, (v) => v * 1.5), nb, (u, v) => u + v);
+      t = zip(map(t, (v) => v - 0.25), na, (u, v) => u * v);
+      t = zip(map(map(t, (v) => v + 2), (v) => v * 0.5), nb, (u, v) => u - v);
+      return map(map(map(t, Math.abs), Math.sqrt), (v) => v + 1);
+    },
+    fusedJs: () => {
+      for (let i = 0; i < n; i++) {
+        const x = a[i]!;
+        const y = b[i]!;
+        out[i] = Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
+      }
+      return out;
+    },
+  };
+}
+
+export { fooCase, sinCosCase, chainCase };
 export type { Case };

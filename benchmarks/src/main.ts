@@ -1,8 +1,8 @@
 // `npm run main`: the NEP examples, then a short bandwidth benchmark.
 import * as da from 'deferred-array';
-import { fooCase, sinCosCase } from './cases.js';
+import { chainCase, fooCase, sinCosCase } from './cases.js';
 import { nepDemo } from './nep-demo.js';
-import { printCase, runCase } from './report.js';
+import { printCase, printScaling, runCase } from './report.js';
 import { streamingLimits } from './streaming.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
@@ -12,15 +12,24 @@ async function main(): Promise<void> {
   console.log('# deferred-array: the NEP examples');
   await nepDemo();
 
+  const { threads, backend } = da.configure();
   console.log(`\n# Short bandwidth benchmark (n = ${N}, median of ${RUNS} runs; BENCH_N and BENCH_RUNS change them)`);
-  const limits = streamingLimits(N * 4, RUNS);
-  console.log('Streaming limit, measured with our own WebAssembly kernels on one thread:');
-  for (const s of limits) console.log(`  ${s.name.padEnd(12)} ${s.gbPerS.toFixed(2).padStart(6)} GB/s`);
-  const readLimit = limits[0]!.gbPerS;
-  for (const c of [fooCase(N), sinCosCase(N)]) console.log(`\n${printCase(c, runCase(c, RUNS), readLimit)}`);
+  const one = await streamingLimits(N * 2, RUNS);
+  const all = await streamingLimits(N * 2, RUNS, threads);
+  console.log('Streaming limit, measured now with our own WebAssembly kernels:');
+  console.log(`  ${''.padEnd(12)} ${'1 thread'.padStart(11)} ${`${threads} workers`.padStart(11)}`);
+  one.forEach((s, i) => console.log(`  ${s.name.padEnd(12)} ${s.gbPerS.toFixed(2).padStart(6)} GB/s ${all[i]!.gbPerS.toFixed(2).padStart(6)} GB/s`));
+  const [read, , triad] = all.map((s) => ({ name: s.name.split(' ')[0]!, gbPerS: s.gbPerS }));
+  const cases = [
+    { c: fooCase(N), limit: read! },
+    { c: chainCase(N), limit: triad! },
+    { c: sinCosCase(N), limit: triad! },
+  ];
+  for (const { c, limit } of cases) console.log(`\n${printCase(c, await runCase(c, RUNS), limit)}`);
+  if (backend === 'wasm') console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
   console.log(
-    '\nOne thread so far: the worker pool (next milestone) spreads the same blocks over every core.\n' +
-    'DEFERRED_ARRAY_BACKEND=reference runs the plain TypeScript oracle instead.',
+    `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +
+    '(configure({ threads })); executeSync() on the calling thread.\nDEFERRED_ARRAY_BACKEND=reference runs the plain TypeScript oracle instead.',
   );
   await da.shutdown();
 }

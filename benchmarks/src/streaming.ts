@@ -1,10 +1,10 @@
 // The memory-bandwidth yardstick, measured with the package's own streaming
 // kernels (read = sum, copy, triad a + s*b), generated through the same
-// KernelSpec path as every other kernel and run on the calling thread.
-// (With the worker pool, these will run on every worker.)
-import { compileKernel, defaultHeap, instantiate, launch } from 'kernels-wasm';
-import type { KernelSpec } from 'kernels-wasm';
-import { gbPerS, time } from './timing.js';
+// KernelSpec path as every other kernel, on the calling thread and on every
+// worker of a pool over the same heap.
+import { compileKernel, createPool, defaultHeap, instantiate, launch, launchOnPool } from 'kernels-wasm';
+import type { KernelPool, KernelSpec } from 'kernels-wasm';
+import { gbPerS, timeAsync } from './timing.js';
 
 interface Stream {
   readonly name: string;
@@ -36,23 +36,29 @@ const TRIAD: KernelSpec = {
   ],
 };
 
-function streamingLimits(n: number, runs: number): Stream[] {
+/** Read, copy and triad bandwidth over n float64: on the calling thread, or on `threads` workers. */
+async function streamingLimits(n: number, runs: number, threads = 0): Promise<Stream[]> {
   const heap = defaultHeap();
   const [a, b, out] = [heap.alloc(n * 8), heap.alloc(n * 8), heap.alloc(n * 8)];
   heap.f64(a, n).fill(1);
   heap.f64(b, n).fill(2);
+  const pool: KernelPool | undefined = threads > 0 ? await createPool({ threads, memory: heap.memory }) : undefined;
+  await pool?.start();
   const run = (spec: KernelSpec, ptrs: number[]) => {
     const compiled = compileKernel(spec);
+    const l = { shape: [n], arrays: ptrs.map((ptr) => ({ ptr, strides: [1] })) };
+    if (pool) return () => launchOnPool(pool, compiled, heap, l, spec === READ ? 'read' : 'stream');
     const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('no host functions'); } });
-    return () => launch(compiled, heap, fn, { shape: [n], arrays: ptrs.map((ptr) => ({ ptr, strides: [1] })) });
+    return () => launch(compiled, heap, fn, l);
   };
   try {
     return [
-      { name: 'read (sum)', gbPerS: gbPerS(n * 8, time(run(READ, [a]), runs).medianMs) },
-      { name: 'copy', gbPerS: gbPerS(n * 16, time(run(COPY, [a, out]), runs).medianMs) },
-      { name: 'triad', gbPerS: gbPerS(n * 24, time(run(TRIAD, [a, b, out]), runs).medianMs) },
+      { name: 'read (sum)', gbPerS: gbPerS(n * 8, (await timeAsync(run(READ, [a]), runs)).medianMs) },
+      { name: 'copy', gbPerS: gbPerS(n * 16, (await timeAsync(run(COPY, [a, out]), runs)).medianMs) },
+      { name: 'triad', gbPerS: gbPerS(n * 24, (await timeAsync(run(TRIAD, [a, b, out]), runs)).medianMs) },
     ];
   } finally {
+    await pool?.close();
     for (const p of [a, b, out]) heap.free(p);
   }
 }

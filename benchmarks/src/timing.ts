@@ -20,7 +20,22 @@ function time(fn: () => unknown, runs: number): Timing {
   return { medianMs, runs };
 }
 
+/** The same for work that may be asynchronous (execute() on the pool). */
+async function timeAsync(fn: () => unknown, runs: number): Promise<Timing> {
+  await fn();
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    ms.push(performance.now() - t0);
+  }
+  ms.sort((a, b) => a - b);
+  const mid = Math.floor(ms.length / 2);
+  const medianMs = ms.length % 2 ? ms[mid]! : (ms[mid - 1]! + ms[mid]!) / 2;
+  return { medianMs, runs };
+}
+
 const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
 
-export { time, gbPerS };
+export { time, timeAsync, gbPerS };
 export type { Timing };
