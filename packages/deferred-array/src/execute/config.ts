@@ -34,9 +34,10 @@ interface ConfigureOptions {
 }
 
 /**
- * Measured on the 2-core development machine (benchmarks/src/threshold.ts):
- * a streaming add pays off on 2 workers from about 1.5 M elements (4.5 M
- * units), sin from about 100 K (1.8 M units).
+ * Measured on the 2-core development machine (node benchmarks/dist/threshold.js):
+ * sin on 2 workers pays off from about 100 K elements (2.4 M units); a
+ * streaming add breaks even from about 1 M elements (3 M units) and gains
+ * nothing beyond, one thread nearly saturating that machine's memory.
  */
 const DEFAULT_INLINE_THRESHOLD = 1 << 22;
 
