@@ -14,10 +14,7 @@ function time(fn: () => unknown, runs: number): Timing {
     fn();
     ms.push(performance.now() - t0);
   }
-  ms.sort((a, b) => a - b);
-  const mid = Math.floor(ms.length / 2);
-  const medianMs = ms.length % 2 ? ms[mid]! : (ms[mid - 1]! + ms[mid]!) / 2;
-  return { medianMs, runs };
+  return { medianMs: median(ms), runs };
 }
 
 /** The same for work that may be asynchronous (execute() on the pool). */
@@ -29,10 +26,13 @@ async function timeAsync(fn: () => unknown, runs: number): Promise<Timing> {
     await fn();
     ms.push(performance.now() - t0);
   }
-  ms.sort((a, b) => a - b);
-  const mid = Math.floor(ms.length / 2);
-  const medianMs = ms.length % 2 ? ms[mid]! : (ms[mid - 1]! + ms[mid]!) / 2;
-  return { medianMs, runs };
+  return { medianMs: median(ms), runs };
+}
+
+function median(values: number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(v.length / 2);
+  return v.length % 2 ? v[mid]! : (v[mid - 1]! + v[mid]!) / 2;
 }
 
 const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;

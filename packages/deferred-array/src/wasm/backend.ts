@@ -27,45 +27,44 @@ class WasmBackend implements Backend {
   #hostSteps = 0;
 
   run(plan: Plan): RunResult {
-    this.#runs++;
     const run = new WasmRun();
+    const steps = this.#steps(plan, run);
     try {
-      for (const step of plan.steps) {
-        if (step.kind === 'kernel') {
-          const k = run.kernel(step.group);
-          k.finish(launchInline(k, run.heap));
-        } else {
-          run.evaluate(step.node, launchInline);
-        }
-        run.release(step);
+      for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
+        if (next.done) return next.value;
       }
-      return this.#result(plan, run);
     } catch (e) {
-      this.#count(run);
-      run.end();
+      this.#fail(run);
       throw e;
     }
   }
 
   async runAsync(plan: Plan): Promise<RunResult> {
-    this.#runs++;
     const run = new WasmRun();
+    const steps = this.#steps(plan, run);
     try {
-      for (const step of plan.steps) {
-        if (step.kind === 'kernel') {
-          const k = run.kernel(step.group);
-          k.finish(await this.#launchAsync(k, run.heap));
-        } else {
-          run.evaluate(step.node, launchInline);
-        }
-        run.release(step);
+      for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
+        if (next.done) return next.value;
       }
-      return this.#result(plan, run);
     } catch (e) {
-      this.#count(run);
-      run.end();
+      this.#fail(run);
       throw e;
     }
+  }
+
+  /** The plan's steps in order; each kernel is handed to the driver, which launches it where it likes. */
+  *#steps(plan: Plan, run: WasmRun): Generator<PendingKernel, RunResult, LaunchResult> {
+    this.#runs++;
+    for (const step of plan.steps) {
+      if (step.kind === 'kernel') {
+        const k = run.kernel(step.group);
+        k.finish(yield k);
+      } else {
+        run.evaluate(step.node, launchInline);
+      }
+      run.release(step);
+    }
+    return this.#result(plan, run);
   }
 
   stats(): BackendStats {
@@ -94,6 +93,11 @@ class WasmBackend implements Backend {
   #count(run: WasmRun): void {
     this.#launches += run.launches;
     this.#hostSteps += run.hostSteps;
+  }
+
+  #fail(run: WasmRun): void {
+    this.#count(run);
+    run.end();
   }
 }
 
