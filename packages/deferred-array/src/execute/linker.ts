@@ -1,6 +1,6 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
-import { DeferredArrayError, ERROR_CLASSES, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
+import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
@@ -86,11 +86,9 @@ function asPackageError(e: unknown): unknown {
   const code = (e as { code?: unknown }).code;
   if (code === 'HEAP') return new HeapError(e.message, { cause: e });
   if (code !== 'WORKER') return e;
-  const thrown = (e as WorkerFailure).thrown;
-  const own = thrown && thrown.name !== 'DeferredArrayError' && Object.hasOwn(ERROR_CLASSES, thrown.name)
-    ? ERROR_CLASSES[thrown.name as keyof typeof ERROR_CLASSES] as new (m: string, o: { cause: unknown }) => Error
-    : undefined;
-  return own ? new own(thrown!.message, { cause: e }) : new WorkerError(e.message, { cause: e });
+  // What the worker threw, if it threw rather than died.
+  const thrown = (e as WorkerFailure).thrown ?? { name: 'WorkerFailure', message: e.message };
+  return fromSerialized(thrown, { message: e.message, cause: e });
 }
 
 /** Plans and runs `roots` on the calling thread. */

@@ -93,13 +93,21 @@ interface SerializedError {
   readonly code?: string;
 }
 
-/** Rebuilds an error that crossed a thread boundary as the class it was thrown as. */
-function fromSerialized(e: SerializedError): Error {
-  const ctor = (ERROR_CLASSES as Record<string, new (message: string) => Error>)[e.name];
-  if (ctor) return new ctor(e.message);
-  if (e.name === 'TypeError') return new TypeError(e.message);
-  if (e.name === 'RangeError') return new RangeError(e.message);
-  return new WorkerError(`${e.name}: ${e.message}`);
+/**
+ * Rebuilds an error that crossed a thread boundary as the class it was thrown
+ * as; anything else becomes a WorkerError (with `fallback.message` when given,
+ * e.g. one naming the kernel that was running).
+ */
+function fromSerialized(e: SerializedError, fallback: { message?: string; cause?: unknown } = {}): Error {
+  const options = { cause: fallback.cause };
+  if (e.name === 'DeferredArrayError') return new DeferredArrayError(e.message, e.code, options);
+  const ctor = Object.hasOwn(ERROR_CLASSES, e.name)
+    ? ERROR_CLASSES[e.name as keyof typeof ERROR_CLASSES] as new (message: string, o: { cause?: unknown }) => Error
+    : undefined;
+  if (ctor) return new ctor(e.message, options);
+  if (e.name === 'TypeError') return new TypeError(e.message, options);
+  if (e.name === 'RangeError') return new RangeError(e.message, options);
+  return new WorkerError(fallback.message ?? `${e.name}: ${e.message}`, options);
 }
 
 export {

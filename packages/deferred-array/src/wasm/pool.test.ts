@@ -128,7 +128,7 @@ describe.each([
 });
 
 test('a pool that cannot start: one warning, then every kernel runs on the calling thread', async () => {
-  setPoolSettings({ hostModule: fixture('broken-host.mjs') });
+  setPoolSettings({ hostModule: new URL('../../../kernels-wasm/test/fixtures/broken-host.mjs', import.meta.url).href });
   const warn = jest.spyOn(process, 'emitWarning').mockImplementation(() => {});
   try {
     const x = da.wrap(random(100_000, 9));

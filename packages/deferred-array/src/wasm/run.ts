@@ -67,7 +67,10 @@ class WasmRun {
     return {
       compiled: compileKernel(built.spec),
       launch: { shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}) },
-      label: `${g.id} (${g.members.map((m) => m.op).join(', ') || 'copy'}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`,
+      // Read only by pooled launches (for their errors), so built only then.
+      get label() {
+        return `${g.id} (${g.members.map((m) => m.op).join(', ') || 'copy'}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`;
+      },
       finish: (r) => this.#finishKernel(g, built, outputs, r),
     };
   }

@@ -6,7 +6,7 @@ import { wrap } from 'comlink';
 import type { Endpoint, Remote } from 'comlink';
 import { PoolStartError, WorkerFailure } from './errors.js';
 import type { ExposedRuntime } from './exposed-runtime.js';
-import { runRounds } from './pool.js';
+import { blockTask, runRounds } from './pool.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
 import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
 
@@ -100,12 +100,7 @@ class ComlinkPool implements KernelPool {
     const slots = await Promise.all(this.#ready);
     const send = (withKernel: boolean): Promise<TaskReply>[] => slots.map((slot) => {
       const attach = withKernel || !slot.kernels.has(job.kernel.id);
-      const task: BlockTask = {
-        id: job.kernel.id,
-        argsPtr: job.argsPtr,
-        blocks: job.blocks,
-        ...(attach ? { kernel: { hash: job.kernel.hash, id: job.kernel.id, module: job.kernel.module, hostKeys: job.kernel.hostKeys } } : {}),
-      };
+      const task = blockTask(job, attach);
       this.#tasks++;
       if (attach) this.#modulesSent++;
       return this.#call(slot, task).then((r) => {

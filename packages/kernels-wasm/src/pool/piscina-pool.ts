@@ -3,9 +3,9 @@
 // worker has which kernel is learnt from the replies.
 import { Piscina } from 'piscina';
 import { PoolStartError } from './errors.js';
-import { runRounds } from './pool.js';
+import { blockTask, runRounds } from './pool.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
-import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
+import type { TaskReply, WorkerInit } from './protocol.js';
 import { workerUrl } from './worker-url.js';
 
 class PiscinaPool implements KernelPool {
@@ -61,12 +61,7 @@ class PiscinaPool implements KernelPool {
     this.#holders.set(job.kernel.id, holders);
     const everyoneHas = this.#piscina.threads.every((t) => holders.has(t.threadId));
     const send = (withKernel: boolean): Promise<TaskReply>[] => {
-      const task: BlockTask = {
-        id: job.kernel.id,
-        argsPtr: job.argsPtr,
-        blocks: job.blocks,
-        ...(withKernel ? { kernel: { hash: job.kernel.hash, id: job.kernel.id, module: job.kernel.module, hostKeys: job.kernel.hostKeys } } : {}),
-      };
+      const task = blockTask(job, withKernel);
       this.#tasks += this.threads;
       if (withKernel) this.#modulesSent += this.threads;
       return Array.from({ length: this.threads }, () => (this.#piscina.run(task) as Promise<TaskReply>).then((r) => {

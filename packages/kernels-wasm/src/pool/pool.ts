@@ -7,7 +7,7 @@ import { finishLaunch, prepareLaunch } from '../lower/launch.js';
 import type { HeapLike, KernelModule, Launch, LaunchResult } from '../lower/launch.js';
 import type { CompiledModule } from '../lower/compile.js';
 import { WorkerFailure } from './errors.js';
-import type { TaskReply } from './protocol.js';
+import type { BlockTask, TaskReply } from './protocol.js';
 
 interface PoolOptions {
   /** Workers in the pool (at least 1). */
@@ -46,6 +46,17 @@ interface KernelPool {
   run(job: PoolJob): Promise<void>;
   /** Stops the workers; pending jobs reject. */
   close(): Promise<void>;
+}
+
+/** A worker's task for `job`; with `attach`, it carries the kernel's module for a worker that lacks it. */
+function blockTask(job: PoolJob, attach: boolean): BlockTask {
+  const { kernel } = job;
+  return {
+    id: kernel.id,
+    argsPtr: job.argsPtr,
+    blocks: job.blocks,
+    ...(attach ? { kernel: { hash: kernel.hash, id: kernel.id, module: kernel.module, hostKeys: kernel.hostKeys } } : {}),
+  };
 }
 
 /**
@@ -98,5 +109,5 @@ async function launchOnPool(
   return finishLaunch(p, heap, true);
 }
 
-export { runRounds, launchOnPool };
+export { runRounds, launchOnPool, blockTask };
 export type { KernelPool, PoolJob, PoolOptions, PoolStats };
