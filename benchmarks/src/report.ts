@@ -1,7 +1,7 @@
 // Runs cases side by side and prints one readable table per case.
 import * as da from 'deferred-array';
 import type { Case } from './cases.js';
-import { gbPerS, time, timeAsync } from './timing.js';
+import { gbPerS, median, time, timeAsync } from './timing.js';
 
 interface Row {
   readonly who: string;
@@ -32,6 +32,33 @@ function printCase(c: Case, rows: readonly Row[], limit: { name: string; gbPerS:
   return lines.join('\n');
 }
 
+interface Paired {
+  readonly median: number;
+  readonly low: number;
+  readonly high: number;
+}
+
+/**
+ * execute() of a case as a fraction of a streaming kernel's bandwidth, the two
+ * launched alternately so that each pair sees the same machine (this one is
+ * shared, and its bandwidth drifts by a third between seconds): the median,
+ * lowest and highest of the per-pair fractions.
+ */
+async function pairedFraction(c: Case, limit: () => unknown, limitBytes: number, runs: number): Promise<Paired> {
+  await limit();
+  await c.deferred();
+  const fractions: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await limit();
+    const t1 = performance.now();
+    await c.deferred();
+    const t2 = performance.now();
+    fractions.push(gbPerS(c.bytes, t2 - t1) / gbPerS(limitBytes, t1 - t0));
+  }
+  return { median: median(fractions), low: Math.min(...fractions), high: Math.max(...fractions) };
+}
+
 /** execute() of each case with 1, 2, 4, ... workers up to `maxThreads`: time, GB/s, speed-up over one worker. */
 async function printScaling(cases: readonly { c: Case; limit: { name: string; gbPerS: number } }[], maxThreads: number, runs: number): Promise<string> {
   const counts: number[] = [];
@@ -60,4 +87,5 @@ async function printScaling(cases: readonly { c: Case; limit: { name: string; gb
   return lines.join('\n');
 }
 
-export { runCase, printCase, printScaling };
+export { runCase, printCase, printScaling, pairedFraction };
+export type { Paired };

@@ -36,32 +36,51 @@ const TRIAD: KernelSpec = {
   ],
 };
 
-/** Read, copy and triad bandwidth over n float64: on the calling thread, or on `threads` workers. */
-async function streamingLimits(n: number, runs: number, threads = 0): Promise<Stream[]> {
+type StreamName = 'read' | 'copy' | 'triad';
+
+/** The three streaming kernels over n float64, ready to launch: on the calling thread, or on `threads` workers. */
+interface Streams {
+  readonly run: Record<StreamName, () => unknown>;
+  /** Bytes each kernel moves per launch. */
+  readonly bytes: Record<StreamName, number>;
+  close(): Promise<void>;
+}
+
+async function openStreams(n: number, threads = 0): Promise<Streams> {
   const heap = defaultHeap();
   const [a, b, out] = [heap.alloc(n * 8), heap.alloc(n * 8), heap.alloc(n * 8)];
   heap.f64(a, n).fill(1);
   heap.f64(b, n).fill(2);
   const pool: KernelPool | undefined = threads > 0 ? await createPool({ threads, memory: heap.memory }) : undefined;
   await pool?.start();
-  const run = (spec: KernelSpec, ptrs: number[]) => {
+  const launcher = (spec: KernelSpec, ptrs: number[], label: string): (() => unknown) => {
     const compiled = compileKernel(spec);
     const l = { shape: [n], arrays: ptrs.map((ptr) => ({ ptr, strides: [1] })) };
-    if (pool) return () => launchOnPool(pool, compiled, heap, l, spec === READ ? 'read' : 'stream');
+    if (pool) return () => launchOnPool(pool, compiled, heap, l, label);
     const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('no host functions'); } });
     return () => launch(compiled, heap, fn, l);
   };
+  return {
+    run: { read: launcher(READ, [a], 'read'), copy: launcher(COPY, [a, out], 'copy'), triad: launcher(TRIAD, [a, b, out], 'triad') },
+    bytes: { read: n * 8, copy: n * 16, triad: n * 24 },
+    close: async () => {
+      await pool?.close();
+      for (const p of [a, b, out]) heap.free(p);
+    },
+  };
+}
+
+/** Read, copy and triad bandwidth over n float64: on the calling thread, or on `threads` workers. */
+async function streamingLimits(n: number, runs: number, threads = 0): Promise<Stream[]> {
+  const s = await openStreams(n, threads);
   try {
-    return [
-      { name: 'read (sum)', gbPerS: gbPerS(n * 8, (await timeAsync(run(READ, [a]), runs)).medianMs) },
-      { name: 'copy', gbPerS: gbPerS(n * 16, (await timeAsync(run(COPY, [a, out]), runs)).medianMs) },
-      { name: 'triad', gbPerS: gbPerS(n * 24, (await timeAsync(run(TRIAD, [a, b, out]), runs)).medianMs) },
-    ];
+    const limit = async (name: StreamName, label: string): Promise<Stream> =>
+      ({ name: label, gbPerS: gbPerS(s.bytes[name], (await timeAsync(s.run[name], runs)).medianMs) });
+    return [await limit('read', 'read (sum)'), await limit('copy', 'copy'), await limit('triad', 'triad')];
   } finally {
-    await pool?.close();
-    for (const p of [a, b, out]) heap.free(p);
+    await s.close();
   }
 }
 
-export { streamingLimits };
-export type { Stream };
+export { streamingLimits, openStreams };
+export type { Stream, StreamName, Streams };

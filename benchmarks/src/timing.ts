@@ -37,5 +37,5 @@ function median(values: number[]): number {
 
 const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
 
-export { time, timeAsync, gbPerS };
+export { time, timeAsync, gbPerS, median };
 export type { Timing };

@@ -13,7 +13,7 @@ import { combineScalar, emitBody, identity, openBlockLoop } from './emit-kernel.
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { LANE_BYTES, emitSimdInstr } from './simd-ops.js';
+import { LANE_BYTES, emitSimdInstr, splatConst } from './simd-ops.js';
 import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
@@ -61,6 +61,9 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
     f.op('br', 0).end().end();
   });
 
+  // Constants splat once, outside every loop (V8 does not hoist a v128.const).
+  const isConst = (ins: KInstr): boolean => ins.op === 'const';
+  if (lanes) spec.body.forEach((ins, v) => { if (ins.op === 'const') { splatConst(ctx, lanes, ins.value); f.op('local.set', vecVals[v]!); } });
   f.op('i32.const', 0).op('local.set', r);
   f.block().loop(); // rows
   f.op('local.get', r).op('local.get', R).op('i32.ge_u').op('br_if', 1);
@@ -83,7 +86,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
       partialAddress(red.slot, j);
       f.op('local.get', addr).op('local.get', addr).mem('v128.load', { align: 0 }).op('local.get', vecVals[red.arg]!);
       f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).mem('v128.store', { align: 0 });
-    }, () => { f.mem('v128.store', { align: 0 }); });
+    }, () => { f.mem('v128.store', { align: 0 }); }, isConst);
     f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.set', j);
     spec.arrays.forEach((a, k) => {
       if (a.inner === 'contiguous') f.op('local.get', cur[k]!).op('i32.const', 16).op('i32.add').op('local.set', cur[k]!);

@@ -137,6 +137,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   f.op('i32.const', 0).op('local.set', j);
 
   if (lanes) {
+    const invariant = (ins: KInstr): boolean =>
+      ins.op === 'const' || (ins.op === 'load' && spec.arrays[ins.array]!.inner === 'broadcast');
     // An unrolled loop of UNROLL vectors, then one vector at a time, then the scalar tail.
     const n = LANE_COUNT[lanes];
     const vectorLoop = (unroll: number): void => {
@@ -159,8 +161,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
           f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
           f.op(vectorReduceOp(lanes, r.fn));
           f.op('local.set', accV[s]![u]!);
-        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); },
-        (k) => spec.arrays[k]!.inner === 'broadcast');
+        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); }, invariant);
       }
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
       spec.arrays.forEach((a, k) => {
@@ -170,10 +171,13 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       });
       f.op('br', 0).end().end();
     };
-    // Broadcast operands hold one value along the row: splat it once, not per vector.
+    // Broadcast operands hold one value along the row, and constants one value everywhere:
+    // splat them once, not per vector (V8 does not hoist a v128.const out of a loop).
     spec.body.forEach((ins, v) => {
-      if (ins.op !== 'load' || spec.arrays[ins.array]!.inner !== 'broadcast') return;
-      f.op('local.get', cur[ins.array]!).mem(`v128.load${LANE_BYTES[lanes] * 8}_splat`, { align: 0 }).op('local.set', vecVals[v]!);
+      if (!invariant(ins)) return;
+      if (ins.op === 'const') splatConst(ctx, lanes, ins.value);
+      else f.op('local.get', cur[(ins as { array: number }).array]!).mem(`v128.load${LANE_BYTES[lanes] * 8}_splat`, { align: 0 });
+      f.op('local.set', vecVals[v]!);
     });
     vectorLoop(UNROLL);
     vectorLoop(1);
@@ -304,14 +308,14 @@ function emitBody(
   ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[],
   address: (ins: KInstr, array: number) => void, value: (ins: KInstr) => void,
   reduce: (r: ReduceInstr, slotIndex: number) => void, store: (array: number) => void,
-  hoisted: (array: number) => boolean = () => false,
+  hoisted: (ins: KInstr) => boolean = () => false,
 ): void {
   const f = ctx.f;
   let reduceIndex = 0;
   spec.body.forEach((ins, v) => {
     switch (ins.op) {
       case 'load':
-        if (hoisted(ins.array)) break;
+        if (hoisted(ins)) break;
         address(ins, ins.array);
         f.op('local.set', vals[v]!);
         break;
@@ -323,6 +327,7 @@ function emitBody(
         reduce(ins, reduceIndex++);
         break;
       default:
+        if (hoisted(ins)) break;
         value(ins);
         f.op('local.set', vals[v]!);
     }

@@ -70,7 +70,11 @@ const COLUMN_BLOCK = 2048;
 
 type KernelFn = (args: number, blockBegin: number, blockEnd: number) => void;
 
+/** A module's `claim` export: runs blocks of the launch at `args` until none are left; returns how many it ran. */
+type ClaimFn = (args: number, blocks: number) => number;
+
 const instances = new WeakMap<WebAssembly.Memory, Map<string, KernelFn>>();
+const claimers = new WeakMap<KernelFn, ClaimFn>();
 
 /** The kernel instantiated on `memory`, once per (memory, module). */
 function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: HostModule): KernelFn {
@@ -81,6 +85,7 @@ function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: Hos
   const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));
   const instance = new WebAssembly.Instance(kernel.module, { env: { memory }, host: hostImports });
   const fn = instance.exports['kernel'] as KernelFn;
+  claimers.set(fn, instance.exports['claim'] as ClaimFn);
   perMemory.set(kernel.hash, fn);
   return fn;
 }
@@ -155,24 +160,17 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
  */
 function runBlocks(kernel: KernelFn, memory: WebAssembly.Memory, argsPtr: number, blocks: number, host?: HostModule): number {
   host?.takeFlags?.();
-  const claim = (argsPtr + ARGS.claim) >>> 2;
-  let ran = 0;
+  const claim = claimers.get(kernel);
+  if (!claim) throw new Error('internal: runBlocks needs a kernel made by instantiate()');
   try {
-    for (;;) {
-      // The buffer object changes when the memory grows, so it is fetched per claim.
-      const b = Atomics.add(new Int32Array(memory.buffer), claim, 1);
-      if (b >= blocks) break;
-      kernel(argsPtr, b, b + 1);
-      ran++;
-    }
+    return claim(argsPtr, blocks);
   } catch (e) {
     // No thread starts another block of a launch that has failed.
-    Atomics.store(new Int32Array(memory.buffer), claim, blocks);
+    Atomics.store(new Int32Array(memory.buffer), (argsPtr + ARGS.claim) >>> 2, blocks);
     throw e;
   } finally {
     addHostFlags(memory, argsPtr, host);
   }
-  return ran;
 }
 
 /** Runs a launch to the end on the calling thread. */

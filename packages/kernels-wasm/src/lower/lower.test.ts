@@ -2,7 +2,8 @@ import { compileKernel, compileCount } from './compile.js';
 import type { HostFunction } from './compile.js';
 import type { KernelSpec, KType } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import { instantiate, launch } from './launch.js';
+import { disassembleFunction } from '../encode/index.js';
+import { finishLaunch, instantiate, launch, prepareLaunch, runBlocks } from './launch.js';
 import { testHeap } from './test-heap.js';
 
 const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
@@ -168,6 +169,43 @@ describe('lowering: reductions', () => {
     expect(ri.partials[1]).toBe(12);
     const rf = run(sumSpec('float64'), [5], [{ values: [1, NaN, 3, 4, 5], strides: [1] }]);
     expect(rf.partials[1]).toBeNaN();
+  });
+});
+
+describe('loop shape', () => {
+  test('a constant is splatted once, outside the loops (V8 would rebuild it per vector)', () => {
+    const spec: KernelSpec = {
+      ndim: 1, slots: 0,
+      arrays: [{ dtype: 'float64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
+      body: [
+        { op: 'load', array: 0, type: 'float64' },
+        { op: 'const', value: 2.5, type: 'float64' },
+        { op: 'binary', fn: 'multiply', args: [0, 1], type: 'float64' },
+        { op: 'store', array: 1, arg: 2, type: 'float64' },
+      ],
+    };
+    const r = run(spec, [37], [{ values: Array.from({ length: 37 }, (_, i) => i - 3), strides: [1] }, { out: 37, strides: [1] }]);
+    expect(r.outs[1]).toEqual(Array.from({ length: 37 }, (_, i) => (i - 3) * 2.5));
+    const text = disassembleFunction(r.compiled.bytes, 'kernel');
+    expect(text.match(/v128\.const f64x2 2\.5 2\.5/g)).toHaveLength(1);
+  });
+
+  test('claim() runs each block once, however often it is called, and returns how many it ran', () => {
+    const heap = testHeap();
+    const n = 1000;
+    const [a, out] = [heap.alloc(n * 8), heap.alloc(n * 8)];
+    new Float64Array(heap.memory.buffer, a, n).set(Array.from({ length: n }, (_, i) => i));
+    const spec = binarySpec('float64', 'add', 'broadcast');
+    const one = heap.alloc(8);
+    new Float64Array(heap.memory.buffer, one, 1)[0] = 1;
+    const compiled = compileKernel(spec);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
+    const p = prepareLaunch(compiled, heap, { shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: one, strides: [0] }, { ptr: out, strides: [1] }], blockSize: 64 });
+    expect(p.blocks).toBe(16);
+    const ran = [runBlocks(fn, heap.memory, p.argsPtr, p.blocks), runBlocks(fn, heap.memory, p.argsPtr, p.blocks)];
+    finishLaunch(p, heap, true);
+    expect(ran).toEqual([16, 0]);
+    expect(Array.from(new Float64Array(heap.memory.buffer, out, n))).toEqual(Array.from({ length: n }, (_, i) => i + 1));
   });
 });
 
