@@ -3,6 +3,7 @@ import * as da from 'deferred-array';
 import { chainCase, fooCase, sinCosCase } from './cases.js';
 import { nepDemo } from './nep-demo.js';
 import { pairedFraction, printCase, printScaling, runCase } from './report.js';
+import { memoryReport } from './memory.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
@@ -43,6 +44,7 @@ async function main(): Promise<void> {
     }
   }
   if (backend === 'wasm') console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
+  if (backend === 'wasm') console.log(`\n${memoryReport(N)}`);
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +
     '(configure({ threads })); executeSync() on the calling thread.\nDEFERRED_ARRAY_BACKEND=reference runs the plain TypeScript oracle instead.',

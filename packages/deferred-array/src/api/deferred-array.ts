@@ -2,7 +2,7 @@
 // dtype, printing, explain() and toDot() never compute; execute() does.
 import { DisposedError } from '../ir/errors.js';
 import type { DType } from '../ir/dtypes.js';
-import { mark } from '../ir/marks.js';
+import { mark, pin } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
@@ -57,6 +57,16 @@ class DeferredArray {
     return this;
   }
 
+  /**
+   * lappy: evaluates this array once, as its own kernel, into its own array
+   * before anything that reads it runs, even where the planner would fuse it
+   * into its consumers (a view is copied out). Returns this array for chaining.
+   */
+  pinCse(): this {
+    pin(nodeOf(this), 'pinCse');
+    return this;
+  }
+
   /** Computes this array (and every marked output under it). */
   async execute(): Promise<StdNdarray | OutputRecord> {
     return (await runNodesAsync([nodeOf(this)], false)) as StdNdarray | OutputRecord;
@@ -82,9 +92,14 @@ class DeferredArray {
     return [text, ...describeKernels(plan)].join('\n\n');
   }
 
-  /** The graph in Graphviz dot. Computes nothing. */
+  /** The graph in Graphviz dot, as the planner will run it: each fused kernel a cluster. Computes nothing. */
   toDot(): string {
-    return printDot([nodeOf(this)]);
+    const plan = planExecution([nodeOf(this)], currentTarget());
+    const clusters = plan.steps.filter((st) => st.kind === 'kernel').map(({ group: g }) => ({
+      label: `kernel ${g.id} over (${g.shape.join(', ')})`,
+      nodes: [...g.members, ...g.reductions],
+    }));
+    return printDot([...plan.results, ...plan.outputs.map((o) => o.node)], clusters);
   }
 
   toString(): string {

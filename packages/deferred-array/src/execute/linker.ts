@@ -63,7 +63,8 @@ function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResul
   };
   try {
     applyPolicy(flags);
-    const results = roots.map(give);
+    // plan.results are the roots after the planner merged common subexpressions.
+    const results = plan.results.map(give);
     const result = many ? results : results[0]!;
     if (plan.outputs.length === 0) return result;
     const record: Record = {};

@@ -1,6 +1,7 @@
-// output() marks. Nodes are immutable and shared, so marks live beside them:
-// a mark records its optional name and when it was made, which fixes the
-// order of outputs in the record execute() returns.
+// output() and pinCse() marks. Nodes are immutable and shared, so marks live
+// beside them: an output mark records its optional name and when it was made,
+// which fixes the order of outputs in the record execute() returns; a pin
+// mark overrides the planner's choice of where a value lives.
 import { OutputNameError } from './errors.js';
 import type { Node } from './node.js';
 
@@ -32,5 +33,24 @@ function markOf(node: Node): Mark | undefined {
   return marks.get(node);
 }
 
-export { mark, markOf };
-export type { Mark };
+/** lappy's overrides: 'pinCse' evaluates the value once, as its own kernel, into its own array. */
+type Pin = 'pinCse';
+
+const pins = new WeakMap<Node, Pin>();
+
+function pin(node: Node, kind: Pin): void {
+  pins.set(node, kind);
+}
+
+function pinOf(node: Node): Pin | undefined {
+  return pins.get(node);
+}
+
+/** Gives `to`, a planner's fresh copy of `from`, the output mark of `from`, for printers. */
+function inheritMark(from: Node, to: Node): void {
+  const m = marks.get(from);
+  if (m && !marks.has(to)) marks.set(to, m);
+}
+
+export { mark, markOf, pin, pinOf, inheritMark };
+export type { Mark, Pin };

@@ -19,6 +19,8 @@ interface Building {
   readonly reductions: Node[];
   /** Groups this group needs to have run first. */
   readonly deps: Set<number>;
+  /** Closed to further members: it computes a pinCse() value, which its consumers read from memory. */
+  sealed: boolean;
 }
 
 const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
@@ -58,7 +60,7 @@ function fuseElementwise(plan: Plan): Plan {
   };
   const canJoin = (n: Node, g: Building): boolean => n.inputs.every((j) => !reach(directOf(j, g)).has(g.id));
   const newGroup = (shape: readonly number[]): Building => {
-    const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>() };
+    const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>(), sealed: false };
     groups.push(g);
     return g;
   };
@@ -71,10 +73,12 @@ function fuseElementwise(plan: Plan): Plan {
     if (isElementwise(n)) {
       const g = n.inputs
         .map((i) => groupOf.get(i))
-        .filter((h): h is Building => h !== undefined && h.members.length > 0 && sameShape(h.shape, n.shape))
+        .filter((h): h is Building => h !== undefined && !h.sealed && h.members.length > 0 && sameShape(h.shape, n.shape))
         .find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
       record(n, g);
+      // A pinCse() value is computed with what feeds it, and read from memory by everything after.
+      if (plan.pins.has(n)) g.sealed = true;
       continue;
     }
     const input = n.inputs[0];
@@ -85,7 +89,7 @@ function fuseElementwise(plan: Plan): Plan {
       const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
       const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-      const joinable = h && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
+      const joinable = h && !h.sealed && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
       const g = joinable ? h! : newGroup(input.shape);
       g.reductions.push(n);
       record(n, g);

@@ -2,12 +2,17 @@
 // backend that runs kernels gets the fusion pass; the reference evaluator
 // runs node by node.
 import { OutputNameError } from '../ir/errors.js';
-import { markOf } from '../ir/marks.js';
-import { topoOrder } from '../ir/node.js';
+import { markOf, pinOf } from '../ir/marks.js';
+import type { Pin } from '../ir/marks.js';
+import { makeNode, topoOrder } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
 import type { Node } from '../ir/node.js';
 import { readBy } from './plan.js';
 import type { MarkedOutput, Plan } from './plan.js';
 import { fuseElementwise } from './fuse.js';
+import { assignBuffers } from './assign-buffers.js';
+import { mergeCommon } from './merge-common.js';
+import { rewriteGraph, withInputs } from './rewrite.js';
 
 type Pass = (plan: Plan) => Plan;
 
@@ -28,6 +33,31 @@ const collectOutputs: Pass = (plan) => {
     return { node, key };
   });
   return { ...plan, outputs };
+};
+
+/** Finds the pinCse()-marked nodes under the results. */
+const collectPins: Pass = (plan) => {
+  const pins = new Map<Node, Pin>();
+  for (const n of topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)])) {
+    const p = pinOf(n);
+    if (p) pins.set(n, p);
+  }
+  return { ...plan, pins };
+};
+
+/**
+ * A pinned view (a transpose, a slice) has no array of its own: it becomes a
+ * copy (astype to its own dtype, an elementwise kernel), and the pin moves to
+ * the copy. Pinned sources already are arrays.
+ */
+const copyPinnedViews: Pass = (plan) => {
+  const pinned = plan.pins;
+  if (pinned.size === 0) return plan;
+  return rewriteGraph(plan, (n, inputs) => {
+    const m = withInputs(n, inputs);
+    if (!pinned.has(n) || !['view', 'reshape'].includes(OPS[n.op].family)) return m;
+    return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (pinCse copy)` });
+  });
 };
 
 /** Orders every needed node after its inputs. */
@@ -53,13 +83,17 @@ type Target = 'nodes' | 'kernels';
 
 const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectOutputs', collectOutputs, ['nodes', 'kernels']],
+  ['collectPins', collectPins, ['nodes', 'kernels']],
+  ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
+  ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
   ['fuseElementwise', fuseElementwise, ['kernels']],
   ['liveness', liveness, ['nodes', 'kernels']],
+  ['assignBuffers', assignBuffers, ['kernels']],
 ];
 
 function planExecution(results: readonly Node[], target: Target = 'nodes'): Plan {
-  let plan: Plan = { results, outputs: [], steps: [] };
+  let plan: Plan = { results, outputs: [], pins: new Map(), steps: [], buffers: [], bufferOf: new Map() };
   for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }

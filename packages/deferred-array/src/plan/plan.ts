@@ -1,6 +1,7 @@
 // What the planner hands a backend: the values asked for and an ordered list
 // of steps that produce them.
 import type { Node } from '../ir/node.js';
+import type { Pin } from '../ir/marks.js';
 import type { Shape } from '../ir/shape.js';
 
 /** A value marked with output() and found under the executed arrays, with its record key. */
@@ -43,13 +44,33 @@ interface KernelStep {
 
 type Step = NodeStep | KernelStep;
 
+/**
+ * A heap block of a run. A temporary buffer holds one value after another
+ * (each once the previous one is dead); a result buffer holds a value the
+ * caller receives.
+ */
+interface Buffer {
+  readonly id: number;
+  /** The largest value it holds. */
+  readonly bytes: number;
+  readonly kind: 'temporary' | 'result';
+  /** The values it holds, in step order. */
+  readonly values: readonly Node[];
+}
+
 interface Plan {
   /** The arrays execute() was called on, in call order. */
   readonly results: readonly Node[];
   /** Marked intermediates, in the order of their output() calls. */
   readonly outputs: readonly MarkedOutput[];
+  /** Values under the results that pinCse() placed in their own kernel and array. */
+  readonly pins: ReadonlyMap<Node, Pin>;
   /** Every step, producers before consumers. */
   readonly steps: readonly Step[];
+  /** The heap blocks the steps write (empty for backends that manage their own memory). */
+  readonly buffers: readonly Buffer[];
+  /** Buffer id of each value a step writes to new memory. */
+  readonly bufferOf: ReadonlyMap<Node, number>;
 }
 
 /** The nodes whose values a step produces. */
@@ -59,4 +80,4 @@ const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] :
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
 export { producedBy, readBy };
-export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput };
+export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer };

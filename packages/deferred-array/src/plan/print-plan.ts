@@ -54,13 +54,32 @@ function printPlan(plan: Plan, backend: string): string {
     const fused = [...g.members, ...g.reductions].map((n) => n.op).join(', ');
     lines.push(`  kernel ${g.id} over ${formatShape(g.shape)}: ${fused}; reads ${g.inputs.map(name).join(', ') || 'nothing'}; ` +
       `writes ${g.stores.map(name).join(', ') || 'nothing'}${g.reductions.length ? `; reduces to ${g.reductions.map(name).join(', ')}` : ''}${free}`);
-    for (const n of [...g.members, ...g.reductions]) lines.push(`    ${nodeLine(n, names)}`);
+    for (const n of [...g.members, ...g.reductions]) lines.push(`    ${nodeLine(n, names)}${plan.pins.has(n) ? '   [pinCse: own kernel, own array]' : ''}`);
   }
   for (const o of plan.outputs) lines.push(`  output ${o.key} = ${name(o.node)}`);
   lines.push(`  result = ${plan.results.map(name).join(', ')}`);
+  lines.push(...printBuffers(plan, name));
   const moved = plan.steps.reduce((t, s) => t + stepTraffic(s), 0);
   lines.push(`  memory traffic: ${formatBytes(moved)} (eager, one array per op: ${formatBytes(eagerTraffic(plan))})`);
   return lines.join('\n');
+}
+
+/** Each buffer: its size, whether the caller receives it, and the values (and their steps) that take turns in it. */
+function printBuffers(plan: Plan, name: (n: Node) => string): string[] {
+  if (plan.buffers.length === 0) return [];
+  const stepName = new Map<Node, string>();
+  for (const s of plan.steps) {
+    if (s.kind === 'kernel') for (const n of [...s.group.stores, ...s.group.reductions]) stepName.set(n, `kernel ${s.group.id}`);
+  }
+  const sum = (kind: 'temporary' | 'result'): number => plan.buffers.filter((b) => b.kind === kind).reduce((t, b) => t + b.bytes, 0);
+  const temporaries = plan.buffers.filter((b) => b.kind === 'temporary').length;
+  const lines = [`  buffers: ${plan.buffers.length - temporaries} result(s) ${formatBytes(sum('result'))}, ` +
+    `${temporaries} temporary ${formatBytes(sum('temporary'))} for ${plan.buffers.filter((b) => b.kind === 'temporary').reduce((t, b) => t + b.values.length, 0)} temporary value(s)`];
+  for (const b of plan.buffers) {
+    const held = b.values.map((n) => `${name(n)}${stepName.has(n) ? ` (${stepName.get(n)})` : ''}`).join(', then ');
+    lines.push(`    buffer ${b.id}: ${formatBytes(b.bytes)} ${b.kind}, holds ${held}`);
+  }
+  return lines;
 }
 
 export { printPlan, formatBytes };

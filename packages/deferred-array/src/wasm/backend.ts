@@ -27,7 +27,7 @@ class WasmBackend implements Backend {
   #hostSteps = 0;
 
   run(plan: Plan): RunResult {
-    const run = new WasmRun();
+    const run = new WasmRun(plan);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
@@ -40,7 +40,7 @@ class WasmBackend implements Backend {
   }
 
   async runAsync(plan: Plan): Promise<RunResult> {
-    const run = new WasmRun();
+    const run = new WasmRun(plan);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {

@@ -15,6 +15,8 @@ interface Allocation {
   readonly ptr: number;
   readonly data: TypedArray;
   refs: number;
+  /** Set when the block belongs to a plan's buffer: called instead of freeing it. */
+  readonly release?: () => void;
 }
 
 interface HeapValue {
@@ -33,12 +35,12 @@ const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
 /** Allocates heap bytes (the backend's allocator, which may evict cached sources). */
 type Alloc = (bytes: number) => number;
 
-function allocValue(dtype: DType, shape: Shape, alloc: Alloc): HeapValue {
+function allocValue(dtype: DType, shape: Shape, alloc: Alloc, release?: () => void): HeapValue {
   const heap = defaultHeap();
   const n = sizeOf(shape);
   const ptr = alloc(n * dtypeInfo(dtype).bytes);
   const data = heap.view(viewType(dtype), ptr, n) as TypedArray;
-  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1 } };
+  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1, ...(release ? { release } : {}) } };
 }
 
 /** A source's cached copy at `ptr` (the cache owns it, not the run). */
@@ -78,7 +80,9 @@ function dropValue(v: HeapValue): void {
   const a = v.alloc;
   if (!a || a.refs <= 0) return;
   a.refs--;
-  if (a.refs === 0) defaultHeap().free(a.ptr);
+  if (a.refs > 0) return;
+  if (a.release) a.release();
+  else defaultHeap().free(a.ptr);
 }
 
 /** The value as a row-major Dense: its own block when that is exactly it, else a JS copy. */
@@ -103,12 +107,5 @@ function toDense(v: HeapValue): Dense {
   return out;
 }
 
-/** Copies a Dense into a new block. */
-function fromDense(d: Dense, alloc: Alloc): HeapValue {
-  const v = allocValue(d.dtype, d.shape, alloc);
-  v.alloc!.data.set(d.data);
-  return v;
-}
-
-export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense, fromDense };
+export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense };
 export type { HeapValue, Allocation, Alloc };

@@ -18,7 +18,7 @@ import { newFlags } from '../reference/flags.js';
 import type { RunFlags } from '../reference/flags.js';
 import { partialsCombiner } from './combine.js';
 import {
-  allocValue, atAddress, composeView, dropValue, fromDense, isContiguous, reshapeValue, toDense,
+  allocValue, atAddress, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
 import { allocEvicting, residentAddress, unpin } from './source-cache.js';
@@ -49,9 +49,42 @@ class WasmRun {
   /** Cached sources this run reads: not evicted to make room while it runs. */
   readonly #pinned = new Set<CacheEntry>();
   readonly #alloc: Alloc = (bytes) => allocEvicting(bytes);
+  readonly #plan: Plan;
+  /** Heap blocks of the plan's buffers, while a value in them is live or a later one is to come. */
+  readonly #blocks = new Map<number, { readonly ptr: number; live: boolean }>();
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
   readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
   #done = false;
+
+  constructor(plan: Plan) {
+    this.#plan = plan;
+  }
+
+  /**
+   * Where `n`'s value goes: its buffer's block (allocated at the buffer's first
+   * value, at the size of its largest), handed on to the buffer's next value
+   * once this one is dropped, freed after its last.
+   */
+  #place(n: Node, shape: readonly number[] = n.shape): HeapValue {
+    const id = this.#plan.bufferOf.get(n);
+    if (id === undefined) return this.#keep(allocValue(n.dtype, shape, this.#alloc));
+    const buffer = this.#plan.buffers[id]!;
+    const block = (): number => {
+      let b = this.#blocks.get(id);
+      if (b?.live) throw new Error(`internal: buffer ${id} was handed to a new value while its value is still read`);
+      if (!b) this.#blocks.set(id, (b = { ptr: this.#alloc(buffer.bytes), live: false }));
+      b.live = true;
+      return b.ptr;
+    };
+    const release = (): void => {
+      const b = this.#blocks.get(id)!;
+      b.live = false;
+      if (buffer.values[buffer.values.length - 1] !== n) return;
+      this.#blocks.delete(id);
+      defaultHeap().free(b.ptr);
+    };
+    return this.#keep(allocValue(n.dtype, shape, block, release));
+  }
 
   /** Evaluates a node step on this thread (sources, views, scalars, reshapes, and ops without kernels). */
   evaluate(n: Node, launchInline: Launcher<LaunchResult>): void {
@@ -61,7 +94,7 @@ class WasmRun {
   /** Prepares a kernel step: output blocks allocated, spec compiled. */
   kernel(g: FusedGroup): PendingKernel {
     const inputs = g.inputs.map((n) => this.#values.get(n)!);
-    const outputs = g.stores.map((n) => this.#keep(allocValue(n.dtype, n.shape, this.#alloc)));
+    const outputs = g.stores.map((n) => this.#place(n));
     const built = buildKernel(g, inputs, outputs);
     this.launches++;
     return {
@@ -97,8 +130,10 @@ class WasmRun {
     for (const a of this.#allocations) {
       if (a.refs === 0) continue;
       a.refs = 0;
-      defaultHeap().free(a.ptr);
+      if (!a.release) defaultHeap().free(a.ptr);
     }
+    for (const b of this.#blocks.values()) defaultHeap().free(b.ptr);
+    this.#blocks.clear();
     unpin(this.#pinned);
   }
 
@@ -113,7 +148,7 @@ class WasmRun {
       case 'source':
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
-        const v = allocValue(n.dtype, [], this.#alloc);
+        const v = this.#place(n, []);
         v.alloc!.data[0] = n.attrs.value!;
         return v;
       }
@@ -134,7 +169,9 @@ class WasmRun {
       default: {
         this.hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i))), this.flags);
-        return fromDense(dense, this.#alloc);
+        const v = this.#place(n, dense.shape);
+        v.alloc!.data.set(dense.data);
+        return v;
       }
     }
   }
@@ -153,7 +190,7 @@ class WasmRun {
     g.reductions.forEach((node, slot) => {
       const op = node.op as ReduceOp;
       const acc = accumulatorDType(op, node.inputs[0]!.dtype);
-      const out = this.#keep(allocValue(node.dtype, node.shape, this.#alloc));
+      const out = this.#place(node);
       const rows = sizeOf(node.shape);
       // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
       const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {

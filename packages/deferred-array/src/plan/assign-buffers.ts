@@ -1,0 +1,80 @@
+// assignBuffers: the heap blocks a run needs, found by liveness. Every value a
+// step writes to new memory (kernel stores and reductions, scalars, values the
+// reference evaluator makes) gets a buffer; a temporary's buffer is handed to a
+// later value once every reader of the value (and of the views onto it) has
+// run, so a chain of kernels needs as many blocks as are live at once, not one
+// per value. Results and marked outputs get buffers of their own.
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { sizeOf } from '../ir/shape.js';
+import { readBy } from './plan.js';
+import type { Buffer, Plan, Step } from './plan.js';
+
+const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
+
+/** Values a step writes to memory it allocates (views and sources allocate nothing). */
+function writtenBy(s: Step): readonly Node[] {
+  if (s.kind === 'kernel') return [...s.group.stores, ...s.group.reductions];
+  const family = OPS[s.node.op].family;
+  return family === 'source' || family === 'view' || family === 'reshape' ? [] : [s.node];
+}
+
+function assignBuffers(plan: Plan): Plan {
+  // The value whose memory each node reads: views and reshapes read their input's.
+  const storage = new Map<Node, Node>();
+  const storageOf = (n: Node): Node | undefined => storage.get(n);
+  for (const s of plan.steps) {
+    for (const n of writtenBy(s)) storage.set(n, n);
+    if (s.kind === 'node' && ['view', 'reshape'].includes(OPS[s.node.op].family)) {
+      const under = storageOf(s.node.inputs[0]!);
+      if (under) storage.set(s.node, under);
+    }
+  }
+  const kept = new Set<Node>();
+  for (const n of [...plan.results, ...plan.outputs.map((o) => o.node)]) {
+    const under = storageOf(n);
+    if (under) kept.add(under);
+  }
+  const lastRead = new Map<Node, number>();
+  plan.steps.forEach((s, i) => {
+    for (const n of readBy(s)) {
+      const under = storageOf(n);
+      if (under) lastRead.set(under, i);
+    }
+  });
+
+  interface Building { id: number; bytes: number; kind: Buffer['kind']; values: Node[] }
+  const buffers: Building[] = [];
+  const bufferOf = new Map<Node, number>();
+  const idle: Building[] = [];
+  const endsAt = plan.steps.map(() => [] as Building[]);
+  plan.steps.forEach((s, i) => {
+    for (const n of writtenBy(s)) {
+      const bytes = valueBytes(n);
+      const kind = kept.has(n) ? 'result' : 'temporary';
+      let b: Building | undefined;
+      if (kind === 'temporary') {
+        // The smallest idle buffer that holds it, else the largest, grown.
+        const fits = idle.filter((x) => x.bytes >= bytes).sort((x, y) => x.bytes - y.bytes)[0];
+        b = fits ?? idle.sort((x, y) => y.bytes - x.bytes)[0];
+        if (b) {
+          idle.splice(idle.indexOf(b), 1);
+          b.bytes = Math.max(b.bytes, bytes);
+        }
+      }
+      if (!b) buffers.push((b = { id: buffers.length, bytes, kind, values: [] }));
+      b.values.push(n);
+      bufferOf.set(n, b.id);
+      if (kind === 'temporary') endsAt[lastRead.get(n) ?? i]!.push(b);
+    }
+    idle.push(...endsAt[i]!);
+  });
+  return {
+    ...plan,
+    buffers: buffers.map((b) => Object.freeze({ ...b, values: Object.freeze([...b.values]) })),
+    bufferOf,
+  };
+}
+
+export { assignBuffers, writtenBy };

@@ -1,0 +1,43 @@
+// mergeCommon: structurally equal nodes become one (common-subexpression
+// elimination), so `sin(x) + sin(x)` computes sin once and a graph built twice
+// runs once. Two nodes are equal when their ops, dtypes, shapes and
+// parameters are and their inputs are the same nodes after merging. Sources
+// are equal only to themselves: their identity is their data.
+import type { Node, NodeAttrs } from '../ir/node.js';
+import type { Plan } from './plan.js';
+import { rewriteGraph, withInputs } from './rewrite.js';
+
+/** A number's key: -0 and 0 differ (1/x tells them apart), every NaN is one. */
+const numberKey = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
+
+/** The parameters that change what a node computes (labels are only for printers). */
+function attrsKey(a: NodeAttrs): string {
+  const parts: string[] = [];
+  if (a.value !== undefined) parts.push(`v${numberKey(a.value)}`);
+  if (a.axes !== undefined) parts.push(`a${a.axes.join(',')}`);
+  if (a.keepdims !== undefined) parts.push(`k${a.keepdims ? 1 : 0}`);
+  if (a.axis !== undefined) parts.push(`x${a.axis}`);
+  if (a.view !== undefined) parts.push(`w${JSON.stringify(a.view)}`);
+  return parts.join('|');
+}
+
+function mergeCommon(plan: Plan): Plan {
+  const byKey = new Map<string, Node>();
+  const ids = new Map<Node, number>();
+  const idOf = (n: Node): number => {
+    let id = ids.get(n);
+    if (id === undefined) ids.set(n, (id = ids.size));
+    return id;
+  };
+  return rewriteGraph(plan, (n, inputs) => {
+    if (n.op === 'source') return n;
+    const key = `${n.op}|${n.dtype}|${n.shape.join(',')}|${attrsKey(n.attrs)}|${inputs.map(idOf).join(',')}`;
+    const hit = byKey.get(key);
+    if (hit) return hit;
+    const m = withInputs(n, inputs);
+    byKey.set(key, m);
+    return m;
+  });
+}
+
+export { mergeCommon };

@@ -1,0 +1,39 @@
+// Rebuilding the graph under a plan. Nodes are immutable, so a pass that
+// replaces a node rebuilds every node above it over the new inputs, and moves
+// the plan's results, outputs and pins onto the new graph.
+import { inheritMark } from '../ir/marks.js';
+import { makeNode, topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import type { Plan } from './plan.js';
+
+/** `n` over `inputs`: n itself when they are its inputs already. */
+function withInputs(n: Node, inputs: readonly Node[]): Node {
+  if (inputs.every((x, i) => x === n.inputs[i])) return n;
+  const m = makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
+  inheritMark(n, m);
+  return m;
+}
+
+/**
+ * Visits every node under the plan, inputs first; `visit` gets the node and
+ * its inputs as already rewritten, and returns the node to use in its place.
+ */
+function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => Node): Plan {
+  const to = new Map<Node, Node>();
+  let changed = false;
+  for (const n of topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)])) {
+    const m = visit(n, n.inputs.map((i) => to.get(i)!));
+    if (m !== n) changed = true;
+    to.set(n, m);
+  }
+  if (!changed) return plan;
+  const get = (n: Node): Node => to.get(n)!;
+  return {
+    ...plan,
+    results: plan.results.map(get),
+    outputs: plan.outputs.map((o) => ({ ...o, node: get(o.node) })),
+    pins: new Map([...plan.pins].map(([n, p]) => [get(n), p])),
+  };
+}
+
+export { rewriteGraph, withInputs };
