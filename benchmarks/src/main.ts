@@ -43,8 +43,10 @@ async function main(): Promise<void> {
       await streams.close();
     }
   }
-  if (backend === 'wasm') console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
-  if (backend === 'wasm') console.log(`\n${memoryReport(N)}`);
+  if (backend === 'wasm') {
+    console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
+    console.log(`\n${memoryReport(N)}`);
+  }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +
     '(configure({ threads })); executeSync() on the calling thread.\nDEFERRED_ARRAY_BACKEND=reference runs the plain TypeScript oracle instead.',

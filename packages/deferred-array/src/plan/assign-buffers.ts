@@ -6,9 +6,8 @@
 // per value. Results and marked outputs get buffers of their own.
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
-import { readBy } from './plan.js';
+import { isWindow, readBy } from './plan.js';
 import type { Buffer, Plan, Step } from './plan.js';
 
 const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
@@ -16,30 +15,27 @@ const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).byt
 /** Values a step writes to memory it allocates (views and sources allocate nothing). */
 function writtenBy(s: Step): readonly Node[] {
   if (s.kind === 'kernel') return [...s.group.stores, ...s.group.reductions];
-  const family = OPS[s.node.op].family;
-  return family === 'source' || family === 'view' || family === 'reshape' ? [] : [s.node];
+  return s.node.op === 'source' || isWindow(s.node) ? [] : [s.node];
 }
 
 function assignBuffers(plan: Plan): Plan {
   // The value whose memory each node reads: views and reshapes read their input's.
   const storage = new Map<Node, Node>();
-  const storageOf = (n: Node): Node | undefined => storage.get(n);
   for (const s of plan.steps) {
     for (const n of writtenBy(s)) storage.set(n, n);
-    if (s.kind === 'node' && ['view', 'reshape'].includes(OPS[s.node.op].family)) {
-      const under = storageOf(s.node.inputs[0]!);
-      if (under) storage.set(s.node, under);
-    }
+    if (s.kind !== 'node' || !isWindow(s.node)) continue;
+    const under = storage.get(s.node.inputs[0]!);
+    if (under) storage.set(s.node, under);
   }
   const kept = new Set<Node>();
   for (const n of [...plan.results, ...plan.outputs.map((o) => o.node)]) {
-    const under = storageOf(n);
+    const under = storage.get(n);
     if (under) kept.add(under);
   }
   const lastRead = new Map<Node, number>();
   plan.steps.forEach((s, i) => {
     for (const n of readBy(s)) {
-      const under = storageOf(n);
+      const under = storage.get(n);
       if (under) lastRead.set(under, i);
     }
   });
@@ -77,4 +73,4 @@ function assignBuffers(plan: Plan): Plan {
   };
 }
 
-export { assignBuffers, writtenBy };
+export { assignBuffers };

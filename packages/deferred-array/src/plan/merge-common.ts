@@ -23,15 +23,9 @@ function attrsKey(a: NodeAttrs): string {
 
 function mergeCommon(plan: Plan): Plan {
   const byKey = new Map<string, Node>();
-  const ids = new Map<Node, number>();
-  const idOf = (n: Node): number => {
-    let id = ids.get(n);
-    if (id === undefined) ids.set(n, (id = ids.size));
-    return id;
-  };
   return rewriteGraph(plan, (n, inputs) => {
     if (n.op === 'source') return n;
-    const key = `${n.op}|${n.dtype}|${n.shape.join(',')}|${attrsKey(n.attrs)}|${inputs.map(idOf).join(',')}`;
+    const key = `${n.op}|${n.dtype}|${n.shape.join(',')}|${attrsKey(n.attrs)}|${inputs.map((i) => i.id).join(',')}`;
     const hit = byKey.get(key);
     if (hit) return hit;
     const m = withInputs(n, inputs);

@@ -5,9 +5,8 @@ import { OutputNameError } from '../ir/errors.js';
 import { markOf, pinOf } from '../ir/marks.js';
 import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import type { Node } from '../ir/node.js';
-import { readBy } from './plan.js';
+import { isWindow, readBy } from './plan.js';
 import type { MarkedOutput, Plan } from './plan.js';
 import { fuseElementwise } from './fuse.js';
 import { assignBuffers } from './assign-buffers.js';
@@ -55,7 +54,7 @@ const copyPinnedViews: Pass = (plan) => {
   if (pinned.size === 0) return plan;
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
-    if (!pinned.has(n) || !['view', 'reshape'].includes(OPS[n.op].family)) return m;
+    if (!pinned.has(n) || !isWindow(n)) return m;
     return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (pinCse copy)` });
   });
 };

@@ -2,6 +2,7 @@
 // of steps that produce them.
 import type { Node } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
+import { OPS } from '../ir/op-table.js';
 import type { Shape } from '../ir/shape.js';
 
 /** A value marked with output() and found under the executed arrays, with its record key. */
@@ -76,8 +77,11 @@ interface Plan {
 /** The nodes whose values a step produces. */
 const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : [...s.group.members, ...s.group.reductions]);
 
+/** View and reshape nodes: windows onto their input's memory, with none of their own. */
+const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
+
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { producedBy, readBy };
+export { producedBy, readBy, isWindow };
 export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer };

@@ -7,7 +7,7 @@ import { nameNodes, nodeLine } from '../ir/print-graph.js';
 import type { Node } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import { producedBy } from './plan.js';
-import type { Plan, Step } from './plan.js';
+import type { Buffer, Plan, Step } from './plan.js';
 
 const bytesOf = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
 
@@ -71,10 +71,11 @@ function printBuffers(plan: Plan, name: (n: Node) => string): string[] {
   for (const s of plan.steps) {
     if (s.kind === 'kernel') for (const n of [...s.group.stores, ...s.group.reductions]) stepName.set(n, `kernel ${s.group.id}`);
   }
-  const sum = (kind: 'temporary' | 'result'): number => plan.buffers.filter((b) => b.kind === kind).reduce((t, b) => t + b.bytes, 0);
-  const temporaries = plan.buffers.filter((b) => b.kind === 'temporary').length;
-  const lines = [`  buffers: ${plan.buffers.length - temporaries} result(s) ${formatBytes(sum('result'))}, ` +
-    `${temporaries} temporary ${formatBytes(sum('temporary'))} for ${plan.buffers.filter((b) => b.kind === 'temporary').reduce((t, b) => t + b.values.length, 0)} temporary value(s)`];
+  const temporaries = plan.buffers.filter((b) => b.kind === 'temporary');
+  const results = plan.buffers.filter((b) => b.kind === 'result');
+  const bytes = (bs: readonly Buffer[]): string => formatBytes(bs.reduce((t, b) => t + b.bytes, 0));
+  const lines = [`  buffers: ${results.length} result(s) ${bytes(results)}, ${temporaries.length} temporary ${bytes(temporaries)} ` +
+    `for ${temporaries.reduce((t, b) => t + b.values.length, 0)} temporary value(s)`];
   for (const b of plan.buffers) {
     const held = b.values.map((n) => `${name(n)}${stepName.has(n) ? ` (${stepName.get(n)})` : ''}`).join(', then ');
     lines.push(`    buffer ${b.id}: ${formatBytes(b.bytes)} ${b.kind}, holds ${held}`);
