@@ -4,6 +4,7 @@ import { chainCase, fooCase, sinCosCase } from './cases.js';
 import { nepDemo } from './nep-demo.js';
 import { pairedFraction, printCase, printScaling, runCase } from './report.js';
 import { memoryReport } from './memory.js';
+import { diamondReport, printDiamond } from './diamond.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
@@ -46,6 +47,7 @@ async function main(): Promise<void> {
   if (backend === 'wasm') {
     console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
     console.log(`\n${memoryReport(N)}`);
+    console.log(`\n${printDiamond(await diamondReport(2000, Math.max(RUNS, 9)))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

@@ -10,6 +10,7 @@ import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execu
 import type { OutputRecord } from '../execute/linker.js';
 import { planExecution } from '../plan/pipeline.js';
 import { printPlan } from '../plan/print-plan.js';
+import { groupNodes } from '../plan/plan.js';
 import { describeKernels } from '../wasm/describe-kernels.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
@@ -97,7 +98,7 @@ class DeferredArray {
     const plan = planExecution([nodeOf(this)], currentTarget());
     const clusters = plan.steps.filter((st) => st.kind === 'kernel').map(({ group: g }) => ({
       label: `kernel ${g.id} over (${g.shape.join(', ')})`,
-      nodes: [...g.members, ...g.reductions],
+      nodes: groupNodes(g),
     }));
     return printDot([...plan.results, ...plan.outputs.map((o) => o.node)], clusters);
   }

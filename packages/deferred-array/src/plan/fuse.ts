@@ -2,7 +2,8 @@
 // groups that run as one kernel (one pass over memory, no temporaries), with
 // the reductions that end them (over every axis, or over one set of axes). A group's members may have
 // several consumers and several may be stored (NEP output() marks, results,
-// or values read by other steps).
+// or values read by other steps). A floating-point matmul or dot starts a
+// group of its own, whose members are its elementwise epilogue.
 //
 // A node joins a group only if none of its other inputs depends on that group
 // through nodes outside it; otherwise the group would have to run both before
@@ -17,6 +18,7 @@ interface Building {
   readonly shape: readonly number[];
   readonly members: Node[];
   readonly reductions: Node[];
+  contraction?: Node;
   /** Groups this group needs to have run first. */
   readonly deps: Set<number>;
   /** Closed to further members: it computes a pinCse() value, which its consumers read from memory. */
@@ -27,6 +29,8 @@ const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
 const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
 
 const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
+/** Products the contraction kernels compute (float64, float32); others run through the reference evaluator. */
+const isContraction = (n: Node): boolean => (n.op === 'matmul' || n.op === 'dot') && (n.dtype === 'float64' || n.dtype === 'float32');
 
 function fuseElementwise(plan: Plan): Plan {
   const nodes = plan.steps.map((s) => {
@@ -73,11 +77,18 @@ function fuseElementwise(plan: Plan): Plan {
     if (isElementwise(n)) {
       const g = n.inputs
         .map((i) => groupOf.get(i))
-        .filter((h): h is Building => h !== undefined && !h.sealed && h.members.length > 0 && sameShape(h.shape, n.shape))
+        .filter((h): h is Building => h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape))
         .find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
       record(n, g);
       // A pinCse() value is computed with what feeds it, and read from memory by everything after.
+      if (plan.pins.has(n)) g.sealed = true;
+      continue;
+    }
+    if (isContraction(n)) {
+      const g = newGroup(n.shape);
+      g.contraction = n;
+      record(n, g);
       if (plan.pins.has(n)) g.sealed = true;
       continue;
     }
@@ -89,7 +100,7 @@ function fuseElementwise(plan: Plan): Plan {
       const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
       const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-      const joinable = h && !h.sealed && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
+      const joinable = h && !h.sealed && !h.contraction && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
       const g = joinable ? h! : newGroup(input.shape);
       g.reductions.push(n);
       record(n, g);
@@ -105,10 +116,14 @@ function fuseElementwise(plan: Plan): Plan {
   for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
-    const inGroup = new Set<Node>([...g.members, ...g.reductions]);
-    const inputs = [...new Set([...g.members, ...g.reductions].flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
-    const stores = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
-    fused.set(g, Object.freeze({ id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores }));
+    const all = [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
+    const inGroup = new Set<Node>(all);
+    const inputs = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
+    const stored = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
+    const stores = g.contraction ? [g.contraction, ...stored] : stored;
+    fused.set(g, Object.freeze({
+      id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores, ...(g.contraction ? { contraction: g.contraction } : {}),
+    }));
   }
 
   // Order the steps: each after the steps producing what it reads.
@@ -123,7 +138,7 @@ function fuseElementwise(plan: Plan): Plan {
     } else if (!stepOf.has(n)) {
       const s: Step = { kind: 'kernel', group: fused.get(g)!, release: [] };
       steps.push(s);
-      for (const m of [...g.members, ...g.reductions]) stepOf.set(m, s);
+      for (const m of [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions]) stepOf.set(m, s);
     }
   }
   return { ...plan, steps: topoSortSteps(steps, stepOf) };

@@ -5,6 +5,8 @@ import { OutputNameError } from '../ir/errors.js';
 import { markOf, pinOf } from '../ir/marks.js';
 import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
+import { cast, elementwise } from '../ir/build-elementwise.js';
+import { reshape } from '../ir/build-view.js';
 import type { Node } from '../ir/node.js';
 import { isWindow, readBy } from './plan.js';
 import type { MarkedOutput, Plan } from './plan.js';
@@ -59,6 +61,19 @@ const copyPinnedViews: Pass = (plan) => {
   });
 };
 
+/**
+ * outer(a, b) is a[:, None] * b[None, :] over the flattened operands (NumPy's
+ * definition): an elementwise product, so it fuses with what reads it, and
+ * its operands (length m and n) are read, never recomputed, per element of
+ * the m x n result: they are other groups' stored values.
+ */
+const lowerOuter: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
+  const m = withInputs(n, inputs);
+  if (m.op !== 'outer') return m;
+  const [a, b] = m.inputs as [Node, Node];
+  return elementwise('multiply', [reshape(cast(a, m.dtype), [-1, 1], 'outer'), reshape(cast(b, m.dtype), [1, -1], 'outer')]);
+});
+
 /** Orders every needed node after its inputs. */
 const schedule: Pass = (plan) => ({
   ...plan,
@@ -70,6 +85,8 @@ const liveness: Pass = (plan) => {
   const keep = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
   const lastUse = new Map<Node, number>();
   plan.steps.forEach((step, i) => {
+    // A stored value nothing reads (a product only its epilogue used) goes with its own step.
+    if (step.kind === 'kernel') for (const n of step.group.stores) lastUse.set(n, i);
     for (const input of readBy(step)) lastUse.set(input, i);
   });
   const releaseAt = plan.steps.map(() => [] as Node[]);
@@ -85,6 +102,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectPins', collectPins, ['nodes', 'kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
+  ['lowerOuter', lowerOuter, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
   ['fuseElementwise', fuseElementwise, ['kernels']],
   ['liveness', liveness, ['nodes', 'kernels']],

@@ -18,6 +18,12 @@ interface MarkedOutput {
 interface FusedGroup {
   readonly id: number;
   readonly shape: Shape;
+  /**
+   * A matrix product (matmul, dot) the kernel computes first, block by block;
+   * the members are its elementwise epilogue. It is always stored (first in
+   * `stores`): the epilogue reads it back while it is in cache.
+   */
+  readonly contraction?: Node;
   /** Elementwise members, inputs before users. */
   readonly members: readonly Node[];
   /** Reductions of members, all over the same axes. */
@@ -75,7 +81,10 @@ interface Plan {
 }
 
 /** The nodes whose values a step produces. */
-const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : [...s.group.members, ...s.group.reductions]);
+const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : groupNodes(s.group));
+
+/** Every node a group computes: its contraction, members and reductions. */
+const groupNodes = (g: FusedGroup): readonly Node[] => [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
 
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
 const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
@@ -83,5 +92,5 @@ const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].fa
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { producedBy, readBy, isWindow };
+export { producedBy, readBy, isWindow, groupNodes };
 export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer };

@@ -16,7 +16,8 @@ const ramp = (n: number, scale = 1): Float64Array => Float64Array.from({ length:
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'mergeCommon', 'copyPinnedViews', 'schedule', 'fuseElementwise', 'liveness', 'assignBuffers',
+      'collectOutputs', 'collectPins', 'mergeCommon', 'copyPinnedViews', 'lowerOuter', 'schedule', 'fuseElementwise', 'liveness',
+      'assignBuffers',
     ]);
   });
 
@@ -137,6 +138,78 @@ describe('the planner', () => {
       expect(want[0]).toBe(-8 + (-8 - 6 - 4 - 2) + 1);
       // Wrong sharing would overwrite t while its transpose is still to be read.
       expect(f64(y.executeSync())).toEqual(want);
+    });
+  });
+
+  describe('contractions (matmul, dot) and outer', () => {
+    const reference = (x: da.DeferredArray): number[] => {
+      da.configure({ backend: 'reference' });
+      try {
+        return f64(x.executeSync());
+      } finally {
+        da.configure({ backend: 'wasm' });
+      }
+    };
+    const n = 40;
+    const A = da.wrap(ramp(n * n, 1e-2)).reshape([n, n]);
+    const x = da.wrap(ramp(n, 0.1));
+    /** Products are exact; sin, cos and tanh are the vector library's, within its ulp bound. */
+    const near = (got: number[], want: number[]): void => {
+      expect(got).toHaveLength(want.length);
+      got.forEach((v, i) => expect(Math.abs(v - want[i]!)).toBeLessThanOrEqual(4e-16 * Math.max(1, Math.abs(want[i]!))));
+    };
+    const products = (p: Plan) => kernels(p).filter((s) => s.kind === 'kernel' && s.group.contraction);
+
+    test("lappy's diamond k = A @ x; outer(sin(k), cos(k)) is two kernels with the matvec once", () => {
+      const k = A.matmul(x);
+      const y = da.outer(k.sin(), k.cos());
+      const p = plan(y);
+      expect(kernels(p)).toHaveLength(2);
+      expect(products(p)).toHaveLength(1);
+      const [first, second] = kernels(p) as Array<Extract<Plan['steps'][number], { kind: 'kernel' }>>;
+      // The matvec with sin and cos as its epilogue; then the n x n product reading both, computing neither.
+      expect(first!.group.contraction!.op).toBe('matmul');
+      expect(first!.group.members.map((m) => m.op).sort()).toEqual(['cos', 'sin']);
+      expect(second!.group.members.map((m) => m.op)).toEqual(['multiply']);
+      expect(second!.group.shape).toEqual([n, n]);
+      near(f64(y.executeSync()), reference(y));
+      expect(y.explain()).toMatch(/kernel \d+ over \(40,\): matmul, (sin, cos|cos, sin); reads/);
+    });
+
+    test('an elementwise epilogue runs in the product kernel; the product itself is a temporary', () => {
+      const B = da.wrap(ramp(n * 3, 0.5)).reshape([n, 3]);
+      const y = A.matmul(B).mul(2).add(x.reshape([n, 1])).tanh();
+      const p = plan(y);
+      expect(kernels(p)).toHaveLength(1);
+      const product = products(p)[0]!.kind === 'kernel' ? (products(p)[0] as { group: { contraction?: unknown } }).group.contraction : undefined;
+      const buffer = p.buffers[p.bufferOf.get(product as never)!]!;
+      expect(buffer.kind).toBe('temporary');
+      near(f64(y.executeSync()), reference(y));
+    });
+
+    test('pinCse() on a product keeps its epilogue out of its kernel', () => {
+      const k = A.matmul(x).pinCse();
+      const y = k.sin().add(k);
+      const p = plan(y);
+      expect(kernels(p)).toHaveLength(2);
+      expect(kernels(p)[0]!.kind === 'kernel' && kernels(p)[0]!.group.members).toEqual([]);
+      near(f64(y.executeSync()), reference(y));
+    });
+
+    test('outer is an elementwise product that fuses with what reads it', () => {
+      const a = da.wrap(ramp(7, 0.3));
+      const y = da.outer(a, x).mul(3).sub(1);
+      expect(kernels(plan(y))).toHaveLength(1);
+      expect(f64(y.executeSync())).toEqual(reference(y));
+      // NumPy's outer is a plain product: -1 x 0 is -0.
+      expect(Object.is(f64(da.outer(da.array([-1]), da.array([0])).executeSync())[0], -0)).toBe(true);
+    });
+
+    test('integer products run through the reference evaluator, float products as kernels', () => {
+      const ai = da.arange(12, { dtype: 'int32' }).reshape([3, 4]);
+      const bi = da.arange(8, { dtype: 'int32' }).reshape([4, 2]);
+      expect(products(plan(ai.matmul(bi)))).toHaveLength(0);
+      expect(products(plan(ai.matmul(bi.astype('float32'))))).toHaveLength(1);
     });
   });
 

@@ -6,7 +6,7 @@ import { OPS } from '../ir/op-table.js';
 import { nameNodes, nodeLine } from '../ir/print-graph.js';
 import type { Node } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
-import { producedBy } from './plan.js';
+import { groupNodes, producedBy } from './plan.js';
 import type { Buffer, Plan, Step } from './plan.js';
 
 const bytesOf = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
@@ -51,10 +51,10 @@ function printPlan(plan: Plan, backend: string): string {
       continue;
     }
     const g = step.group;
-    const fused = [...g.members, ...g.reductions].map((n) => n.op).join(', ');
+    const fused = groupNodes(g).map((n) => n.op).join(', ');
     lines.push(`  kernel ${g.id} over ${formatShape(g.shape)}: ${fused}; reads ${g.inputs.map(name).join(', ') || 'nothing'}; ` +
       `writes ${g.stores.map(name).join(', ') || 'nothing'}${g.reductions.length ? `; reduces to ${g.reductions.map(name).join(', ')}` : ''}${free}`);
-    for (const n of [...g.members, ...g.reductions]) lines.push(`    ${nodeLine(n, names)}${plan.pins.has(n) ? '   [pinCse: own kernel, own array]' : ''}`);
+    for (const n of groupNodes(g)) lines.push(`    ${nodeLine(n, names)}${plan.pins.has(n) ? '   [pinCse: own kernel, own array]' : ''}`);
   }
   for (const o of plan.outputs) lines.push(`  output ${o.key} = ${name(o.node)}`);
   lines.push(`  result = ${plan.results.map(name).join(', ')}`);

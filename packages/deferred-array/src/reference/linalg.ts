@@ -69,15 +69,26 @@ function evaluateDot(node: Node, a0: Dense, b0: Dense): Dense {
   return out;
 }
 
+/** outer(a, b)[i, j] = a[i] * b[j], one product rounded to the result dtype (NumPy: -1 x 0 is -0, not a sum's +0). */
 function evaluateOuter(node: Node, a0: Dense, b0: Dense): Dense {
   const t = node.dtype;
   const a = castTo(a0, t).data;
   const b = castTo(b0, t).data;
-  const f = mulAdd(t);
+  const f = product(t);
   const out = allocDense(t, node.shape);
   const n = b.length;
-  for (let i = 0; i < a.length; i++) for (let j = 0; j < n; j++) out.data[i * n + j] = f(0, a[i]!, b[j]!);
+  for (let i = 0; i < a.length; i++) for (let j = 0; j < n; j++) out.data[i * n + j] = f(a[i]!, b[j]!);
   return out;
+}
+
+function product(t: DType): (x: number, y: number) => number {
+  switch (t) {
+    case 'float64': return (x, y) => x * y;
+    case 'float32': return (x, y) => Math.fround(x * y);
+    case 'int32': return (x, y) => Math.imul(x, y);
+    case 'uint8': return (x, y) => (x * y) & 0xff;
+    case 'bool': return (x, y) => x & y;
+  }
 }
 
 export { evaluateMatmul, evaluateDot, evaluateOuter };

@@ -1,6 +1,7 @@
 // The WebAssembly backend: fused groups run as generated SIMD kernels over
-// the shared heap; views are windows onto heap memory; the few ops without a
-// kernel yet (argmin/argmax, joins, linear algebra) run through the reference
+// the shared heap (floating-point matmul and dot with their elementwise
+// epilogue among them); views are windows onto heap memory; the few ops without a
+// kernel yet (argmin/argmax, joins, integer linear algebra) run through the reference
 // evaluator on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
@@ -57,7 +58,7 @@ class WasmBackend implements Backend {
     this.#runs++;
     for (const step of plan.steps) {
       if (step.kind === 'kernel') {
-        const k = run.kernel(step.group);
+        const k = run.kernel(step.group, launchInline);
         k.finish(yield k);
       } else {
         run.evaluate(step.node, launchInline);
@@ -74,7 +75,7 @@ class WasmBackend implements Backend {
   /** On the pool when the kernel has enough work to repay dispatching it, else here. */
   async #launchAsync(k: PendingKernel, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
-    if (launchWork(k.compiled, elements) < getConfig().inlineThreshold) return launchInline(k, heap);
+    if (launchWork(k.compiled, elements, k.launch.contraction?.K) < getConfig().inlineThreshold) return launchInline(k, heap);
     return withPool(async (pool) => {
       if (!pool) return launchInline(k, heap);
       this.#pooled++;

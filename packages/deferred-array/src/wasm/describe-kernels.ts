@@ -6,10 +6,11 @@ import { compileKernel, disassembleFunction } from 'kernels-wasm';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { contiguousStrides } from '../ir/shape.js';
+import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { composeView } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
-import { buildKernel } from './kernel-builder.js';
+import { buildContraction, buildKernel } from './kernel-builder.js';
 
 const placeholder = (n: Node): HeapValue => ({ dtype: n.dtype, shape: n.shape, ptr: 0, strides: contiguousStrides(n.shape) });
 
@@ -25,10 +26,15 @@ function describeKernels(plan: Plan): string[] {
       continue;
     }
     const g = step.group;
-    const built = buildKernel(g, g.inputs.map((n) => values.get(n)!), g.stores.map(placeholder));
-    for (const n of [...g.members, ...g.reductions]) values.set(n, placeholder(n));
+    const inputs = g.inputs.map((n) => values.get(n)!);
+    const built = g.contraction
+      ? buildContraction(g, inputs, g.stores.map(placeholder), (v, dtype) => ({ dtype, shape: v.shape, ptr: 0, strides: contiguousStrides(v.shape) }))
+      : buildKernel(g, inputs, g.stores.map(placeholder));
+    for (const n of groupNodes(g)) values.set(n, placeholder(n));
     const compiled = compileKernel(built.spec);
-    const how = compiled.lanes ? `vectorised as ${compiled.lanes}` : 'scalar loop';
+    const c = built.spec.contraction;
+    const how = (c ? `${c.dtype} matrix product (lanes along its ${c.vectorise}) per block, then the epilogue ` : '') +
+      (compiled.lanes ? `vectorised as ${compiled.lanes}` : 'scalar loop');
     const host = compiled.hostKeys.length ? `; host functions: ${compiled.hostKeys.join(', ')}` : '';
     out.push(`kernel ${g.id}: ${built.spec.ndim}-d iteration space, ${how}${host}, compiled in ${compiled.compileMs.toFixed(2)} ms\n` +
       disassembleFunction(compiled.bytes, 'kernel'));

@@ -4,7 +4,7 @@
 // op's computation dtype, stored members become outputs, and full reductions
 // become per-block partials.
 import { collapseDims } from 'kernels-wasm';
-import type { InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
+import type { ContractionLaunch, InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -13,6 +13,8 @@ import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
 import type { FusedGroup } from '../plan/plan.js';
 import type { HeapValue } from './heap-value.js';
+import { contractionOperands } from './contraction-operands.js';
+import type { CopyFn } from './contraction-operands.js';
 
 interface BuiltKernel {
   readonly spec: KernelSpec;
@@ -24,6 +26,8 @@ interface BuiltKernel {
   readonly mode: 'rows' | 'columns';
   /** Reduction index -> slot of its hidden all(x != 0) (integer products). */
   readonly zeroSlots: ReadonlyMap<number, number>;
+  /** The product's sizes and operands, for a group with a contraction. */
+  readonly contraction?: ContractionLaunch;
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
@@ -100,6 +104,23 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
 }
 
 /**
+ * A group with a contraction: the product (stores[0], outputs[0]) computed
+ * per block into its array, and the members as the elementwise body over it,
+ * which loads it as input 0. Operands are read in place or copied by `copy`.
+ */
+function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[], copy: CopyFn): BuiltKernel {
+  const c = group.contraction!;
+  const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
+  const { launch, vectorise } = contractionOperands(c, valueOf.get(c.inputs[0]!)!, valueOf.get(c.inputs[1]!)!, copy);
+  const read = new Set(group.members.flatMap((m) => m.inputs));
+  const epilogueInputs = group.inputs.filter((n) => read.has(n));
+  const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };
+  const built = buildKernel(epilogue, [outputs[0]!, ...epilogueInputs.map((n) => valueOf.get(n)!)], outputs.slice(1));
+  const dtype = c.dtype as 'float64' | 'float32';
+  return { ...built, spec: { ...built.spec, contraction: { dtype, product: 0, vectorise } }, contraction: launch };
+}
+
+/**
  * The [rows, columns] space of a column reduction, when it pays: the reduced
  * axes are outer in memory for the first array (its kept axes run contiguous)
  * and both the reduced and the kept axes merge into one axis for every array.
@@ -124,16 +145,19 @@ function mergeAxes(shape: readonly number[], strides: readonly number[], axes: r
   return live.length === 0 ? 0 : strides[live[live.length - 1]!]!;
 }
 
-/** A kernel that copies `x` into the contiguous `out` (materialising a view). */
+/** A kernel that copies `x` into the contiguous `out` (materialising a view), cast to out's dtype where they differ. */
 function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   const space = x.shape.length === 0 ? [1] : [...x.shape];
   const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
   const inner = (k: number): InnerStride => innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!);
+  const body: KInstr[] = [{ op: 'load', array: 0, type: x.dtype }];
+  if (out.dtype !== x.dtype) body.push({ op: 'cast', arg: 0, type: out.dtype });
+  body.push({ op: 'store', array: 1, arg: body.length - 1, type: out.dtype });
   return {
     spec: {
       ndim: collapsed.shape.length,
-      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0) }, { dtype: x.dtype, role: 'out', inner: inner(1) }],
-      body: [{ op: 'load', array: 0, type: x.dtype }, { op: 'store', array: 1, arg: 0, type: x.dtype }],
+      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0) }, { dtype: out.dtype, role: 'out', inner: inner(1) }],
+      body,
       slots: 0,
     },
     shape: collapsed.shape,
@@ -177,5 +201,5 @@ function accumulatorDType(op: ReduceOp, input: DType): DType {
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }
 
-export { buildKernel, buildCopy, accumulatorDType };
+export { buildKernel, buildContraction, buildCopy, accumulatorDType };
 export type { BuiltKernel };

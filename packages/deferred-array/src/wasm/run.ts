@@ -23,7 +23,7 @@ import {
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
 import { allocEvicting, residentAddress, unpin } from './source-cache.js';
 import type { CacheEntry } from './source-cache.js';
-import { accumulatorDType, buildCopy, buildKernel } from './kernel-builder.js';
+import { accumulatorDType, buildContraction, buildCopy, buildKernel } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
 /** A kernel ready to launch, and what to do with its result. */
@@ -91,21 +91,48 @@ class WasmRun {
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
   }
 
-  /** Prepares a kernel step: output blocks allocated, spec compiled. */
-  kernel(g: FusedGroup): PendingKernel {
+  /**
+   * Prepares a kernel step: output blocks allocated, spec compiled. Operands
+   * of a contraction that its kernel cannot read in place are copied here
+   * first (on this thread) and freed once the kernel has run.
+   */
+  kernel(g: FusedGroup, launchInline: Launcher<LaunchResult>): PendingKernel {
     const inputs = g.inputs.map((n) => this.#values.get(n)!);
     const outputs = g.stores.map((n) => this.#place(n));
-    const built = buildKernel(g, inputs, outputs);
+    const copies: HeapValue[] = [];
+    const built = g.contraction
+      ? buildContraction(g, inputs, outputs, (v, dtype) => {
+        const c = this.#copy(v, dtype, launchInline, `copy of a ${g.contraction!.op} operand`);
+        copies.push(c);
+        return c;
+      })
+      : buildKernel(g, inputs, outputs);
     this.launches++;
     return {
       compiled: compileKernel(built.spec),
-      launch: { shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}) },
+      launch: {
+        shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
+        ...(built.contraction ? { contraction: built.contraction } : {}),
+      },
       // Read only by pooled launches (for their errors), so built only then.
       get label() {
-        return `${g.id} (${g.members.map((m) => m.op).join(', ') || 'copy'}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`;
+        const ops = [...(g.contraction ? [g.contraction] : []), ...g.members].map((m) => m.op).join(', ') || 'copy';
+        return `${g.id} (${ops}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`;
       },
-      finish: (r) => this.#finishKernel(g, built, outputs, r),
+      finish: (r) => {
+        for (const c of copies) dropValue(c);
+        this.#finishKernel(g, built, outputs, r);
+      },
     };
+  }
+
+  /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
+  #copy(v: HeapValue, dtype: DType, launchInline: Launcher<LaunchResult>, label: string): HeapValue {
+    const copy = this.#keep(allocValue(dtype, v.shape, this.#alloc));
+    const built = buildCopy(v, copy);
+    this.launches++;
+    launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
+    return copy;
   }
 
   /** Drops the values no later step reads. */
@@ -158,10 +185,7 @@ class WasmRun {
         const x = input(0);
         if (isContiguous(x)) return reshapeValue(x, n.shape);
         // A contiguous copy by a load/store kernel, then the reshape of it.
-        const copy = allocValue(x.dtype, x.shape, this.#alloc);
-        const built = buildCopy(x, copy);
-        this.launches++;
-        launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `copy for reshape to [${n.shape.join(', ')}]` }, this.heap);
+        const copy = this.#copy(x, x.dtype, launchInline, `copy for reshape to [${n.shape.join(', ')}]`);
         const r = reshapeValue(copy, n.shape);
         dropValue(copy);
         return r;

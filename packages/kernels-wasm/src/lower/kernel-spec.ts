@@ -44,6 +44,26 @@ type KInstr =
   | { readonly op: 'store'; readonly array: number; readonly arg: number; readonly type: KType }
   | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType };
 
+/**
+ * A matrix product computed block by block ahead of the elementwise body (its
+ * epilogue): C = A @ B over (batch x) rows of C, into the epilogue's input
+ * array `product`, which the body loads like any input. Sizes, pointers and
+ * strides of A and B come with the launch. Every element of C is a sum in k
+ * order from +0, one rounding per multiply and per add, as the reference
+ * evaluator computes it.
+ */
+interface ContractionSpec {
+  readonly dtype: 'float64' | 'float32';
+  /** The epilogue input array (contiguous, of `dtype`) that receives C. */
+  readonly product: number;
+  /**
+   * 'columns': a lane is a column of C (needs Q >= lanes and B contiguous along
+   * its columns). 'rows': a lane is a row of C (matrix-vector products; needs A
+   * contiguous along k).
+   */
+  readonly vectorise: 'columns' | 'rows';
+}
+
 interface KernelSpec {
   /** Dimensions of the (collapsed) iteration space; sizes and outer strides are bound at launch. */
   readonly ndim: number;
@@ -56,9 +76,11 @@ interface KernelSpec {
    * 'columns': a 2-d space [R, C] whose reductions reduce over R, one result per column.
    */
   readonly mode?: 'rows' | 'columns';
+  /** A matrix product run per block before the body (mode 'rows', no reductions). */
+  readonly contraction?: ContractionSpec;
 }
 
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };
 
 export { KTYPE_BYTES };
-export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec };
+export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec, ContractionSpec };

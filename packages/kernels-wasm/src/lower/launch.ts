@@ -5,6 +5,7 @@
 // computes: blocks are fixed by the data and partials land in block order.
 import { ARGS, argsBytes, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import type { CompiledModule, HostFunction } from './compile.js';
+import { CONTRACTION, CONTRACTION_BYTES } from './emit-contraction.js';
 
 /** What a launch needs of the heap (kernels-wasm's Heap provides it). */
 interface HeapLike {
@@ -30,6 +31,27 @@ interface LaunchArray {
   readonly strides: readonly number[];
 }
 
+/** A contraction operand: byte address of its first element; element strides per batch, row and column. */
+interface ContractionOperand {
+  readonly ptr: number;
+  /** 0 broadcasts the operand over the batch. */
+  readonly batch: number;
+  readonly row: number;
+  readonly col: number;
+}
+
+/** C (batches x P x Q) = A (batches x P x K) @ B (batches x K x Q), for a spec with a contraction. */
+interface ContractionLaunch {
+  readonly batches: number;
+  readonly P: number;
+  readonly K: number;
+  readonly Q: number;
+  readonly a: ContractionOperand;
+  readonly b: ContractionOperand;
+  /** Rows of C per block (default: about 2^17 multiply-adds a block); fixed by the data, never by the worker count. */
+  readonly rowsPerBlock?: number;
+}
+
 interface Launch {
   readonly shape: readonly number[];
   readonly arrays: readonly LaunchArray[];
@@ -37,6 +59,8 @@ interface Launch {
   readonly blockSize?: number;
   /** Elements each reduction output covers (the trailing, reduced part of the space); default: all. */
   readonly segment?: number;
+  /** Sizes and operands of the spec's contraction; its blocks are rows of C, and the body's blocks the same rows. */
+  readonly contraction?: ContractionLaunch;
 }
 
 interface LaunchResult {
@@ -90,6 +114,47 @@ function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: Hos
   return fn;
 }
 
+/** Multiply-adds a contraction block aims at: big enough to repay a claim, small enough to share out. */
+const CONTRACTION_WORK = 1 << 17;
+
+/** Rows of C per block: a multiple of 16 (the widest register tile), about CONTRACTION_WORK multiply-adds. */
+function contractionRows(c: ContractionLaunch): number {
+  const rows = c.batches * c.P;
+  const want = Math.ceil(CONTRACTION_WORK / Math.max(1, c.K * c.Q) / 16) * 16;
+  return Math.max(1, Math.min(rows, c.rowsPerBlock ?? want));
+}
+
+/** Checks a contraction launch against its spec; returns its rows per block. */
+function checkContraction(compiled: CompiledModule, l: Launch, total: number): number {
+  const spec = compiled.spec.contraction!;
+  const c = l.contraction;
+  if (!c) throw new RangeError('launch: the kernel computes a matrix product; give launch.contraction (sizes and operands)');
+  for (const k of ['batches', 'P', 'K', 'Q'] as const) {
+    if (!Number.isInteger(c[k]) || c[k] < 0) throw new RangeError(`launch.contraction.${k} must be a non-negative integer; got ${c[k]}`);
+  }
+  if (c.rowsPerBlock !== undefined && (!Number.isInteger(c.rowsPerBlock) || c.rowsPerBlock < 1)) {
+    throw new RangeError(`launch.contraction.rowsPerBlock must be a positive integer; got ${c.rowsPerBlock}`);
+  }
+  if (c.batches * c.P * c.Q !== total) {
+    throw new RangeError(`launch: the product has ${c.batches} x ${c.P} x ${c.Q} elements but the space ${JSON.stringify(l.shape)} has ${total}`);
+  }
+  if (spec.vectorise === 'rows' && c.a.col !== 1) throw new RangeError(`launch: a 'rows' contraction reads A contiguous along k; got column stride ${c.a.col}`);
+  if (spec.vectorise === 'columns' && c.b.col !== 1) throw new RangeError(`launch: a 'columns' contraction reads B contiguous along its columns; got column stride ${c.b.col}`);
+  if (total > 0 && !isRowMajor(l.shape, l.arrays[spec.product]!.strides)) {
+    throw new RangeError('launch: the product array must be contiguous over the space');
+  }
+  return contractionRows(c);
+}
+
+function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
+  let expect = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    if (shape[d] !== 1 && strides[d] !== expect) return false;
+    expect *= shape[d]!;
+  }
+  return true;
+}
+
 /** Checks the launch against the kernel and writes its launch block; the caller frees it with finishLaunch. */
 function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): PreparedLaunch {
   const { ndim, slots } = compiled.spec;
@@ -99,8 +164,10 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): Pre
   }
   const total = l.shape.reduce((a, b) => a * b, 1);
   const columns = compiled.spec.mode === 'columns';
-  // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements.
-  const blockSize = l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
+  const contraction = compiled.spec.contraction ? checkContraction(compiled, l, total) : 0;
+  // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements;
+  // contraction kernels, rows of the product (and the body the same rows' elements).
+  const blockSize = contraction ? Math.max(1, contraction * l.contraction!.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
   const blocks = columns ? (total === 0 ? 0 : Math.ceil(l.shape[1]! / blockSize)) : Math.ceil(total / blockSize);
   const segment = Math.max(1, l.segment ?? total);
   if (total % segment !== 0) throw new RangeError(`launch: segment ${segment} does not divide the ${total} elements`);
@@ -109,7 +176,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): Pre
   const pieceIndex = (i: number): number =>
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
   const pieces = columns ? l.shape[1]! : total === 0 ? 0 : pieceIndex(total - 1) + 1;
-  const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length));
+  const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0));
   let partialsPtr: number;
   try {
     partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
@@ -132,6 +199,16 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): Pre
     put(arrayPtrOffset(ndim, k), a.ptr);
     a.strides.forEach((s, d) => put(arrayStrideOffset(ndim, k, d), s));
   });
+  if (contraction) {
+    const c = l.contraction!;
+    const base = argsBytes(ndim, l.arrays.length);
+    const fields: Array<[keyof typeof CONTRACTION, number]> = [
+      ['rows', c.batches * c.P], ['P', c.P], ['K', c.K], ['Q', c.Q], ['rowsPerBlock', contraction],
+      ['aPtr', c.a.ptr], ['aBatch', c.a.batch], ['aRow', c.a.row], ['aCol', c.a.col],
+      ['bPtr', c.b.ptr], ['bBatch', c.b.batch], ['bRow', c.b.row], ['bCol', c.b.col],
+    ];
+    for (const [name, v] of fields) put(base + CONTRACTION[name], v);
+  }
   return { argsPtr, partialsPtr, blocks, pieces, slots, total, pieceIndex };
 }
 
@@ -207,4 +284,4 @@ function gcd(a: number, b: number): number {
 }
 
 export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, BLOCK_SIZE };
-export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn };
+export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand };

@@ -15,6 +15,7 @@ function validateSpec(spec: KernelSpec): void {
   spec.arrays.forEach((a, k) => {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
   });
+  if (spec.contraction) validateContraction(spec);
   const slots = new Set<number>();
   spec.body.forEach((ins: KInstr, v) => {
     if (!TYPES.has(ins.type)) fail(v, `unknown type ${String(ins.type)}`);
@@ -65,6 +66,19 @@ function validateSpec(spec: KernelSpec): void {
       }
     }
   });
+}
+
+function validateContraction(spec: KernelSpec): void {
+  const c = spec.contraction!;
+  const fail = (why: string): never => { throw new TypeError(`KernelSpec.contraction ${JSON.stringify(c)}: ${why}`); };
+  if (c.dtype !== 'float64' && c.dtype !== 'float32') fail('dtype must be float64 or float32');
+  if (c.vectorise !== 'columns' && c.vectorise !== 'rows') fail("vectorise must be 'columns' or 'rows'");
+  const a = spec.arrays[c.product];
+  if (!a) return fail(`product array ${c.product} does not exist`);
+  // A one-element product collapses to a broadcast (stride 0) inner axis; the launch checks the strides.
+  if (a.role !== 'in' || a.dtype !== c.dtype || a.inner === 'strided') fail(`product array ${c.product} must be a contiguous ${c.dtype} input of the body`);
+  if (spec.mode === 'columns') fail("a contraction runs in 'rows' mode");
+  if (spec.slots !== 0 || spec.body.some((i) => i.op === 'reduce')) fail('a contraction kernel has no reductions');
 }
 
 export { validateSpec };

@@ -22,8 +22,11 @@ function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): nu
   return w;
 }
 
-/** Work units of a launch over `elements` elements. */
-const launchWork = (compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>, elements: number): number =>
-  elements * workPerElement(compiled);
+/**
+ * Work units of a launch over `elements` elements. A contraction adds its
+ * multiply-adds, `k` per element (about one unit each: they run from cache).
+ */
+const launchWork = (compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>, elements: number, k = 0): number =>
+  elements * (workPerElement(compiled) + (compiled.spec.contraction ? k : 0));
 
 export { workPerElement, launchWork };
