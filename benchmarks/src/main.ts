@@ -5,6 +5,7 @@ import { nepDemo } from './nep-demo.js';
 import { pairedFraction, printCase, printScaling, runCase } from './report.js';
 import { memoryReport } from './memory.js';
 import { diamondReport, printDiamond } from './diamond.js';
+import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
@@ -47,7 +48,8 @@ async function main(): Promise<void> {
   if (backend === 'wasm') {
     console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
     console.log(`\n${memoryReport(N)}`);
-    console.log(`\n${printDiamond(await diamondReport(2000, Math.max(RUNS, 9)))}`);
+    console.log(`\n${await productsReport(RUNS)}`);
+    console.log(`\n${printDiamond(await diamondReport(2000, Math.max(2 * RUNS, 15)))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

@@ -5,9 +5,10 @@
 // or values read by other steps). A floating-point matmul or dot starts a
 // group of its own, whose members are its elementwise epilogue.
 //
-// A node joins a group only if none of its other inputs depends on that group
-// through nodes outside it; otherwise the group would have to run both before
-// and after those nodes.
+// A node joins the group of one of its inputs, or a group that already reads
+// one of its inputs (siblings: sin(x) and cos(x) read x once), and only if none
+// of its inputs depends on that group through nodes outside it; otherwise the
+// group would have to run both before and after those nodes.
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
@@ -39,6 +40,8 @@ function fuseElementwise(plan: Plan): Plan {
   });
   const groups: Building[] = [];
   const groupOf = new Map<Node, Building>();
+  /** Groups reading each value from outside: siblings fuse there, reading the value once. */
+  const readers = new Map<Node, Building[]>();
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
   /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
@@ -75,12 +78,15 @@ function fuseElementwise(plan: Plan): Plan {
 
   for (const n of nodes) {
     if (isElementwise(n)) {
-      const g = n.inputs
-        .map((i) => groupOf.get(i))
-        .filter((h): h is Building => h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape))
-        .find((h) => canJoin(n, h)) ?? newGroup(n.shape);
+      // The group of an input, else a sibling's (a group reading one of the same inputs, which then reads it once).
+      const open = (h: Building | undefined): h is Building =>
+        h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
+      const candidates = [...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => readers.get(i) ?? [])];
+      const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
       record(n, g);
+      // A shared scalar is no reason to fuse: it costs nothing to read twice.
+      for (const i of n.inputs) if (groupOf.get(i) !== g && OPS[i.op].family !== 'scalar') readers.set(i, [...(readers.get(i) ?? []), g]);
       // A pinCse() value is computed with what feeds it, and read from memory by everything after.
       if (plan.pins.has(n)) g.sealed = true;
       continue;

@@ -213,6 +213,28 @@ describe('the planner', () => {
     });
   });
 
+  describe('materialisation at true boundaries', () => {
+    const x = da.wrap(ramp(50, 0.2));
+    test('a reduction feeding a broadcast is computed once, stored, then read by the next kernel', () => {
+      const y = x.sub(x.mean()).mul(x);
+      const p = plan(y);
+      expect(kernels(p)).toHaveLength(2);
+      const [first, second] = kernels(p) as Array<Extract<Plan['steps'][number], { kind: 'kernel' }>>;
+      expect(first!.group.reductions.map((r) => r.op)).toEqual(['mean']);
+      expect(second!.group.members.map((m) => m.op)).toEqual(['subtract', 'multiply']);
+      expect(second!.group.inputs).toContain(first!.group.reductions[0]);
+    });
+
+    test('concatenation reads its operands from memory: the kernels before it store them', () => {
+      const y = da.concat([x.sin(), x.cos()]).add(1);
+      const p = plan(y);
+      expect(kernels(p)).toHaveLength(2);
+      const first = kernels(p)[0] as Extract<Plan['steps'][number], { kind: 'kernel' }>;
+      expect(first.group.stores.map((n) => n.op).sort()).toEqual(['cos', 'sin']);
+      expect(p.steps.some((s) => s.kind === 'node' && s.node.op === 'concat')).toBe(true);
+    });
+  });
+
   test('toDot() draws each kernel as a cluster', () => {
     const x = da.wrap(ramp(8));
     const dot = x.mul(2).pinCse().add(1).toDot();
