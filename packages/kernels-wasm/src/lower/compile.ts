@@ -8,7 +8,7 @@ import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
 import { emitColumnKernel } from './emit-columns.js';
-import { emitContractionTile } from './emit-contraction.js';
+import { emitContractionKernel } from './emit-contraction.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
 import { simdLanes } from './simd-ops.js';
@@ -93,34 +93,6 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number): void {
   f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
   f.op('br', 0).end().end();
   f.op('local.get', ran);
-}
-
-/**
- * `kernel(args, b0, b1)` of a contraction: per block, the tile of C, then the
- * elementwise body over the same rows of C while they are in cache.
- */
-function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes | undefined, contextOf: (f: FunctionBuilder) => EmitContext): number {
-  const [tileIndex, tile] = m.func('tile', ['i32', 'i32'], [], false);
-  emitContractionTile(tile, spec);
-  let epilogueIndex: number | undefined;
-  if (spec.body.some((i) => i.op === 'store')) {
-    const [index, e] = m.func('epilogue', ['i32', 'i32', 'i32'], [], false);
-    epilogueIndex = index;
-    emitKernel(contextOf(e), spec, lanes, e.param(1), e.param(2));
-  }
-  const [kernelIndex, f] = m.func('kernel', ['i32', 'i32', 'i32'], []);
-  const [args, b0, b1] = [f.param(0), f.param(1), f.param(2)];
-  const blk = f.local('i32');
-  f.op('local.get', b0).op('local.set', blk);
-  f.block().loop();
-  f.op('local.get', blk).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', args).op('local.get', blk).op('call', tileIndex);
-  if (epilogueIndex !== undefined) {
-    f.op('local.get', args).op('local.get', blk).op('local.get', blk).op('i32.const', 1).op('i32.add').op('call', epilogueIndex);
-  }
-  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
-  f.op('br', 0).end().end();
-  return kernelIndex;
 }
 
 const modules = new Map<string, CompiledModule>();

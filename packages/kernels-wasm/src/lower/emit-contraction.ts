@@ -1,5 +1,6 @@
-// The tile function of a contraction kernel: C[r, q] = sum_k A[r, k] * B[k, q]
-// over one block of C's (flattened batch x) rows, SIMD, each product element
+// Contraction kernels: kernel(args, b0, b1) runs, per block, the tile function
+// C[r, q] = sum_k A[r, k] * B[k, q] over the block's (flattened batch x) rows of C, then the
+// elementwise body over the same rows. Tiles are SIMD, each product element
 // accumulated in k order from +0 exactly as the reference evaluator's triple
 // loop does (a lane is one output element; blocking never splits a sum), so
 // results are bit-identical to it and to any split of blocks between workers.
@@ -12,7 +13,10 @@
 //   C. Each row of A is loaded a vector at a time along k and groups of rows
 //   are transposed in registers, so lane l still adds its own row's products
 //   in k order.
-import type { FunctionBuilder, Local } from '../encode/index.js';
+import type { FunctionBuilder, Local, ModuleBuilder } from '../encode/index.js';
+import type { EmitContext } from './context.js';
+import { emitKernel } from './emit-kernel.js';
+import type { Lanes } from './simd-ops.js';
 import { argsBytes } from './args-layout.js';
 import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
 
@@ -367,4 +371,32 @@ function emitScalarRows(s: Segment, i: Local, xq: Local, cq: Local): void {
   });
 }
 
-export { emitContractionTile, CONTRACTION, CONTRACTION_BYTES };
+/**
+ * `kernel(args, b0, b1)` of a contraction: per block, the tile of C, then the
+ * elementwise body over the same rows of C while they are in cache.
+ */
+function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes | undefined, contextOf: (f: FunctionBuilder) => EmitContext): number {
+  const [tileIndex, tile] = m.func('tile', ['i32', 'i32'], [], false);
+  emitContractionTile(tile, spec);
+  let epilogueIndex: number | undefined;
+  if (spec.body.some((i) => i.op === 'store')) {
+    const [index, e] = m.func('epilogue', ['i32', 'i32', 'i32'], [], false);
+    epilogueIndex = index;
+    emitKernel(contextOf(e), spec, lanes, e.param(1), e.param(2));
+  }
+  const [kernelIndex, f] = m.func('kernel', ['i32', 'i32', 'i32'], []);
+  const [args, b0, b1] = [f.param(0), f.param(1), f.param(2)];
+  const blk = f.local('i32');
+  f.op('local.get', b0).op('local.set', blk);
+  f.block().loop();
+  f.op('local.get', blk).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', args).op('local.get', blk).op('call', tileIndex);
+  if (epilogueIndex !== undefined) {
+    f.op('local.get', args).op('local.get', blk).op('local.get', blk).op('i32.const', 1).op('i32.add').op('call', epilogueIndex);
+  }
+  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
+  f.op('br', 0).end().end();
+  return kernelIndex;
+}
+
+export { emitContractionKernel, CONTRACTION, CONTRACTION_BYTES };
