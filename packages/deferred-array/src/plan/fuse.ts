@@ -12,6 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
+import { groupNodes } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -41,7 +42,7 @@ function fuseElementwise(plan: Plan): Plan {
   const groups: Building[] = [];
   const groupOf = new Map<Node, Building>();
   /** Groups reading each value from outside: siblings fuse there, reading the value once. */
-  const readers = new Map<Node, Building[]>();
+  const readers = new Map<Node, Set<Building>>();
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
   /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
@@ -81,12 +82,16 @@ function fuseElementwise(plan: Plan): Plan {
       // The group of an input, else a sibling's (a group reading one of the same inputs, which then reads it once).
       const open = (h: Building | undefined): h is Building =>
         h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
-      const candidates = [...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => readers.get(i) ?? [])];
+      const candidates = [...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => [...(readers.get(i) ?? [])])];
       const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
       record(n, g);
       // A shared scalar is no reason to fuse: it costs nothing to read twice.
-      for (const i of n.inputs) if (groupOf.get(i) !== g && OPS[i.op].family !== 'scalar') readers.set(i, [...(readers.get(i) ?? []), g]);
+      for (const i of n.inputs) {
+        if (groupOf.get(i) === g || OPS[i.op].family === 'scalar') continue;
+        if (!readers.has(i)) readers.set(i, new Set());
+        readers.get(i)!.add(g);
+      }
       // A pinCse() value is computed with what feeds it, and read from memory by everything after.
       if (plan.pins.has(n)) g.sealed = true;
       continue;
@@ -122,7 +127,7 @@ function fuseElementwise(plan: Plan): Plan {
   for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
-    const all = [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
+    const all = groupNodes(g);
     const inGroup = new Set<Node>(all);
     const inputs = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
     const stored = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
@@ -144,7 +149,7 @@ function fuseElementwise(plan: Plan): Plan {
     } else if (!stepOf.has(n)) {
       const s: Step = { kind: 'kernel', group: fused.get(g)!, release: [] };
       steps.push(s);
-      for (const m of [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions]) stepOf.set(m, s);
+      for (const m of groupNodes(g)) stepOf.set(m, s);
     }
   }
   return { ...plan, steps: topoSortSteps(steps, stepOf) };

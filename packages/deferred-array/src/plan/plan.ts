@@ -84,7 +84,7 @@ interface Plan {
 const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : groupNodes(s.group));
 
 /** Every node a group computes: its contraction, members and reductions. */
-const groupNodes = (g: FusedGroup): readonly Node[] => [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
+const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions'>): readonly Node[] => [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
 
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
 const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);

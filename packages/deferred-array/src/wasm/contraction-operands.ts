@@ -11,6 +11,7 @@ import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { HeapValue } from './heap-value.js';
+import { mergeAxes } from './strides.js';
 
 /** An operand as a batch of matrices: its window, and the logical shape [...batch, rows, cols] with strides. */
 interface Matrix {
@@ -27,18 +28,10 @@ interface ContractionOperands {
 /** Makes a contiguous copy of `v` (any strides, zeros broadcasting) in `dtype`; the caller frees it after the launch. */
 type CopyFn = (v: HeapValue, dtype: DType) => HeapValue;
 
-/** The one stride that walks `dims` as a single axis, or undefined when they do not chain (sizes 1 are skipped). */
-function merge(shape: readonly number[], strides: readonly number[]): number | undefined {
-  const live = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
-  for (let i = 0; i + 1 < live.length; i++) {
-    if (strides[live[i]!] !== strides[live[i + 1]!]! * shape[live[i + 1]!]!) return undefined;
-  }
-  return live.length === 0 ? 0 : strides[live[live.length - 1]!]!;
-}
-
 /** [batch, row, col] strides of a matrix whose leading axes are `batchDims` of it, rows `rowDims`, columns `colDims`. */
 function flatten(m: Matrix, batchDims: number, rowDims: number): [number, number, number] | undefined {
-  const part = (from: number, to: number): number | undefined => merge(m.shape.slice(from, to), m.strides.slice(from, to));
+  const axes = (from: number, to: number): number[] => Array.from({ length: to - from }, (_, i) => from + i);
+  const part = (from: number, to: number): number | undefined => mergeAxes(m.shape, m.strides, axes(from, to));
   const b = part(0, batchDims);
   const r = part(batchDims, batchDims + rowDims);
   const c = part(batchDims + rowDims, m.shape.length);

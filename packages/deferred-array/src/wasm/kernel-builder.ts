@@ -14,6 +14,7 @@ import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
 import type { FusedGroup } from '../plan/plan.js';
 import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
+import { mergeAxes } from './strides.js';
 import type { CopyFn } from './contraction-operands.js';
 
 interface BuiltKernel {
@@ -134,15 +135,6 @@ function columnLayout(shape: readonly number[], reduced: readonly number[], stri
   const columns = kept.reduce((a, d) => a * shape[d]!, 1);
   if (colStride !== 1 || rowStride === 1 || columns < 2) return undefined;
   return { shape: [reduced.reduce((a, d) => a * shape[d]!, 1), columns], strides: merged as number[][] };
-}
-
-/** The one stride that walks `axes` (in order) as a single axis, or undefined when they do not chain. */
-function mergeAxes(shape: readonly number[], strides: readonly number[], axes: readonly number[]): number | undefined {
-  const live = axes.filter((d) => shape[d] !== 1);
-  for (let i = 0; i + 1 < live.length; i++) {
-    if (strides[live[i]!] !== strides[live[i + 1]!]! * shape[live[i + 1]!]!) return undefined;
-  }
-  return live.length === 0 ? 0 : strides[live[live.length - 1]!]!;
 }
 
 /** A kernel that copies `x` into the contiguous `out` (materialising a view), cast to out's dtype where they differ. */
