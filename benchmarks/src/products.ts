@@ -4,18 +4,9 @@
 // streams its matrix once, so it is also given as GB/s.
 import * as da from 'deferred-array';
 import { dgemm, dgemv } from './stdlib.js';
-import { median } from './timing.js';
+import { timeAsync } from './timing.js';
 
-async function medianMs(fn: () => unknown, runs: number): Promise<number> {
-  await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return median(ms);
-}
+const medianMs = async (fn: () => unknown, runs: number): Promise<number> => (await timeAsync(fn, runs)).medianMs;
 
 function jsMatmul(a: Float64Array, b: Float64Array, n: number): Float64Array {
   const c = new Float64Array(n * n);

@@ -16,9 +16,11 @@
 import type { FunctionBuilder, Local, ModuleBuilder } from '../encode/index.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
+import { emitColumns, emitRows, shapeOf } from './emit-contraction-segments.js';
+import type { Segment } from './emit-contraction-segments.js';
 import type { Lanes } from './simd-ops.js';
 import { argsBytes } from './args-layout.js';
-import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
+import type { KernelSpec } from './kernel-spec.js';
 
 /** i32 fields after the elementwise launch block: sizes, then A's and B's pointers and element strides. */
 const CONTRACTION = {
@@ -27,21 +29,6 @@ const CONTRACTION = {
   bPtr: 36, bBatch: 40, bRow: 44, bCol: 48,
 } as const;
 const CONTRACTION_BYTES = 52;
-
-/** Rows by vectors of the 'columns' register tile, and row vectors per group in 'rows'. */
-const TILE_ROWS = 4;
-const TILE_VECTORS = 2;
-const ROW_GROUPS = 4;
-
-interface Shape {
-  readonly t: 'f64' | 'f32';
-  readonly v: 'f64x2' | 'f32x4';
-  readonly E: number;
-  readonly L: number;
-}
-
-const shapeOf = (c: ContractionSpec): Shape =>
-  c.dtype === 'float64' ? { t: 'f64', v: 'f64x2', E: 8, L: 2 } : { t: 'f32', v: 'f32x4', E: 4, L: 4 };
 
 /** Emits tile(args, block) into `f`. */
 function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
@@ -103,273 +90,6 @@ function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
   f.op('br', 0).end().end();
 }
 
-/** One batch's run of rows: n rows of A from aBase, B from bBase, C from cBase (all byte addresses, byte strides). */
-interface Segment {
-  readonly f: FunctionBuilder;
-  readonly sh: Shape;
-  readonly n: Local;
-  readonly K: Local;
-  readonly Q: Local;
-  readonly aBase: Local; readonly aRow: Local; readonly aCol: Local;
-  readonly bBase: Local; readonly bRow: Local; readonly bCol: Local;
-  readonly cBase: Local; readonly cRow: Local;
-}
-
-/** Locals holding j * stride for j < count (j = 0 needs none). */
-function multiples(f: FunctionBuilder, stride: Local, count: number): Local[] {
-  return Array.from({ length: count }, (_, j) => {
-    const l = f.local('i32');
-    f.op('i32.const', j).op('local.get', stride).op('i32.mul').op('local.set', l);
-    return l;
-  });
-}
-
-/** Pushes `ptr + off` (off undefined or a local). */
-function address(f: FunctionBuilder, ptr: Local, off?: Local): void {
-  f.op('local.get', ptr);
-  if (off) f.op('local.get', off).op('i32.add');
-}
-
-/** A loop running while `cond` pushes false; `body` inside. */
-function whileNot(f: FunctionBuilder, stop: () => void, body: () => void): void {
-  f.block().loop();
-  stop();
-  f.op('br_if', 1);
-  body();
-  f.op('br', 0).end().end();
-}
-
-function emitColumns(s: Segment): void {
-  const { f } = s;
-  const i = f.local('i32');
-  const aOff = multiples(f, s.aRow, TILE_ROWS);
-  const cOff = multiples(f, s.cRow, TILE_ROWS);
-  f.op('i32.const', 0).op('local.set', i);
-  for (const rr of [TILE_ROWS, 1]) {
-    whileNot(f, () => {
-      f.op('local.get', i).op('i32.const', rr).op('i32.add').op('local.get', s.n).op('i32.gt_u');
-    }, () => {
-      emitColumnRows(s, rr, i, aOff, cOff);
-      f.op('local.get', i).op('i32.const', rr).op('i32.add').op('local.set', i);
-    });
-  }
-}
-
-/** rr rows of C from row i: vector tiles across q, then the columns left one at a time. */
-function emitColumnRows(s: Segment, rr: number, i: Local, aOff: readonly Local[], cOff: readonly Local[]): void {
-  const { f, sh } = s;
-  const [ap, cp, q, aK, bK, k] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', ap);
-  f.op('local.get', s.cBase).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
-  f.op('i32.const', 0).op('local.set', q);
-  const rowOff = (offs: readonly Local[], r: number): Local | undefined => (r === 0 ? undefined : offs[r]);
-  const startK = (): void => {
-    f.op('local.get', ap).op('local.set', aK);
-    f.op('local.get', s.bBase).op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add').op('local.set', bK);
-    f.op('local.get', s.K).op('local.set', k);
-  };
-  const stepK = (): void => {
-    f.op('local.get', aK).op('local.get', s.aCol).op('i32.add').op('local.set', aK);
-    f.op('local.get', bK).op('local.get', s.bRow).op('i32.add').op('local.set', bK);
-    f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
-  };
-  const kDone = (): void => { f.op('local.get', k).op('i32.eqz'); };
-  /** Address of C[i + r, q] (plus a constant offset at the store). */
-  const cAt = (r: number): void => {
-    address(f, cp, rowOff(cOff, r));
-    f.op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add');
-  };
-
-  for (const cv of [TILE_VECTORS, 1]) {
-    const width = cv * sh.L;
-    const acc = Array.from({ length: rr }, () => Array.from({ length: cv }, () => f.local('v128')));
-    const bv = Array.from({ length: cv }, () => f.local('v128'));
-    const av = f.local('v128');
-    whileNot(f, () => {
-      f.op('local.get', q).op('i32.const', width).op('i32.add').op('local.get', s.Q).op('i32.gt_u');
-    }, () => {
-      for (const row of acc) for (const a of row) f.v128i32(0).op('local.set', a);
-      startK();
-      whileNot(f, kDone, () => {
-        bv.forEach((v, c) => { f.op('local.get', bK).mem('v128.load', { offset: 16 * c, align: 0 }).op('local.set', v); });
-        for (let r = 0; r < rr; r++) {
-          address(f, aK, rowOff(aOff, r));
-          f.mem(sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat', { align: 0 }).op('local.set', av);
-          for (let c = 0; c < cv; c++) {
-            f.op('local.get', acc[r]![c]!).op('local.get', av).op('local.get', bv[c]!).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', acc[r]![c]!);
-          }
-        }
-        stepK();
-      });
-      for (let r = 0; r < rr; r++) {
-        for (let c = 0; c < cv; c++) {
-          cAt(r);
-          f.op('local.get', acc[r]![c]!).mem('v128.store', { offset: 16 * c, align: 0 });
-        }
-      }
-      f.op('local.get', q).op('i32.const', width).op('i32.add').op('local.set', q);
-    });
-  }
-  // Columns left over, one lane's worth at a time.
-  const accS = Array.from({ length: rr }, () => f.local(sh.t));
-  const bs = f.local(sh.t);
-  whileNot(f, () => { f.op('local.get', q).op('local.get', s.Q).op('i32.ge_u'); }, () => {
-    for (const a of accS) f.op(`${sh.t}.const`, 0).op('local.set', a);
-    startK();
-    whileNot(f, kDone, () => {
-      f.op('local.get', bK).mem(`${sh.t}.load`, { align: 0 }).op('local.set', bs);
-      accS.forEach((a, r) => {
-        f.op('local.get', a);
-        address(f, aK, rowOff(aOff, r));
-        f.mem(`${sh.t}.load`, { align: 0 }).op('local.get', bs).op(`${sh.t}.mul`).op(`${sh.t}.add`).op('local.set', a);
-      });
-      stepK();
-    });
-    accS.forEach((a, r) => { cAt(r); f.op('local.get', a).mem(`${sh.t}.store`, { align: 0 }); });
-    f.op('local.get', q).op('i32.const', 1).op('i32.add').op('local.set', q);
-  });
-}
-
-/** Byte lanes of i8x16.shuffle picking 32- or 64-bit lanes (0..3 of a, 4..7 of b for 32-bit). */
-function pick(laneBytes: number, lanes: readonly number[]): number[] {
-  return lanes.flatMap((l) => Array.from({ length: laneBytes }, (_, k) => l * laneBytes + k));
-}
-
-/**
- * Transposes L row vectors (row l holds A[row l, k .. k+L-1]) into L column
- * vectors (vector j holds A[rows 0..L-1, k + j]).
- */
-function transpose(f: FunctionBuilder, sh: Shape, rows: readonly Local[], out: readonly Local[], tmp: readonly Local[]): void {
-  const shuffle = (a: Local, b: Local, lanes: number[], into: Local): void => {
-    f.op('local.get', a).op('local.get', b).shuffle(lanes).op('local.set', into);
-  };
-  if (sh.L === 2) {
-    shuffle(rows[0]!, rows[1]!, pick(8, [0, 2]), out[0]!);
-    shuffle(rows[0]!, rows[1]!, pick(8, [1, 3]), out[1]!);
-    return;
-  }
-  // 4 x 4 of 32-bit lanes: interleave pairs of rows, then pairs of the 64-bit halves.
-  shuffle(rows[0]!, rows[1]!, pick(4, [0, 4, 1, 5]), tmp[0]!);
-  shuffle(rows[0]!, rows[1]!, pick(4, [2, 6, 3, 7]), tmp[1]!);
-  shuffle(rows[2]!, rows[3]!, pick(4, [0, 4, 1, 5]), tmp[2]!);
-  shuffle(rows[2]!, rows[3]!, pick(4, [2, 6, 3, 7]), tmp[3]!);
-  shuffle(tmp[0]!, tmp[2]!, pick(8, [0, 2]), out[0]!);
-  shuffle(tmp[0]!, tmp[2]!, pick(8, [1, 3]), out[1]!);
-  shuffle(tmp[1]!, tmp[3]!, pick(8, [0, 2]), out[2]!);
-  shuffle(tmp[1]!, tmp[3]!, pick(8, [1, 3]), out[3]!);
-}
-
-function emitRows(s: Segment): void {
-  const { f, sh } = s;
-  const most = ROW_GROUPS * sh.L;
-  const [q, xq, cq, i] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const aOff = multiples(f, s.aRow, most);
-  const cOff = multiples(f, s.cRow, most);
-  const xOff = multiples(f, s.bRow, sh.L);
-  f.op('i32.const', 0).op('local.set', q);
-  whileNot(f, () => { f.op('local.get', q).op('local.get', s.Q).op('i32.ge_u'); }, () => {
-    f.op('local.get', s.bBase).op('local.get', q).op('local.get', s.bCol).op('i32.mul').op('i32.add').op('local.set', xq);
-    f.op('local.get', s.cBase).op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add').op('local.set', cq);
-    f.op('i32.const', 0).op('local.set', i);
-    for (const groups of [ROW_GROUPS, 1]) {
-      whileNot(f, () => {
-        f.op('local.get', i).op('i32.const', groups * sh.L).op('i32.add').op('local.get', s.n).op('i32.gt_u');
-      }, () => {
-        emitRowGroups(s, groups, i, xq, cq, aOff, cOff, xOff);
-        f.op('local.get', i).op('i32.const', groups * sh.L).op('i32.add').op('local.set', i);
-      });
-    }
-    emitScalarRows(s, i, xq, cq);
-    f.op('local.get', q).op('i32.const', 1).op('i32.add').op('local.set', q);
-  });
-}
-
-/** groups x L rows of column q of C, from row i. */
-function emitRowGroups(s: Segment, groups: number, i: Local, xq: Local, cq: Local,
-  aOff: readonly Local[], cOff: readonly Local[], xOff: readonly Local[]): void {
-  const { f, sh } = s;
-  const { L, E } = sh;
-  const [aK, xK, k, cp] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const acc = Array.from({ length: groups }, () => f.local('v128'));
-  const rowV = Array.from({ length: groups * L }, () => f.local('v128'));
-  const colV = Array.from({ length: groups * L }, () => f.local('v128'));
-  const tmp = Array.from({ length: 4 }, () => f.local('v128'));
-  const xs = f.local('v128');
-  const off = (offs: readonly Local[], j: number): Local | undefined => (j === 0 ? undefined : offs[j]);
-  const splat = sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat';
-  f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', aK);
-  f.op('local.get', xq).op('local.set', xK);
-  f.op('local.get', s.K).op('local.set', k);
-  for (const a of acc) f.v128i32(0).op('local.set', a);
-  const addProducts = (g: number, col: Local): void => {
-    f.op('local.get', acc[g]!).op('local.get', col).op('local.get', xs).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', acc[g]!);
-  };
-  // L steps of k at a time: load, transpose, accumulate in k order.
-  whileNot(f, () => { f.op('local.get', k).op('i32.const', L).op('i32.lt_u'); }, () => {
-    for (let j = 0; j < groups * L; j++) {
-      address(f, aK, off(aOff, j));
-      f.mem('v128.load', { align: 0 }).op('local.set', rowV[j]!);
-    }
-    for (let g = 0; g < groups; g++) transpose(f, sh, rowV.slice(g * L, g * L + L), colV.slice(g * L, g * L + L), tmp);
-    for (let j = 0; j < L; j++) {
-      address(f, xK, off(xOff, j));
-      f.mem(splat, { align: 0 }).op('local.set', xs);
-      for (let g = 0; g < groups; g++) addProducts(g, colV[g * L + j]!);
-    }
-    f.op('local.get', aK).op('i32.const', L * E).op('i32.add').op('local.set', aK);
-    f.op('local.get', xK).op('local.get', xOff[L - 1]!).op('local.get', s.bRow).op('i32.add').op('i32.add').op('local.set', xK);
-    f.op('local.get', k).op('i32.const', L).op('i32.sub').op('local.set', k);
-  });
-  // The last K mod L steps: each row's element put into its lane.
-  whileNot(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
-    f.op('local.get', xK).mem(splat, { align: 0 }).op('local.set', xs);
-    for (let g = 0; g < groups; g++) {
-      f.v128i32(0);
-      for (let l = 0; l < L; l++) {
-        address(f, aK, off(aOff, g * L + l));
-        f.mem(`${sh.t}.load`, { align: 0 }).op(`${sh.v}.replace_lane`, l);
-      }
-      f.op('local.set', colV[g]!);
-      addProducts(g, colV[g]!);
-    }
-    f.op('local.get', aK).op('i32.const', E).op('i32.add').op('local.set', aK);
-    f.op('local.get', xK).op('local.get', s.bRow).op('i32.add').op('local.set', xK);
-    f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
-  });
-  f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
-  const laneStore = sh.t === 'f64' ? 'v128.store64_lane' : 'v128.store32_lane';
-  for (let g = 0; g < groups; g++) {
-    for (let l = 0; l < L; l++) {
-      address(f, cp, off(cOff, g * L + l));
-      f.op('local.get', acc[g]!).mem(laneStore, { align: 0 }, l);
-    }
-  }
-}
-
-/** Rows left over from row i, one at a time. */
-function emitScalarRows(s: Segment, i: Local, xq: Local, cq: Local): void {
-  const { f, sh } = s;
-  const [aK, xK, k] = [f.local('i32'), f.local('i32'), f.local('i32')];
-  const acc = f.local(sh.t);
-  whileNot(f, () => { f.op('local.get', i).op('local.get', s.n).op('i32.ge_u'); }, () => {
-    f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', aK);
-    f.op('local.get', xq).op('local.set', xK);
-    f.op('local.get', s.K).op('local.set', k);
-    f.op(`${sh.t}.const`, 0).op('local.set', acc);
-    whileNot(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
-      f.op('local.get', acc);
-      f.op('local.get', aK).mem(`${sh.t}.load`, { align: 0 });
-      f.op('local.get', xK).mem(`${sh.t}.load`, { align: 0 });
-      f.op(`${sh.t}.mul`).op(`${sh.t}.add`).op('local.set', acc);
-      f.op('local.get', aK).op('local.get', s.aCol).op('i32.add').op('local.set', aK);
-      f.op('local.get', xK).op('local.get', s.bRow).op('i32.add').op('local.set', xK);
-      f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
-    });
-    f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add');
-    f.op('local.get', acc).mem(`${sh.t}.store`, { align: 0 });
-    f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i);
-  });
-}
 
 /**
  * `kernel(args, b0, b1)` of a contraction: per block, the tile of C, then the
@@ -398,5 +118,6 @@ function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes 
   f.op('br', 0).end().end();
   return kernelIndex;
 }
+
 
 export { emitContractionKernel, CONTRACTION, CONTRACTION_BYTES };
