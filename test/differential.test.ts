@@ -26,7 +26,7 @@ interface Leaf {
 interface OpStep {
   readonly op: string;
   readonly args: readonly number[];
-  readonly pin: boolean;
+  readonly pin: 'none' | 'pin' | 'pinCse';
 }
 
 interface Program {
@@ -53,8 +53,8 @@ const program: fc.Arbitrary<Program> = fc.record({
   steps: fc.array(fc.record({
     op: fc.constantFrom(...UNARY_OPS, ...BINARY_OPS, 'where', 'clip', 'astype:float64', 'astype:float32', 'astype:int32', 'astype:uint8', 'astype:bool'),
     args: fc.array(fc.nat(20), { minLength: 3, maxLength: 3 }),
-    // pinCse() moves the value into its own kernel and array: the results must not change.
-    pin: fc.boolean(),
+    // pinCse() moves the value into its own kernel and array, pin() into per-block temporaries: the results must not change.
+    pin: fc.constantFrom('none', 'none', 'pin', 'pinCse'),
   }), { minLength: 1, maxLength: 6 }),
   final: fc.constantFrom('none', 'none', 'sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'sumAxis0', 'maxLast', 'meanOuter', 'allLast'),
 });
@@ -94,7 +94,8 @@ function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.
         exact = false;
         if (v.dtype === 'float32') f32 = true;
       }
-      if (s.pin) v.pinCse();
+      if (s.pin === 'pinCse') v.pinCse();
+      if (s.pin === 'pin') v.pin();
       vals.push(v);
     } catch (e) {
       if (!(e instanceof da.DTypeError || e instanceof RangeError)) throw e;

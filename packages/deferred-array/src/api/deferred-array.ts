@@ -4,6 +4,7 @@ import { DisposedError } from '../ir/errors.js';
 import type { DType } from '../ir/dtypes.js';
 import { mark, pin } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
 import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execute/linker.js';
@@ -68,6 +69,25 @@ class DeferredArray {
     return this;
   }
 
+  /**
+   * lappy: keeps this array in a kernel-local temporary, computed once per
+   * element block by each kernel that reads it (over the part of it the block
+   * reads), instead of fused per element or made an array of its own. For an
+   * elementwise value, or a view or source (copied per block). A value that
+   * must be an array anyway (a result, an output, a matmul operand) is planned
+   * as if unpinned; explain() says so. Returns this array for chaining.
+   */
+  pin(): this {
+    const n = nodeOf(this);
+    const family = OPS[n.op].family;
+    if (!['unary', 'binary', 'ternary', 'cast', 'view', 'reshape', 'source'].includes(family)) {
+      throw new TypeError(`pin(): a ${n.op} is computed whole, not per element block, so it cannot live in a per-block temporary; ` +
+        'use pinCse() to evaluate it once into its own array');
+    }
+    pin(n, 'pin');
+    return this;
+  }
+
   /** Computes this array (and every marked output under it). */
   async execute(): Promise<StdNdarray | OutputRecord> {
     return (await runNodesAsync([nodeOf(this)], false)) as StdNdarray | OutputRecord;
@@ -100,7 +120,7 @@ class DeferredArray {
       label: `kernel ${g.id} over (${g.shape.join(', ')})`,
       nodes: groupNodes(g),
     }));
-    return printDot([...plan.results, ...plan.outputs.map((o) => o.node)], clusters);
+    return printDot([...plan.results, ...plan.outputs.map((o) => o.node)], clusters, new Set(plan.temps.keys()));
   }
 
   toString(): string {

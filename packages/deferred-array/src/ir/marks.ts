@@ -1,4 +1,4 @@
-// output() and pinCse() marks. Nodes are immutable and shared, so marks live
+// output(), pin() and pinCse() marks. Nodes are immutable and shared, so marks live
 // beside them: an output mark records its optional name and when it was made,
 // which fixes the order of outputs in the record execute() returns; a pin
 // mark overrides the planner's choice of where a value lives.
@@ -33,8 +33,12 @@ function markOf(node: Node): Mark | undefined {
   return marks.get(node);
 }
 
-/** lappy's overrides: 'pinCse' evaluates the value once, as its own kernel, into its own array. */
-type Pin = 'pinCse';
+/**
+ * lappy's overrides: 'pinCse' evaluates the value once, as its own kernel,
+ * into its own array; 'pin' keeps it in a per-block temporary of each kernel
+ * that reads it. The last call wins.
+ */
+type Pin = 'pinCse' | 'pin';
 
 const pins = new WeakMap<Node, Pin>();
 

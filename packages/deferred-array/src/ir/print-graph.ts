@@ -40,7 +40,9 @@ function printGraph(root: Node): string {
   return [head, ...order.map((n) => `  ${nodeLine(n, names)}`)].join('\n');
 }
 
-function printDot(roots: readonly Node[], clusters?: ReadonlyArray<{ label: string; nodes: readonly Node[] }>): string {
+/** Graphviz dot; `clusters` draws groups of nodes (kernels) as boxes, `temporaries` dashed (pin()ned values). */
+function printDot(roots: readonly Node[], clusters?: ReadonlyArray<{ label: string; nodes: readonly Node[] }>,
+  temporaries: ReadonlySet<Node> = new Set()): string {
   const order = topoOrder(roots);
   const names = new Map(order.map((n, i) => [n, `n${i}`]));
   const esc = (s: string): string => s.replace(/["\\]/g, '\\$&');
@@ -48,7 +50,8 @@ function printDot(roots: readonly Node[], clusters?: ReadonlyArray<{ label: stri
     const m = markOf(n);
     const parts = [`${n.op}${describeAttrs(n)}`, `${n.dtype}${formatShape(n.shape)}`];
     if (m) parts.push(m.name === undefined ? 'output()' : `output('${m.name}')`);
-    const style = m ? ', peripheries=2' : roots.includes(n) ? ', style=bold' : '';
+    if (temporaries.has(n)) parts.push('pin(): per-block temporary');
+    const style = m ? ', peripheries=2' : roots.includes(n) ? ', style=bold' : temporaries.has(n) ? ', style=dashed' : '';
     const shape = n.inputs.length === 0 ? 'box' : 'ellipse';
     return `${names.get(n)} [label="${parts.map(esc).join('\\n')}", shape=${shape}${style}];`;
   };

@@ -12,7 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { groupNodes } from './plan.js';
+import { FUSED_REDUCTIONS, groupNodes, isElementwise } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -27,10 +27,6 @@ interface Building {
   sealed: boolean;
 }
 
-const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
-const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
-
-const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
 /** Products the contraction kernels compute (float64, float32); others run through the reference evaluator. */
 const isContraction = (n: Node): boolean => (n.op === 'matmul' || n.op === 'dot') && (n.dtype === 'float64' || n.dtype === 'float32');
 
@@ -64,6 +60,10 @@ function fuseElementwise(plan: Plan): Plan {
   const directOf = (n: Node, g?: Building): Set<number> => {
     const h = groupOf.get(n);
     if (h) return h === g && !h.reductions.includes(n) ? new Set() : new Set([h.id]);
+    // A pinned temporary is computed inside the kernels that read it, before their members, from what its
+    // cone reads: a value g itself computes is not there yet, so the temporary depends on g.
+    const t = plan.temps.get(n);
+    if (t) return new Set(t.inputs.flatMap((i) => (g && groupOf.get(i) === g ? [g.id] : [...directOf(i, g)])));
     return outsideDeps.get(n) ?? new Set();
   };
   const canJoin = (n: Node, g: Building): boolean => n.inputs.every((j) => !reach(directOf(j, g)).has(g.id));
@@ -93,14 +93,14 @@ function fuseElementwise(plan: Plan): Plan {
         readers.get(i)!.add(g);
       }
       // A pinCse() value is computed with what feeds it, and read from memory by everything after.
-      if (plan.pins.has(n)) g.sealed = true;
+      if (plan.pins.get(n) === 'pinCse') g.sealed = true;
       continue;
     }
     if (isContraction(n)) {
       const g = newGroup(n.shape);
       g.contraction = n;
       record(n, g);
-      if (plan.pins.has(n)) g.sealed = true;
+      if (plan.pins.get(n) === 'pinCse') g.sealed = true;
       continue;
     }
     const input = n.inputs[0];
@@ -124,16 +124,21 @@ function fuseElementwise(plan: Plan): Plan {
 
   const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
   const consumers = new Map<Node, Node[]>();
-  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it.
+  const cones = [...plan.temps.values()].flatMap((t) => t.members);
+  for (const n of [...nodes, ...cones]) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
     const all = groupNodes(g);
     const inGroup = new Set<Node>(all);
-    const inputs = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
+    const read = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
+    const temps = read.flatMap((i) => plan.temps.get(i) ?? []);
+    const inputs = [...new Set([...read.filter((i) => !plan.temps.has(i)), ...temps.flatMap((t) => t.inputs)])];
     const stored = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
     const stores = g.contraction ? [g.contraction, ...stored] : stored;
     fused.set(g, Object.freeze({
-      id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores, ...(g.contraction ? { contraction: g.contraction } : {}),
+      id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores,
+      ...(g.contraction ? { contraction: g.contraction } : {}), ...(temps.length ? { temps } : {}),
     }));
   }
 

@@ -11,6 +11,7 @@ import type { Node } from '../ir/node.js';
 import { isWindow, readBy } from './plan.js';
 import type { MarkedOutput, Plan } from './plan.js';
 import { fuseElementwise } from './fuse.js';
+import { placeTemporaries } from './place-temporaries.js';
 import { assignBuffers } from './assign-buffers.js';
 import { mergeCommon } from './merge-common.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
@@ -36,7 +37,7 @@ const collectOutputs: Pass = (plan) => {
   return { ...plan, outputs };
 };
 
-/** Finds the pinCse()-marked nodes under the results. */
+/** Finds the pin()- and pinCse()-marked nodes under the results. */
 const collectPins: Pass = (plan) => {
   const pins = new Map<Node, Pin>();
   for (const n of topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)])) {
@@ -49,15 +50,17 @@ const collectPins: Pass = (plan) => {
 /**
  * A pinned view (a transpose, a slice) has no array of its own: it becomes a
  * copy (astype to its own dtype, an elementwise kernel), and the pin moves to
- * the copy. Pinned sources already are arrays.
+ * the copy. A pinCse()d source already is an array; a pin()ned one is copied
+ * per block into the kernels' scratch, as asked.
  */
 const copyPinnedViews: Pass = (plan) => {
   const pinned = plan.pins;
   if (pinned.size === 0) return plan;
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
-    if (!pinned.has(n) || !isWindow(n)) return m;
-    return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (pinCse copy)` });
+    const kind = pinned.get(n);
+    if (!kind || !(isWindow(n) || (kind === 'pin' && n.op === 'source'))) return m;
+    return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (${kind} copy)` });
   });
 };
 
@@ -104,13 +107,14 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
+  ['placeTemporaries', placeTemporaries, ['kernels']],
   ['fuseElementwise', fuseElementwise, ['kernels']],
   ['liveness', liveness, ['nodes', 'kernels']],
   ['assignBuffers', assignBuffers, ['kernels']],
 ];
 
 function planExecution(results: readonly Node[], target: Target = 'nodes'): Plan {
-  let plan: Plan = { results, outputs: [], pins: new Map(), steps: [], buffers: [], bufferOf: new Map() };
+  let plan: Plan = { results, outputs: [], pins: new Map(), temps: new Map(), pinNotes: new Map(), steps: [], buffers: [], bufferOf: new Map() };
   for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }

@@ -2,6 +2,7 @@
 // of steps that produce them.
 import type { Node } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
+import { isFloat } from '../ir/dtypes.js';
 import { OPS } from '../ir/op-table.js';
 import type { Shape } from '../ir/shape.js';
 
@@ -9,6 +10,19 @@ import type { Shape } from '../ir/shape.js';
 interface MarkedOutput {
   readonly node: Node;
   readonly key: string;
+}
+
+/**
+ * A pin()ned value (lappy): computed per block, into the kernel's scratch, by
+ * every kernel that reads it, over the part of it the block reads; never an
+ * array of its own.
+ */
+interface PinnedTemp {
+  readonly node: Node;
+  /** The elementwise nodes it is computed from, inputs before users, `node` last. */
+  readonly members: readonly Node[];
+  /** What they read from memory. */
+  readonly inputs: readonly Node[];
 }
 
 /**
@@ -28,8 +42,10 @@ interface FusedGroup {
   readonly members: readonly Node[];
   /** Reductions of members, all over the same axes. */
   readonly reductions: readonly Node[];
-  /** Nodes read from outside the group (materialised values or views of them). */
+  /** Nodes read from outside the group (materialised values or views of them), its temporaries' inputs included. */
   readonly inputs: readonly Node[];
+  /** pin()ned values the kernel computes per block before its members read them. */
+  readonly temps?: readonly PinnedTemp[];
   /** Members whose values are needed after the kernel: written to memory. */
   readonly stores: readonly Node[];
 }
@@ -70,8 +86,12 @@ interface Plan {
   readonly results: readonly Node[];
   /** Marked intermediates, in the order of their output() calls. */
   readonly outputs: readonly MarkedOutput[];
-  /** Values under the results that pinCse() placed in their own kernel and array. */
+  /** Values under the results marked with pinCse() or pin(). */
   readonly pins: ReadonlyMap<Node, Pin>;
+  /** The pin()ned values kept as per-block temporaries (by the kernels reading them); not steps. */
+  readonly temps: ReadonlyMap<Node, PinnedTemp>;
+  /** Why a pin() could not be honoured, per pinned value (it is then planned as if unpinned). */
+  readonly pinNotes: ReadonlyMap<Node, string>;
   /** Every step, producers before consumers. */
   readonly steps: readonly Step[];
   /** The heap blocks the steps write (empty for backends that manage their own memory). */
@@ -86,11 +106,25 @@ const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] :
 /** Every node a group computes: its contraction, members and reductions. */
 const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions'>): readonly Node[] => [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
 
+const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
+/** Reductions a kernel computes as it streams its members. */
+const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
+
+const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
+
+/**
+ * Ops whose kernels count elements for errors and warnings (integer division
+ * by zero, invalid casts to an integer dtype), so each element must be
+ * computed exactly once.
+ */
+const countsElements = (n: Node): boolean =>
+  (['floorDivide', 'mod', 'reciprocal'].includes(n.op) && !isFloat(n.dtype)) || (n.op === 'astype' && n.dtype !== 'bool' && !isFloat(n.dtype));
+
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
 const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
 
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { producedBy, readBy, isWindow, groupNodes };
-export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer };
+export { producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, FUSED_REDUCTIONS };
+export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp };

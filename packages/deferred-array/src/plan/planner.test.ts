@@ -16,7 +16,7 @@ const ramp = (n: number, scale = 1): Float64Array => Float64Array.from({ length:
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'mergeCommon', 'copyPinnedViews', 'lowerOuter', 'schedule', 'fuseElementwise', 'liveness',
+      'collectOutputs', 'collectPins', 'mergeCommon', 'copyPinnedViews', 'lowerOuter', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
       'assignBuffers',
     ]);
   });

@@ -36,7 +36,7 @@ function eagerTraffic(plan: Plan): number {
 }
 
 function printPlan(plan: Plan, backend: string): string {
-  const names = nameNodes(plan.steps.flatMap(producedBy));
+  const names = nameNodes([...plan.steps.flatMap(producedBy), ...[...plan.temps.values()].flatMap((t) => t.members)]);
   const kernels = plan.steps.filter((s) => s.kind === 'kernel').length;
   const computing = plan.steps.filter((s) => s.kind === 'kernel' || !isFree(s.node)).length;
   const lines = [
@@ -44,17 +44,27 @@ function printPlan(plan: Plan, backend: string): string {
     `${plan.results.length} result(s), ${plan.outputs.length} marked output(s)`,
   ];
   const name = (n: Node): string => names.get(n) ?? '?';
+  const pinNote = (n: Node): string => {
+    const note = plan.pinNotes.get(n);
+    if (note) return `   [pin not applied: ${note}; planned as if unpinned]`;
+    return plan.pins.get(n) === 'pinCse' ? '   [pinCse: own kernel, own array]' : '';
+  };
   for (const step of plan.steps) {
     const free = step.release.length ? `   (then release ${step.release.map(name).join(', ')})` : '';
     if (step.kind === 'node') {
-      lines.push(`  ${nodeLine(step.node, names)}${free}`);
+      lines.push(`  ${nodeLine(step.node, names)}${free}${pinNote(step.node)}`);
       continue;
     }
     const g = step.group;
     const fused = groupNodes(g).map((n) => n.op).join(', ');
     lines.push(`  kernel ${g.id} over ${formatShape(g.shape)}: ${fused}; reads ${g.inputs.map(name).join(', ') || 'nothing'}; ` +
       `writes ${g.stores.map(name).join(', ') || 'nothing'}${g.reductions.length ? `; reduces to ${g.reductions.map(name).join(', ')}` : ''}${free}`);
-    for (const n of groupNodes(g)) lines.push(`    ${nodeLine(n, names)}${plan.pins.has(n) ? '   [pinCse: own kernel, own array]' : ''}`);
+    for (const t of g.temps ?? []) {
+      lines.push(`    pin ${name(t.node)}: per-block temporary, ${t.node.dtype}${formatShape(t.node.shape)} computed per block from ` +
+        `${t.inputs.map(name).join(', ') || 'nothing'}`);
+      for (const n of t.members) lines.push(`      ${nodeLine(n, names)}`);
+    }
+    for (const n of groupNodes(g)) lines.push(`    ${nodeLine(n, names)}${pinNote(n)}`);
   }
   for (const o of plan.outputs) lines.push(`  output ${o.key} = ${name(o.node)}`);
   lines.push(`  result = ${plan.results.map(name).join(', ')}`);

@@ -4,7 +4,7 @@
 // op's computation dtype, stored members become outputs, and full reductions
 // become per-block partials.
 import { collapseDims } from 'kernels-wasm';
-import type { ContractionLaunch, InnerStride, KInstr, KType, KernelSpec, LaunchArray } from 'kernels-wasm';
+import type { ContractionLaunch, InnerStride, KInstr, KType, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -15,6 +15,7 @@ import type { FusedGroup } from '../plan/plan.js';
 import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
 import { mergeAxes } from './strides.js';
+import { contiguousStrides } from '../ir/shape.js';
 import type { CopyFn } from './contraction-operands.js';
 
 interface BuiltKernel {
@@ -29,6 +30,8 @@ interface BuiltKernel {
   readonly zeroSlots: ReadonlyMap<number, number>;
   /** The product's sizes and operands, for a group with a contraction. */
   readonly contraction?: ContractionLaunch;
+  /** Each pinned temporary's own space and arrays. */
+  readonly temps?: readonly TempLaunch[];
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
@@ -45,11 +48,21 @@ function innerOf(stride: number): InnerStride {
 
 /**
  * `inputs` are the values of group.inputs, `outputs` freshly allocated values
- * for group.stores; reduction i writes slot i.
+ * for group.stores; reduction i writes slot i. A pinned temporary is one more
+ * input array, row-major over its own shape and read through its broadcast
+ * strides; its computation (its cone over its own space) comes with the spec.
  */
 function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): BuiltKernel {
   const full = group.shape.length === 0 ? [1] : [...group.shape];
-  const values = [...inputs, ...outputs];
+  const temps = group.temps ?? [];
+  // The body loads what its members and reductions read; the temporaries' own inputs are theirs.
+  const read = new Set([...group.members, ...group.reductions].flatMap((m) => m.inputs));
+  if (group.contraction) read.add(group.contraction);
+  const loaded = group.inputs.map((n, k) => [n, inputs[k]!] as const).filter(([n]) => read.has(n));
+  const tempValue = (n: Node): HeapValue => ({ dtype: n.dtype, shape: n.shape, ptr: 0, strides: contiguousStrides(n.shape) });
+  const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
+  const values = [...loaded.map(([, v]) => v), ...temps.map((t) => tempValue(t.node)), ...outputs];
+  const inputCount = sources.length;
   // Reduced axes go last, so that each output reduces a run of consecutive elements.
   const reduced = group.shape.length === 0 ? [] : [...(group.reductions[0]?.attrs.axes ?? [])];
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
@@ -57,7 +70,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
   const segment = group.reductions.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
-  const columns = columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
+  // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
+  const columns = temps.length ? undefined : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => body[id]!.type;
@@ -66,10 +80,10 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const idOf = new Map<Node, number>();
   const get = (n: Node): number => idOf.get(n)!;
 
-  group.inputs.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
+  sources.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
   for (const m of group.members) idOf.set(m, emitMember(m, get, push, castTo));
   group.stores.forEach((n, k) => {
-    push({ op: 'store', array: inputs.length + k, arg: get(n), type: n.dtype });
+    push({ op: 'store', array: inputCount + k, arg: get(n), type: n.dtype });
   });
   const zeroSlots = new Map<number, number>();
   group.reductions.forEach((r, slot) => {
@@ -91,16 +105,30 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
 
   const arrays = values.map((v, k) => ({
     dtype: v.dtype,
-    role: k < inputs.length ? 'in' as const : 'out' as const,
+    role: k < inputCount ? 'in' as const : 'out' as const,
     inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
   }));
+  // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
+  const tempKernels = temps.map((t, i): { spec: TempSpec; launch: TempLaunch } => {
+    const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
+    const cone: FusedGroup = { id: -1, shape: t.node.shape, members: t.members, reductions: [], inputs: t.inputs, stores: [t.node] };
+    const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
+    return {
+      spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 },
+      launch: { shape: built.shape, arrays: built.arrays },
+    };
+  });
   return {
-    spec: { ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}) },
+    spec: {
+      ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}),
+      ...(temps.length ? { temps: tempKernels.map((t) => t.spec) } : {}),
+    },
     shape: collapsed.shape,
     arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
     segment,
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
+    ...(temps.length ? { temps: tempKernels.map((t) => t.launch) } : {}),
   };
 }
 
@@ -113,7 +141,7 @@ function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outpu
   const c = group.contraction!;
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
   const { launch, vectorise } = contractionOperands(c, valueOf.get(c.inputs[0]!)!, valueOf.get(c.inputs[1]!)!, copy);
-  const read = new Set(group.members.flatMap((m) => m.inputs));
+  const read = new Set([...group.members.flatMap((m) => m.inputs), ...(group.temps ?? []).flatMap((t) => t.inputs)]);
   const epilogueInputs = group.inputs.filter((n) => read.has(n));
   const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };
   const built = buildKernel(epilogue, [outputs[0]!, ...epilogueInputs.map((n) => valueOf.get(n)!)], outputs.slice(1));

@@ -112,7 +112,7 @@ class WasmRun {
       compiled: compileKernel(built.spec),
       launch: {
         shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
-        ...(built.contraction ? { contraction: built.contraction } : {}),
+        ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
       },
       // Read only by pooled launches (for their errors), so built only then.
       get label() {

@@ -150,7 +150,7 @@ describe('explain({ kernels: true })', () => {
     const text = y.explain({ kernels: true });
     expect(da.stats().runs).toBe(before);
     expect(text).toContain('kernel 0: 1-d iteration space, vectorised as f64x2');
-    expect(text).toMatch(/\(func \$kernel \(param i32 i32 i32\)/);
+    expect(text).toMatch(/\(func \$kernel \(param i32 i32 i32 i32\)/);
     expect(text).toContain('f64x2.mul');
     expect(() => y.explain({ wasm: true } as never)).toThrow(TypeError);
   });

@@ -34,4 +34,26 @@ function argsBytes(ndim: number, arrays: number): number {
 const arrayPtrOffset = (ndim: number, k: number): number => ARGS.shape + 4 * (ndim + k * (1 + ndim));
 const arrayStrideOffset = (ndim: number, k: number, d: number): number => arrayPtrOffset(ndim, k) + 4 * (1 + d);
 
-export { ARGS, argsBytes, arrayPtrOffset, arrayStrideOffset };
+/** i32 fields of a contraction after the elementwise launch block: sizes, then A's and B's pointers and element strides. */
+const CONTRACTION = {
+  rows: 0, P: 4, K: 8, Q: 12, rowsPerBlock: 16,
+  aPtr: 20, aBatch: 24, aRow: 28, aCol: 32,
+  bPtr: 36, bBatch: 40, bRow: 44, bCol: 48,
+} as const;
+const CONTRACTION_BYTES = 52;
+
+/**
+ * Fields of a kernel with pinned temporaries, after the launch block (and
+ * after a contraction's fields): the scratch area (one part per thread that
+ * may run blocks at once), the counter that hands each claim() its part, and
+ * per temporary its own launch block, its per-block ranges [lo, hi) (two i32
+ * per block) and its offset within a thread's part.
+ */
+const TEMPS = { scratch: 0, perThread: 4, slot: 8, slots: 12, first: 16, stride: 12, args: 0, table: 4, offset: 8 } as const;
+const tempsBytes = (temps: number): number => TEMPS.first + TEMPS.stride * temps;
+
+/** Byte offset of the temporaries' fields in the launch block of a kernel with this shape of spec. */
+const tempsOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown }): number =>
+  argsBytes(spec.ndim, spec.arrays.length) + (spec.contraction ? CONTRACTION_BYTES : 0);
+
+export { ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, argsBytes, arrayPtrOffset, arrayStrideOffset, tempsBytes, tempsOffset };

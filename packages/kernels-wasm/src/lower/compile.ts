@@ -3,10 +3,11 @@
 // so a graph rebuilt every iteration of a loop compiles once.
 import { ModuleBuilder } from '../encode/index.js';
 import type { FunctionBuilder, ValType } from '../encode/index.js';
-import { ARGS } from './args-layout.js';
+import { ARGS, TEMPS, tempsOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
+import type { KernelOptions } from './emit-kernel.js';
 import { emitColumnKernel } from './emit-columns.js';
 import { emitContractionKernel } from './emit-contraction.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
@@ -52,13 +53,16 @@ const isMathFn = (fn: string): fn is MathFn => (MATH_FNS as readonly string[]).i
 const specHash = (spec: KernelSpec, math: MathProvider = VECTOR_MATH): string =>
   `${math === VECTOR_MATH ? 'vm' : 'custom'}:${JSON.stringify(spec)}`;
 
+/** A spec's body and its temporaries' bodies. */
+const bodiesOf = (spec: KernelSpec): Array<readonly KInstr[]> => [spec.body, ...(spec.temps ?? []).map((t) => t.kernel.body)];
+
 /** Host keys a spec needs: ops that are neither native nor in the math library. */
 function hostKeysOf(spec: KernelSpec, math: MathProvider): string[] {
   const keys = new Set<string>();
   const lanesOf = (t: KType): 'f64x2' | 'f32x4' | undefined => (t === 'float64' ? 'f64x2' : t === 'float32' ? 'f32x4' : undefined);
-  for (const ins of spec.body) {
+  for (const body of bodiesOf(spec)) for (const ins of body) {
     if (ins.op !== 'unary' && ins.op !== 'binary') continue;
-    const t = spec.body[ins.op === 'unary' ? ins.arg : ins.args[0]]!.type;
+    const t = body[ins.op === 'unary' ? ins.arg : ins.args[0]]!.type;
     const native = ins.op === 'unary' ? isNativeUnary(ins.fn, t) : isNativeBinary(ins.fn, t);
     const isMath = ins.op === 'unary' ? MATH_UNARY.has(ins.fn) : MATH_BINARY.has(ins.fn);
     const lanes = lanesOf(t);
@@ -70,7 +74,7 @@ function hostKeysOf(spec: KernelSpec, math: MathProvider): string[] {
 
 function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; result: ValType } {
   const [fn, t] = key.split('.') as [string, KType];
-  const ins = spec.body.find((i): i is Extract<KInstr, { op: 'binary' }> => i.op === 'binary' && i.fn === fn);
+  const ins = bodiesOf(spec).flat().find((i): i is Extract<KInstr, { op: 'binary' }> => i.op === 'binary' && i.fn === fn);
   const w = scalarType(t);
   return { params: ins ? [w, w] : [w], result: w };
 }
@@ -81,15 +85,26 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
  * per task; claiming from JS cost a call into WebAssembly, a fresh view of the
  * shared buffer and an Atomics.add per block, which took a fifth of a streaming
  * kernel's time at 16 Ki elements per block.
+ *
+ * A kernel with pinned temporaries first takes a part of the scratch area with
+ * an atomic add on the slot counter: the claims running at once are at most the
+ * pool's threads, which take consecutive counts, so modulo the number of parts
+ * no two of them share one.
  */
-function emitClaimLoop(m: ModuleBuilder, kernelIndex: number): void {
+function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | undefined): void {
   const [, f] = m.func('claim', ['i32', 'i32'], ['i32']);
   const [args, blocks] = [f.param(0), f.param(1)];
-  const [b, ran] = [f.local('i32'), f.local('i32')];
+  const [b, ran, scratch] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  if (temps !== undefined) {
+    f.op('local.get', args).mem('i32.load', { offset: temps + TEMPS.scratch });
+    f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: temps + TEMPS.slot });
+    f.op('local.get', args).mem('i32.load', { offset: temps + TEMPS.slots }).op('i32.rem_u');
+    f.op('local.get', args).mem('i32.load', { offset: temps + TEMPS.perThread }).op('i32.mul').op('i32.add').op('local.set', scratch);
+  }
   f.block().loop();
   f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
   f.op('local.get', blocks).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', args).op('local.get', b).op('local.get', b).op('i32.const', 1).op('i32.add').op('call', kernelIndex);
+  f.op('local.get', args).op('local.get', b).op('local.get', b).op('i32.const', 1).op('i32.add').op('local.get', scratch).op('call', kernelIndex);
   f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
   f.op('br', 0).end().end();
   f.op('local.get', ran);
@@ -123,16 +138,27 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
     },
     math: (fn, l) => (math.isAvailable(fn, l) ? math.functionIndex(m, fn, l) : undefined),
   });
+  // Each temporary's computation: temp<i>(args, lo, hi, base) over [lo, hi) of its own space, writing at base.
+  const tempFns = (spec.temps ?? []).map((t, i) => {
+    const [index, tf] = m.func(`temp${i}`, ['i32', 'i32', 'i32', 'i32'], [], false);
+    const tLanes = simdLanes(t.kernel, (fn, l) => math.isAvailable(fn, l));
+    emitKernel(contextOf(tf), t.kernel, tLanes, tf.param(1), tf.param(2), { range: true, pointers: new Map([[t.out, tf.param(3)]]) });
+    return index;
+  });
+  const temps = spec.temps ? tempsOffset(spec) : undefined;
+  /** What a kernel function (args, b0, b1, scratch) tells emitKernel about the temporaries. */
+  const withTemps = (f: FunctionBuilder): KernelOptions =>
+    (temps === undefined ? {} : { temps: { fns: tempFns, scratch: f.param(3), offset: temps } });
   let kernelIndex: number;
   if (spec.contraction) {
-    kernelIndex = emitContractionKernel(m, spec, lanes, contextOf);
+    kernelIndex = emitContractionKernel(m, spec, lanes, contextOf, withTemps);
   } else {
-    const [index, f] = m.func('kernel', ['i32', 'i32', 'i32'], []);
+    const [index, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
     kernelIndex = index;
     if (spec.mode === 'columns') emitColumnKernel(contextOf(f), spec, lanes, f.param(1), f.param(2));
-    else emitKernel(contextOf(f), spec, lanes, f.param(1), f.param(2));
+    else emitKernel(contextOf(f), spec, lanes, f.param(1), f.param(2), withTemps(f));
   }
-  emitClaimLoop(m, kernelIndex);
+  emitClaimLoop(m, kernelIndex, temps);
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const result: CompiledModule = Object.freeze({ hash, id: modules.size + 1, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });

@@ -16,19 +16,13 @@
 import type { FunctionBuilder, Local, ModuleBuilder } from '../encode/index.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
+import type { KernelOptions } from './emit-kernel.js';
 import { emitColumns, emitRows, shapeOf } from './emit-contraction-segments.js';
 import type { Segment } from './emit-contraction-segments.js';
 import type { Lanes } from './simd-ops.js';
-import { argsBytes } from './args-layout.js';
+import { CONTRACTION, CONTRACTION_BYTES, argsBytes } from './args-layout.js';
 import type { KernelSpec } from './kernel-spec.js';
 
-/** i32 fields after the elementwise launch block: sizes, then A's and B's pointers and element strides. */
-const CONTRACTION = {
-  rows: 0, P: 4, K: 8, Q: 12, rowsPerBlock: 16,
-  aPtr: 20, aBatch: 24, aRow: 28, aCol: 32,
-  bPtr: 36, bBatch: 40, bRow: 44, bCol: 48,
-} as const;
-const CONTRACTION_BYTES = 52;
 
 /** Emits tile(args, block) into `f`. */
 function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
@@ -92,19 +86,20 @@ function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
 
 
 /**
- * `kernel(args, b0, b1)` of a contraction: per block, the tile of C, then the
- * elementwise body over the same rows of C while they are in cache.
+ * `kernel(args, b0, b1, scratch)` of a contraction: per block, the tile of C, then the
+ * elementwise body (with its pinned temporaries) over the same rows of C while they are in cache.
  */
-function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes | undefined, contextOf: (f: FunctionBuilder) => EmitContext): number {
+function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes | undefined, contextOf: (f: FunctionBuilder) => EmitContext,
+  options: (f: FunctionBuilder) => KernelOptions): number {
   const [tileIndex, tile] = m.func('tile', ['i32', 'i32'], [], false);
   emitContractionTile(tile, spec);
   let epilogueIndex: number | undefined;
   if (spec.body.some((i) => i.op === 'store')) {
-    const [index, e] = m.func('epilogue', ['i32', 'i32', 'i32'], [], false);
+    const [index, e] = m.func('epilogue', ['i32', 'i32', 'i32', 'i32'], [], false);
     epilogueIndex = index;
-    emitKernel(contextOf(e), spec, lanes, e.param(1), e.param(2));
+    emitKernel(contextOf(e), spec, lanes, e.param(1), e.param(2), options(e));
   }
-  const [kernelIndex, f] = m.func('kernel', ['i32', 'i32', 'i32'], []);
+  const [kernelIndex, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1] = [f.param(0), f.param(1), f.param(2)];
   const blk = f.local('i32');
   f.op('local.get', b0).op('local.set', blk);
@@ -112,7 +107,7 @@ function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes 
   f.op('local.get', blk).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
   f.op('local.get', args).op('local.get', blk).op('call', tileIndex);
   if (epilogueIndex !== undefined) {
-    f.op('local.get', args).op('local.get', blk).op('local.get', blk).op('i32.const', 1).op('i32.add').op('call', epilogueIndex);
+    f.op('local.get', args).op('local.get', blk).op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.get', f.param(3)).op('call', epilogueIndex);
   }
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end();
@@ -120,4 +115,4 @@ function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes 
 }
 
 
-export { emitContractionKernel, CONTRACTION, CONTRACTION_BYTES };
+export { emitContractionKernel };

@@ -9,7 +9,7 @@
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
@@ -49,8 +49,18 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   f.op('local.set', acc);
 }
 
+interface KernelOptions {
+  /** Run once over the elements [blockBegin, blockEnd) instead of over blocks: a pinned temporary's computation. */
+  readonly range?: boolean;
+  /** Arrays whose pointer is this local instead of the launch block's. */
+  readonly pointers?: ReadonlyMap<number, Local>;
+  /** For a spec with temporaries: their functions (in spec.temps order), this thread's scratch and where their fields are. */
+  readonly temps?: { readonly fns: readonly number[]; readonly scratch: Local; readonly offset: number };
+}
+
 /** Emits the whole function body into `ctx.f` (params: args, blockBegin, blockEnd). */
-function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
+function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, blockBegin: Local, blockEnd: Local,
+  options: KernelOptions = {}): void {
   const f = ctx.f;
   const nd = spec.ndim;
   const i32 = (): Local => f.local('i32');
@@ -92,7 +102,18 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', istride[k]!);
   });
 
-  openBlockLoop(f, blk, blockBegin, blockEnd, bs, total, start, stop);
+  if (options.range) {
+    // One pass of the block loop, over [blockBegin, blockEnd).
+    f.op('i32.const', 0).op('local.set', blk);
+    f.block().loop();
+    f.op('local.get', blk).op('br_if', 1);
+    f.op('local.get', blockBegin).op('local.set', start);
+    f.op('local.get', blockEnd).op('local.set', stop);
+  } else {
+    openBlockLoop(f, blk, blockBegin, blockEnd, bs, total, start, stop);
+  }
+  const pointers = new Map(options.pointers);
+  if (options.temps) for (const [t, local] of emitTemps(ctx, spec, blk, options.temps)) pointers.set(t, local);
   const resetAccumulators = (): void => {
     reduces.forEach((r, s) => {
       emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
@@ -126,7 +147,9 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   }
   // Row pointers: base + sum over axes of idx * stride * element size.
   spec.arrays.forEach((a, k) => {
-    argLoad(arrayPtrOffset(nd, k));
+    const own = pointers.get(k);
+    if (own !== undefined) f.op('local.get', own);
+    else argLoad(arrayPtrOffset(nd, k));
     for (let d = 0; d < nd; d++) {
       f.op('local.get', idx[d]!);
       argLoad(arrayStrideOffset(nd, k, d));
@@ -219,6 +242,31 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end(); // blocks
+}
+
+/**
+ * Computes block `blk`'s part of each pinned temporary into this thread's
+ * scratch: the range [lo, hi) of its flat order the block reads comes from its
+ * table (written at launch), and its function writes element e at
+ * base + e * size, base being the scratch part less lo elements. Returns the
+ * body's arrays that read them, with the local holding each one's base.
+ */
+function emitTemps(ctx: EmitContext, spec: KernelSpec, blk: Local, temps: NonNullable<KernelOptions['temps']>): Array<[number, Local]> {
+  const f = ctx.f;
+  const [lo, hi, entry] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  return (spec.temps ?? []).map((t, i) => {
+    const at = temps.offset + TEMPS.first + TEMPS.stride * i;
+    const base = f.local('i32');
+    f.op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.table });
+    f.op('local.get', blk).op('i32.const', 8).op('i32.mul').op('i32.add').op('local.tee', entry);
+    f.mem('i32.load', { offset: 0 }).op('local.set', lo);
+    f.op('local.get', entry).mem('i32.load', { offset: 4 }).op('local.set', hi);
+    f.op('local.get', temps.scratch).op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.offset }).op('i32.add');
+    f.op('local.get', lo).op('i32.const', KTYPE_BYTES[spec.arrays[t.array]!.dtype]).op('i32.mul').op('i32.sub').op('local.set', base);
+    f.op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.args });
+    f.op('local.get', lo).op('local.get', hi).op('local.get', base).op('call', temps.fns[i]!);
+    return [t.array, base];
+  });
 }
 
 /**
@@ -335,3 +383,4 @@ function emitBody(
 }
 
 export { emitKernel, emitBody, identity, combineScalar, openBlockLoop };
+export type { KernelOptions };

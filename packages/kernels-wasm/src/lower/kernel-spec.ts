@@ -64,6 +64,21 @@ interface ContractionSpec {
   readonly vectorise: 'columns' | 'rows';
 }
 
+/**
+ * A pinned temporary (lappy's pin()): a value computed per block into the
+ * running thread's scratch, over the part of its own space the block reads,
+ * then read by the body through input array `array` like any input (its
+ * pointer is set per block). Elements a block needs are computed once per
+ * block, so an element read by several blocks is computed by each of them.
+ */
+interface TempSpec {
+  /** The body's input array that reads the temporary. */
+  readonly array: number;
+  /** Its computation over its own space: an elementwise kernel ('rows', no reductions) whose one store writes array `out`. */
+  readonly kernel: KernelSpec;
+  readonly out: number;
+}
+
 interface KernelSpec {
   /** Dimensions of the (collapsed) iteration space; sizes and outer strides are bound at launch. */
   readonly ndim: number;
@@ -78,9 +93,11 @@ interface KernelSpec {
   readonly mode?: 'rows' | 'columns';
   /** A matrix product run per block before the body (mode 'rows', no reductions). */
   readonly contraction?: ContractionSpec;
+  /** Pinned temporaries, computed per block before the body (mode 'rows'). */
+  readonly temps?: readonly TempSpec[];
 }
 
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };
 
 export { KTYPE_BYTES };
-export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec, ContractionSpec };
+export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec, ContractionSpec, TempSpec };

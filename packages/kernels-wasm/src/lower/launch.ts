@@ -3,9 +3,10 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
-import { ARGS, argsBytes, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, tempsBytes, tempsOffset } from './args-layout.js';
+import { isRowMajor, planTemps, writeLaunchBlock, writeTemps } from './launch-temps.js';
+import type { TempLaunch } from './launch-temps.js';
 import type { CompiledModule, HostFunction } from './compile.js';
-import { CONTRACTION, CONTRACTION_BYTES } from './emit-contraction.js';
 
 /** What a launch needs of the heap (kernels-wasm's Heap provides it). */
 interface HeapLike {
@@ -61,6 +62,8 @@ interface Launch {
   readonly segment?: number;
   /** Sizes and operands of the spec's contraction; its blocks are rows of C, and the body's blocks the same rows. */
   readonly contraction?: ContractionLaunch;
+  /** The spec's pinned temporaries: each one's own space and arrays. */
+  readonly temps?: readonly TempLaunch[];
 }
 
 interface LaunchResult {
@@ -80,6 +83,12 @@ interface LaunchResult {
 interface PreparedLaunch {
   readonly argsPtr: number;
   readonly partialsPtr: number;
+  /** Scratch of a kernel with pinned temporaries (the calling thread uses its first part), else 0. */
+  readonly scratch: number;
+  /** Launch blocks of the temporaries, whose flags count with the kernel's. */
+  readonly tempArgs: readonly number[];
+  /** Every heap block the launch holds, freed by finishLaunch. */
+  readonly held: readonly number[];
   readonly blocks: number;
   readonly pieces: number;
   readonly slots: number;
@@ -92,7 +101,8 @@ const BLOCK_SIZE = 16384;
 /** Columns per block of a column kernel: 16 KiB of float64 partials per reduction, in L1. */
 const COLUMN_BLOCK = 2048;
 
-type KernelFn = (args: number, blockBegin: number, blockEnd: number) => void;
+/** A kernel runs blocks [blockBegin, blockEnd); `scratch` is its thread's part of the scratch area (kernels with pinned temporaries). */
+type KernelFn = (args: number, blockBegin: number, blockEnd: number, scratch?: number) => void;
 
 /** A module's `claim` export: runs blocks of the launch at `args` until none are left; returns how many it ran. */
 type ClaimFn = (args: number, blocks: number) => number;
@@ -146,17 +156,12 @@ function checkContraction(compiled: CompiledModule, l: Launch, total: number): n
   return contractionRows(c);
 }
 
-function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
-  let expect = 1;
-  for (let d = shape.length - 1; d >= 0; d--) {
-    if (shape[d] !== 1 && strides[d] !== expect) return false;
-    expect *= shape[d]!;
-  }
-  return true;
-}
-
-/** Checks the launch against the kernel and writes its launch block; the caller frees it with finishLaunch. */
-function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): PreparedLaunch {
+/**
+ * Checks the launch against the kernel and writes its launch block; the caller
+ * frees it with finishLaunch. `threads`: how many threads may run its blocks at
+ * once (each needs its own part of a pinned temporary's scratch).
+ */
+function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, threads = 1): PreparedLaunch {
   const { ndim, slots } = compiled.spec;
   if (l.shape.length !== ndim) throw new RangeError(`launch: the kernel has ${ndim} axes but the shape ${JSON.stringify(l.shape)} has ${l.shape.length}`);
   if (l.arrays.length !== compiled.spec.arrays.length) {
@@ -176,40 +181,38 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch): Pre
   const pieceIndex = (i: number): number =>
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
   const pieces = columns ? l.shape[1]! : total === 0 ? 0 : pieceIndex(total - 1) + 1;
-  const argsPtr = heap.alloc(argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0));
-  let partialsPtr: number;
+  const temps = compiled.spec.temps;
+  const planned = temps ? planTemps(compiled.spec, l.shape, l.arrays, l.temps, blocks, blockSize, total) : undefined;
+  const held: number[] = [];
+  const alloc = (bytes: number): number => {
+    const p = heap.alloc(bytes);
+    held.push(p);
+    return p;
+  };
   try {
-    partialsPtr = heap.alloc(Math.max(8, pieces * slots * 8));
+    const argsPtr = alloc(argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0));
+    const partialsPtr = alloc(Math.max(8, pieces * slots * 8));
+    const words = (): Int32Array => new Int32Array(heap.memory.buffer);
+    writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
+    if (contraction) {
+      const c = l.contraction!;
+      const base = argsBytes(ndim, l.arrays.length);
+      const fields: Array<[keyof typeof CONTRACTION, number]> = [
+        ['rows', c.batches * c.P], ['P', c.P], ['K', c.K], ['Q', c.Q], ['rowsPerBlock', contraction],
+        ['aPtr', c.a.ptr], ['aBatch', c.a.batch], ['aRow', c.a.row], ['aCol', c.a.col],
+        ['bPtr', c.b.ptr], ['bBatch', c.b.batch], ['bRow', c.b.row], ['bCol', c.b.col],
+      ];
+      const w = words();
+      for (const [name, v] of fields) w[(argsPtr + base + CONTRACTION[name]) >>> 2] = v;
+    }
+    const { scratch, tempArgs } = planned
+      ? writeTemps(compiled.spec, words, alloc, argsPtr, tempsOffset(compiled.spec), l.temps!, planned, Math.max(1, threads))
+      : { scratch: 0, tempArgs: [] };
+    return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots, total, pieceIndex };
   } catch (e) {
-    heap.free(argsPtr);
+    for (const p of held) heap.free(p);
     throw e;
   }
-  const words = new Int32Array(heap.memory.buffer);
-  const put = (byteOffset: number, v: number): void => { words[(argsPtr + byteOffset) >>> 2] = v; };
-  put(ARGS.total, total);
-  put(ARGS.blockSize, blockSize);
-  put(ARGS.flagDivide, 0);
-  put(ARGS.flagInvalid, 0);
-  put(ARGS.partials, partialsPtr);
-  put(ARGS.segment, segment);
-  put(ARGS.segmentLcm, segmentLcm | 0);
-  put(ARGS.claim, 0);
-  l.shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
-  l.arrays.forEach((a, k) => {
-    put(arrayPtrOffset(ndim, k), a.ptr);
-    a.strides.forEach((s, d) => put(arrayStrideOffset(ndim, k, d), s));
-  });
-  if (contraction) {
-    const c = l.contraction!;
-    const base = argsBytes(ndim, l.arrays.length);
-    const fields: Array<[keyof typeof CONTRACTION, number]> = [
-      ['rows', c.batches * c.P], ['P', c.P], ['K', c.K], ['Q', c.Q], ['rowsPerBlock', contraction],
-      ['aPtr', c.a.ptr], ['aBatch', c.a.batch], ['aRow', c.a.row], ['aCol', c.a.col],
-      ['bPtr', c.b.ptr], ['bBatch', c.b.batch], ['bRow', c.b.row], ['bCol', c.b.col],
-    ];
-    for (const [name, v] of fields) put(base + CONTRACTION[name], v);
-  }
-  return { argsPtr, partialsPtr, blocks, pieces, slots, total, pieceIndex };
 }
 
 /** Reads what the blocks left (on success) and frees the launch block. */
@@ -217,16 +220,16 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
   try {
     if (!ok) return { partials: new Float64Array(0), blocks: p.blocks, pieces: p.pieces, pieceIndex: p.pieceIndex, flags: { divide: 0, invalid: 0 } };
     const words = new Int32Array(heap.memory.buffer);
+    const flag = (offset: number): number => [p.argsPtr, ...p.tempArgs].reduce((n, at) => n + words[(at + offset) >>> 2]!, 0);
     return {
       partials: new Float64Array(heap.memory.buffer, p.partialsPtr, p.pieces * p.slots).slice(),
       blocks: p.blocks,
       pieces: p.pieces,
       pieceIndex: p.pieceIndex,
-      flags: { divide: words[(p.argsPtr + ARGS.flagDivide) >>> 2]!, invalid: words[(p.argsPtr + ARGS.flagInvalid) >>> 2]! },
+      flags: { divide: flag(ARGS.flagDivide), invalid: flag(ARGS.flagInvalid) },
     };
   } finally {
-    heap.free(p.partialsPtr);
-    heap.free(p.argsPtr);
+    for (const ptr of p.held) heap.free(ptr);
   }
 }
 
@@ -258,7 +261,7 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
       // One call over every block: the calling thread alone needs no claims.
       host?.takeFlags?.();
       try {
-        kernel(p.argsPtr, 0, p.blocks);
+        kernel(p.argsPtr, 0, p.blocks, p.scratch);
       } finally {
         addHostFlags(heap.memory, p.argsPtr, host);
       }
@@ -284,4 +287,4 @@ function gcd(a: number, b: number): number {
 }
 
 export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, BLOCK_SIZE };
-export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand };
+export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };

@@ -16,6 +16,7 @@ function validateSpec(spec: KernelSpec): void {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
   });
   if (spec.contraction) validateContraction(spec);
+  if (spec.temps) validateTemps(spec);
   const slots = new Set<number>();
   spec.body.forEach((ins: KInstr, v) => {
     if (!TYPES.has(ins.type)) fail(v, `unknown type ${String(ins.type)}`);
@@ -79,6 +80,29 @@ function validateContraction(spec: KernelSpec): void {
   if (a.role !== 'in' || a.dtype !== c.dtype || a.inner === 'strided') fail(`product array ${c.product} must be a contiguous ${c.dtype} input of the body`);
   if (spec.mode === 'columns') fail("a contraction runs in 'rows' mode");
   if (spec.slots !== 0 || spec.body.some((i) => i.op === 'reduce')) fail('a contraction kernel has no reductions');
+}
+
+function validateTemps(spec: KernelSpec): void {
+  if (spec.mode === 'columns') throw new TypeError("KernelSpec.temps: a kernel with pinned temporaries runs in 'rows' mode");
+  const used = new Set<number>();
+  spec.temps!.forEach((t, i) => {
+    const fail = (why: string): never => { throw new TypeError(`KernelSpec.temps[${i}]: ${why}`); };
+    const a = spec.arrays[t.array];
+    if (!a || a.role !== 'in') fail(`array ${t.array} must be an input of the body`);
+    if (used.has(t.array)) fail(`array ${t.array} reads another temporary already`);
+    used.add(t.array);
+    const k = t.kernel;
+    if (k.temps || k.contraction || k.mode === 'columns' || k.slots !== 0) fail("its kernel must be plain elementwise ('rows', no reductions, contraction or temporaries)");
+    const out = k.arrays[t.out];
+    if (!out || out.role !== 'out' || out.dtype !== a!.dtype) fail(`its array ${t.out} must be an output of ${a!.dtype}, the body array's dtype`);
+    const stores = k.body.filter((ins) => ins.op === 'store');
+    if (stores.length !== 1 || stores[0]!.array !== t.out) fail(`its kernel must store once, into array ${t.out}`);
+    try {
+      validateSpec(k);
+    } catch (e) {
+      fail(`its kernel: ${(e as Error).message}`);
+    }
+  });
 }
 
 export { validateSpec };

@@ -90,6 +90,52 @@ describe.each(KINDS)('%s pool', (kind) => {
     }
   });
 
+  test('a kernel with a pinned temporary: each worker computes it in its own part of the scratch', async () => {
+    // out = x * sin(v), v (length n) pinned and broadcast over m rows: every block recomputes all of it.
+    const [m, n] = [64, 4099];
+    const x = array(Float64Array.from({ length: m * n }, (_, i) => (i % 101) - 50));
+    const v = array(Float64Array.from({ length: n }, (_, i) => i * 0.37 + Math.floor(i / 7)));
+    const spec: KernelSpec = {
+      ndim: 2,
+      arrays: [f64, { ...f64, inner: 'contiguous' }, out64],
+      body: [
+        { op: 'load', array: 0, type: 'float64' },
+        { op: 'load', array: 1, type: 'float64' },
+        { op: 'binary', fn: 'multiply', args: [0, 1], type: 'float64' },
+        { op: 'store', array: 2, arg: 2, type: 'float64' },
+      ],
+      slots: 0,
+      temps: [{
+        array: 1,
+        out: 1,
+        kernel: { ndim: 1, arrays: [f64, out64], body: [
+          { op: 'load', array: 0, type: 'float64' },
+          { op: 'unary', fn: 'sin', arg: 0, type: 'float64' },
+          { op: 'store', array: 1, arg: 1, type: 'float64' },
+        ], slots: 0 },
+      }],
+    };
+    const compiled = compileKernel(spec);
+    const launchOf = (out: number) => ({
+      shape: [m, n],
+      arrays: [{ ptr: x, strides: [n, 1] }, { ptr: 0, strides: [0, 1] }, { ptr: out, strides: [n, 1] }],
+      temps: [{ shape: [n], arrays: [{ ptr: v, strides: [1] }, { ptr: 0, strides: [1] }] }],
+    });
+    const yInline = heap.alloc(m * n * 8);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('none'); } });
+    const inline = launch(compiled, heap, fn, launchOf(yInline));
+    expect(inline.blocks).toBeGreaterThan(8);
+    for (const threads of [2, 4]) {
+      const p = await pool(kind, threads);
+      const y = heap.alloc(m * n * 8);
+      for (let round = 0; round < 3; round++) {
+        await launchOnPool(p, compiled, heap, launchOf(y), 'pinned');
+        expect(bits(read(y, m * n))).toEqual(bits(read(yInline, m * n)));
+      }
+      await p.close();
+    }
+  });
+
   test('sends each worker a kernel\'s compiled module once, not per launch', async () => {
     const p = await pool(kind, 2);
     const n = 100_000;

@@ -99,7 +99,7 @@ async function runRounds(
 async function launchOnPool(
   pool: KernelPool, compiled: CompiledModule, heap: HeapLike, l: Launch, label: string,
 ): Promise<LaunchResult> {
-  const p = prepareLaunch(compiled, heap, l);
+  const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
     if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label });
   } catch (e) {
