@@ -50,6 +50,7 @@ describe('pin(): a kernel-local temporary computed once per block', () => {
     expect(g.temps?.map((t) => t.members.map((m) => m.op))).toEqual([['sin', 'add']]);
     expect(g.inputs.map((n) => n.shape).sort((a, b) => b.length - a.length)).toEqual([[300, 700], [700], []]);
     expect(pinned.explain()).toMatch(/pin %\d+: per-block temporary, float64\(700,\) computed per block from/);
+    expect(pinned.explain({ kernels: true })).toContain('call $temp0');
     await expectSameResults(pinned, unpinned);
   });
 

@@ -109,8 +109,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
   }));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
+  const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
   const tempKernels = temps.map((t, i): { spec: TempSpec; launch: TempLaunch } => {
-    const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
     const cone: FusedGroup = { id: -1, shape: t.node.shape, members: t.members, reductions: [], inputs: t.inputs, stores: [t.node] };
     const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
     return {
