@@ -5,6 +5,7 @@ import { nepDemo } from './nep-demo.js';
 import { pairedFraction, printCase, printScaling, runCase } from './report.js';
 import { memoryReport } from './memory.js';
 import { diamondReport, printDiamond } from './diamond.js';
+import { pinReport, printPin } from './pin.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
@@ -50,6 +51,7 @@ async function main(): Promise<void> {
     console.log(`\n${memoryReport(N)}`);
     console.log(`\n${await productsReport(RUNS)}`);
     console.log(`\n${printDiamond(await diamondReport(2000, Math.max(2 * RUNS, 15)))}`);
+    console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +
