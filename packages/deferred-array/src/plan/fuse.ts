@@ -12,7 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, groupNodes, isElementwise } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -123,10 +123,8 @@ function fuseElementwise(plan: Plan): Plan {
   }
 
   const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
-  const consumers = new Map<Node, Node[]>();
   // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it.
-  const cones = [...plan.temps.values()].flatMap((t) => t.members);
-  for (const n of [...nodes, ...cones]) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
     const all = groupNodes(g);

@@ -12,7 +12,7 @@
 // it whole (a matrix product, a reshape that copies, a host op). explain()
 // says which, and why.
 import type { Node } from '../ir/node.js';
-import { FUSED_REDUCTIONS, countsElements, isElementwise } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, countsElements, isElementwise } from './plan.js';
 import type { PinnedTemp, Plan } from './plan.js';
 
 /** The elementwise nodes `k` is computed from (k last), and what they read from memory. */
@@ -52,8 +52,7 @@ function placeTemporaries(plan: Plan): Plan {
   });
   const order = new Map(nodes.map((n, i) => [n, i]));
   const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
-  const consumers = new Map<Node, Node[]>();
-  for (const n of nodes) for (const i of n.inputs) consumers.set(i, [...(consumers.get(i) ?? []), n]);
+  const consumers = consumersOf(nodes);
   // Newest first: whether a node is a step depends on the steps that read it.
   const steps = new Set<Node>();
   const readByTemps = new Set<Node>();

@@ -120,11 +120,24 @@ const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
 const countsElements = (n: Node): boolean =>
   (['floorDivide', 'mod', 'reciprocal'].includes(n.op) && !isFloat(n.dtype)) || (n.op === 'astype' && n.dtype !== 'bool' && !isFloat(n.dtype));
 
+/** Each node's readers among `nodes`, in their order. */
+function consumersOf(nodes: Iterable<Node>): Map<Node, Node[]> {
+  const consumers = new Map<Node, Node[]>();
+  for (const n of nodes) {
+    for (const i of n.inputs) {
+      const list = consumers.get(i);
+      if (list) list.push(n);
+      else consumers.set(i, [n]);
+    }
+  }
+  return consumers;
+}
+
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
 const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
 
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, FUSED_REDUCTIONS };
+export { producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
 export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp };

@@ -5,14 +5,13 @@
 import { compileKernel, disassembleFunction } from 'kernels-wasm';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
-import { contiguousStrides } from '../ir/shape.js';
 import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
-import { composeView } from './heap-value.js';
+import { atAddress, composeView } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 import { buildContraction, buildKernel } from './kernel-builder.js';
 
-const placeholder = (n: Node): HeapValue => ({ dtype: n.dtype, shape: n.shape, ptr: 0, strides: contiguousStrides(n.shape) });
+const placeholder = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
 
 function describeKernels(plan: Plan): string[] {
   const values = new Map<Node, HeapValue>();
@@ -28,7 +27,7 @@ function describeKernels(plan: Plan): string[] {
     const g = step.group;
     const inputs = g.inputs.map((n) => values.get(n)!);
     const built = g.contraction
-      ? buildContraction(g, inputs, g.stores.map(placeholder), (v, dtype) => ({ dtype, shape: v.shape, ptr: 0, strides: contiguousStrides(v.shape) }))
+      ? buildContraction(g, inputs, g.stores.map(placeholder), (v, dtype) => atAddress(0, dtype, v.shape))
       : buildKernel(g, inputs, g.stores.map(placeholder));
     for (const n of groupNodes(g)) values.set(n, placeholder(n));
     const compiled = compileKernel(built.spec);

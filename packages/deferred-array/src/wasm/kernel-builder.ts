@@ -12,10 +12,10 @@ import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
 import type { FusedGroup } from '../plan/plan.js';
+import { atAddress } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
 import { mergeAxes } from './strides.js';
-import { contiguousStrides } from '../ir/shape.js';
 import type { CopyFn } from './contraction-operands.js';
 
 interface BuiltKernel {
@@ -59,7 +59,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const read = new Set([...group.members, ...group.reductions].flatMap((m) => m.inputs));
   if (group.contraction) read.add(group.contraction);
   const loaded = group.inputs.map((n, k) => [n, inputs[k]!] as const).filter(([n]) => read.has(n));
-  const tempValue = (n: Node): HeapValue => ({ dtype: n.dtype, shape: n.shape, ptr: 0, strides: contiguousStrides(n.shape) });
+  // A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout.
+  const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
   const values = [...loaded.map(([, v]) => v), ...temps.map((t) => tempValue(t.node)), ...outputs];
   const inputCount = sources.length;
