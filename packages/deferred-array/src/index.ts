@@ -17,6 +17,7 @@ export {
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
 export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
+export { trace, flush, flushSync } from './api/trace.js';
 export { configure } from './execute/config.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
@@ -32,3 +33,5 @@ export type { ReduceOptions } from './ir/build-reduce.js';
 export type { IndexArg } from './ir/indexing.js';
 export type { DTypeOption } from './api/creation.js';
 export type { StdNdarray } from './util/stdlib.js';
+export type { TraceInfo, TracedComputation } from './api/trace.js';
+export type { InPlaceMethods } from './api/methods.js';

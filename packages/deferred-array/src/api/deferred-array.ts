@@ -4,6 +4,8 @@ import { DisposedError } from '../ir/errors.js';
 import type { DType } from '../ir/dtypes.js';
 import { mark, pin } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
+import { Cell, extend, livePath, resolve } from '../trace/cell.js';
+import type { LivePath } from '../trace/cell.js';
 import { OPS } from '../ir/op-table.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
@@ -18,14 +20,27 @@ import type { StdNdarray } from '../util/stdlib.js';
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
 let nodeOf: (x: DeferredArray) => Node;
+let liveOf: (x: DeferredArray) => LivePath;
+let liveView: (x: DeferredArray, build: (n: Node) => Node) => DeferredArray;
 
 class DeferredArray {
-  readonly #node: Node;
+  /**
+   * As in NumPy, every handle is an array: an operation makes a new one (a
+   * cell holding the expression, fixed when it was built), a view (get, T,
+   * contiguous reshapes) aliases the array it views, and an in-place write
+   * moves the array, and its views, to the version it writes.
+   */
+  readonly #live: LivePath;
+  readonly #memo: { base?: Node; node?: Node } = {};
   #disposed = false;
 
   /** @internal Users make arrays with wrap(), array(), zeros() and the operations. */
-  constructor(node: Node) {
-    this.#node = node;
+  constructor(node: Node | LivePath) {
+    this.#live = 'cell' in node ? node : livePath(new Cell(node));
+  }
+
+  get #node(): Node {
+    return resolve(this.#live, this.#memo);
   }
 
   static {
@@ -34,6 +49,15 @@ class DeferredArray {
         throw new DisposedError(`this ${x.#node.dtype}(${x.#node.shape.join(', ')}) DeferredArray was disposed; it cannot be used any more`);
       }
       return x.#node;
+    };
+    liveOf = (x) => {
+      nodeOf(x);
+      return x.#live;
+    };
+    liveView = (x, build) => {
+      const current = nodeOf(x);
+      const built = build(current);
+      return new DeferredArray(extend(x.#live, current, built, build) ?? built);
     };
   }
 
@@ -147,4 +171,4 @@ class DeferredArray {
 
 const wrapNode = (node: Node): DeferredArray => new DeferredArray(node);
 
-export { DeferredArray, nodeOf, wrapNode };
+export { DeferredArray, nodeOf, wrapNode, liveOf, liveView };

@@ -8,6 +8,7 @@ import type { AliasOf, BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { DeferredArray } from './deferred-array.js';
 import * as shaping from './shaping.js';
 import { binary, ternary, unary } from './ufunc.js';
+import { writeInPlace } from './in-place.js';
 import type { Operand, UfuncOptions } from './ufunc.js';
 
 type UnaryMethods = { [K in UnaryOp | AliasOf<UnaryOp>]: (options?: UfuncOptions) => DeferredArray };
@@ -31,8 +32,26 @@ interface ShapeMethods {
   outer(other: Operand): DeferredArray;
 }
 
+/**
+ * PyOP2: in-place writes, enqueued in the execution trace; nothing runs until
+ * forced. Each returns the array itself, which now stands for the values it
+ * will hold; expressions built earlier keep the values they were built from.
+ */
+interface InPlaceMethods {
+  /** x[...] = v: v broadcast to x's shape and cast to its dtype (unsafely, as NumPy's assignment does). */
+  assign(v: Operand): DeferredArray;
+  /** x += v (NumPy's 'same_kind' casting: an int32 array cannot take a float result). */
+  iadd(v: Operand): DeferredArray;
+  isub(v: Operand): DeferredArray;
+  imul(v: Operand): DeferredArray;
+  /** x /= v (true division, so only float arrays). */
+  idiv(v: Operand): DeferredArray;
+  /** x[index] = v, the index as in get(); the value comes last: x.set('1:-1, ::2', v). */
+  set(...indexThenValue: [...IndexArg[], Operand]): DeferredArray;
+}
+
 declare module './deferred-array.js' {
-  interface DeferredArray extends UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods {}
+  interface DeferredArray extends UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods, InPlaceMethods {}
 }
 
 type Method = (this: DeferredArray, ...args: never[]) => unknown;
@@ -65,10 +84,17 @@ install('clip', function (lo: Operand, hi: Operand, options?: UfuncOptions) { re
 install('matmul', function (other: Operand) { return shaping.matmul(this, other); });
 install('dot', function (other: Operand) { return shaping.dot(this, other); });
 install('outer', function (other: Operand) { return shaping.outer(this, other); });
+for (const op of ['assign', 'iadd', 'isub', 'imul', 'idiv'] as const) {
+  install(op, function (v: Operand) { return writeInPlace(this, op, v); });
+}
+install('set', function (...args: unknown[]) {
+  if (args.length < 2) throw new TypeError("set(index, value): give the index as get() takes it, then the value, e.g. x.set('1:-1', 0)");
+  return writeInPlace(this, 'set', args[args.length - 1] as Operand, args.slice(0, -1) as IndexArg[]);
+});
 Object.defineProperty(DeferredArray.prototype, 'T', {
   get(this: DeferredArray) { return shaping.transpose(this); },
   configurable: true,
   enumerable: false,
 });
 
-export type { UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods };
+export type { UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods, InPlaceMethods };

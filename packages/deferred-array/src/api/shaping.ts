@@ -8,35 +8,42 @@ import type { ReduceOptions } from '../ir/build-reduce.js';
 import * as view from '../ir/build-view.js';
 import type { IndexArg } from '../ir/indexing.js';
 import type { ReduceOp } from '../ir/op-table.js';
-import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
+import { DeferredArray, liveView, nodeOf, wrapNode } from './deferred-array.js';
+import type { Node } from '../ir/node.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 import { describe } from './operand.js';
 
 const node = (x: Operand, fn: string, position = 0) => anyNode(x, fn, position);
 
+/** A view of `x`: live (it follows in-place writes, as a NumPy view does) when x is a mutable array or a view of one. */
+function viewOf(x: Operand, fn: string, build: (n: Node) => Node): DeferredArray {
+  if (x instanceof DeferredArray) return liveView(x, build);
+  return wrapNode(build(node(x, fn)));
+}
+
 function reshape(x: Operand, shape: number | readonly number[]): DeferredArray {
-  return wrapNode(view.reshape(node(x, 'reshape'), shape));
+  return viewOf(x, 'reshape', (n) => view.reshape(n, shape));
 }
 
 function transpose(x: Operand, axes?: readonly number[]): DeferredArray {
-  return wrapNode(view.transpose(node(x, 'transpose'), axes));
+  return viewOf(x, 'transpose', (n) => view.transpose(n, axes));
 }
 
 function get(x: Operand, ...index: IndexArg[]): DeferredArray {
-  return wrapNode(view.slice(node(x, 'get'), index));
+  return viewOf(x, 'get', (n) => view.slice(n, index));
 }
 
 function broadcastTo(x: Operand, shape: readonly number[]): DeferredArray {
-  return wrapNode(view.broadcastTo(node(x, 'broadcastTo'), shape));
+  return viewOf(x, 'broadcastTo', (n) => view.broadcastTo(n, shape));
 }
 
 function squeeze(x: Operand, axis?: number | readonly number[]): DeferredArray {
-  return wrapNode(view.squeeze(node(x, 'squeeze'), axis));
+  return viewOf(x, 'squeeze', (n) => view.squeeze(n, axis));
 }
 
 function expandDims(x: Operand, axis: number | readonly number[]): DeferredArray {
-  return wrapNode(view.expandDims(node(x, 'expandDims'), axis));
+  return viewOf(x, 'expandDims', (n) => view.expandDims(n, axis));
 }
 
 function joinOptions(fn: string, options: unknown): number | null {

@@ -91,5 +91,5 @@ function anyNode(x: unknown, op: string, position = 0): Node {
   return arrayNode(x, op, position);
 }
 
-export { unary, binary, ternary, anyNode, checkUfuncOptions };
+export { unary, binary, ternary, anyNode, checkUfuncOptions, operandNodes };
 export type { Operand, UfuncOptions };

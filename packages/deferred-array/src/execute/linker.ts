@@ -17,6 +17,7 @@ import type { Backend, RunResult } from './backend.js';
 import { getConfig } from './config.js';
 import type { ErrorAction } from './config.js';
 import { toNdarray } from './to-ndarray.js';
+import { checkNotForcing, prepareForce, readsStored, serialised } from '../trace/force.js';
 
 const reference = new ReferenceBackend();
 const wasm = new WasmBackend();
@@ -92,8 +93,17 @@ function asPackageError(e: unknown): unknown {
   return fromSerialized(thrown, { message: e.message, cause: e });
 }
 
+/** The plan's run, its error policy applied (a stage of a force returns nothing, but may raise). */
+function finishStage(run: RunResult): void {
+  try {
+    applyPolicy(run.flags);
+  } finally {
+    run.release();
+  }
+}
+
 /** Plans and runs `roots` on the calling thread. */
-function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Record {
+function runRoots(roots: readonly Node[], many: boolean): Single | Single[] | Record {
   const plan = planExecution(roots, currentTarget());
   let run: RunResult;
   try {
@@ -104,11 +114,62 @@ function runNodes(roots: readonly Node[], many: boolean): Single | Single[] | Re
   return finish(roots, many, plan, run);
 }
 
+/**
+ * Runs `roots` on the calling thread, after the pending in-place
+ * computations they need (all of them when `all`); with no roots, only those.
+ */
+function runNodes(roots: readonly Node[], many: boolean, all = false): Single | Single[] | Record | undefined {
+  if (all || readsStored(roots)) checkNotForcing('executeSync');
+  const force = prepareForce(roots, all);
+  try {
+    force?.stages.forEach((_, i) => {
+      const plan = force.stagePlan(i, currentTarget());
+      let run: RunResult;
+      try {
+        run = currentBackend().run(plan);
+      } catch (e) {
+        throw asPackageError(e);
+      }
+      finishStage(run);
+    });
+    const result = roots.length > 0 ? runRoots(roots, many) : undefined;
+    force?.commit();
+    return result;
+  } catch (e) {
+    force?.rollback();
+    throw e;
+  }
+}
+
 /** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
-function runNodesAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
+function runRootsAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
   const plan = planExecution(roots, currentTarget());
   return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run), (e: unknown) => {
     throw asPackageError(e);
+  });
+}
+
+/** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
+function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Promise<Single | Single[] | Record | undefined> {
+  if (!all && !readsStored(roots)) return runRootsAsync(roots, many);
+  // Definition-time errors of the request itself are thrown now, as without a trace.
+  if (roots.length > 0) planExecution(roots, currentTarget());
+  return serialised(async () => {
+    const force = prepareForce(roots, all);
+    try {
+      for (let i = 0; i < (force?.stages.length ?? 0); i++) {
+        const plan = force!.stagePlan(i, currentTarget());
+        finishStage(await currentBackend().runAsync(plan).catch((e: unknown) => {
+          throw asPackageError(e);
+        }));
+      }
+      const result = roots.length > 0 ? await runRootsAsync(roots, many) : undefined;
+      force?.commit();
+      return result;
+    } catch (e) {
+      force?.rollback();
+      throw e;
+    }
   });
 }
 

@@ -21,12 +21,30 @@ interface ViewMap {
 }
 
 /**
+ * A mutable heap array as graph nodes see it: each version is a leaf ('stored'
+ * op) that backends read from wherever that version is held. Implemented by
+ * trace/storage.ts; the graph layer only reads through it.
+ */
+interface StorageRef {
+  readonly id: number;
+  /** How errors and printers name the array, e.g. 'A3 float64(4, 4)'. */
+  readonly name: string;
+  /** Byte address of the heap block holding `version`; StaleArrayError when none does. */
+  address(version: number): number;
+  /** The block holding `version` as a typed array over the heap (bool as uint8). */
+  view(version: number): TypedArray;
+}
+
+/**
  * Operation parameters. One interface for every op, each op reading the
  * fields it owns (see op-table.ts), so that passes can treat nodes uniformly.
  */
 interface NodeAttrs {
   /** source: the values in row-major order, owned by the graph (copied in once). */
   readonly data?: TypedArray;
+  /** stored: the mutable array, and which of its versions this leaf is. */
+  readonly storage?: StorageRef;
+  readonly version?: number;
   /** scalar: the constant, already cast to the node's dtype. */
   readonly value?: number;
   /** reduce: the reduced axes (sorted); transpose: the permutation. */
@@ -90,4 +108,4 @@ function topoOrder(roots: readonly Node[]): Node[] {
 }
 
 export { makeNode, topoOrder };
-export type { Node, NodeAttrs, ViewMap };
+export type { Node, NodeAttrs, ViewMap, StorageRef };

@@ -45,6 +45,8 @@ function op(family: Family, rule: DTypeRule, exact: boolean, aliases: readonly s
 const OPS = {
   // Leaves.
   source: op('source', 'none', true),
+  /** One version of a mutable heap array (see trace/): read from the block that holds it. */
+  stored: op('source', 'none', true),
   scalar: op('scalar', 'none', true),
 
   // Elementwise, two operands.

@@ -7,7 +7,8 @@
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
-import { isWindow, readBy } from './plan.js';
+import { OPS } from '../ir/op-table.js';
+import { isWindow, readBy, rootsOf } from './plan.js';
 import type { Buffer, Plan, Step } from './plan.js';
 
 const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
@@ -15,7 +16,7 @@ const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).byt
 /** Values a step writes to memory it allocates (views and sources allocate nothing). */
 function writtenBy(s: Step): readonly Node[] {
   if (s.kind === 'kernel') return [...s.group.stores, ...s.group.reductions];
-  return s.node.op === 'source' || isWindow(s.node) ? [] : [s.node];
+  return OPS[s.node.op].family === 'source' || isWindow(s.node) ? [] : [s.node];
 }
 
 function assignBuffers(plan: Plan): Plan {
@@ -28,7 +29,9 @@ function assignBuffers(plan: Plan): Plan {
     if (under) storage.set(s.node, under);
   }
   const kept = new Set<Node>();
-  for (const n of [...plan.results, ...plan.outputs.map((o) => o.node)]) {
+  // A store an elementwise kernel computes is written straight into its target block: no buffer.
+  const atTarget = new Set(plan.stores.map((st) => st.node));
+  for (const n of rootsOf(plan)) {
     const under = storage.get(n);
     if (under) kept.add(under);
   }
@@ -47,6 +50,7 @@ function assignBuffers(plan: Plan): Plan {
   const endsAt = plan.steps.map(() => [] as Building[]);
   plan.steps.forEach((s, i) => {
     for (const n of writtenBy(s)) {
+      if (s.kind === 'kernel' && atTarget.has(n) && !s.group.contraction && s.group.stores.includes(n)) continue;
       const bytes = valueBytes(n);
       const kind = kept.has(n) ? 'result' : 'temporary';
       let b: Building | undefined;

@@ -12,7 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, rootsOf } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -122,7 +122,7 @@ function fuseElementwise(plan: Plan): Plan {
     outsideDeps.set(n, deps);
   }
 
-  const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const wanted = new Set<Node>(rootsOf(plan));
   // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it.
   const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
   const fused = new Map<Building, FusedGroup>();

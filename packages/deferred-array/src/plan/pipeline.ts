@@ -5,11 +5,12 @@ import { OutputNameError } from '../ir/errors.js';
 import { markOf, pinOf } from '../ir/marks.js';
 import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
 import { cast, elementwise } from '../ir/build-elementwise.js';
 import { reshape } from '../ir/build-view.js';
 import type { Node } from '../ir/node.js';
-import { isWindow, readBy } from './plan.js';
-import type { MarkedOutput, Plan } from './plan.js';
+import { isWindow, readBy, rootsOf } from './plan.js';
+import type { MarkedOutput, Plan, StoreTarget } from './plan.js';
 import { fuseElementwise } from './fuse.js';
 import { placeTemporaries } from './place-temporaries.js';
 import { assignBuffers } from './assign-buffers.js';
@@ -40,7 +41,7 @@ const collectOutputs: Pass = (plan) => {
 /** Finds the pin()- and pinCse()-marked nodes under the results. */
 const collectPins: Pass = (plan) => {
   const pins = new Map<Node, Pin>();
-  for (const n of topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)])) {
+  for (const n of topoOrder(rootsOf(plan))) {
     const p = pinOf(n);
     if (p) pins.set(n, p);
   }
@@ -59,7 +60,7 @@ const copyPinnedViews: Pass = (plan) => {
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
     const kind = pinned.get(n);
-    if (!kind || !(isWindow(n) || (kind === 'pin' && n.op === 'source'))) return m;
+    if (!kind || !(isWindow(n) || (kind === 'pin' && OPS[n.op].family === 'source'))) return m;
     return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (${kind} copy)` });
   });
 };
@@ -80,12 +81,12 @@ const lowerOuter: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
 /** Orders every needed node after its inputs. */
 const schedule: Pass = (plan) => ({
   ...plan,
-  steps: topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)]).map((node) => ({ kind: 'node', node, release: [] })),
+  steps: topoOrder(rootsOf(plan)).map((node) => ({ kind: 'node', node, release: [] })),
 });
 
 /** Releases each intermediate value after its last reader, so memory follows the live set. */
 const liveness: Pass = (plan) => {
-  const keep = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const keep = new Set<Node>(rootsOf(plan));
   const lastUse = new Map<Node, number>();
   plan.steps.forEach((step, i) => {
     // A stored value nothing reads (a product only its epilogue used) goes with its own step.
@@ -113,8 +114,9 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['assignBuffers', assignBuffers, ['kernels']],
 ];
 
-function planExecution(results: readonly Node[], target: Target = 'nodes'): Plan {
-  let plan: Plan = { results, outputs: [], pins: new Map(), temps: new Map(), pinNotes: new Map(), steps: [], buffers: [], bufferOf: new Map() };
+/** Plans `results` (and, for a trace stage, the `stores` into mutable arrays). */
+function planExecution(results: readonly Node[], target: Target = 'nodes', stores: readonly StoreTarget[] = []): Plan {
+  let plan: Plan = { results, outputs: [], stores, pins: new Map(), temps: new Map(), pinNotes: new Map(), steps: [], buffers: [], bufferOf: new Map() };
   for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }

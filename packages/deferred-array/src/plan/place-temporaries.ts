@@ -12,7 +12,7 @@
 // it whole (a matrix product, a reshape that copies, a host op). explain()
 // says which, and why.
 import type { Node } from '../ir/node.js';
-import { FUSED_REDUCTIONS, consumersOf, countsElements, isElementwise } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, countsElements, isElementwise, rootsOf } from './plan.js';
 import type { PinnedTemp, Plan } from './plan.js';
 
 /** The elementwise nodes `k` is computed from (k last), and what they read from memory. */
@@ -51,7 +51,7 @@ function placeTemporaries(plan: Plan): Plan {
     return s.node;
   });
   const order = new Map(nodes.map((n, i) => [n, i]));
-  const wanted = new Set<Node>([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const wanted = new Set<Node>(rootsOf(plan));
   const consumers = consumersOf(nodes);
   // Newest first: whether a node is a step depends on the steps that read it.
   const steps = new Set<Node>();

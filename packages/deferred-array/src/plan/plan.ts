@@ -1,6 +1,6 @@
 // What the planner hands a backend: the values asked for and an ordered list
 // of steps that produce them.
-import type { Node } from '../ir/node.js';
+import type { Node, StorageRef } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
 import { isFloat } from '../ir/dtypes.js';
 import { OPS } from '../ir/op-table.js';
@@ -10,6 +10,22 @@ import type { Shape } from '../ir/shape.js';
 interface MarkedOutput {
   readonly node: Node;
   readonly key: string;
+}
+
+/**
+ * A trace computation's new value (see trace/), to be written into the heap
+ * block that holds `version` of a mutable array: the whole block, or a strided
+ * window of it (a slice assignment). `node` has the window's shape and the
+ * array's dtype. A backend writes it there directly where it can, else copies
+ * it there once every step has run.
+ */
+interface StoreTarget {
+  readonly node: Node;
+  readonly storage: StorageRef;
+  readonly version: number;
+  /** Element strides and offset of the window within the block (row-major for a whole-array write). */
+  readonly strides: readonly number[];
+  readonly offset: number;
 }
 
 /**
@@ -86,6 +102,8 @@ interface Plan {
   readonly results: readonly Node[];
   /** Marked intermediates, in the order of their output() calls. */
   readonly outputs: readonly MarkedOutput[];
+  /** Values written into mutable arrays' blocks rather than returned (a trace stage's writes). */
+  readonly stores: readonly StoreTarget[];
   /** Values under the results marked with pinCse() or pin(). */
   readonly pins: ReadonlyMap<Node, Pin>;
   /** The pin()ned values kept as per-block temporaries (by the kernels reading them); not steps. */
@@ -99,6 +117,9 @@ interface Plan {
   /** Buffer id of each value a step writes to new memory. */
   readonly bufferOf: ReadonlyMap<Node, number>;
 }
+
+/** Every value the plan must produce: results, marked outputs and stores. */
+const rootsOf = (p: Pick<Plan, 'results' | 'outputs' | 'stores'>): Node[] => [...p.results, ...p.outputs.map((o) => o.node), ...p.stores.map((s) => s.node)];
 
 /** The nodes whose values a step produces. */
 const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : groupNodes(s.group));
@@ -139,5 +160,5 @@ const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].fa
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
-export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp };
+export { rootsOf, producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
+export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

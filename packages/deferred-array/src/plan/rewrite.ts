@@ -4,6 +4,7 @@
 import { inheritMark } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import { rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 
 /** `n` over `inputs`: n itself when they are its inputs already. */
@@ -21,7 +22,7 @@ function withInputs(n: Node, inputs: readonly Node[]): Node {
 function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => Node): Plan {
   const to = new Map<Node, Node>();
   let changed = false;
-  for (const n of topoOrder([...plan.results, ...plan.outputs.map((o) => o.node)])) {
+  for (const n of topoOrder(rootsOf(plan))) {
     const m = visit(n, n.inputs.map((i) => to.get(i)!));
     if (m !== n) changed = true;
     to.set(n, m);
@@ -32,6 +33,7 @@ function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => N
     ...plan,
     results: plan.results.map(get),
     outputs: plan.outputs.map((o) => ({ ...o, node: get(o.node) })),
+    stores: plan.stores.map((st) => ({ ...st, node: get(st.node) })),
     pins: new Map([...plan.pins].map(([n, p]) => [get(n), p])),
   };
 }

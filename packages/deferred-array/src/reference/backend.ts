@@ -2,10 +2,20 @@
 // Slow and obviously correct; the oracle every other backend is tested against.
 import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
-import type { Plan } from '../plan/plan.js';
+import type { Plan, StoreTarget } from '../plan/plan.js';
+import { forEachStrided } from './dense.js';
 import type { Dense } from './dense.js';
 import { evaluateNode } from './evaluate.js';
 import { newFlags } from './flags.js';
+
+/** Writes a trace stage's value into its window of the mutable array's block. */
+function writeStore(st: StoreTarget, v: Dense): void {
+  const block = st.storage.view(st.version);
+  const from = v.data;
+  forEachStrided(v.shape, [{ strides: st.strides, offset: st.offset }], (i, o) => {
+    block[o] = from[i]!;
+  });
+}
 
 class ReferenceBackend implements Backend {
   readonly name = 'reference';
@@ -23,13 +33,14 @@ class ReferenceBackend implements Backend {
       this.#steps++;
       for (const n of step.release) values.delete(n);
     }
+    for (const st of plan.stores) writeStore(st, values.get(st.node)!);
     const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
-    // Fresh JS arrays are the caller's; a source's own storage (or a reshape of it) is not.
+    // Fresh JS arrays are the caller's; a source's own storage, a mutable array's block (or a reshape of them) is not.
     const sources = new Set(plan.steps.flatMap((s) => (s.kind === 'node' && s.node.op === 'source' ? [s.node.attrs.data!] : [])));
     return {
       values: new Map(wanted.map((node) => [node, values.get(node)!])),
       flags,
-      owns: (data) => !sources.has(data),
+      owns: (data) => !sources.has(data) && !(data.buffer instanceof SharedArrayBuffer),
       release: () => undefined,
     };
   }

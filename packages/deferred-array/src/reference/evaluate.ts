@@ -13,7 +13,8 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
   const family = OPS[node.op].family;
   switch (family) {
     case 'source':
-      return { dtype: node.dtype, shape: node.shape, data: node.attrs.data! };
+      // A stored version is read where it lives (the heap block holding it), as a source's own data is.
+      return { dtype: node.dtype, shape: node.shape, data: node.op === 'stored' ? node.attrs.storage!.view(node.attrs.version!) : node.attrs.data! };
     case 'scalar': {
       const out = allocDense(node.dtype, []);
       out.data[0] = node.attrs.value!;

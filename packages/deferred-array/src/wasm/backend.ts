@@ -65,6 +65,7 @@ class WasmBackend implements Backend {
       }
       run.release(step);
     }
+    run.writeStores(launchInline);
     return this.#result(plan, run);
   }
 

@@ -9,9 +9,9 @@ import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
-import { isFloat } from '../ir/dtypes.js';
+import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import type { FusedGroup, Plan, Step } from '../plan/plan.js';
+import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
@@ -67,6 +67,11 @@ class WasmRun {
    */
   #place(n: Node, shape: readonly number[] = n.shape): HeapValue {
     const id = this.#plan.bufferOf.get(n);
+    if (id === undefined) {
+      // A trace stage's write that the planner gave no buffer: the kernel stores it in its target block.
+      const target = this.#plan.stores.find((st) => st.node === n);
+      if (target) return targetValue(target);
+    }
     if (id === undefined) return this.#keep(allocValue(n.dtype, shape, this.#alloc));
     const buffer = this.#plan.buffers[id]!;
     const block = (): number => {
@@ -144,6 +149,23 @@ class WasmRun {
     }
   }
 
+  /**
+   * Writes each of a trace stage's stores into its target block, where its
+   * kernel did not already (a value no kernel computed, a product, or a value
+   * with two targets), by a copy kernel on this thread.
+   */
+  writeStores(launchInline: Launcher<LaunchResult>): void {
+    for (const st of this.#plan.stores) {
+      const v = this.#values.get(st.node)!;
+      const t = targetValue(st);
+      if (v.ptr === t.ptr && v.strides.every((x, i) => x === t.strides[i] || v.shape[i]! <= 1)) continue;
+      if (sizeOf(t.shape) === 0) continue;
+      const built = buildCopy(v, t);
+      this.launches++;
+      launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `store into ${st.storage.name}` }, this.heap);
+    }
+  }
+
   /** The results and outputs, copied out of the heap; the run then holds nothing but what release() frees. */
   results(plan: Plan): Map<Node, Dense> {
     const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
@@ -173,6 +195,7 @@ class WasmRun {
     const input = (i: number): HeapValue => this.#values.get(n.inputs[i]!)!;
     switch (OPS[n.op].family) {
       case 'source':
+        if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const v = this.#place(n, []);
@@ -237,6 +260,12 @@ class WasmRun {
       this.#values.set(node, out);
     });
   }
+}
+
+/** The window of a mutable array's block that a store writes (the array owns the block, not the run). */
+function targetValue(st: StoreTarget): HeapValue {
+  const bytes = dtypeInfo(st.node.dtype).bytes;
+  return { dtype: st.node.dtype, shape: st.node.shape, ptr: st.storage.address(st.version) + st.offset * bytes, strides: st.strides };
 }
 
 /** A copy in ordinary memory of a value that is a view of the heap. */

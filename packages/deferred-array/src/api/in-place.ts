@@ -1,0 +1,92 @@
+// PyOP2's mutable arrays: assign, iadd, isub, imul, idiv and set enqueue a
+// computation in the execution trace (trace/) and move the array to the
+// version it will produce. Nothing runs until something forces it.
+import { DTypeError, ShapeError } from '../ir/errors.js';
+import { canCastSafely, dtypeInfo } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js';
+import { broadcastTo, slice } from '../ir/build-view.js';
+import type { IndexArg } from '../ir/indexing.js';
+import type { Node } from '../ir/node.js';
+import type { BinaryOp } from '../ir/op-table.js';
+import { broadcastShapes, formatShape, sameShape } from '../ir/shape.js';
+import { checkReadable, enqueue, readsOf } from '../trace/trace.js';
+import type { InPlaceOp } from '../trace/trace.js';
+import { isWhole, viewWindow } from '../trace/window.js';
+import { DeferredArray, liveOf, nodeOf, wrapNode } from './deferred-array.js';
+import { checkScalarFits, describe } from './operand.js';
+import { anyNode, operandNodes } from './ufunc.js';
+import type { Operand } from './ufunc.js';
+
+const UFUNC: Record<'iadd' | 'isub' | 'imul' | 'idiv', BinaryOp> = { iadd: 'add', isub: 'subtract', imul: 'multiply', idiv: 'divide' };
+
+/** NumPy's 'same_kind' casting, which in-place ufuncs use: safe casts, or casts within one kind. */
+function canCastSameKind(from: DType, to: DType): boolean {
+  const kind = (d: DType) => dtypeInfo(d).kind;
+  return canCastSafely(from, to) || kind(from) === kind(to);
+}
+
+/** The new values of `target` (its shape, its dtype) that `op` with operand `v` writes. */
+function newValues(op: InPlaceOp, target: Node, v: Operand): Node {
+  const fn = `${op}()`;
+  const into = `into a ${target.dtype}${formatShape(target.shape)} array`;
+  if (op === 'assign' || op === 'set') {
+    let value: Node;
+    if (typeof v === 'number' || typeof v === 'boolean') {
+      // A JS number is a Python scalar to NumPy: truncated into integers, refused when out of range.
+      checkScalarFits(Number(v), target.dtype, `${fn}: the value`);
+      value = scalar(castValue(Number(v), target.dtype), target.dtype);
+    } else {
+      value = anyNode(v, fn, 0);
+    }
+    const shape = broadcastShapes([value.shape, target.shape], fn);
+    if (!sameShape(shape, target.shape)) {
+      throw new ShapeError(`${fn}: could not broadcast the value of shape ${formatShape(value.shape)} ${into}; it must broadcast to ${formatShape(target.shape)}`);
+    }
+    // Assignment casts unsafely, as NumPy's x[...] = v does (floats truncate into integers).
+    return cast(broadcastTo(value, target.shape), target.dtype);
+  }
+  const ufunc = UFUNC[op];
+  const result = elementwise(ufunc, operandNodes(ufunc, [wrapNode(target), v], [0, 1]));
+  if (!sameShape(result.shape, target.shape)) {
+    throw new ShapeError(`${fn}: the result would have shape ${formatShape(result.shape)}, which does not fit ${into} (the operand must broadcast to ${formatShape(target.shape)})`);
+  }
+  if (!canCastSameKind(result.dtype, target.dtype)) {
+    throw new DTypeError(
+      `${fn}: ${ufunc} gives ${result.dtype}, which cannot be stored ${into} in place (NumPy's 'same_kind' casting rule); ` +
+      `compute a new array instead (x.${ufunc}(v)), or assign() it to cast explicitly`,
+    );
+  }
+  return cast(result, target.dtype);
+}
+
+/** Enqueues `op` on x (or on x.get(...index)) and moves x to the version it writes. */
+function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: readonly IndexArg[]): DeferredArray {
+  if (!(x instanceof DeferredArray)) throw new TypeError(`${op}(): call it on a DeferredArray; got ${describe(x)}`);
+  const live = liveOf(x);
+  let target = nodeOf(x);
+  let window = live.window;
+  let where = '';
+  if (index) {
+    const sliced = slice(target, index);
+    if (sliced !== target) {
+      window = window && viewWindow(window, sliced.attrs.view!, sliced.shape);
+      where = `[${sliced.attrs.label}]`;
+      target = sliced;
+    }
+  }
+  if (!window) {
+    throw new TypeError(`${op}(): this array is a broadcast view, read-only as in NumPy (one element would be written several times); ` +
+      'write to the array it broadcasts, or copy it first');
+  }
+  const value = newValues(op, target, v);
+  // Refused now, before anything changes, if it reads values already overwritten.
+  checkReadable(readsOf([value]));
+  const whole = isWhole(window, live.cell.node.shape);
+  const storage = live.cell.storageForWrite(whole && (op === 'assign' || op === 'set'));
+  enqueue(op, storage, value, whole ? undefined : window, whole ? '' : where || '[view]');
+  live.cell.node = storage.leaf(storage.latest);
+  return x;
+}
+
+export { writeInPlace, canCastSameKind };

@@ -1,0 +1,80 @@
+// The identity of a mutable array as its handles see it. A handle made by a
+// creation function (and every view of it: get, T, transpose, contiguous
+// reshapes) is live: it reads the array's current version, as a NumPy view
+// does, while every other operation builds an expression fixed at the point it
+// was written. The cell becomes a Storage on its first in-place write.
+import { isWindow } from '../plan/plan.js';
+import type { Node } from '../ir/node.js';
+import { Storage } from './storage.js';
+import { checkReadable, enqueue, readsOf } from './trace.js';
+import { isReadOnly, reshapeWindow, viewWindow, wholeWindow } from './window.js';
+import type { Window } from './window.js';
+
+class Cell {
+  /** The current value: a source, an expression, or a version of `storage`. */
+  node: Node;
+  storage: Storage | undefined;
+
+  constructor(node: Node) {
+    this.node = node;
+  }
+
+  /**
+   * The storage in-place writes go to, made on the first: a source's values
+   * are copied into it now (as wrap() copies in); an expression's are written
+   * by a first computation, as `assign` would.
+   */
+  storageForWrite(overwritesAll: boolean): Storage {
+    if (this.storage) return this.storage;
+    const n = this.node;
+    if (n.op !== 'source' && !overwritesAll) checkReadable(readsOf([n]));
+    const s = new Storage(n.shape, n.dtype);
+    this.storage = s;
+    if (n.op === 'source') s.initialise(n.attrs.data!);
+    // A whole-array assign overwrites the expression's values before anything could read them.
+    else if (!overwritesAll) enqueue('assign', s, n, undefined, '');
+    this.node = s.leaf(s.latest);
+    return s;
+  }
+}
+
+/** A handle's view of a cell: how to build its node from the cell's, and where it lies in the array. */
+interface LivePath {
+  readonly cell: Cell;
+  readonly build: ReadonlyArray<(n: Node) => Node>;
+  /** Its window onto the array; undefined when it is read-only (a broadcast). */
+  readonly window: Window | undefined;
+}
+
+const livePath = (cell: Cell): LivePath => ({ cell, build: [], window: wholeWindow(cell.node.shape) });
+
+/** The node a live handle stands for now. */
+function resolve(p: LivePath, memo: { base?: Node; node?: Node }): Node {
+  if (p.build.length === 0) return p.cell.node;
+  if (memo.base !== p.cell.node) {
+    memo.base = p.cell.node;
+    memo.node = p.build.reduce((n, f) => f(n), p.cell.node);
+  }
+  return memo.node!;
+}
+
+/**
+ * The path of `build` applied to a live handle, when the result is a view of
+ * the same memory (else undefined: the result is an expression, e.g. a
+ * reshape of a strided view, which NumPy would copy).
+ */
+function extend(p: LivePath, current: Node, built: Node, build: (n: Node) => Node): LivePath | undefined {
+  if (built === current) return p;
+  if (!isWindow(built) || built.inputs[0] !== current) return undefined;
+  let window: Window | undefined;
+  if (p.window) {
+    window = built.attrs.view ? viewWindow(p.window, built.attrs.view, built.shape) : reshapeWindow(p.window, built.shape);
+    if (!built.attrs.view && !window) return undefined;
+    // A broadcast is read-only, as NumPy's broadcast_to is, even where it repeats nothing.
+    if (window && (isReadOnly(window) || built.op === 'broadcastTo')) window = undefined;
+  }
+  return { cell: p.cell, build: [...p.build, build], window };
+}
+
+export { Cell, livePath, resolve, extend };
+export type { LivePath };

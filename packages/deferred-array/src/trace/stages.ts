@@ -1,0 +1,104 @@
+// Groups the computations a force runs into stages, each planned as one graph
+// so that the planner fuses across statements (PyOP2's loop fusion): within a
+// stage a version written whole is not read back from memory but substituted
+// by its expression, so `phi -= a * p; phi -= a * p` is one kernel, and
+// siblings over the same space share one. Only the last version of each array
+// (and any version a later stage reads) is stored.
+//
+// A slice assignment writes into a copy of the version before it, so that
+// version must be in memory: a stage ends before a slice assignment to an
+// array the stage already writes, and before anything reading the result of
+// a slice assignment made in the stage. A neighbour read (a shifted slice) of
+// a substituted version makes the planner store it first, so no read crosses
+// a write.
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { withInputs } from '../plan/rewrite.js';
+import type { Computation, Read } from './trace.js';
+import type { Storage } from './storage.js';
+
+interface StageWrite {
+  readonly computation: Computation;
+  /** Its value with the stage's substitutions made. */
+  readonly node: Node;
+}
+
+interface Stage {
+  readonly computations: readonly Computation[];
+  /** The versions it writes to memory: each array's last, and any a later stage or the request reads. */
+  readonly writes: readonly StageWrite[];
+  /** The versions it reads from memory. */
+  readonly reads: readonly Read[];
+}
+
+const key = (storage: Storage, version: number): string => `${storage.id}:${version}`;
+
+/** Splits `chosen` (oldest first) into stages; `laterReads` are what the request itself reads afterwards. */
+function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]): Stage[] {
+  const groups: Computation[][] = [];
+  let windowed = new Set<Storage>();
+  let written = new Set<Storage>();
+  for (const c of chosen) {
+    const cur = groups[groups.length - 1];
+    const splits = !cur || windowed.has(c.storage) || (c.window !== undefined && written.has(c.storage)) ||
+      c.reads.some((r) => windowed.has(r.storage) && producedIn(cur, r));
+    if (splits) {
+      groups.push([c]);
+      windowed = new Set();
+      written = new Set();
+    } else cur.push(c);
+    written.add(c.storage);
+    if (c.window) windowed.add(c.storage);
+  }
+  // Versions read from memory by each stage, then by everything after it.
+  const substituted = groups.map((g) => substitute(g));
+  const needAfter: Read[][] = substituted.map(() => []);
+  let acc: Read[] = [...laterReads];
+  for (let i = substituted.length - 1; i >= 0; i--) {
+    needAfter[i] = acc;
+    acc = [...acc, ...substituted[i]!.reads];
+  }
+  return substituted.map((s, i) => {
+    const lastOf = new Map<Storage, Computation>();
+    for (const c of groups[i]!) lastOf.set(c.storage, c);
+    const later = new Set(needAfter[i]!.map((r) => key(r.storage, r.version)));
+    const writes = s.writes.filter((w) => lastOf.get(w.computation.storage) === w.computation ||
+      later.has(key(w.computation.storage, w.computation.version)));
+    return { computations: groups[i]!, writes, reads: s.reads };
+  });
+}
+
+/** Whether `r` is a version produced by one of `group`. */
+const producedIn = (group: readonly Computation[], r: Read): boolean =>
+  group.some((c) => c.storage === r.storage && c.version === r.version);
+
+/**
+ * Each computation's value with the versions produced earlier in the group
+ * (by whole-array writes) replaced by their expressions.
+ */
+function substitute(group: readonly Computation[]): { writes: StageWrite[]; reads: Read[] } {
+  const produced = new Map<string, Node>();
+  const rebuilt = new Map<Node, Node>();
+  const reads = new Map<string, Read>();
+  const writes = group.map((c) => {
+    for (const n of topoOrder([c.value])) {
+      if (rebuilt.has(n)) continue;
+      if (n.op === 'stored') {
+        const k = key(n.attrs.storage as Storage, n.attrs.version!);
+        const sub = produced.get(k);
+        if (!sub) reads.set(k, { storage: n.attrs.storage as Storage, version: n.attrs.version! });
+        rebuilt.set(n, sub ?? n);
+        continue;
+      }
+      rebuilt.set(n, withInputs(n, n.inputs.map((i) => rebuilt.get(i)!)));
+    }
+    const node = rebuilt.get(c.value)!;
+    if (c.window) reads.set(key(c.storage, c.version - 1), { storage: c.storage, version: c.version - 1 });
+    else produced.set(key(c.storage, c.version), node);
+    return { computation: c, node };
+  });
+  return { writes, reads: [...reads.values()] };
+}
+
+export { buildStages };
+export type { Stage, StageWrite };

@@ -1,0 +1,135 @@
+// PyOP2's execution trace: in-place computations on mutable arrays, in
+// program order, each with its read and write sets. Nothing here computes;
+// force.ts runs what a request needs, chosen by the forcing rule of
+// shared/design.md:
+//   walking newest to oldest, c must run if R_a∩W_c ∪ W_a∩R_c ∪ W_a∩W_c ≠ ∅;
+//   then R_a := R_a ∪ R_c − W_c and W_a := W_a ∪ W_c.
+// Reads are of versions: an expression built before a write reads the
+// version before it, which that write does not produce, so a request for the
+// expression does not force the write (it runs first, while the write waits).
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { formatShape } from '../ir/shape.js';
+import type { Storage } from './storage.js';
+import type { Window } from './window.js';
+
+type InPlaceOp = 'assign' | 'iadd' | 'isub' | 'imul' | 'idiv' | 'set';
+
+/** A version of a mutable array that something reads. */
+interface Read {
+  readonly storage: Storage;
+  readonly version: number;
+}
+
+interface Computation {
+  /** Program order. */
+  readonly seq: number;
+  readonly op: InPlaceOp;
+  readonly storage: Storage;
+  /** The version it produces (the one before it is version - 1). */
+  readonly version: number;
+  /** The new values of the window written: its shape, the array's dtype. */
+  readonly value: Node;
+  /** The part written; undefined for the whole array. */
+  readonly window: Window | undefined;
+  /** What it reads: the versions under `value`, and for a window write the version it writes over. */
+  readonly reads: readonly Read[];
+  /** For printers: 'A1 += …' or 'A2[1:-1, 1:-1] -= …'. */
+  readonly label: string;
+}
+
+/** Every stored version `roots` read. */
+function readsOf(roots: readonly Node[]): Read[] {
+  return topoOrder(roots).filter((n) => n.op === 'stored').map((n) => ({ storage: n.attrs.storage as Storage, version: n.attrs.version! }));
+}
+
+const SYMBOL: Record<InPlaceOp, string> = { assign: '=', set: '=', iadd: '+=', isub: '-=', imul: '*=', idiv: '/=' };
+
+let seq = 0;
+const pending: Computation[] = [];
+
+/** Enqueues a write of `value` into `storage` (through `window`, if given); returns it. */
+function enqueue(op: InPlaceOp, storage: Storage, value: Node, window: Window | undefined, where: string): Computation {
+  const version = ++storage.latest;
+  const reads = readsOf([value]);
+  if (window) reads.push({ storage, version: version - 1 });
+  const label = `${storage.name}${where} ${SYMBOL[op]} ${value.dtype}${formatShape(value.shape)}`;
+  const c: Computation = Object.freeze({ seq: seq++, op, storage, version, value, window, reads: Object.freeze(reads), label });
+  pending.push(c);
+  return c;
+}
+
+/** The pending computations the request (reads `want`, writes none) needs, oldest first. */
+function choose(want: readonly Read[]): Computation[] {
+  const reads = new Map<Storage, Set<number>>();
+  const addRead = (r: Read): void => {
+    const s = reads.get(r.storage);
+    if (s) s.add(r.version);
+    else reads.set(r.storage, new Set([r.version]));
+  };
+  want.forEach(addRead);
+  const writes = new Set<Storage>();
+  const chosen: Computation[] = [];
+  for (let i = pending.length - 1; i >= 0; i--) {
+    const c = pending[i]!;
+    const raw = [...(reads.get(c.storage) ?? [])].some((v) => v >= c.version);
+    const war = c.reads.some((r) => writes.has(r.storage));
+    if (!raw && !war && !writes.has(c.storage)) continue;
+    chosen.push(c);
+    c.reads.forEach(addRead);
+    const own = reads.get(c.storage);
+    if (own) for (const v of own) if (v >= c.version) own.delete(v);
+    writes.add(c.storage);
+  }
+  return chosen.reverse();
+}
+
+/** Takes computations that ran out of the trace. */
+function retire(done: readonly Computation[]): void {
+  const gone = new Set(done);
+  for (let i = pending.length - 1; i >= 0; i--) if (gone.has(pending[i]!)) pending.splice(i, 1);
+}
+
+const pendingComputations = (): readonly Computation[] => [...pending];
+
+/** Drops every pending computation unrun (tests start each program from an empty trace with it). */
+function discardPending(): void {
+  pending.length = 0;
+}
+
+/**
+ * The versions pending computations (but those in `except`) will read, per
+ * array: kept in memory until they run, so a computation in the trace never
+ * finds its inputs gone.
+ */
+function pendingReads(except: ReadonlySet<Computation> = new Set()): Map<Storage, Set<number>> {
+  const out = new Map<Storage, Set<number>>();
+  for (const c of pending) {
+    if (except.has(c)) continue;
+    for (const r of c.reads) {
+      const set = out.get(r.storage);
+      if (set) set.add(r.version);
+      else out.set(r.storage, new Set([r.version]));
+    }
+  }
+  return out;
+}
+
+/** Refuses, now, a computation reading a version that is gone (not held, and not still to be made). */
+function checkReadable(reads: readonly Read[]): void {
+  for (const r of reads) if (r.version <= r.storage.committed && !r.storage.holds(r.version)) r.storage.address(r.version);
+}
+
+/**
+ * Why `later` must run after `earlier` (both pending): read after write
+ * (it reads what earlier writes), write after read, write after write.
+ */
+function dependency(earlier: Computation, later: Computation): 'RAW' | 'WAR' | 'WAW' | undefined {
+  if (later.reads.some((r) => r.storage === earlier.storage && r.version >= earlier.version)) return 'RAW';
+  if (earlier.reads.some((r) => r.storage === later.storage)) return 'WAR';
+  if (earlier.storage === later.storage) return 'WAW';
+  return undefined;
+}
+
+export { enqueue, choose, retire, discardPending, readsOf, pendingComputations, pendingReads, checkReadable, dependency };
+export type { Computation, InPlaceOp, Read };
