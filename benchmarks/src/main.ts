@@ -6,6 +6,7 @@ import { pairedFraction, printCase, printScaling, runCase } from './report.js';
 import { memoryReport } from './memory.js';
 import { diamondReport, printDiamond } from './diamond.js';
 import { pinReport, printPin } from './pin.js';
+import { printWave, waveReport } from './wave.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
     console.log(`\n${await productsReport(RUNS)}`);
     console.log(`\n${printDiamond(await diamondReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
+    console.log(`\n${printWave(await waveReport(1024, 100, Math.max(RUNS, 3)))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

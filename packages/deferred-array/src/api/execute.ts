@@ -35,18 +35,17 @@ async function shutdown(): Promise<void> {
   await shutdownPool();
 }
 
-/** Counters of the active backend: plans run and steps evaluated (tests use them to prove nothing ran). */
 /**
  * Counters of the active backend (plans run, steps evaluated or kernels
- * launched, kernels run on the worker pool) and of the kernel compiler (modules compiled, milliseconds spent):
+ * launched, kernels run on the worker pool, bytes their plans read and write as planned) and of the kernel compiler (modules compiled, milliseconds spent):
  * tests use them to prove that nothing ran, or that nothing was recompiled.
  */
-function stats(): { backend: string; runs: number; steps: number; pooled: number; kernelsCompiled: number; compileMs: number } {
+function stats(): { backend: string; runs: number; steps: number; pooled: number; kernelsCompiled: number; compileMs: number; bytesMoved: number } {
   return backendStats();
 }
 
-/** The shared heap's statistics: bytes in use, peak, live allocations, heap size. */
-function heapStats(): { bytesInUse: number; peakBytes: number; liveAllocations: number; heapBytes: number; freeBytes: number } {
+/** The shared heap's statistics: bytes in use, peak, live allocations, bytes and allocations made so far, heap size. */
+function heapStats(): { bytesInUse: number; peakBytes: number; liveAllocations: number; allocatedBytes: number; allocations: number; heapBytes: number; freeBytes: number } {
   return defaultHeap().stats();
 }
 

@@ -5,7 +5,7 @@ import { DTypeError, ShapeError } from '../ir/errors.js';
 import { canCastSafely, dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js';
-import { broadcastTo, slice } from '../ir/build-view.js';
+import { broadcastTo, reshape, slice } from '../ir/build-view.js';
 import type { IndexArg } from '../ir/indexing.js';
 import type { Node } from '../ir/node.js';
 import type { BinaryOp } from '../ir/op-table.js';
@@ -60,18 +60,38 @@ function newValues(op: InPlaceOp, target: Node, v: Operand): Node {
   return cast(result, target.dtype);
 }
 
+/** How the part written is reached from the array, for printers: '.reshape(8, 8)[1:7, 1:7]'. */
+function whereLabel(target: Node, base: Node): string {
+  const parts: string[] = [];
+  for (let n = target; n !== base && n.inputs.length === 1; n = n.inputs[0]!) {
+    const v = n.attrs.view;
+    if (n.op === 'reshape') parts.push(`.reshape${formatShape(n.shape)}`);
+    else if (n.op === 'transpose') parts.push(`.transpose(${n.attrs.axes!.join(', ')})`);
+    else if (n.op === 'slice' && v?.axes && v.steps && v.starts) {
+      const idx = n.inputs[0]!.shape.map((_, a) => {
+        const i = v.axes!.indexOf(a);
+        if (i < 0) return String(v.starts![a]);
+        const start = v.starts![a]!;
+        const step = v.steps![i]!;
+        const stop = start + step * n.shape[i]!;
+        return `${start}:${stop < 0 ? '' : stop}${step === 1 ? '' : `:${step}`}`;
+      });
+      parts.push(`[${idx.join(', ')}]`);
+    } else parts.push(`.${n.op}()`);
+  }
+  return parts.reverse().join('');
+}
+
 /** Enqueues `op` on x (or on x.get(...index)) and moves x to the version it writes. */
 function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: readonly IndexArg[]): DeferredArray {
   if (!(x instanceof DeferredArray)) throw new TypeError(`${op}(): call it on a DeferredArray; got ${describe(x)}`);
   const live = liveOf(x);
   let target = nodeOf(x);
   let window = live.window;
-  let where = '';
   if (index) {
     const sliced = slice(target, index);
     if (sliced !== target) {
       window = window && viewWindow(window, sliced.attrs.view!, sliced.shape);
-      where = `[${sliced.attrs.label}]`;
       target = sliced;
     }
   }
@@ -79,12 +99,13 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
     throw new TypeError(`${op}(): this array is a broadcast view, read-only as in NumPy (one element would be written several times); ` +
       'write to the array it broadcasts, or copy it first');
   }
-  const value = newValues(op, target, v);
+  const whole = isWhole(window, live.cell.node.shape);
+  // A write to all of the array through a reshape of it is a write of the whole array, in its own shape.
+  const value = whole ? reshape(newValues(op, target, v), live.cell.node.shape) : newValues(op, target, v);
   // Refused now, before anything changes, if it reads values already overwritten.
   checkReadable(readsOf([value]));
-  const whole = isWhole(window, live.cell.node.shape);
   const storage = live.cell.storageForWrite(whole && (op === 'assign' || op === 'set'));
-  enqueue(op, storage, value, whole ? undefined : window, whole ? '' : where || '[view]');
+  enqueue(op, storage, value, whole ? undefined : window, whole ? '' : whereLabel(target, live.cell.node));
   live.cell.node = storage.leaf(storage.latest);
   return x;
 }

@@ -3,6 +3,7 @@
 import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
+import { planTraffic } from '../plan/print-plan.js';
 import type { Target } from '../plan/pipeline.js';
 import { WasmBackend } from '../wasm/backend.js';
 import { compileCount, compileMs } from 'kernels-wasm';
@@ -93,6 +94,8 @@ function asPackageError(e: unknown): unknown {
   return fromSerialized(thrown, { message: e.message, cause: e });
 }
 
+let bytesMoved = 0;
+
 /** The plan's run, its error policy applied (a stage of a force returns nothing, but may raise). */
 function finishStage(run: RunResult): void {
   try {
@@ -105,6 +108,7 @@ function finishStage(run: RunResult): void {
 /** Plans and runs `roots` on the calling thread. */
 function runRoots(roots: readonly Node[], many: boolean): Single | Single[] | Record {
   const plan = planExecution(roots, currentTarget());
+  bytesMoved += planTraffic(plan);
   let run: RunResult;
   try {
     run = currentBackend().run(plan);
@@ -124,6 +128,7 @@ function runNodes(roots: readonly Node[], many: boolean, all = false): Single | 
   try {
     force?.stages.forEach((_, i) => {
       const plan = force.stagePlan(i, currentTarget());
+      bytesMoved += planTraffic(plan);
       let run: RunResult;
       try {
         run = currentBackend().run(plan);
@@ -144,6 +149,7 @@ function runNodes(roots: readonly Node[], many: boolean, all = false): Single | 
 /** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
 function runRootsAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
   const plan = planExecution(roots, currentTarget());
+  bytesMoved += planTraffic(plan);
   return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run), (e: unknown) => {
     throw asPackageError(e);
   });
@@ -159,6 +165,7 @@ function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Prom
     try {
       for (let i = 0; i < (force?.stages.length ?? 0); i++) {
         const plan = force!.stagePlan(i, currentTarget());
+        bytesMoved += planTraffic(plan);
         finishStage(await currentBackend().runAsync(plan).catch((e: unknown) => {
           throw asPackageError(e);
         }));
@@ -177,6 +184,7 @@ const backendStats = () => ({
   backend: currentBackend().name,
   ...currentBackend().stats(),
   kernelsCompiled: compileCount(),
+  bytesMoved,
   compileMs: compileMs(),
 });
 

@@ -99,6 +99,8 @@ function reshape(x: Node, target: unknown, label = 'reshape'): Node {
     throw new ShapeError(`${label}: cannot reshape an array of size ${size} (shape ${formatShape(x.shape)}) into shape ${formatShape(shape)} of size ${sizeOf(shape)}`);
   }
   if (sameShape(shape, x.shape)) return x;
+  // Reshapes keep row-major order, so a reshape of a reshape is one reshape of the original (or the original itself).
+  if (x.op === 'reshape') return reshape(x.inputs[0]!, shape, label);
   return makeNode('reshape', [x], shape, x.dtype, { label: formatShape(shape) });
 }
 

@@ -12,7 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, rootsOf } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -39,6 +39,9 @@ function fuseElementwise(plan: Plan): Plan {
   const groupOf = new Map<Node, Building>();
   /** Groups reading each value from outside: siblings fuse there, reading the value once. */
   const readers = new Map<Node, Set<Building>>();
+  /** Groups reading windows of each value (a stencil's shifted slices): siblings too, the array read once, neighbours from cache. */
+  const windowReaders = new Map<Node, Set<Building>>();
+  const baseOf = (i: Node): Node => (isWindow(i) ? baseOf(i.inputs[0]!) : i);
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
   /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
@@ -82,7 +85,10 @@ function fuseElementwise(plan: Plan): Plan {
       // The group of an input, else a sibling's (a group reading one of the same inputs, which then reads it once).
       const open = (h: Building | undefined): h is Building =>
         h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
-      const candidates = [...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => [...(readers.get(i) ?? [])])];
+      const candidates = [
+        ...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => [...(readers.get(i) ?? [])]),
+        ...n.inputs.filter(isWindow).flatMap((i) => [...(windowReaders.get(baseOf(i)) ?? [])]),
+      ];
       const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
       record(n, g);
@@ -91,6 +97,10 @@ function fuseElementwise(plan: Plan): Plan {
         if (groupOf.get(i) === g || OPS[i.op].family === 'scalar') continue;
         if (!readers.has(i)) readers.set(i, new Set());
         readers.get(i)!.add(g);
+        if (!isWindow(i)) continue;
+        const base = baseOf(i);
+        if (!windowReaders.has(base)) windowReaders.set(base, new Set());
+        windowReaders.get(base)!.add(g);
       }
       // A pinCse() value is computed with what feeds it, and read from memory by everything after.
       if (plan.pins.get(n) === 'pinCse') g.sealed = true;

@@ -29,6 +29,26 @@ function stepTraffic(s: Step): number {
   return isFree(s.node) ? 0 : s.node.inputs.reduce((t, i) => t + bytesOf(i), 0) + bytesOf(s.node);
 }
 
+/** The value a window reads from memory: views and reshapes read their input's. */
+function underlying(n: Node): Node {
+  let m = n;
+  while (['view', 'reshape'].includes(OPS[m.op].family) && m.inputs[0]) m = m.inputs[0];
+  return m;
+}
+
+/**
+ * Bytes the plan's steps read and write, each array a kernel reads counted
+ * once however many windows it reads it through (a 5-point stencil reads its
+ * array once, the neighbours coming from cache).
+ */
+function planTraffic(plan: Plan): number {
+  return plan.steps.reduce((t, s) => {
+    if (s.kind === 'node') return t + stepTraffic(s);
+    const read = new Set(s.group.inputs.map(underlying));
+    return t + [...read].reduce((u, n) => u + bytesOf(n), 0) + s.group.stores.reduce((u, n) => u + bytesOf(n), 0);
+  }, 0);
+}
+
 /** What the same nodes would move evaluated eagerly, each op reading its inputs and writing a new array. */
 function eagerTraffic(plan: Plan): number {
   return plan.steps.flatMap(producedBy).filter((n) => !isFree(n))
@@ -93,4 +113,4 @@ function printBuffers(plan: Plan, name: (n: Node) => string): string[] {
   return lines;
 }
 
-export { printPlan, formatBytes };
+export { printPlan, formatBytes, planTraffic };

@@ -42,8 +42,14 @@ class Force {
     }
     const stores: StoreTarget[] = stage.writes.map(({ computation: c, node }) => {
       const { storage, version, window } = c;
-      if (window) copyOutside(storage.view(version - 1), storage.view(version), storage.shape, window);
-      return { node, storage, version, strides: window?.strides ?? contiguousStrides(storage.shape), offset: window?.offset ?? 0 };
+      if (window) {
+        copyOutside(storage.view(version - 1), storage.view(version), window);
+        return { node, storage, version, strides: window.strides, offset: window.offset };
+      }
+      // A whole write is the same bytes in any shape: store the value under the reshape, which a kernel computes.
+      let value = node;
+      while (value.op === 'reshape') value = value.inputs[0]!;
+      return { node: value, storage, version, strides: contiguousStrides(value.shape), offset: 0 };
     });
     return planExecution([], target, stores);
   }

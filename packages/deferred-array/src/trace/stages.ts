@@ -14,6 +14,7 @@
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { withInputs } from '../plan/rewrite.js';
+import { reshape } from '../ir/build-view.js';
 import type { Computation, Read } from './trace.js';
 import type { Storage } from './storage.js';
 
@@ -90,7 +91,9 @@ function substitute(group: readonly Computation[]): { writes: StageWrite[]; read
         rebuilt.set(n, sub ?? n);
         continue;
       }
-      rebuilt.set(n, withInputs(n, n.inputs.map((i) => rebuilt.get(i)!)));
+      const inputs = n.inputs.map((i) => rebuilt.get(i)!);
+      // A version written through a reshape comes back reshaped: collapse the pair, so it fuses.
+      rebuilt.set(n, n.op === 'reshape' && inputs[0] !== n.inputs[0] ? reshape(inputs[0]!, n.shape) : withInputs(n, inputs));
     }
     const node = rebuilt.get(c.value)!;
     if (c.window) reads.set(key(c.storage, c.version - 1), { storage: c.storage, version: c.version - 1 });

@@ -5,7 +5,7 @@
 // twice (a broadcast) is read-only, as in NumPy.
 import type { TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
-import { contiguousStrides, sameShape, sizeOf } from '../ir/shape.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 
 interface Window {
@@ -39,72 +39,61 @@ function reshapeWindow(w: Window, shape: Shape): Window | undefined {
 /** Whether writing through `w` would write some element twice. */
 const isReadOnly = (w: Window): boolean => sizeOf(w.shape) > 0 && w.shape.some((d, i) => d > 1 && w.strides[i] === 0);
 
-/** Whether `w` is all of an array of shape `base`, in order. */
-const isWhole = (w: Window, base: Shape): boolean => sameShape(w.shape, base) && w.offset === 0 && isContiguousWindow(w);
+/** Whether `w` is all of an array of shape `base`, in row-major order (under any shape: a reshape of the whole array is whole). */
+const isWhole = (w: Window, base: Shape): boolean => sizeOf(w.shape) === sizeOf(base) && w.offset === 0 && isContiguousWindow(w);
 
 /**
- * The window as a box of `base` (per axis a start and a length, step 1, axes
- * in order), or undefined for any other window (steps, transposes).
+ * The window's contiguous runs as (count, first address, row step): present
+ * when its rows of length shape[last] lie one after another in address order
+ * without overlapping (positive strides, each at least the span of the axes
+ * inside it, the last 1), as a slice with unit inner step of any array is.
  */
-function boxOf(w: Window, base: Shape): { start: number[]; length: number[] } | undefined {
-  const cs = contiguousStrides(base);
-  const start = base.map(() => 0);
-  const length = base.map(() => 1);
-  let rest = w.offset;
-  for (let a = 0; a < base.length; a++) {
-    start[a] = base[a]! <= 1 ? 0 : Math.floor(rest / cs[a]!);
-    rest -= start[a]! * cs[a]!;
+function rowsOf(w: Window): { runLength: number; starts: number[] } | undefined {
+  const nd = w.shape.length;
+  if (nd === 0 || w.strides[nd - 1] !== 1) return undefined;
+  let span = w.shape[nd - 1]!;
+  for (let a = nd - 2; a >= 0; a--) {
+    if (w.shape[a]! <= 1) continue;
+    if (w.strides[a]! < span) return undefined;
+    span = w.strides[a]! * (w.shape[a]! - 1) + span;
   }
-  let axis = 0;
-  for (let i = 0; i < w.shape.length; i++) {
-    const d = w.shape[i]!;
-    if (d === 1) continue;
-    while (axis < base.length && cs[axis] !== w.strides[i]) axis++;
-    if (axis === base.length) return undefined;
-    length[axis] = d;
-    axis++;
+  const outer = w.shape.slice(0, -1);
+  const starts: number[] = [];
+  const idx = outer.map(() => 0);
+  for (let r = 0; r < sizeOf(outer); r++) {
+    starts.push(idx.reduce((o, v, a) => o + v * w.strides[a]!, w.offset));
+    for (let a = outer.length - 1; a >= 0; a--) {
+      if (++idx[a]! < outer[a]!) break;
+      idx[a] = 0;
+    }
   }
-  if (base.some((d, a) => start[a]! + length[a]! > d) || sizeOf(length) !== sizeOf(w.shape)) return undefined;
-  return { start, length };
+  return { runLength: w.shape[nd - 1]!, starts };
 }
 
 /**
- * Copies every element of `src` outside window `w` into `dst` (both blocks
- * of an array of shape `base`): a slice assignment writes the window into a
- * new block, which must hold the old values everywhere else. A box costs
- * only its complement; other windows copy everything (the window is
- * overwritten right after).
+ * Copies every element of `src` outside window `w` into `dst` (two blocks of
+ * one array): a slice assignment writes the window into a new block, which
+ * must hold the old values everywhere else. A window of long contiguous rows
+ * (a slice like [1:-1, 1:-1]) costs only the gaps between them; any other is
+ * copied whole, to be overwritten right after.
  */
-function copyOutside(src: TypedArray, dst: TypedArray, base: Shape, w: Window): void {
-  const box = sizeOf(w.shape) === 0 ? undefined : boxOf(w, base);
-  if (!box || base.length === 0) {
-    if (sizeOf(w.shape) === 0 || !box) dst.set(src);
+function copyOutside(src: TypedArray, dst: TypedArray, w: Window): void {
+  const rows = sizeOf(w.shape) === 0 ? undefined : rowsOf(w);
+  if (!rows || rows.runLength < 16) {
+    dst.set(src);
     return;
   }
-  const nd = base.length;
-  const row = base[nd - 1]!;
-  const rows = sizeOf(base) / Math.max(row, 1);
-  const lo = box.start[nd - 1]!;
-  const hi = lo + box.length[nd - 1]!;
-  const idx = new Array<number>(nd - 1).fill(0);
   const copy = (from: number, to: number): void => {
     if (to - from > 16) dst.set(src.subarray(from, to), from);
     else for (let i = from; i < to; i++) dst[i] = src[i]!;
   };
-  for (let r = 0; r < rows; r++) {
-    const at = r * row;
-    const inside = idx.every((v, a) => v >= box.start[a]! && v < box.start[a]! + box.length[a]!);
-    if (!inside) copy(at, at + row);
-    else {
-      copy(at, at + lo);
-      copy(at + hi, at + row);
-    }
-    for (let a = nd - 2; a >= 0; a--) {
-      if (++idx[a]! < base[a]!) break;
-      idx[a] = 0;
-    }
+  let at = 0;
+  for (const start of rows.starts) {
+    copy(at, start);
+    at = start + rows.runLength;
   }
+  copy(at, src.length);
 }
 
-export { wholeWindow, viewWindow, reshapeWindow, isReadOnly, isWhole, boxOf, copyOutside };
+export { wholeWindow, viewWindow, reshapeWindow, isReadOnly, isWhole, copyOutside };
 export type { Window };

@@ -16,6 +16,10 @@ interface HeapStats {
   /** The highest bytesInUse since the heap was made or resetPeak() was called. */
   readonly peakBytes: number;
   readonly liveAllocations: number;
+  /** Bytes requested by every alloc() since the heap was made (never decreases): what a loop allocates per step is its difference. */
+  readonly allocatedBytes: number;
+  /** alloc() calls since the heap was made. */
+  readonly allocations: number;
   /** memory.buffer.byteLength: the memory's current size, reserved area included. */
   readonly heapBytes: number;
   /** Bytes of the current memory neither reserved nor in use (free blocks plus untouched space). */
@@ -28,6 +32,8 @@ class Heap {
   readonly #blocks = new BlockAllocator();
   readonly #lifetimes: Lifetimes;
   #peakBytes = 0;
+  #allocatedBytes = 0;
+  #allocations = 0;
 
   constructor(options?: HeapOptions) {
     const o = resolveHeapOptions(options);
@@ -63,6 +69,8 @@ class Heap {
     const placed = this.#blocks.allocate(size, this.#memory.buffer.byteLength);
     const ptr = placed ?? this.#growAndAllocate(bytes, size);
     this.#peakBytes = Math.max(this.#peakBytes, this.#blocks.bytesInUse);
+    this.#allocatedBytes += bytes;
+    this.#allocations++;
     return ptr;
   }
 
@@ -156,6 +164,8 @@ class Heap {
       bytesInUse,
       peakBytes: this.#peakBytes,
       liveAllocations: this.#blocks.liveCount,
+      allocatedBytes: this.#allocatedBytes,
+      allocations: this.#allocations,
       heapBytes,
       freeBytes: heapBytes - HEAP_BASE - bytesInUse,
     };
