@@ -58,8 +58,8 @@ function checkUfuncOptions(op: string, options: unknown): void {
   if (out === undefined) return;
   if (out instanceof DeferredArray) {
     throw new NotSupportedError(
-      `${op}: out= with a DeferredArray is an in-place write, which needs the execution trace (not built yet); ` +
-      `use the returned array instead`,
+      `${op}: out= with a DeferredArray is not supported; write out.assign(da.${op}(...)) for the in-place form ` +
+      '(it is queued in the execution trace like any in-place write), or use the returned array',
     );
   }
   throw new TypeError(

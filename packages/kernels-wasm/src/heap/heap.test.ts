@@ -143,17 +143,21 @@ describe('Heap statistics', () => {
   test('bytesInUse counts rounded block sizes; peak and free bytes follow', () => {
     const heap = small();
     const start = heap.stats();
-    expect(start).toEqual({ bytesInUse: 0, peakBytes: 0, liveAllocations: 0, heapBytes: PAGE_BYTES, freeBytes: PAGE_BYTES - HEAP_BASE });
+    expect(start).toEqual({ bytesInUse: 0, peakBytes: 0, liveAllocations: 0, allocatedBytes: 0, allocations: 0, heapBytes: PAGE_BYTES, freeBytes: PAGE_BYTES - HEAP_BASE });
     const a = heap.alloc(10);
     const b = heap.alloc(1000);
     expect(heap.stats()).toEqual({
       bytesInUse: 16 + 1008,
       peakBytes: 1024,
       liveAllocations: 2,
+      allocatedBytes: 1010,
+      allocations: 2,
       heapBytes: PAGE_BYTES,
       freeBytes: PAGE_BYTES - HEAP_BASE - 1024,
     });
     heap.free(b);
+    // What was requested, not what is live: freeing does not take it back.
+    expect(heap.stats().allocatedBytes).toBe(1010);
     expect(heap.stats().bytesInUse).toBe(16);
     expect(heap.stats().peakBytes).toBe(1024);
     heap.resetPeak();
