@@ -18,6 +18,7 @@ export {
 } from './api/shaping.js';
 export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
 export { trace, flush, flushSync } from './api/trace.js';
+export { cond } from './api/cond.js';
 export { configure } from './execute/config.js';
 export { DTYPES } from './ir/dtypes.js';
 export {

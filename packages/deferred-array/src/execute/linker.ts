@@ -4,6 +4,7 @@ import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '.
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import { planTraffic } from '../plan/print-plan.js';
+import { hasCond, resolveConds } from '../plan/resolve-conds.js';
 import type { Target } from '../plan/pipeline.js';
 import { WasmBackend } from '../wasm/backend.js';
 import { compileCount, compileMs } from 'kernels-wasm';
@@ -118,11 +119,28 @@ function runRoots(roots: readonly Node[], many: boolean): Single | Single[] | Re
   return finish(roots, many, plan, run);
 }
 
+/** A predicate's value from what running it returned (its record, if it marks outputs). */
+function truth(r: Single | Single[] | Record | undefined): boolean {
+  const nd = (r && !Array.isArray(r) && 'result' in r ? (r as Record)['result'] : r) as Single;
+  return Boolean(nd.get());
+}
+
 /**
- * Runs `roots` on the calling thread, after the pending in-place
- * computations they need (all of them when `all`); with no roots, only those.
+ * Runs `roots` on the calling thread, after deciding the conds they hold
+ * (predicates first, then only the branches taken) and after the pending
+ * in-place computations they need (all of them when `all`); with no roots, only those.
  */
 function runNodes(roots: readonly Node[], many: boolean, all = false): Single | Single[] | Record | undefined {
+  if (hasCond(roots)) {
+    const decide = resolveConds(roots);
+    let next = decide.next();
+    while (!next.done) next = decide.next(truth(runNodes([next.value], false)));
+    return runDecided(next.value, many, all);
+  }
+  return runDecided(roots, many, all);
+}
+
+function runDecided(roots: readonly Node[], many: boolean, all: boolean): Single | Single[] | Record | undefined {
   if (all || readsStored(roots)) checkNotForcing('executeSync');
   const force = prepareForce(roots, all);
   try {
@@ -156,7 +174,15 @@ function runRootsAsync(roots: readonly Node[], many: boolean): Promise<Single | 
 }
 
 /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
-function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Promise<Single | Single[] | Record | undefined> {
+async function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Promise<Single | Single[] | Record | undefined> {
+  if (!hasCond(roots)) return runDecidedAsync(roots, many, all);
+  const decide = resolveConds(roots);
+  let next = decide.next();
+  while (!next.done) next = decide.next(truth(await runNodesAsync([next.value], false)));
+  return runDecidedAsync(next.value, many, all);
+}
+
+function runDecidedAsync(roots: readonly Node[], many: boolean, all: boolean): Promise<Single | Single[] | Record | undefined> {
   if (!all && !readsStored(roots)) return runRootsAsync(roots, many);
   // Definition-time errors of the request itself are thrown now, as without a trace.
   if (roots.length > 0) planExecution(roots, currentTarget());

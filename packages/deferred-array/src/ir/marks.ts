@@ -56,5 +56,11 @@ function inheritMark(from: Node, to: Node): void {
   if (m && !marks.has(to)) marks.set(to, m);
 }
 
-export { mark, markOf, pin, pinOf, inheritMark };
+/** Gives `to`, a rebuilt copy of `from`, the pin of `from`. */
+function inheritPin(from: Node, to: Node): void {
+  const p = pins.get(from);
+  if (p && !pins.has(to)) pins.set(to, p);
+}
+
+export { mark, markOf, pin, pinOf, inheritMark, inheritPin };
 export type { Mark, Pin };

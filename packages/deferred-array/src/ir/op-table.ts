@@ -17,7 +17,7 @@ type DTypeRule =
   | 'arith' | 'arithNoBool' | 'intArith' | 'trueDivide' | 'float' | 'same' | 'compare' | 'predicate' | 'logical' | 'cast'
   | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
-type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'linalg';
+type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'linalg' | 'cond';
 
 interface OpRow<F extends Family, A extends readonly string[]> {
   readonly family: F;
@@ -136,6 +136,9 @@ const OPS = {
   matmul: op('linalg', 'arith', false),
   dot: op('linalg', 'arith', false),
   outer: op('linalg', 'arith', true),
+
+  // Theano's lazy conditional: resolved by the linker (the predicate run first, then only the branch taken); never planned into kernels.
+  cond: op('cond', 'none', true),
 } as const satisfies Record<string, OpInfo>;
 
 type OpName = keyof typeof OPS;

@@ -31,6 +31,8 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
       return { dtype: node.dtype, shape: node.shape, data: inputs[0]!.data };
     case 'join':
       return concatDense(node, inputs);
+    case 'cond':
+      throw new Error('internal: a cond reached a backend; the linker resolves every cond before planning');
     case 'linalg':
       if (node.op === 'matmul') return evaluateMatmul(node, inputs[0]!, inputs[1]!);
       if (node.op === 'dot') return evaluateDot(node, inputs[0]!, inputs[1]!);

@@ -1,0 +1,73 @@
+// Theano's lazy linker for cond: before a graph is planned, each cond it
+// needs is decided by running its predicate, and replaced by the branch
+// taken; the other branch is never planned, so none of its kernels,
+// allocations or errors happen. Conds are decided outermost first (a cond
+// inside an untaken branch is never looked at), so a chain of k nested conds
+// runs k predicates and k branches, not 2^k.
+import { inheritPin } from '../ir/marks.js';
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { withInputs } from './rewrite.js';
+
+/** Nodes reachable from `roots` without entering a cond's branches, inputs first. */
+function reachableOutsideBranches(roots: readonly Node[]): Node[] {
+  const seen = new Set<Node>();
+  const order: Node[] = [];
+  const stack: Array<{ node: Node; next: number }> = [];
+  const children = (n: Node): readonly Node[] => (n.op === 'cond' ? [n.inputs[0]!] : n.inputs);
+  for (const root of roots) {
+    if (seen.has(root)) continue;
+    seen.add(root);
+    stack.push({ node: root, next: 0 });
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1]!;
+      const kids = children(top.node);
+      if (top.next < kids.length) {
+        const child = kids[top.next++]!;
+        if (!seen.has(child)) {
+          seen.add(child);
+          stack.push({ node: child, next: 0 });
+        }
+      } else {
+        order.push(top.node);
+        stack.pop();
+      }
+    }
+  }
+  return order;
+}
+
+/** `roots` with `c` replaced by `by` everywhere under them. */
+function replace(roots: readonly Node[], c: Node, by: Node): Node[] {
+  const to = new Map<Node, Node>([[c, by]]);
+  for (const n of topoOrder(roots)) {
+    if (to.has(n)) continue;
+    const m = withInputs(n, n.inputs.map((i) => to.get(i) ?? i));
+    if (m !== n) inheritPin(n, m);
+    to.set(n, m);
+  }
+  return roots.map((r) => to.get(r) ?? r);
+}
+
+/**
+ * The roots with every cond they need decided: yields each predicate (a 0-d
+ * bool node free of undecided conds) and takes back its value.
+ */
+function* resolveConds(roots: readonly Node[]): Generator<Node, Node[], boolean> {
+  let current = [...roots];
+  for (;;) {
+    // The first cond in this order has no undecided cond under its predicate.
+    const next = reachableOutsideBranches(current).find((n) => n.op === 'cond');
+    if (!next) return current;
+    const pred = next.inputs[0]!;
+    // A JS boolean predicate is a constant: nothing to run.
+    const value = pred.op === 'scalar' ? pred.attrs.value !== 0 : yield pred;
+    const taken = value ? next.inputs[1]! : next.inputs[2]!;
+    current = replace(current, next, taken);
+  }
+}
+
+/** Whether any cond lies under `roots` (most graphs have none and skip the resolver). */
+const hasCond = (roots: readonly Node[]): boolean => topoOrder(roots).some((n) => n.op === 'cond');
+
+export { resolveConds, hasCond };
