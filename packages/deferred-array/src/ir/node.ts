@@ -80,8 +80,11 @@ function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DTyp
   });
 }
 
-/** Every node reachable from `roots`, inputs before their users (a topological order). */
-function topoOrder(roots: readonly Node[]): Node[] {
+/**
+ * Every node reachable from `roots`, inputs before their users (a
+ * topological order); `children` narrows which inputs are followed.
+ */
+function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[] = (n) => n.inputs): Node[] {
   const seen = new Set<Node>();
   const order: Node[] = [];
   // Iterative post-order: graphs built in loops can be deeper than the JS stack.
@@ -92,8 +95,9 @@ function topoOrder(roots: readonly Node[]): Node[] {
     stack.push({ node: root, next: 0 });
     while (stack.length > 0) {
       const top = stack[stack.length - 1]!;
-      if (top.next < top.node.inputs.length) {
-        const child = top.node.inputs[top.next++]!;
+      const kids = children(top.node);
+      if (top.next < kids.length) {
+        const child = kids[top.next++]!;
         if (!seen.has(child)) {
           seen.add(child);
           stack.push({ node: child, next: 0 });

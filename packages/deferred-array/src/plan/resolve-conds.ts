@@ -10,32 +10,8 @@ import type { Node } from '../ir/node.js';
 import { withInputs } from './rewrite.js';
 
 /** Nodes reachable from `roots` without entering a cond's branches, inputs first. */
-function reachableOutsideBranches(roots: readonly Node[]): Node[] {
-  const seen = new Set<Node>();
-  const order: Node[] = [];
-  const stack: Array<{ node: Node; next: number }> = [];
-  const children = (n: Node): readonly Node[] => (n.op === 'cond' ? [n.inputs[0]!] : n.inputs);
-  for (const root of roots) {
-    if (seen.has(root)) continue;
-    seen.add(root);
-    stack.push({ node: root, next: 0 });
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
-      const kids = children(top.node);
-      if (top.next < kids.length) {
-        const child = kids[top.next++]!;
-        if (!seen.has(child)) {
-          seen.add(child);
-          stack.push({ node: child, next: 0 });
-        }
-      } else {
-        order.push(top.node);
-        stack.pop();
-      }
-    }
-  }
-  return order;
-}
+const reachableOutsideBranches = (roots: readonly Node[]): Node[] =>
+  topoOrder(roots, (n) => (n.op === 'cond' ? [n.inputs[0]!] : n.inputs));
 
 /** `roots` with `c` replaced by `by` everywhere under them. */
 function replace(roots: readonly Node[], c: Node, by: Node): Node[] {
