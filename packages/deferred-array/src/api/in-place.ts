@@ -103,9 +103,10 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
   // A write to all of the array through a reshape of it is a write of the whole array, in its own shape.
   const value = whole ? reshape(newValues(op, target, v), live.cell.node.shape) : newValues(op, target, v);
   // Refused now, before anything changes, if it reads values already overwritten.
-  checkReadable(readsOf([value]));
+  const reads = readsOf([value]);
+  checkReadable(reads);
   const storage = live.cell.storageForWrite(whole && (op === 'assign' || op === 'set'));
-  enqueue(op, storage, value, whole ? undefined : window, whole ? '' : whereLabel(target, live.cell.node));
+  enqueue(op, storage, value, reads, whole ? undefined : window, whole ? '' : whereLabel(target, live.cell.node));
   live.cell.node = storage.leaf(storage.latest);
   return x;
 }

@@ -1,10 +1,11 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
 import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '../ir/errors.js';
+import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
 import { planTraffic } from '../plan/print-plan.js';
-import { hasCond, resolveConds } from '../plan/resolve-conds.js';
+import { resolveConds } from '../plan/resolve-conds.js';
 import type { Target } from '../plan/pipeline.js';
 import { WasmBackend } from '../wasm/backend.js';
 import { compileCount, compileMs } from 'kernels-wasm';
@@ -19,7 +20,9 @@ import type { Backend, RunResult } from './backend.js';
 import { getConfig } from './config.js';
 import type { ErrorAction } from './config.js';
 import { toNdarray } from './to-ndarray.js';
-import { checkNotForcing, prepareForce, readsStored, serialised } from '../trace/force.js';
+import { checkNotForcing, prepareForce, serialised } from '../trace/force.js';
+import { storedIn } from '../trace/trace.js';
+import type { Read } from '../trace/trace.js';
 
 const reference = new ReferenceBackend();
 const wasm = new WasmBackend();
@@ -106,17 +109,22 @@ function finishStage(run: RunResult): void {
   }
 }
 
-/** Plans and runs `roots` on the calling thread. */
-function runRoots(roots: readonly Node[], many: boolean): Single | Single[] | Record {
-  const plan = planExecution(roots, currentTarget());
+/** Runs a plan on the calling thread, counting its traffic and mapping kernels-wasm's errors to ours. */
+function runPlan(plan: Plan): RunResult {
   bytesMoved += planTraffic(plan);
-  let run: RunResult;
   try {
-    run = currentBackend().run(plan);
+    return currentBackend().run(plan);
   } catch (e) {
     throw asPackageError(e);
   }
-  return finish(roots, many, plan, run);
+}
+
+/** As runPlan, where the backend chooses. */
+function runPlanAsync(plan: Plan): Promise<RunResult> {
+  bytesMoved += planTraffic(plan);
+  return currentBackend().runAsync(plan).catch((e: unknown) => {
+    throw asPackageError(e);
+  });
 }
 
 /** A predicate's value from what running it returned (its record, if it marks outputs). */
@@ -125,37 +133,35 @@ function truth(r: Single | Single[] | Record | undefined): boolean {
   return Boolean(nd.get());
 }
 
+/** What a request needs before its plan: conds to decide, and the mutable arrays' versions it reads. */
+function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
+  const order = topoOrder(roots);
+  return { conds: order.some((n) => n.op === 'cond'), reads: storedIn(order) };
+}
+
 /**
  * Runs `roots` on the calling thread, after deciding the conds they hold
  * (predicates first, then only the branches taken) and after the pending
  * in-place computations they need (all of them when `all`); with no roots, only those.
  */
 function runNodes(roots: readonly Node[], many: boolean, all = false): Single | Single[] | Record | undefined {
-  if (hasCond(roots)) {
+  let { conds, reads } = survey(roots);
+  if (conds) {
     const decide = resolveConds(roots);
     let next = decide.next();
     while (!next.done) next = decide.next(truth(runNodes([next.value], false)));
-    return runDecided(next.value, many, all);
+    roots = next.value;
+    reads = survey(roots).reads;
   }
-  return runDecided(roots, many, all);
-}
-
-function runDecided(roots: readonly Node[], many: boolean, all: boolean): Single | Single[] | Record | undefined {
-  if (all || readsStored(roots)) checkNotForcing('executeSync');
-  const force = prepareForce(roots, all);
+  if (all || reads.length > 0) checkNotForcing('executeSync');
+  const force = prepareForce(reads, all);
   try {
-    force?.stages.forEach((_, i) => {
-      const plan = force.stagePlan(i, currentTarget());
-      bytesMoved += planTraffic(plan);
-      let run: RunResult;
-      try {
-        run = currentBackend().run(plan);
-      } catch (e) {
-        throw asPackageError(e);
-      }
-      finishStage(run);
-    });
-    const result = roots.length > 0 ? runRoots(roots, many) : undefined;
+    force?.stages.forEach((_, i) => finishStage(runPlan(force.stagePlan(i, currentTarget()))));
+    let result: Single | Single[] | Record | undefined;
+    if (roots.length > 0) {
+      const plan = planExecution(roots, currentTarget());
+      result = finish(roots, many, plan, runPlan(plan));
+    }
     force?.commit();
     return result;
   } catch (e) {
@@ -164,39 +170,27 @@ function runDecided(roots: readonly Node[], many: boolean, all: boolean): Single
   }
 }
 
-/** Plans `roots` now (definition-time errors throw here) and runs them where the backend chooses. */
-function runRootsAsync(roots: readonly Node[], many: boolean): Promise<Single | Single[] | Record> {
-  const plan = planExecution(roots, currentTarget());
-  bytesMoved += planTraffic(plan);
-  return currentBackend().runAsync(plan).then((run) => finish(roots, many, plan, run), (e: unknown) => {
-    throw asPackageError(e);
-  });
-}
-
 /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
 async function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Promise<Single | Single[] | Record | undefined> {
-  if (!hasCond(roots)) return runDecidedAsync(roots, many, all);
-  const decide = resolveConds(roots);
-  let next = decide.next();
-  while (!next.done) next = decide.next(truth(await runNodesAsync([next.value], false)));
-  return runDecidedAsync(next.value, many, all);
-}
-
-function runDecidedAsync(roots: readonly Node[], many: boolean, all: boolean): Promise<Single | Single[] | Record | undefined> {
-  if (!all && !readsStored(roots)) return runRootsAsync(roots, many);
-  // Definition-time errors of the request itself are thrown now, as without a trace.
-  if (roots.length > 0) planExecution(roots, currentTarget());
+  let { conds, reads } = survey(roots);
+  if (conds) {
+    const decide = resolveConds(roots);
+    let next = decide.next();
+    while (!next.done) next = decide.next(truth(await runNodesAsync([next.value], false)));
+    roots = next.value;
+    reads = survey(roots).reads;
+  }
+  const request = async (): Promise<Single | Single[] | Record | undefined> => {
+    if (roots.length === 0) return undefined;
+    const plan = planExecution(roots, currentTarget());
+    return finish(roots, many, plan, await runPlanAsync(plan));
+  };
+  if (!all && reads.length === 0) return request();
   return serialised(async () => {
-    const force = prepareForce(roots, all);
+    const force = prepareForce(reads, all);
     try {
-      for (let i = 0; i < (force?.stages.length ?? 0); i++) {
-        const plan = force!.stagePlan(i, currentTarget());
-        bytesMoved += planTraffic(plan);
-        finishStage(await currentBackend().runAsync(plan).catch((e: unknown) => {
-          throw asPackageError(e);
-        }));
-      }
-      const result = roots.length > 0 ? await runRootsAsync(roots, many) : undefined;
+      for (let i = 0; i < (force?.stages.length ?? 0); i++) finishStage(await runPlanAsync(force!.stagePlan(i, currentTarget())));
+      const result = await request();
       force?.commit();
       return result;
     } catch (e) {

@@ -12,7 +12,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf } from './plan.js';
+import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf, windowBase } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -41,7 +41,6 @@ function fuseElementwise(plan: Plan): Plan {
   const readers = new Map<Node, Set<Building>>();
   /** Groups reading windows of each value (a stencil's shifted slices): siblings too, the array read once, neighbours from cache. */
   const windowReaders = new Map<Node, Set<Building>>();
-  const baseOf = (i: Node): Node => (isWindow(i) ? baseOf(i.inputs[0]!) : i);
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
   /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
@@ -87,7 +86,7 @@ function fuseElementwise(plan: Plan): Plan {
         h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
       const candidates = [
         ...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => [...(readers.get(i) ?? [])]),
-        ...n.inputs.filter(isWindow).flatMap((i) => [...(windowReaders.get(baseOf(i)) ?? [])]),
+        ...n.inputs.filter(isWindow).flatMap((i) => [...(windowReaders.get(windowBase(i)) ?? [])]),
       ];
       const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       g.members.push(n);
@@ -98,7 +97,7 @@ function fuseElementwise(plan: Plan): Plan {
         if (!readers.has(i)) readers.set(i, new Set());
         readers.get(i)!.add(g);
         if (!isWindow(i)) continue;
-        const base = baseOf(i);
+        const base = windowBase(i);
         if (!windowReaders.has(base)) windowReaders.set(base, new Set());
         windowReaders.get(base)!.add(g);
       }

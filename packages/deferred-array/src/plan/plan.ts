@@ -157,8 +157,11 @@ function consumersOf(nodes: Iterable<Node>): Map<Node, Node[]> {
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
 const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
 
+/** The value whose memory `n` reads: views and reshapes read their input's. */
+const windowBase = (n: Node): Node => (isWindow(n) && n.inputs[0] ? windowBase(n.inputs[0]) : n);
+
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { rootsOf, producedBy, readBy, isWindow, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
+export { rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
 export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

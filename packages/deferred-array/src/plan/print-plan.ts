@@ -6,7 +6,7 @@ import { OPS } from '../ir/op-table.js';
 import { nameNodes, nodeLine } from '../ir/print-graph.js';
 import type { Node } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
-import { groupNodes, producedBy } from './plan.js';
+import { groupNodes, producedBy, windowBase } from './plan.js';
 import type { Buffer, Plan, Step } from './plan.js';
 
 const bytesOf = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes;
@@ -29,13 +29,6 @@ function stepTraffic(s: Step): number {
   return isFree(s.node) ? 0 : s.node.inputs.reduce((t, i) => t + bytesOf(i), 0) + bytesOf(s.node);
 }
 
-/** The value a window reads from memory: views and reshapes read their input's. */
-function underlying(n: Node): Node {
-  let m = n;
-  while (['view', 'reshape'].includes(OPS[m.op].family) && m.inputs[0]) m = m.inputs[0];
-  return m;
-}
-
 /**
  * Bytes the plan's steps read and write, each array a kernel reads counted
  * once however many windows it reads it through (a 5-point stencil reads its
@@ -44,7 +37,7 @@ function underlying(n: Node): Node {
 function planTraffic(plan: Plan): number {
   return plan.steps.reduce((t, s) => {
     if (s.kind === 'node') return t + stepTraffic(s);
-    const read = new Set(s.group.inputs.map(underlying));
+    const read = new Set(s.group.inputs.map(windowBase));
     return t + [...read].reduce((u, n) => u + bytesOf(n), 0) + s.group.stores.reduce((u, n) => u + bytesOf(n), 0);
   }, 0);
 }

@@ -43,7 +43,4 @@ function* resolveConds(roots: readonly Node[]): Generator<Node, Node[], boolean>
   }
 }
 
-/** Whether any cond lies under `roots` (most graphs have none and skip the resolver). */
-const hasCond = (roots: readonly Node[]): boolean => topoOrder(roots).some((n) => n.op === 'cond');
-
-export { resolveConds, hasCond };
+export { resolveConds };

@@ -1,7 +1,8 @@
 // Rebuilding the graph under a plan. Nodes are immutable, so a pass that
 // replaces a node rebuilds every node above it over the new inputs, and moves
 // the plan's results, outputs and pins onto the new graph.
-import { inheritMark } from '../ir/marks.js';
+import { inheritMark, markOf } from '../ir/marks.js';
+import { reshape } from '../ir/build-view.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { rootsOf } from './plan.js';
@@ -10,7 +11,11 @@ import type { Plan } from './plan.js';
 /** `n` over `inputs`: n itself when they are its inputs already. */
 function withInputs(n: Node, inputs: readonly Node[]): Node {
   if (inputs.every((x, i) => x === n.inputs[i])) return n;
-  const m = makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
+  // A reshape of what is now a reshape is one reshape, as the builder makes it (a version written
+  // through a reshape and substituted under another, in a trace stage), so rewritten graphs fuse as built ones do.
+  // A marked reshape stays a node of its own, so its mark does not move onto another value.
+  const collapse = n.op === 'reshape' && inputs[0]!.op === 'reshape' && !markOf(n);
+  const m = collapse ? reshape(inputs[0]!, n.shape) : makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
   inheritMark(n, m);
   return m;
 }

@@ -27,12 +27,13 @@ class Cell {
   storageForWrite(overwritesAll: boolean): Storage {
     if (this.storage) return this.storage;
     const n = this.node;
-    if (n.op !== 'source' && !overwritesAll) checkReadable(readsOf([n]));
+    const reads = n.op === 'source' || overwritesAll ? [] : readsOf([n]);
+    checkReadable(reads);
     const s = new Storage(n.shape, n.dtype);
     this.storage = s;
     if (n.op === 'source') s.initialise(n.attrs.data!);
     // A whole-array assign overwrites the expression's values before anything could read them.
-    else if (!overwritesAll) enqueue('assign', s, n, undefined, '');
+    else if (!overwritesAll) enqueue('assign', s, n, reads, undefined, '');
     this.node = s.leaf(s.latest);
     return s;
   }

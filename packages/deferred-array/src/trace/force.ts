@@ -12,19 +12,17 @@ import type { Plan, StoreTarget } from '../plan/plan.js';
 import { buildStages } from './stages.js';
 import type { Stage } from './stages.js';
 import type { Storage } from './storage.js';
-import { choose, pendingComputations, pendingReads, readsOf, retire } from './trace.js';
+import { choose, pendingComputations, pendingReads, retire } from './trace.js';
 import type { Computation, Read } from './trace.js';
 import { copyOutside } from './window.js';
 
 class Force {
   readonly chosen: readonly Computation[];
   readonly stages: readonly Stage[];
-  readonly #rootReads: readonly Read[];
   readonly #touched: ReadonlySet<Storage>;
 
   constructor(chosen: readonly Computation[], rootReads: readonly Read[]) {
     this.chosen = chosen;
-    this.#rootReads = rootReads;
     // A version the computations left pending read must be stored even where the stage would only substitute it.
     const pendingLater = [...pendingReads(new Set(chosen))].flatMap(([storage, vs]) => [...vs].map((version) => ({ storage, version })));
     this.stages = buildStages(chosen, [...rootReads, ...pendingLater]);
@@ -35,10 +33,9 @@ class Force {
   /** Stages blocks for stage `i`, copies what its slice assignments keep, and plans it. */
   stagePlan(i: number, target: Target): Plan {
     const stage = this.stages[i]!;
-    const needed = this.#neededFrom(i);
     for (const w of stage.writes) {
       const { storage, version } = w.computation;
-      storage.stage(version, needed.get(storage) ?? new Set());
+      storage.stage(version, stage.keep.get(storage) ?? new Set());
     }
     const stores: StoreTarget[] = stage.writes.map(({ computation: c, node }) => {
       const { storage, version, window } = c;
@@ -67,42 +64,25 @@ class Force {
     for (const s of this.#touched) s.rollback(keep.get(s) ?? new Set());
   }
 
-  /** Versions read by stage `i`, the stages after it and the request, per array. */
-  #neededFrom(i: number): Map<Storage, Set<number>> {
-    // What the computations left pending will read must survive this force too.
-    const needed = pendingReads(new Set(this.chosen));
-    for (const r of [...this.stages.slice(i).flatMap((s) => s.reads), ...this.#rootReads]) {
-      const set = needed.get(r.storage);
-      if (set) set.add(r.version);
-      else needed.set(r.storage, new Set([r.version]));
-    }
-    return needed;
-  }
-
-  /** Every version read must be in memory now or be made by this force; else the old values are gone. */
+  /** Every version read that is not still to be made must be in memory; else the old values are gone. */
   #checkHeld(): void {
-    const made = new Set(this.chosen.map((c) => `${c.storage.id}:${c.version}`));
-    for (const r of [...this.stages.flatMap((s) => s.reads), ...this.#rootReads]) {
-      if (!made.has(`${r.storage.id}:${r.version}`) && !r.storage.holds(r.version)) r.storage.address(r.version);
+    for (const [storage, versions] of this.stages[0]!.keep) {
+      for (const v of versions) if (v <= storage.committed) storage.assertHeld(v);
     }
   }
 }
 
 /**
- * The force `roots` need (everything pending when `all`), or undefined when
- * the trace has nothing for them; throws StaleArrayError when they read a
- * version no longer held.
+ * The force a request reading `reads` needs (everything pending when `all`),
+ * or undefined when the trace has nothing for it; throws StaleArrayError when
+ * it reads a version no longer held.
  */
-function prepareForce(roots: readonly Node[], all = false): Force | undefined {
-  const reads = readsOf(roots);
+function prepareForce(reads: readonly Read[], all = false): Force | undefined {
   const chosen = all ? [...pendingComputations()] : choose(reads);
   if (chosen.length > 0) return new Force(chosen, reads);
-  for (const r of reads) if (!r.storage.holds(r.version)) r.storage.address(r.version);
+  for (const r of reads) r.storage.assertHeld(r.version);
   return undefined;
 }
-
-/** Whether `roots` read any mutable array (and so must wait for a force in progress). */
-const readsStored = (roots: readonly Node[]): boolean => readsOf(roots).length > 0;
 
 // Forces run one at a time: a force's stages await the pool, and another
 // force meanwhile could choose the same computations or recycle a block it reads.
@@ -130,4 +110,4 @@ function checkNotForcing(fn: string): void {
   }
 }
 
-export { Force, prepareForce, readsStored, serialised, checkNotForcing };
+export { Force, prepareForce, serialised, checkNotForcing };

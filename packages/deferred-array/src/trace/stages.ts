@@ -14,7 +14,6 @@
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { withInputs } from '../plan/rewrite.js';
-import { reshape } from '../ir/build-view.js';
 import type { Computation, Read } from './trace.js';
 import type { Storage } from './storage.js';
 
@@ -30,11 +29,13 @@ interface Stage {
   readonly writes: readonly StageWrite[];
   /** The versions it reads from memory. */
   readonly reads: readonly Read[];
+  /** Per array, the versions this stage, the later ones and `laterReads` read: the blocks its writes must not take. */
+  readonly keep: ReadonlyMap<Storage, ReadonlySet<number>>;
 }
 
 const key = (storage: Storage, version: number): string => `${storage.id}:${version}`;
 
-/** Splits `chosen` (oldest first) into stages; `laterReads` are what the request itself reads afterwards. */
+/** Splits `chosen` (oldest first) into stages; `laterReads` are read after them (by the request, or by computations left pending). */
 function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]): Stage[] {
   const groups: Computation[][] = [];
   let windowed = new Set<Storage>();
@@ -53,20 +54,23 @@ function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]
   }
   // Versions read from memory by each stage, then by everything after it.
   const substituted = groups.map((g) => substitute(g));
-  const needAfter: Read[][] = substituted.map(() => []);
-  let acc: Read[] = [...laterReads];
+  const keep = new Map<Storage, Set<number>>();
+  const add = (r: Read): void => {
+    const set = keep.get(r.storage);
+    if (set) set.add(r.version);
+    else keep.set(r.storage, new Set([r.version]));
+  };
+  laterReads.forEach(add);
+  const stages: Stage[] = [];
   for (let i = substituted.length - 1; i >= 0; i--) {
-    needAfter[i] = acc;
-    acc = [...acc, ...substituted[i]!.reads];
-  }
-  return substituted.map((s, i) => {
+    const s = substituted[i]!;
     const lastOf = new Map<Storage, Computation>();
     for (const c of groups[i]!) lastOf.set(c.storage, c);
-    const later = new Set(needAfter[i]!.map((r) => key(r.storage, r.version)));
-    const writes = s.writes.filter((w) => lastOf.get(w.computation.storage) === w.computation ||
-      later.has(key(w.computation.storage, w.computation.version)));
-    return { computations: groups[i]!, writes, reads: s.reads };
-  });
+    const writes = s.writes.filter(({ computation: c }) => lastOf.get(c.storage) === c || keep.get(c.storage)?.has(c.version));
+    s.reads.forEach(add);
+    stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: new Map([...keep].map(([k, v]) => [k, new Set(v)])) });
+  }
+  return stages.reverse();
 }
 
 /** Whether `r` is a version produced by one of `group`. */
@@ -91,9 +95,7 @@ function substitute(group: readonly Computation[]): { writes: StageWrite[]; read
         rebuilt.set(n, sub ?? n);
         continue;
       }
-      const inputs = n.inputs.map((i) => rebuilt.get(i)!);
-      // A version written through a reshape comes back reshaped: collapse the pair, so it fuses.
-      rebuilt.set(n, n.op === 'reshape' && inputs[0] !== n.inputs[0] ? reshape(inputs[0]!, n.shape) : withInputs(n, inputs));
+      rebuilt.set(n, withInputs(n, n.inputs.map((i) => rebuilt.get(i)!)));
     }
     const node = rebuilt.get(c.value)!;
     if (c.window) reads.set(key(c.storage, c.version - 1), { storage: c.storage, version: c.version - 1 });

@@ -73,9 +73,9 @@ class Storage implements StorageRef {
     return n;
   }
 
-  /** Whether some block holds `version` now. */
-  holds(version: number): boolean {
-    return this.#blocks.some((b) => b.version === version);
+  /** Throws StaleArrayError unless some block holds `version`. */
+  assertHeld(version: number): void {
+    this.address(version);
   }
 
   address(version: number): number {

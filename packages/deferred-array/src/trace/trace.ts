@@ -38,20 +38,22 @@ interface Computation {
   readonly label: string;
 }
 
+/** Every stored version among `nodes`. */
+const storedIn = (nodes: readonly Node[]): Read[] =>
+  nodes.filter((n) => n.op === 'stored').map((n) => ({ storage: n.attrs.storage as Storage, version: n.attrs.version! }));
+
 /** Every stored version `roots` read. */
-function readsOf(roots: readonly Node[]): Read[] {
-  return topoOrder(roots).filter((n) => n.op === 'stored').map((n) => ({ storage: n.attrs.storage as Storage, version: n.attrs.version! }));
-}
+const readsOf = (roots: readonly Node[]): Read[] => storedIn(topoOrder(roots));
 
 const SYMBOL: Record<InPlaceOp, string> = { assign: '=', set: '=', iadd: '+=', isub: '-=', imul: '*=', idiv: '/=' };
 
 let seq = 0;
 const pending: Computation[] = [];
 
-/** Enqueues a write of `value` into `storage` (through `window`, if given); returns it. */
-function enqueue(op: InPlaceOp, storage: Storage, value: Node, window: Window | undefined, where: string): Computation {
+/** Enqueues a write of `value` (which reads `valueReads`) into `storage`, through `window` if given; returns it. */
+function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: readonly Read[], window: Window | undefined, where: string): Computation {
   const version = ++storage.latest;
-  const reads = readsOf([value]);
+  const reads = [...valueReads];
   if (window) reads.push({ storage, version: version - 1 });
   const label = `${storage.name}${where} ${SYMBOL[op]} ${value.dtype}${formatShape(value.shape)}`;
   const c: Computation = Object.freeze({ seq: seq++, op, storage, version, value, window, reads: Object.freeze(reads), label });
@@ -117,7 +119,7 @@ function pendingReads(except: ReadonlySet<Computation> = new Set()): Map<Storage
 
 /** Refuses, now, a computation reading a version that is gone (not held, and not still to be made). */
 function checkReadable(reads: readonly Read[]): void {
-  for (const r of reads) if (r.version <= r.storage.committed && !r.storage.holds(r.version)) r.storage.address(r.version);
+  for (const r of reads) if (r.version <= r.storage.committed) r.storage.assertHeld(r.version);
 }
 
 /**
@@ -131,5 +133,5 @@ function dependency(earlier: Computation, later: Computation): 'RAW' | 'WAR' | '
   return undefined;
 }
 
-export { enqueue, choose, retire, discardPending, readsOf, pendingComputations, pendingReads, checkReadable, dependency };
+export { enqueue, choose, retire, discardPending, readsOf, storedIn, pendingComputations, pendingReads, checkReadable, dependency };
 export type { Computation, InPlaceOp, Read };

@@ -70,9 +70,8 @@ class WasmRun {
     if (id === undefined) {
       // A trace stage's write that the planner gave no buffer: the kernel stores it in its target block.
       const target = this.#plan.stores.find((st) => st.node === n);
-      if (target) return targetValue(target);
+      return target ? targetValue(target) : this.#keep(allocValue(n.dtype, shape, this.#alloc));
     }
-    if (id === undefined) return this.#keep(allocValue(n.dtype, shape, this.#alloc));
     const buffer = this.#plan.buffers[id]!;
     const block = (): number => {
       let b = this.#blocks.get(id);
