@@ -14,7 +14,8 @@
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { withInputs } from '../plan/rewrite.js';
-import type { Computation, Read } from './trace.js';
+import { addRead } from './trace.js';
+import type { Computation, Read, ReadSets } from './trace.js';
 import type { Storage } from './storage.js';
 
 interface StageWrite {
@@ -54,20 +55,15 @@ function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]
   }
   // Versions read from memory by each stage, then by everything after it.
   const substituted = groups.map((g) => substitute(g));
-  const keep = new Map<Storage, Set<number>>();
-  const add = (r: Read): void => {
-    const set = keep.get(r.storage);
-    if (set) set.add(r.version);
-    else keep.set(r.storage, new Set([r.version]));
-  };
-  laterReads.forEach(add);
+  const keep: ReadSets = new Map();
+  for (const r of laterReads) addRead(keep, r);
   const stages: Stage[] = [];
   for (let i = substituted.length - 1; i >= 0; i--) {
     const s = substituted[i]!;
     const lastOf = new Map<Storage, Computation>();
     for (const c of groups[i]!) lastOf.set(c.storage, c);
     const writes = s.writes.filter(({ computation: c }) => lastOf.get(c.storage) === c || keep.get(c.storage)?.has(c.version));
-    s.reads.forEach(add);
+    for (const r of s.reads) addRead(keep, r);
     stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: new Map([...keep].map(([k, v]) => [k, new Set(v)])) });
   }
   return stages.reverse();

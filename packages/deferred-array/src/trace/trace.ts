@@ -61,15 +61,19 @@ function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: reado
   return c;
 }
 
+/** Versions read, per array. */
+type ReadSets = Map<Storage, Set<number>>;
+
+function addRead(sets: ReadSets, r: Read): void {
+  const set = sets.get(r.storage);
+  if (set) set.add(r.version);
+  else sets.set(r.storage, new Set([r.version]));
+}
+
 /** The pending computations the request (reads `want`, writes none) needs, oldest first. */
 function choose(want: readonly Read[]): Computation[] {
-  const reads = new Map<Storage, Set<number>>();
-  const addRead = (r: Read): void => {
-    const s = reads.get(r.storage);
-    if (s) s.add(r.version);
-    else reads.set(r.storage, new Set([r.version]));
-  };
-  want.forEach(addRead);
+  const reads: ReadSets = new Map();
+  for (const r of want) addRead(reads, r);
   const writes = new Set<Storage>();
   const chosen: Computation[] = [];
   for (let i = pending.length - 1; i >= 0; i--) {
@@ -78,7 +82,7 @@ function choose(want: readonly Read[]): Computation[] {
     const war = c.reads.some((r) => writes.has(r.storage));
     if (!raw && !war && !writes.has(c.storage)) continue;
     chosen.push(c);
-    c.reads.forEach(addRead);
+    for (const r of c.reads) addRead(reads, r);
     const own = reads.get(c.storage);
     if (own) for (const v of own) if (v >= c.version) own.delete(v);
     writes.add(c.storage);
@@ -104,16 +108,9 @@ function discardPending(): void {
  * array: kept in memory until they run, so a computation in the trace never
  * finds its inputs gone.
  */
-function pendingReads(except: ReadonlySet<Computation> = new Set()): Map<Storage, Set<number>> {
-  const out = new Map<Storage, Set<number>>();
-  for (const c of pending) {
-    if (except.has(c)) continue;
-    for (const r of c.reads) {
-      const set = out.get(r.storage);
-      if (set) set.add(r.version);
-      else out.set(r.storage, new Set([r.version]));
-    }
-  }
+function pendingReads(except: ReadonlySet<Computation> = new Set()): ReadSets {
+  const out: ReadSets = new Map();
+  for (const c of pending) if (!except.has(c)) for (const r of c.reads) addRead(out, r);
   return out;
 }
 
@@ -133,5 +130,5 @@ function dependency(earlier: Computation, later: Computation): 'RAW' | 'WAR' | '
   return undefined;
 }
 
-export { enqueue, choose, retire, discardPending, readsOf, storedIn, pendingComputations, pendingReads, checkReadable, dependency };
-export type { Computation, InPlaceOp, Read };
+export { enqueue, choose, retire, discardPending, readsOf, storedIn, addRead, pendingComputations, pendingReads, checkReadable, dependency };
+export type { Computation, InPlaceOp, Read, ReadSets };
