@@ -19,6 +19,8 @@ export {
 export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
 export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
+export { compile } from './api/compile.js';
+export { size, placeholder, Size } from './ir/symbols.js';
 export { configure } from './execute/config.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
@@ -36,3 +38,5 @@ export type { DTypeOption } from './api/creation.js';
 export type { StdNdarray } from './util/stdlib.js';
 export type { TraceInfo, TracedComputation } from './api/trace.js';
 export type { InPlaceMethods } from './api/methods.js';
+export type { CompiledFunction } from './api/compile.js';
+export type { Placeholder, Dim } from './ir/symbols.js';

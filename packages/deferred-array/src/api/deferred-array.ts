@@ -9,6 +9,7 @@ import type { LivePath } from '../trace/cell.js';
 import { OPS } from '../ir/op-table.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
+import { noteShapeRead } from '../ir/symbols.js';
 import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { planExecution } from '../plan/pipeline.js';
@@ -62,6 +63,7 @@ class DeferredArray {
   }
 
   get shape(): number[] {
+    noteShapeRead();
     return [...this.#node.shape];
   }
 
@@ -74,6 +76,7 @@ class DeferredArray {
   }
 
   get size(): number {
+    noteShapeRead();
     return sizeOf(this.#node.shape);
   }
 

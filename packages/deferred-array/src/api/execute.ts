@@ -37,10 +37,11 @@ async function shutdown(): Promise<void> {
 
 /**
  * Counters of the active backend (plans run, steps evaluated or kernels
- * launched, kernels run on the worker pool, bytes their plans read and write as planned) and of the kernel compiler (modules compiled, milliseconds spent):
- * tests use them to prove that nothing ran, or that nothing was recompiled.
+ * launched, kernels run on the worker pool, bytes their plans read and write as planned), of the planner (plans made)
+ * and of the kernel compiler (modules compiled, milliseconds spent):
+ * tests use them to prove that nothing ran, or that nothing was planned or recompiled.
  */
-function stats(): { backend: string; runs: number; steps: number; pooled: number; kernelsCompiled: number; compileMs: number; bytesMoved: number } {
+function stats(): { backend: string; runs: number; steps: number; pooled: number; plans: number; kernelsCompiled: number; compileMs: number; bytesMoved: number } {
   return backendStats();
 }
 

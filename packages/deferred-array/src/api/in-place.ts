@@ -7,6 +7,7 @@ import type { DType } from '../ir/dtypes.js';
 import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js';
 import { broadcastTo, reshape, slice } from '../ir/build-view.js';
 import type { IndexArg } from '../ir/indexing.js';
+import { checkNotTracing } from '../ir/symbols.js';
 import type { Node } from '../ir/node.js';
 import type { BinaryOp } from '../ir/op-table.js';
 import { broadcastShapes, formatShape, sameShape } from '../ir/shape.js';
@@ -85,6 +86,7 @@ function whereLabel(target: Node, base: Node): string {
 /** Enqueues `op` on x (or on x.get(...index)) and moves x to the version it writes. */
 function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: readonly IndexArg[]): DeferredArray {
   if (!(x instanceof DeferredArray)) throw new TypeError(`${op}(): call it on a DeferredArray; got ${describe(x)}`);
+  checkNotTracing(`${op}()`);
   const live = liveOf(x);
   let target = nodeOf(x);
   let window = live.window;

@@ -159,5 +159,5 @@ function describe(x: unknown): string {
   return `${typeof x} ${String(x)}`;
 }
 
-export { sourceFrom, isArrayInput, describe, checkScalarFits };
+export { sourceFrom, isArrayInput, describe, checkScalarFits, typedDType };
 export type { ArrayInput, NestedArray };

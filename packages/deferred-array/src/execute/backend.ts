@@ -25,13 +25,25 @@ interface BackendStats {
   readonly pooled: number;
 }
 
+/** A compiled function's argument as a call binds it to its placeholder node. */
+interface Bound {
+  /** Its values, row-major, at the placeholder's shape and dtype; read during the call only. */
+  readonly value: Dense;
+  /** The source node it came from, when it is one, so a backend can use its cached copy. */
+  readonly source?: Node;
+}
+
+type Bindings = ReadonlyMap<Node, Bound>;
+
 interface Backend {
   readonly name: string;
-  /** Runs on the calling thread (executeSync). */
-  run(plan: Plan): RunResult;
+  /** Runs on the calling thread (executeSync); `bound` gives the placeholders' values. */
+  run(plan: Plan, bound?: Bindings): RunResult;
   /** Runs where the backend likes, e.g. a worker pool (execute); settles, never throws synchronously. */
-  runAsync(plan: Plan): Promise<RunResult>;
+  runAsync(plan: Plan, bound?: Bindings): Promise<RunResult>;
+  /** Makes ready what runs of `plan` will need (compiled kernels), running nothing; `bound` at any sizes the plan takes. */
+  prepare(plan: Plan, bound: Bindings): void;
   stats(): BackendStats;
 }
 
-export type { Backend, BackendStats, RunResult };
+export type { Backend, BackendStats, RunResult, Bound, Bindings };

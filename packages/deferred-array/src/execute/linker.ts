@@ -3,7 +3,7 @@
 import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
-import { planExecution } from '../plan/pipeline.js';
+import { planCount, planExecution } from '../plan/pipeline.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Target } from '../plan/pipeline.js';
@@ -16,7 +16,7 @@ import type { RunFlags } from '../reference/flags.js';
 import type { Dense } from '../reference/dense.js';
 import { emitWarning } from '../util/platform.js';
 import type { StdNdarray } from '../util/stdlib.js';
-import type { Backend, RunResult } from './backend.js';
+import type { Backend, Bindings, RunResult } from './backend.js';
 import { getConfig } from './config.js';
 import type { ErrorAction } from './config.js';
 import { toNdarray } from './to-ndarray.js';
@@ -109,22 +109,49 @@ function finishStage(run: RunResult): void {
   }
 }
 
+/** Each plan's traffic, worked out once: a compiled function runs one plan many times. */
+const traffic = new WeakMap<Plan, number>();
+
+function countTraffic(plan: Plan): void {
+  let t = traffic.get(plan);
+  if (t === undefined) traffic.set(plan, (t = planTraffic(plan)));
+  bytesMoved += t;
+}
+
 /** Runs a plan on the calling thread, counting its traffic and mapping kernels-wasm's errors to ours. */
-function runPlan(plan: Plan): RunResult {
-  bytesMoved += planTraffic(plan);
+function runPlan(plan: Plan, bound?: Bindings): RunResult {
+  countTraffic(plan);
   try {
-    return currentBackend().run(plan);
+    return currentBackend().run(plan, bound);
   } catch (e) {
     throw asPackageError(e);
   }
 }
 
 /** As runPlan, where the backend chooses. */
-function runPlanAsync(plan: Plan): Promise<RunResult> {
-  bytesMoved += planTraffic(plan);
-  return currentBackend().runAsync(plan).catch((e: unknown) => {
+function runPlanAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
+  countTraffic(plan);
+  return currentBackend().runAsync(plan, bound).catch((e: unknown) => {
     throw asPackageError(e);
   });
+}
+
+/** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
+function runBound(plan: Plan, bound: Bindings, many: boolean): Single | Single[] | Record {
+  return finish(plan.results, many, plan, runPlan(plan, bound));
+}
+
+async function runBoundAsync(plan: Plan, bound: Bindings, many: boolean): Promise<Single | Single[] | Record> {
+  return finish(plan.results, many, plan, await runPlanAsync(plan, bound));
+}
+
+/** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
+function preparePlan(plan: Plan, bound: Bindings): void {
+  try {
+    currentBackend().prepare(plan, bound);
+  } catch (e) {
+    throw asPackageError(e);
+  }
 }
 
 /** A predicate's value from what running it returned (its record, if it marks outputs). */
@@ -203,10 +230,11 @@ async function runNodesAsync(roots: readonly Node[], many: boolean, all = false)
 const backendStats = () => ({
   backend: currentBackend().name,
   ...currentBackend().stats(),
+  plans: planCount(),
   kernelsCompiled: compileCount(),
   bytesMoved,
   compileMs: compileMs(),
 });
 
-export { runNodes, runNodesAsync, backendStats, currentBackend, currentTarget };
+export { runNodes, runNodesAsync, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget };
 export type { Record as OutputRecord };

@@ -33,7 +33,8 @@ function transpose(x: Node, axes?: readonly number[]): Node {
   });
 }
 
-function slice(x: Node, args: readonly IndexArg[]): Node {
+/** `keep`: make the node even where the index selects all of x (a compiled function's slice rebuilt at new sizes). */
+function slice(x: Node, args: readonly IndexArg[], keep = false): Node {
   const index = resolveIndex(args, x.shape);
   const inStrides = contiguousStrides(x.shape);
   let offset = 0;
@@ -59,8 +60,8 @@ function slice(x: Node, args: readonly IndexArg[]): Node {
     offset = 0;
     starts.fill(0);
   }
-  if (sameShape(shape, x.shape) && strides.every((s, i) => s === inStrides[i]) && offset === 0) return x;
-  return makeNode('slice', [x], shape, x.dtype, { view: { strides, offset, axes, steps, starts }, label: indexLabel(index) });
+  if (!keep && sameShape(shape, x.shape) && strides.every((s, i) => s === inStrides[i]) && offset === 0) return x;
+  return makeNode('slice', [x], shape, x.dtype, { view: { strides, offset, axes, steps, starts }, index: [...args], label: indexLabel(index) });
 }
 
 function broadcastTo(x: Node, target: unknown): Node {
@@ -100,8 +101,8 @@ function reshape(x: Node, target: unknown, label = 'reshape'): Node {
   }
   if (sameShape(shape, x.shape)) return x;
   // Reshapes keep row-major order, so a reshape of a reshape is one reshape of the original (or the original itself).
-  if (x.op === 'reshape') return reshape(x.inputs[0]!, shape, label);
-  return makeNode('reshape', [x], shape, x.dtype, { label: formatShape(shape) });
+  if (x.op === 'reshape') return reshape(x.inputs[0]!, raw, label);
+  return makeNode('reshape', [x], shape, x.dtype, { request: [...raw], label: formatShape(shape) });
 }
 
 function squeeze(x: Node, axis?: number | readonly number[]): Node {

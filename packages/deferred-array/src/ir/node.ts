@@ -1,6 +1,7 @@
 // The one graph node type. Nodes are immutable and shared: a DeferredArray is a
 // handle on a node, and every operation makes a new node over existing ones.
 import type { DType, TypedArray } from './dtypes.js';
+import type { IndexArg } from './indexing.js';
 import type { OpName } from './op-table.js';
 import type { Shape } from './shape.js';
 
@@ -54,6 +55,12 @@ interface NodeAttrs {
   readonly axis?: number;
   /** transpose, slice, broadcastTo: where each output element is read from. */
   readonly view?: ViewMap;
+  /** placeholder: which argument of the compiled function it is. */
+  readonly slot?: number;
+  /** slice: the index as given, resolved again when a compiled function's sizes change. */
+  readonly index?: readonly IndexArg[];
+  /** reshape: the shape as asked for (a -1 left unresolved), for the same reason. */
+  readonly request?: readonly number[];
   /** A short description for printers (the slice text, the cast target). */
   readonly label?: string;
 }

@@ -47,6 +47,8 @@ const OPS = {
   source: op('source', 'none', true),
   /** One version of a mutable heap array (see trace/): read from the block that holds it. */
   stored: op('source', 'none', true),
+  /** A compiled function's argument: the array a call binds (see api/compile.ts). */
+  placeholder: op('source', 'none', true),
   scalar: op('scalar', 'none', true),
 
   // Elementwise, two operands.

@@ -3,6 +3,7 @@
 // runs once. Two nodes are equal when their ops, dtypes, shapes and
 // parameters are and their inputs are the same nodes after merging. Sources
 // and stored versions are equal only to themselves: their identity is their data.
+import { OPS } from '../ir/op-table.js';
 import type { Node, NodeAttrs } from '../ir/node.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
@@ -24,7 +25,7 @@ function attrsKey(a: NodeAttrs): string {
 function mergeCommon(plan: Plan): Plan {
   const byKey = new Map<string, Node>();
   return rewriteGraph(plan, (n, inputs) => {
-    if (n.op === 'source' || n.op === 'stored') return n;
+    if (OPS[n.op].family === 'source') return n;
     const key = `${n.op}|${n.dtype}|${n.shape.join(',')}|${attrsKey(n.attrs)}|${inputs.map((i) => i.id).join(',')}`;
     const hit = byKey.get(key);
     if (hit) return hit;

@@ -15,7 +15,7 @@ function withInputs(n: Node, inputs: readonly Node[]): Node {
   // through a reshape and substituted under another, in a trace stage), so rewritten graphs fuse as built ones do.
   // A marked reshape stays a node of its own, so its mark does not move onto another value.
   const collapse = n.op === 'reshape' && inputs[0]!.op === 'reshape' && !markOf(n);
-  const m = collapse ? reshape(inputs[0]!, n.shape) : makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
+  const m = collapse ? reshape(inputs[0]!, n.attrs.request ?? n.shape) : makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
   inheritMark(n, m);
   return m;
 }

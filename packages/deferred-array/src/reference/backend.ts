@@ -1,6 +1,6 @@
 // The reference backend: evaluates a plan node by node in plain TypeScript.
 // Slow and obviously correct; the oracle every other backend is tested against.
-import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
+import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { forEachStrided } from './dense.js';
@@ -17,19 +17,26 @@ function writeStore(st: StoreTarget, v: Dense): void {
   });
 }
 
+/** A placeholder's value in this run. */
+function boundValue(bound: Bindings, n: Node): Dense {
+  const b = bound.get(n);
+  if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
+  return b.value;
+}
+
 class ReferenceBackend implements Backend {
   readonly name = 'reference';
   #runs = 0;
   #steps = 0;
 
-  run(plan: Plan): RunResult {
+  run(plan: Plan, bound: Bindings = new Map()): RunResult {
     this.#runs++;
     const flags = newFlags();
     const values = new Map<Node, Dense>();
     for (const step of plan.steps) {
       if (step.kind !== 'node') throw new Error('internal: the reference backend runs node steps only');
       const inputs = step.node.inputs.map((n) => values.get(n)!);
-      values.set(step.node, evaluateNode(step.node, inputs, flags));
+      values.set(step.node, step.node.op === 'placeholder' ? boundValue(bound, step.node) : evaluateNode(step.node, inputs, flags));
       this.#steps++;
       for (const n of step.release) values.delete(n);
     }
@@ -37,6 +44,7 @@ class ReferenceBackend implements Backend {
     const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
     // Fresh JS arrays are the caller's; a source's own storage, a mutable array's block (or a reshape of them) is not.
     const sources = new Set(plan.steps.flatMap((s) => (s.kind === 'node' && s.node.op === 'source' ? [s.node.attrs.data!] : [])));
+    for (const b of bound.values()) sources.add(b.value.data);
     return {
       values: new Map(wanted.map((node) => [node, values.get(node)!])),
       flags,
@@ -45,9 +53,12 @@ class ReferenceBackend implements Backend {
     };
   }
 
-  async runAsync(plan: Plan): Promise<RunResult> {
-    return this.run(plan);
+  async runAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
+    return this.run(plan, bound);
   }
+
+  /** Nothing to compile: the reference evaluator interprets each node. */
+  prepare(): void {}
 
   stats(): BackendStats {
     return { runs: this.#runs, steps: this.#steps, pooled: 0 };

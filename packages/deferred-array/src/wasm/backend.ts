@@ -7,16 +7,16 @@
 // run the same kernels over the same blocks, so their results are identical.
 import { instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
 import type { HeapLike, LaunchResult } from 'kernels-wasm';
-import type { Backend, BackendStats, RunResult } from '../execute/backend.js';
+import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import { getConfig } from '../execute/config.js';
 import type { Plan } from '../plan/plan.js';
 import * as host from './host-functions.js';
 import { withPool } from './pool.js';
 import { WasmRun } from './run.js';
-import type { PendingKernel } from './run.js';
+import type { Launcher, PendingKernel } from './run.js';
 
 /** Runs a kernel to the end on the calling thread. */
-function launchInline(k: Omit<PendingKernel, 'finish'>, heap: HeapLike): LaunchResult {
+function launchInline(k: Omit<PendingKernel, 'finish' | 'skip'>, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
 }
 
@@ -27,8 +27,8 @@ class WasmBackend implements Backend {
   #pooled = 0;
   #hostSteps = 0;
 
-  run(plan: Plan): RunResult {
-    const run = new WasmRun(plan);
+  run(plan: Plan, bound?: Bindings): RunResult {
+    const run = new WasmRun(plan, bound);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
@@ -40,8 +40,8 @@ class WasmBackend implements Backend {
     }
   }
 
-  async runAsync(plan: Plan): Promise<RunResult> {
-    const run = new WasmRun(plan);
+  async runAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
+    const run = new WasmRun(plan, bound);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -67,6 +67,26 @@ class WasmBackend implements Backend {
     }
     run.writeStores(launchInline);
     return this.#result(plan, run);
+  }
+
+  /**
+   * Theano's make_thunk: walks the plan as a run would, building and compiling
+   * every kernel (copies included), and launches none. Blocks are allocated at
+   * the sizes `bound` gives, and freed.
+   */
+  prepare(plan: Plan, bound: Bindings): void {
+    const run = new WasmRun(plan, bound);
+    // Copies (a reshape's, a product operand's) ignore their launch's result.
+    const dry: Launcher<LaunchResult> = () => undefined as unknown as LaunchResult;
+    try {
+      for (const step of plan.steps) {
+        if (step.kind === 'kernel') run.kernel(step.group, dry).skip();
+        else run.evaluate(step.node, dry);
+        run.release(step);
+      }
+    } finally {
+      run.end();
+    }
   }
 
   stats(): BackendStats {

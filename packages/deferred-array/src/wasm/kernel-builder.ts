@@ -32,14 +32,24 @@ interface BuiltKernel {
   readonly contraction?: ContractionLaunch;
   /** Each pinned temporary's own space and arrays. */
   readonly temps?: readonly TempLaunch[];
+  /**
+   * The launch arrays (and temporaries') for other values of the same layout
+   * (shapes and strides) as the ones this kernel was built for: only the
+   * addresses change. Absent for a contraction, whose operands may be copies.
+   */
+  readonly rebind?: (inputs: readonly HeapValue[], outputs: readonly HeapValue[]) => { arrays: LaunchArray[]; temps?: TempLaunch[] };
 }
 
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
 
-/** Strides of `v` read over an iteration space of `shape` (NumPy broadcasting). */
+/**
+ * Strides of `v` read over an iteration space of `shape` (NumPy broadcasting).
+ * An axis of length 1 in both keeps v's stride: nothing walks it, but the
+ * kernel compiled for it is then the one longer spaces of this layout use.
+ */
 function broadcastStrides(v: HeapValue, shape: readonly number[]): number[] {
   const lead = shape.length - v.shape.length;
-  return shape.map((_, i) => (i < lead || v.shape[i - lead] === 1 ? 0 : v.strides[i - lead]!));
+  return shape.map((d, i) => (i < lead || (v.shape[i - lead] === 1 && d !== 1) ? 0 : v.strides[i - lead]!));
 }
 
 function innerOf(stride: number): InnerStride {
@@ -58,7 +68,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // The body loads what its members and reductions read; the temporaries' own inputs are theirs.
   const read = new Set([...group.members, ...group.reductions].flatMap((m) => m.inputs));
   if (group.contraction) read.add(group.contraction);
-  const loaded = group.inputs.map((n, k) => [n, inputs[k]!] as const).filter(([n]) => read.has(n));
+  const loadedAt = group.inputs.flatMap((n, k) => (read.has(n) ? [k] : []));
+  const loaded = loadedAt.map((k) => [group.inputs[k]!, inputs[k]!] as const);
   // A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout.
   const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
@@ -111,14 +122,25 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   }));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
-  const tempKernels = temps.map((t, i): { spec: TempSpec; launch: TempLaunch } => {
+  const tempKernels = temps.map((t, i): { spec: TempSpec; launch: TempLaunch; built: BuiltKernel } => {
     const cone: FusedGroup = { id: -1, shape: t.node.shape, members: t.members, reductions: [], inputs: t.inputs, stores: [t.node] };
     const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
     return {
       spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 },
       launch: { shape: built.shape, arrays: built.arrays },
+      built,
     };
   });
+  const rebind = (ins: readonly HeapValue[], outs: readonly HeapValue[]): { arrays: LaunchArray[]; temps?: TempLaunch[] } => {
+    const vs = [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
+    const arrays = vs.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! }));
+    if (temps.length === 0) return { arrays };
+    const at = new Map(group.inputs.map((n, k) => [n, ins[k]!]));
+    return {
+      arrays,
+      temps: tempKernels.map((t, i) => ({ shape: t.built.shape, arrays: t.built.rebind!(temps[i]!.inputs.map((n) => at.get(n)!), [tempValue(temps[i]!.node)]).arrays })),
+    };
+  };
   return {
     spec: {
       ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}),
@@ -126,6 +148,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     },
     shape: collapsed.shape,
     arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
+    rebind,
     segment,
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
@@ -147,7 +170,8 @@ function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outpu
   const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };
   const built = buildKernel(epilogue, [outputs[0]!, ...epilogueInputs.map((n) => valueOf.get(n)!)], outputs.slice(1));
   const dtype = c.dtype as 'float64' | 'float32';
-  return { ...built, spec: { ...built.spec, contraction: { dtype, product: 0, vectorise } }, contraction: launch };
+  const { rebind: _, ...fixed } = built;
+  return { ...fixed, spec: { ...built.spec, contraction: { dtype, product: 0, vectorise } }, contraction: launch };
 }
 
 /**

@@ -12,6 +12,7 @@ import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
+import type { Bindings } from '../execute/backend.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
@@ -34,10 +35,12 @@ interface PendingKernel {
   readonly label: string;
   /** Records the launch's outputs and reductions as the run's values. */
   finish(r: LaunchResult): void;
+  /** Records its outputs and reductions unlaunched (a dry run: their blocks hold nothing). */
+  skip(): void;
 }
 
 /** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
-type Launcher<R> = (k: Omit<PendingKernel, 'finish'>, heap: HeapLike) => R;
+type Launcher<R> = (k: Omit<PendingKernel, 'finish' | 'skip'>, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
@@ -50,14 +53,17 @@ class WasmRun {
   readonly #pinned = new Set<CacheEntry>();
   readonly #alloc: Alloc = (bytes) => allocEvicting(bytes);
   readonly #plan: Plan;
+  readonly #bound: Bindings;
   /** Heap blocks of the plan's buffers, while a value in them is live or a later one is to come. */
   readonly #blocks = new Map<number, { readonly ptr: number; live: boolean }>();
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
   readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
   #done = false;
 
-  constructor(plan: Plan) {
+  /** `bound`: the placeholders' values. */
+  constructor(plan: Plan, bound: Bindings = new Map()) {
     this.#plan = plan;
+    this.#bound = bound;
   }
 
   /**
@@ -104,16 +110,16 @@ class WasmRun {
     const inputs = g.inputs.map((n) => this.#values.get(n)!);
     const outputs = g.stores.map((n) => this.#place(n));
     const copies: HeapValue[] = [];
-    const built = g.contraction
-      ? buildContraction(g, inputs, outputs, (v, dtype) => {
+    const { built, compiled } = g.contraction
+      ? compiledKernel(buildContraction(g, inputs, outputs, (v, dtype) => {
         const c = this.#copy(v, dtype, launchInline, `copy of a ${g.contraction!.op} operand`);
         copies.push(c);
         return c;
-      })
-      : buildKernel(g, inputs, outputs);
+      }))
+      : elementwiseKernel(g, inputs, outputs);
     this.launches++;
     return {
-      compiled: compileKernel(built.spec),
+      compiled,
       launch: {
         shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
         ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
@@ -126,6 +132,11 @@ class WasmRun {
       finish: (r) => {
         for (const c of copies) dropValue(c);
         this.#finishKernel(g, built, outputs, r);
+      },
+      skip: () => {
+        for (const c of copies) dropValue(c);
+        g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
+        for (const n of g.reductions) this.#values.set(n, this.#place(n));
       },
     };
   }
@@ -195,6 +206,7 @@ class WasmRun {
     switch (OPS[n.op].family) {
       case 'source':
         if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
+        if (n.op === 'placeholder') return this.#placeholder(n);
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const v = this.#place(n, []);
@@ -220,6 +232,16 @@ class WasmRun {
         return v;
       }
     }
+  }
+
+  /** A bound argument in the heap: a source's cached copy, else its values copied into a block of this run. */
+  #placeholder(n: Node): HeapValue {
+    const b = this.#bound.get(n);
+    if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
+    if (b.source) return atAddress(residentAddress(b.source, this.#pinned), n.dtype, n.shape);
+    const v = this.#keep(allocValue(n.dtype, n.shape, this.#alloc));
+    v.alloc!.data.set(b.value.data);
+    return v;
   }
 
   #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
@@ -259,6 +281,38 @@ class WasmRun {
       this.#values.set(node, out);
     });
   }
+}
+
+const compiledKernel = (built: BuiltKernel): { built: BuiltKernel; compiled: CompiledModule } => ({ built, compiled: compileKernel(built.spec) });
+
+/** The layout of the values a group's kernel was last built for, and that kernel. */
+interface LastBuilt {
+  readonly layout: ReadonlyArray<Pick<HeapValue, 'dtype' | 'shape' | 'strides'>>;
+  readonly built: BuiltKernel;
+  readonly compiled: CompiledModule;
+}
+
+const lastBuilt = new WeakMap<FusedGroup, LastBuilt>();
+
+const sameNumbers = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * A group's kernel over these values: when the group ran last over values of
+ * the same layout (a compiled function's plan, run again), that kernel with
+ * the new addresses; otherwise built and compiled (compiling is cached by the
+ * spec's hash).
+ */
+function elementwiseKernel(g: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } {
+  const values = [...inputs, ...outputs];
+  const last = lastBuilt.get(g);
+  if (last && last.layout.length === values.length &&
+    last.layout.every((v, i) => v.dtype === values[i]!.dtype && sameNumbers(v.shape, values[i]!.shape) && sameNumbers(v.strides, values[i]!.strides))) {
+    const { arrays, temps } = last.built.rebind!(inputs, outputs);
+    return { built: { ...last.built, arrays, ...(temps ? { temps } : {}) }, compiled: last.compiled };
+  }
+  const made = compiledKernel(buildKernel(g, inputs, outputs));
+  lastBuilt.set(g, { layout: values.map(({ dtype, shape, strides }) => ({ dtype, shape, strides })), ...made });
+  return made;
 }
 
 /** The window of a mutable array's block that a store writes (the array owns the block, not the run). */

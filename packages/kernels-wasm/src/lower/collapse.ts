@@ -12,7 +12,10 @@ function collapseDims(shape: readonly number[], strides: readonly (readonly numb
   const keep = shape.map((_, d) => d).filter((d) => shape[d] !== 1);
   let outShape = keep.map((d) => shape[d]!);
   let outStrides = strides.map((s) => keep.map((d) => s[d]!));
-  if (outShape.includes(0)) return { shape: [0], strides: strides.map(() => [0]) };
+  // An empty or one-element space: each array keeps its innermost stride, so
+  // the kernel is the one a longer space of the same layout compiles to.
+  const innermost = (): number[][] => strides.map((s) => [s[s.length - 1] ?? 0]);
+  if (outShape.includes(0)) return { shape: [0], strides: innermost() };
   for (let d = outShape.length - 2; d >= 0; d--) {
     const inner = outShape[d + 1]!;
     if (outStrides.every((s) => s[d] === s[d + 1]! * inner)) {
@@ -20,7 +23,7 @@ function collapseDims(shape: readonly number[], strides: readonly (readonly numb
       outStrides = outStrides.map((s) => [...s.slice(0, d), s[d + 1]!, ...s.slice(d + 2)]);
     }
   }
-  if (outShape.length === 0) return { shape: [1], strides: strides.map(() => [0]) };
+  if (outShape.length === 0) return { shape: [1], strides: innermost() };
   return { shape: outShape, strides: outStrides };
 }
 

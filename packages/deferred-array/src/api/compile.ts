@@ -1,0 +1,269 @@
+// Compiled functions (lappy's symbolic sizes, Theano's function): fn is
+// traced once over placeholders whose sizes are symbols, planned once, and its
+// kernels compiled before the first call. A call binds arrays to the
+// placeholders, binds the symbols to their sizes, and runs the plan: at sizes
+// seen before, the plan itself; at new ones, the same plan carried to them
+// (plan/instantiate.ts), with no pass run again and the same kernels. A
+// function that reads an array's sizes while traced (x.shape, x.size) may
+// build a different graph at other sizes, so it is traced and planned once per
+// size instead.
+import { DTypeError, NotSupportedError } from '../ir/errors.js';
+import { makeNode, topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { NotInstantiable } from '../ir/rebuild.js';
+import type { TypedArray } from '../ir/dtypes.js';
+import {
+  bindSizes, formatDims, isPlaceholder, probeSizes, shapeAt, sizesKey, standInSizes, symbolsOf, traceWith,
+} from '../ir/symbols.js';
+import type { Placeholder } from '../ir/symbols.js';
+import { allocDense } from '../reference/dense.js';
+import type { Bindings, Bound } from '../execute/backend.js';
+import { currentBackend, currentTarget, preparePlan, runBound, runBoundAsync, runNodes, runNodesAsync } from '../execute/linker.js';
+import type { OutputRecord } from '../execute/linker.js';
+import { instantiatePlan } from '../plan/instantiate.js';
+import { planExecution } from '../plan/pipeline.js';
+import type { Target } from '../plan/pipeline.js';
+import type { Plan } from '../plan/plan.js';
+import { printPlan } from '../plan/print-plan.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
+import { describe, isArrayInput, sourceFrom, typedDType } from './operand.js';
+import type { ArrayInput } from './operand.js';
+
+type Result = StdNdarray | StdNdarray[] | OutputRecord;
+type Argument = DeferredArray | ArrayInput;
+
+interface CompiledFunction {
+  /** Runs the plan over these arguments, where the backend chooses (the worker pool for large kernels). */
+  (...args: Argument[]): Promise<Result>;
+  /** The same, on the calling thread. */
+  sync(...args: Argument[]): Result;
+  readonly placeholders: readonly Placeholder[];
+  /** The plan every call runs, as explain() prints one; nothing runs. */
+  explain(): string;
+}
+
+/** fn traced at some sizes: its results, and the placeholder leaves they read. */
+interface Traced {
+  readonly roots: readonly Node[];
+  readonly many: boolean;
+  readonly leaves: readonly Node[];
+  readonly shapeRead: boolean;
+}
+
+/** A plan at one set of sizes, and the placeholder leaves a call binds. */
+interface Instance {
+  readonly plan: Plan;
+  readonly leaves: readonly Node[];
+}
+
+/** Instances kept per compiled function; a loop over more distinct sizes than this carries the plan again. */
+const INSTANCES = 64;
+
+const isThenable = (x: unknown): boolean => typeof (x as { then?: unknown } | null)?.then === 'function';
+
+function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[], sizes: ReadonlyMap<string, number>): Traced {
+  const leaves = ps.map((p, i) => makeNode('placeholder', [], shapeAt(p, sizes), p.dtype, { slot: i, label: `argument ${i}` }));
+  const { value, shapeRead } = traceWith(() => fn(...leaves.map(wrapNode)));
+  if (isThenable(value)) throw new TypeError('compile: fn returned a promise; it must build its arrays synchronously and return them');
+  const list = Array.isArray(value) ? value : [value];
+  const bad = list.findIndex((x) => !(x instanceof DeferredArray));
+  if (list.length === 0 || bad >= 0) {
+    throw new TypeError(`compile: fn must return a DeferredArray or a non-empty array of them; got ${describe(list.length === 0 ? value : list[bad])}`);
+  }
+  const roots = list.map((x) => nodeOf(x as DeferredArray));
+  for (const n of topoOrder(roots)) {
+    if (n.op === 'stored') {
+      throw new NotSupportedError(`compile: fn reads ${n.attrs.storage!.name}, an array written in place, whose value changes between calls; ` +
+        'pass it as an argument (a placeholder) instead');
+    }
+    if (n.op === 'cond') {
+      throw new NotSupportedError('compile: da.cond inside a compiled function is not supported yet; ' +
+        'call the compiled function inside the branches instead, or use da.where for an elementwise choice');
+    }
+  }
+  return { roots, many: Array.isArray(value), leaves, shapeRead };
+}
+
+class Compiled {
+  readonly #fn: (...xs: DeferredArray[]) => unknown;
+  readonly #ps: readonly Placeholder[];
+  readonly #traced: Traced;
+  /** The plan of the traced graph, per planning target (the backend at call time). */
+  readonly #plans = new Map<Target, Plan>();
+  readonly #instances = new Map<string, Instance>();
+
+  constructor(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[]) {
+    this.#fn = fn;
+    this.#ps = ps;
+    this.#traced = traceAt(fn, ps, standInSizes(ps));
+    if (this.#traced.shapeRead && symbolsOf(ps).length > 0) return;
+    // Plan once and compile the kernels now, at small sizes: the kernels do not depend on them.
+    const plan = this.#plan();
+    const probe = probeSizes(ps);
+    try {
+      const inst = this.#instantiate(plan, probe);
+      preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
+    } catch (e) {
+      // A graph that does not carry to the probe sizes gets its kernels at its first call.
+      if (!(e instanceof NotInstantiable)) throw e;
+    }
+  }
+
+  get placeholders(): readonly Placeholder[] {
+    return this.#ps;
+  }
+
+  /** Whether fn is traced again for each set of sizes (it read sizes while traced). */
+  get #perSize(): boolean {
+    return this.#traced.shapeRead && symbolsOf(this.#ps).length > 0;
+  }
+
+  #plan(): Plan {
+    const target = currentTarget();
+    let plan = this.#plans.get(target);
+    if (!plan) this.#plans.set(target, (plan = planExecution(this.#traced.roots, target)));
+    return plan;
+  }
+
+  #instantiate(plan: Plan, sizes: ReadonlyMap<string, number>): Instance {
+    const leaves = this.#traced.leaves.map((t, i) => makeNode('placeholder', [], shapeAt(this.#ps[i]!, sizes), t.dtype, t.attrs));
+    return { plan: instantiatePlan(plan, new Map(this.#traced.leaves.map((t, i) => [t, leaves[i]!]))), leaves };
+  }
+
+  /** The plan at `sizes`: carried there from the traced one, or, where it does not carry, fn traced and planned at them. */
+  #instance(sizes: ReadonlyMap<string, number>): Instance {
+    const key = `${currentTarget()}:${sizesKey(sizes)}`;
+    const hit = this.#instances.get(key);
+    if (hit) return hit;
+    let inst: Instance | undefined;
+    if (!this.#perSize) {
+      try {
+        inst = this.#instantiate(this.#plan(), sizes);
+      } catch (e) {
+        if (!(e instanceof NotInstantiable)) throw e;
+      }
+    }
+    if (!inst) {
+      const traced = traceAt(this.#fn, this.#ps, sizes);
+      inst = { plan: planExecution(traced.roots, currentTarget()), leaves: traced.leaves };
+      preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
+    }
+    if (this.#instances.size >= INSTANCES) this.#instances.delete(this.#instances.keys().next().value!);
+    this.#instances.set(key, inst);
+    return inst;
+  }
+
+  /** The instance for these arguments' sizes, and their bindings. */
+  #bind(values: readonly Bound[]): { plan: Plan; bound: Bindings; many: boolean } {
+    const sizes = bindSizes(this.#ps, values.map((v) => v.value.shape), 'compiled function');
+    const inst = this.#instance(sizes);
+    return { plan: inst.plan, bound: new Map(inst.leaves.map((leaf, i) => [leaf, values[i]!])), many: this.#traced.many };
+  }
+
+  #checkCount(args: readonly unknown[]): void {
+    if (args.length !== this.#ps.length) {
+      throw new TypeError(`compiled function: takes ${this.#ps.length} argument(s) (${this.#ps.map(String).join(', ')}); got ${args.length}`);
+    }
+  }
+
+  call(args: readonly Argument[]): Result {
+    this.#checkCount(args);
+    const values = args.map((a, i) => {
+      const v = this.#value(a, i, false);
+      return 'value' in v ? v : this.#fromResult(runNodes([v], false) as Result, i);
+    });
+    const { plan, bound, many } = this.#bind(values);
+    return runBound(plan, bound, many);
+  }
+
+  async callAsync(args: readonly Argument[]): Promise<Result> {
+    this.#checkCount(args);
+    // Arguments are read now, before anything awaits: the caller may change them once this returns.
+    const values = await Promise.all(args.map((a, i) => {
+      const v = this.#value(a, i, true);
+      return 'value' in v ? v : runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
+    }));
+    const { plan, bound, many } = this.#bind(values);
+    return runBoundAsync(plan, bound, many);
+  }
+
+  /**
+   * Argument i as its placeholder's value, or, for a DeferredArray that is not
+   * a plain source (an expression, an array written in place), its node, to
+   * be computed first. `copy`: a typed array is copied rather than read in place.
+   */
+  #value(a: Argument, i: number, copy: boolean): Bound | Node {
+    const p = this.#ps[i]!;
+    if (a instanceof DeferredArray) {
+      const n = nodeOf(a);
+      if (n.op !== 'source') return n;
+      this.#checkDType(n.dtype, i);
+      return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! }, source: n };
+    }
+    const td = typedDType(a);
+    if (td !== undefined) {
+      this.#checkDType(td, i);
+      const t = a as TypedArray;
+      return { value: { dtype: td, shape: [t.length], data: copy ? t.slice() : t } };
+    }
+    if (!isArrayInput(a)) {
+      throw new TypeError(`compiled function: argument ${i} must be a DeferredArray, a stdlib ndarray, a typed array or a nested list; got ${describe(a)}`);
+    }
+    const n = sourceFrom(a, Array.isArray(a) ? p.dtype : undefined);
+    this.#checkDType(n.dtype, i);
+    return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! } };
+  }
+
+  #fromResult(r: Result, i: number): Bound {
+    const nd = (Array.isArray(r) ? r[0] : 'result' in r ? (r as OutputRecord)['result'] : r) as StdNdarray;
+    const n = sourceFrom(nd);
+    this.#checkDType(n.dtype, i);
+    return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! } };
+  }
+
+  #checkDType(d: string, i: number): void {
+    const want = this.#ps[i]!.dtype;
+    if (d !== want) {
+      throw new DTypeError(`compiled function: argument ${i} is ${d} but its placeholder ${this.#ps[i]} is ${want}; ` +
+        `convert it first (x.astype('${want}'), or a ${want} typed array)`);
+    }
+  }
+
+  explain(): string {
+    const args = this.#ps.map((p, i) => `  argument ${i}: ${formatDims(p.shape)} ${p.dtype}`);
+    const head = [`compiled function of ${this.#ps.length} argument(s):`, ...args];
+    if (this.#perSize) {
+      return [...head, 'fn reads array sizes while traced (x.shape, x.size), so it is traced and planned once per set of sizes',
+        ...[...this.#instances.values()].slice(-1).map((i) => printPlan(i.plan, currentBackend().name))].join('\n');
+    }
+    const symbols = symbolsOf(this.#ps);
+    const at = symbols.length === 0 ? '' : ` (sizes shown at stand-ins: ${[...standInSizes(this.#ps)].map(([k, v]) => `${k} = ${v}`).join(', ')})`;
+    return [...head, `one plan for every call${at}:`, printPlan(this.#plan(), currentBackend().name)].join('\n');
+  }
+}
+
+/**
+ * Compiles `fn` over `placeholders`: traced once, planned once, kernels compiled
+ * now. The result is called with one array per placeholder.
+ */
+function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly DeferredArray[], placeholders: readonly Placeholder[]): CompiledFunction {
+  if (typeof fn !== 'function') throw new TypeError(`compile(fn, placeholders): fn must be a function; got ${describe(fn)}`);
+  if (!Array.isArray(placeholders)) {
+    throw new TypeError(`compile(fn, placeholders): placeholders must be an array of da.placeholder(shape, dtype); got ${describe(placeholders)}`);
+  }
+  placeholders.forEach((p, i) => {
+    if (!isPlaceholder(p)) throw new TypeError(`compile: placeholders[${i}] is not a da.placeholder(shape, dtype); got ${describe(p)}`);
+  });
+  const c = new Compiled(fn, [...placeholders]);
+  const f = ((...args: Argument[]) => c.callAsync(args)) as CompiledFunction;
+  Object.defineProperties(f, {
+    sync: { value: (...args: Argument[]) => c.call(args) },
+    placeholders: { get: () => c.placeholders },
+    explain: { value: () => c.explain() },
+  });
+  return f;
+}
+
+export { compile };
+export type { CompiledFunction };

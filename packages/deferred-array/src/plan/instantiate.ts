@@ -1,0 +1,60 @@
+// A plan carried to new sizes: the same steps, groups and buffers over the
+// graph rebuilt at those sizes (ir/rebuild.ts), with each group's iteration
+// space and each buffer's size recomputed. No pass runs again; a plan whose
+// fusion no longer holds at the new sizes (two members of a group that now
+// differ in shape) is not instantiable, and the caller plans afresh.
+import { dtypeInfo } from '../ir/dtypes.js';
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { NotInstantiable, rebuildNode } from '../ir/rebuild.js';
+import { sameShape, sizeOf } from '../ir/shape.js';
+import { rootsOf } from './plan.js';
+import type { FusedGroup, Plan, Step } from './plan.js';
+
+function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
+  if (plan.stores.length > 0) throw new Error('internal: a trace stage is not instantiated at new sizes');
+  const to = new Map<Node, Node>();
+  for (const n of topoOrder(rootsOf(plan))) {
+    to.set(n, leaves.get(n) ?? rebuildNode(n, n.inputs.map((i) => to.get(i)!)));
+  }
+  const get = (n: Node): Node => {
+    const m = to.get(n);
+    if (!m) throw new Error(`internal: plan node ${n.id} (${n.op}) is not under the plan's roots`);
+    return m;
+  };
+  const group = (g: FusedGroup): FusedGroup => {
+    const members = g.members.map(get);
+    const reductions = g.reductions.map(get);
+    const contraction = g.contraction && get(g.contraction);
+    const shape = (contraction ?? members[0] ?? reductions[0]!.inputs[0]!).shape;
+    if (!members.every((m) => sameShape(m.shape, shape)) || !reductions.every((r) => sameShape(r.inputs[0]!.shape, shape))) {
+      throw new NotInstantiable(`group ${g.id} no longer has one iteration space`);
+    }
+    return {
+      ...g, shape, members, reductions, inputs: g.inputs.map(get), stores: g.stores.map(get),
+      ...(contraction ? { contraction } : {}),
+      ...(g.temps ? { temps: g.temps.map((t) => ({ node: get(t.node), members: t.members.map(get), inputs: t.inputs.map(get) })) } : {}),
+    };
+  };
+  const step = (s: Step): Step => (s.kind === 'node'
+    ? { kind: 'node', node: get(s.node), release: s.release.map(get) }
+    : { kind: 'kernel', group: group(s.group), release: s.release.map(get) });
+  const steps = plan.steps.map(step);
+  const temps = new Map([...plan.temps].map(([n, t]) => [get(n), { node: get(t.node), members: t.members.map(get), inputs: t.inputs.map(get) }]));
+  return {
+    ...plan,
+    results: plan.results.map(get),
+    outputs: plan.outputs.map((o) => ({ ...o, node: get(o.node) })),
+    pins: new Map([...plan.pins].map(([n, p]) => [get(n), p])),
+    temps,
+    pinNotes: new Map([...plan.pinNotes].map(([n, why]) => [get(n), why])),
+    steps,
+    buffers: plan.buffers.map((b) => {
+      const values = b.values.map(get);
+      return Object.freeze({ ...b, values: Object.freeze(values), bytes: Math.max(0, ...values.map((v) => sizeOf(v.shape) * dtypeInfo(v.dtype).bytes)) });
+    }),
+    bufferOf: new Map([...plan.bufferOf].map(([n, id]) => [get(n), id])),
+  };
+}
+
+export { instantiatePlan };
