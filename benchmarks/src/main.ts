@@ -7,6 +7,7 @@ import { memoryReport } from './memory.js';
 import { diamondReport, printDiamond } from './diamond.js';
 import { pinReport, printPin } from './pin.js';
 import { printWave, waveReport } from './wave.js';
+import { compiledReport, printCompiled } from './compiled.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 
@@ -54,6 +55,7 @@ async function main(): Promise<void> {
     console.log(`\n${printDiamond(await diamondReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printWave(await waveReport(1024, 100, Math.max(RUNS, 3)))}`);
+    console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

@@ -23,6 +23,7 @@ import type { OutputRecord } from '../execute/linker.js';
 import { instantiatePlan } from '../plan/instantiate.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
+import { rootsOf } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { printPlan } from '../plan/print-plan.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -51,10 +52,24 @@ interface Traced {
   readonly shapeRead: boolean;
 }
 
-/** A plan at one set of sizes, and the placeholder leaves a call binds. */
+/** A plan at one set of sizes, the placeholder leaves a call binds, and its constants, bound once. */
 interface Instance {
   readonly plan: Plan;
   readonly leaves: readonly Node[];
+  readonly constants: ReadonlyArray<readonly [Node, Bound]>;
+}
+
+/** The plan's scalars, bound as constants: a backend keeps them between calls instead of writing them each run. */
+function constantsOf(plan: Plan): Array<readonly [Node, Bound]> {
+  return topoOrder(rootsOf(plan)).filter((n) => n.op === 'scalar').map((n) => {
+    const value = allocDense(n.dtype, []);
+    value.data[0] = n.attrs.value!;
+    return [n, { value, source: n }] as const;
+  });
+}
+
+function instance(plan: Plan, leaves: readonly Node[]): Instance {
+  return { plan, leaves, constants: constantsOf(plan) };
 }
 
 /** Instances kept per compiled function; a loop over more distinct sizes than this carries the plan again. */
@@ -128,7 +143,7 @@ class Compiled {
 
   #instantiate(plan: Plan, sizes: ReadonlyMap<string, number>): Instance {
     const leaves = this.#traced.leaves.map((t, i) => makeNode('placeholder', [], shapeAt(this.#ps[i]!, sizes), t.dtype, t.attrs));
-    return { plan: instantiatePlan(plan, new Map(this.#traced.leaves.map((t, i) => [t, leaves[i]!]))), leaves };
+    return instance(instantiatePlan(plan, new Map(this.#traced.leaves.map((t, i) => [t, leaves[i]!]))), leaves);
   }
 
   /** The plan at `sizes`: carried there from the traced one, or, where it does not carry, fn traced and planned at them. */
@@ -146,7 +161,7 @@ class Compiled {
     }
     if (!inst) {
       const traced = traceAt(this.#fn, this.#ps, sizes);
-      inst = { plan: planExecution(traced.roots, currentTarget()), leaves: traced.leaves };
+      inst = instance(planExecution(traced.roots, currentTarget()), traced.leaves);
       preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
     }
     if (this.#instances.size >= INSTANCES) this.#instances.delete(this.#instances.keys().next().value!);
@@ -158,7 +173,9 @@ class Compiled {
   #bind(values: readonly Bound[]): { plan: Plan; bound: Bindings; many: boolean } {
     const sizes = bindSizes(this.#ps, values.map((v) => v.value.shape), 'compiled function');
     const inst = this.#instance(sizes);
-    return { plan: inst.plan, bound: new Map(inst.leaves.map((leaf, i) => [leaf, values[i]!])), many: this.#traced.many };
+    const bound = new Map(inst.constants);
+    inst.leaves.forEach((leaf, i) => bound.set(leaf, values[i]!));
+    return { plan: inst.plan, bound, many: this.#traced.many };
   }
 
   #checkCount(args: readonly unknown[]): void {

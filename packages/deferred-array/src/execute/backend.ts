@@ -25,11 +25,15 @@ interface BackendStats {
   readonly pooled: number;
 }
 
-/** A compiled function's argument as a call binds it to its placeholder node. */
+/**
+ * A compiled function's argument as a call binds it to its placeholder node;
+ * or one of its constants (a scalar node), bound so that a backend can keep it
+ * between calls.
+ */
 interface Bound {
-  /** Its values, row-major, at the placeholder's shape and dtype; read during the call only. */
+  /** Its values, row-major, at the node's shape and dtype; read during the call only. */
   readonly value: Dense;
-  /** The source node it came from, when it is one, so a backend can use its cached copy. */
+  /** The node whose values these are, when they do not change between calls, so a backend can keep its copy. */
   readonly source?: Node;
 }
 

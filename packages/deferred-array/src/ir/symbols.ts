@@ -74,25 +74,28 @@ const shapeAt = (p: Placeholder, sizes: ReadonlyMap<string, number>): number[] =
  */
 function bindSizes(ps: readonly Placeholder[], shapes: ReadonlyArray<readonly number[]>, fn: string): Map<string, number> {
   const sizes = new Map<string, number>();
-  const from = new Map<string, string>();
+  const from = new Map<string, [number, number]>();
   ps.forEach((p, i) => {
     const shape = shapes[i]!;
-    const which = `argument ${i} (shape ${formatShape(shape)})`;
+    // Messages are built only when one is thrown: this runs at every call.
+    const which = (): string => `argument ${i} (shape ${formatShape(shape)})`;
     if (shape.length !== p.shape.length) {
-      throw new ShapeError(`${fn}: ${which} has ${shape.length} axes but its placeholder ${formatDims(p.shape)} has ${p.shape.length}`);
+      throw new ShapeError(`${fn}: ${which()} has ${shape.length} axes but its placeholder ${formatDims(p.shape)} has ${p.shape.length}`);
     }
     p.shape.forEach((d, axis) => {
       const got = shape[axis]!;
       if (!(d instanceof Size)) {
-        if (got !== d) throw new ShapeError(`${fn}: ${which} has length ${got} on axis ${axis}, where its placeholder ${formatDims(p.shape)} fixes ${d}`);
+        if (got !== d) throw new ShapeError(`${fn}: ${which()} has length ${got} on axis ${axis}, where its placeholder ${formatDims(p.shape)} fixes ${d}`);
         return;
       }
       const bound = sizes.get(d.name);
       if (bound === undefined) {
         sizes.set(d.name, got);
-        from.set(d.name, `${which}, axis ${axis}`);
+        from.set(d.name, [i, axis]);
       } else if (bound !== got) {
-        throw new ShapeError(`${fn}: size '${d.name}' is ${bound} in ${from.get(d.name)} but ${got} in ${which}, axis ${axis}; one symbol takes one size in a call`);
+        const [j, at] = from.get(d.name)!;
+        throw new ShapeError(`${fn}: size '${d.name}' is ${bound} in argument ${j} (shape ${formatShape(shapes[j]!)}), axis ${at} ` +
+          `but ${got} in ${which()}, axis ${axis}; one symbol takes one size in a call`);
       }
     });
   });

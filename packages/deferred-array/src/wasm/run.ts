@@ -206,9 +206,10 @@ class WasmRun {
     switch (OPS[n.op].family) {
       case 'source':
         if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
-        if (n.op === 'placeholder') return this.#placeholder(n);
+        if (n.op === 'placeholder') return this.#boundValue(n);
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
+        if (this.#bound.has(n)) return this.#boundValue(n);
         const v = this.#place(n, []);
         v.alloc!.data[0] = n.attrs.value!;
         return v;
@@ -234,11 +235,14 @@ class WasmRun {
     }
   }
 
-  /** A bound argument in the heap: a source's cached copy, else its values copied into a block of this run. */
-  #placeholder(n: Node): HeapValue {
+  /**
+   * A bound value in the heap (an argument, or a compiled function's
+   * constant): a source's cached copy, else its values copied into a block of this run.
+   */
+  #boundValue(n: Node): HeapValue {
     const b = this.#bound.get(n);
     if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
-    if (b.source) return atAddress(residentAddress(b.source, this.#pinned), n.dtype, n.shape);
+    if (b.source) return atAddress(residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
     const v = this.#keep(allocValue(n.dtype, n.shape, this.#alloc));
     v.alloc!.data.set(b.value.data);
     return v;

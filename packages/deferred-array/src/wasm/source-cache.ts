@@ -8,6 +8,7 @@
 import { defaultHeap } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
+import type { TypedArray } from '../ir/dtypes.js';
 
 interface Entry {
   ptr: number;
@@ -61,11 +62,14 @@ function allocEvicting(bytes: number): number {
   }
 }
 
-/** The heap address of a copy of `node`'s data, made now if there is none; pins it for the run (see unpin). */
-function residentAddress(node: Node, pinned: Set<Entry>): number {
+/**
+ * The heap address of a copy of `node`'s data (or of `data`, the values of a
+ * node that holds none, such as a compiled function's constant), made now if
+ * there is none; pins it for the run (see unpin).
+ */
+function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node.attrs.data!): number {
   let e = entries.get(node);
   if (!e || e.freed) {
-    const data = node.attrs.data!;
     const bytes = data.length * dtypeInfo(node.dtype).bytes;
     trim(bytes);
     e = { ptr: allocEvicting(bytes), bytes, freed: false, pins: 0 };
