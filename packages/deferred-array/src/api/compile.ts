@@ -7,7 +7,7 @@
 // function that reads an array's sizes while traced (x.shape, x.size) may
 // build a different graph at other sizes, so it is traced and planned once per
 // size instead.
-import { DTypeError, NotSupportedError } from '../ir/errors.js';
+import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';
@@ -115,13 +115,18 @@ class Compiled {
     if (this.#traced.shapeRead && symbolsOf(ps).length > 0) return;
     // Plan once and compile the kernels now, at small sizes: the kernels do not depend on them.
     const plan = this.#plan();
-    const probe = probeSizes(ps);
-    try {
-      const inst = this.#instantiate(plan, probe);
+    for (const from of [2, 17]) {
+      let inst: Instance;
+      try {
+        inst = this.#instantiate(plan, probeSizes(ps, from));
+      } catch (e) {
+        // Not defined at these sizes (slices that leave an empty axis to a max): try larger ones;
+        // a graph that carries to neither gets its kernels at its first call.
+        if (e instanceof NotInstantiable || e instanceof ShapeError) continue;
+        throw e;
+      }
       preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
-    } catch (e) {
-      // A graph that does not carry to the probe sizes gets its kernels at its first call.
-      if (!(e instanceof NotInstantiable)) throw e;
+      break;
     }
   }
 
@@ -156,6 +161,7 @@ class Compiled {
       try {
         inst = this.#instantiate(this.#plan(), sizes);
       } catch (e) {
+        if (e instanceof ShapeError) throw new ShapeError(`compiled function at ${[...sizes].map(([k, v]) => `${k} = ${v}`).join(', ')}: ${e.message}`, { cause: e });
         if (!(e instanceof NotInstantiable)) throw e;
       }
     }
@@ -206,17 +212,19 @@ class Compiled {
   }
 
   /**
-   * Argument i as its placeholder's value, or, for a DeferredArray that is not
-   * a plain source (an expression, an array written in place), its node, to
-   * be computed first. `copy`: a typed array is copied rather than read in place.
+   * Argument i as its placeholder's value, or, for a DeferredArray that is
+   * neither a source nor a reshape of one (an expression, a slice, an array
+   * written in place), its node, to be computed first. `copy`: a typed array is copied rather than read in place.
    */
   #value(a: Argument, i: number, copy: boolean): Bound | Node {
     const p = this.#ps[i]!;
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
-      if (n.op !== 'source') return n;
+      // A source, or a reshape of one (the same values in row-major order), is read where it is.
+      const src = n.op === 'reshape' && n.inputs[0]!.op === 'source' ? n.inputs[0]! : n;
+      if (src.op !== 'source') return n;
       this.#checkDType(n.dtype, i);
-      return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! }, source: n };
+      return { value: { dtype: n.dtype, shape: n.shape, data: src.attrs.data! }, source: src };
     }
     const td = typedDType(a);
     if (td !== undefined) {

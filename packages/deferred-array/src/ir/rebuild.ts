@@ -50,7 +50,8 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return makeNode(n.op, inputs, x.shape, n.dtype, a);
     case 'reduce': {
       const arg = n.op === 'argmin' || n.op === 'argmax';
-      const axis = arg ? (a.axes!.length === x.shape.length ? undefined : a.axes![0]) : a.axes;
+      const axes = a.axes!;
+      const axis = arg && axes.length === x.shape.length ? undefined : axes.length === 1 ? axes[0] : axes;
       return reduce(n.op as ReduceOp, x, { axis, keepdims: a.keepdims ?? false });
     }
     case 'view':

@@ -127,10 +127,10 @@ function standInSizes(ps: readonly Placeholder[]): Map<string, number> {
   return new Map(names.map((n, i) => [n, primes[i]!]));
 }
 
-/** Small distinct sizes, at least 2 (a symbol is never a broadcast axis), for compiling the kernels before the first call. */
-function probeSizes(ps: readonly Placeholder[]): Map<string, number> {
+/** Small distinct sizes from `from` (at least 2: a symbol is never a broadcast axis), for compiling the kernels before the first call. */
+function probeSizes(ps: readonly Placeholder[], from: number): Map<string, number> {
   const names = symbolsOf(ps);
-  const primes = primesFrom(2, names.length);
+  const primes = primesFrom(from, names.length);
   return new Map(names.map((n, i) => [n, primes[i]!]));
 }
 
