@@ -72,6 +72,11 @@ function instance(plan: Plan, leaves: readonly Node[]): Instance {
   return { plan, leaves, constants: constantsOf(plan) };
 }
 
+/** Compiles the instance's kernels, running nothing (its placeholders bound to zeros of their shapes: small sizes only). */
+function prepare(inst: Instance): void {
+  preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
+}
+
 /** Instances kept per compiled function; a loop over more distinct sizes than this carries the plan again. */
 const INSTANCES = 64;
 
@@ -125,7 +130,7 @@ class Compiled {
         if (e instanceof NotInstantiable || e instanceof ShapeError) continue;
         throw e;
       }
-      preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
+      prepare(inst);
       break;
     }
   }
@@ -167,8 +172,8 @@ class Compiled {
     }
     if (!inst) {
       const traced = traceAt(this.#fn, this.#ps, sizes);
+      // Not prepared: at the sizes of a call, a dry run would take the run's memory for nothing; the run compiles as it goes.
       inst = instance(planExecution(traced.roots, currentTarget()), traced.leaves);
-      preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
     }
     if (this.#instances.size >= INSTANCES) this.#instances.delete(this.#instances.keys().next().value!);
     this.#instances.set(key, inst);
