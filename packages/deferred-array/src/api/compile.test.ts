@@ -61,6 +61,22 @@ describe('compile', () => {
     expect(s2.runs - s1.runs).toBe(82);
   });
 
+  test('calls in a loop hold no heap memory between them', async () => {
+    const f = da.compile((x, y) => x.mul(2).add(y.sum()).output('a').sqrt(), [da.placeholder([n]), da.placeholder([n])]);
+    const xs = ramp(5000).map(Math.abs);
+    await f(xs, xs);
+    const before = da.heapStats();
+    for (let i = 0; i < 200; i++) {
+      const part = xs.subarray(0, 100 + (i % 50));
+      f.sync(part, part);
+      await f(xs, xs);
+    }
+    const after = da.heapStats();
+    // Not equal: the collector may free cached copies of other tests' sources meanwhile.
+    expect(after.liveAllocations).toBeLessThanOrEqual(before.liveAllocations);
+    expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
+  });
+
   test('binding checks shapes against the symbols and dtypes against the placeholders', () => {
     const k = da.size('k');
     const f = da.compile((a, b) => a.matmul(b), [da.placeholder([n, k]), da.placeholder([k, 3])]);
