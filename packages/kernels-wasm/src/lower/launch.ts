@@ -190,8 +190,12 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     return p;
   };
   try {
-    const argsPtr = alloc(argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0));
-    const partialsPtr = alloc(Math.max(8, pieces * slots * 8));
+    // One heap block for both: the launch block, then the partials from the next multiple of
+    // 64 bytes (one allocation per launch, not two).
+    const launchBytes = argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0);
+    const partialsAt = Math.ceil(launchBytes / 64) * 64;
+    const argsPtr = alloc(partialsAt + Math.max(8, pieces * slots * 8));
+    const partialsPtr = argsPtr + partialsAt;
     const words = (): Int32Array => new Int32Array(heap.memory.buffer);
     writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
     if (contraction) {
