@@ -18,7 +18,7 @@ import {
 import type { Placeholder } from '../ir/symbols.js';
 import { allocDense } from '../reference/dense.js';
 import type { Bindings, Bound } from '../execute/backend.js';
-import { currentBackend, currentTarget, preparePlan, runBound, runBoundAsync, runNodes, runNodesAsync } from '../execute/linker.js';
+import { currentBackend, currentTarget, preparePlan, resultOf, runBound, runBoundAsync, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { instantiatePlan } from '../plan/instantiate.js';
 import { planExecution } from '../plan/pipeline.js';
@@ -83,7 +83,7 @@ const INSTANCES = 64;
 const isThenable = (x: unknown): boolean => typeof (x as { then?: unknown } | null)?.then === 'function';
 
 function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[], sizes: ReadonlyMap<string, number>): Traced {
-  const leaves = ps.map((p, i) => makeNode('placeholder', [], shapeAt(p, sizes), p.dtype, { slot: i, label: `argument ${i}` }));
+  const leaves = ps.map((p, i) => makeNode('placeholder', [], shapeAt(p, sizes), p.dtype, { label: `argument ${i}` }));
   const { value, shapeRead } = traceWith(() => fn(...leaves.map(wrapNode)));
   if (isThenable(value)) throw new TypeError('compile: fn returned a promise; it must build its arrays synchronously and return them');
   const list = Array.isArray(value) ? value : [value];
@@ -109,6 +109,8 @@ class Compiled {
   readonly #fn: (...xs: DeferredArray[]) => unknown;
   readonly #ps: readonly Placeholder[];
   readonly #traced: Traced;
+  /** fn read sizes while traced: it is traced and planned again for each set of sizes. */
+  readonly #perSize: boolean;
   /** The plan of the traced graph, per planning target (the backend at call time). */
   readonly #plans = new Map<Target, Plan>();
   readonly #instances = new Map<string, Instance>();
@@ -117,7 +119,8 @@ class Compiled {
     this.#fn = fn;
     this.#ps = ps;
     this.#traced = traceAt(fn, ps, standInSizes(ps));
-    if (this.#traced.shapeRead && symbolsOf(ps).length > 0) return;
+    this.#perSize = this.#traced.shapeRead && symbolsOf(ps).length > 0;
+    if (this.#perSize) return;
     // Plan once and compile the kernels now, at small sizes: the kernels do not depend on them.
     const plan = this.#plan();
     for (const from of [2, 17]) {
@@ -137,11 +140,6 @@ class Compiled {
 
   get placeholders(): readonly Placeholder[] {
     return this.#ps;
-  }
-
-  /** Whether fn is traced again for each set of sizes (it read sizes while traced). */
-  get #perSize(): boolean {
-    return this.#traced.shapeRead && symbolsOf(this.#ps).length > 0;
   }
 
   #plan(): Plan {
@@ -240,14 +238,16 @@ class Compiled {
     if (!isArrayInput(a)) {
       throw new TypeError(`compiled function: argument ${i} must be a DeferredArray, a stdlib ndarray, a typed array or a nested list; got ${describe(a)}`);
     }
-    const n = sourceFrom(a, Array.isArray(a) ? p.dtype : undefined);
-    this.#checkDType(n.dtype, i);
-    return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! } };
+    return this.#fromSource(sourceFrom(a, Array.isArray(a) ? p.dtype : undefined), i);
   }
 
+  /** An argument computed first (its record's result, if it marks outputs), as its values. */
   #fromResult(r: Result, i: number): Bound {
-    const nd = (Array.isArray(r) ? r[0] : 'result' in r ? (r as OutputRecord)['result'] : r) as StdNdarray;
-    const n = sourceFrom(nd);
+    return this.#fromSource(sourceFrom(resultOf(r)), i);
+  }
+
+  /** A source node made from an argument's values, as the placeholder's value. */
+  #fromSource(n: Node, i: number): Bound {
     this.#checkDType(n.dtype, i);
     return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! } };
   }

@@ -55,7 +55,7 @@ type Single = StdNdarray;
 type Record = { [key: string]: StdNdarray | StdNdarray[] };
 
 /** Applies the error policy and shapes the NEP result: one ndarray per root, or the record when outputs are marked. */
-function finish(roots: readonly Node[], many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
+function finish(many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
   const { values, flags } = run;
   // Every returned array owns its memory: a value the run did not make for
   // the caller (a source's storage), or one already handed out, is copied.
@@ -138,11 +138,11 @@ function runPlanAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
 
 /** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
 function runBound(plan: Plan, bound: Bindings, many: boolean): Single | Single[] | Record {
-  return finish(plan.results, many, plan, runPlan(plan, bound));
+  return finish(many, plan, runPlan(plan, bound));
 }
 
 async function runBoundAsync(plan: Plan, bound: Bindings, many: boolean): Promise<Single | Single[] | Record> {
-  return finish(plan.results, many, plan, await runPlanAsync(plan, bound));
+  return finish(many, plan, await runPlanAsync(plan, bound));
 }
 
 /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -154,11 +154,13 @@ function preparePlan(plan: Plan, bound: Bindings): void {
   }
 }
 
-/** A predicate's value from what running it returned (its record, if it marks outputs). */
-function truth(r: Single | Single[] | Record | undefined): boolean {
-  const nd = (r && !Array.isArray(r) && 'result' in r ? (r as Record)['result'] : r) as Single;
-  return Boolean(nd.get());
+/** The array one root's run returned: itself, or its record's result when it marks outputs. */
+function resultOf(r: Single | Single[] | Record | undefined): Single {
+  return (r && !Array.isArray(r) && 'result' in r ? (r as Record)['result'] : r) as Single;
 }
+
+/** A predicate's value from what running it returned. */
+const truth = (r: Single | Single[] | Record | undefined): boolean => Boolean(resultOf(r).get());
 
 /** What a request needs before its plan: conds to decide, and the mutable arrays' versions it reads. */
 function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
@@ -187,7 +189,7 @@ function runNodes(roots: readonly Node[], many: boolean, all = false): Single | 
     let result: Single | Single[] | Record | undefined;
     if (roots.length > 0) {
       const plan = planExecution(roots, currentTarget());
-      result = finish(roots, many, plan, runPlan(plan));
+      result = finish(many, plan, runPlan(plan));
     }
     force?.commit();
     return result;
@@ -210,7 +212,7 @@ async function runNodesAsync(roots: readonly Node[], many: boolean, all = false)
   const request = async (): Promise<Single | Single[] | Record | undefined> => {
     if (roots.length === 0) return undefined;
     const plan = planExecution(roots, currentTarget());
-    return finish(roots, many, plan, await runPlanAsync(plan));
+    return finish(many, plan, await runPlanAsync(plan));
   };
   if (!all && reads.length === 0) return request();
   return serialised(async () => {
@@ -236,5 +238,5 @@ const backendStats = () => ({
   compileMs: compileMs(),
 });
 
-export { runNodes, runNodesAsync, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget };
+export { runNodes, runNodesAsync, resultOf, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget };
 export type { Record as OutputRecord };

@@ -55,8 +55,6 @@ interface NodeAttrs {
   readonly axis?: number;
   /** transpose, slice, broadcastTo: where each output element is read from. */
   readonly view?: ViewMap;
-  /** placeholder: which argument of the compiled function it is. */
-  readonly slot?: number;
   /** slice: the index as given, resolved again when a compiled function's sizes change. */
   readonly index?: readonly IndexArg[];
   /** reshape: the shape as asked for (a -1 left unresolved), for the same reason. */

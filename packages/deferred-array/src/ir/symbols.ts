@@ -115,24 +115,25 @@ function primesFrom(start: number, count: number): number[] {
   return out;
 }
 
+/** Each symbol at a distinct prime from `from` on. */
+function primeSizes(ps: readonly Placeholder[], from: number): Map<string, number> {
+  const names = symbolsOf(ps);
+  const primes = primesFrom(from, names.length);
+  return new Map(names.map((n, i) => [n, primes[i]!]));
+}
+
 /**
  * The stand-in sizes the graph is traced with: distinct primes above every
  * fixed length, so that no two symbols, and no symbol and a fixed length,
  * meet by coincidence (a product of sizes names its factors).
  */
 function standInSizes(ps: readonly Placeholder[]): Map<string, number> {
-  const names = symbolsOf(ps);
   const fixed = ps.flatMap((p) => p.shape.filter((d): d is number => typeof d === 'number'));
-  const primes = primesFrom(Math.max(1009, ...fixed.map((d) => d + 1)), names.length);
-  return new Map(names.map((n, i) => [n, primes[i]!]));
+  return primeSizes(ps, Math.max(1009, ...fixed.map((d) => d + 1)));
 }
 
 /** Small distinct sizes from `from` (at least 2: a symbol is never a broadcast axis), for compiling the kernels before the first call. */
-function probeSizes(ps: readonly Placeholder[], from: number): Map<string, number> {
-  const names = symbolsOf(ps);
-  const primes = primesFrom(from, names.length);
-  return new Map(names.map((n, i) => [n, primes[i]!]));
-}
+const probeSizes = (ps: readonly Placeholder[], from: number): Map<string, number> => primeSizes(ps, Math.max(2, from));
 
 /** While a compiled function is traced: whether it read an array's sizes (then it is traced again per size). */
 let tracing: { shapeRead: boolean } | undefined;

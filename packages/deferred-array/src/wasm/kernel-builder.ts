@@ -73,7 +73,10 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout.
   const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
-  const values = [...loaded.map(([, v]) => v), ...temps.map((t) => tempValue(t.node)), ...outputs];
+  // The arrays a launch passes, in the spec's order: loaded inputs, temporaries, outputs.
+  const valuesOf = (ins: readonly HeapValue[], outs: readonly HeapValue[]): HeapValue[] =>
+    [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
+  const values = valuesOf(inputs, outputs);
   const inputCount = sources.length;
   // Reduced axes go last, so that each output reduces a run of consecutive elements.
   const reduced = group.shape.length === 0 ? [] : [...(group.reductions[0]?.attrs.axes ?? [])];
@@ -122,18 +125,14 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   }));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
-  const tempKernels = temps.map((t, i): { spec: TempSpec; launch: TempLaunch; built: BuiltKernel } => {
+  const tempKernels = temps.map((t, i): { spec: TempSpec; built: BuiltKernel } => {
     const cone: FusedGroup = { id: -1, shape: t.node.shape, members: t.members, reductions: [], inputs: t.inputs, stores: [t.node] };
     const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
-    return {
-      spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 },
-      launch: { shape: built.shape, arrays: built.arrays },
-      built,
-    };
+    return { spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 }, built };
   });
+  // The launch's arrays for these values or any others of their layout: only addresses change.
   const rebind = (ins: readonly HeapValue[], outs: readonly HeapValue[]): { arrays: LaunchArray[]; temps?: TempLaunch[] } => {
-    const vs = [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
-    const arrays = vs.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! }));
+    const arrays = valuesOf(ins, outs).map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! }));
     if (temps.length === 0) return { arrays };
     const at = new Map(group.inputs.map((n, k) => [n, ins[k]!]));
     return {
@@ -141,18 +140,19 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
       temps: tempKernels.map((t, i) => ({ shape: t.built.shape, arrays: t.built.rebind!(temps[i]!.inputs.map((n) => at.get(n)!), [tempValue(temps[i]!.node)]).arrays })),
     };
   };
+  const launch = rebind(inputs, outputs);
   return {
     spec: {
       ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}),
       ...(temps.length ? { temps: tempKernels.map((t) => t.spec) } : {}),
     },
     shape: collapsed.shape,
-    arrays: values.map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! })),
+    arrays: launch.arrays,
     rebind,
     segment,
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
-    ...(temps.length ? { temps: tempKernels.map((t) => t.launch) } : {}),
+    ...(launch.temps ? { temps: launch.temps } : {}),
   };
 }
 

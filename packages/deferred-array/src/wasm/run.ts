@@ -8,11 +8,11 @@ import type { CompiledModule, HeapLike, Launch, LaunchResult } from 'kernels-was
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
-import { sizeOf } from '../ir/shape.js';
+import { sameShape, sizeOf } from '../ir/shape.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
-import type { Bindings } from '../execute/backend.js';
+import type { Bindings, Bound } from '../execute/backend.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
@@ -206,10 +206,11 @@ class WasmRun {
     switch (OPS[n.op].family) {
       case 'source':
         if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
-        if (n.op === 'placeholder') return this.#boundValue(n);
+        if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
-        if (this.#bound.has(n)) return this.#boundValue(n);
+        const constant = this.#bound.get(n);
+        if (constant) return this.#boundValue(n, constant);
         const v = this.#place(n, []);
         v.alloc!.data[0] = n.attrs.value!;
         return v;
@@ -239,8 +240,7 @@ class WasmRun {
    * A bound value in the heap (an argument, or a compiled function's
    * constant): a source's cached copy, else its values copied into a block of this run.
    */
-  #boundValue(n: Node): HeapValue {
-    const b = this.#bound.get(n);
+  #boundValue(n: Node, b: Bound | undefined): HeapValue {
     if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
     if (b.source) return atAddress(residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
     const v = this.#keep(allocValue(n.dtype, n.shape, this.#alloc));
@@ -298,8 +298,6 @@ interface LastBuilt {
 
 const lastBuilt = new WeakMap<FusedGroup, LastBuilt>();
 
-const sameNumbers = (a: readonly number[], b: readonly number[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
-
 /**
  * A group's kernel over these values: when the group ran last over values of
  * the same layout (a compiled function's plan, run again), that kernel with
@@ -310,7 +308,7 @@ function elementwiseKernel(g: FusedGroup, inputs: readonly HeapValue[], outputs:
   const values = [...inputs, ...outputs];
   const last = lastBuilt.get(g);
   if (last && last.layout.length === values.length &&
-    last.layout.every((v, i) => v.dtype === values[i]!.dtype && sameNumbers(v.shape, values[i]!.shape) && sameNumbers(v.strides, values[i]!.strides))) {
+    last.layout.every((v, i) => v.dtype === values[i]!.dtype && sameShape(v.shape, values[i]!.shape) && sameShape(v.strides, values[i]!.strides))) {
     const { arrays, temps } = last.built.rebind!(inputs, outputs);
     return { built: { ...last.built, arrays, ...(temps ? { temps } : {}) }, compiled: last.compiled };
   }
