@@ -30,7 +30,7 @@ const config: Config = {
       ...common,
       displayName: 'reference',
       roots: ['<rootDir>/packages/deferred-array/src'],
-      testMatch: ['**/src/{api,ir,execute,reference,trace}/**/*.test.ts'],
+      testMatch: ['**/src/{api,ir,execute,reference,trace,results}/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/reference-backend.cjs'],
     },
     // And on the WebAssembly backend with every kernel of execute() sent to the worker pool.
@@ -38,7 +38,7 @@ const config: Config = {
       ...common,
       displayName: 'pool',
       roots: ['<rootDir>/packages/deferred-array/src'],
-      testMatch: ['**/src/{api,execute,trace}/**/*.test.ts', '**/src/wasm/{wasm-backend,review}.test.ts'],
+      testMatch: ['**/src/{api,execute,trace,results}/**/*.test.ts', '**/src/wasm/{wasm-backend,review}.test.ts'],
       setupFiles: ['<rootDir>/test/setup/pool-backend.cjs'],
     },
   ],

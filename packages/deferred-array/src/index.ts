@@ -17,6 +17,7 @@ export {
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
 export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
+export { scope, scopeSync, release } from './api/results.js';
 export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
 export { compile } from './api/compile.js';
@@ -31,6 +32,9 @@ export {
 export type { DType } from './ir/dtypes.js';
 export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction } from './execute/config.js';
 export type { OutputRecord } from './execute/linker.js';
+export type { ExecuteOptions } from './results/request.js';
+export type { OutOption } from './results/out.js';
+export type { HeapStatistics } from './api/execute.js';
 export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
 export type { IndexArg } from './ir/indexing.js';

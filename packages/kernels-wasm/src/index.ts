@@ -9,6 +9,7 @@ export {
   defaultHeap,
   HeapExhaustedError,
   HeapPointerError,
+  formatBytes,
   HEAP_DTYPES,
   PAGE_BYTES,
   WASM32_MAX_PAGES,

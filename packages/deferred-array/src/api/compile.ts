@@ -27,6 +27,8 @@ import { rootsOf } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { printPlan } from '../plan/print-plan.js';
 import type { StdNdarray } from '../util/stdlib.js';
+import { resultRequest } from '../results/request.js';
+import { heapViewOf } from '../results/views.js';
 import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { describe, isArrayInput, sourceFrom, typedDType } from './operand.js';
 import type { ArrayInput } from './operand.js';
@@ -200,18 +202,19 @@ class Compiled {
       return 'value' in v ? v : this.#fromResult(runNodes([v], false) as Result, i);
     });
     const { plan, bound, many } = this.#bind(values);
-    return runBound(plan, bound, many);
+    return runBound(plan, bound, many, resultRequest('compiled function', undefined));
   }
 
   async callAsync(args: readonly Argument[]): Promise<Result> {
     this.#checkCount(args);
+    const request = resultRequest('compiled function', undefined);
     // Arguments are read now, before anything awaits: the caller may change them once this returns.
     const values = await Promise.all(args.map((a, i) => {
       const v = this.#value(a, i, true);
       return 'value' in v ? v : runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
     }));
     const { plan, bound, many } = this.#bind(values);
-    return runBoundAsync(plan, bound, many);
+    return runBoundAsync(plan, bound, many, request);
   }
 
   /**
@@ -230,7 +233,8 @@ class Compiled {
       return { value: { dtype: n.dtype, shape: n.shape, data: src.attrs.data! }, source: src };
     }
     const td = typedDType(a);
-    if (td !== undefined) {
+    // A view result is read in place, like any source made from it (it must stay live until the call has run).
+    if (td !== undefined && !heapViewOf(a as TypedArray, `compiled function: argument ${i}`)) {
       this.#checkDType(td, i);
       const t = a as TypedArray;
       return { value: { dtype: td, shape: [t.length], data: copy ? t.slice() : t } };
@@ -238,7 +242,7 @@ class Compiled {
     if (!isArrayInput(a)) {
       throw new TypeError(`compiled function: argument ${i} must be a DeferredArray, a stdlib ndarray, a typed array or a nested list; got ${describe(a)}`);
     }
-    return this.#fromSource(sourceFrom(a, Array.isArray(a) ? p.dtype : undefined), i);
+    return this.#fromSource(sourceFrom(a, Array.isArray(a) ? p.dtype : undefined, true), i);
   }
 
   /** An argument computed first (its record's result, if it marks outputs), as its values. */
@@ -246,10 +250,11 @@ class Compiled {
     return this.#fromSource(sourceFrom(resultOf(r)), i);
   }
 
-  /** A source node made from an argument's values, as the placeholder's value. */
+  /** A source node made from an argument's values, as the placeholder's value (read in place where it is heap memory). */
   #fromSource(n: Node, i: number): Bound {
     this.#checkDType(n.dtype, i);
-    return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! } };
+    const value = { dtype: n.dtype, shape: n.shape, data: n.attrs.data! };
+    return n.attrs.lease ? { value, source: n } : { value };
   }
 
   #checkDType(d: string, i: number): void {

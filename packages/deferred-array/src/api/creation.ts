@@ -27,27 +27,35 @@ function dtypeOption(fn: string, options: unknown, fallback?: DType): DType | un
   return o['dtype'] === undefined ? fallback : checkDType(o['dtype'], `${fn}: option dtype`);
 }
 
-/** Copies an outside array (stdlib ndarray, typed array, nested list) in once; a DeferredArray is returned as is. */
+/**
+ * Copies an outside array (stdlib ndarray, typed array, nested list) in once;
+ * a view result is read in place, with no copy (it must stay live until what
+ * reads it has run); a DeferredArray is returned as is.
+ */
 function wrap(x: DeferredArray | ArrayInput | number | boolean): DeferredArray {
   if (x instanceof DeferredArray) return x;
-  return array(x);
+  return fromOutside('wrap', x, undefined, true);
 }
 
-/** A new array from nested lists, typed arrays, ndarrays or a scalar (0-d), converted to `dtype` if given. */
+/** A new array from nested lists, typed arrays, ndarrays (view results included, copied) or a scalar (0-d), converted to `dtype` if given. */
 function array(x: ArrayInput | number | boolean, options?: DTypeOption): DeferredArray {
-  const dtype = dtypeOption('array', options);
+  return fromOutside('array', x, options, false);
+}
+
+function fromOutside(fn: string, x: ArrayInput | number | boolean, options: DTypeOption | undefined, inPlace: boolean): DeferredArray {
+  const dtype = dtypeOption(fn, options);
   if (typeof x === 'number' || typeof x === 'boolean') {
     const d = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float64');
-    checkScalarFits(Number(x), d, 'array: the value');
+    checkScalarFits(Number(x), d, `${fn}: the value`);
     const data = new (dtypeInfo(d).ctor)(1);
     data[0] = castValue(Number(x), d);
     return wrapNode(source(data, [], d));
   }
   // Other typed arrays reach sourceFrom, whose error names the ones supported.
   if (!isArrayInput(x) && !ArrayBuffer.isView(x)) {
-    throw new TypeError(`array: expected a nested list, a typed array, a stdlib ndarray or a scalar; got ${describe(x)}`);
+    throw new TypeError(`${fn}: expected a nested list, a typed array, a stdlib ndarray or a scalar; got ${describe(x)}`);
   }
-  return wrapNode(sourceFrom(x as ArrayInput | NestedArray, dtype));
+  return wrapNode(sourceFrom(x as ArrayInput | NestedArray, dtype, inPlace));
 }
 
 /** A new array of `shape` holding `value` everywhere; `fn` names the caller in errors. */

@@ -16,7 +16,10 @@ import { planExecution } from '../plan/pipeline.js';
 import { printPlan } from '../plan/print-plan.js';
 import { groupNodes } from '../plan/plan.js';
 import { describeKernels } from '../wasm/describe-kernels.js';
+import { dropCopy } from '../wasm/source-cache.js';
 import type { StdNdarray } from '../util/stdlib.js';
+import { resultRequest } from '../results/request.js';
+import type { ExecuteOptions } from '../results/request.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -115,14 +118,20 @@ class DeferredArray {
     return this;
   }
 
-  /** Computes this array (and every marked output under it). */
-  async execute(): Promise<StdNdarray | OutputRecord> {
-    return (await runNodesAsync([nodeOf(this)], false)) as StdNdarray | OutputRecord;
+  /**
+   * Computes this array (and every marked output under it). Results are
+   * ordinary arrays copied out of the heap; inside da.scope(), or with
+   * { view: true }, heap views with no copy; with { out }, written into the
+   * arrays given (NumPy's out=), which come back in the results' places.
+   */
+  async execute(options?: ExecuteOptions): Promise<StdNdarray | OutputRecord> {
+    const request = resultRequest('execute', options);
+    return (await runNodesAsync([nodeOf(this)], false, false, request)) as StdNdarray | OutputRecord;
   }
 
   /** As execute(), on the calling thread. */
-  executeSync(): StdNdarray | OutputRecord {
-    return runNodes([nodeOf(this)], false) as StdNdarray | OutputRecord;
+  executeSync(options?: ExecuteOptions): StdNdarray | OutputRecord {
+    return runNodes([nodeOf(this)], false, false, resultRequest('executeSync', options)) as StdNdarray | OutputRecord;
   }
 
   /**
@@ -162,9 +171,16 @@ class DeferredArray {
     return 'DeferredArray';
   }
 
-  /** Releases this handle; using it afterwards raises DisposedError. Arrays computed from it are unaffected. */
+  /**
+   * Releases this handle; using it afterwards raises DisposedError. Arrays
+   * computed from it are unaffected. A wrapped array's heap copy is freed
+   * now (graphs that still read it copy it in again when they run).
+   */
   dispose(): void {
+    if (this.#disposed) return;
+    const n = this.#node;
     this.#disposed = true;
+    if (n.op === 'source') dropCopy(n);
   }
 
   [Symbol.dispose](): void {

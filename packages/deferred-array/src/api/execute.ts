@@ -6,6 +6,10 @@ import type { StdNdarray } from '../util/stdlib.js';
 import { DeferredArray, nodeOf } from './deferred-array.js';
 import { describe } from './operand.js';
 import { shutdownPool } from '../wasm/pool.js';
+import { resultRequest } from '../results/request.js';
+import type { ExecuteOptions } from '../results/request.js';
+import { viewStats } from '../results/views.js';
+import { cachedBytes } from '../wasm/source-cache.js';
 
 function checkArrays(xs: unknown): DeferredArray[] {
   if (!Array.isArray(xs) || xs.length === 0) {
@@ -17,13 +21,18 @@ function checkArrays(xs: unknown): DeferredArray[] {
   return xs as DeferredArray[];
 }
 
-/** Plans and runs several arrays together; resolves to one ndarray per array, or the NEP record with result as that list. */
-async function execute(xs: readonly DeferredArray[]): Promise<StdNdarray[] | OutputRecord> {
-  return (await runNodesAsync(checkArrays(xs).map((x) => nodeOf(x)), true)) as StdNdarray[] | OutputRecord;
+/**
+ * Plans and runs several arrays together; resolves to one ndarray per array,
+ * or the NEP record with result as that list. Options as DeferredArray.execute()
+ * (out: a list of arrays, one per array executed, or a record).
+ */
+async function execute(xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
+  const roots = checkArrays(xs).map((x) => nodeOf(x));
+  return (await runNodesAsync(roots, true, false, resultRequest('execute', options))) as StdNdarray[] | OutputRecord;
 }
 
-function executeSync(xs: readonly DeferredArray[]): StdNdarray[] | OutputRecord {
-  return runNodes(checkArrays(xs).map((x) => nodeOf(x)), true) as StdNdarray[] | OutputRecord;
+function executeSync(xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
+  return runNodes(checkArrays(xs).map((x) => nodeOf(x)), true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
 }
 
 /**
@@ -45,9 +54,28 @@ function stats(): { backend: string; runs: number; steps: number; pooled: number
   return backendStats();
 }
 
-/** The shared heap's statistics: bytes in use, peak, live allocations, bytes and allocations made so far, heap size. */
-function heapStats(): { bytesInUse: number; peakBytes: number; liveAllocations: number; allocatedBytes: number; allocations: number; heapBytes: number; freeBytes: number } {
-  return defaultHeap().stats();
+interface HeapStatistics {
+  /** Bytes in live heap blocks (each at its rounded size), and the most there have been. */
+  readonly bytesInUse: number;
+  readonly peakBytes: number;
+  readonly liveAllocations: number;
+  /** Bytes and allocations made so far (never decrease). */
+  readonly allocatedBytes: number;
+  readonly allocations: number;
+  /** The heap's size, and what of it is free. */
+  readonly heapBytes: number;
+  readonly freeBytes: number;
+  /** View results not yet released, and the heap bytes they hold. */
+  readonly views: number;
+  readonly viewBytes: number;
+  /** Bytes of sources' heap copies kept between runs (freed by dispose(), evicted when the heap needs room). */
+  readonly cachedBytes: number;
+}
+
+/** The shared heap's statistics, with what view results and the source cache hold of it. */
+function heapStats(): HeapStatistics {
+  return { ...defaultHeap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
 }
 
 export { execute, executeSync, shutdown, stats, heapStats };
+export type { HeapStatistics };

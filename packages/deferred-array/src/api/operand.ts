@@ -5,7 +5,9 @@ import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, castValue, source } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
-import { sizeOf } from '../ir/shape.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { ViewLease, assertLive, heapViewOf, viewEntryOf } from '../results/views.js';
+import type { ViewEntry } from '../results/views.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
@@ -117,15 +119,40 @@ function ndarrayDType(x: StdNdarray): DType {
   }
 }
 
+/** A source reading heap memory in place: `data` lies in the live view `entry`. */
+function leasedSource(data: TypedArray, shape: readonly number[], dtype: DType, entry: ViewEntry): Node {
+  return source(data, shape, dtype, new ViewLease(entry));
+}
+
 /**
- * Copies an outside array into a new source node. A typed array or ndarray
- * converted to another `dtype` is exactly `.astype(dtype)` of its copy (same
- * saturation, same `invalid` flag at execute()); a nested list holds JS
- * numbers, which convert as NumPy converts Python scalars.
+ * A stdlib ndarray's elements when they are a row-major run of a typed
+ * array (any offset), as that typed array; else undefined.
  */
-function sourceFrom(x: ArrayInput, dtype?: DType): Node {
+function rowMajorRun(x: StdNdarray, d: DType): TypedArray | undefined {
+  if (d === 'bool' || typedDType(x.data) !== d) return undefined;
+  const n = sizeOf(x.shape);
+  const c = contiguousStrides(x.shape);
+  if (!x.shape.every((len, i) => len <= 1 || x.strides[i] === c[i])) return undefined;
+  const t = x.data as TypedArray;
+  return new (t.constructor as new (b: ArrayBufferLike, o: number, n: number) => TypedArray)(t.buffer, t.byteOffset + x.offset * t.BYTES_PER_ELEMENT, n);
+}
+
+/**
+ * A new source node from an outside array. Outside arrays are copied in
+ * once; a view result (heap memory) is read in place when `inPlace` (wrap,
+ * operands), which is why it must stay live until the graph has run, and
+ * copied otherwise (array()). A released view is a DisposedError. A typed
+ * array or ndarray converted to another `dtype` is exactly `.astype(dtype)`
+ * of its values (same saturation, same `invalid` flag at execute()); a nested
+ * list holds JS numbers, which convert as NumPy converts Python scalars.
+ */
+function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
   if (isStdNdarray(x)) {
     const d = ndarrayDType(x);
+    const run = rowMajorRun(x, d);
+    const entry = viewEntryOf(x) ?? (run ? heapViewOf(run, 'the ndarray') : undefined);
+    if (entry) assertLive(entry, 'the ndarray');
+    if (entry && inPlace && run) return cast(leasedSource(run, x.shape, d, entry), dtype ?? d);
     const data = new (dtypeInfo(d).ctor)(sizeOf(x.shape));
     fill(data, ndarrayValues(x), d);
     return cast(source(data, x.shape, d), dtype ?? d);
@@ -133,6 +160,8 @@ function sourceFrom(x: ArrayInput, dtype?: DType): Node {
   const td = typedDType(x);
   if (td !== undefined) {
     const t = x as TypedArray;
+    const entry = heapViewOf(t, `the ${describe(t)}`);
+    if (entry && inPlace) return cast(leasedSource(t, [t.length], td, entry), dtype ?? td);
     const data = new (dtypeInfo(td).ctor)(t.length);
     data.set(t);
     return cast(source(data, [t.length], td), dtype ?? td);

@@ -22,7 +22,7 @@ interface UfuncOptions {
 /** Converts a non-scalar operand to a node. */
 function arrayNode(x: unknown, op: string, position: number): Node {
   if (x instanceof DeferredArray) return nodeOf(x);
-  if (isArrayInput(x)) return sourceFrom(x);
+  if (isArrayInput(x)) return sourceFrom(x, undefined, true);
   throw new TypeError(`${op}: operand ${position} must be a DeferredArray, a number, a boolean or an array; got ${describe(x)}`);
 }
 

@@ -6,14 +6,28 @@ import type { Dense } from '../reference/dense.js';
 import type { RunFlags } from '../reference/flags.js';
 
 interface RunResult {
-  /** The values of plan.results and plan.outputs; they may alias sources or each other. */
-  readonly values: ReadonlyMap<Node, Dense>;
   /** Data conditions met while running; the linker applies the error policy to them. */
   readonly flags: RunFlags;
-  /** Whether `data` was made by this run for the caller to keep (else the linker copies it). */
+  /** A result's or output's values, row-major; they may lie in the heap, so read them before release(). */
+  value(node: Node): Dense;
+  /** Whether `data` (from value()) is ordinary memory this run made for the caller to keep (else the linker copies it). */
   owns(data: Dense['data']): boolean;
+  /**
+   * Passes the heap block that holds exactly `node`'s values, row-major, to
+   * the caller (who frees it with the heap); undefined where there is none
+   * to give (the value is a window onto other memory, or was taken already).
+   */
+  take?(node: Node): number | undefined;
+  /** The out windows the run wrote directly. */
+  readonly written: ReadonlySet<Node>;
   /** Frees what the run still holds; called once the results are handed out. */
   release(): void;
+}
+
+/** Heap memory a run may write a result into directly (a heap out): byte address of element 0 and element strides. */
+interface OutWindow {
+  readonly ptr: number;
+  readonly strides: readonly number[];
 }
 
 interface BackendStats {
@@ -41,13 +55,16 @@ type Bindings = ReadonlyMap<Node, Bound>;
 
 interface Backend {
   readonly name: string;
-  /** Runs on the calling thread (executeSync); `bound` gives the placeholders' values. */
-  run(plan: Plan, bound?: Bindings): RunResult;
+  /**
+   * Runs on the calling thread (executeSync); `bound` gives the placeholders'
+   * values, `outs` heap windows the results may be written into directly.
+   */
+  run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult;
   /** Runs where the backend likes, e.g. a worker pool (execute); settles, never throws synchronously. */
-  runAsync(plan: Plan, bound?: Bindings): Promise<RunResult>;
+  runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult>;
   /** Makes ready what runs of `plan` will need (compiled kernels), running nothing; `bound` at any sizes the plan takes. */
   prepare(plan: Plan, bound: Bindings): void;
   stats(): BackendStats;
 }
 
-export type { Backend, BackendStats, RunResult, Bound, Bindings };
+export type { Backend, BackendStats, RunResult, Bound, Bindings, OutWindow };

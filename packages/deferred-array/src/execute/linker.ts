@@ -1,6 +1,6 @@
 // execute(): plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result.
-import { DeferredArrayError, ExecutionError, HeapError, fromSerialized } from '../ir/errors.js';
+import { DeferredArrayError, ExecutionError, HeapError, WorkerError, fromSerialized } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { planCount, planExecution } from '../plan/pipeline.js';
@@ -13,13 +13,19 @@ import type { WorkerFailure } from 'kernels-wasm';
 import type { Plan } from '../plan/plan.js';
 import { ReferenceBackend } from '../reference/backend.js';
 import type { RunFlags } from '../reference/flags.js';
-import type { Dense } from '../reference/dense.js';
 import { emitWarning } from '../util/platform.js';
-import type { StdNdarray } from '../util/stdlib.js';
-import type { Backend, Bindings, RunResult } from './backend.js';
+import type { Backend, Bindings, OutWindow, RunResult } from './backend.js';
 import { getConfig } from './config.js';
 import type { ErrorAction } from './config.js';
-import { toNdarray } from './to-ndarray.js';
+import { deliver } from '../results/deliver.js';
+import type { Record, Single } from '../results/deliver.js';
+import { directTargets, holdHeap } from '../results/in-place.js';
+import { bindOut } from '../results/out.js';
+import type { OutBinding, OutTarget } from '../results/out.js';
+import { COPIES } from '../results/request.js';
+import type { ResultRequest } from '../results/request.js';
+import { viewStats } from '../results/views.js';
+import { formatBytes } from 'kernels-wasm';
 import { checkNotForcing, prepareForce, serialised } from '../trace/force.js';
 import { storedIn } from '../trace/trace.js';
 import type { Read } from '../trace/trace.js';
@@ -51,32 +57,16 @@ function applyPolicy(flags: RunFlags): void {
     `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
 }
 
-type Single = StdNdarray;
-type Record = { [key: string]: StdNdarray | StdNdarray[] };
-
-/** Applies the error policy and shapes the NEP result: one ndarray per root, or the record when outputs are marked. */
-function finish(many: boolean, plan: Plan, run: RunResult): Single | Single[] | Record {
-  const { values, flags } = run;
-  // Every returned array owns its memory: a value the run did not make for
-  // the caller (a source's storage), or one already handed out, is copied.
-  const handedOut = new Set<Dense['data']>();
-  const give = (node: Node) => {
-    const v = values.get(node)!;
-    const zeroCopy = run.owns(v.data) && !handedOut.has(v.data);
-    const fresh = zeroCopy ? v : { ...v, data: v.data.slice() };
-    handedOut.add(v.data);
-    return toNdarray(fresh);
-  };
+/**
+ * Applies the error policy and hands the results out as the request asks:
+ * one per root, or the record when outputs are marked.
+ */
+function finish(many: boolean, plan: Plan, run: RunResult, request: ResultRequest, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Single | Single[] | Record {
   try {
-    applyPolicy(flags);
-    // plan.results are the roots after the planner merged common subexpressions.
-    const results = plan.results.map(give);
-    const result = many ? results : results[0]!;
-    if (plan.outputs.length === 0) return result;
-    const record: Record = {};
-    for (const o of plan.outputs) record[o.key] = give(o.node);
-    record['result'] = result;
-    return record;
+    applyPolicy(run.flags);
+    return deliver(many, plan, run, { view: request.view, ...(request.owner ? { owner: request.owner } : {}), ...(outs ? { outs } : {}), ...(direct ? { direct } : {}) });
+  } catch (e) {
+    throw asPackageError(e);
   } finally {
     run.release();
   }
@@ -91,11 +81,19 @@ function finish(many: boolean, plan: Plan, run: RunResult): Single | Single[] | 
 function asPackageError(e: unknown): unknown {
   if (!(e instanceof Error) || e instanceof DeferredArrayError) return e;
   const code = (e as { code?: unknown }).code;
-  if (code === 'HEAP') return new HeapError(e.message, { cause: e });
+  if (code === 'HEAP') return new HeapError(e.message + viewsNote(), { cause: e });
   if (code !== 'WORKER') return e;
   // What the worker threw, if it threw rather than died.
   const thrown = (e as WorkerFailure).thrown ?? { name: 'WorkerFailure', message: e.message };
   return fromSerialized(thrown, { message: e.message, cause: e });
+}
+
+/** What a heap error adds when view results hold heap memory. */
+function viewsNote(): string {
+  const { views, viewBytes } = viewStats();
+  if (views === 0) return '';
+  return ` ${views} view result(s) not yet released hold ${formatBytes(viewBytes)} of it: release them ` +
+    '(da.release(r), r[Symbol.dispose]() or `using`), or make them inside da.scope()/da.scopeSync(), which releases them at its end.';
 }
 
 let bytesMoved = 0;
@@ -118,31 +116,69 @@ function countTraffic(plan: Plan): void {
   bytesMoved += t;
 }
 
-/** Runs a plan on the calling thread, counting its traffic and mapping kernels-wasm's errors to ours. */
-function runPlan(plan: Plan, bound?: Bindings): RunResult {
+/** The heap outs the backend may write directly, as windows. */
+const windows = (direct?: ReadonlyMap<Node, OutTarget>): ReadonlyMap<Node, OutWindow> | undefined =>
+  direct && direct.size > 0 ? new Map([...direct].map(([n, t]) => [n, { ptr: t.heap!.ptr, strides: t.strides }])) : undefined;
+
+/** `r`, whose release also ends the hold on the heap memory the run used. */
+const holding = (r: RunResult, unhold: () => void): RunResult => ({
+  ...r,
+  release: () => {
+    try {
+      r.release();
+    } finally {
+      unhold();
+    }
+  },
+});
+
+/**
+ * Runs a plan on the calling thread, counting its traffic, holding the views
+ * it reads and writes (see results/in-place.ts) and mapping kernels-wasm's errors to ours.
+ */
+function runPlan(plan: Plan, bound?: Bindings, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): RunResult {
   countTraffic(plan);
+  const unhold = holdHeap(plan, bound, outs);
   try {
-    return currentBackend().run(plan, bound);
+    return holding(currentBackend().run(plan, bound, windows(direct)), unhold);
   } catch (e) {
+    unhold();
     throw asPackageError(e);
   }
 }
 
 /** As runPlan, where the backend chooses. */
-function runPlanAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
+async function runPlanAsync(plan: Plan, bound?: Bindings, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Promise<RunResult> {
   countTraffic(plan);
-  return currentBackend().runAsync(plan, bound).catch((e: unknown) => {
-    throw asPackageError(e);
-  });
+  const unhold = holdHeap(plan, bound, outs);
+  try {
+    return holding(await currentBackend().runAsync(plan, bound, windows(direct)), unhold);
+  } catch (e) {
+    unhold();
+    const mapped = asPackageError(e);
+    // The one failure writing outs in place cannot undo (see directTargets).
+    if (mapped instanceof WorkerError && direct && direct.size > 0) {
+      throw new WorkerError(`${mapped.message}; ${[...direct.values()].map((t) => t.name).join(', ')} was being written in place and may be partly written`, { cause: mapped });
+    }
+    throw mapped;
+  }
+}
+
+/** The request planned, its out bound and the outs its kernels may write directly. */
+function planRequest(roots: readonly Node[], many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
+  const plan = planExecution(roots, currentTarget());
+  if (request.out === undefined) return { plan };
+  const outs = bindOut(request.out, plan, many);
+  return { plan, outs, direct: directTargets(plan, outs, request.view) };
 }
 
 /** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
-function runBound(plan: Plan, bound: Bindings, many: boolean): Single | Single[] | Record {
-  return finish(many, plan, runPlan(plan, bound));
+function runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Single | Single[] | Record {
+  return finish(many, plan, runPlan(plan, bound), request);
 }
 
-async function runBoundAsync(plan: Plan, bound: Bindings, many: boolean): Promise<Single | Single[] | Record> {
-  return finish(many, plan, await runPlanAsync(plan, bound));
+async function runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Promise<Single | Single[] | Record> {
+  return finish(many, plan, await runPlanAsync(plan, bound), request);
 }
 
 /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -173,7 +209,7 @@ function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
  * (predicates first, then only the branches taken) and after the pending
  * in-place computations they need (all of them when `all`); with no roots, only those.
  */
-function runNodes(roots: readonly Node[], many: boolean, all = false): Single | Single[] | Record | undefined {
+function runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Single | Single[] | Record | undefined {
   let { conds, reads } = survey(roots);
   if (conds) {
     const decide = resolveConds(roots);
@@ -188,8 +224,8 @@ function runNodes(roots: readonly Node[], many: boolean, all = false): Single | 
     force?.stages.forEach((_, i) => finishStage(runPlan(force.stagePlan(i, currentTarget()))));
     let result: Single | Single[] | Record | undefined;
     if (roots.length > 0) {
-      const plan = planExecution(roots, currentTarget());
-      result = finish(many, plan, runPlan(plan));
+      const { plan, outs, direct } = planRequest(roots, many, request);
+      result = finish(many, plan, runPlan(plan, undefined, outs, direct), request, outs, direct);
     }
     force?.commit();
     return result;
@@ -200,7 +236,7 @@ function runNodes(roots: readonly Node[], many: boolean, all = false): Single | 
 }
 
 /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
-async function runNodesAsync(roots: readonly Node[], many: boolean, all = false): Promise<Single | Single[] | Record | undefined> {
+async function runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Single | Single[] | Record | undefined> {
   let { conds, reads } = survey(roots);
   if (conds) {
     const decide = resolveConds(roots);
@@ -209,17 +245,17 @@ async function runNodesAsync(roots: readonly Node[], many: boolean, all = false)
     roots = next.value;
     reads = survey(roots).reads;
   }
-  const request = async (): Promise<Single | Single[] | Record | undefined> => {
+  const runRequest = async (): Promise<Single | Single[] | Record | undefined> => {
     if (roots.length === 0) return undefined;
-    const plan = planExecution(roots, currentTarget());
-    return finish(many, plan, await runPlanAsync(plan));
+    const { plan, outs, direct } = planRequest(roots, many, request);
+    return finish(many, plan, await runPlanAsync(plan, undefined, outs, direct), request, outs, direct);
   };
-  if (!all && reads.length === 0) return request();
+  if (!all && reads.length === 0) return runRequest();
   return serialised(async () => {
     const force = prepareForce(reads, all);
     try {
       for (let i = 0; i < (force?.stages.length ?? 0); i++) finishStage(await runPlanAsync(force!.stagePlan(i, currentTarget())));
-      const result = await request();
+      const result = await runRequest();
       force?.commit();
       return result;
     } catch (e) {

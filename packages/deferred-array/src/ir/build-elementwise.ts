@@ -2,7 +2,7 @@
 import { dtypeInfo } from './dtypes.js';
 import type { DType, TypedArray } from './dtypes.js';
 import { makeNode } from './node.js';
-import type { Node } from './node.js';
+import type { HeapLease, Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
 import { broadcastShapes, sizeOf } from './shape.js';
 import type { Shape } from './shape.js';
@@ -27,11 +27,12 @@ function castValue(value: number, d: DType): number {
  * JS memory, which the garbage collector manages; a backend that needs it
  * elsewhere (the WebAssembly heap) keeps its own copy as a cache.
  */
-function source(data: TypedArray, shape: Shape, dtype: DType): Node {
+/** A leaf holding `data`; `lease` when the data is heap memory the graph reads in place rather than owns. */
+function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease): Node {
   if (data.length !== sizeOf(shape)) {
     throw new RangeError(`source data holds ${data.length} elements but shape (${shape.join(', ')}) needs ${sizeOf(shape)}`);
   }
-  return makeNode('source', [], shape, dtype, { data });
+  return makeNode('source', [], shape, dtype, lease ? { data, lease } : { data });
 }
 
 function scalar(value: number, dtype: DType): Node {

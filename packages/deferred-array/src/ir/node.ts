@@ -37,12 +37,22 @@ interface StorageRef {
 }
 
 /**
+ * A source's hold on heap memory it reads in place (a view result passed back
+ * in): the results layer checks it is still held, and pins it while a run reads it.
+ */
+interface HeapLease {
+  readonly heapLease: true;
+}
+
+/**
  * Operation parameters. One interface for every op, each op reading the
  * fields it owns (see op-table.ts), so that passes can treat nodes uniformly.
  */
 interface NodeAttrs {
   /** source: the values in row-major order, owned by the graph (copied in once). */
   readonly data?: TypedArray;
+  /** source: set when `data` is heap memory the graph does not own (a view result, read in place). */
+  readonly lease?: HeapLease;
   /** stored: the mutable array, and which of its versions this leaf is. */
   readonly storage?: StorageRef;
   readonly version?: number;
@@ -117,4 +127,4 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
 }
 
 export { makeNode, topoOrder };
-export type { Node, NodeAttrs, ViewMap, StorageRef };
+export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease };

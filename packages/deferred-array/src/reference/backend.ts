@@ -45,10 +45,12 @@ class ReferenceBackend implements Backend {
     // Fresh JS arrays are the caller's; a source's own storage, a mutable array's block (or a reshape of them) is not.
     const sources = new Set(plan.steps.flatMap((s) => (s.kind === 'node' && s.node.op === 'source' ? [s.node.attrs.data!] : [])));
     for (const b of bound.values()) sources.add(b.value.data);
+    const kept = new Map(wanted.map((node) => [node, values.get(node)!]));
     return {
-      values: new Map(wanted.map((node) => [node, values.get(node)!])),
       flags,
+      value: (node) => kept.get(node)!,
       owns: (data) => !sources.has(data) && !(data.buffer instanceof SharedArrayBuffer),
+      written: new Set(),
       release: () => undefined,
     };
   }

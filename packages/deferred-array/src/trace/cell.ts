@@ -6,6 +6,9 @@
 import { isWindow } from '../plan/plan.js';
 import type { Node } from '../ir/node.js';
 import { Storage } from './storage.js';
+import { assertLeaseLive } from '../results/views.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import { sizeOf } from '../ir/shape.js';
 import { checkReadable, enqueue, readsOf } from './trace.js';
 import { isReadOnly, reshapeWindow, viewWindow, wholeWindow } from './window.js';
 import type { Window } from './window.js';
@@ -29,9 +32,14 @@ class Cell {
     const n = this.node;
     const reads = n.op === 'source' || overwritesAll ? [] : readsOf([n]);
     checkReadable(reads);
+    // A view result read in place is copied into the array's own memory now (the view itself is not written).
+    if (n.op === 'source' && !overwritesAll) assertLeaseLive(n.attrs.lease, 'the array written in place');
     const s = new Storage(n.shape, n.dtype);
     this.storage = s;
-    if (n.op === 'source') s.initialise(n.attrs.data!);
+    if (n.op === 'source') {
+      // Values a whole-array assign overwrites before anything reads them are not read (the view may be gone).
+      s.initialise(overwritesAll ? new (dtypeInfo(n.dtype).ctor)(sizeOf(n.shape)) : n.attrs.data!);
+    }
     // A whole-array assign overwrites the expression's values before anything could read them.
     else if (!overwritesAll) enqueue('assign', s, n, reads, undefined, '');
     this.node = s.leaf(s.latest);

@@ -7,7 +7,8 @@
 // run the same kernels over the same blocks, so their results are identical.
 import { instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
 import type { HeapLike, LaunchResult } from 'kernels-wasm';
-import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
+import type { Backend, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
+import type { Node } from '../ir/node.js';
 import { getConfig } from '../execute/config.js';
 import type { Plan } from '../plan/plan.js';
 import * as host from './host-functions.js';
@@ -27,8 +28,8 @@ class WasmBackend implements Backend {
   #pooled = 0;
   #hostSteps = 0;
 
-  run(plan: Plan, bound?: Bindings): RunResult {
-    const run = new WasmRun(plan, bound);
+  run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
+    const run = new WasmRun(plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
@@ -40,8 +41,8 @@ class WasmBackend implements Backend {
     }
   }
 
-  async runAsync(plan: Plan, bound?: Bindings): Promise<RunResult> {
-    const run = new WasmRun(plan, bound);
+  async runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult> {
+    const run = new WasmRun(plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -66,7 +67,7 @@ class WasmBackend implements Backend {
       run.release(step);
     }
     run.writeStores(launchInline);
-    return this.#result(plan, run);
+    return this.#result(run);
   }
 
   /**
@@ -104,12 +105,17 @@ class WasmBackend implements Backend {
     });
   }
 
-  #result(plan: Plan, run: WasmRun): RunResult {
-    // Results leave the heap as ordinary JS arrays, which the garbage collector
-    // sizes up correctly; heap blocks are freed as soon as the caller has them.
-    const values = run.results(plan);
+  #result(run: WasmRun): RunResult {
+    // Values stay in the heap until the caller has them: copied out, taken as views, or written into outs.
     this.#count(run);
-    return { values, flags: run.flags, owns: () => true, release: () => run.end() };
+    return {
+      flags: run.flags,
+      value: (n) => run.valueOf(n),
+      owns: (data) => !(data.buffer instanceof SharedArrayBuffer),
+      take: (n) => run.take(n),
+      written: run.written,
+      release: () => run.end(),
+    };
   }
 
   #count(run: WasmRun): void {

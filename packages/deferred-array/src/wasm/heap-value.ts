@@ -85,10 +85,16 @@ function dropValue(v: HeapValue): void {
   else defaultHeap().free(a.ptr);
 }
 
-/** The value as a row-major Dense: its own block when that is exactly it, else a JS copy. */
+/**
+ * The value as a row-major Dense: a view of the heap where it is contiguous
+ * (valid while its memory is: read it before the run ends), else a JS copy.
+ */
 function toDense(v: HeapValue): Dense {
   if (v.alloc && v.ptr === v.alloc.ptr && isContiguous(v) && v.alloc.data.length === sizeOf(v.shape)) {
     return { dtype: v.dtype, shape: v.shape, data: v.alloc.data };
+  }
+  if (isContiguous(v)) {
+    return { dtype: v.dtype, shape: v.shape, data: defaultHeap().view(viewType(v.dtype), v.ptr, sizeOf(v.shape)) as TypedArray };
   }
   const out = allocDense(v.dtype, v.shape);
   const heap = defaultHeap();

@@ -12,7 +12,7 @@ import { sameShape, sizeOf } from '../ir/shape.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
-import type { Bindings, Bound } from '../execute/backend.js';
+import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
 import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
@@ -54,16 +54,27 @@ class WasmRun {
   readonly #alloc: Alloc = (bytes) => allocEvicting(bytes);
   readonly #plan: Plan;
   readonly #bound: Bindings;
+  /** Heap outs the kernels store results into directly. */
+  readonly #outs: ReadonlyMap<Node, OutWindow>;
+  /** The outs written so far. */
+  readonly written = new Set<Node>();
   /** Heap blocks of the plan's buffers, while a value in them is live or a later one is to come. */
   readonly #blocks = new Map<number, { readonly ptr: number; live: boolean }>();
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
   readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
   #done = false;
 
-  /** `bound`: the placeholders' values. */
-  constructor(plan: Plan, bound: Bindings = new Map()) {
+  /** `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
+  constructor(plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
     this.#plan = plan;
     this.#bound = bound;
+    this.#outs = outs;
+  }
+
+  /** Where a kernel stores `n`: its heap out, or its buffer's block. */
+  #output(n: Node): HeapValue {
+    const w = this.#outs.get(n);
+    return w ? { dtype: n.dtype, shape: n.shape, ptr: w.ptr, strides: w.strides } : this.#place(n);
   }
 
   /**
@@ -108,15 +119,22 @@ class WasmRun {
    */
   kernel(g: FusedGroup, launchInline: Launcher<LaunchResult>): PendingKernel {
     const inputs = g.inputs.map((n) => this.#values.get(n)!);
-    const outputs = g.stores.map((n) => this.#place(n));
     const copies: HeapValue[] = [];
-    const { built, compiled } = g.contraction
+    const build = (outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } => (g.contraction
       ? compiledKernel(buildContraction(g, inputs, outputs, (v, dtype) => {
         const c = this.#copy(v, dtype, launchInline, `copy of a ${g.contraction!.op} operand`);
         copies.push(c);
         return c;
       }))
-      : elementwiseKernel(g, inputs, outputs);
+      : elementwiseKernel(g, inputs, outputs));
+    let outputs = g.stores.map((n) => this.#output(n));
+    let { built, compiled } = build(outputs);
+    // A host function may throw mid-kernel, so a kernel calling one never writes an out directly.
+    if (compiled.hostKeys.length > 0 && g.stores.some((n) => this.#outs.has(n))) {
+      outputs = g.stores.map((n) => this.#place(n));
+      ({ built, compiled } = build(outputs));
+    }
+    const direct = g.stores.filter((n, k) => this.#outs.get(n)?.ptr === outputs[k]!.ptr);
     this.launches++;
     return {
       compiled,
@@ -132,6 +150,7 @@ class WasmRun {
       finish: (r) => {
         for (const c of copies) dropValue(c);
         this.#finishKernel(g, built, outputs, r);
+        for (const n of direct) this.written.add(n);
       },
       skip: () => {
         for (const c of copies) dropValue(c);
@@ -176,10 +195,25 @@ class WasmRun {
     }
   }
 
-  /** The results and outputs, copied out of the heap; the run then holds nothing but what release() frees. */
-  results(plan: Plan): Map<Node, Dense> {
-    const wanted = [...plan.results, ...plan.outputs.map((o) => o.node)];
-    return new Map<Node, Dense>(wanted.map((n) => [n, outOfHeap(toDense(this.#values.get(n)!))]));
+  /** A result's values, row-major: its own block where that is exactly it, else a copy. Valid until end(). */
+  valueOf(n: Node): Dense {
+    return toDense(this.#values.get(n)!);
+  }
+
+  /**
+   * Passes the block holding exactly `n`'s values to the caller: the run no
+   * longer frees it. Undefined when the value is a window onto memory the run
+   * does not own alone (a source, a view, a mutable array's block), or the
+   * block went to the caller already.
+   */
+  take(n: Node): number | undefined {
+    const v = this.#values.get(n);
+    const a = v?.alloc;
+    if (!v || !a || a.refs <= 0 || v.ptr !== a.ptr || !isContiguous(v)) return undefined;
+    // No reference left: neither a drop nor end() frees it; a plan buffer's block is forgotten too.
+    a.refs = 0;
+    for (const [id, b] of this.#blocks) if (b.ptr === a.ptr) this.#blocks.delete(id);
+    return a.ptr;
   }
 
   /** Frees every block still held and unpins the sources; safe to call twice. */
@@ -321,11 +355,6 @@ function elementwiseKernel(g: FusedGroup, inputs: readonly HeapValue[], outputs:
 function targetValue(st: StoreTarget): HeapValue {
   const bytes = dtypeInfo(st.node.dtype).bytes;
   return { dtype: st.node.dtype, shape: st.node.shape, ptr: st.storage.address(st.version) + st.offset * bytes, strides: st.strides };
-}
-
-/** A copy in ordinary memory of a value that is a view of the heap. */
-function outOfHeap(d: Dense): Dense {
-  return d.data.buffer instanceof SharedArrayBuffer ? { ...d, data: d.data.slice() } : d;
 }
 
 export { WasmRun };

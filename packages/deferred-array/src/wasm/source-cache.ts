@@ -16,6 +16,8 @@ interface Entry {
   freed: boolean;
   /** Runs in progress that read this copy (several when execute() calls overlap); pinned copies are never evicted. */
   pins: number;
+  /** Its source's handle was disposed while a run read it: freed when that run ends. */
+  dropped?: boolean;
 }
 
 const entries = new WeakMap<Node, Entry>();
@@ -68,6 +70,8 @@ function allocEvicting(bytes: number): number {
  * there is none; pins it for the run (see unpin).
  */
 function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node.attrs.data!): number {
+  // Heap memory read in place (a view result): the linker holds it for the run.
+  if (node.attrs.lease) return data.byteOffset;
   let e = entries.get(node);
   if (!e || e.freed) {
     const bytes = data.length * dtypeInfo(node.dtype).bytes;
@@ -76,7 +80,7 @@ function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node
     cached += bytes;
     new Uint8Array(defaultHeap().memory.buffer, e.ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
     entries.set(node, e);
-    registry.register(node, e);
+    registry.register(node, e, node);
   }
   recency.delete(e);
   recency.set(e, true);
@@ -89,11 +93,27 @@ function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node
 
 /** Ends a run's pins. */
 function unpin(pinned: ReadonlySet<Entry>): void {
-  for (const e of pinned) e.pins--;
+  for (const e of pinned) {
+    e.pins--;
+    if (e.pins === 0 && e.dropped) release(e);
+  }
+}
+
+/**
+ * Frees the heap copy of `node` (a source whose handle was disposed) now, or
+ * when the runs reading it end. Graphs that still read the source copy it in again.
+ */
+function dropCopy(node: Node): void {
+  const e = entries.get(node);
+  if (!e || e.freed) return;
+  entries.delete(node);
+  registry.unregister(node);
+  if (e.pins === 0) release(e);
+  else e.dropped = true;
 }
 
 /** Bytes the cache holds (for tests and statistics). */
 const cachedBytes = (): number => cached;
 
-export { residentAddress, allocEvicting, unpin, cachedBytes };
+export { residentAddress, allocEvicting, unpin, cachedBytes, dropCopy };
 export type { Entry as CacheEntry };

@@ -31,6 +31,8 @@ class Heap {
   readonly #maxPages: number;
   readonly #blocks = new BlockAllocator();
   readonly #lifetimes: Lifetimes;
+  /** Every buffer object views were made over: growing makes a new one, and views made before keep the old. */
+  readonly #buffers = new WeakSet<ArrayBufferLike>();
   #peakBytes = 0;
   #allocatedBytes = 0;
   #allocations = 0;
@@ -102,6 +104,7 @@ class Heap {
     }
     const ctor = VIEW_CONSTRUCTORS[dtype];
     const buffer = this.#memory.buffer;
+    this.#buffers.add(buffer);
     checkRange(dtype, ptr, length, ctor.BYTES_PER_ELEMENT, buffer.byteLength);
     return new ctor(buffer, ptr, length) as HeapViewTypes[D];
   }
@@ -120,6 +123,14 @@ class Heap {
 
   u8(ptr: number, length: number): Uint8Array {
     return this.view('uint8', ptr, length);
+  }
+
+  /**
+   * Whether `buffer` is this heap's memory: its current buffer, or one that
+   * views were made over before the memory grew (byte offsets into either are heap addresses).
+   */
+  isHeapBuffer(buffer: ArrayBufferLike): boolean {
+    return buffer === this.#memory.buffer || this.#buffers.has(buffer);
   }
 
   /** Allocates room for `source` and copies its bytes in; returns the address. Free it like any allocation. */

@@ -21,7 +21,7 @@
 export { Heap } from './heap.js';
 export type { HeapStats } from './heap.js';
 export { defaultHeap } from './default-heap.js';
-export { HeapExhaustedError, HeapPointerError } from './errors.js';
+export { HeapExhaustedError, HeapPointerError, formatBytes } from './errors.js';
 export type { HeapPointerProblem } from './errors.js';
 export type { HeapOptions } from './options.js';
 export type { HeapDType, HeapViewTypes, HeapView } from './dtypes.js';

@@ -1,0 +1,106 @@
+// How a run's values reach the caller. Each result (and marked output) leaves
+// one of three ways:
+// - into an out the caller gave (NumPy's out=), which execute() returns;
+// - as a heap view, no copy (inside a scope, or with { view: true }): the
+//   heap block the kernel wrote passes to the view, or the values are copied
+//   into a block of their own where the run's block is not theirs alone;
+// - as an ordinary array the collector owns (the default, the NEP's contract):
+//   copied out of the heap.
+// Everything that can fail (heap allocation) happens before any out is
+// written, so a failure leaves the outs as they were.
+import { defaultHeap } from 'kernels-wasm';
+import type { RunResult } from '../execute/backend.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import type { Plan } from '../plan/plan.js';
+import type { Dense } from '../reference/dense.js';
+import { allocEvicting } from '../wasm/source-cache.js';
+import { toNdarray } from '../execute/to-ndarray.js';
+import { stdNdarray } from '../util/stdlib.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import { typedDType } from '../api/operand.js';
+import { writeOut } from './out.js';
+import type { OutBinding, OutTarget } from './out.js';
+import { makeView, release, viewEntryOf } from './views.js';
+import type { ViewEntry, ViewOwner } from './views.js';
+
+/** How the caller asked for the results of one request. */
+interface Delivery {
+  /** Results without an out: heap views (true) or ordinary copies. */
+  readonly view: boolean;
+  /** The scope that releases the views; without one they are released by hand (or by the collector). */
+  readonly owner?: ViewOwner & { readonly ended: boolean };
+  readonly outs?: OutBinding;
+  /** The outs the run was given to write directly. */
+  readonly direct?: ReadonlyMap<Node, OutTarget>;
+}
+
+const COPY: Delivery = { view: false };
+
+type Single = StdNdarray;
+type Record = { [key: string]: StdNdarray | StdNdarray[] };
+
+/** A block of its own in the heap holding `value`, row-major. */
+function toHeap(value: Dense): number {
+  const bytes = sizeOf(value.shape) * dtypeInfo(value.dtype).bytes;
+  const ptr = allocEvicting(bytes);
+  new Uint8Array(defaultHeap().memory.buffer, ptr, bytes).set(new Uint8Array(value.data.buffer, value.data.byteOffset, bytes));
+  return ptr;
+}
+
+/** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
+function returned(t: OutTarget, node: Node): StdNdarray {
+  if (!ArrayBuffer.isView(t.given)) return t.given as StdNdarray;
+  const shape = [...node.shape];
+  return new (stdNdarray().ndarray)(typedDType(t.given)!, t.given, shape, shape.length === 0 ? [0] : contiguousStrides(shape), 0, 'row-major');
+}
+
+/** Hands the plan's results and outputs out as `d` asks: one per result, or the NEP record when outputs are marked. */
+function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single | Single[] | Record {
+  const made: ViewEntry[] = [];
+  const writes: Array<readonly [Node, OutTarget]> = [];
+  const handedOut = new Set<Dense['data']>();
+  const views = d.view && !d.owner?.ended;
+  const give = (node: Node, t: OutTarget | undefined): StdNdarray => {
+    if (t) {
+      writes.push([node, t]);
+      return returned(t, node);
+    }
+    // stdlib's BooleanArray cannot view shared memory, so bool results are always copies.
+    if (views && node.dtype !== 'bool') {
+      const ptr = run.take?.(node) ?? toHeap(run.value(node));
+      const nd = makeView(ptr, node.dtype, node.shape, d.owner);
+      made.push(viewEntryOf(nd)!);
+      return nd;
+    }
+    // Every copy owns its memory: a value the run did not make for the caller, or one already handed out, is copied.
+    const v = run.value(node);
+    const zeroCopy = run.owns(v.data) && !handedOut.has(v.data);
+    handedOut.add(v.data);
+    return toNdarray(zeroCopy ? v : { ...v, data: v.data.slice() });
+  };
+  try {
+    const results = plan.results.map((n, i) => give(n, d.outs?.results[i]));
+    const result = many ? results : results[0]!;
+    let out: Single | Single[] | Record = result;
+    if (plan.outputs.length > 0) {
+      const record: Record = {};
+      for (const o of plan.outputs) record[o.key] = give(o.node, d.outs?.outputs.get(o.key));
+      record['result'] = result;
+      out = record;
+    }
+    // Nothing below can fail: the outs change only now.
+    for (const [node, t] of writes) {
+      if (d.direct?.get(node) === t && run.written.has(node)) continue;
+      writeOut(run.value(node), t);
+    }
+    return out;
+  } catch (e) {
+    for (const v of made) release(v);
+    throw e;
+  }
+}
+
+export { deliver, COPY };
+export type { Delivery, Single, Record };

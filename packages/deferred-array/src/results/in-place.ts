@@ -1,0 +1,89 @@
+// Heap memory a run touches that the run does not own: view results read in
+// place (da.wrap(view)) and heap outs written in place. Each is checked to be
+// live before the run and pinned until its results are handed out, so a
+// release meanwhile frees it only afterwards. And the rule for writing a heap
+// out directly from the kernel that computes it (zero copies) without giving
+// up atomicity: only where nothing can fail once that kernel starts writing.
+import type { Bindings } from '../execute/backend.js';
+import { getConfig } from '../execute/config.js';
+import { isFloat } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { countsElements, producedBy } from '../plan/plan.js';
+import type { Plan } from '../plan/plan.js';
+import { extent } from './out.js';
+import type { OutBinding, OutTarget } from './out.js';
+import { assertLive, pin, unpin } from './views.js';
+import type { ViewEntry, ViewLease } from './views.js';
+
+/** The views a plan's sources read in place. */
+function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
+  const entries = new Set<ViewEntry>();
+  for (const s of plan.steps) {
+    if (s.kind === 'node' && s.node.attrs.lease) entries.add((s.node.attrs.lease as ViewLease).entry);
+  }
+  for (const b of bound?.values() ?? []) {
+    if (b.source?.attrs.lease) entries.add((b.source.attrs.lease as ViewLease).entry);
+  }
+  return [...entries];
+}
+
+/**
+ * Checks that every view the run reads or writes is live (DisposedError
+ * otherwise) and pins them; returns what unpins them.
+ */
+function holdHeap(plan: Plan, bound?: Bindings, outs?: OutBinding): () => void {
+  const reads = leasedBy(plan, bound);
+  for (const e of reads) assertLive(e, 'an array this execute() reads (made from a view result with da.wrap)');
+  const writes = outs ? [...outs.results, ...outs.outputs.values()].flatMap((t) => (t?.heap ? [t.heap.entry] : [])) : [];
+  for (const e of writes) assertLive(e, 'an out of this execute()');
+  const held = [...reads, ...writes];
+  for (const e of held) pin(e);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    for (const e of held) unpin(e);
+  };
+}
+
+/** Whether some op of the plan can fail on the data under the error policy in force. */
+function mayRaise(plan: Plan): boolean {
+  const { errors } = getConfig();
+  const nodes = [...plan.steps.flatMap(producedBy), ...[...plan.temps.values()].flatMap((t) => t.members)];
+  return nodes.some((n) => (n.op === 'power' && !isFloat(n.dtype)) ||
+    (countsElements(n) && (n.op === 'astype' ? errors.invalid : errors.divide) === 'raise'));
+}
+
+/**
+ * The heap outs the run's kernels may write directly. A kernel writing an
+ * out has already changed it, so that is done only where the run cannot fail
+ * after the write starts: the out is a value the plan's last kernel stores
+ * (no reduction in it, so nothing is allocated after its launch), every other
+ * result goes to an out or to ordinary memory (no heap allocation after it),
+ * no op can raise under the error policy, and the out shares no memory with
+ * what the run reads (NumPy's rule: as if the inputs were copied first). The
+ * backend also declines it for a kernel calling host functions, which may
+ * throw midway. Every other out is written after the run, from the run's own
+ * memory. A worker thread dying mid-kernel (a trap or an exit: a bug or the
+ * host killing it, never the data) is the one failure this cannot exclude.
+ */
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, bound?: Bindings): Map<Node, OutTarget> {
+  const direct = new Map<Node, OutTarget>();
+  const last = plan.steps[plan.steps.length - 1];
+  if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
+  const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
+  if (viewsAfter && places.some((p) => !p.t)) return direct;
+  if (mayRaise(plan)) return direct;
+  const read = leasedBy(plan, bound);
+  const stored = new Set(last.group.stores);
+  for (const { n, t } of places) {
+    if (!t?.heap || !stored.has(n) || direct.has(n)) continue;
+    // A heap out's byte offsets are heap addresses.
+    const { from, to } = extent(t, n.shape);
+    if (read.some((e) => from < e.ptr + e.bytes && e.ptr < to)) continue;
+    direct.set(n, t);
+  }
+  return direct;
+}
+
+export { holdHeap, directTargets };

@@ -1,0 +1,198 @@
+// NumPy's out=: execute({ out }) writes results into arrays the caller
+// owns, and returns those arrays. Checked when the request is planned, before
+// anything runs: the form (one array, a list for da.execute([...]), a record
+// when outputs are marked), each array's dtype and shape, that no two overlap,
+// and that none is a released view. Values are written only once every
+// value of the run exists and the error policy has passed, so a failed
+// execute() leaves every out as it was.
+import { ShapeError } from '../ir/errors.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { contiguousStrides, formatShape, sameShape, sizeOf } from '../ir/shape.js';
+import type { Plan } from '../plan/plan.js';
+import { forEachStrided } from '../reference/dense.js';
+import type { Dense } from '../reference/dense.js';
+import { isStdNdarray } from '../util/stdlib.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import { describe, typedDType } from '../api/operand.js';
+import { assertLive, heapViewOf, viewEntryOf } from './views.js';
+import type { ViewEntry } from './views.js';
+
+/** An array execute() may write into. */
+type OutArray = TypedArray | StdNdarray;
+type OutList = ReadonlyArray<OutArray | null | undefined>;
+/** execute({ out }): one array; a list for da.execute([...]); a record (any of its keys) when outputs are marked. */
+type OutOption = OutArray | OutList | { readonly [key: string]: OutArray | OutList | null | undefined };
+
+/** Where one result's values go. */
+interface OutTarget {
+  /** The caller's array, which execute() returns in the result's place. */
+  readonly given: OutArray;
+  /** The elements written (bool as bytes), through `strides` from `offset`, row-major over the result's shape. */
+  readonly data: TypedArray;
+  readonly offset: number;
+  readonly strides: readonly number[];
+  /** Set when `data` lies in the heap (a view result): its view, held while a run writes it, and the byte address of element 0. */
+  readonly heap?: { readonly entry: ViewEntry; readonly ptr: number };
+  /** 'out', 'out[1]', 'out.t': for messages. */
+  readonly name: string;
+}
+
+/** The targets of one request, by place in what execute() returns. */
+interface OutBinding {
+  readonly results: ReadonlyArray<OutTarget | undefined>;
+  readonly outputs: ReadonlyMap<string, OutTarget>;
+}
+
+const isPlainObject = (x: unknown): x is Record<string, unknown> =>
+  typeof x === 'object' && x !== null && !Array.isArray(x) && !ArrayBuffer.isView(x) && !isStdNdarray(x) &&
+  [Object.prototype, null].includes(Object.getPrototypeOf(x));
+
+const isOutArray = (x: unknown): x is OutArray => typedDType(x) !== undefined || isStdNdarray(x);
+
+/** The typed array holding a stdlib ndarray's elements (a bool ndarray's bytes). */
+function elementsOf(x: StdNdarray): TypedArray | undefined {
+  const d = x.data as { buffer?: ArrayBufferLike; byteOffset?: number; length?: number };
+  if (x.dtype === 'bool' && d.buffer && d.byteOffset !== undefined && d.length !== undefined) {
+    return new Uint8Array(d.buffer, d.byteOffset, d.length);
+  }
+  return typedDType(x.data) !== undefined ? (x.data as TypedArray) : undefined;
+}
+
+/** The typed array a result of `dtype` takes as out (bool as bytes). */
+const expectedCtor = (dtype: DType): string => (dtype === 'bool' ? 'Uint8Array' : dtypeInfo(dtype).ctor.name);
+
+/** Checks one array against the value it is to receive. */
+function target(x: unknown, node: Node, name: string): OutTarget {
+  const want = `${node.dtype}${formatShape(node.shape)}`;
+  if (!isOutArray(x)) {
+    throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want} result; got ${describe(x)}` +
+      (x !== null && typeof x === 'object' && 'execute' in x ? ' (to write into a DeferredArray, use its assign())' : ''));
+  }
+  const entry = viewEntryOf(x);
+  if (entry) assertLive(entry, name);
+  let data: TypedArray;
+  let offset = 0;
+  let strides: readonly number[];
+  if (isStdNdarray(x)) {
+    if (x.dtype !== node.dtype) {
+      throw new TypeError(`execute: ${name} is a ${x.dtype} ndarray but the result is ${want}; pass a ${node.dtype} ndarray`);
+    }
+    if (!sameShape(x.shape, node.shape)) {
+      throw new ShapeError(`execute: ${name} has shape ${formatShape(x.shape)} but the result is ${want}; out must have the result's shape`);
+    }
+    if ((x as { flags?: { READONLY?: boolean } }).flags?.READONLY) throw new TypeError(`execute: ${name} is a read-only ndarray`);
+    const elements = elementsOf(x);
+    if (!elements) throw new TypeError(`execute: ${name} keeps its ${x.dtype} elements in a ${describe(x.data)}, which execute() cannot write; pass an ndarray over a typed array`);
+    data = elements;
+    offset = x.offset;
+    strides = node.shape.length === 0 ? [] : x.strides;
+  } else {
+    const t = x as TypedArray;
+    const td = typedDType(t)!;
+    if (td !== node.dtype && !(node.dtype === 'bool' && td === 'uint8')) {
+      throw new TypeError(`execute: ${name} is a ${describe(t)} but the result is ${want}; pass a ${expectedCtor(node.dtype)}`);
+    }
+    if (t.length !== sizeOf(node.shape)) {
+      throw new ShapeError(`execute: ${name} holds ${t.length} elements but the result ${want} has ${sizeOf(node.shape)}; ` +
+        'a typed array out receives the result in row-major order and must have its size');
+    }
+    data = t;
+    strides = contiguousStrides(node.shape);
+  }
+  const heapEntry = heapViewOf(data, name);
+  return {
+    given: x,
+    data,
+    offset,
+    strides,
+    name,
+    ...(heapEntry ? { heap: { entry: heapEntry, ptr: data.byteOffset + offset * data.BYTES_PER_ELEMENT } } : {}),
+  };
+}
+
+/** Byte range [from, to) a target's elements span in its buffer. */
+function extent(t: OutTarget, shape: readonly number[]): { from: number; to: number } {
+  const bytes = t.data.BYTES_PER_ELEMENT;
+  let lo = t.offset;
+  let hi = t.offset;
+  shape.forEach((d, i) => {
+    const span = (d - 1) * (t.strides[i] ?? 0);
+    if (d === 0) return;
+    if (span < 0) lo += span; else hi += span;
+  });
+  if (sizeOf(shape) === 0) return { from: 0, to: 0 };
+  return { from: t.data.byteOffset + lo * bytes, to: t.data.byteOffset + (hi + 1) * bytes };
+}
+
+/** Whether two targets share memory (the heap counts as one buffer whatever its buffer object). */
+function overlap(a: OutTarget, an: Node, b: OutTarget, bn: Node): boolean {
+  const same = a.data.buffer === b.data.buffer || (a.heap !== undefined && b.heap !== undefined);
+  if (!same) return false;
+  const x = extent(a, an.shape);
+  const y = extent(b, bn.shape);
+  return x.from < y.to && y.from < x.to;
+}
+
+/**
+ * Binds `out` to the request's results and marked outputs (plan.results,
+ * plan.outputs; `many` for da.execute([...])), checking everything.
+ */
+function bindOut(out: unknown, plan: Plan, many: boolean): OutBinding {
+  const results: Array<OutTarget | undefined> = plan.results.map(() => undefined);
+  const outputs = new Map<string, OutTarget>();
+  const bindResults = (x: unknown, base: string): void => {
+    if (!many) {
+      results[0] = target(x, plan.results[0]!, base);
+      return;
+    }
+    if (!Array.isArray(x) || x.length !== plan.results.length) {
+      throw new TypeError(`execute: ${base} must be a list of ${plan.results.length} arrays (null to skip one), one per array executed; got ${describe(x)}` +
+        (Array.isArray(x) ? ` of ${x.length}` : ''));
+    }
+    x.forEach((v, i) => { if (v !== null && v !== undefined) results[i] = target(v, plan.results[i]!, `${base}[${i}]`); });
+  };
+  if (plan.outputs.length === 0) {
+    if (!many && !isOutArray(out)) {
+      throw new TypeError(`execute: this execute() returns one ndarray, so out must be one typed array or ndarray; got ${describe(out)}`);
+    }
+    bindResults(out, 'out');
+  } else {
+    const keys = [...plan.outputs.map((o) => o.key), 'result'];
+    if (!isPlainObject(out)) {
+      throw new TypeError(`execute: arrays under this one are marked with output(), so execute() returns a record; ` +
+        `out must be a record with any of the keys ${keys.map((k) => `'${k}'`).join(', ')}; got ${describe(out)}`);
+    }
+    for (const [key, v] of Object.entries(out)) {
+      if (!keys.includes(key)) throw new TypeError(`execute: out has the key '${key}', which the record execute() returns does not (its keys: ${keys.join(', ')})`);
+      if (v === null || v === undefined) continue;
+      if (key === 'result') bindResults(v, 'out.result');
+      else outputs.set(key, target(v, plan.outputs.find((o) => o.key === key)!.node, `out.${key}`));
+    }
+  }
+  const all = [
+    ...results.flatMap((t, i) => (t ? [{ t, n: plan.results[i]! }] : [])),
+    ...[...outputs].map(([key, t]) => ({ t, n: plan.outputs.find((o) => o.key === key)!.node })),
+  ];
+  all.forEach((a, i) => all.slice(i + 1).forEach((b) => {
+    if (overlap(a.t, a.n, b.t, b.n)) throw new TypeError(`execute: ${a.t.name} and ${b.t.name} share memory; each result needs an out of its own`);
+  }));
+  return { results, outputs };
+}
+
+/** Writes `value` (row-major) into the target. */
+function writeOut(value: Dense, t: OutTarget): void {
+  const to = t.data;
+  const from = value.data;
+  if (sizeOf(value.shape) === 0) return;
+  const rowMajor = contiguousStrides(value.shape);
+  if (value.shape.every((d, i) => d <= 1 || t.strides[i] === rowMajor[i])) {
+    to.set(from, t.offset);
+    return;
+  }
+  forEachStrided(value.shape, [{ strides: [...t.strides], offset: t.offset }], (i, o) => { to[o] = from[i]!; });
+}
+
+export { bindOut, writeOut, extent };
+export type { OutOption, OutTarget, OutBinding, OutArray };

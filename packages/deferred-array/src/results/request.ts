@@ -1,0 +1,57 @@
+// execute()'s options, { out, view }, as a request the linker carries out.
+import { describe } from '../api/operand.js';
+import { isStdNdarray } from '../util/stdlib.js';
+import { currentScope } from './scope.js';
+import type { Frame } from './scope.js';
+import { assertLive, viewEntryOf } from './views.js';
+
+/** How the caller wants one request's results. */
+interface ResultRequest {
+  /** Results without an out: heap views (true) or ordinary copies. */
+  readonly view: boolean;
+  /** The scope that releases the views (none: released by hand). */
+  readonly owner?: Frame;
+  /** execute({ out }) as given; bound to the results once the request is planned. */
+  readonly out?: unknown;
+}
+
+/** Ordinary copies, whatever the scope: for the package's own runs (cond predicates, arguments computed first). */
+const COPIES: ResultRequest = { view: false };
+
+interface ExecuteOptions {
+  /** NumPy's out=: arrays to write the results into (returned in their place). */
+  readonly out?: unknown;
+  /** Results as heap views (true) or ordinary copies (false); by default views inside da.scope(), copies outside. */
+  readonly view?: boolean;
+}
+
+/** Every view in an out option (one array, a list, or a record of either). */
+function* viewsIn(x: unknown, name: string): Generator<readonly [ReturnType<typeof viewEntryOf>, string]> {
+  if (Array.isArray(x)) {
+    for (let i = 0; i < x.length; i++) yield* viewsIn(x[i], `${name}[${i}]`);
+  } else if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !isStdNdarray(x)) {
+    for (const [k, v] of Object.entries(x)) yield* viewsIn(v, `${name}.${k}`);
+  } else {
+    yield [viewEntryOf(x), name];
+  }
+}
+
+/** Checks execute()'s options (`fn` names the caller) and resolves the scope in force now. */
+function resultRequest(fn: string, options: unknown): ResultRequest {
+  const owner = currentScope();
+  if (options === undefined) return owner ? { view: true, owner } : COPIES;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${fn}: options must be an object like { out, view }; got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (key !== 'out' && key !== 'view') throw new TypeError(`${fn}: unknown option '${key}' (expected out, view)`);
+  }
+  const { out, view } = options as ExecuteOptions;
+  if (view !== undefined && typeof view !== 'boolean') throw new TypeError(`${fn}: option view must be a boolean; got ${describe(view)}`);
+  if (out !== undefined) for (const [e, name] of viewsIn(out, 'out')) if (e) assertLive(e, `${fn}: ${name}`);
+  const views = view ?? owner !== undefined;
+  return { view: views, ...(views && owner ? { owner } : {}), ...(out !== undefined ? { out } : {}) };
+}
+
+export { resultRequest, COPIES };
+export type { ResultRequest, ExecuteOptions };
