@@ -63,12 +63,15 @@ function elementsOf(x: StdNdarray): TypedArray | undefined {
 /** The typed array a result of `dtype` takes as out (bool as bytes). */
 const expectedCtor = (dtype: DType): string => (dtype === 'bool' ? 'Uint8Array' : dtypeInfo(dtype).ctor.name);
 
+/** What to write instead of a DeferredArray out. */
+const hint = (x: unknown): string =>
+  (x !== null && typeof x === 'object' && 'execute' in x ? ' (to write into a DeferredArray, use its assign(): z.assign(y))' : '');
+
 /** Checks one array against the value it is to receive. */
 function target(x: unknown, node: Node, name: string): OutTarget {
   const want = `${node.dtype}${formatShape(node.shape)}`;
   if (!isOutArray(x)) {
-    throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want} result; got ${describe(x)}` +
-      (x !== null && typeof x === 'object' && 'execute' in x ? ' (to write into a DeferredArray, use its assign())' : ''));
+    throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want} result; got ${describe(x)}${hint(x)}`);
   }
   const entry = viewEntryOf(x);
   if (entry) assertLive(entry, name);
@@ -155,7 +158,7 @@ function bindOut(out: unknown, plan: Plan, many: boolean): OutBinding {
   };
   if (plan.outputs.length === 0) {
     if (!many && !isOutArray(out)) {
-      throw new TypeError(`execute: this execute() returns one ndarray, so out must be one typed array or ndarray; got ${describe(out)}`);
+      throw new TypeError(`execute: this execute() returns one ndarray, so out must be one typed array or ndarray; got ${describe(out)}${hint(out)}`);
     }
     bindResults(out, 'out');
   } else {

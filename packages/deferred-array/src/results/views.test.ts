@@ -135,23 +135,30 @@ describe('scopes', () => {
   test('async scopes follow their own code through awaits, even when two interleave', async () => {
     const y = chain(da.wrap(ramp(3000)));
     const want = values(y.executeSync() as Nd);
-    let release!: () => void;
-    const gate = new Promise<void>((r) => { release = r; });
+    let open!: () => void;
+    const gate = new Promise<void>((r) => { open = r; });
+    let made!: () => void;
+    const madeView = new Promise<void>((r) => { made = r; });
     const a = da.scope(async () => {
       const r = await y.execute() as Nd;
+      made();
       await gate;
       // Still live although scope b ended meanwhile.
       expect(isShared(r)).toBe(true);
       expect(values(r)).toEqual(want);
       return r.get(1);
     });
-    const b = da.scope(async () => {
-      const r = await y.execute() as Nd;
-      return values(r);
-    });
-    expect(await b).toEqual(want);
-    expect(da.heapStats().views).toBe(1);
-    release();
+    try {
+      const b = da.scope(async () => {
+        const r = await y.execute() as Nd;
+        return values(r);
+      });
+      expect(await b).toEqual(want);
+      await madeView;
+      expect(da.heapStats().views).toBe(1);
+    } finally {
+      open();
+    }
     expect(await a).toBe(want[1]);
   });
 

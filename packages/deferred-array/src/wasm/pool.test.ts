@@ -125,6 +125,23 @@ describe.each([
       }
     }
   });
+  test('an out, ordinary memory or a view, is left exactly as it was', async () => {
+    setPoolSettings({ hostModule: fixture('fault-host.mjs') });
+    da.configure({ threads: 2 });
+    const n = 200_000;
+    const bad = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
+    bad[150_000] = cue;
+    const graph = da.wrap(bad).mod(5).add(1);
+    const plain = new Float64Array(n).fill(-7);
+    await expect(graph.execute({ out: plain })).rejects.toThrow(da.WorkerError);
+    expect(plain.every((v) => v === -7)).toBe(true);
+    await da.scope(async () => {
+      const v = await da.full([n], -7).execute() as Nd;
+      await expect(graph.execute({ out: v })).rejects.toThrow(cause);
+      expect((v.data as Float64Array).every((t) => t === -7)).toBe(true);
+    });
+    expect(da.heapStats().views).toBe(0);
+  });
 });
 
 test('a pool that cannot start: one warning, then every kernel runs on the calling thread', async () => {
