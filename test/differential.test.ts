@@ -248,6 +248,53 @@ describe('WebAssembly backend against the reference evaluator', () => {
   }, 300_000);
 });
 
+describe('results leave the same way they were computed', () => {
+  // Bit for bit but NaN's sign and payload (see above: V8's two compilers differ there, even between two runs).
+  const raw = (x: da.StdNdarray | Uint8Array | Float64Array): string => {
+    const v = (ArrayBuffer.isView(x) ? x : x.data) as Float64Array;
+    const d = v instanceof Float64Array || v instanceof Float32Array ? v.map((t) => (t === t ? t : NaN)) : v;
+    // A bool ndarray keeps its bytes in a BooleanArray.
+    const b = d as unknown as { buffer: ArrayBuffer; byteOffset: number; length: number };
+    const bytes = ArrayBuffer.isView(d) ? d : new Uint8Array(b.buffer, b.byteOffset, b.length);
+    return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
+  };
+  const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
+
+  test.each(['wasm', 'reference'] as const)('views, plain outs and heap outs are the copying path bit for bit (%s)', async (backend) => {
+    const before = da.configure();
+    da.configure({ backend });
+    try {
+      await fc.assert(fc.asyncProperty(program, async (p) => {
+        const { out } = build(p);
+        let copy: da.StdNdarray;
+        try {
+          copy = out.executeSync() as da.StdNdarray;
+        } catch {
+          return;
+        }
+        const want = raw(copy);
+        const plain = new CTORS[copy.dtype as DType](copy.shape.reduce((a, b) => a * b, 1)).fill(7);
+        out.executeSync({ out: plain });
+        expect(raw(plain)).toBe(want);
+        await da.scope(async () => {
+          if (copy.dtype === 'bool') return;
+          const view = await out.execute() as da.StdNdarray;
+          expect(raw(view)).toBe(want);
+          const heapOut = da.zeros(copy.shape, { dtype: copy.dtype as DType }).add(7).executeSync() as da.StdNdarray;
+          out.executeSync({ out: heapOut });
+          expect(raw(heapOut)).toBe(want);
+          const again = da.zeros(copy.shape, { dtype: copy.dtype as DType }).executeSync() as da.StdNdarray;
+          await out.execute({ out: again });
+          expect(raw(again)).toBe(want);
+        });
+        expect(da.heapStats().views).toBe(0);
+      }), replay(100));
+    } finally {
+      da.configure({ backend: before.backend });
+    }
+  }, 300_000);
+});
+
 /** CI replays the same graphs; DIFF_SEED=random (or a number) explores others, DIFF_RUNS more of them. */
 function replay(runs: number): { numRuns: number; seed?: number } {
   return {
