@@ -311,6 +311,26 @@ describe('a released view is never read by the package', () => {
 });
 
 describe('memory', () => {
+  test('a HeapError says how many unreleased views hold how much of the heap, and what to do', () => {
+    if (da.stats().backend !== 'wasm') return;
+    const v = chain(da.wrap(ramp(1000))).executeSync({ view: true }) as Nd;
+    // 4 GiB and more: refused at allocation, before any memory is touched.
+    const huge = da.broadcastTo(da.zeros([1]), [2 ** 29 + 8]).add(1);
+    try {
+      expect(() => huge.executeSync()).toThrow(/1 view result\(s\) not yet released hold 8,000 bytes.*da\.release\(r\).*da\.scope/);
+    } finally {
+      da.release(v);
+    }
+    let message = '';
+    try {
+      huge.executeSync();
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toMatch(/cannot allocate/);
+    expect(message).not.toMatch(/view result/);
+  });
+
   test('a view fed back with wrap() is read in place: nothing is copied into the heap', () => {
     const y = chain(da.wrap(ramp(200_000)));
     da.scopeSync(() => {
