@@ -79,13 +79,20 @@ function sinCosCase(n: number): Case {
   };
 }
 
+/** The 10 elementwise operations of the chain case, on deferred arrays. */
+const chain = (A: da.DeferredArray, B: da.DeferredArray): da.DeferredArray =>
+  A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
+
+/** The same chain as one JS expression per element. */
+const chainJs = (x: number, y: number): number => Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
+
 /** A 10-operation elementwise chain over two inputs with one output: one fused pass moves 24 bytes per element. */
 function chainCase(n: number): Case {
   const a = randomData(n, 4);
   const b = randomData(n, 5);
   const A = da.wrap(a);
   const B = da.wrap(b);
-  const deferred = A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
+  const deferred = chain(A, B);
   const na = array(a, { shape: [n] });
   const nb = array(b, { shape: [n] });
   const out = new Float64Array(n);
@@ -105,15 +112,11 @@ function chainCase(n: number): Case {
       return map(map(map(t, Math.abs), Math.sqrt), (v) => v + 1);
     },
     fusedJs: () => {
-      for (let i = 0; i < n; i++) {
-        const x = a[i]!;
-        const y = b[i]!;
-        out[i] = Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
-      }
+      for (let i = 0; i < n; i++) out[i] = chainJs(a[i]!, b[i]!);
       return out;
     },
   };
 }
 
-export { fooCase, sinCosCase, chainCase };
+export { fooCase, sinCosCase, chainCase, chain, chainJs, randomData };
 export type { Case };

@@ -10,6 +10,7 @@ import { printWave, waveReport } from './wave.js';
 import { compiledReport, printCompiled } from './compiled.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
+import { printResults, printStartup, resultsReport, startupReport } from './results.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -49,6 +50,8 @@ async function main(): Promise<void> {
     }
   }
   if (backend === 'wasm') {
+    console.log(`\n${printResults(await resultsReport(N, Math.max(RUNS, 7)))}`);
+    console.log(`\n${printStartup(startupReport(5), 5)}`);
     console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
     console.log(`\n${memoryReport(N)}`);
     console.log(`\n${await productsReport(RUNS)}`);

@@ -1,9 +1,12 @@
 // @stdlib/ndarray's subpaths are CommonJS folders without an `exports` map, so
-// ESM code cannot import them by path; load the package roots through
-// createRequire and re-export typed handles to the few helpers we use. They
-// load on first use (about 0.7 s for @stdlib/ndarray), so a pool worker that
-// only needs the scalar host functions never loads them.
+// ESM code cannot import them by path. The pieces this package uses are
+// listed in stdlib-pieces.cjs, loaded through createRequire on first use (a
+// pool worker that only needs the scalar host functions never loads them),
+// and re-exported here as typed handles. In dist/ that file is one bundle of
+// them, so the first result does not wait for hundreds of small modules.
 import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { packageRoot } from '../package-root.js';
 
 const require = createRequire(import.meta.url);
 
@@ -56,10 +59,30 @@ interface SliceModule {
   };
 }
 
+interface Pieces {
+  readonly ndarray: NdarrayModule['ndarray'];
+  readonly empty: NdarrayModule['empty'];
+  readonly promotionRules: NdarrayModule['promotionRules'];
+  readonly broadcastShapes: NdarrayModule['base']['broadcastShapes'];
+  readonly reinterpretBoolean: NdarrayModule['base']['reinterpretBoolean'];
+  readonly Slice: SliceModule['Slice'];
+  readonly MultiSlice: SliceModule['MultiSlice'];
+  readonly seq2multislice: SliceModule['base']['seq2multislice'];
+  readonly normalizeMultiSlice: SliceModule['base']['normalizeMultiSlice'];
+}
+
 let ndarrayModule: NdarrayModule | undefined;
 let sliceModule: SliceModule | undefined;
-const stdNdarray = (): NdarrayModule => (ndarrayModule ??= require('@stdlib/ndarray') as NdarrayModule);
-const stdSlice = (): SliceModule => (sliceModule ??= require('@stdlib/slice') as SliceModule);
+
+function load(): Pieces {
+  const p = require(fileURLToPath(new URL('./stdlib-pieces.cjs', packageRoot))) as Pieces;
+  ndarrayModule = { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } };
+  sliceModule = { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } };
+  return p;
+}
+
+const stdNdarray = (): NdarrayModule => ndarrayModule ?? (load(), ndarrayModule!);
+const stdSlice = (): SliceModule => sliceModule ?? (load(), sliceModule!);
 
 function isStdNdarray(x: unknown): x is StdNdarray {
   if (typeof x !== 'object' || x === null) return false;

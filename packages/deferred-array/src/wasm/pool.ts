@@ -5,6 +5,7 @@
 import { builtModuleUrl, createPool, defaultHeap } from 'kernels-wasm';
 import type { KernelPool, PoolKind } from 'kernels-wasm';
 import { getConfig } from '../execute/config.js';
+import { packageRoot } from '../package-root.js';
 import { emitWarning } from '../util/platform.js';
 
 interface PoolSettings {
@@ -13,7 +14,7 @@ interface PoolSettings {
   readonly kind?: PoolKind;
 }
 
-const defaults = (): PoolSettings => ({ hostModule: builtModuleUrl('host-functions', import.meta.url).href });
+const defaults = (): PoolSettings => ({ hostModule: builtModuleUrl('wasm/host-functions', packageRoot).href });
 
 let settings: PoolSettings = defaults();
 let current: { readonly threads: number; readonly pool: Promise<KernelPool | undefined> } | undefined;

@@ -4,6 +4,7 @@
 import type { KernelPool, PoolOptions } from './pool.js';
 import type { SpawnWorker } from './comlink-pool.js';
 import { workerUrl } from './worker-url.js';
+import { packageRoot } from '../package-root.js';
 
 type PoolKind = 'piscina' | 'comlink';
 
@@ -40,7 +41,7 @@ async function createPool(options: CreatePoolOptions): Promise<KernelPool> {
 /** A module Web Worker; it dies as far as the pool cares on its first uncaught error. */
 const browserSpawn: SpawnWorker = () => {
   const WorkerCtor = (globalThis as unknown as { Worker: new (url: URL, o: { type: 'module' }) => Worker }).Worker;
-  const worker = new WorkerCtor(workerUrl('comlink-worker', import.meta.url), { type: 'module' });
+  const worker = new WorkerCtor(workerUrl('pool/comlink-worker', packageRoot), { type: 'module' });
   return {
     endpoint: worker,
     onDeath: (listener) => worker.addEventListener('error', (e) => listener(e.message || 'error in the worker'), { once: true }),
@@ -53,7 +54,7 @@ async function nodeSpawn(): Promise<SpawnWorker> {
   const { Worker } = await import('node:worker_threads');
   const { default: nodeEndpoint } = await import('comlink/dist/esm/node-adapter.mjs');
   return () => {
-    const worker = new Worker(workerUrl('comlink-node-worker', import.meta.url));
+    const worker = new Worker(workerUrl('pool/comlink-node-worker', packageRoot));
     let reported = false;
     const deaths: ((reason: string) => void)[] = [];
     const report = (reason: string): void => {

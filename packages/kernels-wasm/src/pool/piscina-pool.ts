@@ -7,6 +7,7 @@ import { blockTask, runRounds } from './pool.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
 import type { TaskReply, WorkerInit } from './protocol.js';
 import { workerUrl } from './worker-url.js';
+import { packageRoot } from '../package-root.js';
 
 class PiscinaPool implements KernelPool {
   readonly threads: number;
@@ -27,7 +28,7 @@ class PiscinaPool implements KernelPool {
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
     this.#piscina = new Piscina({
-      filename: workerUrl('piscina-worker', import.meta.url).href,
+      filename: workerUrl('pool/piscina-worker', packageRoot).href,
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,

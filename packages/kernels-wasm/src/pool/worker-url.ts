@@ -1,11 +1,9 @@
-// Where the worker entry files are. Workers run real JavaScript, so when this
-// package runs from its TypeScript sources (ts-jest), the entries come from
-// the build next to them (dist/), which `npm test` makes first.
-function workerUrl(name: string, base: string): URL {
-  const fromSources = base.endsWith('.ts');
-  const url = new URL(`./${name}.${fromSources ? 'ts' : 'js'}`, base);
-  if (!fromSources) return url;
-  return new URL(url.href.replace(/\/src\/(?!.*\/src\/)/, '/dist/').replace(/\.ts$/, '.js'));
+// Where the files workers load are: `path` (e.g. 'pool/piscina-worker')
+// under a package's root (see package-root.ts). Workers run real JavaScript,
+// so when a package runs from its TypeScript sources (ts-jest), the files
+// come from the build beside them (dist/), which `npm test` makes first.
+function workerUrl(path: string, root: string): URL {
+  return new URL(`./${path}.js`, root.replace(/\/src\/$/, '/dist/'));
 }
 
 export { workerUrl };
