@@ -3,7 +3,10 @@
 // variant that allocates a fresh 80 MB array per run keeps the collector's
 // background threads busy, which on a 2-core machine slows a neighbour's
 // pooled kernels by a third or more. Each child builds its variant once,
-// warms it up, then runs it once per round when the parent asks.
+// warms it up, then runs it once per round when the parent asks. Processes
+// do not stop a collector's threads from spilling into the next variant's
+// run, so after each timed run a child collects its garbage (untimed)
+// before it answers.
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +34,9 @@ async function serveVariant(make: (name: string) => Promise<() => unknown> | (()
     queue = queue.then(async () => {
       const t0 = performance.now();
       await run();
-      send({ ms: performance.now() - t0 });
+      const ms = performance.now() - t0;
+      (globalThis as { gc?: () => void }).gc?.();
+      send({ ms });
     }).catch((e: unknown) => send({ error: String((e as Error)?.stack ?? e) }));
   });
   send({ ready: true });
@@ -44,7 +49,7 @@ interface Child {
 }
 
 function start(script: string, name: string, args: readonly string[]): Child {
-  const proc = fork(script, [name, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(script, [name, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] });
   const inbox: Message[] = [];
   const waiting: Array<(m: Message) => void> = [];
   proc.on('message', (m: Message) => {
