@@ -32,6 +32,20 @@ async function nepDemo(): Promise<void> {
     show('a shape error, raised at definition', `${(e as Error).name}: ${(e as Error).message}`);
   }
   show('plus2.toDot() (Graphviz)', plus2.toDot());
+
+  // How results leave: an ordinary copy (above), a heap view inside a scope, or into an array you own.
+  const shared = (x: da.StdNdarray): string => ((x.data as Float64Array).buffer instanceof SharedArrayBuffer ? 'a view of the heap' : 'ordinary memory');
+  const sum = da.scopeSync(() => {
+    const r = plus2.executeSync() as da.OutputRecord;
+    const view = r['result'] as da.StdNdarray;
+    return `${fmt(view)} is ${shared(view)}; ${da.heapStats().views} view(s) held inside the scope`;
+  });
+  const out = new Float64Array(5);
+  plus2.add(10).executeSync({ out: { result: out } });
+  show('results without copies', [
+    `da.scopeSync(() => plus2.executeSync()): ${sum}, ${da.heapStats().views} after it`,
+    `plus2.add(10).executeSync({ out: { result: out } }) wrote [${Array.from(out).join(', ')}] into a Float64Array you own`,
+  ].join('\n'));
 }
 
 export { nepDemo };

@@ -11,6 +11,7 @@ import { checkNotTracing } from '../ir/symbols.js';
 import type { Node } from '../ir/node.js';
 import type { BinaryOp } from '../ir/op-table.js';
 import { broadcastShapes, formatShape, sameShape } from '../ir/shape.js';
+import { copyViews } from '../results/in-place.js';
 import { checkReadable, enqueue, readsOf } from '../trace/trace.js';
 import type { InPlaceOp } from '../trace/trace.js';
 import { isWhole, viewWindow } from '../trace/window.js';
@@ -103,7 +104,8 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
   }
   const whole = isWhole(window, live.cell.node.shape);
   // A write to all of the array through a reshape of it is a write of the whole array, in its own shape.
-  const value = whole ? reshape(newValues(op, target, v), live.cell.node.shape) : newValues(op, target, v);
+  const values = copyViews(newValues(op, target, v));
+  const value = whole ? reshape(values, live.cell.node.shape) : values;
   // Refused now, before anything changes, if it reads values already overwritten.
   const reads = readsOf([value]);
   checkReadable(reads);

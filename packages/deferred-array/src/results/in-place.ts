@@ -7,12 +7,15 @@
 import type { Bindings } from '../execute/backend.js';
 import { getConfig } from '../execute/config.js';
 import { isFloat } from '../ir/dtypes.js';
+import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import { source } from '../ir/build-elementwise.js';
+import { withInputs } from '../plan/rewrite.js';
 import { countsElements, producedBy } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { extent } from './out.js';
 import type { OutBinding, OutTarget } from './out.js';
-import { assertLive, pin, unpin } from './views.js';
+import { assertLeaseLive, assertLive, pin, unpin } from './views.js';
 import type { ViewEntry, ViewLease } from './views.js';
 
 /** The views a plan's sources read in place. */
@@ -86,4 +89,25 @@ function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, bound?
   return direct;
 }
 
-export { holdHeap, directTargets };
+/**
+ * `root` with every view it reads in place replaced by a copy of the view's
+ * values now (DisposedError for a released one). For the trace: a pending
+ * in-place write reading a view would fail every later force once the view
+ * is released, and NumPy's assignment reads its operand at the call anyway.
+ */
+function copyViews(root: Node): Node {
+  const order = topoOrder([root]);
+  if (!order.some((n) => n.attrs.lease)) return root;
+  const to = new Map<Node, Node>();
+  for (const n of order) {
+    if (n.attrs.lease) {
+      assertLeaseLive(n.attrs.lease, 'the value written in place');
+      to.set(n, source(n.attrs.data!.slice(), n.shape, n.dtype));
+    } else {
+      to.set(n, withInputs(n, n.inputs.map((i) => to.get(i)!)));
+    }
+  }
+  return to.get(root)!;
+}
+
+export { holdHeap, directTargets, copyViews };

@@ -295,6 +295,24 @@ describe('a released view is never read by the package', () => {
     expect(got).toEqual(want);
   });
 
+  test('an in-place write reads a view at the call, as NumPy assignment does: releasing it later fails nothing', async () => {
+    const x = da.zeros([50]);
+    const c = chain(da.wrap(ramp(50))).mul(2);
+    c.iadd(1);
+    da.scopeSync(() => {
+      const v = y.executeSync() as Nd;
+      x.assign(da.wrap(v).mul(2));
+      c.iadd(da.wrap(v));
+      (v.data as Float64Array)[0] = -1;
+    });
+    // The scope released v before anything ran; the writes read it when they were made.
+    await da.flush();
+    const want = values(y.executeSync() as Nd);
+    expect(values(x.executeSync() as Nd)).toEqual(want.map((t) => t * 2));
+    expect(values(c.executeSync() as Nd)).toEqual(values(chain(da.wrap(ramp(50))).mul(2).add(1).add(y).executeSync() as Nd));
+    expect(da.trace().pending).toBe(0);
+  });
+
   test('reading a view made from wrap(view) in place sees the view as it is at execute(), as NumPy views do', () => {
     da.scopeSync(() => {
       const v = y.executeSync() as Nd;

@@ -7,6 +7,7 @@ import { isWindow } from '../plan/plan.js';
 import type { Node } from '../ir/node.js';
 import { Storage } from './storage.js';
 import { assertLeaseLive } from '../results/views.js';
+import { copyViews } from '../results/in-place.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import { sizeOf } from '../ir/shape.js';
 import { checkReadable, enqueue, readsOf } from './trace.js';
@@ -41,7 +42,7 @@ class Cell {
       s.initialise(overwritesAll ? new (dtypeInfo(n.dtype).ctor)(sizeOf(n.shape)) : n.attrs.data!);
     }
     // A whole-array assign overwrites the expression's values before anything could read them.
-    else if (!overwritesAll) enqueue('assign', s, n, reads, undefined, '');
+    else if (!overwritesAll) enqueue('assign', s, copyViews(n), reads, undefined, '');
     this.node = s.leaf(s.latest);
     return s;
   }
