@@ -1,5 +1,6 @@
 // Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
 import { defaultHeap } from 'kernels-wasm';
+import type { HeapStats } from 'kernels-wasm';
 import { backendStats, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -54,17 +55,8 @@ function stats(): { backend: string; runs: number; steps: number; pooled: number
   return backendStats();
 }
 
-interface HeapStatistics {
-  /** Bytes in live heap blocks (each at its rounded size), and the most there have been. */
-  readonly bytesInUse: number;
-  readonly peakBytes: number;
-  readonly liveAllocations: number;
-  /** Bytes and allocations made so far (never decrease). */
-  readonly allocatedBytes: number;
-  readonly allocations: number;
-  /** The heap's size, and what of it is free. */
-  readonly heapBytes: number;
-  readonly freeBytes: number;
+/** kernels-wasm's heap statistics, with what view results and the source cache hold of the heap. */
+interface HeapStatistics extends HeapStats {
   /** View results not yet released, and the heap bytes they hold. */
   readonly views: number;
   readonly viewBytes: number;

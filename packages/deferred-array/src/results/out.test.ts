@@ -174,6 +174,22 @@ describe('heap outs', () => {
     });
   });
 
+  test('a strided ndarray over a view (every other element, backwards) is written in place through its strides', () => {
+    const x = da.wrap(ramp(500));
+    const y = chain(x);
+    const want = values(y.executeSync() as Nd);
+    da.scopeSync(() => {
+      const v = da.full([1001], -1).executeSync() as Nd;
+      const rev = nd('float64', v.data, [500], [-2], 999);
+      const before = da.heapStats().allocatedBytes;
+      expect(y.executeSync({ out: rev })).toBe(rev);
+      expect(da.heapStats().allocatedBytes - before).toBeLessThan(500 * 8);
+      const got = values(v);
+      want.forEach((t, i) => expect(got[999 - 2 * i]).toBe(t));
+      expect(got.filter((t) => t === -1).length).toBe(501);
+    });
+  });
+
   test('an out the graph also reads is written as if the inputs were copied first (NumPy 1.13+)', () => {
     da.scopeSync(() => {
       const v = da.wrap(ramp(1000)).mul(1).executeSync() as Nd;
