@@ -1,4 +1,5 @@
 // The public side of the results layer: scopes, and releasing views by hand.
+import { mapNested } from '../util/nested.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import { release as releaseView, viewEntryOf } from '../results/views.js';
 import { describe, typedDType } from './operand.js';
@@ -9,25 +10,14 @@ import { describe, typedDType } from './operand.js';
  * owns, so there is nothing to release; releasing twice is harmless.
  */
 function release(x: unknown): void {
-  const walk = (v: unknown, path: string): void => {
+  mapNested(x, (v, path) => {
     const e = viewEntryOf(v);
-    if (e) {
-      releaseView(e);
-      return;
+    if (e) releaseView(e);
+    else if (!isStdNdarray(v) && typedDType(v) === undefined) {
+      throw new TypeError(`release: ${path} must be a result of execute() (an ndarray, a list or a record of them); got ${describe(v)}`);
     }
-    if (isStdNdarray(v) || typedDType(v) !== undefined) return;
-    if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, `${path}[${i}]`));
-      return;
-    }
-    const proto = typeof v === 'object' && v !== null ? Object.getPrototypeOf(v) : undefined;
-    if (proto === Object.prototype || proto === null) {
-      for (const [k, item] of Object.entries(v as object)) walk(item, `${path}.${k}`);
-      return;
-    }
-    throw new TypeError(`release: ${path} must be a result of execute() (an ndarray, a list or a record of them); got ${describe(v)}`);
-  };
-  walk(x, 'the argument');
+    return v;
+  }, 'the argument');
 }
 
 export { release };

@@ -64,7 +64,7 @@ function applyPolicy(flags: RunFlags): void {
 function finish(many: boolean, plan: Plan, run: RunResult, request: ResultRequest, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Single | Single[] | Record {
   try {
     applyPolicy(run.flags);
-    return deliver(many, plan, run, { view: request.view, ...(request.owner ? { owner: request.owner } : {}), ...(outs ? { outs } : {}), ...(direct ? { direct } : {}) });
+    return deliver(many, plan, run, { ...request, outs, direct });
   } catch (e) {
     throw asPackageError(e);
   } finally {

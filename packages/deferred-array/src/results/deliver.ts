@@ -12,12 +12,11 @@ import { defaultHeap } from 'kernels-wasm';
 import type { RunResult } from '../execute/backend.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../reference/dense.js';
 import { allocEvicting } from '../wasm/source-cache.js';
 import { toNdarray } from '../execute/to-ndarray.js';
-import { stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { typedDType } from '../api/operand.js';
 import { writeOut } from './out.js';
@@ -36,8 +35,6 @@ interface Delivery {
   readonly direct?: ReadonlyMap<Node, OutTarget>;
 }
 
-const COPY: Delivery = { view: false };
-
 type Single = StdNdarray;
 type Record = { [key: string]: StdNdarray | StdNdarray[] };
 
@@ -52,8 +49,7 @@ function toHeap(value: Dense): number {
 /** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
 function returned(t: OutTarget, node: Node): StdNdarray {
   if (!ArrayBuffer.isView(t.given)) return t.given as StdNdarray;
-  const shape = [...node.shape];
-  return new (stdNdarray().ndarray)(typedDType(t.given)!, t.given, shape, shape.length === 0 ? [0] : contiguousStrides(shape), 0, 'row-major');
+  return toNdarray({ dtype: typedDType(t.given)!, shape: node.shape, data: t.given });
 }
 
 /** Hands the plan's results and outputs out as `d` asks: one per result, or the NEP record when outputs are marked. */
@@ -102,5 +98,5 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
   }
 }
 
-export { deliver, COPY };
+export { deliver };
 export type { Delivery, Single, Record };

@@ -6,7 +6,6 @@
 // up atomicity: only where nothing can fail once that kernel starts writing.
 import type { Bindings } from '../execute/backend.js';
 import { getConfig } from '../execute/config.js';
-import { isFloat } from '../ir/dtypes.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { source } from '../ir/build-elementwise.js';
@@ -49,12 +48,14 @@ function holdHeap(plan: Plan, bound?: Bindings, outs?: OutBinding): () => void {
   };
 }
 
-/** Whether some op of the plan can fail on the data under the error policy in force. */
+/**
+ * Whether some op of the plan can fail on the data under the error policy in
+ * force. (Ops that throw, integer powers, are host calls: the backend keeps them from outs.)
+ */
 function mayRaise(plan: Plan): boolean {
   const { errors } = getConfig();
   const nodes = [...plan.steps.flatMap(producedBy), ...[...plan.temps.values()].flatMap((t) => t.members)];
-  return nodes.some((n) => (n.op === 'power' && !isFloat(n.dtype)) ||
-    (countsElements(n) && (n.op === 'astype' ? errors.invalid : errors.divide) === 'raise'));
+  return nodes.some((n) => countsElements(n) && (n.op === 'astype' ? errors.invalid : errors.divide) === 'raise');
 }
 
 /**

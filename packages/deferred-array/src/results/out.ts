@@ -16,7 +16,8 @@ import type { Dense } from '../reference/dense.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { describe, typedDType } from '../api/operand.js';
-import { assertLive, heapViewOf, viewEntryOf } from './views.js';
+import { heapViewOf } from './views.js';
+import { isPlainObject } from '../util/nested.js';
 import type { ViewEntry } from './views.js';
 
 /** An array execute() may write into. */
@@ -45,10 +46,6 @@ interface OutBinding {
   readonly outputs: ReadonlyMap<string, OutTarget>;
 }
 
-const isPlainObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && !Array.isArray(x) && !ArrayBuffer.isView(x) && !isStdNdarray(x) &&
-  [Object.prototype, null].includes(Object.getPrototypeOf(x));
-
 const isOutArray = (x: unknown): x is OutArray => typedDType(x) !== undefined || isStdNdarray(x);
 
 /** The typed array holding a stdlib ndarray's elements (a bool ndarray's bytes). */
@@ -73,8 +70,6 @@ function target(x: unknown, node: Node, name: string): OutTarget {
   if (!isOutArray(x)) {
     throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want} result; got ${describe(x)}${hint(x)}`);
   }
-  const entry = viewEntryOf(x);
-  if (entry) assertLive(entry, name);
   let data: TypedArray;
   let offset = 0;
   let strides: readonly number[];
@@ -104,6 +99,7 @@ function target(x: unknown, node: Node, name: string): OutTarget {
     data = t;
     strides = contiguousStrides(node.shape);
   }
+  // A view (or memory of one) is written in place; a released one is a DisposedError here.
   const heapEntry = heapViewOf(data, name);
   return {
     given: x,

@@ -1,6 +1,6 @@
 // execute()'s options, { out, view }, as a request the linker carries out.
 import { describe } from '../api/operand.js';
-import { isStdNdarray } from '../util/stdlib.js';
+import { mapNested } from '../util/nested.js';
 import { currentScope } from './scope.js';
 import type { Frame } from './scope.js';
 import { assertLive, viewEntryOf } from './views.js';
@@ -25,17 +25,6 @@ interface ExecuteOptions {
   readonly view?: boolean;
 }
 
-/** Every view in an out option (one array, a list, or a record of either). */
-function* viewsIn(x: unknown, name: string): Generator<readonly [ReturnType<typeof viewEntryOf>, string]> {
-  if (Array.isArray(x)) {
-    for (let i = 0; i < x.length; i++) yield* viewsIn(x[i], `${name}[${i}]`);
-  } else if (x !== null && typeof x === 'object' && !ArrayBuffer.isView(x) && !isStdNdarray(x)) {
-    for (const [k, v] of Object.entries(x)) yield* viewsIn(v, `${name}.${k}`);
-  } else {
-    yield [viewEntryOf(x), name];
-  }
-}
-
 /** Checks execute()'s options (`fn` names the caller) and resolves the scope in force now. */
 function resultRequest(fn: string, options: unknown): ResultRequest {
   const owner = currentScope();
@@ -48,7 +37,12 @@ function resultRequest(fn: string, options: unknown): ResultRequest {
   }
   const { out, view } = options as ExecuteOptions;
   if (view !== undefined && typeof view !== 'boolean') throw new TypeError(`${fn}: option view must be a boolean; got ${describe(view)}`);
-  if (out !== undefined) for (const [e, name] of viewsIn(out, 'out')) if (e) assertLive(e, `${fn}: ${name}`);
+  // Released views are refused now, before a force runs anything; the rest of out is checked once the request is planned.
+  mapNested(out, (v, name) => {
+    const e = viewEntryOf(v);
+    if (e) assertLive(e, `${fn}: ${name}`);
+    return v;
+  }, 'out');
   const views = view ?? owner !== undefined;
   return { view: views, ...(views && owner ? { owner } : {}), ...(out !== undefined ? { out } : {}) };
 }

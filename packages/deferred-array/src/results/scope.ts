@@ -4,11 +4,11 @@
 // to the enclosing scope, which then owns it (no copy), or, at the outermost
 // scope, as an ordinary array copied out of the heap, so that outside every
 // scope nobody holds heap memory without having asked for it ({ view: true }).
-import { forEachStrided } from '../reference/dense.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
-import type { TypedArray } from '../ir/dtypes.js';
+import { gather } from '../reference/dense.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import { toNdarray } from '../execute/to-ndarray.js';
+import { mapNested } from '../util/nested.js';
 import { asyncContext, isThenable } from '../util/platform.js';
-import { stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { describe } from '../api/operand.js';
 import { release, viewEntryOf } from './views.js';
@@ -75,39 +75,24 @@ function scopeSync<T>(fn: () => T): T {
 }
 
 /** `x` with each view of `frame` in it moved to the enclosing scope, or replaced by a copy at the outermost. */
-function handOff<T>(x: T, frame: Frame, seen = new Set<unknown>()): T {
-  const e = viewEntryOf(x);
-  if (e) {
-    if (e.owner !== frame) return x;
+function handOff<T>(x: T, frame: Frame): T {
+  return mapNested(x, (v) => {
+    const e = viewEntryOf(v);
+    if (!e || e.owner !== frame) return v;
     const parent = frame.parent && !frame.parent.ended ? frame.parent : undefined;
-    if (!parent) return copyOut(x as unknown as StdNdarray | TypedArray) as T;
+    if (!parent) return copyOut(v as StdNdarray | TypedArray);
     frame.views.delete(e);
     e.owner = parent;
     parent.views.add(e);
-    return x;
-  }
-  if (typeof x !== 'object' || x === null || seen.has(x)) return x;
-  seen.add(x);
-  if (Array.isArray(x)) {
-    const items = x.map((v) => handOff(v, frame, seen));
-    return (items.some((v, i) => v !== x[i]) ? items : x) as T;
-  }
-  const proto = Object.getPrototypeOf(x);
-  if (proto !== Object.prototype && proto !== null) return x;
-  const entries = Object.entries(x).map(([k, v]) => [k, handOff(v, frame, seen)] as const);
-  if (entries.every(([k, v]) => v === (x as Record<string, unknown>)[k])) return x;
-  return Object.assign(Object.create(proto) as object, Object.fromEntries(entries)) as T;
+    return v;
+  }) as T;
 }
 
 /** An ordinary copy of a view (its data, or an ndarray over it, with any strides). */
 function copyOut(x: StdNdarray | TypedArray): StdNdarray | TypedArray {
   if (ArrayBuffer.isView(x)) return x.slice();
-  const data = x.data as TypedArray;
-  const out = new (data.constructor as new (n: number) => TypedArray)(sizeOf(x.shape));
-  const strides = x.shape.length === 0 ? [] : x.strides;
-  forEachStrided(x.shape, [{ strides, offset: x.offset }], (i, o) => { out[i] = data[o]!; });
-  const rowMajor = x.shape.length === 0 ? [0] : contiguousStrides(x.shape);
-  return new (stdNdarray().ndarray)(x.dtype, out, [...x.shape], rowMajor, 0, 'row-major');
+  const src = { dtype: x.dtype as DType, shape: x.shape, data: x.data as TypedArray };
+  return toNdarray(gather(src, x.shape, { strides: x.shape.length === 0 ? [] : x.strides, offset: x.offset }));
 }
 
 export { scope, scopeSync, currentScope, Frame };

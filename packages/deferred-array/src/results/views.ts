@@ -10,9 +10,10 @@ import { defaultHeap } from 'kernels-wasm';
 import { DisposedError } from '../ir/errors.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { HeapLease } from '../ir/node.js';
-import { contiguousStrides, formatShape, sizeOf } from '../ir/shape.js';
+import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
-import { stdNdarray } from '../util/stdlib.js';
+import { toNdarray } from '../execute/to-ndarray.js';
+import { viewType } from '../wasm/heap-value.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 /** Whoever releases a view in bulk: a scope. */
@@ -84,8 +85,6 @@ const live = new Set<ViewEntry>();
 /** The safety net for views outside scopes: frees a view's block when its data is collected. */
 const collected = new FinalizationRegistry<ViewEntry>((e) => release(e));
 
-const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
-
 /**
  * A view over the heap block at `ptr` (its ownership passes to the view),
  * holding a `dtype` array of `shape`, row-major. Owned by `owner` (a scope)
@@ -94,15 +93,14 @@ const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
 function makeView(ptr: number, dtype: Exclude<DType, 'bool'>, shape: Shape, owner: ViewOwner | undefined): StdNdarray {
   const data = defaultHeap().view(viewType(dtype), ptr, sizeOf(shape)) as TypedArray;
   const entry = new ViewEntry(ptr, `${dtype}${formatShape(shape)}`, data, owner);
-  const strides = shape.length === 0 ? [0] : contiguousStrides(shape);
-  const nd = new (stdNdarray().ndarray)(dtype, data, [...shape], strides, 0, 'row-major');
+  const nd = toNdarray({ dtype, shape, data });
   Object.defineProperty(nd, Symbol.dispose, { value: () => release(entry), enumerable: false });
   byObject.set(nd, entry);
   byObject.set(data, entry);
   live.add(entry);
   if (owner) owner.views.add(entry);
   else collected.register(data, entry, entry);
-  return nd as StdNdarray;
+  return nd;
 }
 
 /** The view `x` is (an ndarray or its data), if it is one. */

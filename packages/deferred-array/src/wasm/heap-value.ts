@@ -90,9 +90,6 @@ function dropValue(v: HeapValue): void {
  * (valid while its memory is: read it before the run ends), else a JS copy.
  */
 function toDense(v: HeapValue): Dense {
-  if (v.alloc && v.ptr === v.alloc.ptr && isContiguous(v) && v.alloc.data.length === sizeOf(v.shape)) {
-    return { dtype: v.dtype, shape: v.shape, data: v.alloc.data };
-  }
   if (isContiguous(v)) {
     return { dtype: v.dtype, shape: v.shape, data: defaultHeap().view(viewType(v.dtype), v.ptr, sizeOf(v.shape)) as TypedArray };
   }
@@ -113,5 +110,5 @@ function toDense(v: HeapValue): Dense {
   return out;
 }
 
-export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense };
+export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense, viewType };
 export type { HeapValue, Allocation, Alloc };
