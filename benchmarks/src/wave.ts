@@ -165,5 +165,5 @@ function printWave(r: WaveReport): string {
   ].join('\n');
 }
 
-export { waveReport, printWave };
+export { waveReport, printWave, eagerWave };
 export type { WaveReport };
