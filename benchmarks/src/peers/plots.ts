@@ -9,6 +9,17 @@ import { headlineN, measurementOf, systemLabel as labelOf } from './markdown.js'
 import type { BenchResult } from './outputs.js';
 import { fmtN } from './run.js';
 
+/** Legends long enough for the systems' names. */
+const LEGEND = { legend: { labelLimit: 320 } };
+/** Our own lines are drawn thicker. */
+const OURS = "indexof(datum.system, 'deferred-array') === 0";
+
+/** One colour per system, the same in every plot (a scheme wide enough that none repeats). */
+function systemColors(r: BenchResult): object {
+  const domain = r.systems.filter((s) => s.id !== 'reference' && !/^ours-t\d/.test(s.id)).map((s) => labelOf(r, s.id));
+  return { field: 'system', type: 'nominal', title: null, scale: { domain, scheme: 'tableau20' } };
+}
+
 async function render(spec: TopLevelSpec): Promise<string> {
   const view = new vega.View(vega.parse(vl.compile(spec).spec), { renderer: 'none' });
   const svg = await view.toSVG();
@@ -37,7 +48,8 @@ function gbpsSpec(r: BenchResult, caseId: string): TopLevelSpec {
         encoding: {
           x: { field: 'n', type: 'quantitative', scale: { type: 'log' }, title: 'elements (n)', axis: { format: '.0e' } },
           y: { field: 'gbps', type: 'quantitative', scale: { type: 'log' }, title: 'GB/s' },
-          color: { field: 'system', type: 'nominal', title: null },
+          color: systemColors(r),
+          strokeWidth: { condition: { test: OURS, value: 3 }, value: 1.5 },
         },
       },
       {
@@ -45,12 +57,14 @@ function gbpsSpec(r: BenchResult, caseId: string): TopLevelSpec {
         mark: { type: 'rule', strokeDash: [6, 4], color: 'black' },
         encoding: { y: { field: 'gbps', type: 'quantitative' } },
       },
-      {
-        data: { values: limits },
-        mark: { type: 'text', align: 'left', dx: 4, dy: -6, fontSize: 10 },
+      // The two limits are often close: one label above its line, the other below.
+      ...limits.map((l, i) => ({
+        data: { values: [l] },
+        mark: { type: 'text', align: 'left', dx: 4, dy: i === 0 ? -6 : 10, fontSize: 10 },
         encoding: { y: { field: 'gbps', type: 'quantitative' }, x: { datum: Math.min(...rows.map((x) => x.n)) }, text: { field: 'limit' } },
-      },
+      })),
     ],
+    config: LEGEND,
   } as TopLevelSpec;
 }
 
@@ -66,19 +80,22 @@ function speedupSpec(r: BenchResult): TopLevelSpec {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
     title: { text: 'deferred-array execute(): speed-up over each system', subtitle: 'their time / ours; above 1: we are faster (log scale)' },
     data: { values: rows },
-    width: { step: 9 }, height: 340,
+    width: 1100, height: 340,
     layer: [
       {
+        // Bars grow from 1 (a log scale has no zero): up where we are faster, down where slower.
         mark: 'bar',
         encoding: {
           x: { field: 'case', type: 'nominal', title: null, axis: { labelAngle: -30 } },
           xOffset: { field: 'system' },
           y: { field: 'speedup', type: 'quantitative', scale: { type: 'log' }, title: 'speed-up (x)' },
-          color: { field: 'system', type: 'nominal', title: null },
+          y2: { datum: 1 },
+          color: systemColors(r),
         },
       },
       { mark: { type: 'rule', color: 'black' }, encoding: { y: { datum: 1 } } },
     ],
+    config: LEGEND,
   } as TopLevelSpec;
 }
 
@@ -108,6 +125,7 @@ function scalingSpec(r: BenchResult): TopLevelSpec {
         encoding: { x: { field: 'workers', type: 'quantitative' }, y: { field: 'speedup', type: 'quantitative' } },
       },
     ],
+    config: LEGEND,
   } as TopLevelSpec;
 }
 
