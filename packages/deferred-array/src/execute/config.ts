@@ -34,12 +34,15 @@ interface ConfigureOptions {
 }
 
 /**
- * Measured on the 2-core development machine (node benchmarks/dist/threshold.js):
- * sin on 2 workers pays off from about 100 K elements (2.4 M units); a
- * streaming add breaks even from about 1 M elements (3 M units) and gains
- * nothing beyond, one thread nearly saturating that machine's memory.
+ * Measured on the 2-core development machine with the doorbell pool
+ * (node benchmarks/dist/threshold.js; a pooled launch costs about 16 µs):
+ * sin on 2 workers pays off from about 32 K elements (0.6 M units, 1.3x)
+ * and reaches 1.6-1.9x from 64 K; a streaming add breaks even from about
+ * 1 M elements (3 M units) on that machine, where one thread nearly
+ * saturates memory, and loses at most about 60 µs between 2^20 units and
+ * there. Machines with more cores and bandwidth gain from the pool sooner.
  */
-const DEFAULT_INLINE_THRESHOLD = 1 << 22;
+const DEFAULT_INLINE_THRESHOLD = 1 << 20;
 
 const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
 

@@ -1,14 +1,14 @@
-// The pool over Web Workers (browsers), driven through comlink. Unlike
-// piscina, it addresses each worker itself, so a kernel's module goes to each
-// worker exactly once. A worker that dies fails its pending tasks and is
-// replaced; a worker that cannot start fails start() and is not replaced.
+// The pool over Web Workers (browsers), driven through comlink: the pool
+// starts each worker and replaces one that dies; launches reach them through
+// the doorbell like the piscina pool's. A worker that cannot start fails
+// start() and is not replaced.
 import { wrap } from 'comlink';
 import type { Endpoint, Remote } from 'comlink';
-import { PoolStartError, WorkerFailure } from './errors.js';
+import { Doorbell } from './doorbell.js';
+import { PoolStartError } from './errors.js';
 import type { ExposedRuntime } from './exposed-runtime.js';
-import { blockTask, runRounds } from './pool.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
-import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
+import type { WorkerInit } from './protocol.js';
 
 /** A started worker as the pool sees it, whatever the host (Web Worker, worker_threads). */
 interface WorkerHandle {
@@ -24,117 +24,86 @@ interface WorkerHandle {
 
 type SpawnWorker = () => WorkerHandle;
 
-interface Slot {
-  readonly handle: WorkerHandle;
-  readonly remote: Remote<ExposedRuntime>;
-  readonly kernels: Set<number>;
-  readonly pending: Set<(reason: string) => void>;
-  dead: boolean;
-}
+/** How long start() waits for every worker to park. */
+const START_MS = 30_000;
 
 class ComlinkPool implements KernelPool {
   readonly threads: number;
   readonly #spawn: SpawnWorker;
   readonly #init: WorkerInit;
-  readonly #memory: WebAssembly.Memory;
-  /** Each position's worker once started; a dead worker's position gets a new promise for its replacement. */
-  #ready: Promise<Slot>[] = [];
-  #live: Slot[] = [];
+  readonly #doorbell: Doorbell;
+  /** Live workers by the id each was given. */
+  readonly #live = new Map<number, WorkerHandle>();
+  #nextId = 1;
   #started: Promise<void> | undefined;
   #closed = false;
   #jobs = 0;
-  #tasks = 0;
-  #modulesSent = 0;
 
   constructor(options: PoolOptions, spawn: SpawnWorker) {
     this.threads = options.threads;
     this.#spawn = spawn;
-    this.#memory = options.memory;
-    this.#init = { memory: options.memory, ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}) };
+    this.#doorbell = new Doorbell(options.threads, options.memory, (id) => this.#live.has(id));
+    this.#init = {
+      memory: options.memory,
+      control: this.#doorbell.buffer,
+      threads: options.threads,
+      ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
+    };
   }
 
   start(): Promise<void> {
     this.#started ??= (async () => {
-      this.#ready = Array.from({ length: this.threads }, (_, i) => this.#startSlot(i));
-      await Promise.all(this.#ready);
+      await Promise.all(Array.from({ length: this.threads }, () => this.#startWorker()));
+      if (!(await this.#doorbell.whenRegistered(this.threads, START_MS))) {
+        throw new PoolStartError(`only ${this.#doorbell.registered()} of ${this.threads} workers were ready after ${START_MS / 1000} s`);
+      }
     })();
     return this.#started;
   }
 
   stats(): PoolStats {
-    return { workers: this.#live.filter((s) => !s.dead).length, jobs: this.#jobs, tasks: this.#tasks, modulesSent: this.#modulesSent };
+    return { workers: this.#live.size, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent };
   }
 
-  async #startSlot(i: number): Promise<Slot> {
+  async #startWorker(): Promise<void> {
+    const id = this.#nextId++;
     const handle = this.#spawn();
-    const slot: Slot = { handle, remote: wrap<ExposedRuntime>(handle.endpoint), kernels: new Set(), pending: new Set(), dead: false };
+    const remote: Remote<ExposedRuntime> = wrap<ExposedRuntime>(handle.endpoint);
     let started = false;
     let died: (reason: string) => void = () => {};
     const death = new Promise<{ died: string }>((resolve) => { died = (reason) => resolve({ died: reason }); });
     handle.onDeath((reason) => {
-      slot.dead = true;
       died(reason);
-      for (const reject of slot.pending) reject(reason);
-      slot.pending.clear();
-      this.#live = this.#live.filter((s) => s !== slot);
+      this.#live.delete(id);
+      this.#doorbell.sweep(`the worker exited (${reason})`);
       // A worker that died after starting is replaced; one that never started is not retried.
-      if (!this.#closed && started) this.#ready[i] = this.#startSlot(i);
+      if (!this.#closed && started) void this.#startWorker().catch(() => {});
     });
     handle.busy?.();
-    const reply = await Promise.race([slot.remote.start(this.#init), death]);
+    this.#live.set(id, handle);
+    const reply = await Promise.race([remote.start(this.#init, id), death]);
     if (reply && 'died' in reply) throw new PoolStartError(`a worker died while starting: ${reply.died}`);
     if (reply) {
-      slot.dead = true;
+      this.#live.delete(id);
       handle.terminate();
-      throw new PoolStartError(reply.kind === 'failed' ? reply.error.message : 'unexpected reply');
+      throw new PoolStartError(reply.error.message);
     }
     started = true;
-    this.#live.push(slot);
+    // Parked workers wait on the doorbell, which holds no process open.
     handle.idle?.();
-    return slot;
   }
 
   async run(job: PoolJob): Promise<void> {
     this.#jobs++;
     await this.start();
-    const slots = await Promise.all(this.#ready);
-    const send = (withKernel: boolean): Promise<TaskReply>[] => slots.map((slot) => {
-      const attach = withKernel || !slot.kernels.has(job.kernel.id);
-      const task = blockTask(job, attach);
-      this.#tasks++;
-      if (attach) this.#modulesSent++;
-      return this.#call(slot, task).then((r) => {
-        if (attach && r.kind === 'done') slot.kernels.add(job.kernel.id);
-        return r;
-      });
-    });
-    await runRounds(job, this.#memory, send, false);
-  }
-
-  #call(slot: Slot, task: BlockTask): Promise<TaskReply> {
-    if (slot.dead) return Promise.reject(new Error('the worker had died'));
-    return new Promise<TaskReply>((resolve, reject) => {
-      const fail = (reason: string): void => reject(new Error(`worker exited: ${reason}`));
-      slot.pending.add(fail);
-      slot.handle.busy?.();
-      (slot.remote.run(task) as Promise<TaskReply>).then(resolve, reject).finally(() => {
-        slot.pending.delete(fail);
-        if (slot.pending.size === 0 && !slot.dead) slot.handle.idle?.();
-      });
-    });
+    await this.#doorbell.run(job);
   }
 
   async close(): Promise<void> {
     this.#closed = true;
-    const slots = await Promise.allSettled(this.#ready);
-    for (const s of slots) {
-      if (s.status !== 'fulfilled') continue;
-      for (const reject of s.value.pending) reject('the pool was closed');
-      s.value.dead = true;
-      s.value.handle.terminate();
-    }
-    this.#ready = [];
-    this.#live = [];
+    this.#doorbell.close();
+    for (const handle of this.#live.values()) handle.terminate();
+    this.#live.clear();
   }
 }
 

@@ -1,28 +1,24 @@
-// What a comlink worker exposes: start once with the shared memory, then run tasks.
+// What a comlink worker exposes: one call that starts its runtime and parks
+// it on the doorbell under the id the pool gave it.
+import { park } from './park.js';
 import { serializeFailure } from './protocol.js';
-import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
+import type { StartReply, WorkerInit } from './protocol.js';
 import { WorkerRuntime } from './worker-runtime.js';
 
 interface ExposedRuntime {
-  /** Resolves to null once started, or to why this worker cannot work. */
-  start(init: WorkerInit): Promise<TaskReply | null>;
-  run(task: BlockTask): TaskReply;
+  /** Resolves to null once started and parked, or to why this worker cannot work. */
+  start(init: WorkerInit, id: number): Promise<StartReply>;
 }
 
-function exposedRuntime(id = 0): ExposedRuntime {
-  let runtime: WorkerRuntime | undefined;
+function exposedRuntime(): ExposedRuntime {
   return {
-    async start(init) {
+    async start(init, id) {
       try {
-        runtime = await WorkerRuntime.start(init, id);
+        park(await WorkerRuntime.start(init), init.control, id, init.threads);
         return null;
       } catch (e) {
-        return { kind: 'failed', worker: id, error: serializeFailure(e) };
+        return { kind: 'failed', error: serializeFailure(e) };
       }
-    },
-    run(task) {
-      if (!runtime) return { kind: 'failed', worker: id, error: { name: 'Error', message: 'the worker was not started' } };
-      return runtime.run(task);
     },
   };
 }

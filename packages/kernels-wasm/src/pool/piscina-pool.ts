@@ -1,30 +1,34 @@
-// The Node pool: piscina workers over the shared heap. Piscina hands each task
-// to an idle worker, so the tasks of one launch spread over the pool; which
-// worker has which kernel is learnt from the replies.
+// The Node pool: piscina owns the workers' lives (start, replacement after a
+// crash, shutdown); launches reach them through the doorbell, not as tasks.
+// Each worker parks itself on the doorbell as it loads, so a replacement
+// joins on its own; a message (a ping) is only how start() learns that every
+// worker could load.
 import { Piscina } from 'piscina';
+import { Doorbell } from './doorbell.js';
 import { PoolStartError } from './errors.js';
-import { blockTask, runRounds } from './pool.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
-import type { TaskReply, WorkerInit } from './protocol.js';
+import type { StartReply, WorkerInit } from './protocol.js';
 import { workerUrl } from './worker-url.js';
 import { packageRoot } from '../package-root.js';
+
+/** How long start() waits for every worker to park. */
+const START_MS = 30_000;
 
 class PiscinaPool implements KernelPool {
   readonly threads: number;
   readonly #piscina: Piscina;
-  readonly #memory: WebAssembly.Memory;
-  /** Worker thread ids known to hold each kernel. */
-  readonly #holders = new Map<number, Set<number>>();
+  readonly #doorbell: Doorbell;
   #started: Promise<void> | undefined;
   #jobs = 0;
-  #tasks = 0;
-  #modulesSent = 0;
 
   constructor(options: PoolOptions) {
     this.threads = options.threads;
-    this.#memory = options.memory;
+    const alive = (): Set<number> => new Set(this.#piscina.threads.map((t) => t.threadId).filter((id) => id >= 0));
+    this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => alive().has(worker));
     const init: WorkerInit = {
       memory: options.memory,
+      control: this.#doorbell.buffer,
+      threads: options.threads,
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
     this.#piscina = new Piscina({
@@ -33,47 +37,43 @@ class PiscinaPool implements KernelPool {
       maxThreads: options.threads,
       idleTimeout: Infinity,
       concurrentTasksPerWorker: 1,
+      // piscina's own Atomics.wait loop would block the worker's event loop, where it parks on the doorbell.
+      atomics: 'disabled',
       workerData: init,
     });
     // Errors reach the pending tasks; an unhandled 'error' event would end the process.
     this.#piscina.on('error', () => {});
+    this.#piscina.on('workerDestroy', () => this.#doorbell.sweep());
   }
 
   start(): Promise<void> {
     this.#started ??= (async () => {
       const replies = await Promise.allSettled(
-        Array.from({ length: this.threads }, () => this.#piscina.run({ ping: true }) as Promise<TaskReply>),
+        Array.from({ length: this.threads }, () => this.#piscina.run({ ping: true }) as Promise<StartReply>),
       );
       for (const r of replies) {
         if (r.status === 'rejected') throw new PoolStartError(String((r.reason as Error)?.message ?? r.reason), { cause: r.reason });
-        if (r.value.kind === 'failed') throw new PoolStartError(r.value.error.message);
+        if (r.value) throw new PoolStartError(r.value.error.message);
+      }
+      if (!(await this.#doorbell.whenRegistered(this.threads, START_MS))) {
+        throw new PoolStartError(`only ${this.#doorbell.registered()} of ${this.threads} workers were ready after ${START_MS / 1000} s`);
       }
     })();
     return this.#started;
   }
 
   stats(): PoolStats {
-    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#tasks, modulesSent: this.#modulesSent };
+    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent };
   }
 
   async run(job: PoolJob): Promise<void> {
     this.#jobs++;
-    const holders = this.#holders.get(job.kernel.id) ?? new Set<number>();
-    this.#holders.set(job.kernel.id, holders);
-    const everyoneHas = this.#piscina.threads.every((t) => holders.has(t.threadId));
-    const send = (withKernel: boolean): Promise<TaskReply>[] => {
-      const task = blockTask(job, withKernel);
-      this.#tasks += this.threads;
-      if (withKernel) this.#modulesSent += this.threads;
-      return Array.from({ length: this.threads }, () => (this.#piscina.run(task) as Promise<TaskReply>).then((r) => {
-        if (withKernel && r.kind !== 'missing') holders.add(r.worker);
-        return r;
-      }));
-    };
-    await runRounds(job, this.#memory, send, !everyoneHas);
+    await this.start();
+    await this.#doorbell.run(job);
   }
 
   async close(): Promise<void> {
+    this.#doorbell.close();
     await this.#piscina.destroy();
   }
 }

@@ -1,23 +1,23 @@
-// The piscina worker: receives the shared memory once through workerData and
-// answers block tasks. Nothing here may throw at load time (piscina would
-// respawn a worker that dies while starting, again and again); a failure to
-// start is the reply to the first task instead.
+// The piscina worker: starts its runtime as it loads and parks on the
+// doorbell. Nothing here may throw at load time (piscina would respawn a
+// worker that dies while starting, again and again); a failure to start is
+// the reply to start()'s ping instead.
 import { threadId, workerData } from 'node:worker_threads';
+import { park } from './park.js';
 import { serializeFailure } from './protocol.js';
-import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
+import type { StartReply, WorkerInit } from './protocol.js';
 import { WorkerRuntime } from './worker-runtime.js';
 
-let runtime: Promise<WorkerRuntime> | undefined;
+const init = workerData as WorkerInit;
+const runtime = WorkerRuntime.start(init);
+runtime.then((rt) => park(rt, init.control, threadId, init.threads), () => {});
 
-/** A ping (no task) starts the runtime and reports whether it could. */
-export default async function handle(task: BlockTask | { readonly ping: true }): Promise<TaskReply> {
-  runtime ??= WorkerRuntime.start(workerData as WorkerInit, threadId);
-  let rt: WorkerRuntime;
+/** The ping: whether this worker could start. */
+export default async function handle(): Promise<StartReply> {
   try {
-    rt = await runtime;
+    await runtime;
+    return null;
   } catch (e) {
-    return { kind: 'failed', worker: threadId, error: serializeFailure(e) };
+    return { kind: 'failed', error: serializeFailure(e) };
   }
-  if ('ping' in task) return { kind: 'done', worker: threadId, blocks: 0 };
-  return rt.run(task);
 }

@@ -192,6 +192,38 @@ describe.each(KINDS)('%s pool', (kind) => {
     });
   });
 
+  test('a worker killed while parked is replaced, and launches given meanwhile neither hang nor fail', async () => {
+    const threads = 2;
+    const p = await pool(kind, threads, fixture('fault-host.mjs'));
+    await p.start();
+    const n = 200_000;
+    const x = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
+    const doomed = Float64Array.from(x);
+    doomed[0] = 23;
+    const [xp, doomedp, yp] = [array(x), array(doomed), array(new Float64Array(n).fill(5))];
+    const z = heap.alloc(n * 8);
+    const compiled = compileKernel(MOD_SPEC);
+    const job = (input: number): Promise<LaunchResult> =>
+      launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: z, strides: [1] }] }, 'mod');
+    // Block 0 holds the 23: whichever worker runs it exits 100 ms after the launch, parked.
+    await job(doomedp);
+    const sent = p.stats().modulesSent;
+    const expected = x.map((v) => v % 5);
+    const t0 = performance.now();
+    // Launches keep coming while the worker dies and its replacement parks.
+    while (performance.now() - t0 < 600) {
+      await job(xp);
+      expect(read(z, n)).toEqual(expected);
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (let t = 0; p.stats().workers < threads && t < 100; t++) await new Promise((r) => setTimeout(r, 20));
+    expect(p.stats().workers).toBe(threads);
+    await job(xp);
+    expect(read(z, n)).toEqual(expected);
+    // The replacement, and only it, was sent the kernel: the worker did die.
+    expect(p.stats().modulesSent).toBe(sent + 1);
+  });
+
   test('a pool whose workers cannot start rejects start() once with the reason, and does not respawn them', async () => {
     const p = await pool(kind, 2, fixture('broken-host.mjs'));
     await expect(p.start()).rejects.toThrow(PoolStartError);

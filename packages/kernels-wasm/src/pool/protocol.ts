@@ -1,21 +1,14 @@
-// What crosses between the calling thread and a worker. A worker receives the
-// shared memory once, each kernel's compiled module once, and then per launch
-// only the address of a launch block already written in the shared heap.
-import type { KernelModule } from '../lower/launch.js';
+// What crosses between the calling thread and a worker by message: only its
+// start (the shared memory, the doorbell's buffer, the host module). Launches
+// and kernel modules go through the doorbell (doorbell-layout.ts).
 
 interface WorkerInit {
   readonly memory: WebAssembly.Memory;
+  /** The doorbell's shared buffer, and its number of slots. */
+  readonly control: SharedArrayBuffer;
+  readonly threads: number;
   /** URL of an ES module exporting hostFunction(key) and optionally takeFlags() (see HostModule). */
   readonly hostModule?: string;
-}
-
-interface BlockTask {
-  /** Which kernel (CompiledModule.id); `kernel` carries the module itself the first time a worker needs it. */
-  readonly id: number;
-  readonly kernel?: KernelModule;
-  /** Byte address of the launch block; its claim word hands out the blocks. */
-  readonly argsPtr: number;
-  readonly blocks: number;
 }
 
 interface SerializedFailure {
@@ -24,11 +17,8 @@ interface SerializedFailure {
   readonly code?: string;
 }
 
-type TaskReply =
-  | { readonly kind: 'done'; readonly worker: number; readonly blocks: number }
-  /** The worker lacked the kernel and claimed nothing: send it the module. */
-  | { readonly kind: 'missing'; readonly worker: number }
-  | { readonly kind: 'failed'; readonly worker: number; readonly error: SerializedFailure };
+/** A worker's answer to its start: null once it works, or why it cannot. */
+type StartReply = null | { readonly kind: 'failed'; readonly error: SerializedFailure };
 
 function serializeFailure(e: unknown): SerializedFailure {
   if (e instanceof Error) {
@@ -39,4 +29,4 @@ function serializeFailure(e: unknown): SerializedFailure {
 }
 
 export { serializeFailure };
-export type { WorkerInit, BlockTask, TaskReply, SerializedFailure };
+export type { WorkerInit, SerializedFailure, StartReply };

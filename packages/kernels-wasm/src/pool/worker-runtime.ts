@@ -1,11 +1,11 @@
 // The worker's side of the pool, shared by the piscina and comlink workers:
-// keeps the shared memory and the instantiated kernels, and runs launches by
-// claiming blocks until none are left. Never throws: failures are replies,
-// so a worker stays usable after a kernel traps.
+// keeps the shared memory and the instantiated kernels, and runs its part of
+// a launch by claiming blocks until none are left. Never throws: failures are
+// replies, so a worker stays usable after a kernel traps.
 import { instantiate, runBlocks } from '../lower/launch.js';
-import type { HostModule, KernelFn } from '../lower/launch.js';
+import type { HostModule, KernelFn, KernelModule } from '../lower/launch.js';
 import { serializeFailure } from './protocol.js';
-import type { BlockTask, TaskReply, WorkerInit } from './protocol.js';
+import type { SerializedFailure, WorkerInit } from './protocol.js';
 
 const NO_HOST: HostModule = {
   hostFunction: (key) => {
@@ -13,43 +13,49 @@ const NO_HOST: HostModule = {
   },
 };
 
+/** What a worker made of its part of a launch. */
+type Served =
+  | { readonly kind: 'done'; readonly blocks: number }
+  /** The worker lacked the kernel and none was sent: it claimed nothing. */
+  | { readonly kind: 'missing' }
+  | { readonly kind: 'failed'; readonly error: SerializedFailure };
+
 class WorkerRuntime {
-  readonly #memory: WebAssembly.Memory;
+  readonly memory: WebAssembly.Memory;
   readonly #host: HostModule;
-  readonly #id: number;
   /** The kernels this worker has instantiated, by id. */
   readonly #kernels = new Map<number, KernelFn>();
 
-  private constructor(memory: WebAssembly.Memory, host: HostModule, id: number) {
-    this.#memory = memory;
+  private constructor(memory: WebAssembly.Memory, host: HostModule) {
+    this.memory = memory;
     this.#host = host;
-    this.#id = id;
   }
 
   /** Loads the host module; rejects with the reason when this worker cannot work. */
-  static async start(init: WorkerInit, id: number): Promise<WorkerRuntime> {
+  static async start(init: WorkerInit): Promise<WorkerRuntime> {
     if (!(init.memory instanceof WebAssembly.Memory) || !(init.memory.buffer instanceof SharedArrayBuffer)) {
       throw new Error('the worker did not receive a shared WebAssembly.Memory (is shared memory available here?)');
     }
     const host = init.hostModule ? (await import(init.hostModule)) as HostModule : NO_HOST;
     if (typeof host.hostFunction !== 'function') throw new Error(`host module ${init.hostModule} exports no hostFunction`);
-    return new WorkerRuntime(init.memory, host, id);
+    return new WorkerRuntime(init.memory, host);
   }
 
-  run(task: BlockTask): TaskReply {
+  /** Runs blocks of the launch at `argsPtr` until none are left; `kernel` comes with the launch when this worker may lack it. */
+  serve(id: number, argsPtr: number, blocks: number, kernel?: () => KernelModule): Served {
     try {
-      let fn = this.#kernels.get(task.id);
+      let fn = this.#kernels.get(id);
       if (!fn) {
-        if (!task.kernel) return { kind: 'missing', worker: this.#id };
-        fn = instantiate(task.kernel, this.#memory, this.#host);
-        this.#kernels.set(task.id, fn);
+        if (!kernel) return { kind: 'missing' };
+        fn = instantiate(kernel(), this.memory, this.#host);
+        this.#kernels.set(id, fn);
       }
-      const blocks = runBlocks(fn, this.#memory, task.argsPtr, task.blocks, this.#host);
-      return { kind: 'done', worker: this.#id, blocks };
+      return { kind: 'done', blocks: runBlocks(fn, this.memory, argsPtr, blocks, this.#host) };
     } catch (e) {
-      return { kind: 'failed', worker: this.#id, error: serializeFailure(e) };
+      return { kind: 'failed', error: serializeFailure(e) };
     }
   }
 }
 
 export { WorkerRuntime };
+export type { Served };

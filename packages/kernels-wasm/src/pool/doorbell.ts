@@ -1,0 +1,245 @@
+// The calling thread's side of the doorbell (see doorbell-layout.ts): one
+// launch at a time, in the order given; a launch costs a few atomic writes,
+// one notify and the wait for DONE, which spins briefly (a short kernel is
+// done before a waitAsync could be armed) and then waits asynchronously in
+// bounded steps, checking between them that the workers it waits for live.
+import { ARGS } from '../lower/args-layout.js';
+import type { KernelModule } from '../lower/launch.js';
+import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
+import { WorkerFailure } from './errors.js';
+import type { SerializedFailure } from './protocol.js';
+
+/** A launch as the doorbell sees it. */
+interface Ring {
+  readonly kernel: KernelModule & { readonly bytes: Uint8Array };
+  readonly argsPtr: number;
+  readonly blocks: number;
+  readonly label: string;
+}
+
+/** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
+const SPIN_MS = 0.05;
+/** How often a waiting launch checks that its workers live. */
+const LIVENESS_MS = 50;
+/** How long a launch waits for a worker to take a slot when none has. */
+const NO_WORKER_MS = 30_000;
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+class Doorbell {
+  readonly buffer: SharedArrayBuffer;
+  readonly #threads: number;
+  readonly #w: Int32Array;
+  readonly #memory: WebAssembly.Memory;
+  readonly #isAlive: (worker: number) => boolean;
+  /** The kernels each slot's worker holds, with that worker's id (a new worker in the slot holds none). */
+  readonly #held = new Map<number, { readonly worker: number; readonly kernels: Set<number> }>();
+  /** The launch in flight: its claim word, block count, and the participants found dead. */
+  #current: { readonly claim: number; readonly blocks: number; readonly died: Map<number, string> } | undefined;
+  #queue: Promise<void> = Promise.resolve();
+  #closed = false;
+  tasks = 0;
+  modulesSent = 0;
+
+  constructor(threads: number, memory: WebAssembly.Memory, isAlive: (worker: number) => boolean) {
+    this.#threads = threads;
+    this.#memory = memory;
+    this.#isAlive = isAlive;
+    this.buffer = controlBuffer(threads);
+    this.#w = new Int32Array(this.buffer);
+  }
+
+  /** Workers parked now or running a launch. */
+  registered(): number {
+    let n = 0;
+    for (let s = 0; s < this.#threads; s++) {
+      const st = Atomics.load(this.#w, slotWord(s, SLOT.state));
+      if (st === STATE.parked || st === STATE.go || st === STATE.running) n++;
+    }
+    return n;
+  }
+
+  /** Resolves once `n` workers have taken slots; false if `ms` passed first. */
+  async whenRegistered(n: number, ms: number): Promise<boolean> {
+    const end = performance.now() + ms;
+    while (this.registered() < n) {
+      const left = end - performance.now();
+      if (left <= 0 || this.#closed) return false;
+      this.sweep();
+      await this.#waitWord(WORD.registered, Atomics.load(this.#w, WORD.registered), Math.min(left, LIVENESS_MS));
+    }
+    return true;
+  }
+
+  /** Frees the slots of workers that are no longer alive (the pool calls it when one dies). */
+  sweep(reason = 'the worker exited'): void {
+    for (let s = 0; s < this.#threads; s++) {
+      const state = Atomics.load(this.#w, slotWord(s, SLOT.state));
+      // A registering worker has not written its id yet: it is alive.
+      if (state === STATE.vacant || state === STATE.registering) continue;
+      if (this.#isAlive(Atomics.load(this.#w, slotWord(s, SLOT.worker)))) continue;
+      const prev = Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), state, STATE.vacant);
+      if (prev !== state) continue;
+      this.#held.delete(s);
+      // Died after taking up the launch: the launch fails, and no one starts another of its blocks.
+      if (prev === STATE.running && this.#current) {
+        this.#current.died.set(s, reason);
+        Atomics.store(new Int32Array(this.#memory.buffer), this.#current.claim, this.#current.blocks);
+      } else if (prev === STATE.go && this.#current) {
+        this.#current.died.set(s, '');
+      }
+      Atomics.add(this.#w, WORD.vacancy, 1);
+      Atomics.notify(this.#w, WORD.vacancy);
+      Atomics.notify(this.#w, WORD.done);
+    }
+  }
+
+  /** Runs every block of the launch on the parked workers; rejects with a WorkerFailure after every worker given it has settled. */
+  run(ring: Ring): Promise<void> {
+    const run = this.#queue.then(() => this.#launch(ring));
+    this.#queue = run.catch(() => {});
+    return run;
+  }
+
+  /** Stops the workers' parking; a launch still waiting fails once its workers are gone. */
+  close(): void {
+    this.#closed = true;
+    Atomics.store(this.#w, WORD.closed, 1);
+    Atomics.add(this.#w, WORD.gen, 1);
+    for (let s = 0; s < this.#threads; s++) Atomics.notify(this.#w, slotWord(s, SLOT.state));
+    Atomics.notify(this.#w, WORD.vacancy);
+  }
+
+  async #launch(ring: Ring): Promise<void> {
+    const claim = (ring.argsPtr + ARGS.claim) >>> 2;
+    const unclaimed = (): boolean => Atomics.load(new Int32Array(this.#memory.buffer), claim) < ring.blocks;
+    let resend = false;
+    for (let round = 0; round < 3 && unclaimed(); round++) {
+      if (this.#closed) throw new WorkerFailure(ring.label, 'the pool was closed');
+      if (this.#parked().length === 0 && !(await this.whenRegistered(1, NO_WORKER_MS))) {
+        throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
+      }
+      // No more workers than blocks: a worker with nothing to claim would only delay the end of the launch.
+      const parked = this.#parked().slice(0, ring.blocks);
+      const lacking = new Set(parked.filter((s) => resend || !this.#holds(s, ring.kernel.id)));
+      this.#writeLaunch(ring, lacking.size > 0);
+      const base = Atomics.load(this.#w, WORD.done);
+      const died = new Map<number, string>();
+      this.#current = { claim, blocks: ring.blocks, died };
+      const given = parked.filter((s) => Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), STATE.parked, STATE.go) === STATE.parked);
+      Atomics.add(this.#w, WORD.gen, 1);
+      for (const s of given) Atomics.notify(this.#w, slotWord(s, SLOT.state));
+      this.tasks += given.length;
+      this.modulesSent += given.filter((s) => lacking.has(s)).length;
+      try {
+        await this.#awaitDone(base, given.length, died, ring.blocks <= given.length);
+      } finally {
+        this.#current = undefined;
+      }
+      resend = this.#settle(ring, given, died);
+    }
+    if (unclaimed()) throw new WorkerFailure(ring.label, 'no worker took the remaining blocks');
+  }
+
+  /** Reads the replies of a finished round: throws the first failure; true if some worker lacked the kernel. */
+  #settle(ring: Ring, given: readonly number[], died: ReadonlyMap<number, string>): boolean {
+    let missing = false;
+    let failure: WorkerFailure | undefined;
+    for (const s of given) {
+      const reason = died.get(s);
+      if (reason !== undefined) {
+        if (reason) failure ??= new WorkerFailure(ring.label, `${reason} while running it`);
+        continue;
+      }
+      const reply = Atomics.load(this.#w, slotWord(s, SLOT.reply));
+      const worker = Atomics.load(this.#w, slotWord(s, SLOT.worker));
+      if (reply === REPLY.failed) {
+        const error = this.#error(s);
+        failure ??= new WorkerFailure(ring.label, `${error.name}: ${error.message} (in worker ${worker})`, { thrown: error });
+      } else if (reply === REPLY.missing) {
+        missing = true;
+      } else if (reply === REPLY.done) {
+        let held = this.#held.get(s);
+        if (held?.worker !== worker) this.#held.set(s, (held = { worker, kernels: new Set() }));
+        held.kernels.add(ring.kernel.id);
+      }
+    }
+    if (failure) throw failure;
+    return missing;
+  }
+
+  #parked(): number[] {
+    const out: number[] = [];
+    for (let s = 0; s < this.#threads; s++) if (Atomics.load(this.#w, slotWord(s, SLOT.state)) === STATE.parked) out.push(s);
+    return out;
+  }
+
+  #holds(slot: number, kernel: number): boolean {
+    const held = this.#held.get(slot);
+    return held !== undefined && held.worker === Atomics.load(this.#w, slotWord(slot, SLOT.worker)) && held.kernels.has(kernel);
+  }
+
+  /** The launch's words, with the kernel's description and wasm in the module area when some worker lacks it. */
+  #writeLaunch(ring: Ring, withModule: boolean): void {
+    let meta = 0;
+    if (withModule) {
+      const { hash, id, hostKeys, bytes } = ring.kernel;
+      const json = encoder.encode(JSON.stringify({ hash, id, hostKeys }));
+      const base = moduleAt(this.#threads);
+      const wasmAt = base + Math.ceil(json.length / 8) * 8;
+      if (!ensureBytes(this.buffer, wasmAt + bytes.length)) {
+        throw new WorkerFailure(ring.label, `its module (${bytes.length} bytes) does not fit the pool's module area (${this.buffer.byteLength - wasmAt} bytes)`);
+      }
+      new Uint8Array(this.buffer, base, json.length).set(json);
+      new Uint8Array(this.buffer, wasmAt, bytes.length).set(bytes);
+      meta = json.length;
+      Atomics.store(this.#w, WORD.wasmBytes, bytes.length);
+    }
+    Atomics.store(this.#w, WORD.metaBytes, meta);
+    Atomics.store(this.#w, WORD.kernel, ring.kernel.id);
+    Atomics.store(this.#w, WORD.args, ring.argsPtr);
+    Atomics.store(this.#w, WORD.blocks, ring.blocks);
+  }
+
+  /**
+   * Waits until the `count` workers given the launch have finished it or died.
+   * `short`: each has one block at most, so spinning a moment is likely to
+   * see the end; a longer launch keeps every core for its workers.
+   */
+  async #awaitDone(base: number, count: number, died: ReadonlyMap<number, string>, short: boolean): Promise<void> {
+    const finished = (): boolean => Atomics.load(this.#w, WORD.done) - base + died.size >= count;
+    const spinUntil = short ? performance.now() + SPIN_MS : 0;
+    while (performance.now() < spinUntil) if (finished()) return;
+    while (!finished()) {
+      await this.#waitWord(WORD.done, Atomics.load(this.#w, WORD.done), LIVENESS_MS);
+      if (!finished()) this.sweep();
+    }
+  }
+
+  /** Waits (asynchronously) for word `index` to leave `value`, at most `ms`; holds the process open meanwhile. */
+  async #waitWord(index: number, value: number, ms: number): Promise<void> {
+    const r = Atomics.waitAsync(this.#w, index, value, ms);
+    if (!r.async) return;
+    // A pending waitAsync alone would let Node exit in the middle of a launch.
+    const hold = setTimeout(() => {}, ms + 10);
+    try {
+      await r.value;
+    } finally {
+      clearTimeout(hold);
+    }
+  }
+
+  #error(slot: number): SerializedFailure {
+    const n = Atomics.load(this.#w, slotWord(slot, SLOT.errorBytes));
+    const text = decoder.decode(new Uint8Array(this.buffer, slotWord(slot, SLOT.error) * 4, n).slice());
+    try {
+      return JSON.parse(text) as SerializedFailure;
+    } catch {
+      return { name: 'Error', message: text };
+    }
+  }
+}
+
+export { Doorbell };
+export type { Ring };

@@ -1,0 +1,100 @@
+// A worker's life between launches: it takes a vacant slot of the doorbell,
+// then waits on its slot's state with Atomics.waitAsync (its event loop
+// stays free, so the pool can still reach it, and an idle worker costs no
+// CPU), runs its part of each launch its slot is given, and waits again.
+import type { KernelModule } from '../lower/launch.js';
+import { ERROR_CAPACITY, REPLY, SLOT, STATE, WORD, moduleAt, slotWord } from './doorbell-layout.js';
+import type { WorkerRuntime } from './worker-runtime.js';
+
+const decoder = new TextDecoder();
+const encoder = new TextEncoder();
+
+/** Parks `runtime` on the doorbell in `control` under the id `worker`, until the pool closes. */
+function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number): void {
+  const w = new Int32Array(control);
+  let slot = -1;
+  const at = (field: number): number => slotWord(slot, field);
+
+  const register = (): void => {
+    if (Atomics.load(w, WORD.closed)) return;
+    const vacancy = Atomics.load(w, WORD.vacancy);
+    for (let s = 0; s < threads; s++) {
+      if (Atomics.compareExchange(w, slotWord(s, SLOT.state), STATE.vacant, STATE.registering) !== STATE.vacant) continue;
+      slot = s;
+      Atomics.store(w, at(SLOT.worker), worker);
+      Atomics.store(w, at(SLOT.state), STATE.parked);
+      Atomics.add(w, WORD.registered, 1);
+      Atomics.notify(w, WORD.registered);
+      wait();
+      return;
+    }
+    // Every slot is taken: the pool has yet to vacate a dead worker's. Wait for it.
+    const r = Atomics.waitAsync(w, WORD.vacancy, vacancy);
+    if (r.async) void r.value.then(register);
+    else register();
+  };
+
+  const wait = (): void => {
+    for (;;) {
+      if (Atomics.load(w, WORD.closed)) return;
+      const state = Atomics.load(w, at(SLOT.state));
+      if (state === STATE.go) {
+        Atomics.store(w, at(SLOT.state), STATE.running);
+        wakeOthers();
+        serve();
+        continue;
+      }
+      // The pool vacated this slot (it took this worker for dead): take one again.
+      if (state !== STATE.parked) return register();
+      // Each worker waits on its own slot, so a launch wakes only the workers it is given.
+      const r = Atomics.waitAsync(w, at(SLOT.state), STATE.parked);
+      if (r.async) {
+        void r.value.then(wait);
+        return;
+      }
+    }
+  };
+
+  // Two more workers given this launch and not yet up, woken from here too: the calling
+  // thread that rang may lose its core to the first worker it woke before it wakes the rest.
+  const wakeOthers = (): void => {
+    for (let k = 1, woken = 0; k < threads && woken < 2; k++) {
+      const other = slotWord((slot + k) % threads, SLOT.state);
+      if (Atomics.load(w, other) === STATE.go) {
+        Atomics.notify(w, other);
+        woken++;
+      }
+    }
+  };
+
+  const serve = (): void => {
+    const id = Atomics.load(w, WORD.kernel);
+    const metaBytes = Atomics.load(w, WORD.metaBytes);
+    const kernel = metaBytes > 0 ? (): KernelModule => readKernel(control, threads, metaBytes, Atomics.load(w, WORD.wasmBytes)) : undefined;
+    const served = runtime.serve(id, Atomics.load(w, WORD.args), Atomics.load(w, WORD.blocks), kernel);
+    if (served.kind === 'failed') {
+      const bytes = encoder.encode(JSON.stringify(served.error)).subarray(0, ERROR_CAPACITY);
+      new Uint8Array(control, at(SLOT.error) * 4, bytes.length).set(bytes);
+      Atomics.store(w, at(SLOT.errorBytes), bytes.length);
+    }
+    Atomics.store(w, at(SLOT.reply), served.kind === 'done' ? REPLY.done : served.kind === 'missing' ? REPLY.missing : REPLY.failed);
+    // Parked again before counting as done, so the next launch can already include this worker.
+    Atomics.store(w, at(SLOT.state), STATE.parked);
+    Atomics.add(w, WORD.done, 1);
+    Atomics.notify(w, WORD.done);
+  };
+
+  register();
+}
+
+/** The kernel the host put in the module area: its description, then its wasm. */
+function readKernel(control: SharedArrayBuffer, threads: number, metaBytes: number, wasmBytes: number): KernelModule {
+  const base = moduleAt(threads);
+  // TextDecoder and WebAssembly.Module take no views of shared memory: copy first.
+  const meta = JSON.parse(decoder.decode(new Uint8Array(control, base, metaBytes).slice())) as Omit<KernelModule, 'module'>;
+  const wasmAt = base + Math.ceil(metaBytes / 8) * 8;
+  const module = new WebAssembly.Module(new Uint8Array(control, wasmAt, wasmBytes).slice());
+  return { ...meta, module };
+}
+
+export { park };
