@@ -2,6 +2,7 @@
 // eager @stdlib/ndarray, a hand-fused JS loop, and the streaming limit.
 import * as da from 'deferred-array';
 import { array, map, sum } from './stdlib.js';
+import { chain, chainJs, randomData } from './data.js';
 
 interface Case {
   readonly name: string;
@@ -16,16 +17,6 @@ interface Case {
 }
 
 const RAD = Math.PI / 180;
-
-function randomData(n: number, seed: number): Float64Array {
-  const x = new Float64Array(n);
-  let s = seed >>> 0;
-  for (let i = 0; i < n; i++) {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    x[i] = (s / 2 ** 32) * 360 - 180;
-  }
-  return x;
-}
 
 /** NEP foo: sum(square(deg * pi/180)) over n float64. */
 function fooCase(n: number): Case {
@@ -78,13 +69,6 @@ function sinCosCase(n: number): Case {
     },
   };
 }
-
-/** The 10 elementwise operations of the chain case, on deferred arrays. */
-const chain = (A: da.DeferredArray, B: da.DeferredArray): da.DeferredArray =>
-  A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
-
-/** The same chain as one JS expression per element. */
-const chainJs = (x: number, y: number): number => Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
 
 /** A 10-operation elementwise chain over two inputs with one output: one fused pass moves 24 bytes per element. */
 function chainCase(n: number): Case {

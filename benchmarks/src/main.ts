@@ -7,6 +7,7 @@ import { memoryReport } from './memory.js';
 import { diamondReport, printDiamond } from './diamond.js';
 import { pinReport, printPin } from './pin.js';
 import { printWave, waveReport } from './wave.js';
+import { dispatchReport, printDispatch } from './dispatch.js';
 import { compiledReport, printCompiled } from './compiled.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
@@ -52,6 +53,7 @@ async function main(): Promise<void> {
   if (backend === 'wasm') {
     console.log(`\n${printResults(await resultsReport(N, Math.max(RUNS, 7)))}`);
     console.log(`\n${printStartup(startupReport(5), 5)}`);
+    console.log(`\n${printDispatch(await dispatchReport(threads))}`);
     console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
     console.log(`\n${memoryReport(N)}`);
     console.log(`\n${await productsReport(RUNS)}`);

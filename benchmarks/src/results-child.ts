@@ -2,7 +2,7 @@
 // isolated.ts): the 10-op chain over two float64 inputs, its result handed
 // to the caller one way or another, or the same work without the package.
 import * as da from 'deferred-array';
-import { chain, chainJs, randomData } from './cases.js';
+import { chain, chainJs, randomData } from './data.js';
 import { serveVariant } from './isolated.js';
 import { openStreams } from './streaming.js';
 

@@ -141,4 +141,4 @@ async function plots(r: BenchResult): Promise<Array<[string, string]>> {
   return out;
 }
 
-export { plots };
+export { plots, render };

@@ -5,6 +5,7 @@
 // scope, as an ordinary array copied out of the heap, so that outside every
 // scope nobody holds heap memory without having asked for it ({ view: true }).
 import { gather } from '../reference/dense.js';
+import { contiguousStrides, sizeOf } from '../ir/shape.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { toNdarray } from '../execute/to-ndarray.js';
 import { mapNested } from '../util/nested.js';
@@ -91,7 +92,14 @@ function handOff<T>(x: T, frame: Frame): T {
 /** An ordinary copy of a view (its data, or an ndarray over it, with any strides). */
 function copyOut(x: StdNdarray | TypedArray): StdNdarray | TypedArray {
   if (ArrayBuffer.isView(x)) return x.slice();
-  const src = { dtype: x.dtype as DType, shape: x.shape, data: x.data as TypedArray };
+  const data = x.data as TypedArray;
+  const n = sizeOf(x.shape);
+  // A row-major view (what execute() hands out) is one block: a slice, not an element walk.
+  const rowMajor = contiguousStrides(x.shape);
+  if (x.shape.length === 0 || x.strides.every((s, i) => s === rowMajor[i])) {
+    return toNdarray({ dtype: x.dtype as DType, shape: x.shape, data: data.slice(x.offset, x.offset + n) });
+  }
+  const src = { dtype: x.dtype as DType, shape: x.shape, data };
   return toNdarray(gather(src, x.shape, { strides: x.shape.length === 0 ? [] : x.strides, offset: x.offset }));
 }
 

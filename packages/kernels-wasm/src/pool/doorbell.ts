@@ -19,6 +19,8 @@ interface Ring {
 
 /** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
 const SPIN_MS = 0.05;
+/** How long the calling thread spins for the last workers once one has finished (all blocks claimed). */
+const TAIL_MS = 0.2;
 /** How often a waiting launch checks that its workers live. */
 const LIVENESS_MS = 50;
 /** How long a launch waits for a worker to take a slot when none has. */
@@ -129,7 +131,9 @@ class Doorbell {
       this.#current = { claim, blocks: ring.blocks, died };
       const given = parked.filter((s) => Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), STATE.parked, STATE.go) === STATE.parked);
       Atomics.add(this.#w, WORD.gen, 1);
-      for (const s of given) Atomics.notify(this.#w, slotWord(s, SLOT.state));
+      // Two notifies: each worker woken wakes two more (park.ts). Waking a worker can cost the calling
+      // thread its core for a while, which must not delay the others' start.
+      for (const s of given.slice(0, 2)) Atomics.notify(this.#w, slotWord(s, SLOT.state));
       this.tasks += given.length;
       this.modulesSent += given.filter((s) => lacking.has(s)).length;
       try {
@@ -212,8 +216,19 @@ class Doorbell {
     const spinUntil = short ? performance.now() + SPIN_MS : 0;
     while (performance.now() < spinUntil) if (finished()) return;
     while (!finished()) {
-      await this.#waitWord(WORD.done, Atomics.load(this.#w, WORD.done), LIVENESS_MS);
-      if (!finished()) this.sweep();
+      const seen = Atomics.load(this.#w, WORD.done);
+      await this.#waitWord(WORD.done, seen, LIVENESS_MS);
+      // One worker has finished, so every block is claimed: the rest end within a block. Spin for them.
+      if (Atomics.load(this.#w, WORD.done) > seen) {
+        const tailUntil = performance.now() + TAIL_MS;
+        while (!finished() && performance.now() < tailUntil);
+      }
+      if (finished()) return;
+      this.sweep();
+      // A worker that died before waking the others leaves them asleep: wake every slot still GO.
+      for (let s = 0; s < this.#threads; s++) {
+        if (Atomics.load(this.#w, slotWord(s, SLOT.state)) === STATE.go) Atomics.notify(this.#w, slotWord(s, SLOT.state));
+      }
     }
   }
 

@@ -6,6 +6,9 @@ import type { KernelModule } from '../lower/launch.js';
 import { ERROR_CAPACITY, REPLY, SLOT, STATE, WORD, moduleAt, slotWord } from './doorbell-layout.js';
 import type { WorkerRuntime } from './worker-runtime.js';
 
+/** How long after a launch a worker waits blocking (fast to wake) before it waits asynchronously. */
+const HOT_MS = 2;
+
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
@@ -13,6 +16,7 @@ const encoder = new TextEncoder();
 function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number): void {
   const w = new Int32Array(control);
   let slot = -1;
+  let lastServed = -Infinity;
   const at = (field: number): number => slotWord(slot, field);
 
   const register = (): void => {
@@ -46,6 +50,14 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
       }
       // The pool vacated this slot (it took this worker for dead): take one again.
       if (state !== STATE.parked) return register();
+      // Right after a launch another is likely soon (a time loop, the next stage of a force): a
+      // blocking wait wakes in microseconds where waitAsync goes through the event loop. It is
+      // bounded, so messages and termination are never held up for long.
+      const idle = performance.now() - lastServed;
+      if (idle < HOT_MS) {
+        Atomics.wait(w, at(SLOT.state), STATE.parked, HOT_MS - idle);
+        continue;
+      }
       // Each worker waits on its own slot, so a launch wakes only the workers it is given.
       const r = Atomics.waitAsync(w, at(SLOT.state), STATE.parked);
       if (r.async) {
@@ -55,8 +67,8 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
     }
   };
 
-  // Two more workers given this launch and not yet up, woken from here too: the calling
-  // thread that rang may lose its core to the first worker it woke before it wakes the rest.
+  // The calling thread wakes one worker given a launch; each worker woken wakes two more
+  // given it and not yet up, so waking 16 takes four steps, not 16 notifies in a row.
   const wakeOthers = (): void => {
     for (let k = 1, woken = 0; k < threads && woken < 2; k++) {
       const other = slotWord((slot + k) % threads, SLOT.state);
@@ -82,6 +94,7 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
     Atomics.store(w, at(SLOT.state), STATE.parked);
     Atomics.add(w, WORD.done, 1);
     Atomics.notify(w, WORD.done);
+    lastServed = performance.now();
   };
 
   register();

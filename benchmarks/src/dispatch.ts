@@ -1,0 +1,88 @@
+// What a pooled launch costs: a one-block kernel launched on the pool (the
+// launch block written, the doorbell rung, the wait for DONE, the partials
+// read back) against the same launch on the calling thread; and sin over
+// 2^17 float64 through execute() on the pool against executeSync() on one
+// thread, the two launched alternately.
+import * as da from 'deferred-array';
+import { compileKernel, createPool, defaultHeap, instantiate, launch, launchOnPool } from 'kernels-wasm';
+import type { KernelSpec } from 'kernels-wasm';
+import { randomData } from './data.js';
+import { median } from './timing.js';
+
+const COPY: KernelSpec = {
+  ndim: 1, slots: 0,
+  arrays: [{ dtype: 'float64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
+  body: [{ op: 'load', array: 0, type: 'float64' }, { op: 'store', array: 1, arg: 0, type: 'float64' }],
+};
+
+interface DispatchReport {
+  readonly threads: number;
+  /** Median µs of a one-block launch: on the pool, and on the calling thread. */
+  readonly pooledUs: number;
+  readonly inlineUs: number;
+  /** Median ms of sin over 2^17 elements: execute() on the pool, executeSync(); and the median of their per-pair ratios. */
+  readonly sinPoolMs: number;
+  readonly sinSyncMs: number;
+  readonly sinRatio: number;
+}
+
+/** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating. */
+async function launchMicros(threads: number, reps = 2000): Promise<{ pooled: number; inline: number }> {
+  const heap = defaultHeap();
+  const [a, b] = [heap.alloc(512), heap.alloc(512)];
+  const pool = await createPool({ threads, memory: heap.memory });
+  try {
+    await pool.start();
+    const compiled = compileKernel(COPY);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('no host functions'); } });
+    const l = { shape: [64], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }] };
+    await launchOnPool(pool, compiled, heap, l, 'copy');
+    const pooled: number[] = [];
+    const inline: number[] = [];
+    for (let i = 0; i < reps; i++) {
+      let t0 = performance.now();
+      await launchOnPool(pool, compiled, heap, l, 'copy');
+      pooled.push(performance.now() - t0);
+      t0 = performance.now();
+      launch(compiled, heap, fn, l);
+      inline.push(performance.now() - t0);
+    }
+    return { pooled: median(pooled) * 1000, inline: median(inline) * 1000 };
+  } finally {
+    await pool.close();
+    heap.free(a);
+    heap.free(b);
+  }
+}
+
+async function dispatchReport(threads: number, pairs = 41): Promise<DispatchReport> {
+  const { pooled, inline } = await launchMicros(threads);
+  const y = da.sin(da.wrap(randomData(1 << 17, 7)));
+  // Results stay views inside the scopes: what is timed is the launch and the kernel.
+  const pool = (): Promise<void> => da.scope(async () => { await y.execute(); });
+  const sync = (): void => da.scopeSync(() => { y.executeSync(); });
+  await pool();
+  sync();
+  const p: number[] = [];
+  const s: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    let t0 = performance.now();
+    await pool();
+    p.push(performance.now() - t0);
+    t0 = performance.now();
+    sync();
+    s.push(performance.now() - t0);
+  }
+  return { threads, pooledUs: pooled, inlineUs: inline, sinPoolMs: median(p), sinSyncMs: median(s), sinRatio: median(s.map((v, i) => v / p[i]!)) };
+}
+
+function printDispatch(r: DispatchReport): string {
+  return [
+    `Dispatch: a one-block kernel launched on ${r.threads} pool workers costs ${r.pooledUs.toFixed(1)} µs (median of 2000; on the calling thread ${r.inlineUs.toFixed(1)} µs)`,
+    `  sin over 2^17 float64: execute() on ${r.threads} workers ${r.sinPoolMs.toFixed(3)} ms, executeSync() on one thread ${r.sinSyncMs.toFixed(3)} ms: ` +
+      `${r.sinRatio.toFixed(2)}x (median of per-pair ratios, launched alternately)`,
+  ].join('\n');
+}
+
+export { dispatchReport, printDispatch, launchMicros };
+export type { DispatchReport };

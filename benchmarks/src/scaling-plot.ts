@@ -1,0 +1,65 @@
+// Draws what scaling.js wrote (node benchmarks/dist/scaling-plot.js FILE.json):
+// the speed-up over one worker of each case against the workers, with our
+// streaming triad's for the memory limit, as FILE.svg, and prints the table
+// as markdown for the README.
+import { readFileSync, writeFileSync } from 'node:fs';
+import type { TopLevelSpec } from 'vega-lite';
+import { render } from './peers/plots.js';
+
+interface Scaling {
+  readonly date: string;
+  readonly cores: number;
+  readonly n: number;
+  readonly wave: number;
+  readonly waveSteps: number;
+  readonly rounds: number;
+  readonly rows: ReadonlyArray<{ readonly threads: number; readonly ms: Record<string, number> }>;
+}
+
+const CASES: ReadonlyArray<readonly [string, string]> = [
+  ['foo ms', 'NEP foo'], ['chain ms', '10-op chain'], ['sincos ms', 'sin(a)^2 + cos(b)^2'], ['wave ms/step', 'wave, per step'],
+];
+
+async function main(): Promise<void> {
+  const file = process.argv[2] ?? 'benchmarks/results/scaling-16-cores.json';
+  const s = JSON.parse(readFileSync(file, 'utf8')) as Scaling;
+  const one = s.rows[0]!.ms;
+  const points = s.rows.flatMap((r) => [
+    ...CASES.map(([key, label]) => ({ case: label, workers: r.threads, speedup: one[key]! / r.ms[key]! })),
+    { case: 'streaming triad (the memory limit)', workers: r.threads, speedup: r.ms['triad GB/s']! / one['triad GB/s']! },
+  ]);
+  const max = Math.max(...s.rows.map((r) => r.threads));
+  const spec = {
+    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
+    title: { text: 'execute() against the number of workers', subtitle: `speed-up over one worker; ${s.cores} cores, n = 2^${Math.log2(s.n)} float64, wave ${s.wave}^2; ${s.date.slice(0, 10)}` },
+    width: 460, height: 320,
+    layer: [
+      {
+        data: { values: points },
+        mark: { type: 'line', point: true },
+        encoding: {
+          x: { field: 'workers', type: 'quantitative', scale: { domain: [1, max] } },
+          y: { field: 'speedup', type: 'quantitative', title: 'speed-up (x)' },
+          color: { field: 'case', type: 'nominal', title: null },
+          strokeDash: { condition: { test: "indexof(datum.case, 'streaming') === 0", value: [4, 3] }, value: [1, 0] },
+        },
+      },
+      {
+        data: { values: [{ workers: 1, speedup: 1 }, { workers: max, speedup: max }] },
+        mark: { type: 'line', strokeDash: [2, 4], color: 'gray' },
+        encoding: { x: { field: 'workers', type: 'quantitative' }, y: { field: 'speedup', type: 'quantitative' } },
+      },
+    ],
+    config: { legend: { labelLimit: 320 } },
+  } as TopLevelSpec;
+  const svg = file.replace(/\.json$/, '.svg');
+  writeFileSync(svg, await render(spec));
+  const keys = ['launch µs', 'triad GB/s', ...CASES.map(([k]) => k)];
+  const head = ['workers', 'pooled launch', 'triad', ...CASES.map(([, l]) => l)];
+  const cell = (k: string, v: number): string => (k === 'launch µs' ? `${v.toFixed(1)} µs` : k === 'triad GB/s' ? `${v.toFixed(0)} GB/s` : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms (${(one[k]! / v).toFixed(1)}x)`);
+  console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
+  for (const r of s.rows) console.log(`| ${r.threads} | ${keys.map((k) => cell(k, r.ms[k]!)).join(' | ')} |`);
+  console.log(`\nWrote ${svg}`);
+}
+
+await main();
