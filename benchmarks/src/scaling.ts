@@ -16,7 +16,7 @@ import { makeWave, step } from 'deferred-array-examples/wave';
 import { chain, randomData } from './data.js';
 import { launchMicros } from './dispatch.js';
 import { openStreams } from './streaming.js';
-import { median } from './timing.js';
+import { median, timeAsync } from './timing.js';
 
 interface Row {
   readonly threads: number;
@@ -25,18 +25,6 @@ interface Row {
 }
 
 const threadCounts = (max: number): number[] => [...new Set([1, 2, 4, 8, 12, 16, 24, 32, 48, 64].filter((t) => t < max).concat(max))];
-
-/** Median over `reps` calls of `fn`, in ms, after one call to warm up. */
-async function timed(fn: () => unknown, reps: number): Promise<number> {
-  await fn();
-  const ms: number[] = [];
-  for (let i = 0; i < reps; i++) {
-    const t0 = performance.now();
-    await fn();
-    ms.push(performance.now() - t0);
-  }
-  return median(ms);
-}
 
 async function main(): Promise<void> {
   const n = Number(process.env['SCALING_N'] ?? 1 << 24);
@@ -73,10 +61,10 @@ async function main(): Promise<void> {
     for (const t of counts) {
       add(t, 'launch µs', (await launchMicros(t)).pooled);
       const streams = await openStreams(n, t);
-      add(t, 'triad GB/s', streams.bytes.triad / (await timed(streams.run.triad, 5)) / 1e6);
+      add(t, 'triad GB/s', streams.bytes.triad / ((await timeAsync(streams.run.triad, 5)).medianMs) / 1e6);
       await streams.close();
       da.configure({ threads: t, inlineThreshold: 0 });
-      for (const [name, fn] of Object.entries(cases)) add(t, `${name} ms`, await timed(fn, 5));
+      for (const [name, fn] of Object.entries(cases)) add(t, `${name} ms`, (await timeAsync(fn, 5)).medianMs);
       add(t, 'wave ms/step', median([await waveStep(), await waveStep(), await waveStep()]));
       await da.shutdown();
       process.stdout.write(`  round ${r + 1}/${rounds}, ${t} worker(s) done\n`);

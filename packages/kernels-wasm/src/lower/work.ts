@@ -9,7 +9,11 @@ import { MATH_BINARY, MATH_UNARY } from './native-ops.js';
 const MATH_WEIGHT = 16;
 const HOST_WEIGHT = 32;
 
-/** Work units per element of a kernel. */
+/**
+ * Work units per element of a kernel. A pinned temporary is computed per
+ * block over about as many elements as the block reads of it: its own
+ * kernel's work counts per element too.
+ */
 function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number {
   const { spec, hostKeys } = compiled;
   const hosted = new Set(hostKeys.map((k) => k.split('.')[0]));
@@ -19,6 +23,7 @@ function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): nu
     if (hosted.has(ins.fn)) w += HOST_WEIGHT;
     else if (ins.op === 'unary' ? MATH_UNARY.has(ins.fn) : MATH_BINARY.has(ins.fn)) w += MATH_WEIGHT;
   }
+  for (const t of spec.temps ?? []) w += workPerElement({ spec: t.kernel, hostKeys });
   return w;
 }
 

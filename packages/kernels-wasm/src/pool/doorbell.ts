@@ -4,18 +4,10 @@
 // done before a waitAsync could be armed) and then waits asynchronously in
 // bounded steps, checking between them that the workers it waits for live.
 import { ARGS } from '../lower/args-layout.js';
-import type { KernelModule } from '../lower/launch.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
 import { WorkerFailure } from './errors.js';
+import type { PoolJob as Ring } from './pool.js';
 import type { SerializedFailure } from './protocol.js';
-
-/** A launch as the doorbell sees it. */
-interface Ring {
-  readonly kernel: KernelModule & { readonly bytes: Uint8Array };
-  readonly argsPtr: number;
-  readonly blocks: number;
-  readonly label: string;
-}
 
 /** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
 const SPIN_MS = 0.05;
@@ -257,4 +249,3 @@ class Doorbell {
 }
 
 export { Doorbell };
-export type { Ring };

@@ -1,7 +1,8 @@
 // A worker's life between launches: it takes a vacant slot of the doorbell,
-// then waits on its slot's state with Atomics.waitAsync (its event loop
-// stays free, so the pool can still reach it, and an idle worker costs no
-// CPU), runs its part of each launch its slot is given, and waits again.
+// then waits on its slot's state (blocking for a moment after a launch, then
+// with Atomics.waitAsync, so that its event loop stays free for the pool and
+// an idle worker costs no CPU), runs its part of each launch its slot is
+// given, and waits again.
 import type { KernelModule } from '../lower/launch.js';
 import { ERROR_CAPACITY, REPLY, SLOT, STATE, WORD, moduleAt, slotWord } from './doorbell-layout.js';
 import type { WorkerRuntime } from './worker-runtime.js';
@@ -67,8 +68,8 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
     }
   };
 
-  // The calling thread wakes one worker given a launch; each worker woken wakes two more
-  // given it and not yet up, so waking 16 takes four steps, not 16 notifies in a row.
+  // The calling thread wakes two of the workers given a launch; each worker woken wakes two
+  // more given it and not yet up, so waking 16 takes a few steps, not 16 notifies in a row.
   const wakeOthers = (): void => {
     for (let k = 1, woken = 0; k < threads && woken < 2; k++) {
       const other = slotWord((slot + k) % threads, SLOT.state);
