@@ -1,9 +1,12 @@
 // Draws what scaling.js wrote (node benchmarks/dist/scaling-plot.js FILE.json):
 // the speed-up over one worker of each case against the workers, with our
-// streaming triad's for the memory limit, as FILE.svg, and prints the table
-// as markdown for the README.
+// streaming triad's for the memory limit, as FILE.svg, and writes the table
+// into the README's scaling section.
 import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { TopLevelSpec } from 'vega-lite';
+import { spliceReadme } from './peers/outputs.js';
 import { render } from './peers/plots.js';
 
 interface Scaling {
@@ -21,8 +24,9 @@ const CASES: ReadonlyArray<readonly [string, string]> = [
 ];
 
 async function main(): Promise<void> {
-  const file = process.argv[2] ?? 'benchmarks/results/scaling-16-cores.json';
-  const s = JSON.parse(readFileSync(file, 'utf8')) as Scaling;
+  const root = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+  const file = relative(root, resolve(process.argv[2] ?? join(root, 'benchmarks/results/scaling-16-cores.json')));
+  const s = JSON.parse(readFileSync(join(root, file), 'utf8')) as Scaling;
   const one = s.rows[0]!.ms;
   const points = s.rows.flatMap((r) => [
     ...CASES.map(([key, label]) => ({ case: label, workers: r.threads, speedup: one[key]! / r.ms[key]! })),
@@ -53,13 +57,21 @@ async function main(): Promise<void> {
     config: { legend: { labelLimit: 320 } },
   } as TopLevelSpec;
   const svg = file.replace(/\.json$/, '.svg');
-  writeFileSync(svg, await render(spec));
+  writeFileSync(join(root, svg), await render(spec));
   const keys = ['launch µs', 'triad GB/s', ...CASES.map(([k]) => k)];
   const head = ['workers', 'pooled launch', 'triad', ...CASES.map(([, l]) => l)];
   const cell = (k: string, v: number): string => (k === 'launch µs' ? `${v.toFixed(1)} µs` : k === 'triad GB/s' ? `${v.toFixed(0)} GB/s` : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms (${(one[k]! / v).toFixed(1)}x)`);
-  console.log(`| ${head.join(' | ')} |\n|${head.map(() => '---').join('|')}|`);
-  for (const r of s.rows) console.log(`| ${r.threads} | ${keys.map((k) => cell(k, r.ms[k]!)).join(' | ')} |`);
-  console.log(`\nWrote ${svg}`);
+  const table = [
+    `![Scaling on ${s.cores} cores](${svg})`,
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${head.map(() => '---').join('|')}|`,
+    ...s.rows.map((r) => `| ${r.threads} | ${keys.map((k) => cell(k, r.ms[k]!)).join(' | ')} |`),
+    '',
+    `Measured ${s.date.slice(0, 10)}: n = 2^${Math.log2(s.n)} float64 (${(s.n * 8) / 2 ** 20} MiB per array), the wave ${s.wave} x ${s.wave} with ${s.waveSteps} steps and one flush, medians of ${s.rounds} rounds.`,
+  ].join('\n');
+  writeFileSync(join(root, 'README.md'), spliceReadme(readFileSync(join(root, 'README.md'), 'utf8'), 'scaling', `node benchmarks/dist/scaling-plot.js from ${file}`, table));
+  console.log(`Wrote ${svg} and the README's scaling section`);
 }
 
 await main();
