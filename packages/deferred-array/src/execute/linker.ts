@@ -4,6 +4,7 @@ import { DeferredArrayError, ExecutionError, HeapError, WorkerError, fromSeriali
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { planCount, planExecution } from '../plan/pipeline.js';
+import { cachedPlan } from './plan-cache.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Target } from '../plan/pipeline.js';
@@ -165,8 +166,8 @@ async function runPlanAsync(plan: Plan, bound?: Bindings, outs?: OutBinding, dir
 }
 
 /** The request planned, its out bound and the outs its kernels may write directly. */
-function planRequest(roots: readonly Node[], many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
-  const plan = planExecution(roots, currentTarget());
+function planRequest(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
+  const plan = reused ? cachedPlan(roots, currentTarget()) : planExecution(roots, currentTarget());
   if (request.out === undefined) return { plan };
   const outs = bindOut(request.out, plan, many);
   return { plan, outs, direct: directTargets(plan, outs, request.view) };
@@ -224,7 +225,7 @@ function runNodes(roots: readonly Node[], many: boolean, all = false, request: R
     force?.stages.forEach((_, i) => finishStage(runPlan(force.stagePlan(i, currentTarget()))));
     let result: Single | Single[] | Record | undefined;
     if (roots.length > 0) {
-      const { plan, outs, direct } = planRequest(roots, many, request);
+      const { plan, outs, direct } = planRequest(roots, many, request, !conds && reads.length === 0);
       result = finish(many, plan, runPlan(plan, undefined, outs, direct), request, outs, direct);
     }
     force?.commit();
@@ -247,7 +248,7 @@ async function runNodesAsync(roots: readonly Node[], many: boolean, all = false,
   }
   const runRequest = async (): Promise<Single | Single[] | Record | undefined> => {
     if (roots.length === 0) return undefined;
-    const { plan, outs, direct } = planRequest(roots, many, request);
+    const { plan, outs, direct } = planRequest(roots, many, request, !conds && reads.length === 0);
     return finish(many, plan, await runPlanAsync(plan, undefined, outs, direct), request, outs, direct);
   };
   if (!all && reads.length === 0) return runRequest();

@@ -12,6 +12,9 @@ interface Mark {
 
 const marks = new WeakMap<Node, Mark>();
 let seq = 0;
+/** Bumped by every output(), pin() and pinCse(): plans made before may be stale. */
+let generation = 0;
+const marksGeneration = (): number => generation;
 
 function checkOutputName(name: unknown): string | undefined {
   if (name === undefined) return undefined;
@@ -27,6 +30,7 @@ function checkOutputName(name: unknown): string | undefined {
 /** Marks `node` as an output; marking again renames it and moves it to the end of the order. */
 function mark(node: Node, name?: unknown): void {
   marks.set(node, { name: checkOutputName(name), seq: seq++ });
+  generation++;
 }
 
 function markOf(node: Node): Mark | undefined {
@@ -44,6 +48,7 @@ const pins = new WeakMap<Node, Pin>();
 
 function pin(node: Node, kind: Pin): void {
   pins.set(node, kind);
+  generation++;
 }
 
 function pinOf(node: Node): Pin | undefined {
@@ -62,5 +67,5 @@ function inheritPin(from: Node, to: Node): void {
   if (p && !pins.has(to)) pins.set(to, p);
 }
 
-export { mark, markOf, pin, pinOf, inheritMark, inheritPin };
+export { mark, markOf, pin, pinOf, inheritMark, inheritPin, marksGeneration };
 export type { Mark, Pin };

@@ -1,0 +1,35 @@
+// Plans of graphs executed again. Nodes never change, so a request over the
+// same roots, for the same target, while no output() or pin() mark has been
+// set since, gets the plan made the first time: a loop executing one
+// DeferredArray plans once, as a compiled function does. Requests that read
+// mutable arrays are planned afresh (their versions move with the trace).
+import type { Node } from '../ir/node.js';
+import { marksGeneration } from '../ir/marks.js';
+import { planExecution } from '../plan/pipeline.js';
+import type { Target } from '../plan/pipeline.js';
+import type { Plan } from '../plan/plan.js';
+
+interface Entry {
+  readonly roots: readonly Node[];
+  readonly target: Target;
+  readonly marks: number;
+  readonly plan: Plan;
+}
+
+/** A few plans per first root (different companions, targets or marks); collected with the root. */
+const PER_ROOT = 4;
+const cache = new WeakMap<Node, Entry[]>();
+
+function cachedPlan(roots: readonly Node[], target: Target): Plan {
+  const first = roots[0];
+  if (!first) return planExecution(roots, target);
+  const marks = marksGeneration();
+  const entries = cache.get(first) ?? [];
+  const hit = entries.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]));
+  if (hit) return hit.plan;
+  const plan = planExecution(roots, target);
+  cache.set(first, [{ roots: [...roots], target, marks, plan }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);
+  return plan;
+}
+
+export { cachedPlan };
