@@ -102,5 +102,5 @@ function chainCase(n: number): Case {
   };
 }
 
-export { fooCase, sinCosCase, chainCase, chain, chainJs, randomData };
+export { fooCase, sinCosCase, chainCase };
 export type { Case };

@@ -5,18 +5,15 @@
 // thread, the two launched alternately.
 import * as da from 'deferred-array';
 import { compileKernel, createPool, defaultHeap, instantiate, launch, launchOnPool } from 'kernels-wasm';
-import type { KernelSpec } from 'kernels-wasm';
 import { randomData } from './data.js';
+import { COPY } from './streaming.js';
 import { median } from './timing.js';
-
-const COPY: KernelSpec = {
-  ndim: 1, slots: 0,
-  arrays: [{ dtype: 'float64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
-  body: [{ op: 'load', array: 0, type: 'float64' }, { op: 'store', array: 1, arg: 0, type: 'float64' }],
-};
 
 interface DispatchReport {
   readonly threads: number;
+  /** Launches timed each way, and sin pairs. */
+  readonly launches: number;
+  readonly pairs: number;
   /** Median µs of a one-block launch: on the pool, and on the calling thread. */
   readonly pooledUs: number;
   readonly inlineUs: number;
@@ -55,8 +52,8 @@ async function launchMicros(threads: number, reps = 2000): Promise<{ pooled: num
   }
 }
 
-async function dispatchReport(threads: number, pairs = 41): Promise<DispatchReport> {
-  const { pooled, inline } = await launchMicros(threads);
+async function dispatchReport(threads: number, pairs = 41, launches = 2000): Promise<DispatchReport> {
+  const { pooled, inline } = await launchMicros(threads, launches);
   const y = da.sin(da.wrap(randomData(1 << 17, 7)));
   // Results stay views inside the scopes: what is timed is the launch and the kernel.
   const pool = (): Promise<void> => da.scope(async () => { await y.execute(); });
@@ -73,14 +70,14 @@ async function dispatchReport(threads: number, pairs = 41): Promise<DispatchRepo
     sync();
     s.push(performance.now() - t0);
   }
-  return { threads, pooledUs: pooled, inlineUs: inline, sinPoolMs: median(p), sinSyncMs: median(s), sinRatio: median(s.map((v, i) => v / p[i]!)) };
+  return { threads, launches, pairs, pooledUs: pooled, inlineUs: inline, sinPoolMs: median(p), sinSyncMs: median(s), sinRatio: median(s.map((v, i) => v / p[i]!)) };
 }
 
 function printDispatch(r: DispatchReport): string {
   return [
-    `Dispatch: a one-block kernel launched on ${r.threads} pool workers costs ${r.pooledUs.toFixed(1)} µs (median of 2000; on the calling thread ${r.inlineUs.toFixed(1)} µs)`,
+    `Dispatch: a one-block kernel launched on ${r.threads} pool workers costs ${r.pooledUs.toFixed(1)} µs (median of ${r.launches}; on the calling thread ${r.inlineUs.toFixed(1)} µs)`,
     `  sin over 2^17 float64: execute() on ${r.threads} workers ${r.sinPoolMs.toFixed(3)} ms, executeSync() on one thread ${r.sinSyncMs.toFixed(3)} ms: ` +
-      `${r.sinRatio.toFixed(2)}x (median of per-pair ratios, launched alternately)`,
+      `${r.sinRatio.toFixed(2)}x (median of ${r.pairs} per-pair ratios, launched alternately)`,
   ].join('\n');
 }
 

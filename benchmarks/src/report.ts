@@ -1,7 +1,7 @@
 // Runs cases side by side and prints one readable table per case.
 import * as da from 'deferred-array';
 import type { Case } from './cases.js';
-import { gbPerS, median, time, timeAsync } from './timing.js';
+import { gbPerS, median, time, timeAsync, workerCounts } from './timing.js';
 
 interface Row {
   readonly who: string;
@@ -61,9 +61,7 @@ async function pairedFraction(c: Case, limit: () => unknown, limitBytes: number,
 
 /** execute() of each case with 1, 2, 4, ... workers up to `maxThreads`: time, GB/s, speed-up over one worker. */
 async function printScaling(cases: readonly { c: Case; limit: { name: string; gbPerS: number } }[], maxThreads: number, runs: number): Promise<string> {
-  const counts: number[] = [];
-  for (let t = 1; t < maxThreads; t *= 2) counts.push(t);
-  counts.push(maxThreads);
+  const counts = workerCounts(maxThreads);
   const before = da.configure();
   const lines = ['Scaling of execute() with the number of workers (every kernel on the pool):'];
   try {

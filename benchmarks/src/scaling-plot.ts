@@ -5,9 +5,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { TopLevelSpec } from 'vega-lite';
 import { spliceReadme } from './peers/outputs.js';
-import { render } from './peers/plots.js';
+import { render, workersSpec } from './peers/plots.js';
 
 interface Scaling {
   readonly date: string;
@@ -32,30 +31,8 @@ async function main(): Promise<void> {
     ...CASES.map(([key, label]) => ({ case: label, workers: r.threads, speedup: one[key]! / r.ms[key]! })),
     { case: 'streaming triad (the memory limit)', workers: r.threads, speedup: r.ms['triad GB/s']! / one['triad GB/s']! },
   ]);
-  const max = Math.max(...s.rows.map((r) => r.threads));
-  const spec = {
-    $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'execute() against the number of workers', subtitle: `speed-up over one worker; ${s.cores} cores, n = 2^${Math.log2(s.n)} float64, wave ${s.wave}^2; ${s.date.slice(0, 10)}` },
-    width: 460, height: 320,
-    layer: [
-      {
-        data: { values: points },
-        mark: { type: 'line', point: true },
-        encoding: {
-          x: { field: 'workers', type: 'quantitative', scale: { domain: [1, max] } },
-          y: { field: 'speedup', type: 'quantitative', title: 'speed-up (x)' },
-          color: { field: 'case', type: 'nominal', title: null },
-          strokeDash: { condition: { test: "indexof(datum.case, 'streaming') === 0", value: [4, 3] }, value: [1, 0] },
-        },
-      },
-      {
-        data: { values: [{ workers: 1, speedup: 1 }, { workers: max, speedup: max }] },
-        mark: { type: 'line', strokeDash: [2, 4], color: 'gray' },
-        encoding: { x: { field: 'workers', type: 'quantitative' }, y: { field: 'speedup', type: 'quantitative' } },
-      },
-    ],
-    config: { legend: { labelLimit: 320 } },
-  } as TopLevelSpec;
+  const subtitle = `speed-up over one worker; ${s.cores} cores, n = 2^${Math.log2(s.n)} float64, wave ${s.wave}^2; ${s.date.slice(0, 10)}`;
+  const spec = workersSpec(points, subtitle, { width: 460, height: 320 }, 'streaming');
   const svg = file.replace(/\.json$/, '.svg');
   writeFileSync(join(root, svg), await render(spec));
   const keys = ['launch µs', 'triad GB/s', ...CASES.map(([k]) => k)];

@@ -16,7 +16,7 @@ import { makeWave, step } from 'deferred-array-examples/wave';
 import { chain, randomData } from './data.js';
 import { launchMicros } from './dispatch.js';
 import { openStreams } from './streaming.js';
-import { median, timeAsync } from './timing.js';
+import { gbPerS, median, timeAsync } from './timing.js';
 
 interface Row {
   readonly threads: number;
@@ -24,6 +24,7 @@ interface Row {
   readonly ms: Record<string, number>;
 }
 
+/** More points than timing.ts's workerCounts (12, 24, 48 too): the curve on a many-core machine bends between powers of two. */
 const threadCounts = (max: number): number[] => [...new Set([1, 2, 4, 8, 12, 16, 24, 32, 48, 64].filter((t) => t < max).concat(max))];
 
 async function main(): Promise<void> {
@@ -61,7 +62,7 @@ async function main(): Promise<void> {
     for (const t of counts) {
       add(t, 'launch µs', (await launchMicros(t)).pooled);
       const streams = await openStreams(n, t);
-      add(t, 'triad GB/s', streams.bytes.triad / ((await timeAsync(streams.run.triad, 5)).medianMs) / 1e6);
+      add(t, 'triad GB/s', gbPerS(streams.bytes.triad, (await timeAsync(streams.run.triad, 5)).medianMs));
       await streams.close();
       da.configure({ threads: t, inlineThreshold: 0 });
       for (const [name, fn] of Object.entries(cases)) add(t, `${name} ms`, (await timeAsync(fn, 5)).medianMs);

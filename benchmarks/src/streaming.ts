@@ -82,5 +82,5 @@ async function streamingLimits(n: number, runs: number, threads = 0): Promise<St
   }
 }
 
-export { streamingLimits, openStreams };
+export { streamingLimits, openStreams, COPY };
 export type { Stream, StreamName, Streams };

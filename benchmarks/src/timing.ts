@@ -37,5 +37,12 @@ function median(values: number[]): number {
 
 const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
 
-export { time, timeAsync, gbPerS, median };
+/** Worker counts a scaling measurement takes: 1, 2, 4, ... below `max`, then `max`. */
+function workerCounts(max: number): number[] {
+  const counts: number[] = [];
+  for (let t = 1; t < max; t *= 2) counts.push(t);
+  return [...counts, max];
+}
+
+export { time, timeAsync, gbPerS, median, workerCounts };
 export type { Timing };

@@ -14,6 +14,7 @@ import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { CASES, caseById } from './cases.js';
+import { workerCounts } from '../timing.js';
 import type { CaseId } from './cases.js';
 import { isKnownWrong } from './known.js';
 import { Runner, fmtN } from './run.js';
@@ -27,14 +28,6 @@ const env = process.env;
 const quick = env['BENCH_QUICK'] === '1';
 const checkOnly = env['BENCH_CHECK'] === '1';
 const list = (v: string | undefined): string[] | undefined => v?.split(',').map((s) => s.trim()).filter(Boolean);
-
-/** Worker counts for the scaling plot: 1, 2, 4, ... and every core. */
-function workerCounts(): number[] {
-  const cores = os.availableParallelism();
-  const counts: number[] = [];
-  for (let t = 1; t < cores; t *= 2) counts.push(t);
-  return [...counts, cores];
-}
 
 function plan(): { groups: Group[]; scaling: Group[] } {
   const systems = list(env['BENCH_SYSTEMS']) ?? [...SYSTEMS];
@@ -53,7 +46,7 @@ function plan(): { groups: Group[]; scaling: Group[] } {
   }
   const scaleN = quick ? 1e6 : 1e7;
   const scaling = checkOnly ? [] : (['foo-folded', 'chain', 'sincos'] as const).filter((id) => cases.includes(id))
-    .map((id) => ({ caseId: id, n: scaleN, systems: workerCounts().map((t) => `ours-t${t}`) }));
+    .map((id) => ({ caseId: id, n: scaleN, systems: workerCounts(os.availableParallelism()).map((t) => `ours-t${t}`) }));
   return { groups, scaling };
 }
 
@@ -78,13 +71,9 @@ async function main(): Promise<void> {
       `${limits.threads} workers: read ${limits.all['read']!.toFixed(1)}, copy ${limits.all['copy']!.toFixed(1)}, triad ${limits.all['triad']!.toFixed(1)} GB/s`);
   }
   const runner = new Runner({ rounds, checkOnly, budgetS: quick ? 4 : 12, log });
-  await runner.runAll(groups);
-  const peers = runner.measurements.slice();
-  runner.measurements.length = 0;
-  if (scaling.length) {
-    console.log('Worker scaling of execute()...');
-    await runner.runAll(scaling);
-  }
+  const peers = await runner.runAll(groups);
+  if (scaling.length) console.log('Worker scaling of execute()...');
+  const scaled = scaling.length ? await runner.runAll(scaling) : [];
   if (checkOnly) {
     const skipped = [...runner.systems.values()].filter((s) => s.skipped);
     for (const s of skipped) console.log(`skipped ${s.id}: ${s.skipped}`);
@@ -105,7 +94,7 @@ async function main(): Promise<void> {
     systems: [...runner.systems.values()].filter((s) => s.id !== 'reference'),
     streaming: limits!,
     measurements: peers,
-    scaling: runner.measurements,
+    scaling: scaled,
   };
   const written = await writeOutputs(result);
   console.log(`\nWrote ${written.join(', ')} in ${result.minutes.toFixed(1)} min.`);

@@ -2,6 +2,7 @@
 // bytes one ideal pass moves, and how close a system's answer must come to
 // the reference evaluator's. Every system (systems/*.ts, python/child.py)
 // writes each case the way its users would.
+import type { StreamName } from '../streaming.js';
 import { uniform } from './data.js';
 
 type CaseId =
@@ -9,7 +10,6 @@ type CaseId =
   | 'wave' | 'matmul' | 'matvec' | 'call' | 'call-compiled';
 
 /** Which streaming kernel bounds the case: a reduction reads, two inputs and an output is a triad. */
-type Limit = 'read' | 'copy' | 'triad';
 
 interface CaseSpec {
   readonly id: CaseId;
@@ -22,7 +22,7 @@ interface CaseSpec {
   elements(n: number): number;
   /** Arrays of n elements one ideal pass reads and writes (GB/s = this x element size x n / time); 0 where not plotted as bandwidth. */
   readonly arraysMoved: number;
-  readonly limit: Limit;
+  readonly limit: StreamName;
   /** Relative tolerance against the float64 reference, for float64 and for float32 systems. */
   readonly tol: { readonly float64: number; readonly float32: number };
 }
@@ -85,7 +85,6 @@ const caseById = (id: string): CaseSpec => {
 };
 
 /** The 10-op chain, one element: what every system's chain computes. */
-const chainScalar = (x: number, y: number): number => Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
 
 /** The standard normal CDF through tanh (the approximation every system here has): 0.5 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
 const CDF_K = Math.sqrt(2 / Math.PI);
@@ -94,5 +93,5 @@ const CDF_C = 0.044715;
 /** The wave's initial state, n x n, as examples/wave.ts makes it. */
 export { initialValues as waveInitial, stepLoop as waveStepLoop } from 'deferred-array-examples/wave';
 
-export { CASES, caseById, chainScalar, BS, CDF_K, CDF_C, WAVE_STEPS };
-export type { CaseId, CaseSpec, Limit };
+export { CASES, caseById, BS, CDF_K, CDF_C, WAVE_STEPS };
+export type { CaseId, CaseSpec };

@@ -16,4 +16,4 @@ function uniform(n: number, seed: number, lo: number, hi: number): Float64Array 
   return x;
 }
 
-export { uniform, uniformAt };
+export { uniform };

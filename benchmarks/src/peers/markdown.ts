@@ -41,6 +41,7 @@ function table(r: BenchResult, pick: (caseId: string) => number | undefined): st
 }
 
 /** The worker-scaling runs (ours-t1, ours-t2, ...): plotted apart, not peers. */
+/** The systems of the worker-scaling groups (ours-t1, ours-t2, ...). */
 const isScaling = (id: string): boolean => /^ours-t\d+$/.test(id);
 
 function systemsList(r: BenchResult): string {
@@ -91,4 +92,4 @@ function markdown(r: BenchResult, plotDir: string): { section: string; full: str
   return { section, full };
 }
 
-export { markdown, headlineN, measurementOf, systemLabel };
+export { markdown, headlineN, measurementOf, systemLabel, isScaling };

@@ -5,9 +5,10 @@ import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { CASES, caseById } from './cases.js';
-import { headlineN, measurementOf, systemLabel as labelOf } from './markdown.js';
+import { headlineN, isScaling, measurementOf, systemLabel as labelOf } from './markdown.js';
 import type { BenchResult } from './outputs.js';
 import { fmtN } from './run.js';
+import { gbPerS } from '../timing.js';
 
 /** Legends long enough for the systems' names. */
 const LEGEND = { legend: { labelLimit: 320 } };
@@ -16,7 +17,7 @@ const OURS = "indexof(datum.system, 'deferred-array') === 0";
 
 /** One colour per system, the same in every plot (a scheme wide enough that none repeats). */
 function systemColors(r: BenchResult): object {
-  const domain = r.systems.filter((s) => s.id !== 'reference' && !/^ours-t\d/.test(s.id)).map((s) => labelOf(r, s.id));
+  const domain = r.systems.filter((s) => s.id !== 'reference' && !isScaling(s.id)).map((s) => labelOf(r, s.id));
   return { field: 'system', type: 'nominal', title: null, scale: { domain, scheme: 'tableau20' } };
 }
 
@@ -31,7 +32,7 @@ function gbpsSpec(r: BenchResult, caseId: string): TopLevelSpec {
   const c = caseById(caseId);
   const rows = r.measurements.filter((m) => m.caseId === caseId && m.status === 'ok' && m.medianMs).map((m) => {
     const bytes = (r.systems.find((s) => s.id === m.system)?.dtype === 'float32' ? 4 : 8) * c.arraysMoved * m.n;
-    return { system: labelOf(r, m.system), n: m.n, gbps: bytes / (m.medianMs! / 1000) / 1e9 };
+    return { system: labelOf(r, m.system), n: m.n, gbps: gbPerS(bytes, m.medianMs!) };
   });
   const limits = [
     { limit: `${c.limit} limit, ${r.streaming.threads} workers`, gbps: r.streaming.all[c.limit]! },
@@ -99,24 +100,28 @@ function speedupSpec(r: BenchResult): TopLevelSpec {
   } as TopLevelSpec;
 }
 
-function scalingSpec(r: BenchResult): TopLevelSpec {
-  const rows = r.scaling.filter((m) => m.status === 'ok' && m.medianMs).map((m) => {
-    const one = measurementOf(r.scaling, m.caseId, m.n, 'ours-t1');
-    return { case: `${m.caseId} ${fmtN(m.n)}`, workers: Number(m.system.slice(6)), speedup: one?.medianMs ? one.medianMs / m.medianMs! : NaN };
-  });
-  const max = Math.max(1, ...rows.map((x) => x.workers));
+interface ScalingPoint {
+  readonly case: string;
+  readonly workers: number;
+  readonly speedup: number;
+}
+
+/** Speed-up over one worker against the workers, a line per case, with the ideal drawn dashed; `dashed` cases are drawn dashed too. */
+function workersSpec(points: readonly ScalingPoint[], subtitle: string, size: { width: number; height: number }, dashed?: string): TopLevelSpec {
+  const max = Math.max(1, ...points.map((x) => x.workers));
   return {
     $schema: 'https://vega.github.io/schema/vega-lite/v6.json',
-    title: { text: 'execute() against the number of workers', subtitle: `speed-up over one worker; ${r.machine.cpus} cores` },
-    width: 420, height: 300,
+    title: { text: 'execute() against the number of workers', subtitle },
+    ...size,
     layer: [
       {
-        data: { values: rows },
+        data: { values: points },
         mark: { type: 'line', point: true },
         encoding: {
           x: { field: 'workers', type: 'quantitative', scale: { domain: [1, max] } },
           y: { field: 'speedup', type: 'quantitative', title: 'speed-up (x)' },
           color: { field: 'case', type: 'nominal', title: null },
+          ...(dashed ? { strokeDash: { condition: { test: `indexof(datum.case, '${dashed}') === 0`, value: [4, 3] }, value: [1, 0] } } : {}),
         },
       },
       {
@@ -127,6 +132,14 @@ function scalingSpec(r: BenchResult): TopLevelSpec {
     ],
     config: LEGEND,
   } as TopLevelSpec;
+}
+
+function scalingSpec(r: BenchResult): TopLevelSpec {
+  const rows = r.scaling.filter((m) => m.status === 'ok' && m.medianMs).map((m) => {
+    const one = measurementOf(r.scaling, m.caseId, m.n, 'ours-t1');
+    return { case: `${m.caseId} ${fmtN(m.n)}`, workers: Number(m.system.slice(6)), speedup: one?.medianMs ? one.medianMs / m.medianMs! : NaN };
+  });
+  return workersSpec(rows, `speed-up over one worker; ${r.machine.cpus} cores`, { width: 420, height: 300 });
 }
 
 /** Every plot as [file name, SVG text]. */
@@ -141,4 +154,4 @@ async function plots(r: BenchResult): Promise<Array<[string, string]>> {
   return out;
 }
 
-export { plots, render };
+export { plots, render, workersSpec };

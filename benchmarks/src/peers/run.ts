@@ -107,8 +107,9 @@ class Runner {
     return m;
   }
 
-  /** Runs every group, printing a line per group with an estimate of the time left. */
-  async runAll(groups: readonly Group[]): Promise<void> {
+  /** Runs every group, printing a line per group with an estimate of the time left; returns what it measured. */
+  async runAll(groups: readonly Group[]): Promise<Measurement[]> {
+    const first = this.measurements.length;
     // Time grows with size, but slower than n at the top: big sizes get fewer rounds (the budget).
     const weight = (g: Group): number => g.systems.length * (1 + Math.sqrt(elements(g) / 1e5));
     const total = groups.reduce((s, g) => s + weight(g), 0);
@@ -129,6 +130,7 @@ class Runner {
     } finally {
       this.#stop();
     }
+    return this.measurements.slice(first);
   }
 
   async #group(g: Group, tag: string, left: () => string): Promise<void> {
@@ -213,4 +215,4 @@ class Runner {
 }
 
 export { Runner, fmtN, fmtMs };
-export type { Group, Measurement, SystemInfo, Status };
+export type { Group, Measurement, SystemInfo };

@@ -1,6 +1,7 @@
 // The loop a user writes by hand instead: fused, one pass, into a fresh
 // array per call or into one it owns and reuses.
-import { BS, CDF_C, CDF_K, WAVE_STEPS, chainScalar, waveInitial, waveStepLoop } from '../cases.js';
+import { chainJs } from '../../data.js';
+import { BS, CDF_C, CDF_K, WAVE_STEPS, waveInitial, waveStepLoop } from '../cases.js';
 import type { CaseSpec } from '../cases.js';
 import type { Built, System } from './system.js';
 
@@ -72,7 +73,7 @@ function js(owned: boolean): System {
       switch (c.id) {
         case 'chain': case 'call': run = () => {
           const o = out();
-          for (let i = 0; i < n; i++) o[i] = chainScalar(x![i]!, y![i]!);
+          for (let i = 0; i < n; i++) o[i] = chainJs(x![i]!, y![i]!);
           return o;
         }; break;
         case 'sincos': run = () => {
@@ -99,4 +100,4 @@ function js(owned: boolean): System {
   };
 }
 
-export { js, matmul, matvec, blackScholes };
+export { js };

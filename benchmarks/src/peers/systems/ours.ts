@@ -3,15 +3,13 @@
 // plain TypeScript reference evaluator (the oracle the check compares with).
 import * as da from 'deferred-array';
 import { makeWave, step } from 'deferred-array-examples/wave';
+import { chain } from '../../data.js';
 import { BS, CDF_C, CDF_K, WAVE_STEPS } from '../cases.js';
 import type { CaseSpec } from '../cases.js';
 import { packageVersion } from './system.js';
 import type { Built, Result, System } from './system.js';
 
 type Mode = 'execute' | 'views' | 'reference';
-
-const chain = (A: da.DeferredArray, B: da.DeferredArray): da.DeferredArray =>
-  A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
 
 const cdf = (d: da.DeferredArray): da.DeferredArray => d.add(d.mul(d).mul(d).mul(CDF_C)).mul(CDF_K).tanh().add(1).mul(0.5);
 

@@ -8,6 +8,7 @@
 // build a different graph at other sizes, so it is traced and planned once per
 // size instead.
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
+import { isThenable } from '../util/platform.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';
@@ -82,7 +83,6 @@ function prepare(inst: Instance): void {
 /** Instances kept per compiled function; a loop over more distinct sizes than this carries the plan again. */
 const INSTANCES = 64;
 
-const isThenable = (x: unknown): boolean => typeof (x as { then?: unknown } | null)?.then === 'function';
 
 function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[], sizes: ReadonlyMap<string, number>): Traced {
   const leaves = ps.map((p, i) => makeNode('placeholder', [], shapeAt(p, sizes), p.dtype, { label: `argument ${i}` }));

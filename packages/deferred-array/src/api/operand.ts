@@ -5,7 +5,7 @@ import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, castValue, source } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { isRowMajor, sizeOf } from '../ir/shape.js';
 import { ViewLease, assertLive, heapViewOf, viewEntryOf } from '../results/views.js';
 import type { ViewEntry } from '../results/views.js';
 import { isStdNdarray } from '../util/stdlib.js';
@@ -130,11 +130,8 @@ function leasedSource(data: TypedArray, shape: readonly number[], dtype: DType, 
  */
 function rowMajorRun(x: StdNdarray, d: DType): TypedArray | undefined {
   if (d === 'bool' || typedDType(x.data) !== d) return undefined;
-  const n = sizeOf(x.shape);
-  const c = contiguousStrides(x.shape);
-  if (!x.shape.every((len, i) => len <= 1 || x.strides[i] === c[i])) return undefined;
-  const t = x.data as TypedArray;
-  return new (t.constructor as new (b: ArrayBufferLike, o: number, n: number) => TypedArray)(t.buffer, t.byteOffset + x.offset * t.BYTES_PER_ELEMENT, n);
+  if (!isRowMajor(x.shape, x.strides)) return undefined;
+  return (x.data as TypedArray).subarray(x.offset, x.offset + sizeOf(x.shape));
 }
 
 /**

@@ -4,7 +4,7 @@ import { DeferredArrayError, ExecutionError, HeapError, WorkerError, fromSeriali
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { planCount, planExecution } from '../plan/pipeline.js';
-import { cachedPlan } from './plan-cache.js';
+import { cachedPlan, lookupPlan } from './plan-cache.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Target } from '../plan/pipeline.js';
@@ -167,7 +167,11 @@ async function runPlanAsync(plan: Plan, bound?: Bindings, outs?: OutBinding, dir
 
 /** The request planned, its out bound and the outs its kernels may write directly. */
 function planRequest(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
-  const plan = reused ? cachedPlan(roots, currentTarget()) : planExecution(roots, currentTarget());
+  return bindRequest(reused ? cachedPlan(roots, currentTarget()) : planExecution(roots, currentTarget()), many, request);
+}
+
+/** `plan` with the request's outs bound to it. */
+function bindRequest(plan: Plan, many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
   if (request.out === undefined) return { plan };
   const outs = bindOut(request.out, plan, many);
   return { plan, outs, direct: directTargets(plan, outs, request.view) };
@@ -211,6 +215,12 @@ function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
  * in-place computations they need (all of them when `all`); with no roots, only those.
  */
 function runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Single | Single[] | Record | undefined {
+  // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
+  const again = all ? undefined : lookupPlan(roots, currentTarget());
+  if (again) {
+    const { plan, outs, direct } = bindRequest(again, many, request);
+    return finish(many, plan, runPlan(plan, undefined, outs, direct), request, outs, direct);
+  }
   let { conds, reads } = survey(roots);
   if (conds) {
     const decide = resolveConds(roots);
@@ -238,6 +248,11 @@ function runNodes(roots: readonly Node[], many: boolean, all = false, request: R
 
 /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
 async function runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Single | Single[] | Record | undefined> {
+  const again = all ? undefined : lookupPlan(roots, currentTarget());
+  if (again) {
+    const { plan, outs, direct } = bindRequest(again, many, request);
+    return finish(many, plan, await runPlanAsync(plan, undefined, outs, direct), request, outs, direct);
+  }
   let { conds, reads } = survey(roots);
   if (conds) {
     const decide = resolveConds(roots);

@@ -20,16 +20,27 @@ interface Entry {
 const PER_ROOT = 4;
 const cache = new WeakMap<Node, Entry[]>();
 
-function cachedPlan(roots: readonly Node[], target: Target): Plan {
+/**
+ * The plan made before for these roots and target, if no mark has been set
+ * since. Only requests without conds or mutable reads are ever stored, so a
+ * hit also says the request needs neither.
+ */
+function lookupPlan(roots: readonly Node[], target: Target): Plan | undefined {
   const first = roots[0];
-  if (!first) return planExecution(roots, target);
+  if (!first) return undefined;
   const marks = marksGeneration();
-  const entries = cache.get(first) ?? [];
-  const hit = entries.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]));
-  if (hit) return hit.plan;
+  return cache.get(first)?.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]))?.plan;
+}
+
+/** Plans a request without conds or mutable reads, or reuses its plan. */
+function cachedPlan(roots: readonly Node[], target: Target): Plan {
+  const hit = lookupPlan(roots, target);
+  if (hit || roots.length === 0) return hit ?? planExecution(roots, target);
   const plan = planExecution(roots, target);
-  cache.set(first, [{ roots: [...roots], target, marks, plan }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);
+  const marks = marksGeneration();
+  const entries = cache.get(roots[0]!) ?? [];
+  cache.set(roots[0]!, [{ roots: [...roots], target, marks, plan }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);
   return plan;
 }
 
-export { cachedPlan };
+export { cachedPlan, lookupPlan };

@@ -89,5 +89,11 @@ function contiguousStrides(shape: Shape): number[] {
   return s;
 }
 
-export { broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, fmt as formatShape };
+/** Whether `strides` walk `shape` row-major without gaps (axes of length 0 or 1 may have any stride). */
+function isRowMajor(shape: Shape, strides: readonly number[]): boolean {
+  const c = contiguousStrides(shape);
+  return shape.every((d, i) => d <= 1 || strides[i] === c[i]);
+}
+
+export { broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
 export type { Shape };

@@ -8,14 +8,13 @@
 //   copied out of the heap.
 // Everything that can fail (heap allocation) happens before any out is
 // written, so a failure leaves the outs as they were.
-import { defaultHeap } from 'kernels-wasm';
 import type { RunResult } from '../execute/backend.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../reference/dense.js';
-import { allocEvicting } from '../wasm/source-cache.js';
+import { copyToHeap } from '../wasm/source-cache.js';
 import { toNdarray } from '../execute/to-ndarray.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { typedDType } from '../api/operand.js';
@@ -40,10 +39,7 @@ type Record = { [key: string]: StdNdarray | StdNdarray[] };
 
 /** A block of its own in the heap holding `value`, row-major. */
 function toHeap(value: Dense): number {
-  const bytes = sizeOf(value.shape) * dtypeInfo(value.dtype).bytes;
-  const ptr = allocEvicting(bytes);
-  new Uint8Array(defaultHeap().memory.buffer, ptr, bytes).set(new Uint8Array(value.data.buffer, value.data.byteOffset, bytes));
-  return ptr;
+  return copyToHeap(value.data, sizeOf(value.shape) * dtypeInfo(value.dtype).bytes);
 }
 
 /** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
@@ -99,4 +95,4 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
 }
 
 export { deliver };
-export type { Delivery, Single, Record };
+export type { Single, Record };

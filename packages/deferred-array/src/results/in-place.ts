@@ -71,14 +71,14 @@ function mayRaise(plan: Plan): boolean {
  * memory. A worker thread dying mid-kernel (a trap or an exit: a bug or the
  * host killing it, never the data) is the one failure this cannot exclude.
  */
-function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, bound?: Bindings): Map<Node, OutTarget> {
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean): Map<Node, OutTarget> {
   const direct = new Map<Node, OutTarget>();
   const last = plan.steps[plan.steps.length - 1];
   if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
   if (mayRaise(plan)) return direct;
-  const read = leasedBy(plan, bound);
+  const read = leasedBy(plan);
   const stored = new Set(last.group.stores);
   for (const { n, t } of places) {
     if (!t?.heap || !stored.has(n) || direct.has(n)) continue;

@@ -9,11 +9,11 @@ import { ShapeError } from '../ir/errors.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { contiguousStrides, formatShape, sameShape, sizeOf } from '../ir/shape.js';
+import { contiguousStrides, formatShape, isRowMajor, sameShape, sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
 import { forEachStrided } from '../reference/dense.js';
 import type { Dense } from '../reference/dense.js';
-import { isStdNdarray } from '../util/stdlib.js';
+import { isStdNdarray, stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { describe, typedDType } from '../api/operand.js';
 import { heapViewOf } from './views.js';
@@ -50,10 +50,7 @@ const isOutArray = (x: unknown): x is OutArray => typedDType(x) !== undefined ||
 
 /** The typed array holding a stdlib ndarray's elements (a bool ndarray's bytes). */
 function elementsOf(x: StdNdarray): TypedArray | undefined {
-  const d = x.data as { buffer?: ArrayBufferLike; byteOffset?: number; length?: number };
-  if (x.dtype === 'bool' && d.buffer && d.byteOffset !== undefined && d.length !== undefined) {
-    return new Uint8Array(d.buffer, d.byteOffset, d.length);
-  }
+  if (x.dtype === 'bool') return stdNdarray().base.reinterpretBoolean(x).data as Uint8Array;
   return typedDType(x.data) !== undefined ? (x.data as TypedArray) : undefined;
 }
 
@@ -185,8 +182,7 @@ function writeOut(value: Dense, t: OutTarget): void {
   const to = t.data;
   const from = value.data;
   if (sizeOf(value.shape) === 0) return;
-  const rowMajor = contiguousStrides(value.shape);
-  if (value.shape.every((d, i) => d <= 1 || t.strides[i] === rowMajor[i])) {
+  if (isRowMajor(value.shape, t.strides)) {
     to.set(from, t.offset);
     return;
   }
@@ -194,4 +190,4 @@ function writeOut(value: Dense, t: OutTarget): void {
 }
 
 export { bindOut, writeOut, extent };
-export type { OutOption, OutTarget, OutBinding, OutArray };
+export type { OutOption, OutTarget, OutBinding };

@@ -5,7 +5,7 @@
 // scope, as an ordinary array copied out of the heap, so that outside every
 // scope nobody holds heap memory without having asked for it ({ view: true }).
 import { gather } from '../reference/dense.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { isRowMajor, sizeOf } from '../ir/shape.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { toNdarray } from '../execute/to-ndarray.js';
 import { mapNested } from '../util/nested.js';
@@ -95,8 +95,7 @@ function copyOut(x: StdNdarray | TypedArray): StdNdarray | TypedArray {
   const data = x.data as TypedArray;
   const n = sizeOf(x.shape);
   // A row-major view (what execute() hands out) is one block: a slice, not an element walk.
-  const rowMajor = contiguousStrides(x.shape);
-  if (x.shape.length === 0 || x.strides.every((s, i) => s === rowMajor[i])) {
+  if (isRowMajor(x.shape, x.strides)) {
     return toNdarray({ dtype: x.dtype as DType, shape: x.shape, data: data.slice(x.offset, x.offset + n) });
   }
   const src = { dtype: x.dtype as DType, shape: x.shape, data };

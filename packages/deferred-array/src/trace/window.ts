@@ -5,7 +5,7 @@
 // twice (a broadcast) is read-only, as in NumPy.
 import type { TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 
 interface Window {
@@ -27,8 +27,7 @@ function viewWindow(w: Window, view: ViewMap, shape: Shape): Window {
 
 /** Row-major and gap-free (axes of length 1 may have any stride). */
 function isContiguousWindow(w: Window): boolean {
-  const c = contiguousStrides(w.shape);
-  return w.shape.every((d, i) => d <= 1 || w.strides[i] === c[i]);
+  return isRowMajor(w.shape, w.strides);
 }
 
 /** The window of a reshape of `w`: one only when w is contiguous (else NumPy copies, and so do we). */

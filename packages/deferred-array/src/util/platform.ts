@@ -67,4 +67,3 @@ function asyncContext<T>(): AsyncContext<T> {
 }
 
 export { availableCores, emitWarning, asyncContext, isThenable };
-export type { AsyncContext };

@@ -74,11 +74,10 @@ interface Pieces {
 let ndarrayModule: NdarrayModule | undefined;
 let sliceModule: SliceModule | undefined;
 
-function load(): Pieces {
+function load(): void {
   const p = require(fileURLToPath(new URL('./stdlib-pieces.cjs', packageRoot))) as Pieces;
   ndarrayModule = { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } };
   sliceModule = { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } };
-  return p;
 }
 
 const stdNdarray = (): NdarrayModule => ndarrayModule ?? (load(), ndarrayModule!);

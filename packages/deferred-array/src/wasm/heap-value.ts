@@ -5,7 +5,7 @@ import { defaultHeap } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { allocDense, forEachStrided } from '../reference/dense.js';
 import type { Dense } from '../reference/dense.js';
@@ -50,8 +50,7 @@ function atAddress(ptr: number, dtype: DType, shape: Shape): HeapValue {
 
 /** Row-major and gap-free: axes of length 1 may have any stride. */
 function isContiguous(v: HeapValue): boolean {
-  const c = contiguousStrides(v.shape);
-  return v.shape.every((d, i) => d <= 1 || v.strides[i] === c[i]);
+  return isRowMajor(v.shape, v.strides);
 }
 
 /** The window a view node opens onto its input's window. */

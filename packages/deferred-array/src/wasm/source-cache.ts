@@ -64,6 +64,13 @@ function allocEvicting(bytes: number): number {
   }
 }
 
+/** A heap block of its own (evicting cached copies for room) holding the first `bytes` bytes of `data`. */
+function copyToHeap(data: ArrayBufferView, bytes: number): number {
+  const ptr = allocEvicting(bytes);
+  new Uint8Array(defaultHeap().memory.buffer, ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+  return ptr;
+}
+
 /**
  * The heap address of a copy of `node`'s data (or of `data`, the values of a
  * node that holds none, such as a compiled function's constant), made now if
@@ -76,9 +83,8 @@ function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node
   if (!e || e.freed) {
     const bytes = data.length * dtypeInfo(node.dtype).bytes;
     trim(bytes);
-    e = { ptr: allocEvicting(bytes), bytes, freed: false, pins: 0 };
+    e = { ptr: copyToHeap(data, bytes), bytes, freed: false, pins: 0 };
     cached += bytes;
-    new Uint8Array(defaultHeap().memory.buffer, e.ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
     entries.set(node, e);
     registry.register(node, e, node);
   }
@@ -115,5 +121,5 @@ function dropCopy(node: Node): void {
 /** Bytes the cache holds (for tests and statistics). */
 const cachedBytes = (): number => cached;
 
-export { residentAddress, allocEvicting, unpin, cachedBytes, dropCopy };
+export { residentAddress, allocEvicting, unpin, cachedBytes, dropCopy, copyToHeap };
 export type { Entry as CacheEntry };

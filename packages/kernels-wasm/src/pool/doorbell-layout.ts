@@ -11,8 +11,6 @@
 // different threads sit on different 64-byte lines.
 
 const WORD = {
-  /** Launches given so far (bumped once per launch, and on close). */
-  gen: 0,
   /** CompiledModule.id of the kernel to run. */
   kernel: 1,
   /** Byte address of the launch block in the heap; its claim word hands out the blocks. */
@@ -85,4 +83,4 @@ function ensureBytes(sab: SharedArrayBuffer, bytes: number): boolean {
   return true;
 }
 
-export { WORD, SLOT, STATE, REPLY, SLOTS_AT, SLOT_WORDS, ERROR_CAPACITY, slotWord, moduleAt, controlBuffer, ensureBytes };
+export { WORD, SLOT, STATE, REPLY, ERROR_CAPACITY, slotWord, moduleAt, controlBuffer, ensureBytes };

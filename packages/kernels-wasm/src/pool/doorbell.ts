@@ -1,8 +1,9 @@
 // The calling thread's side of the doorbell (see doorbell-layout.ts): one
 // launch at a time, in the order given; a launch costs a few atomic writes,
-// one notify and the wait for DONE, which spins briefly (a short kernel is
-// done before a waitAsync could be armed) and then waits asynchronously in
-// bounded steps, checking between them that the workers it waits for live.
+// two notifies and the wait for DONE, which spins briefly on a short launch
+// (it is done before a waitAsync could be armed), otherwise waits
+// asynchronously in bounded steps, checking between them that the workers it
+// waits for live, and spins for the tail once one worker has finished.
 import { ARGS } from '../lower/args-layout.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
 import { WorkerFailure } from './errors.js';
@@ -81,6 +82,7 @@ class Doorbell {
         this.#current.died.set(s, reason);
         Atomics.store(new Int32Array(this.#memory.buffer), this.#current.claim, this.#current.blocks);
       } else if (prev === STATE.go && this.#current) {
+        // Died before taking the launch up: it counts as settled, and the launch does not fail for it.
         this.#current.died.set(s, '');
       }
       Atomics.add(this.#w, WORD.vacancy, 1);
@@ -100,7 +102,6 @@ class Doorbell {
   close(): void {
     this.#closed = true;
     Atomics.store(this.#w, WORD.closed, 1);
-    Atomics.add(this.#w, WORD.gen, 1);
     for (let s = 0; s < this.#threads; s++) Atomics.notify(this.#w, slotWord(s, SLOT.state));
     Atomics.notify(this.#w, WORD.vacancy);
   }
@@ -122,7 +123,6 @@ class Doorbell {
       const died = new Map<number, string>();
       this.#current = { claim, blocks: ring.blocks, died };
       const given = parked.filter((s) => Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), STATE.parked, STATE.go) === STATE.parked);
-      Atomics.add(this.#w, WORD.gen, 1);
       // Two notifies: each worker woken wakes two more (park.ts). Waking a worker can cost the calling
       // thread its core for a while, which must not delay the others' start.
       for (const s of given.slice(0, 2)) Atomics.notify(this.#w, slotWord(s, SLOT.state));

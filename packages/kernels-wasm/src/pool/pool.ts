@@ -1,7 +1,7 @@
 // The interface both pools (piscina in Node, comlink over Web Workers) offer.
-// Both launch through the doorbell (doorbell.ts): every parked worker is
-// woken at once and claims blocks from the launch block's atomic counter
-// until none are left.
+// Both launch through the doorbell (doorbell.ts): as many parked workers as
+// the launch has blocks are woken, and each claims blocks from the launch
+// block's atomic counter until none are left.
 import { finishLaunch, prepareLaunch } from '../lower/launch.js';
 import type { HeapLike, KernelModule, Launch, LaunchResult } from '../lower/launch.js';
 import type { CompiledModule } from '../lower/compile.js';
