@@ -57,4 +57,39 @@ describe('the wave example', () => {
     expect(flat((await w.phi.execute()) as da.StdNdarray, 12)).toEqual(Array.from(v.phi));
     expect(da.trace().pending).toBe(0);
   });
+
+  test('a time loop flushed every step plans its stages in its first steps only, and stays bit for bit the loop', async () => {
+    const n = 20;
+    const w = makeWave(n);
+    for (let s = 0; s < 3; s++) {
+      step(w);
+      await da.flush();
+    }
+    const before = da.stats();
+    for (let s = 0; s < 12; s++) {
+      step(w);
+      await da.flush();
+    }
+    const after = da.stats();
+    expect(after.plans).toBe(before.plans);
+    expect(after.stagePlansReused - before.stagePlansReused).toBeGreaterThanOrEqual(12);
+    const v = initialValues(n);
+    for (let s = 0; s < 15; s++) stepLoop(v.phi, v.p, n, v.h, v.dt);
+    expect(flat((await w.phi.execute()) as da.StdNdarray, n)).toEqual(Array.from(v.phi));
+    expect(flat((await w.p.execute()) as da.StdNdarray, n)).toEqual(Array.from(v.p));
+  });
+
+  test('one flush of many wave steps writes each version after the first stage over its predecessor', async () => {
+    const n = 24;
+    const w = makeWave(n);
+    const before = da.stats().writtenOver;
+    for (let s = 0; s < 10; s++) step(w);
+    await da.flush();
+    // Nine stages after the first, each writing phi and p over the versions the stage before wrote.
+    expect(da.stats().writtenOver - before).toBeGreaterThanOrEqual(16);
+    const v = initialValues(n);
+    for (let s = 0; s < 10; s++) stepLoop(v.phi, v.p, n, v.h, v.dt);
+    expect(flat((await w.phi.execute()) as da.StdNdarray, n)).toEqual(Array.from(v.phi));
+    expect(flat((await w.p.execute()) as da.StdNdarray, n)).toEqual(Array.from(v.p));
+  });
 });

@@ -1,14 +1,16 @@
-// The PyOP2 wave example (examples/wave.ts), n x n, `steps` time steps, three
-// ways side by side: deferred-array's trace (flushed once after all the steps,
-// and flushed after every step), the same code eager in @stdlib/ndarray (one
-// new array per operation, in-place where NumPy's -= would be), and a
-// hand-written JS loop. Reports time per step, passes over memory per step
+// The PyOP2 wave example (examples/wave.ts), n x n, `steps` time steps, side
+// by side: deferred-array's trace (flushed once after all the steps, and
+// flushed after every step), a hand-written JS loop, NumPy and numexpr where
+// a python3 here has them (the peers benchmark's child), and the same code
+// eager in @stdlib/ndarray (one new array per operation, in-place where
+// NumPy's -= would be). Reports time per step, passes over memory per step
 // (bytes read and written / the bytes of one n x n array) and bytes allocated
 // per step after the first.
 import { createRequire } from 'node:module';
 import * as da from 'deferred-array';
 import { initialValues, makeWave, step, stepLoop } from 'deferred-array-examples/wave';
 import { median } from './timing.js';
+import { startProc } from './peers/procs.js';
 
 const require = createRequire(import.meta.url);
 
@@ -37,6 +39,9 @@ interface Variant {
 interface WaveReport {
   readonly n: number;
   readonly steps: number;
+  readonly rounds: number;
+  /** Peers that could not run here, with why. */
+  readonly skipped: readonly string[];
   readonly variants: readonly Variant[];
   /** Largest difference of phi between the trace and the JS loop after the same steps (0: bit for bit). */
   readonly maxDiff: number;
@@ -82,71 +87,115 @@ function eagerWave(n: number) {
   return { stepEager, counts, phi };
 }
 
+/** A Python peer (NumPy, numexpr) running the same wave (peers/python/child.py, 10 steps a call), or why not. */
+async function pythonWave(system: 'numpy' | 'numexpr', n: number): Promise<{ label: string; stepMs: () => Promise<number>; close: () => void } | string> {
+  const proc = startProc(system);
+  const hello = await proc.next();
+  if (!('loaded' in hello)) {
+    proc.kill();
+    return 'skipped' in hello ? hello.skipped : JSON.stringify(hello);
+  }
+  proc.send({ build: 'wave', n });
+  const built = await proc.next();
+  if (!('built' in built)) {
+    proc.kill();
+    return JSON.stringify(built);
+  }
+  const stepMs = async (): Promise<number> => {
+    proc.send('run');
+    const r = await proc.next();
+    if (!('ms' in r)) throw new Error(`${system} wave: ${JSON.stringify(r)}`);
+    return r.ms / PY_WAVE_STEPS;
+  };
+  return { label: `${hello.label} ${hello.version}`, stepMs, close: () => proc.kill() };
+}
+
+/** Steps per call of the Python wave (WAVE_STEPS in peers/python/child.py). */
+const PY_WAVE_STEPS = 10;
+
+/**
+ * Every variant once per round, in turn, so that drift on a shared machine
+ * falls on all of them alike; medians over the rounds. The eager stdlib code
+ * runs once, at the end (it is 20x slower and allocates an array per op).
+ */
 async function waveReport(n: number, steps: number, rounds: number): Promise<WaveReport> {
   const arrayBytes = n * n * 8;
-  const perStep = (ms: number) => ms / steps;
-  const variants: Variant[] = [];
-
-  // deferred-array: every step enqueued, one flush for all of them; and a flush after each.
-  for (const everyStep of [false, true]) {
-    const times: number[] = [];
-    let passes = 0;
-    let allocated = 0;
-    for (let r = 0; r < rounds; r++) {
-      const w = makeWave(n);
-      step(w);
-      await da.flush();
-      const s0 = da.stats();
-      const h0 = da.heapStats();
-      const t0 = performance.now();
-      for (let s = 1; s < steps; s++) {
-        step(w);
-        if (everyStep) await da.flush();
-      }
-      await da.flush();
-      times.push(perStep(performance.now() - t0) * steps / (steps - 1));
-      passes = (da.stats().bytesMoved - s0.bytesMoved) / (steps - 1) / arrayBytes;
-      allocated = (da.heapStats().allocatedBytes - h0.allocatedBytes) / (steps - 1);
-    }
-    variants.push({
-      name: everyStep ? 'deferred-array, flush() every step' : `deferred-array, one flush() for ${steps} steps`,
-      median: median(times), min: Math.min(...times), passes, allocatedPerStep: allocated,
-    });
+  const times = new Map<string, number[]>();
+  const add = (name: string, ms: number): void => {
+    const list = times.get(name);
+    if (list) list.push(ms);
+    else times.set(name, [ms]);
+  };
+  const counts = new Map<string, { passes: number; allocated: number }>();
+  const ours = (everyStep: boolean): string => (everyStep ? 'deferred-array, flush() every step' : `deferred-array, one flush() for ${steps} steps`);
+  const loopName = 'hand-written JS loop';
+  const pythons: Array<{ label: string; stepMs: () => Promise<number>; close: () => void }> = [];
+  const skipped: string[] = [];
+  for (const system of ['numpy', 'numexpr'] as const) {
+    const p = await pythonWave(system, n);
+    if (typeof p === 'string') skipped.push(`${system}: ${p}`);
+    else pythons.push(p);
   }
+  let loopPhi: ArrayLike<number> = [];
+  try {
+    for (let r = 0; r < rounds; r++) {
+      // deferred-array: every step enqueued, one flush for all of them; and a flush after each.
+      for (const everyStep of [false, true]) {
+        const w = makeWave(n);
+        step(w);
+        await da.flush();
+        const s0 = da.stats();
+        const h0 = da.heapStats();
+        const t0 = performance.now();
+        for (let s = 1; s < steps; s++) {
+          step(w);
+          if (everyStep) await da.flush();
+        }
+        await da.flush();
+        add(ours(everyStep), (performance.now() - t0) / (steps - 1));
+        counts.set(ours(everyStep), {
+          passes: (da.stats().bytesMoved - s0.bytesMoved) / (steps - 1) / arrayBytes,
+          allocated: (da.heapStats().allocatedBytes - h0.allocatedBytes) / (steps - 1),
+        });
+      }
+      // The hand-written loop: three passes of three arrays each (the stencil's neighbours come from cache).
+      const v = initialValues(n);
+      const t0 = performance.now();
+      for (let s = 0; s < steps; s++) stepLoop(v.phi, v.p, n, v.h, v.dt);
+      add(loopName, (performance.now() - t0) / steps);
+      loopPhi = v.phi;
+      for (const p of pythons) {
+        const calls = Math.max(1, Math.round(steps / PY_WAVE_STEPS));
+        let ms = 0;
+        for (let c = 0; c < calls; c++) ms += await p.stepMs();
+        add(p.label, ms / calls);
+      }
+    }
+  } finally {
+    for (const p of pythons) p.close();
+  }
+  counts.set(loopName, { passes: 9, allocated: 0 });
 
   // Eager @stdlib/ndarray: one round (it is the slow one).
-  {
-    const e = eagerWave(n);
-    e.stepEager();
-    const a0 = e.counts.allocated;
-    const m0 = e.counts.moved;
-    const t0 = performance.now();
-    for (let s = 1; s < steps; s++) e.stepEager();
-    const ms = perStep(performance.now() - t0) * steps / (steps - 1);
-    variants.push({
-      name: 'eager @stdlib/ndarray (new array per op)', median: ms, min: ms,
-      passes: (e.counts.moved - m0) / (steps - 1) / arrayBytes, allocatedPerStep: (e.counts.allocated - a0) / (steps - 1),
-    });
-  }
+  const e = eagerWave(n);
+  e.stepEager();
+  const a0 = e.counts.allocated;
+  const m0 = e.counts.moved;
+  const t0 = performance.now();
+  for (let s = 1; s < steps; s++) e.stepEager();
+  const eagerName = 'eager @stdlib/ndarray (new array per op)';
+  add(eagerName, (performance.now() - t0) / (steps - 1));
+  counts.set(eagerName, { passes: (e.counts.moved - m0) / (steps - 1) / arrayBytes, allocated: (e.counts.allocated - a0) / (steps - 1) });
 
-  // The hand-written loop: three passes of three arrays each (the stencil's neighbours come from cache).
-  const times: number[] = [];
-  let loopPhi: ArrayLike<number> = [];
-  for (let r = 0; r < rounds; r++) {
-    const v = initialValues(n);
-    const t0 = performance.now();
-    for (let s = 0; s < steps; s++) stepLoop(v.phi, v.p, n, v.h, v.dt);
-    times.push(perStep(performance.now() - t0));
-    loopPhi = v.phi;
-  }
-  variants.push({ name: 'hand-written JS loop', median: median(times), min: Math.min(...times), passes: 9, allocatedPerStep: 0 });
-
+  const variants: Variant[] = [...times].map(([name, ms]) => ({
+    name, median: median(ms), min: Math.min(...ms), passes: counts.get(name)?.passes ?? NaN, allocatedPerStep: counts.get(name)?.allocated ?? NaN,
+  }));
   const w = makeWave(n);
   for (let s = 0; s < steps; s++) step(w);
   const phi = (await w.phi.execute()) as da.StdNdarray;
   let maxDiff = 0;
   for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) maxDiff = Math.max(maxDiff, Math.abs((phi.get(i, j) as number) - loopPhi[i * n + j]!));
-  return { n, steps, variants, maxDiff };
+  return { n, steps, rounds, variants, maxDiff, skipped };
 }
 
 function formatBytes(b: number): string {
@@ -156,11 +205,20 @@ function formatBytes(b: number): string {
 }
 
 function printWave(r: WaveReport): string {
-  const loop = r.variants[r.variants.length - 1]!;
+  const by = (name: string): Variant | undefined => r.variants.find((v) => v.name === name);
+  const loop = by('hand-written JS loop')!;
+  const ours = by(`deferred-array, one flush() for ${r.steps} steps`)!;
+  const numpy = r.variants.find((v) => v.name.startsWith('NumPy'));
+  const cell = (x: number, text: string): string => (Number.isNaN(x) ? '-' : text);
   return [
-    `PyOP2 wave (examples/wave.ts), ${r.n}x${r.n} float64, ${r.steps} steps: ms per step (median, fastest), passes over memory and bytes allocated per step after the first:`,
+    `PyOP2 wave (examples/wave.ts), ${r.n}x${r.n} float64, ${r.steps} steps, variants in turn, median of ${r.rounds} rounds (the eager stdlib code: one): ` +
+      'ms per step (median, fastest), passes over memory and bytes allocated per step after the first:',
     ...r.variants.map((v) => `  ${v.name.padEnd(42)} ${v.median.toFixed(2).padStart(8)} ms (${v.min.toFixed(2).padStart(6)})  ` +
-      `${(v.median / loop.median).toFixed(2).padStart(5)}x loop  ${v.passes.toFixed(1).padStart(5)} passes  ${formatBytes(v.allocatedPerStep).padStart(9)} allocated`),
+      `${(v.median / loop.median).toFixed(2).padStart(5)}x loop  ${cell(v.passes, v.passes.toFixed(1)).padStart(5)} passes  ` +
+      `${cell(v.allocatedPerStep, formatBytes(v.allocatedPerStep)).padStart(9)} allocated`),
+    ...r.skipped.map((s) => `  (not measured: ${s})`),
+    `  one flush: ${(loop.median / ours.median).toFixed(2)}x faster than the JS loop` +
+      (numpy ? `, ${(numpy.median / ours.median).toFixed(2)}x faster than ${numpy.name}` : ''),
     `  phi after ${r.steps} steps, trace against the JS loop: largest difference ${r.maxDiff}`,
   ].join('\n');
 }

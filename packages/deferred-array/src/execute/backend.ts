@@ -42,13 +42,15 @@ interface BackendStats {
 /**
  * A compiled function's argument as a call binds it to its placeholder node;
  * or one of its constants (a scalar node), bound so that a backend can keep it
- * between calls.
+ * between calls; or what a trace stage reads, bound to its cached plan.
  */
 interface Bound {
   /** Its values, row-major, at the node's shape and dtype; read during the call only. */
   readonly value: Dense;
   /** The node whose values these are, when they do not change between calls, so a backend can keep its copy. */
   readonly source?: Node;
+  /** Where `value` lies in the heap (a mutable array's block, bound to a trace stage's plan): read there, never copied. */
+  readonly at?: number;
 }
 
 type Bindings = ReadonlyMap<Node, Bound>;

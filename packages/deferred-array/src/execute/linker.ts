@@ -27,7 +27,8 @@ import { COPIES } from '../results/request.js';
 import type { ResultRequest } from '../results/request.js';
 import { viewStats } from '../results/views.js';
 import { formatBytes } from 'kernels-wasm';
-import { checkNotForcing, prepareForce, serialised } from '../trace/force.js';
+import { checkNotForcing, prepareForce, serialised, writtenOverCount } from '../trace/force.js';
+import { stagePlanStats } from '../trace/stage-plans.js';
 import { storedIn } from '../trace/trace.js';
 import type { Read } from '../trace/trace.js';
 
@@ -108,12 +109,12 @@ function finishStage(run: RunResult): void {
   }
 }
 
-/** Each plan's traffic, worked out once: a compiled function runs one plan many times. */
-const traffic = new WeakMap<Plan, number>();
+/** Each plan's traffic, worked out once: a compiled function runs one plan many times, a time loop one stage plan bound anew. */
+const traffic = new WeakMap<Plan['steps'], number>();
 
 function countTraffic(plan: Plan): void {
-  let t = traffic.get(plan);
-  if (t === undefined) traffic.set(plan, (t = planTraffic(plan)));
+  let t = traffic.get(plan.steps);
+  if (t === undefined) traffic.set(plan.steps, (t = planTraffic(plan)));
   bytesMoved += t;
 }
 
@@ -232,7 +233,10 @@ function runNodes(roots: readonly Node[], many: boolean, all = false, request: R
   if (all || reads.length > 0) checkNotForcing('executeSync');
   const force = prepareForce(reads, all);
   try {
-    force?.stages.forEach((_, i) => finishStage(runPlan(force.stagePlan(i, currentTarget()))));
+    force?.stages.forEach((_, i) => {
+      const stage = force.stagePlan(i, currentTarget());
+      finishStage(runPlan(stage.plan, stage.bound));
+    });
     let result: Single | Single[] | Record | undefined;
     if (roots.length > 0) {
       const { plan, outs, direct } = planRequest(roots, many, request, !conds && reads.length === 0);
@@ -270,7 +274,10 @@ async function runNodesAsync(roots: readonly Node[], many: boolean, all = false,
   return serialised(async () => {
     const force = prepareForce(reads, all);
     try {
-      for (let i = 0; i < (force?.stages.length ?? 0); i++) finishStage(await runPlanAsync(force!.stagePlan(i, currentTarget())));
+      for (let i = 0; i < (force?.stages.length ?? 0); i++) {
+        const stage = force!.stagePlan(i, currentTarget());
+        finishStage(await runPlanAsync(stage.plan, stage.bound));
+      }
       const result = await runRequest();
       force?.commit();
       return result;
@@ -285,6 +292,8 @@ const backendStats = () => ({
   backend: currentBackend().name,
   ...currentBackend().stats(),
   plans: planCount(),
+  stagePlansReused: stagePlanStats().reused,
+  writtenOver: writtenOverCount(),
   kernelsCompiled: compileCount(),
   bytesMoved,
   compileMs: compileMs(),

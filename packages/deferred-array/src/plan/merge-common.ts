@@ -35,4 +35,4 @@ function mergeCommon(plan: Plan): Plan {
   });
 }
 
-export { mergeCommon };
+export { mergeCommon, attrsKey };

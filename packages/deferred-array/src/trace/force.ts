@@ -6,15 +6,20 @@
 import { NotSupportedError } from '../ir/errors.js';
 import type { Node } from '../ir/node.js';
 import { contiguousStrides } from '../ir/shape.js';
-import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
-import type { Plan, StoreTarget } from '../plan/plan.js';
+import type { StoreTarget } from '../plan/plan.js';
+import { stagePlan } from './stage-plans.js';
+import type { BoundStage } from './stage-plans.js';
 import { buildStages } from './stages.js';
 import type { Stage } from './stages.js';
 import type { Storage } from './storage.js';
 import { choose, pendingComputations, pendingReads, retire } from './trace.js';
 import type { Computation, Read } from './trace.js';
 import { copyOutside } from './window.js';
+
+/** Versions written over the block of the one they replace (stats().writtenOver). */
+let writtenOver = 0;
+const writtenOverCount = (): number => writtenOver;
 
 class Force {
   readonly chosen: readonly Computation[];
@@ -30,25 +35,36 @@ class Force {
     this.#checkHeld();
   }
 
-  /** Stages blocks for stage `i`, copies what its slice assignments keep, and plans it. */
-  stagePlan(i: number, target: Target): Plan {
+  /**
+   * Plans stage `i` (or binds its structure's plan), then stages the blocks
+   * it writes: a version goes over one this force wrote before and only this
+   * stage reads, where the plan allows it; else into a block of its own,
+   * which a slice assignment first fills with what lies outside its window.
+   */
+  stagePlan(i: number, target: Target): BoundStage {
     const stage = this.stages[i]!;
-    for (const w of stage.writes) {
-      const { storage, version } = w.computation;
-      storage.stage(version, stage.keep.get(storage) ?? new Set());
-    }
     const stores: StoreTarget[] = stage.writes.map(({ computation: c, node }) => {
       const { storage, version, window } = c;
-      if (window) {
-        copyOutside(storage.view(version - 1), storage.view(version), window);
-        return { node, storage, version, strides: window.strides, offset: window.offset };
-      }
+      if (window) return { node, storage, version, strides: window.strides, offset: window.offset };
       // A whole write is the same bytes in any shape: store the value under the reshape, which a kernel computes.
       let value = node;
       while (value.op === 'reshape') value = value.inputs[0]!;
       return { node: value, storage, version, strides: contiguousStrides(value.shape), offset: 0 };
     });
-    return planExecution([], target, stores);
+    const bound = stagePlan(stores, target);
+    stage.writes.forEach(({ computation: c }, k) => {
+      const { storage, version, window } = c;
+      // A slice assignment keeps the version before it outside its window: only that one's block will do.
+      const over = bound.overwritable[k]!.some((r) => (!window || r.version === version - 1) &&
+        !stage.later.get(storage)?.has(r.version) && storage.overwrite(r.version, version));
+      if (over) {
+        writtenOver++;
+        return;
+      }
+      storage.stage(version, stage.keep.get(storage) ?? new Set());
+      if (window) copyOutside(storage.view(version - 1), storage.view(version), window);
+    });
+    return bound;
   }
 
   commit(): void {
@@ -110,4 +126,4 @@ function checkNotForcing(fn: string): void {
   }
 }
 
-export { Force, prepareForce, serialised, checkNotForcing };
+export { Force, prepareForce, serialised, checkNotForcing, writtenOverCount };

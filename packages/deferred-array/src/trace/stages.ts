@@ -32,6 +32,8 @@ interface Stage {
   readonly reads: readonly Read[];
   /** Per array, the versions this stage, the later ones and `laterReads` read: the blocks its writes must not take. */
   readonly keep: ReadonlyMap<Storage, ReadonlySet<number>>;
+  /** Per array, the versions read after this stage (by the later ones and `laterReads`). */
+  readonly later: ReadonlyMap<Storage, ReadonlySet<number>>;
 }
 
 const key = (storage: Storage, version: number): string => `${storage.id}:${version}`;
@@ -63,11 +65,14 @@ function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]
     const lastOf = new Map<Storage, Computation>();
     for (const c of groups[i]!) lastOf.set(c.storage, c);
     const writes = s.writes.filter(({ computation: c }) => lastOf.get(c.storage) === c || keep.get(c.storage)?.has(c.version));
+    const later = copySets(keep);
     for (const r of s.reads) addRead(keep, r);
-    stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: new Map([...keep].map(([k, v]) => [k, new Set(v)])) });
+    stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: copySets(keep), later });
   }
   return stages.reverse();
 }
+
+const copySets = (sets: ReadSets): ReadSets => new Map([...sets].map(([k, v]) => [k, new Set(v)]));
 
 /** Whether `r` is a version produced by one of `group`. */
 const producedIn = (group: readonly Computation[], r: Read): boolean =>

@@ -108,6 +108,18 @@ class Storage implements StorageRef {
   }
 
   /**
+   * Moves `version`, which the force in progress writes, into the block of
+   * `from`, which it wrote earlier and which nothing reads after the kernel
+   * writing over it (trace/overwrite.ts); false when no staged block holds `from`.
+   */
+  overwrite(from: number, version: number): boolean {
+    const b = this.#blocks.find((x) => x.version === from && x.staged);
+    if (!b) return false;
+    b.version = version;
+    return true;
+  }
+
+  /**
    * The force succeeded: the array is at `version`. Blocks beyond the spares
    * are freed, but never one holding a version in `keep` (pending computations read it).
    */

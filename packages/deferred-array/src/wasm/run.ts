@@ -276,6 +276,7 @@ class WasmRun {
    */
   #boundValue(n: Node, b: Bound | undefined): HeapValue {
     if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
+    if (b.at !== undefined) return atAddress(b.at, n.dtype, n.shape);
     if (b.source) return atAddress(residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
     const v = this.#keep(allocValue(n.dtype, n.shape, this.#alloc));
     v.alloc!.data.set(b.value.data);

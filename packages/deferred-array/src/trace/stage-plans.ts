@@ -1,0 +1,160 @@
+// Trace stages planned once per structure. A time loop forces the same
+// statements step after step, so its stages differ only in which versions of
+// its arrays they read and which blocks they write. A stage is planned as a
+// template: the same graph over placeholders standing for what it reads, its
+// writes aimed at stand-ins. Every stage of that structure is then the
+// template bound, as a compiled function's plan is bound per call: no pass
+// runs again, and the kernels (kept per fused group) are only rebound to the
+// new addresses.
+import type { Bindings, Bound } from '../execute/backend.js';
+import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
+import { makeNode, topoOrder } from '../ir/node.js';
+import type { Node, StorageRef } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { attrsKey } from '../plan/merge-common.js';
+import { planExecution } from '../plan/pipeline.js';
+import type { Target } from '../plan/pipeline.js';
+import type { Plan, StoreTarget } from '../plan/plan.js';
+import { mayOverwrite } from './overwrite.js';
+import type { Storage } from './storage.js';
+import type { Read } from './trace.js';
+
+interface Template {
+  readonly plan: Plan;
+  /** The placeholders, one per distinct value the stage reads from memory, in the key's order. */
+  readonly leaves: readonly Node[];
+  /** Per store, the leaves (by index) of its own array whose blocks its kernel may write over (overwrite.ts). */
+  readonly overwrites: ReadonlyArray<readonly number[]>;
+}
+
+/** A stage's plan and what its placeholders stand for in this force. */
+interface BoundStage {
+  readonly plan: Plan;
+  readonly bound: Bindings;
+  /** Per store, the versions of its array the stage reads whose blocks the plan lets it write over. */
+  readonly overwritable: ReadonlyArray<readonly Read[]>;
+}
+
+/** Templates kept, least recently used dropped first: a program forcing more distinct stages in turn plans some again. */
+const TEMPLATES = 64;
+const templates = new Map<string, Template>();
+let hits = 0;
+
+/**
+ * The stage's structure as a key, and the values it reads from memory in the
+ * key's order: a version of a mutable array (each distinct one once) or a
+ * source. Undefined for a graph holding a placeholder (a compiled function's
+ * trace), which is not cached.
+ */
+function structure(stores: readonly StoreTarget[], target: Target): { key: string; leaves: Node[] } | undefined {
+  const index = new Map<Node, number>();
+  const leafOf = new Map<string, number>();
+  const leaves: Node[] = [];
+  const storages = new Map<StorageRef, number>();
+  const storageIndex = (s: StorageRef): number => {
+    let i = storages.get(s);
+    if (i === undefined) storages.set(s, (i = storages.size));
+    return i;
+  };
+  const leaf = (key: string, n: Node): number => {
+    let i = leafOf.get(key);
+    if (i === undefined) {
+      leafOf.set(key, (i = leaves.length));
+      leaves.push(n);
+    }
+    return i;
+  };
+  const parts: string[] = [target];
+  for (const n of topoOrder(stores.map((st) => st.node))) {
+    let part: string;
+    if (n.op === 'stored') {
+      const storage = n.attrs.storage!;
+      part = `L${leaf(`${storage.id}:${n.attrs.version}`, n)}s${storageIndex(storage)}${pinOf(n) ?? ''}`;
+    } else if (n.op === 'source') {
+      part = `L${leaf(`n${n.id}`, n)}${pinOf(n) ?? ''}`;
+    } else if (OPS[n.op].family === 'source') {
+      return undefined;
+    } else {
+      part = `${n.op}${pinOf(n) ?? ''}|${attrsKey(n.attrs)}|${n.inputs.map((i) => index.get(i)).join(',')}`;
+    }
+    parts.push(`${part}|${n.dtype}|${n.shape.join(',')}`);
+    index.set(n, index.size);
+  }
+  for (const st of stores) parts.push(`T${index.get(st.node)}s${storageIndex(st.storage)}|${st.strides.join(',')}|${st.offset}`);
+  return { key: parts.join(';'), leaves };
+}
+
+/** Stands in for the array a template's store writes; a bound stage names the real one. */
+const standIn = (k: number): StorageRef => ({
+  id: -1 - k,
+  name: `stage target ${k}`,
+  address: () => {
+    throw new Error('internal: a stage template was run unbound');
+  },
+  view: () => {
+    throw new Error('internal: a stage template was run unbound');
+  },
+});
+
+/** Plans the stage's graph over placeholders for `leaves`, its stores aimed at stand-ins. */
+function makeTemplate(stores: readonly StoreTarget[], leaves: readonly Node[], target: Target): Template {
+  const placeholders = new Map<Node, Node>(leaves.map((n) => [n, makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `source ${n.id}` })]));
+  // One placeholder per distinct version: equal stored leaves made apart are one value.
+  const sameLeaf = new Map<string, Node>();
+  for (const n of leaves) if (n.op === 'stored') sameLeaf.set(`${n.attrs.storage!.id}:${n.attrs.version}`, placeholders.get(n)!);
+  const to = new Map<Node, Node>();
+  for (const n of topoOrder(stores.map((st) => st.node))) {
+    let m: Node;
+    if (n.op === 'stored') m = sameLeaf.get(`${n.attrs.storage!.id}:${n.attrs.version}`)!;
+    else if (n.op === 'source') m = placeholders.get(n)!;
+    else m = makeNode(n.op, n.inputs.map((i) => to.get(i)!), n.shape, n.dtype, n.attrs);
+    inheritPin(n, m);
+    inheritMark(n, m);
+    to.set(n, m);
+  }
+  const plan = planExecution([], target, stores.map((st, k) => ({ ...st, node: to.get(st.node)!, storage: standIn(k), version: 0 })));
+  const overwrites = stores.map((st, k) => (target !== 'kernels' ? [] : leaves.flatMap((n, j) =>
+    (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, placeholders.get(n)!) ? [j] : []))));
+  return { plan, leaves: leaves.map((n) => placeholders.get(n)!), overwrites };
+}
+
+/** What a stage reads, bound to its template's placeholder: a version read where it lies, a source as a compiled function's argument. */
+function boundLeaf(n: Node): Bound {
+  if (n.op === 'stored') {
+    const { storage, version } = n.attrs as Required<Pick<Node['attrs'], 'storage' | 'version'>>;
+    return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: storage.address(version) };
+  }
+  return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! }, source: n };
+}
+
+/**
+ * The plan of a trace stage writing `stores`: its structure's template, bound
+ * to this stage. The versions it reads are bound now: call it before staging
+ * the blocks its stores write, since a store may take the block of one of them.
+ */
+function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
+  const s = structure(stores, target);
+  if (!s) return { plan: planExecution([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
+  let template = templates.get(s.key);
+  if (template) {
+    hits++;
+    templates.delete(s.key);
+  } else {
+    template = makeTemplate(stores, s.leaves, target);
+    if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
+  }
+  templates.set(s.key, template);
+  const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
+  const bound = new Map(template.leaves.map((p, i) => [p, boundLeaf(s.leaves[i]!)]));
+  const overwritable = template.overwrites.map((js) => js.map((j) => {
+    const { storage, version } = s.leaves[j]!.attrs;
+    return { storage: storage as Storage, version: version! };
+  }));
+  return { plan, bound, overwritable };
+}
+
+/** Templates held and stage plans reused (for statistics and tests). */
+const stagePlanStats = (): { templates: number; reused: number } => ({ templates: templates.size, reused: hits });
+
+export { stagePlan, stagePlanStats, TEMPLATES };
+export type { BoundStage };
