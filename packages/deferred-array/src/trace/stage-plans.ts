@@ -40,15 +40,21 @@ const TEMPLATES = 64;
 const templates = new Map<string, Template>();
 let hits = 0;
 
-/**
- * The stage's structure as a key, and the values it reads from memory in the
- * key's order: a version of a mutable array (each distinct one once) or a
- * source. Undefined for a graph holding a placeholder (a compiled function's
- * trace), which is not cached.
- */
-function structure(stores: readonly StoreTarget[], target: Target): { key: string; leaves: Node[] } | undefined {
+/** A stage's graph as the cache sees it. */
+interface Structure {
+  readonly key: string;
+  /** The values it reads from memory, in the key's order: each distinct version of a mutable array once, and each source. */
+  readonly leaves: readonly Node[];
+  /** The graph's nodes, inputs first, and the leaf each leaf node is (equal versions made apart are one). */
+  readonly order: readonly Node[];
+  readonly leafAt: ReadonlyMap<Node, number>;
+}
+
+/** The stage's structure; undefined for a graph holding a placeholder (a compiled function's trace), which is not cached. */
+function structure(stores: readonly StoreTarget[], target: Target): Structure | undefined {
   const index = new Map<Node, number>();
   const leafOf = new Map<string, number>();
+  const leafAt = new Map<Node, number>();
   const leaves: Node[] = [];
   const storages = new Map<StorageRef, number>();
   const storageIndex = (s: StorageRef): number => {
@@ -62,10 +68,12 @@ function structure(stores: readonly StoreTarget[], target: Target): { key: strin
       leafOf.set(key, (i = leaves.length));
       leaves.push(n);
     }
+    leafAt.set(n, i);
     return i;
   };
   const parts: string[] = [target];
-  for (const n of topoOrder(stores.map((st) => st.node))) {
+  const order = topoOrder(stores.map((st) => st.node));
+  for (const n of order) {
     let part: string;
     if (n.op === 'stored') {
       const storage = n.attrs.storage!;
@@ -81,7 +89,7 @@ function structure(stores: readonly StoreTarget[], target: Target): { key: strin
     index.set(n, index.size);
   }
   for (const st of stores) parts.push(`T${index.get(st.node)}s${storageIndex(st.storage)}|${st.strides.join(',')}|${st.offset}`);
-  return { key: parts.join(';'), leaves };
+  return { key: parts.join(';'), leaves, order, leafAt };
 }
 
 /** Stands in for the array a template's store writes; a bound stage names the real one. */
@@ -96,26 +104,21 @@ const standIn = (k: number): StorageRef => ({
   },
 });
 
-/** Plans the stage's graph over placeholders for `leaves`, its stores aimed at stand-ins. */
-function makeTemplate(stores: readonly StoreTarget[], leaves: readonly Node[], target: Target): Template {
-  const placeholders = new Map<Node, Node>(leaves.map((n) => [n, makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `source ${n.id}` })]));
-  // One placeholder per distinct version: equal stored leaves made apart are one value.
-  const sameLeaf = new Map<string, Node>();
-  for (const n of leaves) if (n.op === 'stored') sameLeaf.set(`${n.attrs.storage!.id}:${n.attrs.version}`, placeholders.get(n)!);
+/** Plans the stage's graph over a placeholder per leaf, its stores aimed at stand-ins. */
+function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Target): Template {
+  const placeholders = s.leaves.map((n) => makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `source ${n.id}` }));
   const to = new Map<Node, Node>();
-  for (const n of topoOrder(stores.map((st) => st.node))) {
-    let m: Node;
-    if (n.op === 'stored') m = sameLeaf.get(`${n.attrs.storage!.id}:${n.attrs.version}`)!;
-    else if (n.op === 'source') m = placeholders.get(n)!;
-    else m = makeNode(n.op, n.inputs.map((i) => to.get(i)!), n.shape, n.dtype, n.attrs);
+  for (const n of s.order) {
+    const j = s.leafAt.get(n);
+    const m = j !== undefined ? placeholders[j]! : makeNode(n.op, n.inputs.map((i) => to.get(i)!), n.shape, n.dtype, n.attrs);
     inheritPin(n, m);
     inheritMark(n, m);
     to.set(n, m);
   }
   const plan = planExecution([], target, stores.map((st, k) => ({ ...st, node: to.get(st.node)!, storage: standIn(k), version: 0 })));
-  const overwrites = stores.map((st, k) => (target !== 'kernels' ? [] : leaves.flatMap((n, j) =>
-    (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, placeholders.get(n)!) ? [j] : []))));
-  return { plan, leaves: leaves.map((n) => placeholders.get(n)!), overwrites };
+  const overwrites = stores.map((st, k) => (target !== 'kernels' ? [] : s.leaves.flatMap((n, j) =>
+    (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, placeholders[j]!) ? [j] : []))));
+  return { plan, leaves: placeholders, overwrites };
 }
 
 /** What a stage reads, bound to its template's placeholder: a version read where it lies, a source as a compiled function's argument. */
@@ -140,7 +143,7 @@ function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
     hits++;
     templates.delete(s.key);
   } else {
-    template = makeTemplate(stores, s.leaves, target);
+    template = makeTemplate(stores, s, target);
     if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
   }
   templates.set(s.key, template);

@@ -24,9 +24,6 @@ interface WorkerHandle {
 
 type SpawnWorker = () => WorkerHandle;
 
-/** How long start() waits for every worker to park. */
-const START_MS = 30_000;
-
 class ComlinkPool implements KernelPool {
   readonly threads: number;
   readonly #spawn: SpawnWorker;
@@ -54,9 +51,7 @@ class ComlinkPool implements KernelPool {
   start(): Promise<void> {
     this.#started ??= (async () => {
       await Promise.all(Array.from({ length: this.threads }, () => this.#startWorker()));
-      if (!(await this.#doorbell.whenRegistered(this.threads, START_MS))) {
-        throw new PoolStartError(`only ${this.#doorbell.registered()} of ${this.threads} workers were ready after ${START_MS / 1000} s`);
-      }
+      await this.#doorbell.allParked();
     })();
     return this.#started;
   }

@@ -6,7 +6,7 @@
 // waits for live, and spins for the tail once one worker has finished.
 import { ARGS } from '../lower/args-layout.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
-import { WorkerFailure } from './errors.js';
+import { PoolStartError, WorkerFailure } from './errors.js';
 import type { PoolJob as Ring } from './pool.js';
 import type { SerializedFailure } from './protocol.js';
 
@@ -16,7 +16,7 @@ const SPIN_MS = 0.05;
 const TAIL_MS = 0.2;
 /** How often a waiting launch checks that its workers live. */
 const LIVENESS_MS = 50;
-/** How long a launch waits for a worker to take a slot when none has. */
+/** How long a launch waits for a worker to take a slot when none has, and start() for every worker to. */
 const NO_WORKER_MS = 30_000;
 
 const encoder = new TextEncoder();
@@ -67,6 +67,13 @@ class Doorbell {
     return true;
   }
 
+  /** Resolves once every slot has a worker; PoolStartError if some have none after NO_WORKER_MS. */
+  async allParked(): Promise<void> {
+    if (!(await this.whenRegistered(this.#threads, NO_WORKER_MS))) {
+      throw new PoolStartError(`only ${this.registered()} of ${this.#threads} workers were ready after ${NO_WORKER_MS / 1000} s`);
+    }
+  }
+
   /** Frees the slots of workers that are no longer alive (the pool calls it when one dies). */
   sweep(reason = 'the worker exited'): void {
     for (let s = 0; s < this.#threads; s++) {
@@ -112,11 +119,13 @@ class Doorbell {
     let resend = false;
     for (let round = 0; round < 3 && unclaimed(); round++) {
       if (this.#closed) throw new WorkerFailure(ring.label, 'the pool was closed');
-      if (this.#parked().length === 0 && !(await this.whenRegistered(1, NO_WORKER_MS))) {
-        throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
+      let parked = this.#parked();
+      if (parked.length === 0) {
+        if (!(await this.whenRegistered(1, NO_WORKER_MS))) throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
+        parked = this.#parked();
       }
       // No more workers than blocks: a worker with nothing to claim would only delay the end of the launch.
-      const parked = this.#parked().slice(0, ring.blocks);
+      parked = parked.slice(0, ring.blocks);
       const lacking = new Set(parked.filter((s) => resend || !this.#holds(s, ring.kernel.id)));
       this.#writeLaunch(ring, lacking.size > 0);
       const base = Atomics.load(this.#w, WORD.done);

@@ -11,9 +11,6 @@ import type { StartReply, WorkerInit } from './protocol.js';
 import { workerUrl } from './worker-url.js';
 import { packageRoot } from '../package-root.js';
 
-/** How long start() waits for every worker to park. */
-const START_MS = 30_000;
-
 class PiscinaPool implements KernelPool {
   readonly threads: number;
   readonly #piscina: Piscina;
@@ -23,8 +20,7 @@ class PiscinaPool implements KernelPool {
 
   constructor(options: PoolOptions) {
     this.threads = options.threads;
-    const alive = (): Set<number> => new Set(this.#piscina.threads.map((t) => t.threadId).filter((id) => id >= 0));
-    this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => alive().has(worker));
+    this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => this.#piscina.threads.some((t) => t.threadId === worker));
     const init: WorkerInit = {
       memory: options.memory,
       control: this.#doorbell.buffer,
@@ -55,9 +51,7 @@ class PiscinaPool implements KernelPool {
         if (r.status === 'rejected') throw new PoolStartError(String((r.reason as Error)?.message ?? r.reason), { cause: r.reason });
         if (r.value) throw new PoolStartError(r.value.error.message);
       }
-      if (!(await this.#doorbell.whenRegistered(this.threads, START_MS))) {
-        throw new PoolStartError(`only ${this.#doorbell.registered()} of ${this.threads} workers were ready after ${START_MS / 1000} s`);
-      }
+      await this.#doorbell.allParked();
     })();
     return this.#started;
   }
