@@ -23,8 +23,8 @@ interface DispatchReport {
   readonly sinRatio: number;
 }
 
-/** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating. */
-async function launchMicros(threads: number, reps = 2000): Promise<{ pooled: number; inline: number }> {
+/** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating; pooled only without `withInline`. */
+async function launchMicros(threads: number, reps = 2000, withInline = true): Promise<{ pooled: number; inline: number }> {
   const heap = defaultHeap();
   const [a, b] = [heap.alloc(512), heap.alloc(512)];
   const pool = await createPool({ threads, memory: heap.memory });
@@ -40,11 +40,12 @@ async function launchMicros(threads: number, reps = 2000): Promise<{ pooled: num
       let t0 = performance.now();
       await launchOnPool(pool, compiled, heap, l, 'copy');
       pooled.push(performance.now() - t0);
+      if (!withInline) continue;
       t0 = performance.now();
       launch(compiled, heap, fn, l);
       inline.push(performance.now() - t0);
     }
-    return { pooled: median(pooled) * 1000, inline: median(inline) * 1000 };
+    return { pooled: median(pooled) * 1000, inline: withInline ? median(inline) * 1000 : NaN };
   } finally {
     await pool.close();
     heap.free(a);

@@ -10,6 +10,7 @@
 import { fork } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { mailbox, stopChild } from './mailbox.js';
 
 type Message = { readonly ready: true } | { readonly ms: number } | { readonly error: string };
 
@@ -50,25 +51,7 @@ interface Child {
 
 function start(script: string, name: string, args: readonly string[]): Child {
   const proc = fork(script, [name, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] });
-  const inbox: Message[] = [];
-  const waiting: Array<(m: Message) => void> = [];
-  proc.on('message', (m: Message) => {
-    const w = waiting.shift();
-    if (w) w(m);
-    else inbox.push(m);
-  });
-  proc.on('exit', (code) => {
-    for (const w of waiting.splice(0)) w({ error: `the ${name} process exited (code ${code})` });
-  });
-  return {
-    name,
-    proc,
-    next: () => new Promise<Message>((resolve) => {
-      const m = inbox.shift();
-      if (m) resolve(m);
-      else waiting.push(resolve);
-    }),
-  };
+  return { name, proc, next: mailbox<Message>(proc, name, (deliver) => proc.on('message', deliver), (error) => ({ error })) };
 }
 
 async function expect(c: Child, key: 'ready' | 'ms'): Promise<number> {
@@ -108,10 +91,7 @@ async function runIsolated(
     }
     return times;
   } finally {
-    for (const c of children) {
-      if (c.proc.connected) c.proc.send('exit');
-      c.proc.kill();
-    }
+    for (const c of children) stopChild(c.proc);
   }
 }
 

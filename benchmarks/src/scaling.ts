@@ -60,7 +60,7 @@ async function main(): Promise<void> {
   const add = (t: number, key: string, v: number): void => { (samples.get(t)![key] ??= []).push(v); };
   for (let r = 0; r < rounds; r++) {
     for (const t of counts) {
-      add(t, 'launch µs', (await launchMicros(t)).pooled);
+      add(t, 'launch µs', (await launchMicros(t, 2000, false)).pooled);
       const streams = await openStreams(n, t);
       add(t, 'triad GB/s', gbPerS(streams.bytes.triad, (await timeAsync(streams.run.triad, 5)).medianMs));
       await streams.close();

@@ -11,6 +11,7 @@ import * as da from 'deferred-array';
 import { initialValues, makeWave, step, stepLoop } from 'deferred-array-examples/wave';
 import { median } from './timing.js';
 import { startProc } from './peers/procs.js';
+import { WAVE_STEPS } from './peers/cases.js';
 
 const require = createRequire(import.meta.url);
 
@@ -87,7 +88,7 @@ function eagerWave(n: number) {
   return { stepEager, counts, phi };
 }
 
-/** A Python peer (NumPy, numexpr) running the same wave (peers/python/child.py, 10 steps a call), or why not. */
+/** A Python peer (NumPy, numexpr) running the same wave (peers/python/child.py, WAVE_STEPS steps a call), or why not. */
 async function pythonWave(system: 'numpy' | 'numexpr', n: number): Promise<{ label: string; stepMs: () => Promise<number>; close: () => void } | string> {
   const proc = startProc(system);
   const hello = await proc.next();
@@ -105,13 +106,10 @@ async function pythonWave(system: 'numpy' | 'numexpr', n: number): Promise<{ lab
     proc.send('run');
     const r = await proc.next();
     if (!('ms' in r)) throw new Error(`${system} wave: ${JSON.stringify(r)}`);
-    return r.ms / PY_WAVE_STEPS;
+    return r.ms / WAVE_STEPS;
   };
   return { label: `${hello.label} ${hello.version}`, stepMs, close: () => proc.kill() };
 }
-
-/** Steps per call of the Python wave (WAVE_STEPS in peers/python/child.py). */
-const PY_WAVE_STEPS = 10;
 
 /**
  * Every variant once per round, in turn, so that drift on a shared machine
@@ -165,7 +163,7 @@ async function waveReport(n: number, steps: number, rounds: number): Promise<Wav
       add(loopName, (performance.now() - t0) / steps);
       loopPhi = v.phi;
       for (const p of pythons) {
-        const calls = Math.max(1, Math.round(steps / PY_WAVE_STEPS));
+        const calls = Math.max(1, Math.round(steps / WAVE_STEPS));
         let ms = 0;
         for (let c = 0; c < calls; c++) ms += await p.stepMs();
         add(p.label, ms / calls);

@@ -9,8 +9,6 @@ type CaseId =
   | 'foo' | 'foo-folded' | 'chain' | 'sincos' | 'blackscholes'
   | 'wave' | 'matmul' | 'matvec' | 'call' | 'call-compiled';
 
-/** Which streaming kernel bounds the case: a reduction reads, two inputs and an output is a triad. */
-
 interface CaseSpec {
   readonly id: CaseId;
   readonly title: string;
@@ -22,6 +20,7 @@ interface CaseSpec {
   elements(n: number): number;
   /** Arrays of n elements one ideal pass reads and writes (GB/s = this x element size x n / time); 0 where not plotted as bandwidth. */
   readonly arraysMoved: number;
+  /** Which streaming kernel bounds the case: a reduction reads, two inputs and an output is a triad. */
   readonly limit: StreamName;
   /** Relative tolerance against the float64 reference, for float64 and for float32 systems. */
   readonly tol: { readonly float64: number; readonly float32: number };
@@ -83,8 +82,6 @@ const caseById = (id: string): CaseSpec => {
   if (!c) throw new Error(`no benchmark case '${id}' (cases: ${CASES.map((k) => k.id).join(', ')})`);
   return c;
 };
-
-/** The 10-op chain, one element: what every system's chain computes. */
 
 /** The standard normal CDF through tanh (the approximation every system here has): 0.5 (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))). */
 const CDF_K = Math.sqrt(2 / Math.PI);

@@ -40,8 +40,7 @@ function table(r: BenchResult, pick: (caseId: string) => number | undefined): st
     ...systems.map((s) => `| ${systemLabel(r, s.id)} | ${cases.map((c) => cell(find(c.id, s.id), find(c.id, 'ours'))).join(' | ')} |`)].join('\n');
 }
 
-/** The worker-scaling runs (ours-t1, ours-t2, ...): plotted apart, not peers. */
-/** The systems of the worker-scaling groups (ours-t1, ours-t2, ...). */
+/** The systems of the worker-scaling groups (ours-t1, ours-t2, ...): plotted apart, not peers. */
 const isScaling = (id: string): boolean => /^ours-t\d+$/.test(id);
 
 function systemsList(r: BenchResult): string {

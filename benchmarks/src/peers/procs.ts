@@ -1,10 +1,10 @@
 // The parent's side of a system's process: JS systems are forked (IPC),
 // NumPy and numexpr are spawned under the first python3 that has them.
 import { fork, spawn, spawnSync } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { FromChild, ToChild } from './protocol.js';
+import { mailbox, stopChild } from '../mailbox.js';
 
 interface Proc {
   readonly id: string;
@@ -23,27 +23,6 @@ function pythonFor(module: 'numpy' | 'numexpr'): string | undefined {
   return candidates.find((py) => spawnSync(py, ['-c', `import numpy, ${module}`], { stdio: 'ignore' }).status === 0);
 }
 
-function mailbox(proc: ChildProcess, id: string, subscribe: (deliver: (m: FromChild) => void) => void): Proc['next'] {
-  const inbox: FromChild[] = [];
-  const waiting: Array<(m: FromChild) => void> = [];
-  const deliver = (m: FromChild): void => {
-    const w = waiting.shift();
-    if (w) w(m);
-    else inbox.push(m);
-  };
-  subscribe(deliver);
-  proc.on('exit', (code, signal) => {
-    const m = { error: `the ${id} process exited (${signal ?? `code ${code}`})` };
-    for (const w of waiting.splice(0)) w(m);
-    inbox.push(m);
-  });
-  return () => new Promise<FromChild>((resolve) => {
-    const m = inbox.shift();
-    if (m) resolve(m);
-    else waiting.push(resolve);
-  });
-}
-
 function startProc(id: string): Proc {
   if ((PY_SYSTEMS as readonly string[]).includes(id)) {
     const py = pythonFor(id as 'numpy' | 'numexpr');
@@ -52,21 +31,18 @@ function startProc(id: string): Proc {
       return { id, send: () => undefined, next: async () => ({ skipped: reason }), kill: () => undefined };
     }
     const proc = spawn(py, [childPy, id], { stdio: ['pipe', 'pipe', 'inherit'] });
-    const next = mailbox(proc, id, (deliver) => {
+    const next = mailbox<FromChild>(proc, id, (deliver) => {
       createInterface({ input: proc.stdout! }).on('line', (line) => deliver(JSON.parse(line) as FromChild));
-    });
+    }, (error) => ({ error }));
     return { id, send: (m) => { if (proc.stdin!.writable) proc.stdin!.write(`${JSON.stringify(m)}\n`); }, next, kill: () => proc.kill() };
   }
   const proc = fork(childJs, [id], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
-  const next = mailbox(proc, id, (deliver) => proc.on('message', (m: FromChild) => deliver(m)));
+  const next = mailbox<FromChild>(proc, id, (deliver) => proc.on('message', deliver), (error) => ({ error }));
   return {
     id,
     send: (m) => { if (proc.connected) proc.send(m); },
     next,
-    kill: () => {
-      if (proc.connected) proc.send('exit');
-      proc.kill();
-    },
+    kill: () => stopChild(proc),
   };
 }
 

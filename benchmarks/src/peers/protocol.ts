@@ -1,7 +1,8 @@
 // What a system's process and the parent say to each other, over Node's IPC
 // channel (JS children) or JSON lines on stdin/stdout (python/child.py).
 //   child -> parent, once:   { loaded, version, note } or { skipped: reason }
-//   parent -> child:         { build: case, n } -> { built, summary, calls, oneMs, rss } | { na: reason } | { error }
+//   parent -> child:         { build: case, n, check? } -> { built, summary, calls, oneMs, rss } | { na: reason } | { error }
+//                            (check: the answer only, nothing warmed up or timed; calls and oneMs are 0)
 //                            'run'              -> { ms } (per call, over `calls` calls) | { error }
 //                            'exit'
 import type { Summary } from './summary.js';
@@ -14,7 +15,7 @@ type FromChild =
   | { readonly ms: number }
   | { readonly error: string };
 
-type ToChild = { readonly build: string; readonly n: number } | 'run' | 'exit';
+type ToChild = { readonly build: string; readonly n: number; readonly check?: boolean } | 'run' | 'exit';
 
 /** How long one timed run should last at least: calls are repeated inside it up to this. */
 const RUN_MS = 25;

@@ -98,10 +98,11 @@ class Runner {
     }
   }
 
-  async #build(id: string, g: Group): Promise<FromChild | undefined> {
+  /** Builds case and size `g` in system `id`'s process; `check`: its answer only, for nothing will time it. */
+  async #build(id: string, g: Group, check = this.opts.checkOnly): Promise<FromChild | undefined> {
     const p = await this.#proc(id);
     if (!p) return undefined;
-    p.send({ build: g.caseId, n: g.n });
+    p.send({ build: g.caseId, n: g.n, check });
     const m = await p.next();
     if ('error' in m && /process exited/.test(m.error)) this.#procs.delete(id);
     return m;
@@ -136,7 +137,7 @@ class Runner {
   async #group(g: Group, tag: string, left: () => string): Promise<void> {
     const c = caseById(g.caseId);
     const name = `${g.caseId} n=${fmtN(g.n)}`;
-    const ref = await this.#build('reference', g);
+    const ref = await this.#build('reference', g, true);
     if (!ref || !('built' in ref)) throw new Error(`${name}: the reference evaluator gave no answer: ${JSON.stringify(ref)}`);
     if (isBig(g)) this.#stop(['reference']);
     const record = (m: Measurement): void => { this.measurements.push(m); };
