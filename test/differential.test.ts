@@ -209,10 +209,12 @@ describe('WebAssembly backend against the reference evaluator', () => {
     }), replay(300));
   });
 
-  test('execute() on the worker pool gives executeSync()\'s results bit for bit', async () => {
+  // inlineThreshold 0: every kernel on the workers; 1: every kernel pooled, and each joined by the calling thread.
+  test.each([['on the workers alone', 0, 'pooled'], ['joined by the calling thread', 1, 'joined']] as const)(
+    'execute() %s gives executeSync()\'s results bit for bit', async (_, inlineThreshold, counter) => {
     const before = da.configure();
-    da.configure({ backend: 'wasm', inlineThreshold: 0, threads: 3 });
-    const pooled = da.stats().pooled;
+    da.configure({ backend: 'wasm', inlineThreshold, threads: 3 });
+    const counted = da.stats()[counter];
     // Bit for bit, except NaN's sign and payload: WebAssembly leaves those
     // unspecified, and V8's two compilers (a fresh worker runs the baseline
     // one) may propagate either operand's NaN.
@@ -240,7 +242,7 @@ describe('WebAssembly backend against the reference evaluator', () => {
         expect([pool.dtype, pool.shape]).toEqual([sync.dtype, sync.shape]);
         expect(bytes(pool)).toBe(bytes(sync));
       }), replay(150));
-      expect(da.stats().pooled).toBeGreaterThan(pooled);
+      expect(da.stats()[counter]).toBeGreaterThan(counted);
     } finally {
       da.configure({ inlineThreshold: before.inlineThreshold, threads: before.threads });
       await da.shutdown();

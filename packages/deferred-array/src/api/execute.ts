@@ -47,14 +47,15 @@ async function shutdown(): Promise<void> {
 
 /**
  * Counters of the active backend (plans run, steps evaluated or kernels
- * launched, kernels run on the worker pool, bytes their plans read and write as planned), of the planner (plans made)
+ * launched, kernels run on the worker pool and those the calling thread took part in, bytes their plans read and
+ * write as planned), of the planner (plans made)
  * and of the kernel compiler (modules compiled, milliseconds spent), and of
  * the trace (stages bound to a plan made before, versions written over the
  * block of the one they replace): tests use them to prove that nothing ran,
  * or that nothing was planned or recompiled.
  */
 function stats(): {
-  backend: string; runs: number; steps: number; pooled: number; plans: number; stagePlansReused: number; writtenOver: number;
+  backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
   kernelsCompiled: number; compileMs: number; bytesMoved: number;
 } {
   return backendStats();

@@ -37,6 +37,8 @@ interface BackendStats {
   readonly steps: number;
   /** Kernels run on the worker pool (the rest ran on the calling thread). */
   readonly pooled: number;
+  /** Of those, launches the calling thread took part in (a short launch). */
+  readonly joined: number;
 }
 
 /**

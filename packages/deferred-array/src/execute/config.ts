@@ -20,7 +20,9 @@ interface Config {
    * Kernels with less work than this run on the calling thread even in
    * execute(): below it, dispatching to workers costs more than it saves.
    * Work is elements times a per-element weight (1 per array streamed, 16
-   * per transcendental, 32 per host call); 0 sends everything to the pool.
+   * per transcendental, 32 per host call). Above it, a launch short enough
+   * per thread is joined by the calling thread in a worker's place. 0 sends
+   * everything to the pool's workers, with no join.
    */
   readonly inlineThreshold: number;
   readonly errors: ErrorPolicy;
@@ -34,15 +36,14 @@ interface ConfigureOptions {
 }
 
 /**
- * Measured on the 2-core development machine with the doorbell pool
- * (node benchmarks/dist/threshold.js; a pooled launch costs about 16 µs):
- * sin on 2 workers pays off from about 32 K elements (0.6 M units, 1.3x)
- * and reaches 1.6-1.9x from 64 K; a streaming add breaks even from about
- * 1 M elements (3 M units) on that machine, where one thread nearly
- * saturates memory, and loses at most about 60 µs between 2^20 units and
- * there. Machines with more cores and bandwidth gain from the pool sooner.
+ * Measured on the 2-core development machine (node
+ * benchmarks/dist/threshold.js), with the calling thread joining short
+ * launches in a worker's place: sin on 2 threads is even at 16 K elements
+ * (0.3 M units) and 1.6x from 32 K (0.6 M); a streaming add is 0.9x at
+ * 128 K elements (0.4 M units) and 1.2-1.6x from 256 K (0.8 M) to 2 M, where
+ * one thread nearly saturates memory. Between the two crossovers, 2^19.
  */
-const DEFAULT_INLINE_THRESHOLD = 1 << 20;
+const DEFAULT_INLINE_THRESHOLD = 1 << 19;
 
 const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
 
@@ -59,7 +60,7 @@ function initialBackend(): 'reference' | 'wasm' {
   return 'wasm';
 }
 
-/** DEFERRED_ARRAY_INLINE_THRESHOLD in the environment sets inlineThreshold from the start (0: every kernel of execute() on the pool). */
+/** DEFERRED_ARRAY_INLINE_THRESHOLD in the environment sets inlineThreshold from the start (0: every kernel of execute() on the pool's workers). */
 function initialInlineThreshold(): number {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_INLINE_THRESHOLD'];
   if (env === undefined || env === '') return DEFAULT_INLINE_THRESHOLD;

@@ -63,7 +63,7 @@ class ReferenceBackend implements Backend {
   prepare(): void {}
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#steps, pooled: 0 };
+    return { runs: this.#runs, steps: this.#steps, pooled: 0, joined: 0 };
   }
 }
 

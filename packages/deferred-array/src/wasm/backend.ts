@@ -16,6 +16,25 @@ import { withPool } from './pool.js';
 import { WasmRun } from './run.js';
 import type { Launcher, PendingKernel } from './run.js';
 
+/**
+ * The most work units a thread's share of a launch may hold for the calling
+ * thread to join it: about 0.25 ms of sin, 0.5 ms of streaming on the
+ * 2-core machine.
+ */
+const JOIN_SHARE = 1 << 21;
+
+/**
+ * Whether the calling thread takes part in a pooled launch of `work` units,
+ * in a worker's place: when its share is short. There it saves a wake-up of
+ * its own and one worker's (tens of µs, a tenth of a 2^17-element sin) and
+ * the pool pays from a quarter of the size or less (benchmarks/dist/threshold.js);
+ * a longer launch leaves its event loop free. Never with inlineThreshold 0,
+ * which keeps every kernel of execute() off the calling thread.
+ */
+function joins(work: number, threads: number, inlineThreshold: number): boolean {
+  return threads > 1 && inlineThreshold > 0 && work / threads < JOIN_SHARE;
+}
+
 /** Runs a kernel to the end on the calling thread. */
 function launchInline(k: Omit<PendingKernel, 'finish' | 'skip'>, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
@@ -26,6 +45,7 @@ class WasmBackend implements Backend {
   #runs = 0;
   #launches = 0;
   #pooled = 0;
+  #joined = 0;
   #hostSteps = 0;
 
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
@@ -91,17 +111,25 @@ class WasmBackend implements Backend {
   }
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#launches + this.#hostSteps, pooled: this.#pooled };
+    return { runs: this.#runs, steps: this.#launches + this.#hostSteps, pooled: this.#pooled, joined: this.#joined };
   }
 
-  /** On the pool when the kernel has enough work to repay dispatching it, else here. */
+  /**
+   * On the pool when the kernel has enough work to repay dispatching it, else
+   * here; the calling thread joins a pooled launch whose share per thread is
+   * short (see joins()).
+   */
   async #launchAsync(k: PendingKernel, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
-    if (launchWork(k.compiled, elements, k.launch.contraction?.K) < getConfig().inlineThreshold) return launchInline(k, heap);
+    const work = launchWork(k.compiled, elements, k.launch.contraction?.K);
+    const { inlineThreshold } = getConfig();
+    if (work < inlineThreshold) return launchInline(k, heap);
     return withPool(async (pool) => {
       if (!pool) return launchInline(k, heap);
       this.#pooled++;
-      return launchOnPool(pool, k.compiled, heap, k.launch, k.label);
+      const join = joins(work, pool.threads, inlineThreshold);
+      if (join) this.#joined++;
+      return launchOnPool(pool, k.compiled, heap, k.launch, k.label, join ? { host } : undefined);
     });
   }
 

@@ -43,6 +43,9 @@ describe('execute() on the pool', () => {
     'an elementwise result with an output': () => { const y = x.mul(2).output('y'); return [y.add(1).cos()]; },
   };
 
+  /** A request's results in order (the output record's y first). */
+  const flat = (r: Nd[] | da.OutputRecord): Nd[] => (Array.isArray(r) ? r : [r['y'] as Nd, ...(r['result'] as Nd[])]);
+
   test.each(Object.keys(graphs))('%s: bit-identical to executeSync() with 1, 2, 4 and 16 workers', async (name) => {
     const want = (da.executeSync(graphs[name]!()) as Nd[] | da.OutputRecord);
     for (const threads of [1, 2, 4, 16]) {
@@ -50,8 +53,37 @@ describe('execute() on the pool', () => {
       const pooled = da.stats().pooled;
       const got = await da.execute(graphs[name]!()) as Nd[] | da.OutputRecord;
       expect(da.stats().pooled).toBeGreaterThan(pooled);
-      const flat = (r: Nd[] | da.OutputRecord): Nd[] => (Array.isArray(r) ? r : [r['y'] as Nd, ...(r['result'] as Nd[])]);
       expect(flat(got).map(bits)).toEqual(flat(want).map(bits));
+    }
+  });
+
+  test('a short launch: the calling thread takes a worker\'s place, bit-identical with 2, 4 and 16 workers', async () => {
+    // About 2.6 M and 2.9 M units: pooled from 1 M, and short enough to join (under 2 M a thread).
+    const xs = da.wrap(random(150_001, 9));
+    const joinedGraphs = [
+      (): da.DeferredArray[] => [xs.mul(3).sin().sum()],
+      (): da.DeferredArray[] => { const y = xs.mul(2).output('y'); return [y.add(1).cos()]; },
+    ];
+    da.configure({ inlineThreshold: 1 << 20 });
+    try {
+      for (const graph of joinedGraphs) {
+        const want = da.executeSync(graph()) as Nd[] | da.OutputRecord;
+        for (const threads of [2, 4, 16]) {
+          da.configure({ threads });
+          const { pooled, joined } = da.stats();
+          const got = await da.execute(graph()) as Nd[] | da.OutputRecord;
+          expect(da.stats().joined - joined).toBeGreaterThan(0);
+          expect(da.stats().pooled - pooled).toBeGreaterThanOrEqual(da.stats().joined - joined);
+          expect(flat(got).map(bits)).toEqual(flat(want).map(bits));
+        }
+      }
+      // With inlineThreshold 0 the calling thread runs no kernel of execute().
+      da.configure({ inlineThreshold: 0 });
+      const { joined } = da.stats();
+      await da.execute(joinedGraphs[0]!());
+      expect(da.stats().joined).toBe(joined);
+    } finally {
+      da.configure({ inlineThreshold: 0 });
     }
   });
 

@@ -107,13 +107,16 @@ type KernelFn = (args: number, blockBegin: number, blockEnd: number, scratch?: n
 /** A module's `claim` export: runs blocks of the launch at `args` until none are left; returns how many it ran. */
 type ClaimFn = (args: number, blocks: number) => number;
 
-const instances = new WeakMap<WebAssembly.Memory, Map<string, KernelFn>>();
+/** Instances by memory and host module: a kernel's host imports are bound when it is instantiated. */
+const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, Map<string, KernelFn>>>();
 const claimers = new WeakMap<KernelFn, ClaimFn>();
 
-/** The kernel instantiated on `memory`, once per (memory, module). */
+/** The kernel instantiated on `memory` with `host`'s functions, once per (memory, host, module). */
 function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: HostModule): KernelFn {
-  let perMemory = instances.get(memory);
-  if (!perMemory) instances.set(memory, (perMemory = new Map()));
+  let perHost = instances.get(memory);
+  if (!perHost) instances.set(memory, (perHost = new WeakMap()));
+  let perMemory = perHost.get(host);
+  if (!perMemory) perHost.set(host, (perMemory = new Map()));
   const hit = perMemory.get(kernel.hash);
   if (hit) return hit;
   const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));

@@ -3,7 +3,10 @@
 // two notifies and the wait for DONE, which spins briefly on a short launch
 // (it is done before a waitAsync could be armed), otherwise waits
 // asynchronously in bounded steps, checking between them that the workers it
-// waits for live, and spins for the tail once one worker has finished.
+// waits for live, and spins for the tail once one worker has finished. A
+// launch may bring the calling thread's own run of its blocks (PoolJob.here):
+// then the calling thread claims blocks beside one worker fewer, and spins
+// for the workers' last blocks, never sleeping through the launch.
 import { ARGS } from '../lower/args-layout.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
@@ -12,6 +15,8 @@ import type { SerializedFailure } from './protocol.js';
 
 /** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
 const SPIN_MS = 0.05;
+/** How long the calling thread, having run blocks of a launch itself, spins for the workers' last blocks. */
+const JOIN_TAIL_MS = 2;
 /** How long the calling thread spins for the last workers once one has finished (all blocks claimed). */
 const TAIL_MS = 0.2;
 /** How often a waiting launch checks that its workers live. */
@@ -116,16 +121,19 @@ class Doorbell {
   async #launch(ring: Ring): Promise<void> {
     const claim = (ring.argsPtr + ARGS.claim) >>> 2;
     const unclaimed = (): boolean => Atomics.load(new Int32Array(this.#memory.buffer), claim) < ring.blocks;
+    // The calling thread joins as one of the pool's threads: it takes a worker's place.
+    const here = ring.here;
+    const helpers = here ? Math.min(ring.blocks - 1, this.#threads - 1) : ring.blocks;
     let resend = false;
     for (let round = 0; round < 3 && unclaimed(); round++) {
       if (this.#closed) throw new WorkerFailure(ring.label, 'the pool was closed');
       let parked = this.#parked();
-      if (parked.length === 0) {
+      if (parked.length === 0 && !here) {
         if (!(await this.whenRegistered(1, NO_WORKER_MS))) throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
         parked = this.#parked();
       }
       // No more workers than blocks: a worker with nothing to claim would only delay the end of the launch.
-      parked = parked.slice(0, ring.blocks);
+      parked = parked.slice(0, helpers);
       const lacking = new Set(parked.filter((s) => resend || !this.#holds(s, ring.kernel.id)));
       this.#writeLaunch(ring, lacking.size > 0);
       const base = Atomics.load(this.#w, WORD.done);
@@ -137,12 +145,28 @@ class Doorbell {
       for (const s of given.slice(0, 2)) Atomics.notify(this.#w, slotWord(s, SLOT.state));
       this.tasks += given.length;
       this.modulesSent += given.filter((s) => lacking.has(s)).length;
+      // The calling thread's own failure is thrown once the workers have settled, like theirs, and before theirs.
+      let failedHere: { readonly error: unknown } | undefined;
       try {
-        await this.#awaitDone(base, given.length, died, ring.blocks <= given.length);
+        if (here) {
+          try {
+            here();
+          } catch (error) {
+            failedHere = { error };
+          }
+        }
+        // Every block is claimed once the calling thread is done with them: the workers end within a block.
+        const spinMs = here ? JOIN_TAIL_MS : ring.blocks <= given.length ? SPIN_MS : 0;
+        await this.#awaitDone(base, given.length, died, spinMs);
       } finally {
         this.#current = undefined;
       }
-      resend = this.#settle(ring, given, died);
+      try {
+        resend = this.#settle(ring, given, died);
+      } catch (e) {
+        if (!failedHere) throw e;
+      }
+      if (failedHere) throw failedHere.error;
     }
     if (unclaimed()) throw new WorkerFailure(ring.label, 'no worker took the remaining blocks');
   }
@@ -208,13 +232,14 @@ class Doorbell {
   }
 
   /**
-   * Waits until the `count` workers given the launch have finished it or died.
-   * `short`: each has one block at most, so spinning a moment is likely to
-   * see the end; a longer launch keeps every core for its workers.
+   * Waits until the `count` workers given the launch have finished it or died,
+   * spinning for `spinMs` first: a launch whose workers have a block each at
+   * most is likely to end in that time, and a longer one keeps every core for
+   * its workers.
    */
-  async #awaitDone(base: number, count: number, died: ReadonlyMap<number, string>, short: boolean): Promise<void> {
+  async #awaitDone(base: number, count: number, died: ReadonlyMap<number, string>, spinMs: number): Promise<void> {
     const finished = (): boolean => Atomics.load(this.#w, WORD.done) - base + died.size >= count;
-    const spinUntil = short ? performance.now() + SPIN_MS : 0;
+    const spinUntil = spinMs > 0 ? performance.now() + spinMs : 0;
     while (performance.now() < spinUntil) if (finished()) return;
     while (!finished()) {
       const seen = Atomics.load(this.#w, WORD.done);

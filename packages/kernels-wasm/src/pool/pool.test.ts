@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { compileKernel } from '../lower/compile.js';
 import { instantiate, launch } from '../lower/launch.js';
-import type { LaunchResult } from '../lower/launch.js';
+import type { HostModule, LaunchResult } from '../lower/launch.js';
 import type { KernelSpec } from '../lower/kernel-spec.js';
 import { testHeap } from '../lower/test-heap.js';
 import { createPool } from './create-pool.js';
@@ -71,6 +71,29 @@ const bits = (a: Float64Array): BigUint64Array => new BigUint64Array(a.buffer, a
 
 const MOD_N = 200_000;
 
+const NO_HOST = { hostFunction: (): never => { throw new Error('none'); } };
+
+/**
+ * The calling thread's host functions when it joins a mod launch: Python's %
+ * (for the positive operands here), its first call held for `holdMs`, so the
+ * workers meanwhile claim every block but the one it holds.
+ */
+function callerHost(holdMs: number, fail = false) {
+  return {
+    hostFunction: () => {
+      let first = true;
+      return (a: number, b: number): number => {
+        if (first) {
+          first = false;
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, holdMs);
+          if (fail) throw new Error('injected failure on the calling thread');
+        }
+        return a % b;
+      };
+    },
+  };
+}
+
 /**
  * A started pool on the fault fixture, and the mod kernel over x = (i % 7) + 0.5
  * or over x with `cue` (what the fixture fails on) at element `at`.
@@ -83,8 +106,8 @@ async function faultRig(kind: PoolKind, threads: number, cue: number, at: number
   bad[at] = cue;
   const [xp, badp, yp] = [array(x), array(bad), array(new Float64Array(MOD_N).fill(5))];
   const compiled = compileKernel(MOD_SPEC);
-  const job = (input: number, out: number, label = 'mod'): Promise<LaunchResult> =>
-    launchOnPool(p, compiled, heap, { shape: [MOD_N], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label);
+  const job = (input: number, out: number, label = 'mod', join?: { host: HostModule }): Promise<LaunchResult> =>
+    launchOnPool(p, compiled, heap, { shape: [MOD_N], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label, join);
   return { p, xp, badp, job, expected: x.map((v) => v % 5) };
 }
 
@@ -102,15 +125,21 @@ describe.each(KINDS)('%s pool', (kind) => {
     const xp = array(x);
     const compiled = compileKernel(SIN_SPEC);
     const yInline = heap.alloc(n * 8);
-    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('none'); } });
+    const fn = instantiate(compiled, heap.memory, NO_HOST);
     const inline = launch(compiled, heap, fn, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: yInline, strides: [1] }] });
     expect(inline.blocks).toBeGreaterThan(16);
     for (const threads of [1, 2, 4, 16]) {
       const p = await pool(kind, threads);
-      const y = heap.alloc(n * 8);
-      const r = await launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: y, strides: [1] }] }, 'sin');
-      expect(bits(r.partials)).toEqual(bits(inline.partials));
-      expect(bits(read(y, n))).toEqual(bits(read(yInline, n)));
+      // On the workers alone, then with the calling thread taking a worker's place.
+      for (const join of [undefined, { host: NO_HOST }]) {
+        const y = heap.alloc(n * 8);
+        const tasks = p.stats().tasks;
+        const r = await launchOnPool(p, compiled, heap, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: y, strides: [1] }] }, 'sin', join);
+        expect(p.stats().tasks - tasks).toBe(join ? threads - 1 : threads);
+        expect(bits(r.partials)).toEqual(bits(inline.partials));
+        expect(bits(read(y, n))).toEqual(bits(read(yInline, n)));
+        heap.free(y);
+      }
       await p.close();
     }
   });
@@ -204,6 +233,39 @@ describe.each(KINDS)('%s pool', (kind) => {
       }
       expect(read(z, MOD_N)).toEqual(expected);
     });
+  });
+
+  describe.each([
+    ['throws', 13, /injected failure in a host function/],
+    ['exits', 17, /exit/i],
+    ['traps', 19, /unreachable/],
+  ] as const)('a worker that %s while the calling thread runs blocks of the same launch', (_, cue, cause) => {
+    test('rejects with its WorkerFailure once the calling thread is done, heals, and the next 20 joined launches succeed', async () => {
+      const threads = 2;
+      const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
+      const z = heap.alloc(MOD_N * 8);
+      const t0 = performance.now();
+      const error = await job(badp, z, 'mod-kernel joined', { host: callerHost(300) }).then(() => undefined, (e: unknown) => e);
+      expect(performance.now() - t0).toBeLessThan(1500);
+      expect(error).toBeInstanceOf(WorkerFailure);
+      expect((error as WorkerFailure).kernel).toBe('mod-kernel joined');
+      expect((error as Error).message).toMatch(cause);
+      await healed(p, threads);
+      for (let i = 0; i < 20; i++) await job(xp, z, `mod-kernel ok ${i}`, { host: callerHost(0) });
+      expect(read(z, MOD_N)).toEqual(expected);
+    });
+  });
+
+  test('the calling thread\'s own failure rejects the launch with its error, and the pool goes on', async () => {
+    const threads = 2;
+    const { p, xp, job, expected } = await faultRig(kind, threads, 13, 0);
+    const z = heap.alloc(MOD_N * 8);
+    const tasks = p.stats().tasks;
+    await expect(job(xp, z, 'mod', { host: callerHost(50, true) })).rejects.toThrow('injected failure on the calling thread');
+    expect(p.stats().tasks - tasks).toBe(1);
+    for (let i = 0; i < 20; i++) await job(xp, z, 'mod', i % 2 ? { host: callerHost(0) } : undefined);
+    expect(read(z, MOD_N)).toEqual(expected);
+    expect(p.stats().workers).toBe(threads);
   });
 
   test('a worker killed while parked is replaced, and launches given meanwhile neither hang nor fail', async () => {

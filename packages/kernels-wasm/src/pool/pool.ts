@@ -1,9 +1,10 @@
 // The interface both pools (piscina in Node, comlink over Web Workers) offer.
 // Both launch through the doorbell (doorbell.ts): as many parked workers as
 // the launch has blocks are woken, and each claims blocks from the launch
-// block's atomic counter until none are left.
-import { finishLaunch, prepareLaunch } from '../lower/launch.js';
-import type { HeapLike, KernelModule, Launch, LaunchResult } from '../lower/launch.js';
+// block's atomic counter until none are left. On a short launch the calling
+// thread may claim blocks too, in place of one of the workers.
+import { finishLaunch, instantiate, prepareLaunch, runBlocks } from '../lower/launch.js';
+import type { HeapLike, HostModule, KernelModule, Launch, LaunchResult } from '../lower/launch.js';
 import type { CompiledModule } from '../lower/compile.js';
 
 interface PoolOptions {
@@ -23,6 +24,11 @@ interface PoolJob {
   readonly blocks: number;
   /** Names the kernel in errors. */
   readonly label: string;
+  /**
+   * Runs blocks of the launch on the calling thread until none are left: given,
+   * the calling thread joins the launch and one worker fewer is woken.
+   */
+  readonly here?: () => void;
 }
 
 /** Counters for tests and benchmarks. */
@@ -47,13 +53,19 @@ interface KernelPool {
   close(): Promise<void>;
 }
 
-/** Runs a launch on the pool: the same launch block and blocks as launch() on the calling thread. */
+/**
+ * Runs a launch on the pool: the same launch block and blocks as launch() on
+ * the calling thread. `join`: the calling thread runs blocks too, with these
+ * host functions (a short launch, where waking one more worker and sleeping
+ * until the workers are done costs more than it saves).
+ */
 async function launchOnPool(
-  pool: KernelPool, compiled: CompiledModule, heap: HeapLike, l: Launch, label: string,
+  pool: KernelPool, compiled: CompiledModule, heap: HeapLike, l: Launch, label: string, join?: { readonly host: HostModule },
 ): Promise<LaunchResult> {
   const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
-    if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label });
+    const here = join ? (): void => { runBlocks(instantiate(compiled, heap.memory, join.host), heap.memory, p.argsPtr, p.blocks, join.host); } : undefined;
+    if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label, ...(here ? { here } : {}) });
   } catch (e) {
     finishLaunch(p, heap, false);
     throw e;
