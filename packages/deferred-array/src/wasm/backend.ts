@@ -24,15 +24,17 @@ import type { Launcher, PendingKernel } from './run.js';
 const JOIN_SHARE = 1 << 21;
 
 /**
- * Whether the calling thread takes part in a pooled launch of `work` units,
- * in a worker's place: when its share is short. There it saves a wake-up of
+ * Whether the calling thread takes part in a pooled launch of `work` units
+ * over `blocks` blocks, in a worker's place: when its share (the work over
+ * the threads that can have a block) is short. There it saves a wake-up of
  * its own and one worker's (tens of µs, a tenth of a 2^17-element sin) and
  * the pool pays from a quarter of the size or less (benchmarks/dist/threshold.js);
- * a longer launch leaves its event loop free. Never with inlineThreshold 0,
- * which keeps every kernel of execute() off the calling thread.
+ * a longer launch leaves its event loop free. Never on a pool of one
+ * worker, nor (launchOnPool sees to it) a launch of one block: the calling
+ * thread would run either alone.
  */
-function joins(work: number, threads: number, inlineThreshold: number): boolean {
-  return threads > 1 && inlineThreshold > 0 && work / threads < JOIN_SHARE;
+function joins(work: number, blocks: number, threads: number): boolean {
+  return threads > 1 && work / Math.min(blocks, threads) < JOIN_SHARE;
 }
 
 /** Runs a kernel to the end on the calling thread. */
@@ -117,7 +119,8 @@ class WasmBackend implements Backend {
   /**
    * On the pool when the kernel has enough work to repay dispatching it, else
    * here; the calling thread joins a pooled launch whose share per thread is
-   * short (see joins()).
+   * short (see joins()), except with inlineThreshold 0, which keeps every
+   * kernel of execute() off the calling thread.
    */
   async #launchAsync(k: PendingKernel, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
@@ -127,9 +130,11 @@ class WasmBackend implements Backend {
     return withPool(async (pool) => {
       if (!pool) return launchInline(k, heap);
       this.#pooled++;
-      const join = joins(work, pool.threads, inlineThreshold);
-      if (join) this.#joined++;
-      return launchOnPool(pool, k.compiled, heap, k.launch, k.label, join ? { host } : undefined);
+      let joined = false;
+      const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
+      const r = await launchOnPool(pool, k.compiled, heap, k.launch, k.label, inlineThreshold > 0 ? { host, accept } : undefined);
+      if (joined) this.#joined++;
+      return r;
     });
   }
 

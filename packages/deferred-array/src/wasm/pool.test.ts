@@ -58,13 +58,13 @@ describe('execute() on the pool', () => {
   });
 
   test('a short launch: the calling thread takes a worker\'s place, bit-identical with 2, 4 and 16 workers', async () => {
-    // About 2.6 M and 2.9 M units: pooled from 1 M, and short enough to join (under 2 M a thread).
+    // About 2.6 M and 2.9 M units: pooled from 0.26 M, and short enough to join (under 2 M a thread).
     const xs = da.wrap(random(150_001, 9));
     const joinedGraphs = [
       (): da.DeferredArray[] => [xs.mul(3).sin().sum()],
       (): da.DeferredArray[] => { const y = xs.mul(2).output('y'); return [y.add(1).cos()]; },
     ];
-    da.configure({ inlineThreshold: 1 << 20 });
+    da.configure({ inlineThreshold: 1 << 18 });
     try {
       for (const graph of joinedGraphs) {
         const want = da.executeSync(graph()) as Nd[] | da.OutputRecord;
@@ -77,9 +77,14 @@ describe('execute() on the pool', () => {
           expect(flat(got).map(bits)).toEqual(flat(want).map(bits));
         }
       }
+      // A launch of one block (500 columns) is left to a worker, and so is every launch on one worker.
+      const { pooled, joined } = da.stats();
+      await m.sum({ axis: 0 }).execute();
+      da.configure({ threads: 1 });
+      await da.execute(joinedGraphs[0]!());
+      expect(da.stats().pooled - pooled).toBe(2);
       // With inlineThreshold 0 the calling thread runs no kernel of execute().
-      da.configure({ inlineThreshold: 0 });
-      const { joined } = da.stats();
+      da.configure({ inlineThreshold: 0, threads: 2 });
       await da.execute(joinedGraphs[0]!());
       expect(da.stats().joined).toBe(joined);
     } finally {

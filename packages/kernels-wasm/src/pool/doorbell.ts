@@ -6,7 +6,8 @@
 // waits for live, and spins for the tail once one worker has finished. A
 // launch may bring the calling thread's own run of its blocks (PoolJob.here):
 // then the calling thread claims blocks beside one worker fewer, and spins
-// for the workers' last blocks, never sleeping through the launch.
+// for the workers' last blocks (for 2 ms, then it waits as above), so it has
+// no wake-up of its own to pay.
 import { ARGS } from '../lower/args-layout.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
@@ -103,7 +104,11 @@ class Doorbell {
     }
   }
 
-  /** Runs every block of the launch on the parked workers; rejects with a WorkerFailure after every worker given it has settled. */
+  /**
+   * Runs every block of the launch on the parked workers (and the calling
+   * thread, with `here`); rejects with a WorkerFailure, or the error `here`
+   * threw, after every worker given it has settled.
+   */
   run(ring: Ring): Promise<void> {
     const run = this.#queue.then(() => this.#launch(ring));
     this.#queue = run.catch(() => {});
@@ -153,6 +158,8 @@ class Doorbell {
             here();
           } catch (error) {
             failedHere = { error };
+            // No one starts another block of a failed launch (runBlocks does the same for a kernel's failure).
+            Atomics.store(new Int32Array(this.#memory.buffer), claim, ring.blocks);
           }
         }
         // Every block is claimed once the calling thread is done with them: the workers end within a block.

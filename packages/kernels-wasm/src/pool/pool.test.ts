@@ -256,16 +256,29 @@ describe.each(KINDS)('%s pool', (kind) => {
     });
   });
 
-  test('the calling thread\'s own failure rejects the launch with its error, and the pool goes on', async () => {
+  test('the calling thread\'s own failure rejects the launch with its error, before a worker\'s, and the pool goes on', async () => {
     const threads = 2;
-    const { p, xp, job, expected } = await faultRig(kind, threads, 13, 0);
+    const { p, xp, badp, job, expected } = await faultRig(kind, threads, 13, 150_000);
     const z = heap.alloc(MOD_N * 8);
     const tasks = p.stats().tasks;
     await expect(job(xp, z, 'mod', { host: callerHost(50, true) })).rejects.toThrow('injected failure on the calling thread');
     expect(p.stats().tasks - tasks).toBe(1);
+    // The worker throws too (on the 13 at 150,000) while the calling thread holds its first block.
+    await expect(job(badp, z, 'mod', { host: callerHost(300, true) })).rejects.toThrow('injected failure on the calling thread');
     for (let i = 0; i < 20; i++) await job(xp, z, 'mod', i % 2 ? { host: callerHost(0) } : undefined);
     expect(read(z, MOD_N)).toEqual(expected);
     expect(p.stats().workers).toBe(threads);
+  });
+
+  test('a launch of one block is left to a worker, join or not', async () => {
+    const p = await pool(kind, 2);
+    const compiled = compileKernel(SIN_SPEC);
+    const [xp, y] = [array(new Float64Array(100).fill(0.5)), heap.alloc(800)];
+    const tasks = p.stats().tasks;
+    const r = await launchOnPool(p, compiled, heap, { shape: [100], arrays: [{ ptr: xp, strides: [1] }, { ptr: y, strides: [1] }] }, 'sin', { host: NO_HOST });
+    expect(r.blocks).toBe(1);
+    expect(p.stats().tasks - tasks).toBe(1);
+    expect(read(y, 1)[0]).toBe(Math.sin(0.5) * 0.5);
   });
 
   test('a worker killed while parked is replaced, and launches given meanwhile neither hang nor fail', async () => {

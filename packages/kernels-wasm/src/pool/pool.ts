@@ -47,24 +47,39 @@ interface KernelPool {
   stats(): PoolStats;
   /** Resolves once every worker has started; rejects with a PoolStartError if one could not. */
   start(): Promise<void>;
-  /** Runs every block of the job; rejects with a WorkerFailure, after every task of the job has settled. */
+  /** Runs every block of the job; rejects with a WorkerFailure (or the error `here` threw), after every task of the job has settled. */
   run(job: PoolJob): Promise<void>;
   /** Stops the workers; pending jobs reject. */
   close(): Promise<void>;
 }
 
 /**
+ * The calling thread's offer to run blocks of a launch, with `host`'s
+ * functions: taken when `accept` says yes to the launch's block count (a
+ * short launch, where waking one more worker and sleeping until the workers
+ * are done costs more than it saves).
+ */
+interface Join {
+  readonly host: HostModule;
+  readonly accept?: (blocks: number) => boolean;
+}
+
+/**
  * Runs a launch on the pool: the same launch block and blocks as launch() on
- * the calling thread. `join`: the calling thread runs blocks too, with these
- * host functions (a short launch, where waking one more worker and sleeping
- * until the workers are done costs more than it saves).
+ * the calling thread, and with `join`, the calling thread among the threads
+ * that run them. Rejects with a WorkerFailure, or with the calling thread's
+ * own error when it failed running its blocks.
  */
 async function launchOnPool(
-  pool: KernelPool, compiled: CompiledModule, heap: HeapLike, l: Launch, label: string, join?: { readonly host: HostModule },
+  pool: KernelPool, compiled: CompiledModule, heap: HeapLike, l: Launch, label: string, join?: Join,
 ): Promise<LaunchResult> {
   const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
-    const here = join ? (): void => { runBlocks(instantiate(compiled, heap.memory, join.host), heap.memory, p.argsPtr, p.blocks, join.host); } : undefined;
+    // A launch of one block has no place for a worker beside the calling thread.
+    const joined = join && p.blocks > 1 && (join.accept?.(p.blocks) ?? true) ? join : undefined;
+    // Instantiated before the workers are woken: a failure here must not leave them every block.
+    const fn = joined && instantiate(compiled, heap.memory, joined.host);
+    const here = fn ? (): void => { runBlocks(fn, heap.memory, p.argsPtr, p.blocks, joined!.host); } : undefined;
     if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label, ...(here ? { here } : {}) });
   } catch (e) {
     finishLaunch(p, heap, false);
@@ -74,4 +89,4 @@ async function launchOnPool(
 }
 
 export { launchOnPool };
-export type { KernelPool, PoolJob, PoolOptions, PoolStats };
+export type { Join, KernelPool, PoolJob, PoolOptions, PoolStats };
