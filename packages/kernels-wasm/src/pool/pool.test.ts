@@ -71,6 +71,13 @@ const bits = (a: Float64Array): BigUint64Array => new BigUint64Array(a.buffer, a
 
 const MOD_N = 200_000;
 
+/** How a worker fails on the fault fixture's cues, and what its error says. */
+const FAULTS = [
+  ['throws', 13, /injected failure in a host function/],
+  ['exits', 17, /exit/i],
+  ['traps', 19, /unreachable/],
+] as const;
+
 const NO_HOST = { hostFunction: (): never => { throw new Error('none'); } };
 
 /**
@@ -204,11 +211,7 @@ describe.each(KINDS)('%s pool', (kind) => {
     expect(p.stats()).toMatchObject({ modulesSent: first, jobs: 21, tasks: 42, workers: 2 });
   });
 
-  describe.each([
-    ['throws', 13, /injected failure in a host function/],
-    ['exits', 17, /exit/i],
-    ['traps', 19, /unreachable/],
-  ] as const)('a worker that %s mid-launch', (_, cue, cause) => {
+  describe.each(FAULTS)('a worker that %s mid-launch', (_, cue, cause) => {
     test('rejects within a second with a WorkerFailure naming the kernel, settles the other jobs, heals, and the next 100 launches succeed', async () => {
       const threads = 2;
       const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
@@ -235,11 +238,7 @@ describe.each(KINDS)('%s pool', (kind) => {
     });
   });
 
-  describe.each([
-    ['throws', 13, /injected failure in a host function/],
-    ['exits', 17, /exit/i],
-    ['traps', 19, /unreachable/],
-  ] as const)('a worker that %s while the calling thread runs blocks of the same launch', (_, cue, cause) => {
+  describe.each(FAULTS)('a worker that %s while the calling thread runs blocks of the same launch', (_, cue, cause) => {
     test('rejects with its WorkerFailure once the calling thread is done, heals, and the next 20 joined launches succeed', async () => {
       const threads = 2;
       const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
