@@ -12,9 +12,12 @@ import { compiledReport, printCompiled } from './compiled.js';
 import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 import { printResults, printStartup, resultsReport, startupReport } from './results.js';
+import { printVectorMath, vectorMathReport } from './vector-math.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
+/** Elements per vector math function: enough to time a kernel in ms, with the inputs in memory. */
+const MATH_N = 1 << 20;
 
 async function main(): Promise<void> {
   console.log('# deferred-array: the NEP examples');
@@ -61,6 +64,7 @@ async function main(): Promise<void> {
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printWave(await waveReport(1024, 100, Math.max(RUNS, 3)))}`);
     console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
+    console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

@@ -15,6 +15,7 @@ import { fuseElementwise } from './fuse.js';
 import { placeTemporaries } from './place-temporaries.js';
 import { assignBuffers } from './assign-buffers.js';
 import { mergeCommon } from './merge-common.js';
+import { reduceStrength } from './strength.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 type Pass = (plan: Plan) => Plan;
@@ -105,6 +106,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectOutputs', collectOutputs, ['nodes', 'kernels']],
   ['collectPins', collectPins, ['nodes', 'kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
+  ['reduceStrength', reduceStrength, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],

@@ -16,9 +16,44 @@ const ramp = (n: number, scale = 1): Float64Array => Float64Array.from({ length:
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'mergeCommon', 'copyPinnedViews', 'lowerOuter', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
+      'collectOutputs', 'collectPins', 'mergeCommon', 'reduceStrength', 'copyPinnedViews', 'lowerOuter', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
       'assignBuffers',
     ]);
+  });
+
+  describe('reduceStrength', () => {
+    const ops = (p: Plan): string[] => kernels(p).flatMap((s) => (s.kind === 'kernel' ? s.group.members.map((m) => m.op) : []));
+    // Special values, subnormals and values whose quotient underflows or overflows.
+    const SPECIAL = [0, -0, 1, -1, 3, 0.1, NaN, Infinity, -Infinity, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308, 1e-310, 123456.789];
+
+    test.each([2, 0.5, -4, 1024, 2 ** -1022, 2 ** 1023, -(2 ** -1023)])('x / %p becomes a multiplication, bit for bit the division', (c) => {
+      const x = da.wrap(Float64Array.from(SPECIAL));
+      const y = x.div(c);
+      expect(ops(plan(y))).toEqual(['multiply']);
+      const got = new Float64Array(f64(y.executeSync()));
+      const want = Float64Array.from(SPECIAL, (v) => v / c);
+      expect(new BigUint64Array(got.buffer).map((b, i) => (Number.isNaN(got[i]!) ? 0n : b)))
+        .toEqual(new BigUint64Array(want.buffer).map((b, i) => (Number.isNaN(want[i]!) ? 0n : b)));
+    });
+
+    test.each([180, 3, 0, -0, Infinity, NaN, 2 ** -1074, 1.5])('x / %p keeps its division', (c) => {
+      expect(ops(plan(da.wrap(Float64Array.from(SPECIAL)).div(c)))).toEqual(['divide']);
+    });
+
+    test('float32: only where the reciprocal is a float32; int32 / 2 stays a true division', () => {
+      const x32 = da.wrap(Float32Array.from([1, -3, 1e-45, 3e38]));
+      expect(ops(plan(x32.div(2)))).toEqual(['multiply']);
+      expect(Array.from((x32.div(2).executeSync() as da.StdNdarray).data as Float32Array)).toEqual(Array.from(Float32Array.from([1, -3, 1e-45, 3e38], (v) => Math.fround(v / 2))));
+      // 2^-130 is a float32 subnormal, 2^130 overflows float32.
+      expect(ops(plan(x32.div(2 ** -130)))).toContain('divide');
+      expect(ops(plan(da.arange(5).div(2)))).toContain('divide');
+    });
+
+    test('an output() on the quotient marks the product', () => {
+      const x = da.wrap(ramp(10));
+      const r = x.div(4).output('q').add(1).executeSync() as da.OutputRecord;
+      expect(f64(r['q'])).toEqual(Array.from(ramp(10), (v) => v / 4));
+    });
   });
 
   describe('mergeCommon', () => {

@@ -1,0 +1,115 @@
+// Vector math per core: ns per element of sum(f(x)) through executeSync()
+// (one fused kernel on the calling thread: the function, then the sum) for
+// float64 and float32 inputs, against a hand-written JS loop summing V8's
+// Math.f over the same Float64Array. Variants take turns round by round; the
+// figures are medians over rounds.
+import * as da from 'deferred-array';
+import { median } from './timing.js';
+
+type Fn = 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
+  | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
+
+/** Each function over uniform inputs on a range a user meets (inside its domain), and V8's form of it. */
+const FUNCTIONS: ReadonlyArray<{ readonly fn: Fn; readonly lo: number; readonly hi: number; readonly js: string }> = [
+  { fn: 'sin', lo: -100, hi: 100, js: 'Math.sin(v)' },
+  { fn: 'cos', lo: -100, hi: 100, js: 'Math.cos(v)' },
+  { fn: 'tan', lo: -100, hi: 100, js: 'Math.tan(v)' },
+  { fn: 'exp', lo: -100, hi: 100, js: 'Math.exp(v)' },
+  { fn: 'expm1', lo: -10, hi: 10, js: 'Math.expm1(v)' },
+  { fn: 'exp2', lo: -100, hi: 100, js: '2 ** v' },
+  { fn: 'log', lo: 1e-3, hi: 1e3, js: 'Math.log(v)' },
+  { fn: 'log1p', lo: 0, hi: 1e3, js: 'Math.log1p(v)' },
+  { fn: 'log2', lo: 1e-3, hi: 1e3, js: 'Math.log2(v)' },
+  { fn: 'log10', lo: 1e-3, hi: 1e3, js: 'Math.log10(v)' },
+  { fn: 'asin', lo: -1, hi: 1, js: 'Math.asin(v)' },
+  { fn: 'acos', lo: -1, hi: 1, js: 'Math.acos(v)' },
+  { fn: 'atan', lo: -100, hi: 100, js: 'Math.atan(v)' },
+  { fn: 'sinh', lo: -20, hi: 20, js: 'Math.sinh(v)' },
+  { fn: 'cosh', lo: -20, hi: 20, js: 'Math.cosh(v)' },
+  { fn: 'tanh', lo: -10, hi: 10, js: 'Math.tanh(v)' },
+  { fn: 'asinh', lo: -100, hi: 100, js: 'Math.asinh(v)' },
+  { fn: 'acosh', lo: 1, hi: 100, js: 'Math.acosh(v)' },
+  { fn: 'atanh', lo: -0.999, hi: 0.999, js: 'Math.atanh(v)' },
+  { fn: 'cbrt', lo: -1e3, hi: 1e3, js: 'Math.cbrt(v)' },
+];
+
+/** The functions the issue's bars name: float64 at least 2.5x V8's Math, float32 at least 5x. */
+const BARRED: ReadonlySet<Fn> = new Set(['sin', 'cos', 'exp', 'log', 'tanh', 'atan', 'expm1']);
+const BAR_F64 = 2.5;
+const BAR_F32 = 5;
+
+interface MathRow {
+  readonly fn: Fn;
+  /** ns per element, medians over rounds. */
+  readonly f64: number;
+  readonly f32: number;
+  readonly math: number;
+}
+
+function uniform(n: number, lo: number, hi: number, seed: number): Float64Array {
+  let s = seed >>> 0;
+  return Float64Array.from({ length: n }, () => {
+    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
+    return lo + (s / 2 ** 32) * (hi - lo);
+  });
+}
+
+/** A hand-written loop, its own code per function (as a user writes it), so V8 inlines Math.f. */
+const jsLoop = (expr: string): ((a: Float64Array) => number) =>
+  new Function('a', `let s = 0; for (let i = 0; i < a.length; i++) { const v = a[i]; s += ${expr}; } return s;`) as (a: Float64Array) => number;
+
+function nsPerElement(n: number, fn: () => unknown): number {
+  const t0 = performance.now();
+  fn();
+  return ((performance.now() - t0) * 1e6) / n;
+}
+
+/** Every function, float64 and float32, and V8's Math; `rounds` rounds of all variants in turn. */
+function vectorMathReport(n = 1 << 21, rounds = 5): MathRow[] {
+  const cases = FUNCTIONS.map(({ fn, lo, hi, js }, k) => {
+    const x = uniform(n, lo, hi, 17 + k);
+    const x64 = da.wrap(x);
+    const x32 = da.wrap(Float32Array.from(x));
+    const f = da[fn] as (a: da.DeferredArray) => da.DeferredArray;
+    const [s64, s32] = [da.sum(f(x64)), da.sum(f(x32))];
+    const loop = jsLoop(js);
+    const run = {
+      f64: (): unknown => s64.executeSync(),
+      f32: (): unknown => s32.executeSync(),
+      math: (): unknown => loop(x),
+    };
+    // Warm: kernels compiled, plans cached, the loop optimised.
+    for (const r of Object.values(run)) for (let i = 0; i < 3; i++) r();
+    return { fn, run, times: { f64: [] as number[], f32: [] as number[], math: [] as number[] } };
+  });
+  for (let round = 0; round < rounds; round++) {
+    for (const c of cases) for (const k of ['f64', 'math', 'f32'] as const) c.times[k].push(nsPerElement(n, c.run[k]));
+  }
+  return cases.map((c) => ({ fn: c.fn, f64: median(c.times.f64), f32: median(c.times.f32), math: median(c.times.math) }));
+}
+
+function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): string {
+  const cell = (v: number): string => v.toFixed(1).padStart(8);
+  const ratio = (v: number): string => `${v.toFixed(2)}x`.padStart(9);
+  const lines = [
+    `Vector math per core: sum(f(x)) by executeSync() over ${n} elements, ns per element (median of ${rounds} rounds, variants in turn);`,
+    '  V8 Math: a hand-written JS loop summing Math.f over the same float64 values; inputs uniform on the range shown',
+    `  ${'f'.padEnd(7)}${'f64'.padStart(8)}${'f32'.padStart(8)}${'V8 Math'.padStart(8)}${'f64 vs V8'.padStart(11)}${'f32 vs V8'.padStart(11)}  inputs`,
+    ...rows.map((r) => {
+      const { lo, hi } = FUNCTIONS.find((f) => f.fn === r.fn)!;
+      return `  ${r.fn.padEnd(7)}${cell(r.f64)}${cell(r.f32)}${cell(r.math)}  ${ratio(r.math / r.f64)}  ${ratio(r.math / r.f32)}  [${lo}, ${hi}]`;
+    }),
+  ];
+  const barred = rows.filter((r) => BARRED.has(r.fn));
+  const f64Met = barred.filter((r) => r.math / r.f64 >= BAR_F64);
+  const f32Met = barred.filter((r) => r.math / r.f32 >= BAR_F32);
+  lines.push(
+    `Targets (issue: vector math at SIMD speed), for ${[...BARRED].join(', ')}:`,
+    `  ${f64Met.length === barred.length ? 'met    ' : 'not met'} float64 at least ${BAR_F64}x V8's Math: ${f64Met.length} of ${barred.length}`,
+    `  ${f32Met.length === barred.length ? 'met    ' : 'not met'} float32 at least ${BAR_F32}x V8's Math: ${f32Met.length} of ${barred.length}`,
+  );
+  return lines.join('\n');
+}
+
+export { vectorMathReport, printVectorMath, FUNCTIONS };
+export type { MathRow };
