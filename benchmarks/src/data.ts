@@ -2,12 +2,13 @@
 // script needing only these loads no @stdlib code.
 import type * as da from 'deferred-array';
 
-function randomData(n: number, seed: number): Float64Array {
+/** n values uniform on [lo, hi) from a seeded LCG (the same values on every run). */
+function randomData(n: number, seed: number, lo = -180, hi = 180): Float64Array {
   const x = new Float64Array(n);
   let s = seed >>> 0;
   for (let i = 0; i < n; i++) {
     s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    x[i] = (s / 2 ** 32) * 360 - 180;
+    x[i] = lo + (s / 2 ** 32) * (hi - lo);
   }
   return x;
 }

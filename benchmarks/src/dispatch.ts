@@ -4,9 +4,8 @@
 // 2^17 float64 through execute() on the pool against executeSync() on one
 // thread, the two launched alternately.
 import * as da from 'deferred-array';
-import { compileKernel, createPool, defaultHeap, instantiate, launch, launchOnPool } from 'kernels-wasm';
 import { randomData } from './data.js';
-import { COPY } from './streaming.js';
+import { openStreams } from './streaming.js';
 import { median } from './timing.js';
 
 /** Untimed launches and sin pairs first. */
@@ -29,32 +28,25 @@ interface DispatchReport {
 
 /** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating; pooled only without `withInline`. */
 async function launchMicros(threads: number, reps = 2000, withInline = true): Promise<{ pooled: number; inline: number }> {
-  const heap = defaultHeap();
-  const [a, b] = [heap.alloc(512), heap.alloc(512)];
-  const pool = await createPool({ threads, memory: heap.memory });
+  const [onPool, here] = [await openStreams(64, threads), await openStreams(64)];
   try {
-    await pool.start();
-    const compiled = compileKernel(COPY);
-    const fn = instantiate(compiled, heap.memory, { hostFunction: () => { throw new Error('no host functions'); } });
-    const l = { shape: [64], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }] };
     // Untimed first: the new workers' code (and the kernel's) starts in V8's baseline tiers.
-    for (let i = 0; i < WARM_LAUNCHES; i++) await launchOnPool(pool, compiled, heap, l, 'copy');
+    for (let i = 0; i < WARM_LAUNCHES; i++) await onPool.run.copy();
     const pooled: number[] = [];
     const inline: number[] = [];
     for (let i = 0; i < reps; i++) {
       let t0 = performance.now();
-      await launchOnPool(pool, compiled, heap, l, 'copy');
+      await onPool.run.copy();
       pooled.push(performance.now() - t0);
       if (!withInline) continue;
       t0 = performance.now();
-      launch(compiled, heap, fn, l);
+      here.run.copy();
       inline.push(performance.now() - t0);
     }
     return { pooled: median(pooled) * 1000, inline: withInline ? median(inline) * 1000 : NaN };
   } finally {
-    await pool.close();
-    heap.free(a);
-    heap.free(b);
+    await onPool.close();
+    await here.close();
   }
 }
 

@@ -82,5 +82,5 @@ async function streamingLimits(n: number, runs: number, threads = 0): Promise<St
   }
 }
 
-export { streamingLimits, openStreams, COPY };
+export { streamingLimits, openStreams };
 export type { Stream, StreamName, Streams };

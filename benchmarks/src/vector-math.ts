@@ -4,6 +4,7 @@
 // Math.f over the same Float64Array. Variants take turns round by round; the
 // figures are medians over rounds.
 import * as da from 'deferred-array';
+import { randomData } from './data.js';
 import { median } from './timing.js';
 
 type Fn = 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
@@ -46,14 +47,6 @@ interface MathRow {
   readonly math: number;
 }
 
-function uniform(n: number, lo: number, hi: number, seed: number): Float64Array {
-  let s = seed >>> 0;
-  return Float64Array.from({ length: n }, () => {
-    s = (Math.imul(s, 1664525) + 1013904223) >>> 0;
-    return lo + (s / 2 ** 32) * (hi - lo);
-  });
-}
-
 /** A hand-written loop, its own code per function (as a user writes it), so V8 inlines Math.f. */
 const jsLoop = (expr: string): ((a: Float64Array) => number) =>
   new Function('a', `let s = 0; for (let i = 0; i < a.length; i++) { const v = a[i]; s += ${expr}; } return s;`) as (a: Float64Array) => number;
@@ -67,7 +60,7 @@ function nsPerElement(n: number, fn: () => unknown): number {
 /** Every function, float64 and float32, and V8's Math; `rounds` rounds of all variants in turn. */
 function vectorMathReport(n = 1 << 21, rounds = 5): MathRow[] {
   const cases = FUNCTIONS.map(({ fn, lo, hi, js }, k) => {
-    const x = uniform(n, lo, hi, 17 + k);
+    const x = randomData(n, 17 + k, lo, hi);
     const x64 = da.wrap(x);
     const x32 = da.wrap(Float32Array.from(x));
     const f = da[fn] as (a: da.DeferredArray) => da.DeferredArray;

@@ -13,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { CASES, caseById } from './cases.js';
+import { CASES, caseById, scalingId } from './cases.js';
 import { workerCounts } from '../timing.js';
 import type { CaseId } from './cases.js';
 import { isKnownWrong } from './known.js';
@@ -46,7 +46,7 @@ function plan(): { groups: Group[]; scaling: Group[] } {
   }
   const scaleN = quick ? 1e6 : 1e7;
   const scaling = checkOnly ? [] : (['foo-folded', 'chain', 'sincos'] as const).filter((id) => cases.includes(id))
-    .map((id) => ({ caseId: id, n: scaleN, systems: workerCounts(os.availableParallelism()).map((t) => `ours-t${t}`) }));
+    .map((id) => ({ caseId: id, n: scaleN, systems: workerCounts(os.availableParallelism()).map(scalingId) }));
   return { groups, scaling };
 }
 

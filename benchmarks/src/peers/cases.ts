@@ -90,5 +90,14 @@ const CDF_C = 0.044715;
 /** The wave's initial state, n x n, as examples/wave.ts makes it. */
 export { initialValues as waveInitial, stepLoop as waveStepLoop } from 'deferred-array-examples/wave';
 
-export { CASES, caseById, BS, CDF_K, CDF_C, WAVE_STEPS };
+/** The system id of our execute() on `workers` workers, in the worker-scaling groups. */
+const scalingId = (workers: number): string => `ours-t${workers}`;
+
+/** The worker count a scaling system's id names; undefined for every other system. */
+function scalingWorkers(id: string): number | undefined {
+  const m = /^ours-t(\d+)$/.exec(id);
+  return m ? Number(m[1]) : undefined;
+}
+
+export { CASES, caseById, BS, CDF_K, CDF_C, WAVE_STEPS, scalingId, scalingWorkers };
 export type { CaseId, CaseSpec };

@@ -1,6 +1,6 @@
 // The report's text: the README's section (machine, systems, plots, one
 // table at the headline size) and the full markdown with every size.
-import { CASES } from './cases.js';
+import { CASES, scalingWorkers } from './cases.js';
 import { KNOWN_WRONG } from './known.js';
 import type { BenchResult } from './outputs.js';
 import { fmtMs, fmtN } from './run.js';
@@ -41,7 +41,7 @@ function table(r: BenchResult, pick: (caseId: string) => number | undefined): st
 }
 
 /** The systems of the worker-scaling groups (ours-t1, ours-t2, ...): plotted apart, not peers. */
-const isScaling = (id: string): boolean => /^ours-t\d+$/.test(id);
+const isScaling = (id: string): boolean => scalingWorkers(id) !== undefined;
 
 function systemsList(r: BenchResult): string {
   return r.systems.filter((s) => !isScaling(s.id)).map((s) => (s.skipped ? `- ${s.label}: **skipped**, ${s.skipped}` : `- ${s.label} ${s.version ?? ''}${s.note ? ` (${s.note})` : ''}`)).join('\n');

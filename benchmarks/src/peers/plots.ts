@@ -4,7 +4,7 @@
 import * as vega from 'vega';
 import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
-import { CASES, caseById } from './cases.js';
+import { CASES, caseById, scalingId, scalingWorkers } from './cases.js';
 import { headlineN, isScaling, measurementOf, systemLabel as labelOf } from './markdown.js';
 import type { BenchResult } from './outputs.js';
 import { fmtN } from './run.js';
@@ -136,8 +136,8 @@ function workersSpec(points: readonly ScalingPoint[], subtitle: string, size: { 
 
 function scalingSpec(r: BenchResult): TopLevelSpec {
   const rows = r.scaling.filter((m) => m.status === 'ok' && m.medianMs).map((m) => {
-    const one = measurementOf(r.scaling, m.caseId, m.n, 'ours-t1');
-    return { case: `${m.caseId} ${fmtN(m.n)}`, workers: Number(m.system.slice(6)), speedup: one?.medianMs ? one.medianMs / m.medianMs! : NaN };
+    const one = measurementOf(r.scaling, m.caseId, m.n, scalingId(1));
+    return { case: `${m.caseId} ${fmtN(m.n)}`, workers: scalingWorkers(m.system)!, speedup: one?.medianMs ? one.medianMs / m.medianMs! : NaN };
   });
   return workersSpec(rows, `speed-up over one worker; ${r.machine.cpus} cores`, { width: 420, height: 300 });
 }

@@ -1,4 +1,5 @@
 // Every JavaScript system by id (NumPy and numexpr live in python/child.py).
+import { scalingWorkers } from '../cases.js';
 import { jaxjs } from './jax.js';
 import { js } from './js.js';
 import { ndarrayOps } from './ndarray-ops.js';
@@ -8,8 +9,8 @@ import type { System } from './system.js';
 import { tfjs } from './tfjs.js';
 
 function systemById(id: string): System {
-  const workers = /^ours-t(\d+)$/.exec(id);
-  if (workers) return ours('execute', Number(workers[1]));
+  const workers = scalingWorkers(id);
+  if (workers !== undefined) return ours('execute', workers);
   switch (id) {
     case 'ours': return ours('execute');
     case 'ours-views': return ours('views');

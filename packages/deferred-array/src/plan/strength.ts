@@ -3,6 +3,7 @@
 // reciprocal (both round the same exact value x * 2^-k once; a division
 // costs several times a multiplication, and blocks vectorised pipelining).
 // x / 180 keeps its division: 1/180 is not exact.
+import { isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { scalar } from '../ir/build-elementwise.js';
 import { inheritMark, inheritPin } from '../ir/marks.js';
@@ -13,14 +14,13 @@ import { rewriteGraph, withInputs } from './rewrite.js';
 
 /** 1/c when c is a power of two (or its negative) whose reciprocal `dtype` holds exactly; else undefined. */
 function exactReciprocal(c: number, dtype: DType): number | undefined {
-  if (dtype !== 'float64' && dtype !== 'float32') return undefined;
-  if (c === 0 || !Number.isFinite(c)) return undefined;
-  const r = 1 / c;
-  if (!Number.isFinite(r)) return undefined;
-  // A power of two times its reciprocal is exactly 1, and its reciprocal is again a power of two.
+  if (!isFloat(dtype) || c === 0 || !Number.isFinite(c)) return undefined;
   const a = Math.abs(c);
   if (2 ** Math.round(Math.log2(a)) !== a) return undefined;
-  if (dtype === 'float32' && (Math.fround(r) !== r || !Number.isFinite(Math.fround(r)))) return undefined;
+  // The reciprocal of a power of two is one too, exact unless it overflows (c = 2^-1074) or, in
+  // float32, falls outside float32's range.
+  const r = 1 / c;
+  if (!Number.isFinite(r) || (dtype === 'float32' && Math.fround(r) !== r)) return undefined;
   return r;
 }
 
@@ -39,4 +39,4 @@ const reduceStrength = (plan: Plan): Plan => rewriteGraph(plan, (n, inputs) => {
   return product;
 });
 
-export { reduceStrength, exactReciprocal };
+export { reduceStrength };

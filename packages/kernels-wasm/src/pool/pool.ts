@@ -75,11 +75,11 @@ async function launchOnPool(
 ): Promise<LaunchResult> {
   const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
-    // A launch of one block has no place for a worker beside the calling thread.
-    const joined = join && p.blocks > 1 && (join.accept?.(p.blocks) ?? true) ? join : undefined;
-    // Instantiated before the workers are woken: a failure here must not leave them every block.
-    const fn = joined && instantiate(compiled, heap.memory, joined.host);
-    const here = fn ? (): void => { runBlocks(fn, heap.memory, p.argsPtr, p.blocks, joined!.host); } : undefined;
+    // A launch of one block has no place for a worker beside the calling thread. The kernel is
+    // instantiated before the workers are woken: a failure there must not leave them every block.
+    const host = join && p.blocks > 1 && (join.accept?.(p.blocks) ?? true) ? join.host : undefined;
+    const fn = host && instantiate(compiled, heap.memory, host);
+    const here = fn ? (): void => { runBlocks(fn, heap.memory, p.argsPtr, p.blocks, host); } : undefined;
     if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label, ...(here ? { here } : {}) });
   } catch (e) {
     finishLaunch(p, heap, false);
