@@ -29,8 +29,13 @@ class ComlinkPool implements KernelPool {
   readonly #spawn: SpawnWorker;
   readonly #init: WorkerInit;
   readonly #doorbell: Doorbell;
-  /** Live workers by the id each was given. */
-  readonly #live = new Map<number, WorkerHandle>();
+  /**
+   * Live workers by the id each was given, with their comlink proxies: held
+   * for the worker's life, because comlink releases a collected proxy's
+   * endpoint, and a Node worker whose endpoint is released has nothing left
+   * to listen to and exits (code 0), which the pool would take for a death.
+   */
+  readonly #live = new Map<number, { readonly handle: WorkerHandle; readonly remote: Remote<ExposedRuntime> }>();
   #nextId = 1;
   #started: Promise<void> | undefined;
   #closed = false;
@@ -75,7 +80,7 @@ class ComlinkPool implements KernelPool {
       if (!this.#closed && started) void this.#startWorker().catch(() => {});
     });
     handle.busy?.();
-    this.#live.set(id, handle);
+    this.#live.set(id, { handle, remote });
     const reply = await Promise.race([remote.start(this.#init, id), death]);
     if (reply && 'died' in reply) throw new PoolStartError(`a worker died while starting: ${reply.died}`);
     if (reply) {
@@ -97,7 +102,7 @@ class ComlinkPool implements KernelPool {
   async close(): Promise<void> {
     this.#closed = true;
     this.#doorbell.close();
-    for (const handle of this.#live.values()) handle.terminate();
+    for (const { handle } of this.#live.values()) handle.terminate();
     this.#live.clear();
   }
 }
