@@ -13,6 +13,7 @@ import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 import { printResults, printStartup, resultsReport, startupReport } from './results.js';
 import { printVectorMath, vectorMathReport } from './vector-math.js';
+import { columnsReport, printColumns } from './columns.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -64,6 +65,7 @@ async function main(): Promise<void> {
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printWave(await waveReport(1024, 100, Math.max(RUNS, 3)))}`);
     console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
+    console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)), Math.max(RUNS, 7))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
   }
   console.log(

@@ -102,6 +102,32 @@ describe('the WebAssembly backend', () => {
     expect((x.mul(3).sum().executeSync() as da.StdNdarray).get()).toBe(Math.fround(want));
   });
 
+  test('a 10-op chain with / 2 and an int32 operand runs the vector loop, bit for bit the reference', () => {
+    const n = 1037;
+    const x = da.wrap(Float64Array.from({ length: n }, (_, i) => (i - 500) / 3));
+    const k = da.wrap(Int32Array.from({ length: n }, (_, i) => (i % 2 ? 2147483647 - i : -2147483648 + i)));
+    const mask = da.array(Array.from({ length: n }, (_, i) => (i % 3 === 0 ? 1 : 0)), { dtype: 'bool' });
+    const chain = (): da.DeferredArray => {
+      let y = x.add(k).div(2).mul(x).sub(1.5).abs().sqrt();
+      y = y.add(x.mul(3)).maximum(0.25).negative().add(k);
+      return da.where(mask, y, x).astype('float32');
+    };
+    const text = chain().explain({ kernels: true });
+    expect(text).toMatch(/kernel 0 over \(1037,\): add, multiply, multiply, subtract, abs, sqrt, multiply, add, maximum, negative, add, where, astype/);
+    expect(text).toContain('kernel 0: 1-d iteration space, vectorised as f64x2');
+    // The int32 operand read two lanes at a time and converted, the mask widened, the result demoted.
+    expect(text).toContain('f64x2.convert_low_i32x4_s');
+    expect(text).toContain('i64x2.extend_low_i32x4_s');
+    expect(text).toContain('f32x4.demote_f64x2_zero');
+    expect(text).not.toContain('f64x2.div');
+    const got = chain().executeSync() as da.StdNdarray;
+    da.configure({ backend: 'reference' });
+    const want = chain().executeSync() as da.StdNdarray;
+    da.configure({ backend: 'wasm' });
+    expect(got.dtype).toBe('float32');
+    expect(Array.from(got.data as Float32Array)).toEqual(Array.from(want.data as Float32Array));
+  });
+
   test('column reductions (reduced axes outer in memory) run a column kernel, vectorised across columns', () => {
     const R = 7;
     const C = 4100; // more than one block of 2048 columns, and an odd tail
@@ -122,6 +148,21 @@ describe('the WebAssembly backend', () => {
     expect(Array.from((i.max({ axis: 0 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([8, 9, 10, 11]);
     const any = i.gt(9).any({ axis: 0 }).executeSync() as da.StdNdarray;
     expect([0, 1, 2, 3].map((k) => any.get(k))).toEqual([false, false, true, true]);
+  });
+
+  test.each([[1], [15], [16], [17], [37], [50]])('column reductions over %i rows, rows many at a time: bit for bit the reference', (R) => {
+    // Rows go 16 at a time, then one at a time; columns 8 at a time, then 2, then one.
+    const C = 2048 + 11;
+    const x = da.wrap(Float64Array.from({ length: R * C }, (_, i) => Math.sin(i) * 10 ** ((i % 7) - 3))).reshape([R, C]);
+    const k = da.wrap(Int32Array.from({ length: C }, (_, i) => i - 1000));
+    const y = x.mul(k).add(0.1);
+    const all = (): da.DeferredArray[] => [y.sum({ axis: 0 }), y.max({ axis: 0 }), y.prod({ axis: 0 }), y.mean({ axis: 0 })];
+    expect(y.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
+    const got = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'reference' });
+    const want = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'wasm' });
+    got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
   });
 
   test('a loop that makes new large arrays every step never exhausts the heap: sources are a bounded cache', () => {

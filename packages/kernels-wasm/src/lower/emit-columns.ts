@@ -13,10 +13,16 @@ import { combineScalar, emitBody, identity, openBlockLoop } from './emit-kernel.
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { LANE_BYTES, emitSimdInstr, splatConst } from './simd-ops.js';
+import { emitSimdInstr, splatConst } from './simd-ops.js';
+import { emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
+
+/** Rows the vector loop takes at a time: one load and store of each partial per 16 rows, and 16 streams in flight. */
+const ROWS = 16;
+/** Vectors of columns the vector loop takes at a time: independent chains of additions. */
+const COLUMN_VECTORS = 4;
 
 function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
   const f = ctx.f;
@@ -25,7 +31,6 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
   const lanes = simd === 'f64x2' && reduces.every((r) => r.type === 'float64') ? simd : undefined;
   const i32 = (): Local => f.local('i32');
   const [R, C, bs, blk, c0, c1, r, j, pb, addr] = Array.from({ length: 10 }, i32) as [Local, Local, Local, Local, Local, Local, Local, Local, Local, Local];
-  const cur = spec.arrays.map(i32);
   const rowStride = spec.arrays.map(i32);
   const colStride = spec.arrays.map(i32);
   const types = spec.body.map((ins) => ins.type);
@@ -64,62 +69,97 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
   // Constants splat once, outside every loop (V8 does not hoist a v128.const).
   const isConst = (ins: KInstr): boolean => ins.op === 'const';
   if (lanes) spec.body.forEach((ins, v) => { if (ins.op === 'const') { splatConst(ctx, lanes, ins.value); f.op('local.set', vecVals[v]!); } });
+  // Rows ROWS at a time while ROWS are left, then one at a time: each partial is loaded once,
+  // takes the rows' values in row order (the same additions as row by row) and is stored once.
+  const rowPtr = Array.from({ length: ROWS }, () => spec.arrays.map(i32));
+  const accV = lanes ? reduces.map(() => Array.from({ length: COLUMN_VECTORS }, () => f.local('v128'))) : [];
+  const j0 = i32();
   f.op('i32.const', 0).op('local.set', r);
-  f.block().loop(); // rows
-  f.op('local.get', r).op('local.get', R).op('i32.ge_u').op('br_if', 1);
-  spec.arrays.forEach((_, k) => {
-    argLoad(arrayPtrOffset(2, k));
-    f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
-    f.op('local.get', c0).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
-    f.op('local.set', cur[k]!);
-  });
-  f.op('local.get', c0).op('local.set', j);
-
-  if (lanes) {
-    f.block().loop();
-    f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
-    emitBody(ctx, spec, vecVals, cur, (ins, k) => {
-      const a = spec.arrays[k]!;
-      f.op('local.get', cur[k]!);
-      if (ins.op === 'load') f.mem(a.inner === 'broadcast' ? `v128.load${LANE_BYTES[lanes] * 8}_splat` : 'v128.load', { align: 0 });
-    }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red) => {
-      partialAddress(red.slot, j);
-      f.op('local.get', addr).op('local.get', addr).mem('v128.load', { align: 0 }).op('local.get', vecVals[red.arg]!);
-      f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).mem('v128.store', { align: 0 });
-    }, () => { f.mem('v128.store', { align: 0 }); }, isConst);
-    f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.set', j);
-    spec.arrays.forEach((a, k) => {
-      if (a.inner === 'contiguous') f.op('local.get', cur[k]!).op('i32.const', 16).op('i32.add').op('local.set', cur[k]!);
+  for (const rows of lanes ? [ROWS, 1] : [1]) {
+    const ptr = rowPtr.slice(0, rows);
+    f.block().loop(); // row groups
+    f.op('local.get', r).op('i32.const', rows).op('i32.add').op('local.get', R).op('i32.gt_u').op('br_if', 1);
+    spec.arrays.forEach((_, k) => {
+      argLoad(arrayPtrOffset(2, k));
+      f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
+      f.op('local.get', c0).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
+      f.op('local.set', ptr[0]![k]!);
+      for (let u = 1; u < rows; u++) {
+        f.op('local.get', ptr[u - 1]![k]!).op('local.get', rowStride[k]!).op('i32.add').op('local.set', ptr[u]![k]!);
+      }
     });
-    f.op('br', 0).end().end();
+    f.op('local.get', c0).op('local.set', j);
+
+    if (lanes) {
+      // `vectors` vectors of columns side by side, so their additions do not wait on each other.
+      const vectorColumns = (vectors: number): void => {
+        f.block().loop();
+        f.op('local.get', j).op('i32.const', 2 * vectors).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
+        ptr.forEach((p, u) => {
+          for (let c = 0; c < vectors; c++) {
+            const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? c * vectorBytes(lanes, spec.arrays[k]!.dtype) : 0);
+            emitBody(ctx, spec, vecVals, p, (ins, k) => {
+              const a = spec.arrays[k]!;
+              f.op('local.get', p[k]!);
+              if (ins.op === 'load') emitVectorLoad(ctx, lanes, a.dtype, a.inner === 'broadcast', offset(k));
+            }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red, s) => {
+              const acc = accV[s]![c]!;
+              if (u === 0) {
+                partialAddress(red.slot, j);
+                f.op('local.get', addr).mem('v128.load', { align: 0, offset: 16 * c }).op('local.set', acc);
+              }
+              f.op('local.get', acc).op('local.get', vecVals[red.arg]!);
+              f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).op('local.set', acc);
+              if (u === rows - 1) {
+                partialAddress(red.slot, j);
+                f.op('local.get', addr).op('local.get', acc).mem('v128.store', { align: 0, offset: 16 * c });
+              }
+            }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, isConst);
+          }
+        });
+        f.op('local.get', j).op('i32.const', 2 * vectors).op('i32.add').op('local.set', j);
+        ptr.forEach((p) => spec.arrays.forEach((a, k) => {
+          if (a.inner !== 'contiguous') return;
+          f.op('local.get', p[k]!).op('i32.const', vectors * vectorBytes(lanes, a.dtype)).op('i32.add').op('local.set', p[k]!);
+        }));
+        f.op('br', 0).end().end();
+      };
+      vectorColumns(COLUMN_VECTORS);
+      vectorColumns(1);
+    }
+
+    // The columns left, row by row.
+    f.op('local.get', j).op('local.set', j0);
+    ptr.forEach((p) => {
+      f.op('local.get', j0).op('local.set', j);
+      f.block().loop();
+      f.op('local.get', j).op('local.get', c1).op('i32.ge_u').op('br_if', 1);
+      emitBody(ctx, spec, scalarVals, p, (ins, k) => {
+        f.op('local.get', p[k]!);
+        if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
+      }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (red, s) => {
+        // Partials are f64; every value of the reduction's type converts there and back exactly.
+        partialAddress(red.slot, j);
+        f.op('local.get', addr).mem('f64.load', { align: 0 });
+        if (red.type === 'float32') f.op('f32.demote_f64');
+        else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
+        f.op('local.set', accS[s]!);
+        combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
+        f.op('local.get', addr).op('local.get', accS[s]!);
+        if (red.type === 'float32') f.op('f64.promote_f32');
+        else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
+        f.mem('f64.store', { align: 0 });
+      }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
+      f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
+      spec.arrays.forEach((_, k) => {
+        f.op('local.get', p[k]!).op('local.get', colStride[k]!).op('i32.add').op('local.set', p[k]!);
+      });
+      f.op('br', 0).end().end();
+    });
+
+    f.op('local.get', r).op('i32.const', rows).op('i32.add').op('local.set', r);
+    f.op('br', 0).end().end(); // row groups
   }
-
-  f.block().loop();
-  f.op('local.get', j).op('local.get', c1).op('i32.ge_u').op('br_if', 1);
-  emitBody(ctx, spec, scalarVals, cur, (ins, k) => {
-    f.op('local.get', cur[k]!);
-    if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
-  }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (red, s) => {
-    // Partials are f64; every value of the reduction's type converts there and back exactly.
-    partialAddress(red.slot, j);
-    f.op('local.get', addr).mem('f64.load', { align: 0 });
-    if (red.type === 'float32') f.op('f32.demote_f64');
-    else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
-    f.op('local.set', accS[s]!);
-    combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
-    f.op('local.get', addr).op('local.get', accS[s]!);
-    if (red.type === 'float32') f.op('f64.promote_f32');
-    else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
-    f.mem('f64.store', { align: 0 });
-  }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
-  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
-  spec.arrays.forEach((_, k) => {
-    f.op('local.get', cur[k]!).op('local.get', colStride[k]!).op('i32.add').op('local.set', cur[k]!);
-  });
-  f.op('br', 0).end().end();
-
-  f.op('local.get', r).op('i32.const', 1).op('i32.add').op('local.set', r);
-  f.op('br', 0).end().end(); // rows
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end(); // blocks
 }

@@ -15,8 +15,9 @@ import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KType, KernelSpec } from './kernel-spec.js';
 import { emitConst, emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { LANE_BYTES, LANE_COUNT, emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
+import { LANE_COUNT, emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
 import type { Lanes } from './simd-ops.js';
+import { emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
@@ -87,7 +88,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const accS = reduces.map((r) => f.local(scalarType(r.type)));
   // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
   // a float32 value accumulated in float64 needs two (its low and high halves) per step.
-  const promoted = reduces.map((r) => lanes !== undefined && isPromotedAccumulation(spec, r.arg));
+  const promoted = reduces.map((r) => lanes === 'f32x4' && isPromotedAccumulation(spec, r.arg));
   const accLanes = (s: number): Lanes => (promoted[s] ? 'f64x2' : lanes!);
   const accV = lanes ? reduces.map((_, s) => Array.from({ length: UNROLL * (promoted[s] ? 2 : 1) }, () => f.local('v128'))) : [];
   const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
@@ -168,10 +169,10 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       f.block().loop();
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
       for (let u = 0; u < unroll; u++) {
-        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * 16 : 0);
+        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * vectorBytes(lanes, spec.arrays[k]!.dtype) : 0);
         emitBody(ctx, spec, vecVals, cur, (ins, k) => {
           f.op('local.get', cur[k]!);
-          if (ins.op === 'load') f.mem('v128.load', { align: 0, offset: offset(k) });
+          if (ins.op === 'load') emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, false, offset(k));
         }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
           if (promoted[s]) {
             const op = vectorReduceOp('f64x2', r.fn);
@@ -184,7 +185,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
           f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
           f.op(vectorReduceOp(lanes, r.fn));
           f.op('local.set', accV[s]![u]!);
-        }, (k) => { f.mem('v128.store', { align: 0, offset: offset(k) }); }, invariant);
+        }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, invariant);
       }
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
       spec.arrays.forEach((a, k) => {
@@ -199,7 +200,11 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     spec.body.forEach((ins, v) => {
       if (!invariant(ins)) return;
       if (ins.op === 'const') splatConst(ctx, lanes, ins.value);
-      else f.op('local.get', cur[(ins as { array: number }).array]!).mem(`v128.load${LANE_BYTES[lanes] * 8}_splat`, { align: 0 });
+      else {
+        const k = (ins as { array: number }).array;
+        f.op('local.get', cur[k]!);
+        emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, true, 0);
+      }
       f.op('local.set', vecVals[v]!);
     });
     vectorLoop(UNROLL);

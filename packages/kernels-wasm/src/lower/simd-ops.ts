@@ -1,16 +1,19 @@
-// Lanes at a time, for kernels whose arrays all share one lane type (f64x2,
-// f32x4 or i32x4) and are contiguous or broadcast along the inner axis.
-// Booleans inside such a kernel are lane masks (all ones or all zeros).
+// Lanes at a time, for kernels whose arrays are contiguous or broadcast along
+// the inner axis. The widest array type sets the lanes (f64x2, f32x4 or
+// i32x4); narrower arrays are converted as they are read or written
+// (simd-widths.ts). Booleans inside such a kernel are lane masks (all ones or
+// all zeros).
 import type { EmitContext } from './context.js';
 import type { Local } from '../encode/index.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
+import { LANE_COUNT, LANE_DTYPE, narrows, widens } from './simd-widths.js';
+import type { Lanes } from './simd-widths.js';
 
-type Lanes = 'f64x2' | 'f32x4' | 'i32x4';
-
-const LANES_OF: Partial<Record<KType, Lanes>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
-const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4 };
 const LANE_BYTES: Record<Lanes, number> = { f64x2: 8, f32x4: 4, i32x4: 4 };
+
+/** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
+const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
 
 const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
   'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
@@ -26,22 +29,38 @@ const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply',
  * loop. `mathAvailable` says whether the math library has a routine.
  */
 function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): Lanes | undefined {
-  const first = spec.arrays[0];
-  if (!first) return undefined;
-  const lanes = LANES_OF[first.dtype];
+  if (spec.arrays.length === 0) return undefined;
+  const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
   if (!lanes) return undefined;
+  const dtype = LANE_DTYPE[lanes];
+  // A matrix product's own loops read its operands in its lane type: no conversions there.
+  if (spec.contraction && spec.arrays.some((a) => a.dtype !== dtype)) return undefined;
   for (const a of spec.arrays) {
-    if (a.dtype !== first.dtype || a.inner === 'strided') return undefined;
+    if (a.inner === 'strided') return undefined;
     if (a.role === 'out' && a.inner !== 'contiguous') return undefined;
+    if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return undefined;
   }
+  const uses = usesOf(spec);
   const isFloat = lanes !== 'i32x4';
-  const ok = (t: KType): boolean => t === first.dtype || t === 'bool';
-  for (const ins of spec.body) {
+  const ok = (t: KType): boolean => t === dtype || t === 'bool';
+  for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
-      case 'load': case 'store': break;
-      case 'const': if (ins.type !== first.dtype) return undefined; break;
-      case 'cast': if (!isPromotedAccumulation(spec, spec.body.indexOf(ins))) return undefined; break;
-      case 'select': if (ins.type !== first.dtype) return undefined; break;
+      case 'load': {
+        // A narrower number is read converted, so it may only feed casts to the lane type.
+        const t = spec.arrays[ins.array]!.dtype;
+        if (!ok(t) && !uses[v]!.every((u) => spec.body[u]!.op === 'cast' && spec.body[u]!.type === dtype)) return undefined;
+        break;
+      }
+      case 'store': {
+        const t = spec.arrays[ins.array]!.dtype;
+        const value = spec.body[ins.arg]!;
+        if (t !== value.type) return undefined;
+        if (!ok(t) && !(value.op === 'cast' && spec.body[value.arg]!.type === dtype)) return undefined;
+        break;
+      }
+      case 'const': if (ins.type !== dtype) return undefined; break;
+      case 'cast': if (!vectorCast(spec, uses, v, dtype)) return undefined; break;
+      case 'select': if (ins.type !== dtype) return undefined; break;
       case 'unary': {
         const t = spec.body[ins.arg]!.type;
         if (!ok(t)) return undefined;
@@ -62,11 +81,39 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       }
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
-        if (spec.body[ins.arg]!.type !== first.dtype && !isPromotedAccumulation(spec, ins.arg)) return undefined;
+        if (spec.body[ins.arg]!.type !== dtype && !(dtype === 'float32' && isPromotedAccumulation(spec, ins.arg))) return undefined;
         break;
     }
   }
   return lanes;
+}
+
+/** For each value, the instructions that use it. */
+function usesOf(spec: KernelSpec): number[][] {
+  const uses: number[][] = spec.body.map(() => []);
+  spec.body.forEach((u, i) => {
+    const args = u.op === 'unary' || u.op === 'cast' || u.op === 'store' || u.op === 'reduce' ? [u.arg]
+      : u.op === 'binary' || u.op === 'select' ? [...u.args] : [];
+    for (const a of args) uses[a]!.push(i);
+  });
+  return uses;
+}
+
+/**
+ * Casts the vector loop makes, all keeping values in the lane layout: from a
+ * narrower array's load to the lane type (the load converts), between the
+ * lane type and bool (masks), from the lane type to a narrower array's type
+ * when only stores use it (the store converts), and a float32 value widened
+ * for a float64 reduction.
+ */
+function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType): boolean {
+  const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
+  const arg = spec.body[ins.arg]!;
+  if (dtype === 'float32' && isPromotedAccumulation(spec, v)) return true;
+  if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
+  if (arg.type !== dtype) return false;
+  if (ins.type === 'bool') return true;
+  return uses[v]!.every((u) => spec.body[u]!.op === 'store');
 }
 
 /**
@@ -111,7 +158,15 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   };
   switch (ins.op) {
     case 'const': splatConst(ctx, L, ins.value); return;
-    case 'cast': get(ins.arg); return; // a promoted accumulation: the reduction widens the halves
+    case 'cast': {
+      // See vectorCast: a load of a narrower array or a promoted accumulation is already
+      // converted (by the load, by the reduction), and a cast for a store by the store.
+      const from = types[ins.arg];
+      get(ins.arg);
+      if (from === 'bool' && ins.type !== 'bool') { splatConst(ctx, L, 1); f.op('v128.and'); } // masks to 1/0
+      else if (ins.type === 'bool' && from !== 'bool') { splatConst(ctx, L, 0); f.op(`${L}.ne`); }
+      return;
+    }
     case 'select': get(ins.args[1]); get(ins.args[2]); truth(ins.args[0]); f.op('v128.bitselect'); return;
     case 'unary': {
       const x = ins.arg;

@@ -19,9 +19,12 @@ const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a,
 
 class Emitter {
   readonly f: FunctionBuilder;
+  readonly #global: ((bytes: Uint8Array) => number) | undefined;
 
-  constructor(f: FunctionBuilder) {
+  /** `global`, when given, turns a constant into a module global (see ModuleBuilder.v128Global) and returns its index. */
+  constructor(f: FunctionBuilder, global?: (bytes: Uint8Array) => number) {
     this.f = f;
+    this.#global = process.env.MATH_CONST === 'inline' ? undefined : global;
   }
 
   /** Parameter i of the function (which must be a v128). */
@@ -48,6 +51,7 @@ class Emitter {
   /** Pushes v onto the operand stack. */
   push(v: V): this {
     if ('local' in v) this.f.op('local.get', v.local);
+    else if (this.#global) this.f.op('global.get', this.#global(v.bytes));
     else this.f.v128const(v.bytes);
     return this;
   }

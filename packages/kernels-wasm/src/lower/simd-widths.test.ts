@@ -1,0 +1,164 @@
+// Kernels mixing element widths run the vector loop, and give bit for bit what
+// the scalar loop gives: each spec runs twice, once as written and once with
+// one array declared 'strided' (launched with stride 1, so the same data),
+// which forces the scalar loop.
+import { compileKernel } from './compile.js';
+import type { HostFunction } from './compile.js';
+import type { InnerStride, KInstr, KType, KernelSpec } from './kernel-spec.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
+import { instantiate, launch } from './launch.js';
+import { testHeap } from './test-heap.js';
+
+const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
+const noHost = (k: string): HostFunction => { throw new Error(`no host function ${k}`); };
+
+/** Values of each type with its special cases: extremes, NaN, infinities, signed zeros, subnormals. */
+const SPECIALS: Record<KType, number[]> = {
+  float64: [0, -0, 1, -1.5, 0.1, 1e-310, -5e-324, 3.4028235677973366e38, 1e300, -1e300, Infinity, -Infinity, NaN, 2 ** 31, -(2 ** 31) - 1, 255.5, 1e-45],
+  float32: [0, -0, 1, -1.5, 0.1, 1e-40, -1.401298464324817e-45, 3.4028234663852886e38, Infinity, -Infinity, NaN, 16777217],
+  int32: [0, 1, -1, 2147483647, -2147483648, 16777217, -16777217, 255, 256, -256],
+  uint8: [0, 1, 127, 128, 254, 255],
+  bool: [0, 1],
+};
+
+const sample = (t: KType, n: number, seed: number): number[] =>
+  Array.from({ length: n }, (_, i) => { const s = SPECIALS[t]; return s[(i * 7 + seed) % s.length]!; });
+
+interface Case {
+  readonly name: string;
+  readonly spec: KernelSpec;
+  readonly lanes: string;
+}
+
+const arr = (dtype: KType, role: 'in' | 'out', inner: InnerStride = 'contiguous') => ({ dtype, role, inner }) as const;
+
+/** out (wide) = cast(narrow) + wide, the narrow operand contiguous or broadcast. */
+const widening = (wide: KType, narrow: KType, inner: InnerStride): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(narrow, 'in', inner), arr(wide, 'in'), arr(wide, 'out')],
+  body: [
+    { op: 'load', array: 0, type: narrow },
+    { op: 'cast', arg: 0, type: wide },
+    { op: 'load', array: 1, type: wide },
+    { op: 'binary', fn: 'add', args: [1, 2], type: wide },
+    { op: 'store', array: 2, arg: 3, type: wide },
+  ],
+  slots: 0,
+});
+
+/** out (narrow) = cast(a * b) for wide a and b. */
+const narrowing = (wide: KType, narrow: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(wide, 'in'), arr(wide, 'in'), arr(narrow, 'out')],
+  body: [
+    { op: 'load', array: 0, type: wide },
+    { op: 'load', array: 1, type: wide },
+    { op: 'binary', fn: 'multiply', args: [0, 1], type: wide },
+    { op: 'cast', arg: 2, type: narrow },
+    { op: 'store', array: 2, arg: 3, type: narrow },
+  ],
+  slots: 0,
+});
+
+/** where(mask, a, b) with a bool array mask, and a < b stored as bool. */
+const masks = (wide: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr('bool', 'in'), arr(wide, 'in'), arr(wide, 'in'), arr(wide, 'out'), arr('bool', 'out')],
+  body: [
+    { op: 'load', array: 0, type: 'bool' },
+    { op: 'load', array: 1, type: wide },
+    { op: 'load', array: 2, type: wide },
+    { op: 'select', args: [0, 1, 2], type: wide },
+    { op: 'store', array: 3, arg: 3, type: wide },
+    { op: 'binary', fn: 'less', args: [1, 2], type: 'bool' },
+    { op: 'binary', fn: 'logicalXor', args: [5, 0], type: 'bool' },
+    { op: 'store', array: 4, arg: 6, type: 'bool' },
+  ],
+  slots: 0,
+});
+
+/** sum(cast(narrow) * wide): a narrower operand inside a reduction. */
+const reducing = (wide: KType, narrow: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(narrow, 'in'), arr(wide, 'in')],
+  body: [
+    { op: 'load', array: 0, type: narrow },
+    { op: 'cast', arg: 0, type: wide },
+    { op: 'load', array: 1, type: wide },
+    { op: 'binary', fn: 'multiply', args: [1, 2], type: wide },
+    { op: 'reduce', fn: 'sum', arg: 3, slot: 0, type: wide },
+  ] as KInstr[],
+  slots: 1,
+});
+
+const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
+
+const cases: Case[] = [
+  ...(['float32', 'int32', 'uint8', 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
+    .map((inner) => ({ name: `float64 + ${n} (${inner})`, spec: widening('float64', n, inner), lanes: 'f64x2' }))),
+  ...(['int32', 'uint8', 'bool'] as const).map((n) => ({ name: `float32 + ${n}`, spec: widening('float32', n, 'contiguous'), lanes: 'f32x4' })),
+  ...(['uint8', 'bool'] as const).map((n) => ({ name: `int32 + ${n}`, spec: widening('int32', n, 'contiguous'), lanes: 'i32x4' })),
+  { name: 'float64 -> float32', spec: narrowing('float64', 'float32'), lanes: 'f64x2' },
+  { name: 'float64 -> bool', spec: narrowing('float64', 'bool'), lanes: 'f64x2' },
+  { name: 'float32 -> bool', spec: narrowing('float32', 'bool'), lanes: 'f32x4' },
+  { name: 'int32 -> uint8 (wraps)', spec: narrowing('int32', 'uint8'), lanes: 'i32x4' },
+  { name: 'int32 -> bool', spec: narrowing('int32', 'bool'), lanes: 'i32x4' },
+  ...(['float64', 'float32', 'int32'] as const).map((w) => ({ name: `bool masks in ${w}`, spec: masks(w), lanes: LANES[w]! })),
+  { name: 'sum(int32 * float64)', spec: reducing('float64', 'int32'), lanes: 'f64x2' },
+  { name: 'sum(uint8 * float32)', spec: reducing('float32', 'uint8'), lanes: 'f32x4' },
+];
+
+/** Runs spec over n elements (operands filled from SPECIALS); returns every output's bytes and the partials. */
+function run(spec: KernelSpec, n: number) {
+  const heap = testHeap();
+  const ptrs = spec.arrays.map((a, k) => {
+    const count = a.inner === 'broadcast' ? 1 : n;
+    const p = heap.alloc(Math.max(1, count) * KTYPE_BYTES[a.dtype]);
+    if (a.role === 'in') new CTORS[a.dtype](heap.memory.buffer, p, count).set(sample(a.dtype, count, 3 * k + 1));
+    return p;
+  });
+  const compiled = compileKernel(spec);
+  const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
+  const r = launch(compiled, heap, fn, {
+    shape: [n], arrays: spec.arrays.map((a, k) => ({ ptr: ptrs[k]!, strides: [a.inner === 'broadcast' ? 0 : 1] })), blockSize: 13,
+  });
+  const outs = spec.arrays.map((a, k) => (a.role === 'out' ? Array.from(new Uint8Array(heap.memory.buffer, ptrs[k]!, n * KTYPE_BYTES[a.dtype])) : []));
+  return { outs, partials: Array.from(r.partials), lanes: compiled.lanes };
+}
+
+/** The same spec with one input declared strided: the scalar loop. */
+const scalar = (spec: KernelSpec): KernelSpec => ({
+  ...spec,
+  arrays: spec.arrays.map((a, k) => (k === spec.arrays.findIndex((b) => b.role === 'in' && b.inner === 'contiguous') ? { ...a, inner: 'strided' } : a)),
+});
+
+describe('vector kernels mixing element widths', () => {
+  test.each(cases)('$name: vectorised, bit for bit the scalar loop', ({ spec, lanes }) => {
+    for (const n of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 100]) {
+      const v = run(spec, n);
+      const s = run(scalar(spec), n);
+      expect(v.lanes).toBe(lanes);
+      expect(s.lanes).toBeUndefined();
+      expect(v.outs).toEqual(s.outs);
+      // The vector loop sums in several accumulators, the scalar loop in one: equal up to rounding.
+      expect(v.partials.length).toBe(s.partials.length);
+      v.partials.forEach((x, i) => {
+        const y = s.partials[i]!;
+        expect(Number.isNaN(x) ? NaN : Math.abs(x - y) <= 1e-12 * Math.abs(y) ? y : x).toBe(y);
+      });
+    }
+  });
+
+  test.each([
+    ['a narrower array read other than through a cast to the lane type', {
+      ndim: 1, arrays: [arr('int32', 'in'), arr('float64', 'in'), arr('float64', 'out')],
+      body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'load', array: 1, type: 'float64' },
+        { op: 'binary', fn: 'add', args: [0, 0], type: 'int32' }, { op: 'cast', arg: 2, type: 'float64' },
+        { op: 'store', array: 2, arg: 3, type: 'float64' }], slots: 0,
+    }],
+    ['float64 stored as int32 (saturation flags stay scalar)', narrowing('float64', 'int32')],
+    ['float32 stored as uint8', narrowing('float32', 'uint8')],
+  ] as Array<[string, KernelSpec]>)('%s runs the scalar loop', (_, spec) => {
+    expect(compileKernel(spec).lanes).toBeUndefined();
+  });
+});
