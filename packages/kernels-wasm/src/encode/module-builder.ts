@@ -27,7 +27,7 @@ interface Func {
   readonly exported: boolean;
 }
 
-const SECTION = { type: 1, import: 2, function: 3, global: 6, export: 7, code: 10, custom: 0 } as const;
+const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10, custom: 0 } as const;
 
 class ModuleBuilder {
   readonly #types: FuncType[] = [];
@@ -35,9 +35,6 @@ class ModuleBuilder {
   readonly #funcImports: FunctionImport[] = [];
   #memory: MemoryImport | undefined;
   readonly #funcs: Func[] = [];
-  // Initial values of the module's v128 globals, and each value's index.
-  readonly #v128Globals: Uint8Array[] = [];
-  readonly #v128GlobalIndex = new Map<string, number>();
 
   type(params: readonly ValType[], results: readonly ValType[]): number {
     const t = { params: [...params], results: [...results] };
@@ -70,27 +67,6 @@ class ModuleBuilder {
     return [this.#funcImports.length + this.#funcs.length - 1, body];
   }
 
-  /**
-   * The index of a mutable v128 global holding these 16 bytes, one per
-   * distinct value. Read with global.get: V8 loads it with one instruction,
-   * where a v128.const is rebuilt from immediates at every use (three
-   * instructions for a splat, more otherwise) and never hoisted out of a loop.
-   * Mutable because V8 folds an immutable global back into a constant; no
-   * code writes it.
-   */
-  v128Global(bytes: ArrayLike<number>): number {
-    if (bytes.length !== 16) throw new RangeError(`a v128 global needs 16 bytes; got ${bytes.length}`);
-    const value = Uint8Array.from(bytes);
-    const key = value.join(',');
-    let index = this.#v128GlobalIndex.get(key);
-    if (index === undefined) {
-      index = this.#v128Globals.length;
-      this.#v128Globals.push(value);
-      this.#v128GlobalIndex.set(key, index);
-    }
-    return index;
-  }
-
   toBytes(): Uint8Array<ArrayBuffer> {
     const w = new ByteWriter().bytes([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
     const section = (id: number, fill: (s: ByteWriter) => void): void => {
@@ -118,13 +94,6 @@ class ModuleBuilder {
       s.uleb(this.#funcs.length);
       for (const f of this.#funcs) s.uleb(f.type);
     });
-    if (this.#v128Globals.length > 0) {
-      section(SECTION.global, (s) => {
-        s.uleb(this.#v128Globals.length);
-        // v128, mutable, initialised by v128.const <bytes> end.
-        for (const g of this.#v128Globals) s.u8(VALTYPE.v128).u8(0x01).u8(0xfd).uleb(0x0c).bytes(g).u8(0x0b);
-      });
-    }
     const exported = this.#funcs.map((f, i) => ({ f, index: this.#funcImports.length + i })).filter(({ f }) => f.exported);
     section(SECTION.export, (s) => {
       s.uleb(exported.length);

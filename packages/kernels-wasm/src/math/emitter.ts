@@ -19,12 +19,9 @@ const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a,
 
 class Emitter {
   readonly f: FunctionBuilder;
-  readonly #global: ((bytes: Uint8Array) => number) | undefined;
 
-  /** `global`, when given, turns a constant into a module global (see ModuleBuilder.v128Global) and returns its index. */
-  constructor(f: FunctionBuilder, global?: (bytes: Uint8Array) => number) {
+  constructor(f: FunctionBuilder) {
     this.f = f;
-    this.#global = process.env.MATH_CONST === 'inline' ? undefined : global;
   }
 
   /** Parameter i of the function (which must be a v128). */
@@ -51,7 +48,6 @@ class Emitter {
   /** Pushes v onto the operand stack. */
   push(v: V): this {
     if ('local' in v) this.f.op('local.get', v.local);
-    else if (this.#global) this.f.op('global.get', this.#global(v.bytes));
     else this.f.v128const(v.bytes);
     return this;
   }
@@ -109,6 +105,15 @@ class Emitter {
   sqrt(a: V): V { return this.op('f64x2.sqrt', a); }
   min(a: V, b: V): V { return this.op('f64x2.min', a, b); }
   max(a: V, b: V): V { return this.op('f64x2.max', a, b); }
+  /**
+   * x clamped to [lo, hi] by pseudo-min and pseudo-max (one instruction each,
+   * where min and max take several): a NaN x stays NaN, being the first operand.
+   */
+  clamp(x: V, lo: number, hi: number): V {
+    return this.op('f64x2.pmax', this.op('f64x2.pmin', x, this.f64(hi)), this.f64(lo));
+  }
+  /** min(x, hi) for x never -0 against a 0 bound; NaN x stays NaN. */
+  below(x: V, hi: number): V { return this.op('f64x2.pmin', x, this.f64(hi)); }
   nearest(a: V): V { return this.op('f64x2.nearest', a); }
   floor(a: V): V { return this.op('f64x2.floor', a); }
   trunc(a: V): V { return this.op('f64x2.trunc', a); }
@@ -130,6 +135,30 @@ class Emitter {
   /** Lane-wise mask ? a : b (mask lanes all ones or all zeros). */
   select(mask: V, a: V, b: V): V {
     return this.op('v128.bitselect', a, b, mask);
+  }
+
+  /**
+   * c[0] + c[1]*x + c[2]*x^2 + ... by Estrin's scheme: pairs c[2i] + c[2i+1]*x,
+   * then pairs of those joined by x^2, then by x^4, and so on. About as many
+   * operations as Horner's rule, but a dependency chain of log2(n) steps
+   * instead of n, so the vectors of consecutive calls overlap. The rounding
+   * differs from Horner's; use it where the polynomial is a correction term
+   * far below the result's leading part.
+   */
+  estrin(x: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
+    if (coeffs.length === 0) throw new RangeError('estrin needs at least one coefficient');
+    const c = (v: number): V => (lanes === 'f64x2' ? this.f64(v) : this.f32(v));
+    let level: V[] = coeffs.map(c);
+    let power = x;
+    while (level.length > 1) {
+      const next: V[] = [];
+      for (let i = 0; i < level.length; i += 2) {
+        next.push(i + 1 < level.length ? this.op(`${lanes}.add`, level[i]!, this.op(`${lanes}.mul`, power, level[i + 1]!)) : level[i]!);
+      }
+      level = next;
+      if (level.length > 1) power = this.op(`${lanes}.mul`, power, power);
+    }
+    return level[0]!;
   }
 
   /** c[0] + x*(c[1] + x*(c[2] + ...)) by Horner's rule, in f64x2. */

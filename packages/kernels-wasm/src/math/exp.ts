@@ -30,14 +30,14 @@ const P = [
 function expReduced(e: Emitter, hi: V, lo: V): V {
   const r = e.sub(hi, lo);
   const t = e.mul(r, r);
-  const c = e.sub(r, e.mul(t, e.horner(t, P)));
+  const c = e.sub(r, e.mul(t, e.estrin(t, P)));
   const q = e.div(e.mul(r, c), e.sub(e.f64(2), c));
   return e.sub(e.f64(1), e.sub(e.sub(lo, q), hi));
 }
 
 function expF64(e: Emitter, x0: V): V {
-  // min/max return NaN for a NaN lane, which then flows through to the result.
-  const x = e.max(e.min(x0, e.f64(710)), e.f64(-746));
+  // The clamp keeps a NaN lane NaN, which then flows through to the result.
+  const x = e.clamp(x0, -746, 710);
   const [kf, k] = roundToInt(e, e.mul(x, e.f64(INVLN2)));
   const hi = e.sub(x, e.mul(kf, e.f64(LN2HI)));
   const lo = e.mul(kf, e.f64(LN2LO));

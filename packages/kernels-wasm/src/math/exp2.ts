@@ -12,8 +12,8 @@ const LN2 = 6.93147180559945286227e-01; // 0x3FE62E42 FEFA39EF
 const LN2_TAIL = 2.319046813846299558e-17; // ln2 - LN2
 
 function exp2F64(e: Emitter, x0: V): V {
-  // 2^-1080 rounds to 0 and 2^1030 overflows; NaN passes min/max as NaN.
-  const x = e.max(e.min(x0, e.f64(1030)), e.f64(-1080));
+  // 2^-1080 rounds to 0 and 2^1030 overflows; NaN passes the clamp as NaN.
+  const x = e.clamp(x0, -1080, 1030);
   const [kf, k] = roundToInt(e, x);
   const f = e.sub(x, kf);
   const [p, err] = twoProd(e, f, e.f64(LN2));

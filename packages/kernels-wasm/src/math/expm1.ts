@@ -21,8 +21,8 @@ const Q = [
 const TINY = 2 ** -54;
 
 function expm1F64(e: Emitter, x0: V): V {
-  // Past -40, expm1 rounds to -1; past 710 it overflows. NaN passes min/max as NaN.
-  const x = e.max(e.min(x0, e.f64(710)), e.f64(-40));
+  // Past -40, expm1 rounds to -1; past 710 it overflows. NaN passes the clamp as NaN.
+  const x = e.clamp(x0, -40, 710);
   const [kf, k] = roundToInt(e, e.mul(x, e.f64(INVLN2)));
   const hi = e.sub(x, e.mul(kf, e.f64(LN2HI)));
   const lo = e.mul(kf, e.f64(LN2LO));

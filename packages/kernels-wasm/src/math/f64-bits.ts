@@ -31,7 +31,9 @@ function pow2(e: Emitter, k: V): V {
  * a subnormal or overflowing result is rounded by the second alone.
  */
 function scaleByPow2(e: Emitter, y: V, k: V): V {
-  const k1 = e.shift('i64x2.shr_s', k, 1);
+  // floor(k/2) by a logical shift of k + 4096 (baseline SIMD has no i64x2 arithmetic shift
+  // in hardware before AVX-512, and V8 emulates it in several instructions).
+  const k1 = e.op('i64x2.sub', e.shift('i64x2.shr_u', e.op('i64x2.add', k, e.i64(4096n)), 1), e.i64(2048n));
   const k2 = e.op('i64x2.sub', k, k1);
   return e.mul(e.mul(y, pow2(e, k1)), pow2(e, k2));
 }

@@ -51,7 +51,7 @@ function halfExpPlusMinus(e: Emitter, ax: V, sign: 1 | -1): V {
 }
 
 function sinhF64(e: Emitter, x: V): V {
-  const ax = e.min(e.abs(x), e.f64(711));
+  const ax = e.below(e.abs(x), 711);
   const big = halfExpPlusMinus(e, ax, -1);
   const z = e.mul(x, x);
   const small = e.add(x, e.mul(e.mul(x, z), e.horner(z, SINH_SERIES)));
@@ -61,12 +61,12 @@ function sinhF64(e: Emitter, x: V): V {
 }
 
 function coshF64(e: Emitter, x: V): V {
-  return halfExpPlusMinus(e, e.min(e.abs(x), e.f64(711)), 1);
+  return halfExpPlusMinus(e, e.below(e.abs(x), 711), 1);
 }
 
 function tanhF64(e: Emitter, x: V): V {
   const ax = e.abs(x);
-  const t = e.mul(e.f64(-2), e.min(ax, e.f64(22)));
+  const t = e.mul(e.f64(-2), e.below(ax, 22));
   const { k, ph, pl } = expParts(e, t);
   // m = expm1(t) = (2^k - 1) + 2^k*(ph + pl), with 2^k - 1 split exactly (it needs 54 bits once k < -53,
   // where tanh is within an ulp or two of 1 and that last bit decides the rounding).

@@ -36,7 +36,7 @@ function logTwice(e: Emitter, x: V): V {
 
 function asinhF64(e: Emitter, x: V): V {
   const a = e.abs(x);
-  const am = e.min(a, e.f64(BIG)); // keeps the double-double path finite on lanes it does not serve
+  const am = e.below(a, BIG); // keeps the double-double path finite on lanes it does not serve
   const [qh, ql] = twoProd(e, am, am);
   const [vh, ve] = twoSum(e, e.f64(1), qh);
   const [sh, sl] = sqrtDD(e, vh, e.add(ve, ql));
@@ -49,7 +49,7 @@ function asinhF64(e: Emitter, x: V): V {
 }
 
 function acoshF64(e: Emitter, x: V): V {
-  const xm = e.max(e.min(x, e.f64(BIG)), e.f64(1));
+  const xm = e.clamp(x, 1, BIG);
   const t = e.sub(xm, e.f64(1));
   const [wh, wl] = twoSum(e, e.f64(2), t);
   const [vh, ve] = twoProd(e, t, wh);

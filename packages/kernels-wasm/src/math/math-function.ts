@@ -84,7 +84,7 @@ function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   const params = arity === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
   const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
   table.set(key, index);
-  const e = new Emitter(body, (bytes) => m.v128Global(bytes));
+  const e = new Emitter(body);
   const args = params.map((_, i) => e.arg(i));
   const ctx = contextFor(m);
   const native = F32_NATIVE[fn];
