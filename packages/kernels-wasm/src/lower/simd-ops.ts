@@ -10,7 +10,6 @@ import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { LANE_COUNT, LANE_DTYPE, narrows, widens } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
-const LANE_BYTES: Record<Lanes, number> = { f64x2: 8, f32x4: 4, i32x4: 4 };
 
 /** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
 const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
@@ -229,5 +228,5 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   }
 }
 
-export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation, LANE_COUNT, LANE_BYTES };
+export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation, LANE_COUNT };
 export type { Lanes };
