@@ -5,7 +5,7 @@
 // by round; the figures are medians.
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
-import { median } from './timing.js';
+import { inTurns, median } from './timing.js';
 
 interface ColumnsRow {
   readonly rows: number;
@@ -43,15 +43,8 @@ function columnsReport(rows = 2000, cols = 10000, rounds = 7): ColumnsRow {
       return colOut;
     },
   };
-  const times: Record<keyof typeof run, number[]> = { rowSum: [], colSum: [], jsRowSum: [], jsColSum: [] };
   for (const f of Object.values(run)) for (let i = 0; i < 2; i++) f();
-  for (let round = 0; round < rounds; round++) {
-    for (const k of Object.keys(run) as Array<keyof typeof run>) {
-      const t0 = performance.now();
-      run[k]();
-      times[k].push(performance.now() - t0);
-    }
-  }
+  const times = inTurns(run, rounds);
   return { rows, cols, rowSum: median(times.rowSum), colSum: median(times.colSum), jsRowSum: median(times.jsRowSum), jsColSum: median(times.jsColSum) };
 }
 
@@ -68,4 +61,3 @@ function printColumns(r: ColumnsRow, rounds: number): string {
 }
 
 export { columnsReport, printColumns };
-export type { ColumnsRow };

@@ -28,7 +28,8 @@ interface DispatchReport {
 
 /** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating; pooled only without `withInline`. */
 async function launchMicros(threads: number, reps = 2000, withInline = true): Promise<{ pooled: number; inline: number }> {
-  const [onPool, here] = [await openStreams(64, threads), await openStreams(64)];
+  const onPool = await openStreams(64, threads);
+  const here = withInline ? await openStreams(64) : undefined;
   try {
     // Untimed first: the new workers' code (and the kernel's) starts in V8's baseline tiers.
     for (let i = 0; i < WARM_LAUNCHES; i++) await onPool.run.copy();
@@ -38,15 +39,15 @@ async function launchMicros(threads: number, reps = 2000, withInline = true): Pr
       let t0 = performance.now();
       await onPool.run.copy();
       pooled.push(performance.now() - t0);
-      if (!withInline) continue;
+      if (!here) continue;
       t0 = performance.now();
       here.run.copy();
       inline.push(performance.now() - t0);
     }
-    return { pooled: median(pooled) * 1000, inline: withInline ? median(inline) * 1000 : NaN };
+    return { pooled: median(pooled) * 1000, inline: here ? median(inline) * 1000 : NaN };
   } finally {
     await onPool.close();
-    await here.close();
+    await here?.close();
   }
 }
 
@@ -84,4 +85,3 @@ function printDispatch(r: DispatchReport): string {
 }
 
 export { dispatchReport, printDispatch, launchMicros };
-export type { DispatchReport };

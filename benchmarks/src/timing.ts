@@ -29,6 +29,24 @@ async function timeAsync(fn: () => unknown, runs: number): Promise<Timing> {
   return { medianMs: median(ms), runs };
 }
 
+/**
+ * Times each variant once per round, the variants taking turns in their
+ * order within a round (so drift in the machine reaches all of them alike):
+ * every variant's samples in ms.
+ */
+function inTurns<K extends string>(run: Readonly<Record<K, () => unknown>>, rounds: number): Record<K, number[]> {
+  const keys = Object.keys(run) as K[];
+  const samples = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const k of keys) {
+      const t0 = performance.now();
+      run[k]();
+      samples[k].push(performance.now() - t0);
+    }
+  }
+  return samples;
+}
+
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
   const mid = Math.floor(v.length / 2);
@@ -44,5 +62,5 @@ function workerCounts(max: number): number[] {
   return [...counts, max];
 }
 
-export { time, timeAsync, gbPerS, median, workerCounts };
+export { time, timeAsync, inTurns, gbPerS, median, workerCounts };
 export type { Timing };

@@ -5,7 +5,7 @@
 // figures are medians over rounds.
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
-import { median } from './timing.js';
+import { inTurns, median } from './timing.js';
 
 type Fn = 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
   | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
@@ -51,34 +51,23 @@ interface MathRow {
 const jsLoop = (expr: string): ((a: Float64Array) => number) =>
   new Function('a', `let s = 0; for (let i = 0; i < a.length; i++) { const v = a[i]; s += ${expr}; } return s;`) as (a: Float64Array) => number;
 
-function nsPerElement(n: number, fn: () => unknown): number {
-  const t0 = performance.now();
-  fn();
-  return ((performance.now() - t0) * 1e6) / n;
-}
-
 /** Every function, float64 and float32, and V8's Math; `rounds` rounds of all variants in turn. */
 function vectorMathReport(n = 1 << 21, rounds = 5): MathRow[] {
-  const cases = FUNCTIONS.map(({ fn, lo, hi, js }, k) => {
+  const run: Record<string, () => unknown> = {};
+  FUNCTIONS.forEach(({ fn, lo, hi, js }, k) => {
     const x = randomData(n, 17 + k, lo, hi);
-    const x64 = da.wrap(x);
-    const x32 = da.wrap(Float32Array.from(x));
     const f = da[fn] as (a: da.DeferredArray) => da.DeferredArray;
-    const [s64, s32] = [da.sum(f(x64)), da.sum(f(x32))];
+    const [s64, s32] = [da.sum(f(da.wrap(x))), da.sum(f(da.wrap(Float32Array.from(x))))];
     const loop = jsLoop(js);
-    const run = {
-      f64: (): unknown => s64.executeSync(),
-      f32: (): unknown => s32.executeSync(),
-      math: (): unknown => loop(x),
-    };
-    // Warm: kernels compiled, plans cached, the loop optimised.
-    for (const r of Object.values(run)) for (let i = 0; i < 3; i++) r();
-    return { fn, run, times: { f64: [] as number[], f32: [] as number[], math: [] as number[] } };
+    run[`${fn}.f64`] = () => s64.executeSync();
+    run[`${fn}.math`] = () => loop(x);
+    run[`${fn}.f32`] = () => s32.executeSync();
   });
-  for (let round = 0; round < rounds; round++) {
-    for (const c of cases) for (const k of ['f64', 'math', 'f32'] as const) c.times[k].push(nsPerElement(n, c.run[k]));
-  }
-  return cases.map((c) => ({ fn: c.fn, f64: median(c.times.f64), f32: median(c.times.f32), math: median(c.times.math) }));
+  // Warm: kernels compiled, plans cached, the loops optimised.
+  for (const r of Object.values(run)) for (let i = 0; i < 3; i++) r();
+  const times = inTurns(run, rounds);
+  const ns = (fn: Fn, v: 'f64' | 'math' | 'f32'): number => (median(times[`${fn}.${v}`]!) * 1e6) / n;
+  return FUNCTIONS.map(({ fn }) => ({ fn, f64: ns(fn, 'f64'), f32: ns(fn, 'f32'), math: ns(fn, 'math') }));
 }
 
 function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): string {
@@ -104,5 +93,4 @@ function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): s
   return lines.join('\n');
 }
 
-export { vectorMathReport, printVectorMath, FUNCTIONS };
-export type { MathRow };
+export { vectorMathReport, printVectorMath };

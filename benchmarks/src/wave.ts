@@ -111,6 +111,10 @@ async function pythonWave(system: 'numpy' | 'numexpr', n: number): Promise<{ lab
   return { label: `${hello.label} ${hello.version}`, stepMs, close: () => proc.kill() };
 }
 
+/** Variant names the report makes and the printer looks up. */
+const LOOP_NAME = 'hand-written JS loop';
+const oneFlushName = (steps: number): string => `deferred-array, one flush() for ${steps} steps`;
+
 /**
  * Every variant once per round, in turn, so that drift on a shared machine
  * falls on all of them alike; medians over the rounds. The eager stdlib code
@@ -125,8 +129,7 @@ async function waveReport(n: number, steps: number, rounds: number): Promise<Wav
     else times.set(name, [ms]);
   };
   const counts = new Map<string, { passes: number; allocated: number }>();
-  const ours = (everyStep: boolean): string => (everyStep ? 'deferred-array, flush() every step' : `deferred-array, one flush() for ${steps} steps`);
-  const loopName = 'hand-written JS loop';
+  const ours = (everyStep: boolean): string => (everyStep ? 'deferred-array, flush() every step' : oneFlushName(steps));
   const pythons: Array<{ label: string; stepMs: () => Promise<number>; close: () => void }> = [];
   const skipped: string[] = [];
   for (const system of ['numpy', 'numexpr'] as const) {
@@ -160,7 +163,7 @@ async function waveReport(n: number, steps: number, rounds: number): Promise<Wav
       const v = initialValues(n);
       const t0 = performance.now();
       for (let s = 0; s < steps; s++) stepLoop(v.phi, v.p, n, v.h, v.dt);
-      add(loopName, (performance.now() - t0) / steps);
+      add(LOOP_NAME, (performance.now() - t0) / steps);
       loopPhi = v.phi;
       for (const p of pythons) {
         const calls = Math.max(1, Math.round(steps / WAVE_STEPS));
@@ -172,7 +175,7 @@ async function waveReport(n: number, steps: number, rounds: number): Promise<Wav
   } finally {
     for (const p of pythons) p.close();
   }
-  counts.set(loopName, { passes: 9, allocated: 0 });
+  counts.set(LOOP_NAME, { passes: 9, allocated: 0 });
 
   // Eager @stdlib/ndarray: one round (it is the slow one).
   const e = eagerWave(n);
@@ -204,8 +207,8 @@ function formatBytes(b: number): string {
 
 function printWave(r: WaveReport): string {
   const by = (name: string): Variant | undefined => r.variants.find((v) => v.name === name);
-  const loop = by('hand-written JS loop')!;
-  const ours = by(`deferred-array, one flush() for ${r.steps} steps`)!;
+  const loop = by(LOOP_NAME)!;
+  const ours = by(oneFlushName(r.steps))!;
   const numpy = r.variants.find((v) => v.name.startsWith('NumPy'));
   const cell = (x: number, text: string): string => (Number.isNaN(x) ? '-' : text);
   return [

@@ -10,6 +10,7 @@
 // the thread that stores it), as NumPy's `x -= y` does. Whether the old
 // version is read later is for the force to say; this says whether the plan allows it.
 import type { Node } from '../ir/node.js';
+import { sameShape } from '../ir/shape.js';
 import { isWindow, readBy } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { reshapeWindow, viewWindow, wholeWindow } from './window.js';
@@ -32,7 +33,7 @@ function windowsOf(plan: Plan, leaf: Node): Map<Node, Window> {
 
 /** Whether a kernel over `shape` reads window `w` at exactly the elements it writes through `target`. */
 function aligned(w: Window, readShape: readonly number[], shape: readonly number[], target: Pick<Window, 'strides' | 'offset'>): boolean {
-  if (readShape.length !== shape.length || readShape.some((d, a) => d !== shape[a])) return false;
+  if (!sameShape(readShape, shape)) return false;
   if (w.offset !== target.offset) return false;
   return shape.every((d, a) => d <= 1 || w.strides[a] === target.strides[a]);
 }

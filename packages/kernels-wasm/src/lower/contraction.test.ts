@@ -1,12 +1,10 @@
 import { compileKernel } from './compile.js';
-import type { HostFunction } from './compile.js';
 import type { ContractionSpec, KInstr, KernelSpec } from './kernel-spec.js';
 import { instantiate, launch } from './launch.js';
 import type { ContractionOperand } from './launch.js';
-import { testHeap } from './test-heap.js';
+import { noHost, testHeap } from './test-heap.js';
 
 type FT = 'float64' | 'float32';
-const noHost = { hostFunction: (k: string): HostFunction => { throw new Error(`no host function ${k}`); } };
 
 /** A strided operand in plain JS: element (b, i, j) at off + b*batch + i*row + j*col. */
 interface Operand { data: number[]; batch: number; row: number; col: number }
@@ -52,7 +50,7 @@ function contract(s: KernelSpec, a: Operand, b: Operand, sizes: { batches: numbe
   const arrays = [c, ...extra.map((v) => (v.length === 0 ? heap.alloc(Math.max(1, total) * E) : put(v)))];
   const op = (o: Operand, ptr: number): ContractionOperand => ({ ptr, batch: o.batch, row: o.row, col: o.col });
   const compiled = compileKernel(s);
-  const fn = instantiate(compiled, heap.memory, noHost);
+  const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
   launch(compiled, heap, fn, {
     shape: [total],
     arrays: arrays.map((ptr) => ({ ptr, strides: [1] })),
@@ -160,7 +158,7 @@ describe('contraction kernels: C = A @ B, bit-exact against k-order sums', () =>
   test('launches that do not fit the spec are refused with the reason', () => {
     const heap = testHeap();
     const compiled = compileKernel(spec('float64', 'rows'));
-    const fn = instantiate(compiled, heap.memory, noHost);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
     const op = { ptr: 4096, batch: 0, row: 4, col: 1 };
     const go = (c: object, shape = [4]): unknown => launch(compiled, heap, fn, { shape, arrays: [{ ptr: 8192, strides: [1] }], contraction: c as never });
     expect(() => launch(compiled, heap, fn, { shape: [4], arrays: [{ ptr: 8192, strides: [1] }] })).toThrow(/give launch.contraction/);

@@ -48,10 +48,10 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
     argLoad(arrayStrideOffset(2, k, 0)); f.op('i32.const', bytes).op('i32.mul').op('local.set', rowStride[k]!);
     argLoad(arrayStrideOffset(2, k, 1)); f.op('i32.const', bytes).op('i32.mul').op('local.set', colStride[k]!);
   });
-  /** addr = &partials[slot * C + column] */
-  const partialAddress = (slot: number, column: Local): void => {
+  /** into (addr unless given) = &partials[slot * C + column] */
+  const partialAddress = (slot: number, column: Local, into: Local = addr): void => {
     f.op('local.get', pb).op('i32.const', slot).op('local.get', C).op('i32.mul').op('local.get', column).op('i32.add')
-      .op('i32.const', 8).op('i32.mul').op('i32.add').op('local.set', addr);
+      .op('i32.const', 8).op('i32.mul').op('i32.add').op('local.set', into);
   };
 
   openBlockLoop(f, blk, blockBegin, blockEnd, bs, C, c0, c1);
@@ -73,6 +73,8 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
   // takes the rows' values in row order (the same additions as row by row) and is stored once.
   const rowPtr = Array.from({ length: ROWS }, () => spec.arrays.map(i32));
   const accV = lanes ? reduces.map(() => Array.from({ length: COLUMN_VECTORS }, () => f.local('v128'))) : [];
+  // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
+  const partialAt = reduces.map(i32);
   const j0 = i32();
   f.op('i32.const', 0).op('local.set', r);
   for (const rows of lanes ? [ROWS, 1] : [1]) {
@@ -95,6 +97,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
       const vectorColumns = (vectors: number): void => {
         f.block().loop();
         f.op('local.get', j).op('i32.const', 2 * vectors).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
+        reduces.forEach((red, s) => { partialAddress(red.slot, j, partialAt[s]!); });
         ptr.forEach((p, u) => {
           for (let c = 0; c < vectors; c++) {
             const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? c * vectorBytes(lanes, spec.arrays[k]!.dtype) : 0);
@@ -104,16 +107,10 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
               if (ins.op === 'load') emitVectorLoad(ctx, lanes, a.dtype, a.inner === 'broadcast', offset(k));
             }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red, s) => {
               const acc = accV[s]![c]!;
-              if (u === 0) {
-                partialAddress(red.slot, j);
-                f.op('local.get', addr).mem('v128.load', { align: 0, offset: 16 * c }).op('local.set', acc);
-              }
+              if (u === 0) f.op('local.get', partialAt[s]!).mem('v128.load', { align: 0, offset: 16 * c }).op('local.set', acc);
               f.op('local.get', acc).op('local.get', vecVals[red.arg]!);
               f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).op('local.set', acc);
-              if (u === rows - 1) {
-                partialAddress(red.slot, j);
-                f.op('local.get', addr).op('local.get', acc).mem('v128.store', { align: 0, offset: 16 * c });
-              }
+              if (u === rows - 1) f.op('local.get', partialAt[s]!).op('local.get', acc).mem('v128.store', { align: 0, offset: 16 * c });
             }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, isConst);
           }
         });

@@ -240,6 +240,11 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
   }
 }
 
+/** Marks every block of a launch claimed, so that no thread starts another block of a launch that has failed. */
+function stopClaims(memory: WebAssembly.Memory, argsPtr: number, blocks: number): void {
+  Atomics.store(new Int32Array(memory.buffer), (argsPtr + ARGS.claim) >>> 2, blocks);
+}
+
 /**
  * Claims blocks of a prepared launch until none are left and runs them: what
  * each thread taking part does (the calling thread alone, or every worker).
@@ -252,8 +257,7 @@ function runBlocks(kernel: KernelFn, memory: WebAssembly.Memory, argsPtr: number
   try {
     return claim(argsPtr, blocks);
   } catch (e) {
-    // No thread starts another block of a launch that has failed.
-    Atomics.store(new Int32Array(memory.buffer), (argsPtr + ARGS.claim) >>> 2, blocks);
+    stopClaims(memory, argsPtr, blocks);
     throw e;
   } finally {
     addHostFlags(memory, argsPtr, host);
@@ -293,5 +297,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, BLOCK_SIZE };
+export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, stopClaims, BLOCK_SIZE };
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };

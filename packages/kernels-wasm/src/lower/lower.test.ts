@@ -4,11 +4,10 @@ import type { KernelSpec, KType } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import { disassembleFunction } from '../encode/index.js';
 import { finishLaunch, instantiate, launch, prepareLaunch, runBlocks } from './launch.js';
-import { testHeap } from './test-heap.js';
+import { noHost, testHeap } from './test-heap.js';
+import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 
-const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
 
-const noHost = (k: string): HostFunction => { throw new Error(`no host function ${k}`); };
 
 /** Copies arrays into a fresh heap, runs the spec over `shape`, returns outputs and partials. */
 function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; strides: number[] } | { out: number; strides: number[] }>,
@@ -18,13 +17,13 @@ function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; 
     const t = spec.arrays[k]!.dtype;
     const n = 'values' in d ? d.values.length : d.out;
     const p = heap.alloc(Math.max(1, n) * KTYPE_BYTES[t]);
-    if ('values' in d) new CTORS[t](heap.memory.buffer, p, n).set(d.values);
+    if ('values' in d) new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, n).set(d.values);
     return p;
   });
   const compiled = compileKernel(spec);
   const fn = instantiate(compiled, heap.memory, { hostFunction: host });
   const r = launch(compiled, heap, fn, { shape, arrays: data.map((d, k) => ({ ptr: ptrs[k]!, strides: d.strides })), ...(blockSize ? { blockSize } : {}) });
-  const outs = data.map((d, k) => ('out' in d ? Array.from(new CTORS[spec.arrays[k]!.dtype](heap.memory.buffer, ptrs[k]!, d.out)) : []));
+  const outs = data.map((d, k) => ('out' in d ? Array.from(new VIEW_CONSTRUCTORS[spec.arrays[k]!.dtype](heap.memory.buffer, ptrs[k]!, d.out)) : []));
   return { outs, ...r, compiled };
 }
 

@@ -51,10 +51,9 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         break;
       }
       case 'store': {
-        const t = spec.arrays[ins.array]!.dtype;
+        // A narrower array takes a cast from the lane type (validateSpec: the value's type is the array's).
         const value = spec.body[ins.arg]!;
-        if (t !== value.type) return undefined;
-        if (!ok(t) && !(value.op === 'cast' && spec.body[value.arg]!.type === dtype)) return undefined;
+        if (!ok(ins.type) && !(value.op === 'cast' && spec.body[value.arg]!.type === dtype)) return undefined;
         break;
       }
       case 'const': if (ins.type !== dtype) return undefined; break;

@@ -3,14 +3,12 @@
 // one array declared 'strided' (launched with stride 1, so the same data),
 // which forces the scalar loop.
 import { compileKernel } from './compile.js';
-import type { HostFunction } from './compile.js';
 import type { InnerStride, KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import { instantiate, launch } from './launch.js';
-import { testHeap } from './test-heap.js';
+import { noHost, testHeap } from './test-heap.js';
+import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 
-const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
-const noHost = (k: string): HostFunction => { throw new Error(`no host function ${k}`); };
 
 /** Values of each type with its special cases: extremes, NaN, infinities, signed zeros, subnormals. */
 const SPECIALS: Record<KType, number[]> = {
@@ -114,7 +112,7 @@ function run(spec: KernelSpec, n: number) {
   const ptrs = spec.arrays.map((a, k) => {
     const count = a.inner === 'broadcast' ? 1 : n;
     const p = heap.alloc(Math.max(1, count) * KTYPE_BYTES[a.dtype]);
-    if (a.role === 'in') new CTORS[a.dtype](heap.memory.buffer, p, count).set(sample(a.dtype, count, 3 * k + 1));
+    if (a.role === 'in') new VIEW_CONSTRUCTORS[a.dtype](heap.memory.buffer, p, count).set(sample(a.dtype, count, 3 * k + 1));
     return p;
   });
   const compiled = compileKernel(spec);

@@ -1,13 +1,11 @@
 import { compileKernel } from './compile.js';
-import type { HostFunction } from './compile.js';
 import type { KType, KernelSpec, TempSpec } from './kernel-spec.js';
 import { disassembleFunction } from '../encode/index.js';
 import { instantiate, launch } from './launch.js';
 import type { Launch, TempLaunch } from './launch.js';
-import { testHeap } from './test-heap.js';
+import { noHost, testHeap } from './test-heap.js';
+import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 
-const noHost = { hostFunction: (k: string): HostFunction => { throw new Error(`no host function ${k}`); } };
-const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
 
 /** The temporary t = a * a + 1 over its own space of `ndim` axes (array 0 in, array 1 out). */
 const square1 = (t: KType, ndim: number, inner: 'contiguous' | 'strided' = 'contiguous'): TempSpec => ({
@@ -55,7 +53,7 @@ function runScale(t: KType, shape: number[], tshape: number[], tstrides: number[
   const a = Array.from({ length: tsize }, (_, i) => (i % 7) - 3.5);
   const put = (values: number[]): number => {
     const p = heap.alloc(Math.max(1, values.length) * 8);
-    new CTORS[t](heap.memory.buffer, p, values.length).set(values);
+    new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, values.length).set(values);
     return p;
   };
   const [xp, ap, outp] = [put(x), put(a), heap.alloc(Math.max(1, total) * 8)];
@@ -63,8 +61,8 @@ function runScale(t: KType, shape: number[], tshape: number[], tstrides: number[
   const compiled = compileKernel(spec);
   const temps: TempLaunch[] = [{ shape: tshape, arrays: [{ ptr: ap, strides: rowMajor(tshape) }, { ptr: 0, strides: rowMajor(tshape) }] }];
   const l: Launch = { shape, arrays: [{ ptr: xp, strides: rowMajor(shape) }, { ptr: 0, strides: tstrides }, { ptr: outp, strides: rowMajor(shape) }], temps, ...(blockSize ? { blockSize } : {}) };
-  const r = launch(compiled, heap, instantiate(compiled, heap.memory, noHost), l);
-  const out = Array.from(new CTORS[t](heap.memory.buffer, outp, total));
+  const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), l);
+  const out = Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, outp, total));
   const round = t === 'float32' ? Math.fround : (v: number): number => v;
   const expected = x.map((v, i) => {
     let rest = i;
@@ -121,7 +119,7 @@ describe('pinned temporaries: computed per block into scratch, read like any inp
       contraction: { dtype: 'float64', product: 0, vectorise: 'columns' },
     };
     const compiled = compileKernel(spec);
-    const r = launch(compiled, heap, instantiate(compiled, heap.memory, noHost), {
+    const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
       shape: [2, 4],
       arrays: [{ ptr: cp, strides: [4, 1] }, { ptr: 0, strides: [0, 1] }, { ptr: outp, strides: [4, 1] }],
       contraction: { batches: 1, P: 2, K: 3, Q: 4, a: { ptr: ap, batch: 0, row: 3, col: 1 }, b: { ptr: bp, batch: 0, row: 4, col: 1 }, rowsPerBlock: 1 },
@@ -136,7 +134,7 @@ describe('pinned temporaries: computed per block into scratch, read like any inp
     const spec = scaleBy('float64', 2, 'broadcast', square1('float64', 1));
     const compiled = compileKernel(spec);
     const heap = testHeap();
-    const fn = instantiate(compiled, heap.memory, noHost);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
     const arrays = [{ ptr: 0, strides: [5, 1] }, { ptr: 0, strides: [0, 1] }, { ptr: 0, strides: [5, 1] }];
     expect(() => launch(compiled, heap, fn, { shape: [3, 5], arrays })).toThrow(/pinned temporary; give launch.temps/);
     const temps = [{ shape: [4], arrays: [{ ptr: 0, strides: [1] }, { ptr: 0, strides: [1] }] }];

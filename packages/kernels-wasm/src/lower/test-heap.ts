@@ -1,6 +1,10 @@
 // A bump allocator over a shared memory, for the lowering's own tests; the
 // real allocator lives in src/heap.
 import type { HeapLike } from './launch.js';
+import type { HostFunction } from './compile.js';
+
+/** For kernels that import no host function: any lookup is a test failure. */
+const noHost = (k: string): HostFunction => { throw new Error(`no host function ${k}`); };
 
 function testHeap(pages = 256): HeapLike & { f64(ptr: number, n: number): Float64Array } {
   const memory = new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true });
@@ -18,4 +22,4 @@ function testHeap(pages = 256): HeapLike & { f64(ptr: number, n: number): Float6
   };
 }
 
-export { testHeap };
+export { testHeap, noHost };

@@ -107,13 +107,16 @@ class Emitter {
   max(a: V, b: V): V { return this.op('f64x2.max', a, b); }
   /**
    * x clamped to [lo, hi] by pseudo-min and pseudo-max (one instruction each,
-   * where min and max take several): a NaN x stays NaN, being the first operand.
+   * where the NaN-aware min and max take several): pmin(x, c) is c < x ? c : x,
+   * so a NaN x stays NaN. Not for signed-zero bounds (pmin(-0, 0) is -0).
    */
-  clamp(x: V, lo: number, hi: number): V {
-    return this.op('f64x2.pmax', this.op('f64x2.pmin', x, this.f64(hi)), this.f64(lo));
+  clamp(x: V, lo: number, hi: number, lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
+    return this.op(`${lanes}.pmax`, this.below(x, hi, lanes), this.#splat(lanes, lo));
   }
-  /** min(x, hi) for x never -0 against a 0 bound; NaN x stays NaN. */
-  below(x: V, hi: number): V { return this.op('f64x2.pmin', x, this.f64(hi)); }
+  /** min(x, hi) by pseudo-min, as in clamp. */
+  below(x: V, hi: number, lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
+    return this.op(`${lanes}.pmin`, x, this.#splat(lanes, hi));
+  }
   nearest(a: V): V { return this.op('f64x2.nearest', a); }
   floor(a: V): V { return this.op('f64x2.floor', a); }
   trunc(a: V): V { return this.op('f64x2.trunc', a); }
@@ -147,8 +150,7 @@ class Emitter {
    */
   estrin(x: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
     if (coeffs.length === 0) throw new RangeError('estrin needs at least one coefficient');
-    const c = (v: number): V => (lanes === 'f64x2' ? this.f64(v) : this.f32(v));
-    let level: V[] = coeffs.map(c);
+    let level: V[] = coeffs.map((c) => this.#splat(lanes, c));
     let power = x;
     while (level.length > 1) {
       const next: V[] = [];
@@ -161,13 +163,17 @@ class Emitter {
     return level[0]!;
   }
 
-  /** c[0] + x*(c[1] + x*(c[2] + ...)) by Horner's rule, in f64x2. */
-  horner(x: V, coeffs: readonly number[]): V {
+  /** c[0] + x*(c[1] + x*(c[2] + ...)) by Horner's rule. */
+  horner(x: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
     const n = coeffs.length;
     if (n === 0) throw new RangeError('horner needs at least one coefficient');
-    let acc = this.f64(coeffs[n - 1]!);
-    for (let i = n - 2; i >= 0; i--) acc = this.add(this.f64(coeffs[i]!), this.mul(x, acc));
+    let acc = this.#splat(lanes, coeffs[n - 1]!);
+    for (let i = n - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, this.#splat(lanes, coeffs[i]!), this.op(`${lanes}.mul`, x, acc));
     return acc;
+  }
+
+  #splat(lanes: 'f64x2' | 'f32x4', v: number): V {
+    return lanes === 'f64x2' ? this.f64(v) : this.f32(v);
   }
 }
 

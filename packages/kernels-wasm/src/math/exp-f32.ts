@@ -12,13 +12,6 @@ const C1 = 0.693359375;
 const C2 = -2.12194440e-4;
 const P = [5.0000001201e-1, 1.6666665459e-1, 4.1665795894e-2, 8.3334519073e-3, 1.3981999507e-3, 1.9875691500e-4] as const;
 
-/** Horner's rule in f32x4. */
-function hornerF32(e: Emitter, x: V, coeffs: readonly number[]): V {
-  let acc = e.f32(coeffs[coeffs.length - 1]!);
-  for (let i = coeffs.length - 2; i >= 0; i--) acc = e.op('f32x4.add', e.f32(coeffs[i]!), e.op('f32x4.mul', x, acc));
-  return acc;
-}
-
 /** 2^k for i32 lanes k in [-126, 127], as f32 bits. */
 function pow2F32(e: Emitter, k: V): V {
   return e.shift('i32x4.shl', e.op('i32x4.add', k, e.i32(127)), 23);
@@ -26,7 +19,7 @@ function pow2F32(e: Emitter, k: V): V {
 
 function expF32(e: Emitter, x0: V): V {
   // exp(-104) rounds to 0 and exp(89) overflows; NaN passes the clamp as NaN.
-  const x = e.op('f32x4.pmax', e.op('f32x4.pmin', x0, e.f32(89)), e.f32(-104));
+  const x = e.clamp(x0, -104, 89, 'f32x4');
   const kf = e.op('f32x4.nearest', e.op('f32x4.mul', x, e.f32(LOG2E)));
   const k = e.op('i32x4.trunc_sat_f32x4_s', kf);
   const r = e.op('f32x4.sub', e.op('f32x4.sub', x, e.op('f32x4.mul', kf, e.f32(C1))), e.op('f32x4.mul', kf, e.f32(C2)));
@@ -48,4 +41,4 @@ function expF32(e: Emitter, x0: V): V {
   return e.select(e.and(low, e.op('f32x4.lt', m, e.f32(2 ** 23))), n, normal);
 }
 
-export { expF32, hornerF32 };
+export { expF32 };

@@ -5,7 +5,6 @@
 // fdlibm's three forms selected per lane as in log.ts; subnormals prescaled
 // by 2^25. Measured < 1 ulp against correctly rounded results.
 import type { Emitter, V } from './emitter.js';
-import { hornerF32 } from './exp-f32.js';
 
 const LN2_HI = 6.9313812256e-01; // 0x3f317180
 const LN2_LO = 9.0580006145e-06; // 0x3717f7d1
@@ -31,7 +30,7 @@ function logF32(e: Emitter, x: V): V {
   const s = F('div', f, F('add', e.f32(2), f));
   const z = F('mul', s, s);
   const w = F('mul', z, z);
-  const R = F('add', F('mul', z, hornerF32(e, w, [LG1, LG3])), F('mul', w, hornerF32(e, w, [LG2, LG4])));
+  const R = F('add', F('mul', z, e.horner(w, [LG1, LG3], 'f32x4')), F('mul', w, e.horner(w, [LG2, LG4], 'f32x4')));
   const khi = F('mul', dk, e.f32(LN2_HI));
   const klo = F('mul', dk, e.f32(LN2_LO));
   const hfsq = F('mul', F('mul', e.f32(0.5), f), f);

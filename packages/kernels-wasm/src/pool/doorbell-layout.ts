@@ -67,6 +67,9 @@ const slotWord = (slot: number, field: number): number => SLOTS_AT + slot * SLOT
 /** Byte offset of the module area for a pool of `threads` slots. */
 const moduleAt = (threads: number): number => (SLOTS_AT + threads * SLOT_WORDS) * 4;
 
+/** Byte offset of a kernel's wasm in the module area, after its description of `metaBytes` (8-byte aligned). */
+const wasmAt = (threads: number, metaBytes: number): number => moduleAt(threads) + Math.ceil(metaBytes / 8) * 8;
+
 /** Bytes of the module area at first; the buffer grows (where the host allows) for bigger kernels. */
 const MODULE_AREA = 1 << 20;
 const MAX_BYTES = 1 << 28;
@@ -83,4 +86,4 @@ function ensureBytes(sab: SharedArrayBuffer, bytes: number): boolean {
   return true;
 }
 
-export { WORD, SLOT, STATE, REPLY, ERROR_CAPACITY, slotWord, moduleAt, controlBuffer, ensureBytes };
+export { WORD, SLOT, STATE, REPLY, ERROR_CAPACITY, slotWord, moduleAt, wasmAt, controlBuffer, ensureBytes };

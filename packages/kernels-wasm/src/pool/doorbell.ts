@@ -9,7 +9,8 @@
 // for the workers' last blocks (for 2 ms, then it waits as above), so it has
 // no wake-up of its own to pay.
 import { ARGS } from '../lower/args-layout.js';
-import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord } from './doorbell-layout.js';
+import { stopClaims } from '../lower/launch.js';
+import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord, wasmAt } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
 import type { PoolJob as Ring } from './pool.js';
 import type { SerializedFailure } from './protocol.js';
@@ -37,7 +38,7 @@ class Doorbell {
   /** The kernels each slot's worker holds, with that worker's id (a new worker in the slot holds none). */
   readonly #held = new Map<number, { readonly worker: number; readonly kernels: Set<number> }>();
   /** The launch in flight: its claim word, block count, and the participants found dead. */
-  #current: { readonly claim: number; readonly blocks: number; readonly died: Map<number, string> } | undefined;
+  #current: { readonly argsPtr: number; readonly blocks: number; readonly died: Map<number, string> } | undefined;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
   tasks = 0;
@@ -52,7 +53,7 @@ class Doorbell {
   }
 
   /** Workers parked now or running a launch. */
-  registered(): number {
+  #registered(): number {
     let n = 0;
     for (let s = 0; s < this.#threads; s++) {
       const st = Atomics.load(this.#w, slotWord(s, SLOT.state));
@@ -62,9 +63,9 @@ class Doorbell {
   }
 
   /** Resolves once `n` workers have taken slots; false if `ms` passed first. */
-  async whenRegistered(n: number, ms: number): Promise<boolean> {
+  async #whenRegistered(n: number, ms: number): Promise<boolean> {
     const end = performance.now() + ms;
-    while (this.registered() < n) {
+    while (this.#registered() < n) {
       const left = end - performance.now();
       if (left <= 0 || this.#closed) return false;
       this.sweep();
@@ -75,8 +76,8 @@ class Doorbell {
 
   /** Resolves once every slot has a worker; PoolStartError if some have none after NO_WORKER_MS. */
   async allParked(): Promise<void> {
-    if (!(await this.whenRegistered(this.#threads, NO_WORKER_MS))) {
-      throw new PoolStartError(`only ${this.registered()} of ${this.#threads} workers were ready after ${NO_WORKER_MS / 1000} s`);
+    if (!(await this.#whenRegistered(this.#threads, NO_WORKER_MS))) {
+      throw new PoolStartError(`only ${this.#registered()} of ${this.#threads} workers were ready after ${NO_WORKER_MS / 1000} s`);
     }
   }
 
@@ -93,7 +94,7 @@ class Doorbell {
       // Died after taking up the launch: the launch fails, and no one starts another of its blocks.
       if (prev === STATE.running && this.#current) {
         this.#current.died.set(s, reason);
-        Atomics.store(new Int32Array(this.#memory.buffer), this.#current.claim, this.#current.blocks);
+        stopClaims(this.#memory, this.#current.argsPtr, this.#current.blocks);
       } else if (prev === STATE.go && this.#current) {
         // Died before taking the launch up: it counts as settled, and the launch does not fail for it.
         this.#current.died.set(s, '');
@@ -124,8 +125,10 @@ class Doorbell {
   }
 
   async #launch(ring: Ring): Promise<void> {
+    // One view for the launch: the launch block lies below any growth of the shared memory.
+    const words = new Int32Array(this.#memory.buffer);
     const claim = (ring.argsPtr + ARGS.claim) >>> 2;
-    const unclaimed = (): boolean => Atomics.load(new Int32Array(this.#memory.buffer), claim) < ring.blocks;
+    const unclaimed = (): boolean => Atomics.load(words, claim) < ring.blocks;
     // The calling thread joins as one of the pool's threads: it takes a worker's place.
     const here = ring.here;
     const helpers = here ? Math.min(ring.blocks - 1, this.#threads - 1) : ring.blocks;
@@ -134,7 +137,7 @@ class Doorbell {
       if (this.#closed) throw new WorkerFailure(ring.label, 'the pool was closed');
       let parked = this.#parked();
       if (parked.length === 0 && !here) {
-        if (!(await this.whenRegistered(1, NO_WORKER_MS))) throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
+        if (!(await this.#whenRegistered(1, NO_WORKER_MS))) throw new WorkerFailure(ring.label, `no worker took a slot in ${NO_WORKER_MS / 1000} s`);
         parked = this.#parked();
       }
       // No more workers than blocks: a worker with nothing to claim would only delay the end of the launch.
@@ -143,7 +146,7 @@ class Doorbell {
       this.#writeLaunch(ring, lacking.size > 0);
       const base = Atomics.load(this.#w, WORD.done);
       const died = new Map<number, string>();
-      this.#current = { claim, blocks: ring.blocks, died };
+      this.#current = { argsPtr: ring.argsPtr, blocks: ring.blocks, died };
       const given = parked.filter((s) => Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), STATE.parked, STATE.go) === STATE.parked);
       // Two notifies: each worker woken wakes two more (park.ts). Waking a worker can cost the calling
       // thread its core for a while, which must not delay the others' start.
@@ -158,8 +161,8 @@ class Doorbell {
             here();
           } catch (error) {
             failedHere = { error };
-            // No one starts another block of a failed launch (runBlocks does the same for a kernel's failure).
-            Atomics.store(new Int32Array(this.#memory.buffer), claim, ring.blocks);
+            // runBlocks does this for a kernel's failure; here() may fail outside it too.
+            stopClaims(this.#memory, ring.argsPtr, ring.blocks);
           }
         }
         // Every block is claimed once the calling thread is done with them: the workers end within a block.
@@ -223,12 +226,12 @@ class Doorbell {
       const { hash, id, hostKeys, bytes } = ring.kernel;
       const json = encoder.encode(JSON.stringify({ hash, id, hostKeys }));
       const base = moduleAt(this.#threads);
-      const wasmAt = base + Math.ceil(json.length / 8) * 8;
-      if (!ensureBytes(this.buffer, wasmAt + bytes.length)) {
-        throw new WorkerFailure(ring.label, `its module (${bytes.length} bytes) does not fit the pool's module area (${this.buffer.byteLength - wasmAt} bytes)`);
+      const at = wasmAt(this.#threads, json.length);
+      if (!ensureBytes(this.buffer, at + bytes.length)) {
+        throw new WorkerFailure(ring.label, `its module (${bytes.length} bytes) does not fit the pool's module area (${this.buffer.byteLength - at} bytes)`);
       }
       new Uint8Array(this.buffer, base, json.length).set(json);
-      new Uint8Array(this.buffer, wasmAt, bytes.length).set(bytes);
+      new Uint8Array(this.buffer, at, bytes.length).set(bytes);
       meta = json.length;
       Atomics.store(this.#w, WORD.wasmBytes, bytes.length);
     }

@@ -4,7 +4,7 @@
 // an idle worker costs no CPU), runs its part of each launch its slot is
 // given, and waits again.
 import type { KernelModule } from '../lower/launch.js';
-import { ERROR_CAPACITY, REPLY, SLOT, STATE, WORD, moduleAt, slotWord } from './doorbell-layout.js';
+import { ERROR_CAPACITY, REPLY, SLOT, STATE, WORD, moduleAt, slotWord, wasmAt } from './doorbell-layout.js';
 import type { WorkerRuntime } from './worker-runtime.js';
 
 /** How long after a launch a worker waits blocking (fast to wake) before it waits asynchronously. */
@@ -106,8 +106,7 @@ function readKernel(control: SharedArrayBuffer, threads: number, metaBytes: numb
   const base = moduleAt(threads);
   // TextDecoder and WebAssembly.Module take no views of shared memory: copy first.
   const meta = JSON.parse(decoder.decode(new Uint8Array(control, base, metaBytes).slice())) as Omit<KernelModule, 'module'>;
-  const wasmAt = base + Math.ceil(metaBytes / 8) * 8;
-  const module = new WebAssembly.Module(new Uint8Array(control, wasmAt, wasmBytes).slice());
+  const module = new WebAssembly.Module(new Uint8Array(control, wasmAt(threads, metaBytes), wasmBytes).slice());
   return { ...meta, module };
 }
 

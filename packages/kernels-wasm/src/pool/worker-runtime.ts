@@ -15,19 +15,19 @@ const NO_HOST: HostModule = {
 
 /** What a worker made of its part of a launch. */
 type Served =
-  | { readonly kind: 'done'; readonly blocks: number }
+  | { readonly kind: 'done' }
   /** The worker lacked the kernel and none was sent: it claimed nothing. */
   | { readonly kind: 'missing' }
   | { readonly kind: 'failed'; readonly error: SerializedFailure };
 
 class WorkerRuntime {
-  readonly memory: WebAssembly.Memory;
+  readonly #memory: WebAssembly.Memory;
   readonly #host: HostModule;
   /** The kernels this worker has instantiated, by id. */
   readonly #kernels = new Map<number, KernelFn>();
 
   private constructor(memory: WebAssembly.Memory, host: HostModule) {
-    this.memory = memory;
+    this.#memory = memory;
     this.#host = host;
   }
 
@@ -47,10 +47,11 @@ class WorkerRuntime {
       let fn = this.#kernels.get(id);
       if (!fn) {
         if (!kernel) return { kind: 'missing' };
-        fn = instantiate(kernel(), this.memory, this.#host);
+        fn = instantiate(kernel(), this.#memory, this.#host);
         this.#kernels.set(id, fn);
       }
-      return { kind: 'done', blocks: runBlocks(fn, this.memory, argsPtr, blocks, this.#host) };
+      runBlocks(fn, this.#memory, argsPtr, blocks, this.#host);
+      return { kind: 'done' };
     } catch (e) {
       return { kind: 'failed', error: serializeFailure(e) };
     }
@@ -58,4 +59,3 @@ class WorkerRuntime {
 }
 
 export { WorkerRuntime };
-export type { Served };
