@@ -56,6 +56,83 @@ describe('the planner', () => {
     });
   });
 
+  describe('reduceStrength: powers and operations that give back their operand', () => {
+    const ops = (p: Plan): string[] => kernels(p).flatMap((s) => (s.kind === 'kernel' ? s.group.members.map((m) => m.op) : []));
+    const SPECIAL = [0, -0, 1, -1, 3, 0.1, NaN, Infinity, -Infinity, 5e-324, -2.2250738585072014e-308, 1.7976931348623157e308,
+      1e-310, 123456.789, 1e154, -1.5e-160];
+    /** Bit patterns, NaNs as one (wasm does not promise a NaN's payload). */
+    const bits = (a: Float64Array | Float32Array): string[] => Array.from(a, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
+    const ref = (y: da.DeferredArray): string[] => {
+      da.configure({ backend: 'reference' });
+      try { return bits((y.executeSync() as da.StdNdarray).data as Float64Array); } finally { da.configure({ backend: 'wasm' }); }
+    };
+    const run = (y: da.DeferredArray): string[] => bits((y.executeSync() as da.StdNdarray).data as Float64Array);
+
+    test.each([
+      ['x ** 2', (x: da.DeferredArray) => x.pow(2).add(1), ['square', 'add']],
+      ['x ** -1', (x: da.DeferredArray) => x.pow(-1).add(1), ['divide', 'add']],
+      ['x ** 1', (x: da.DeferredArray) => x.pow(1).add(1), ['add']],
+      ['x * 1', (x: da.DeferredArray) => x.mul(1).add(1), ['add']],
+      ['1 * x', (x: da.DeferredArray) => da.multiply(1, x).add(1), ['add']],
+      ['x - 0', (x: da.DeferredArray) => x.sub(0).add(1), ['add']],
+      ['x + -0', (x: da.DeferredArray) => x.add(-0).mul(3), ['multiply']],
+      ['x / 1', (x: da.DeferredArray) => x.div(1).add(1), ['add']],
+    ] as const)('float64 %s: rewritten as %p and bit for bit the reference', (_, f, want) => {
+      const y = f(da.wrap(Float64Array.from(SPECIAL)));
+      expect(ops(plan(y))).toEqual(want);
+      expect(run(y)).toEqual(ref(y));
+    });
+
+    test.each([
+      ['x + 0 (it turns -0 into +0)', (x: da.DeferredArray) => x.add(0).mul(3), 'add'],
+      ['x ** 3 (x * x * x rounds twice)', (x: da.DeferredArray) => x.pow(3).add(1), 'power'],
+      ['x ** 0.5 (sqrt differs at -0 and -Infinity)', (x: da.DeferredArray) => x.pow(0.5).add(1), 'power'],
+    ] as const)('float64 %s is kept', (_, f, op) => {
+      const y = f(da.wrap(Float64Array.from(SPECIAL)));
+      expect(ops(plan(y))).toContain(op);
+      // pow is within 1 ulp of V8's, not bit for bit; add is exact.
+      if (op === 'add') expect(run(y)).toEqual(ref(y));
+    });
+
+    test('float32 x ** 2 is a float32 square, bit for bit the reference', () => {
+      const x = da.wrap(Float32Array.from(SPECIAL));
+      const y = x.pow(2);
+      expect(ops(plan(y))).toEqual(['square']);
+      const got = (y.executeSync() as da.StdNdarray).data as Float32Array;
+      expect(got).toBeInstanceOf(Float32Array);
+      expect(bits(got)).toEqual(bits(Float32Array.from(SPECIAL, (v) => Math.fround(v) ** 2)));
+    });
+
+    test('integer x ** k for k in 2..8 are multiplications that wrap as the reference does; x + 0 vanishes', () => {
+      const values = [0, 1, -1, 2, -3, 7, 255, 46341, -46341, 2147483647, -2147483648, 123456789];
+      for (let k = 2; k <= 9; k++) {
+        const x = da.wrap(Int32Array.from(values));
+        const y = x.pow(k);
+        const got = Array.from((y.executeSync() as da.StdNdarray).data as Int32Array);
+        const want = values.map((v) => { let r = 1; for (let i = 0; i < k; i++) r = Math.imul(r, v); return r; });
+        expect(got).toEqual(want);
+        if (k <= 8) expect(ops(plan(y)).filter((o) => o !== 'square' && o !== 'multiply')).toEqual([]);
+        else expect(ops(plan(y))).toEqual(['power']);
+      }
+      const u8 = da.wrap(Uint8Array.from([0, 3, 16, 255]));
+      expect(Array.from((u8.pow(3).executeSync() as da.StdNdarray).data as Uint8Array)).toEqual([0, 27, 0, 255]);
+      expect(ops(plan(da.wrap(Int32Array.from(values)).add(0).mul(3)))).toEqual(['multiply']);
+    });
+
+    test('a result, an output and a pin keep their node, so none becomes its operand', () => {
+      const data = Float64Array.from([1, -2, 3]);
+      const x = da.wrap(data);
+      const r = x.mul(1).executeSync() as da.StdNdarray;
+      expect(r.data).not.toBe(data);
+      expect(Array.from(r.data as Float64Array)).toEqual([1, -2, 3]);
+      const rec = x.mul(1).output('same').add(1).executeSync() as da.OutputRecord;
+      expect(f64(rec['same'])).toEqual([1, -2, 3]);
+      expect((rec['same'] as da.StdNdarray).data).not.toBe(data);
+      const pinned = kernels(plan(x.sub(0).pin().add(1))).flatMap((s) => (s.kind === 'kernel' ? (s.group.temps ?? []).map((t) => t.node.op) : []));
+      expect(pinned).toEqual(['subtract']);
+    });
+  });
+
   describe('mergeCommon', () => {
     test('structurally equal subexpressions are computed once', () => {
       const x = da.wrap(ramp(100, 0.1));

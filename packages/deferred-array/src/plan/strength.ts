@@ -1,16 +1,29 @@
-// Strength reduction, only where the result is bit for bit the same: a
-// float division by a constant power of two becomes a multiplication by its
-// reciprocal (both round the same exact value x * 2^-k once; a division
-// costs several times a multiplication, and blocks vectorised pipelining).
-// x / 180 keeps its division: 1/180 is not exact.
+// Strength reduction, only where the result is bit for bit the same:
+// - a float division by a constant power of two becomes a multiplication by its
+//   reciprocal (both round the same exact value x * 2^-k once; a division
+//   costs several times a multiplication, and blocks vectorised pipelining).
+//   x / 180 keeps its division: 1/180 is not exact.
+// - power by a constant: x ** 2 is square(x) and x ** -1 is 1 / x in float
+//   (the C pow that the math library and V8 follow returns exactly x * x and
+//   1 / x there); an integer x ** k for k in 2..8 is a chain of
+//   multiplications (wrapping integer products associate, so any order gives
+//   the reference's). Float x ** 3 keeps pow: x * x * x rounds twice.
+// - operations that give back their operand: x * 1, x - 0, x + (-0), x ** 1,
+//   and for integers x + 0. Float x + 0 stays (it turns -0 into +0). A
+//   result, output, store or pin keeps its node, so it never becomes an alias
+//   of its operand.
 import { isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { scalar } from '../ir/build-elementwise.js';
-import { inheritMark, inheritPin } from '../ir/marks.js';
+import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import { rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
+
+/** Integer exponents written as multiplications; beyond, the host's loop. */
+const MAX_INT_POWER = 8;
 
 /** 1/c when c is a power of two (or its negative) whose reciprocal `dtype` holds exactly; else undefined. */
 function exactReciprocal(c: number, dtype: DType): number | undefined {
@@ -24,19 +37,69 @@ function exactReciprocal(c: number, dtype: DType): number | undefined {
   return r;
 }
 
-const reduceStrength = (plan: Plan): Plan => rewriteGraph(plan, (n, inputs) => {
-  const m = withInputs(n, inputs);
-  if (m.op !== 'divide') return m;
-  const [x, d] = m.inputs as [Node, Node];
-  // Both operands already of the result's type: no cast to reproduce.
-  if (d.op !== 'scalar' || x.dtype !== m.dtype || d.dtype !== m.dtype) return m;
-  const r = exactReciprocal(d.attrs.value as number, m.dtype);
-  if (r === undefined) return m;
-  const product = makeNode('multiply', [x, scalar(r, m.dtype)], m.shape, m.dtype, {});
-  // An output() or pin() on the quotient holds for the product.
-  inheritMark(m, product);
-  inheritPin(m, product);
-  return product;
-});
+/** The value of a scalar operand of the node's own dtype (so no cast is skipped); else undefined. */
+const constantOf = (n: Node, dtype: DType): number | undefined =>
+  (n.op === 'scalar' && n.dtype === dtype ? (n.attrs.value as number) : undefined);
+
+/** x ** k by squaring, as multiplications of dtype's own. */
+function powerChain(x: Node, k: number): Node {
+  const { shape, dtype } = x;
+  if (k === 1) return x;
+  const half = powerChain(x, k >> 1);
+  const square = makeNode('square', [half], shape, dtype, {});
+  return k & 1 ? makeNode('multiply', [square, x], shape, dtype, {}) : square;
+}
+
+/** The cheaper node computing m bit for bit, or m. `mayVanish`: m may be replaced by one of its operands. */
+function reduce(m: Node, mayVanish: boolean): Node {
+  if (m.inputs.length !== 2 || m.dtype === 'bool') return m;
+  const [a, b] = m.inputs as [Node, Node];
+  const t = m.dtype;
+  const float = isFloat(t);
+  const ca = constantOf(a, t);
+  const cb = constantOf(b, t);
+  const keep = (x: Node): Node => (mayVanish && x.dtype === t && x.shape.length === m.shape.length && x.shape.every((d, i) => d === m.shape[i]) ? x : m);
+  switch (m.op) {
+    case 'multiply':
+      if (cb === 1) return keep(a);
+      if (ca === 1) return keep(b);
+      return m;
+    case 'add':
+      if (cb !== undefined && (float ? Object.is(cb, -0) : cb === 0)) return keep(a);
+      if (ca !== undefined && (float ? Object.is(ca, -0) : ca === 0)) return keep(b);
+      return m;
+    case 'subtract':
+      return cb === 0 ? keep(a) : m;
+    case 'divide': {
+      if (a.dtype !== t || cb === undefined) return m;
+      const r = exactReciprocal(cb, t);
+      if (r === undefined) return m;
+      return r === 1 ? keep(a) : makeNode('multiply', [a, scalar(r, t)], m.shape, t, {});
+    }
+    case 'power': {
+      if (a.dtype !== t || cb === undefined) return m;
+      if (cb === 1) return keep(a);
+      if (float && cb === 2) return makeNode('square', [a], m.shape, t, {});
+      if (float && cb === -1) return makeNode('divide', [scalar(1, t), a], m.shape, t, {});
+      if (!float && cb >= 2 && cb <= MAX_INT_POWER) return powerChain(a, cb);
+      return m;
+    }
+    default:
+      return m;
+  }
+}
+
+function reduceStrength(plan: Plan): Plan {
+  const held = new Set([...rootsOf(plan), ...plan.pins.keys()]);
+  return rewriteGraph(plan, (n, inputs) => {
+    const m = withInputs(n, inputs);
+    const r = reduce(m, !held.has(n) && !markOf(n) && !pinOf(n) && !markOf(m));
+    if (r === m || m.inputs.includes(r)) return r;
+    // An output() or pin() on the original holds for its replacement.
+    inheritMark(m, r);
+    inheritPin(m, r);
+    return r;
+  });
+}
 
 export { reduceStrength };

@@ -37,8 +37,14 @@ describe('the WebAssembly backend', () => {
     const step = (x: da.DeferredArray, dt: number) => x.mul(dt).add(x.square()).sqrt().sum();
     step(da.zeros([10]), 0.5).executeSync();
     const compiled = da.stats().kernelsCompiled;
-    for (let i = 0; i < 20; i++) step(da.full([100 + i * 37], i), 0.1 * i).executeSync();
+    for (let i = 0; i < 20; i++) step(da.full([100 + i * 37], i), 0.1 * i + 0.05).executeSync();
     expect(da.stats().kernelsCompiled).toBe(compiled);
+    // A scalar that strength reduction removes (x * 1 is x) makes a different kernel: compiled
+    // the first time that value comes, reused after.
+    step(da.full([50], 3), 1).executeSync();
+    expect(da.stats().kernelsCompiled).toBe(compiled + 1);
+    for (let i = 0; i < 5; i++) step(da.full([60 + i], i), 1).executeSync();
+    expect(da.stats().kernelsCompiled).toBe(compiled + 1);
   });
 
   test('views are read in place: transposed, reversed and broadcast operands need no copy kernel', () => {

@@ -60,6 +60,11 @@ class FunctionBuilder {
     return i as Local;
   }
 
+  /** How many blocks, loops and ifs are open where the next instruction goes; 0 at the body's top level. */
+  get depth(): number {
+    return this.#blocks.length;
+  }
+
   local(type: ValType): Local {
     this.#locals.push(type);
     return (this.#params.length + this.#locals.length - 1) as Local;

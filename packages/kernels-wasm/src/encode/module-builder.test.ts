@@ -47,6 +47,25 @@ describe('ModuleBuilder', () => {
     expect(disassemble(plain.toBytes())).toContain('(import "env" "heap" (memory 2 3))');
   });
 
+  test('an active data segment is written into the imported memory at instantiation, its bytes read when assembled', () => {
+    const mb = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 2, shared: false });
+    let bytes = [1, 2];
+    mb.data(100, () => new Uint8Array(bytes));
+    mb.func('f', [], []);
+    bytes = [7, 8, 9];
+    const memory = new WebAssembly.Memory({ initial: 1, maximum: 2 });
+    new WebAssembly.Instance(new WebAssembly.Module(mb.toBytes()), { env: { memory } });
+    expect(Array.from(new Uint8Array(memory.buffer, 99, 5))).toEqual([0, 7, 8, 9, 0]);
+    expect(mb.hasMemory).toBe(true);
+    expect(new ModuleBuilder().hasMemory).toBe(false);
+  });
+
+  test('a data segment without a memory, or at a bad offset, is refused', () => {
+    expect(() => new ModuleBuilder().data(0, () => new Uint8Array(1))).toThrow('data(): the module imports no memory; call importMemory() first');
+    const mb = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 2, shared: false });
+    expect(() => mb.data(-16, () => new Uint8Array(1))).toThrow('data(): offset must be a byte address in 0..2^32-1; got -16');
+  });
+
   test('toBytes() can be called again and gives the same bytes', () => {
     const mb = new ModuleBuilder();
     const [, f] = mb.func('a', ['i32'], ['i32']);

@@ -27,7 +27,13 @@ interface Func {
   readonly exported: boolean;
 }
 
-const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10, custom: 0 } as const;
+interface DataSegment {
+  readonly offset: number;
+  /** Read when the module is assembled, so a segment may grow while functions are added. */
+  readonly bytes: () => Uint8Array;
+}
+
+const SECTION = { type: 1, import: 2, function: 3, export: 7, code: 10, data: 11, custom: 0 } as const;
 
 class ModuleBuilder {
   readonly #types: FuncType[] = [];
@@ -35,6 +41,7 @@ class ModuleBuilder {
   readonly #funcImports: FunctionImport[] = [];
   #memory: MemoryImport | undefined;
   readonly #funcs: Func[] = [];
+  readonly #data: DataSegment[] = [];
 
   type(params: readonly ValType[], results: readonly ValType[]): number {
     const t = { params: [...params], results: [...results] };
@@ -50,6 +57,23 @@ class ModuleBuilder {
 
   importMemory(m: MemoryImport): this {
     this.#memory = m;
+    return this;
+  }
+
+  /** Whether the module imports a memory (data segments and loads need one). */
+  get hasMemory(): boolean {
+    return this.#memory !== undefined;
+  }
+
+  /**
+   * An active data segment: instantiating the module writes bytes() at the
+   * byte address offset of the imported memory (every instantiation, on
+   * every thread that instantiates it).
+   */
+  data(offset: number, bytes: () => Uint8Array): this {
+    if (!this.#memory) throw new Error('data(): the module imports no memory; call importMemory() first');
+    if (!Number.isInteger(offset) || offset < 0 || offset > 0xffffffff) throw new RangeError(`data(): offset must be a byte address in 0..2^32-1; got ${offset}`);
+    this.#data.push({ offset, bytes });
     return this;
   }
 
@@ -103,6 +127,16 @@ class ModuleBuilder {
       s.uleb(this.#funcs.length);
       for (const f of this.#funcs) s.sized((b) => b.bytes(f.body.finish()));
     });
+    if (this.#data.length > 0) {
+      section(SECTION.data, (s) => {
+        s.uleb(this.#data.length);
+        // Flag 0: active, memory 0, offset given by a constant expression.
+        for (const d of this.#data) {
+          const bytes = d.bytes();
+          s.uleb(0).u8(0x41).sleb(d.offset | 0).u8(0x0b).uleb(bytes.length).bytes(bytes);
+        }
+      });
+    }
     // The name section lets stack traces and the disassembler show function names.
     section(SECTION.custom, (s) => {
       s.name('name').u8(1).sized((sub) => {

@@ -23,7 +23,7 @@ describe('Heap exhaustion', () => {
     expect(e.limit).toBe(4 * PAGE_BYTES);
     expect(e.available).toBe(4 * PAGE_BYTES - HEAP_BASE);
     expect(e.message).toContain('cannot allocate 327,680 bytes (320.0 KiB)');
-    expect(e.message).toContain('only 258,048 bytes (252.0 KiB) are available');
+    expect(e.message).toContain('only 241,664 bytes (236.0 KiB) are available');
     expect(e.message).toContain('wasm32 caps the heap at 4 GiB');
     expect(e.message).toContain('capped lower, at 262,144 bytes (256.0 KiB)');
     expect(e.message).toMatch(/Dispose arrays .* or process the data in smaller chunks/);

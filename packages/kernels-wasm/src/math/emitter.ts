@@ -4,9 +4,11 @@
 // the function in SSA form, and named values read much closer to the C they
 // are transcribed from than raw stack code does.
 //
-// Constants are emitted inline at each use (v128.const) rather than cached in
-// locals: a cached constant first set inside an `if` would read as zero on the
-// path that skipped it.
+// Constants come from the module's constant table when it has one (see
+// constant-pool.ts): the first load at the body's top level is kept in a local
+// and reused; a load inside an `if` is not kept, since a local first set there
+// would read as zero on the path that skipped it. Without a table (a module
+// with no memory) they are emitted inline at each use (v128.const).
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 
 /** A v128 value: a local that holds it, or a constant emitted where it is used. */
@@ -17,11 +19,17 @@ const i64Bytes = (a: bigint, b: bigint): Uint8Array => new Uint8Array(new BigInt
 const f32Bytes = (a: number): Uint8Array => new Uint8Array(new Float32Array([a, a, a, a]).buffer);
 const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a, a, a]).buffer);
 
+/** Where constants live: the address of a constant's slot, or undefined to emit it inline. */
+type ConstantTable = (bytes: Uint8Array) => number | undefined;
+
 class Emitter {
   readonly f: FunctionBuilder;
+  readonly #table: ConstantTable | undefined;
+  readonly #loaded = new Map<number, Local>();
 
-  constructor(f: FunctionBuilder) {
+  constructor(f: FunctionBuilder, table?: ConstantTable) {
     this.f = f;
+    this.#table = table;
   }
 
   /** Parameter i of the function (which must be a v128). */
@@ -48,8 +56,27 @@ class Emitter {
   /** Pushes v onto the operand stack. */
   push(v: V): this {
     if ('local' in v) this.f.op('local.get', v.local);
-    else this.f.v128const(v.bytes);
+    else this.#constant(v.bytes);
     return this;
+  }
+
+  #constant(bytes: Uint8Array): void {
+    const address = this.#table?.(bytes);
+    if (address === undefined) {
+      this.f.v128const(bytes);
+      return;
+    }
+    const kept = this.#loaded.get(address);
+    if (kept !== undefined) {
+      this.f.op('local.get', kept);
+      return;
+    }
+    this.f.op('i32.const', 0).mem('v128.load', { offset: address });
+    if (this.f.depth === 0) {
+      const l = this.f.local('v128');
+      this.f.op('local.tee', l);
+      this.#loaded.set(address, l);
+    }
   }
 
   /** Pops the v128 on top of the stack into a fresh local. */
@@ -178,4 +205,4 @@ class Emitter {
 }
 
 export { Emitter };
-export type { V };
+export type { V, ConstantTable };

@@ -3,7 +3,9 @@
 // (n a multiple of the lane count) with v128 loads and stores, and a runner
 // that pads JS arrays into its memory and reads the results back.
 import { ModuleBuilder } from '../encode/module-builder.js';
-import { mathFunction } from './math-function.js';
+import { HEAP_BASE } from '../heap/constants.js';
+import { constantsFor, mathFunction } from './math-function.js';
+import type { ConstantPool } from './constant-pool.js';
 import { MATH_ARITY } from './registry.js';
 import type { MathFn, MathLanes } from './registry.js';
 
@@ -19,8 +21,10 @@ interface MathRunner {
 const PAGE = 65536;
 const MAX_PAGES = 32768; // 2 GiB, only reserved as the runs need it
 
-function buildMathModule(fn: MathFn, lanes: MathLanes): Uint8Array {
+/** `pool` numbers the module's constants instead of the process-wide table (tests of the table itself). */
+function buildMathModule(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): Uint8Array {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: MAX_PAGES, shared: false });
+  if (pool) constantsFor(m, pool);
   const math = mathFunction(m, fn, lanes);
   const binary = MATH_ARITY[fn] === 2;
   const params = binary ? (['i32', 'i32', 'i32', 'i32'] as const) : (['i32', 'i32', 'i32'] as const);
@@ -44,9 +48,9 @@ function buildMathModule(fn: MathFn, lanes: MathLanes): Uint8Array {
   return m.toBytes();
 }
 
-function createMathRunner(fn: MathFn, lanes: MathLanes): MathRunner {
+function createMathRunner(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): MathRunner {
   const memory = new WebAssembly.Memory({ initial: 1, maximum: MAX_PAGES });
-  const module = new WebAssembly.Module(new Uint8Array(buildMathModule(fn, lanes)));
+  const module = new WebAssembly.Module(new Uint8Array(buildMathModule(fn, lanes, pool)));
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   const apply = instance.exports['apply'] as (...args: number[]) => void;
   const Ctor = lanes === 'f64x2' ? Float64Array : Float32Array;
@@ -60,15 +64,17 @@ function createMathRunner(fn: MathFn, lanes: MathLanes): MathRunner {
       const padded = Math.ceil(a.length / perVector) * perVector;
       const bytes = padded * Ctor.BYTES_PER_ELEMENT;
       const operands = b ? 3 : 2;
-      const need = Math.ceil((operands * bytes) / PAGE) + 1;
+      const need = Math.ceil((HEAP_BASE + operands * bytes) / PAGE) + 1;
       const have = memory.buffer.byteLength / PAGE;
       if (need > have) memory.grow(need - have);
-      const view = (i: number): Floats => new Ctor(memory.buffer, i * bytes, padded);
+      // Operands above HEAP_BASE, clear of the constant table the module's data segment wrote.
+      const at = (i: number): number => HEAP_BASE + i * bytes;
+      const view = (i: number): Floats => new Ctor(memory.buffer, at(i), padded);
       view(0).fill(0).set(a);
       if (b) view(1).fill(0).set(b);
       const outIndex = operands - 1;
-      if (b) apply(0, bytes, outIndex * bytes, padded);
-      else apply(0, outIndex * bytes, padded);
+      if (b) apply(at(0), at(1), at(outIndex), padded);
+      else apply(at(0), at(outIndex), padded);
       return view(outIndex).slice(0, a.length);
     },
   };

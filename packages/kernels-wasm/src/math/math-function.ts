@@ -10,7 +10,10 @@
 // 0.5 + 2^-29 ulp of f32, which every float32 bar accepts.
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import { Emitter } from './emitter.js';
-import type { V } from './emitter.js';
+import type { ConstantTable, V } from './emitter.js';
+import { MATH_CONSTANTS_OFFSET } from '../heap/constants.js';
+import { MATH_CONSTANTS, constantAddress } from './constant-pool.js';
+import type { ConstantPool } from './constant-pool.js';
 import type { MathContext } from './context.js';
 import { F32_NATIVE, F32_VIA_F64, GENERATORS, MATH_ARITY, isMathFn } from './registry.js';
 import type { MathFn, MathLanes, F64Generator } from './registry.js';
@@ -39,6 +42,31 @@ function contextFor(m: ModuleBuilder): MathContext {
       return index;
     },
   };
+}
+
+const tables = new WeakMap<ModuleBuilder, ConstantTable>();
+
+/**
+ * The module's view of the constant table: the first use adds the data
+ * segment that writes the table into memory, sized (when the module is
+ * assembled) to the highest slot any of its functions used. Undefined for a
+ * module without memory: constants are then inline.
+ */
+function constantsFor(m: ModuleBuilder, pool: ConstantPool = MATH_CONSTANTS): ConstantTable | undefined {
+  if (!m.hasMemory) return undefined;
+  let table = tables.get(m);
+  if (!table) {
+    let used = 0;
+    m.data(MATH_CONSTANTS_OFFSET, () => pool.bytes(used));
+    table = (bytes) => {
+      const slot = pool.slot(bytes);
+      if (slot === undefined) return undefined;
+      used = Math.max(used, slot + 1);
+      return constantAddress(slot);
+    };
+    tables.set(m, table);
+  }
+  return table;
 }
 
 function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
@@ -84,7 +112,7 @@ function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   const params = arity === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
   const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
   table.set(key, index);
-  const e = new Emitter(body);
+  const e = new Emitter(body, constantsFor(m));
   const args = params.map((_, i) => e.arg(i));
   const ctx = contextFor(m);
   const native = F32_NATIVE[fn];
@@ -95,4 +123,4 @@ function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   return index;
 }
 
-export { mathFunction, isMathAvailable };
+export { mathFunction, isMathAvailable, constantsFor };
