@@ -171,6 +171,38 @@ describe('the WebAssembly backend', () => {
     got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
   });
 
+  test.each([[1], [15], [16], [17], [37]])('float32 and int32 column reductions over %i rows accumulate in their own lanes: bit for bit the reference', (R) => {
+    const C = 2048 + 11;
+    const x32 = da.wrap(Float32Array.from({ length: R * C }, (_, i) => Math.sin(i) * 10 ** ((i % 5) - 2))).reshape([R, C]);
+    const xi = da.wrap(Int32Array.from({ length: R * C }, (_, i) => Math.imul(i, 2654435761) >> (i % 9))).reshape([R, C]);
+    const floats = x32.mul(3).add(0.5);
+    const ints = xi.mul(3).add(7);
+    const all = (): da.DeferredArray[] => [floats.max({ axis: 0 }), floats.prod({ axis: 0 }), floats.min({ axis: 0 }),
+      ints.max({ axis: 0 }), ints.min({ axis: 0 }), ints.prod({ axis: 0 })];
+    // float32 max accumulates in float32 lanes (partials f64 -> f32x4 -> f64); the float32 sum
+    // accumulates in float64, as two f64x2 halves of each f32x4 of values.
+    expect(floats.max({ axis: 0 }).explain({ kernels: true })).toContain('f32x4.demote_f64x2_zero');
+    expect(floats.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/f64x2\.promote_low_f32x4\s+f64x2\.add/);
+    expect(ints.max({ axis: 0 }).explain({ kernels: true })).toContain('i32x4.trunc_sat_f64x2_s_zero');
+    const got = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'reference' });
+    const want = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'wasm' });
+    got.forEach((g, i) => {
+      expect(g.dtype).toBe(want[i]!.dtype);
+      expect(Array.from(g.data as ArrayLike<number>, String)).toEqual(Array.from(want[i]!.data as ArrayLike<number>, String));
+    });
+    // The float32 sum: each column's float32 values added in row order in float64, rounded once
+    // (the reference evaluator sums float32 in another order, so it is compared with that rule).
+    const v = (x32.executeSync() as da.StdNdarray).data as Float32Array;
+    const sums = Float32Array.from({ length: C }, (_, c) => {
+      let acc = 0;
+      for (let r = 0; r < R; r++) acc += Math.fround(Math.fround(v[r * C + c]! * 3) + 0.5);
+      return acc;
+    });
+    expect(Array.from((floats.sum({ axis: 0 }).executeSync() as da.StdNdarray).data as Float32Array, String)).toEqual(Array.from(sums, String));
+  });
+
   test('a loop that makes new large arrays every step never exhausts the heap: sources are a bounded cache', () => {
     // 24 x 64 MiB of inputs, created and executed in one synchronous loop, where
     // no finalizer can run: without eviction the heap would hold 1.5 GiB.

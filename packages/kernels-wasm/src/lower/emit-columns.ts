@@ -14,10 +14,22 @@ import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
-import { emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
+import { LANE_COUNT, LANE_DTYPE, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
+
+/** The lane instruction that folds a row into a reduction's accumulator, per lane type. */
+const COMBINE: Readonly<Record<string, Readonly<Record<Lanes, string>>>> = {
+  sum: { f64x2: 'f64x2.add', f32x4: 'f32x4.add', i32x4: 'i32x4.add' },
+  prod: { f64x2: 'f64x2.mul', f32x4: 'f32x4.mul', i32x4: 'i32x4.mul' },
+  min: { f64x2: 'f64x2.min', f32x4: 'f32x4.min', i32x4: 'i32x4.min_s' },
+  max: { f64x2: 'f64x2.max', f32x4: 'f32x4.max', i32x4: 'i32x4.max_s' },
+};
+
+// Four f64 partials to four lanes and back: the low halves of two vectors joined, and the high half moved low.
+const JOIN_LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
+const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /** Rows the vector loop takes at a time: one load and store of each partial per 16 rows, and 16 streams in flight. */
 const ROWS = 16;
@@ -27,8 +39,15 @@ const COLUMN_VECTORS = 4;
 function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
   const f = ctx.f;
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
-  // Partials are f64, so the vector loop needs float64 lanes and float64 accumulators.
-  const lanes = simd === 'f64x2' && reduces.every((r) => r.type === 'float64') ? simd : undefined;
+  // Each accumulator is in the lanes' own type (float64, float32 or int32), held in the f64
+  // partials (which hold every value of those types exactly) and converted on the way in and
+  // out; or, for float64 accumulators of four-lane values (a float32 or int32 sum), two f64x2
+  // halves, each lane widened exactly as the scalar loop widens it.
+  const vectorisable = (r: ReduceInstr, l: Lanes): boolean => r.fn in COMBINE && (r.type === LANE_DTYPE[l] || r.type === 'float64');
+  const lanes = simd && reduces.every((r) => vectorisable(r, simd)) ? simd : undefined;
+  const perVector = lanes ? LANE_COUNT[lanes] : 1;
+  /** Whether reduction r keeps two f64x2 accumulators per vector of columns. */
+  const halves = (r: ReduceInstr): boolean => lanes !== undefined && lanes !== 'f64x2' && r.type === 'float64';
   const i32 = (): Local => f.local('i32');
   const [R, C, bs, blk, c0, c1, r, j, pb, addr] = Array.from({ length: 10 }, i32) as [Local, Local, Local, Local, Local, Local, Local, Local, Local, Local];
   const rowStride = spec.arrays.map(i32);
@@ -72,7 +91,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
   // Rows ROWS at a time while ROWS are left, then one at a time: each partial is loaded once,
   // takes the rows' values in row order (the same additions as row by row) and is stored once.
   const rowPtr = Array.from({ length: ROWS }, () => spec.arrays.map(i32));
-  const accV = lanes ? reduces.map(() => Array.from({ length: COLUMN_VECTORS }, () => f.local('v128'))) : [];
+  const accV = lanes ? reduces.map((red) => Array.from({ length: COLUMN_VECTORS }, () => (halves(red) ? [f.local('v128'), f.local('v128')] : [f.local('v128')]))) : [];
   // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
   const partialAt = reduces.map(i32);
   const j0 = i32();
@@ -93,10 +112,53 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
     f.op('local.get', c0).op('local.set', j);
 
     if (lanes) {
+      const partialBytes = 8 * perVector;
+      const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : 'f64x2.convert_low_i32x4_s';
+      /** acc = the partials of column vector c at `at`, in the accumulator's type. */
+      const loadPartials = (at: Local, c: number, acc: readonly Local[]): void => {
+        if (acc.length === 2) {
+          acc.forEach((a, h) => { f.op('local.get', at).mem('v128.load', { align: 0, offset: partialBytes * c + 16 * h }).op('local.set', a); });
+          return;
+        }
+        const half = (offset: number): void => {
+          f.op('local.get', at).mem('v128.load', { align: 0, offset });
+          if (lanes === 'f32x4') f.op('f32x4.demote_f64x2_zero');
+          else if (lanes === 'i32x4') f.op('i32x4.trunc_sat_f64x2_s_zero');
+        };
+        half(partialBytes * c);
+        if (lanes !== 'f64x2') {
+          half(partialBytes * c + 16);
+          f.shuffle(JOIN_LOW_HALVES);
+        }
+        f.op('local.set', acc[0]!);
+      };
+      /** acc = acc (op) value, lane by lane; two accumulators take the value's halves, widened. */
+      const combine = (fn: string, acc: readonly Local[], value: Local): void => {
+        if (acc.length === 1) {
+          f.op('local.get', acc[0]!).op('local.get', value).op(COMBINE[fn]![lanes]).op('local.set', acc[0]!);
+          return;
+        }
+        f.op('local.get', acc[0]!).op('local.get', value).op(widen).op(COMBINE[fn]!['f64x2']).op('local.set', acc[0]!);
+        f.op('local.get', acc[1]!).op('local.get', value).op('local.get', value);
+        f.shuffle(HIGH_TO_LOW);
+        f.op(widen).op(COMBINE[fn]!['f64x2']).op('local.set', acc[1]!);
+      };
+      /** The partials of column vector c at `at` = acc, widened back to f64. */
+      const storePartials = (at: Local, c: number, accs: readonly Local[]): void => {
+        if (lanes === 'f64x2' || accs.length === 2) {
+          accs.forEach((a, h) => { f.op('local.get', at).op('local.get', a).mem('v128.store', { align: 0, offset: partialBytes * c + 16 * h }); });
+          return;
+        }
+        const acc = accs[0]!;
+        f.op('local.get', at).op('local.get', acc).op(widen).mem('v128.store', { align: 0, offset: partialBytes * c });
+        f.op('local.get', at).op('local.get', acc).op('local.get', acc);
+        f.shuffle(HIGH_TO_LOW);
+        f.op(widen).mem('v128.store', { align: 0, offset: partialBytes * c + 16 });
+      };
       // `vectors` vectors of columns side by side, so their additions do not wait on each other.
       const vectorColumns = (vectors: number): void => {
         f.block().loop();
-        f.op('local.get', j).op('i32.const', 2 * vectors).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
+        f.op('local.get', j).op('i32.const', perVector * vectors).op('i32.add').op('local.get', c1).op('i32.gt_u').op('br_if', 1);
         reduces.forEach((red, s) => { partialAddress(red.slot, j, partialAt[s]!); });
         ptr.forEach((p, u) => {
           for (let c = 0; c < vectors; c++) {
@@ -107,14 +169,13 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
               if (ins.op === 'load') emitVectorLoad(ctx, lanes, a.dtype, a.inner === 'broadcast', offset(k));
             }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red, s) => {
               const acc = accV[s]![c]!;
-              if (u === 0) f.op('local.get', partialAt[s]!).mem('v128.load', { align: 0, offset: 16 * c }).op('local.set', acc);
-              f.op('local.get', acc).op('local.get', vecVals[red.arg]!);
-              f.op(`f64x2.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[red.fn as 'sum']}`).op('local.set', acc);
-              if (u === rows - 1) f.op('local.get', partialAt[s]!).op('local.get', acc).mem('v128.store', { align: 0, offset: 16 * c });
+              if (u === 0) loadPartials(partialAt[s]!, c, acc);
+              combine(red.fn, acc, vecVals[red.arg]!);
+              if (u === rows - 1) storePartials(partialAt[s]!, c, acc);
             }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, isConst);
           }
         });
-        f.op('local.get', j).op('i32.const', 2 * vectors).op('i32.add').op('local.set', j);
+        f.op('local.get', j).op('i32.const', perVector * vectors).op('i32.add').op('local.set', j);
         ptr.forEach((p) => spec.arrays.forEach((a, k) => {
           if (a.inner !== 'contiguous') return;
           f.op('local.get', p[k]!).op('i32.const', vectors * vectorBytes(lanes, a.dtype)).op('i32.add').op('local.set', p[k]!);
