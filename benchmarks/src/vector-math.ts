@@ -45,6 +45,9 @@ interface MathRow {
   readonly f64: number;
   readonly f32: number;
   readonly math: number;
+  /** NumPy's ufunc over the same range (the peer benchmark measures it, in Python). */
+  readonly numpyF64?: number | undefined;
+  readonly numpyF32?: number | undefined;
 }
 
 /** A hand-written loop, its own code per function (as a user writes it), so V8 inlines Math.f. */
@@ -71,15 +74,19 @@ function vectorMathReport(n = 1 << 21, rounds = 5): MathRow[] {
 }
 
 function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): string {
-  const cell = (v: number): string => v.toFixed(1).padStart(8);
+  const cell = (v: number | undefined): string => (v === undefined ? '' : v.toFixed(1)).padStart(8);
   const ratio = (v: number): string => `${v.toFixed(2)}x`.padStart(9);
+  const numpy = rows.some((r) => r.numpyF64 !== undefined);
   const lines = [
     `Vector math per core: sum(f(x)) by executeSync() over ${n} elements, ns per element (median of ${rounds} rounds, variants in turn);`,
-    '  V8 Math: a hand-written JS loop summing Math.f over the same float64 values; inputs uniform on the range shown',
-    `  ${'f'.padEnd(7)}${'f64'.padStart(8)}${'f32'.padStart(8)}${'V8 Math'.padStart(8)}${'f64 vs V8'.padStart(11)}${'f32 vs V8'.padStart(11)}  inputs`,
+    '  V8 Math: a hand-written JS loop summing Math.f over the same float64 values; inputs uniform on the range shown' +
+      (numpy ? ';\n  NumPy: np.sum(np.f(x)) in Python, timed after (its own process)' : ''),
+    `  ${'f'.padEnd(7)}${'f64'.padStart(8)}${'f32'.padStart(8)}${'V8 Math'.padStart(8)}${numpy ? `${'NumPy64'.padStart(8)}${'NumPy32'.padStart(8)}` : ''}` +
+      `${'f64 vs V8'.padStart(11)}${'f32 vs V8'.padStart(11)}  inputs`,
     ...rows.map((r) => {
       const { lo, hi } = FUNCTIONS.find((f) => f.fn === r.fn)!;
-      return `  ${r.fn.padEnd(7)}${cell(r.f64)}${cell(r.f32)}${cell(r.math)}  ${ratio(r.math / r.f64)}  ${ratio(r.math / r.f32)}  [${lo}, ${hi}]`;
+      return `  ${r.fn.padEnd(7)}${cell(r.f64)}${cell(r.f32)}${cell(r.math)}${numpy ? `${cell(r.numpyF64)}${cell(r.numpyF32)}` : ''}` +
+        `  ${ratio(r.math / r.f64)}  ${ratio(r.math / r.f32)}  [${lo}, ${hi}]`;
     }),
   ];
   const barred = rows.filter((r) => BARRED.has(r.fn));
@@ -93,4 +100,5 @@ function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): s
   return lines.join('\n');
 }
 
-export { vectorMathReport, printVectorMath };
+export { vectorMathReport, printVectorMath, FUNCTIONS as VECTOR_MATH_FUNCTIONS, BARRED, BAR_F64, BAR_F32 };
+export type { MathRow };

@@ -20,7 +20,10 @@ import { isKnownWrong } from './known.js';
 import { Runner, fmtN } from './run.js';
 import type { Group } from './run.js';
 import { writeOutputs } from './outputs.js';
-import type { BenchResult, Streaming } from './outputs.js';
+import type { BenchResult, Streaming, VectorMath } from './outputs.js';
+import { pythonFor } from './procs.js';
+import { VECTOR_MATH_FUNCTIONS, printVectorMath } from '../vector-math.js';
+import type { MathRow } from '../vector-math.js';
 
 const SYSTEMS = ['ours', 'ours-views', 'js-fresh', 'js-owned', 'stdlib', 'ndarray-ops', 'tfjs-wasm', 'jax-f64', 'jax-f32', 'numpy', 'numexpr'] as const;
 
@@ -55,6 +58,24 @@ function streaming(n: number, rounds: number): Streaming {
   return JSON.parse(execFileSync(process.execPath, [script, String(n), String(rounds)], { encoding: 'utf8' })) as Streaming;
 }
 
+/** The vector-math table: ours against V8's Math (one process, variants in turn), then NumPy's ufuncs (its own process). */
+function vectorMath(n: number, rounds: number): VectorMath {
+  const script = fileURLToPath(new URL('./math-child.js', import.meta.url));
+  const ours = JSON.parse(execFileSync(process.execPath, [script, String(n), String(rounds)], { encoding: 'utf8', maxBuffer: 1 << 24 })) as { rows: MathRow[] };
+  const py = pythonFor('numpy');
+  let numpy: Record<string, { f64: number; f32: number }> = {};
+  let numpySkipped: string | undefined;
+  if (py) {
+    const pyScript = fileURLToPath(new URL('../../src/peers/python/math_peers.py', import.meta.url));
+    const specs = VECTOR_MATH_FUNCTIONS.map(({ fn, lo, hi }) => ({ fn, lo, hi }));
+    numpy = JSON.parse(execFileSync(py, [pyScript, String(n), String(rounds), JSON.stringify(specs)], { encoding: 'utf8' })) as typeof numpy;
+  } else {
+    numpySkipped = 'no python3 here can import numpy (Debian: apt install python3-numpy)';
+  }
+  const rows = ours.rows.map((r) => ({ ...r, numpyF64: numpy[r.fn]?.f64, numpyF32: numpy[r.fn]?.f32 }));
+  return { n, rounds, rows, ...(numpySkipped ? { numpySkipped } : {}) };
+}
+
 async function main(): Promise<void> {
   const rounds = Number(env['BENCH_ROUNDS'] ?? (quick ? 3 : 5));
   const { groups, scaling } = plan();
@@ -69,6 +90,12 @@ async function main(): Promise<void> {
     limits = streaming(quick ? 4e6 : 2e7, rounds);
     console.log(`  1 thread: read ${limits.one['read']!.toFixed(1)}, copy ${limits.one['copy']!.toFixed(1)}, triad ${limits.one['triad']!.toFixed(1)} GB/s; ` +
       `${limits.threads} workers: read ${limits.all['read']!.toFixed(1)}, copy ${limits.all['copy']!.toFixed(1)}, triad ${limits.all['triad']!.toFixed(1)} GB/s`);
+  }
+  let math: VectorMath | undefined;
+  if (!checkOnly) {
+    console.log('Vector math per core (ours and V8 Math, then NumPy)...');
+    math = vectorMath(quick ? 1 << 18 : 1 << 21, rounds);
+    console.log(printVectorMath(math.rows, math.n, math.rounds));
   }
   const runner = new Runner({ rounds, checkOnly, budgetS: quick ? 4 : 12, log });
   const peers = await runner.runAll(groups);
@@ -93,6 +120,7 @@ async function main(): Promise<void> {
     quick, rounds,
     systems: [...runner.systems.values()].filter((s) => s.id !== 'reference'),
     streaming: limits!,
+    ...(math ? { vectorMath: math } : {}),
     measurements: peers,
     scaling: scaled,
   };

@@ -5,6 +5,7 @@ import { KNOWN_WRONG } from './known.js';
 import type { BenchResult } from './outputs.js';
 import { fmtMs, fmtN } from './run.js';
 import type { Measurement } from './run.js';
+import { BARRED, BAR_F32, BAR_F64, VECTOR_MATH_FUNCTIONS } from '../vector-math.js';
 
 /** A system's name in tables and legends, marking float32 ones. */
 const systemLabel = (r: BenchResult, id: string): string => {
@@ -62,6 +63,33 @@ function problems(r: BenchResult): string {
     ...(known.length ? ['', 'Why, where we looked:', '', ...known] : [])].join('\n');
 }
 
+/** The vector-math table: ns per element per core, ours against V8's Math (and NumPy's ufuncs when measured). */
+function vectorMathTable(r: BenchResult): string {
+  const v = r.vectorMath;
+  if (!v) return '';
+  const ns = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
+  const ratio = (x: number, bar: number, barred: boolean): string => `${barred && x >= bar ? '**' : ''}${x.toFixed(2)}x${barred && x >= bar ? '**' : ''}`;
+  const rows = v.rows.map((row) => {
+    const spec = VECTOR_MATH_FUNCTIONS.find((f) => f.fn === row.fn);
+    const barred = BARRED.has(row.fn);
+    return `| ${row.fn}${barred ? ' *' : ''} | ${ns(row.f64)} | ${ns(row.f32)} | ${ns(row.math)} | ${ns(row.numpyF64)} | ${ns(row.numpyF32)} | ` +
+      `${ratio(row.math / row.f64, BAR_F64, barred)} | ${ratio(row.math / row.f32, BAR_F32, barred)} | [${spec?.lo}, ${spec?.hi}] |`;
+  });
+  const barred = v.rows.filter((row) => BARRED.has(row.fn));
+  const met64 = barred.filter((row) => row.math / row.f64 >= BAR_F64).length;
+  const met32 = barred.filter((row) => row.math / row.f32 >= BAR_F32).length;
+  return [
+    `Vector math per core: ns per element of sum(f(x)) over ${fmtN(v.n)} elements (ours: \`executeSync()\`, one fused kernel on the calling thread; ` +
+    `V8 Math: a hand-written JS loop summing \`Math.f\`, taking turns with ours; NumPy: \`np.sum(np.f(x))\`, timed after in Python` +
+    `${v.numpySkipped ? `, **skipped**: ${v.numpySkipped}` : ''}); medians of ${v.rounds} rounds. ` +
+    `\\* the issue's targets: float64 at least ${BAR_F64}x V8, float32 at least ${BAR_F32}x (bold where met): ${met64} and ${met32} of ${barred.length} met.`,
+    '',
+    '| f | ours f64 | ours f32 | V8 Math | NumPy f64 | NumPy f32 | f64 vs V8 | f32 vs V8 | inputs |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---|',
+    ...rows,
+  ].join('\n');
+}
+
 function markdown(r: BenchResult, plotDir: string): { section: string; full: string } {
   const when = `${r.date.slice(0, 10)}, ${r.machine.cpus} cores (${r.machine.model}), ${r.machine.memoryGiB.toFixed(0)} GiB, Node ${r.machine.node}, ${r.machine.platform}`;
   const s = r.streaming;
@@ -77,7 +105,8 @@ function markdown(r: BenchResult, plotDir: string): { section: string; full: str
     `![Speed-up over each peer](${plotDir}speedup.svg)`,
     ...(r.scaling.length ? [`![Worker scaling](${plotDir}scaling.svg)`] : []),
   ].join('\n');
-  const section = [intro, '', plotsMd, '', table(r, (id) => headlineN(r, id)), '', problems(r), '', 'Systems:', '', systemsList(r), '',
+  const math = vectorMathTable(r);
+  const section = [intro, '', plotsMd, '', table(r, (id) => headlineN(r, id)), '', ...(math ? [math, ''] : []), problems(r), '', 'Systems:', '', systemsList(r), '',
     `More plots (bandwidth against n for every case), every size and the raw figures: [benchmarks/results/bench.md](benchmarks/results/bench.md), [bench.json](benchmarks/results/bench.json).`].join('\n');
   const sizes = [...new Set(r.measurements.map((m) => m.n))];
   const perSize = CASES.filter((c) => c.elementwise).flatMap((c) => [`### ${c.title}`, '',
@@ -86,7 +115,7 @@ function markdown(r: BenchResult, plotDir: string): { section: string; full: str
         const m = measurementOf(r.measurements, c.id, n, x.id);
         return m ? `${x.id} ${cell(m, measurementOf(r.measurements, c.id, n, 'ours'))}` : '';
       }).filter(Boolean).join(', ')}`), '', `![${c.title}](${plotDir}gbps-${c.id}.svg)`, '']);
-  const full = ['# deferred-array against its peers', '', intro, '', table(r, (id) => headlineN(r, id)), '', problems(r), '', '## Systems', '', systemsList(r), '',
+  const full = ['# deferred-array against its peers', '', intro, '', table(r, (id) => headlineN(r, id)), '', ...(math ? ['## Vector math', '', math, ''] : []), problems(r), '', '## Systems', '', systemsList(r), '',
     '## Every size', '', ...perSize, '## Plots', '', plotsMd, ''].join('\n');
   return { section, full };
 }

@@ -5,6 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Measurement, SystemInfo } from './run.js';
 import { markdown } from './markdown.js';
+import type { MathRow } from '../vector-math.js';
 import { plots } from './plots.js';
 
 interface Streaming {
@@ -15,6 +16,15 @@ interface Streaming {
   readonly all: Record<string, number>;
 }
 
+/** Vector math per core: ours and V8's Math from math-child.ts, NumPy from python/math_peers.py; ns per element. */
+interface VectorMath {
+  readonly n: number;
+  readonly rounds: number;
+  readonly rows: readonly MathRow[];
+  /** Why NumPy has no columns, when it has none. */
+  readonly numpySkipped?: string;
+}
+
 interface BenchResult {
   readonly date: string;
   readonly minutes: number;
@@ -23,6 +33,8 @@ interface BenchResult {
   readonly rounds: number;
   readonly systems: readonly SystemInfo[];
   readonly streaming: Streaming;
+  /** Absent in results written before the table was added. */
+  readonly vectorMath?: VectorMath;
   readonly measurements: readonly Measurement[];
   readonly scaling: readonly Measurement[];
 }
@@ -67,4 +79,4 @@ if (import.meta.url === `file://${process.argv[1]}`) {
 }
 
 export { writeOutputs, spliceReadme };
-export type { BenchResult, Streaming };
+export type { BenchResult, Streaming, VectorMath };

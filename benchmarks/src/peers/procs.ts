@@ -46,5 +46,5 @@ function startProc(id: string): Proc {
   };
 }
 
-export { startProc };
+export { startProc, pythonFor };
 export type { Proc };
