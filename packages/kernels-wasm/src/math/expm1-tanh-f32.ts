@@ -1,0 +1,50 @@
+// expm1 and tanh for float32 lanes, evaluated in f64x2 on the promoted halves
+// (the f32x4 wrapper of math-function.ts) with float-sized work: the double
+// result carries ~2^-31 relative error, so the one rounding to float is all
+// that shows (a float result is off by one ulp only when the truth lies within
+// 2^-7 ulp of a rounding midpoint). The float64 algorithms (fdlibm's expm1,
+// tanh from a double-double exp) spend their effort on the last bits of a
+// double, which a float throws away.
+//   expm1: x clamped to [-30, 89] (beyond, the float result is -1 or
+//     overflows to Infinity either way; NaN passes); k = round(x/ln2) by the
+//     1.5*2^52 trick, which also leaves k + 1023 in the low bits, so 2^k is
+//     one shift; r = x - k*ln2 in two steps (ln2_hi has trailing zeros, so
+//     k*ln2_hi is exact), |r| <= ln2/2; expm1(r) = r*q(r), q the Taylor
+//     series to r^7/8! (relative remainder < 2^-30.6 on |r| <= ln2/2), in that
+//     product form so expm1(-0) is -0; then expm1(x) = 2^k*expm1(r) + (2^k - 1)
+//     (one rounding; its two terms never cancel by more than a factor of 2),
+//     except for k = 0, where it is expm1(r) itself (keeps -0).
+//   tanh: E / (E + 2) with E = expm1(2x), x clamped to [-20, 20] (float
+//     tanh is +-1 past 9.02): relatively accurate for every x, small ones
+//     included, since E is, and E + 2 lies in (1, Infinity) without
+//     cancellation.
+import type { Emitter, V } from './emitter.js';
+
+const MAGIC = 6755399441055744 + 1023; // 1.5 * 2^52 + the exponent bias
+const INV_LN2 = 1.44269504088896338700e+00;
+const LN2_HI = 6.93147180369123816490e-01; // fdlibm's ln2_hi: 32 significant bits
+const LN2_LO = 1.90821492927058770002e-10;
+/** q(r) = sum r^n / (n+1)!, n = 0..7. */
+const Q = [1, 1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720, 1 / 5040, 1 / 40320] as const;
+
+/** expm1(x) to ~2^-31 relative for x in [-30, 89] (or NaN). */
+function expm1Core(e: Emitter, x: V): V {
+  const t = e.add(e.mul(x, e.f64(INV_LN2)), e.f64(MAGIC));
+  const k = e.sub(t, e.f64(MAGIC));
+  const twoK = e.shift('i64x2.shl', t, 52);
+  const r = e.sub(e.sub(x, e.mul(k, e.f64(LN2_HI))), e.mul(k, e.f64(LN2_LO)));
+  const p = e.mul(r, e.estrin(r, Q));
+  const scaled = e.add(e.mul(twoK, p), e.sub(twoK, e.f64(1)));
+  return e.select(e.eq(k, e.f64(0)), p, scaled);
+}
+
+function expm1F32ViaF64(e: Emitter, x: V): V {
+  return expm1Core(e, e.clamp(x, -30, 89));
+}
+
+function tanhF32ViaF64(e: Emitter, x: V): V {
+  const big = expm1Core(e, e.mul(e.clamp(x, -20, 20), e.f64(2)));
+  return e.div(big, e.add(big, e.f64(2)));
+}
+
+export { expm1F32ViaF64, tanhF32ViaF64 };
