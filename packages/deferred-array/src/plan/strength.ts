@@ -14,6 +14,7 @@
 //   of its operand.
 import { isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
+import { sameShape } from '../ir/shape.js';
 import { scalar } from '../ir/build-elementwise.js';
 import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode } from '../ir/node.js';
@@ -58,7 +59,7 @@ function reduce(m: Node, mayVanish: boolean): Node {
   const float = isFloat(t);
   const ca = constantOf(a, t);
   const cb = constantOf(b, t);
-  const keep = (x: Node): Node => (mayVanish && x.dtype === t && x.shape.length === m.shape.length && x.shape.every((d, i) => d === m.shape[i]) ? x : m);
+  const keep = (x: Node): Node => (mayVanish && x.dtype === t && sameShape(x.shape, m.shape) ? x : m);
   switch (m.op) {
     case 'multiply':
       if (cb === 1) return keep(a);
@@ -93,11 +94,13 @@ function reduceStrength(plan: Plan): Plan {
   const held = new Set([...rootsOf(plan), ...plan.pins.keys()]);
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
-    const r = reduce(m, !held.has(n) && !markOf(n) && !pinOf(n) && !markOf(m));
-    if (r === m || m.inputs.includes(r)) return r;
-    // An output() or pin() on the original holds for its replacement.
-    inheritMark(m, r);
-    inheritPin(m, r);
+    const r = reduce(m, !held.has(n) && !markOf(n) && !pinOf(n));
+    // An output() or pin() on the original holds for its replacement (one that vanished into
+    // its operand had neither).
+    if (r !== m) {
+      inheritMark(m, r);
+      inheritPin(m, r);
+    }
     return r;
   });
 }

@@ -9,6 +9,7 @@
 import type { Bindings, Bound } from '../execute/backend.js';
 import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
+import { withInputs } from '../plan/rewrite.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { attrsKey } from '../plan/merge-common.js';
@@ -110,7 +111,7 @@ function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Targ
   const to = new Map<Node, Node>();
   for (const n of s.order) {
     const j = s.leafAt.get(n);
-    const m = j !== undefined ? placeholders[j]! : makeNode(n.op, n.inputs.map((i) => to.get(i)!), n.shape, n.dtype, n.attrs);
+    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => to.get(i)!));
     inheritPin(n, m);
     inheritMark(n, m);
     to.set(n, m);

@@ -65,7 +65,8 @@ function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]
     const lastOf = new Map<Storage, Computation>();
     for (const c of groups[i]!) lastOf.set(c.storage, c);
     const writes = s.writes.filter(({ computation: c }) => lastOf.get(c.storage) === c || keep.get(c.storage)?.has(c.version));
-    const later = copySets(keep);
+    // What the stages after this one read: the keep of the next stage (pushed just before), or the reads after the last.
+    const later = stages[stages.length - 1]?.keep ?? copySets(keep);
     for (const r of s.reads) addRead(keep, r);
     stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: copySets(keep), later });
   }

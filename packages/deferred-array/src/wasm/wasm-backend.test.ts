@@ -171,6 +171,20 @@ describe('the WebAssembly backend', () => {
     got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
   });
 
+  test('a column reduction over a value broadcast across columns (one per row) reads it once per row: bit for bit the reference', () => {
+    const [R, C] = [19, 2048 + 13];
+    const x = da.wrap(Float64Array.from({ length: R * C }, (_, i) => Math.cos(i) * 10 ** ((i % 5) - 2))).reshape([R, C]);
+    const w = da.wrap(Float64Array.from({ length: R }, (_, r) => (r - 7) * 1.25)).reshape([R, 1]);
+    const y = x.mul(w).add(w.square());
+    const all = (): da.DeferredArray[] => [y.sum({ axis: 0 }), y.max({ axis: 0 })];
+    expect(y.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
+    const got = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'reference' });
+    const want = da.executeSync(all()) as da.StdNdarray[];
+    da.configure({ backend: 'wasm' });
+    got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
+  });
+
   test.each([[1], [15], [16], [17], [37]])('float32 and int32 column reductions over %i rows accumulate in their own lanes: bit for bit the reference', (R) => {
     const C = 2048 + 11;
     const x32 = da.wrap(Float32Array.from({ length: R * C }, (_, i) => Math.sin(i) * 10 ** ((i % 5) - 2))).reshape([R, C]);

@@ -5,49 +5,80 @@
 // partials[slot * C + column]), so blocks never share an output and each
 // column's value is final when its block ends. Rows are added in order, so
 // results do not depend on how blocks are shared between workers.
-import type { Local } from '../encode/index.js';
+import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
-import { combineScalar, emitBody, identity, openBlockLoop } from './emit-kernel.js';
+import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
+import { combineHalves, combineScalar, emitBody, identity, openBlockLoop, vectorReduceOp } from './emit-kernel.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KReduce, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
-import { LANE_COUNT, LANE_DTYPE, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
+import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-ops.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
-/** The lane instruction that folds a row into a reduction's accumulator, per lane type. */
-const COMBINE: Readonly<Record<string, Readonly<Record<Lanes, string>>>> = {
-  sum: { f64x2: 'f64x2.add', f32x4: 'f32x4.add', i32x4: 'i32x4.add' },
-  prod: { f64x2: 'f64x2.mul', f32x4: 'f32x4.mul', i32x4: 'i32x4.mul' },
-  min: { f64x2: 'f64x2.min', f32x4: 'f32x4.min', i32x4: 'i32x4.min_s' },
-  max: { f64x2: 'f64x2.max', f32x4: 'f32x4.max', i32x4: 'i32x4.max_s' },
-};
+/**
+ * A vector of columns' accumulator for one reduction: one v128 in the lanes'
+ * own type, or (a float64 accumulator of four-lane values) two f64x2 halves.
+ * The partials are f64, which hold every value of those types exactly, so the
+ * accumulator is converted from them once per row group and back once.
+ */
+interface PartialsIO {
+  /** acc = the partials at `at` + offset. */
+  load(at: Local, offset: number, acc: readonly Local[]): void;
+  /** acc = acc (fn) value, lane by lane; two halves take the value's halves, widened as the scalar loop widens them. */
+  combine(fn: KReduce, acc: readonly Local[], value: Local): void;
+  /** The partials at `at` + offset = acc, in f64. */
+  store(at: Local, offset: number, acc: readonly Local[]): void;
+}
 
-// Four f64 partials to four lanes and back: the low halves of two vectors joined, and the high half moved low.
-const JOIN_LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
-const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+function partialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
+  const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : 'f64x2.convert_low_i32x4_s';
+  const narrow = lanes === 'f32x4' ? 'f32x4.demote_f64x2_zero' : 'i32x4.trunc_sat_f64x2_s_zero';
+  const same = (acc: readonly Local[]): boolean => lanes === 'f64x2' || acc.length === 2;
+  return {
+    load(at, offset, acc) {
+      if (same(acc)) {
+        acc.forEach((a, h) => { f.op('local.get', at).mem('v128.load', { align: 0, offset: offset + 16 * h }).op('local.set', a); });
+        return;
+      }
+      f.op('local.get', at).mem('v128.load', { align: 0, offset }).op(narrow);
+      f.op('local.get', at).mem('v128.load', { align: 0, offset: offset + 16 }).op(narrow);
+      f.shuffle(JOIN_LOW_HALVES).op('local.set', acc[0]!);
+    },
+    combine(fn, acc, value) {
+      if (acc.length === 1) {
+        f.op('local.get', acc[0]!).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc[0]!);
+        return;
+      }
+      combineHalves(f, widen, fn, acc[0]!, acc[1]!, value);
+    },
+    store(at, offset, acc) {
+      if (same(acc)) {
+        acc.forEach((a, h) => { f.op('local.get', at).op('local.get', a).mem('v128.store', { align: 0, offset: offset + 16 * h }); });
+        return;
+      }
+      f.op('local.get', at).op('local.get', acc[0]!).op(widen).mem('v128.store', { align: 0, offset });
+      f.op('local.get', at).op('local.get', acc[0]!).op('local.get', acc[0]!).shuffle(HIGH_TO_LOW).op(widen)
+        .mem('v128.store', { align: 0, offset: offset + 16 });
+    },
+  };
+}
 
 /** Rows the vector loop takes at a time: one load and store of each partial per 16 rows, and 16 streams in flight. */
 const ROWS = 16;
 /** Vectors of columns the vector loop takes at a time: independent chains of additions. */
 const COLUMN_VECTORS = 4;
 
-function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
+// `lanes` as simdLanes chose them: its reductions are in the lanes' own type, or float64 ones of
+// float32 values (see PartialsIO), never any/all.
+function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, blockBegin: Local, blockEnd: Local): void {
   const f = ctx.f;
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
-  // Each accumulator is in the lanes' own type (float64, float32 or int32), held in the f64
-  // partials (which hold every value of those types exactly) and converted on the way in and
-  // out; or, for float64 accumulators of four-lane values (a float32 or int32 sum), two f64x2
-  // halves, each lane widened exactly as the scalar loop widens it.
-  const vectorisable = (r: ReduceInstr, l: Lanes): boolean => r.fn in COMBINE && (r.type === LANE_DTYPE[l] || r.type === 'float64');
-  const lanes = simd && reduces.every((r) => vectorisable(r, simd)) ? simd : undefined;
   const perVector = lanes ? LANE_COUNT[lanes] : 1;
-  /** Whether reduction r keeps two f64x2 accumulators per vector of columns. */
-  const halves = (r: ReduceInstr): boolean => lanes !== undefined && lanes !== 'f64x2' && r.type === 'float64';
   const i32 = (): Local => f.local('i32');
   const [R, C, bs, blk, c0, c1, r, j, pb, addr] = Array.from({ length: 10 }, i32) as [Local, Local, Local, Local, Local, Local, Local, Local, Local, Local];
   const rowStride = spec.arrays.map(i32);
@@ -87,11 +118,15 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
 
   // Constants splat once, outside every loop (V8 does not hoist a v128.const).
   const isConst = (ins: KInstr): boolean => ins.op === 'const';
+  // A load of an array broadcast across columns has one value per row: loaded for the row's first
+  // vector of columns, reused by the others.
+  const isRowValue = (ins: KInstr): boolean => ins.op === 'load' && spec.arrays[ins.array]!.inner === 'broadcast';
   if (lanes) spec.body.forEach((ins, v) => { if (ins.op === 'const') { splatConst(ctx, lanes, ins.value); f.op('local.set', vecVals[v]!); } });
   // Rows ROWS at a time while ROWS are left, then one at a time: each partial is loaded once,
   // takes the rows' values in row order (the same additions as row by row) and is stored once.
   const rowPtr = Array.from({ length: ROWS }, () => spec.arrays.map(i32));
-  const accV = lanes ? reduces.map((red) => Array.from({ length: COLUMN_VECTORS }, () => (halves(red) ? [f.local('v128'), f.local('v128')] : [f.local('v128')]))) : [];
+  const accV = lanes ? reduces.map((red) => Array.from({ length: COLUMN_VECTORS }, () =>
+    Array.from({ length: lanes !== 'f64x2' && red.type === 'float64' ? 2 : 1 }, () => f.local('v128')))) : [];
   // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
   const partialAt = reduces.map(i32);
   const j0 = i32();
@@ -113,48 +148,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
 
     if (lanes) {
       const partialBytes = 8 * perVector;
-      const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : 'f64x2.convert_low_i32x4_s';
-      /** acc = the partials of column vector c at `at`, in the accumulator's type. */
-      const loadPartials = (at: Local, c: number, acc: readonly Local[]): void => {
-        if (acc.length === 2) {
-          acc.forEach((a, h) => { f.op('local.get', at).mem('v128.load', { align: 0, offset: partialBytes * c + 16 * h }).op('local.set', a); });
-          return;
-        }
-        const half = (offset: number): void => {
-          f.op('local.get', at).mem('v128.load', { align: 0, offset });
-          if (lanes === 'f32x4') f.op('f32x4.demote_f64x2_zero');
-          else if (lanes === 'i32x4') f.op('i32x4.trunc_sat_f64x2_s_zero');
-        };
-        half(partialBytes * c);
-        if (lanes !== 'f64x2') {
-          half(partialBytes * c + 16);
-          f.shuffle(JOIN_LOW_HALVES);
-        }
-        f.op('local.set', acc[0]!);
-      };
-      /** acc = acc (op) value, lane by lane; two accumulators take the value's halves, widened. */
-      const combine = (fn: string, acc: readonly Local[], value: Local): void => {
-        if (acc.length === 1) {
-          f.op('local.get', acc[0]!).op('local.get', value).op(COMBINE[fn]![lanes]).op('local.set', acc[0]!);
-          return;
-        }
-        f.op('local.get', acc[0]!).op('local.get', value).op(widen).op(COMBINE[fn]!['f64x2']).op('local.set', acc[0]!);
-        f.op('local.get', acc[1]!).op('local.get', value).op('local.get', value);
-        f.shuffle(HIGH_TO_LOW);
-        f.op(widen).op(COMBINE[fn]!['f64x2']).op('local.set', acc[1]!);
-      };
-      /** The partials of column vector c at `at` = acc, widened back to f64. */
-      const storePartials = (at: Local, c: number, accs: readonly Local[]): void => {
-        if (lanes === 'f64x2' || accs.length === 2) {
-          accs.forEach((a, h) => { f.op('local.get', at).op('local.get', a).mem('v128.store', { align: 0, offset: partialBytes * c + 16 * h }); });
-          return;
-        }
-        const acc = accs[0]!;
-        f.op('local.get', at).op('local.get', acc).op(widen).mem('v128.store', { align: 0, offset: partialBytes * c });
-        f.op('local.get', at).op('local.get', acc).op('local.get', acc);
-        f.shuffle(HIGH_TO_LOW);
-        f.op(widen).mem('v128.store', { align: 0, offset: partialBytes * c + 16 });
-      };
+      const partials = partialsIO(f, lanes);
       // `vectors` vectors of columns side by side, so their additions do not wait on each other.
       const vectorColumns = (vectors: number): void => {
         f.block().loop();
@@ -169,10 +163,10 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, simd: Lanes | unde
               if (ins.op === 'load') emitVectorLoad(ctx, lanes, a.dtype, a.inner === 'broadcast', offset(k));
             }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red, s) => {
               const acc = accV[s]![c]!;
-              if (u === 0) loadPartials(partialAt[s]!, c, acc);
-              combine(red.fn, acc, vecVals[red.arg]!);
-              if (u === rows - 1) storePartials(partialAt[s]!, c, acc);
-            }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, isConst);
+              if (u === 0) partials.load(partialAt[s]!, partialBytes * c, acc);
+              partials.combine(red.fn, acc, vecVals[red.arg]!);
+              if (u === rows - 1) partials.store(partialAt[s]!, partialBytes * c, acc);
+            }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, (ins) => isConst(ins) || (c > 0 && isRowValue(ins)));
           }
         });
         f.op('local.get', j).op('i32.const', perVector * vectors).op('i32.add').op('local.set', j);

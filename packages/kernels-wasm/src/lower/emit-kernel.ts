@@ -8,6 +8,7 @@
 // to its own slot, numbered in element order, so any split of blocks between
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
+import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
@@ -24,8 +25,6 @@ type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 /** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
 const UNROLL = 4;
 
-/** i8x16.shuffle lanes that move the high 64 bits of a vector to its low half. */
-const HIGH_HALF = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 function identity(fn: KReduce, t: KType): number {
   switch (fn) {
@@ -175,11 +174,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
           if (ins.op === 'load') emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, false, offset(k));
         }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
           if (promoted[s]) {
-            const op = vectorReduceOp('f64x2', r.fn);
-            const [lo, hi] = [accV[s]![2 * u]!, accV[s]![2 * u + 1]!];
-            f.op('local.get', lo).op('local.get', vecVals[r.arg]!).op('f64x2.promote_low_f32x4').op(op).op('local.set', lo);
-            f.op('local.get', hi).op('local.get', vecVals[r.arg]!).op('local.get', vecVals[r.arg]!).shuffle(HIGH_HALF);
-            f.op('f64x2.promote_low_f32x4').op(op).op('local.set', hi);
+            combineHalves(f, 'f64x2.promote_low_f32x4', r.fn, accV[s]![2 * u]!, accV[s]![2 * u + 1]!, vecVals[r.arg]!);
             return;
           }
           f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
@@ -332,6 +327,17 @@ function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
 }
 
+/**
+ * Folds a four-lane value into two f64x2 accumulators, lanes 0-1 into `lo` and
+ * 2-3 into `hi`, each widened by `widen` (promote_low or convert_low): a
+ * float64 accumulation of float32 or int32 values, as the scalar loop widens them.
+ */
+function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local, hi: Local, value: Local): void {
+  const op = vectorReduceOp('f64x2', fn);
+  f.op('local.get', lo).op('local.get', value).op(widen).op(op).op('local.set', lo);
+  f.op('local.get', hi).op('local.get', value).op('local.get', value).shuffle(HIGH_TO_LOW).op(widen).op(op).op('local.set', hi);
+}
+
 /** Leaves the lanes of a vector accumulator combined pairwise, lane 0 first. */
 function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): void {
   const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
@@ -387,5 +393,5 @@ function emitBody(
   });
 }
 
-export { emitKernel, emitBody, identity, combineScalar, openBlockLoop };
+export { emitKernel, emitBody, identity, combineScalar, openBlockLoop, vectorReduceOp, combineHalves };
 export type { KernelOptions };

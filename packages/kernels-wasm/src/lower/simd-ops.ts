@@ -79,7 +79,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       }
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
-        if (spec.body[ins.arg]!.type !== dtype && !(dtype === 'float32' && isPromotedAccumulation(spec, ins.arg))) return undefined;
+        if (spec.body[ins.arg]!.type !== dtype && !(dtype === 'float32' && isPromotedAccumulation(spec, ins.arg, uses))) return undefined;
         break;
     }
   }
@@ -107,7 +107,7 @@ function usesOf(spec: KernelSpec): number[][] {
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
   const arg = spec.body[ins.arg]!;
-  if (dtype === 'float32' && isPromotedAccumulation(spec, v)) return true;
+  if (dtype === 'float32' && isPromotedAccumulation(spec, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
   if (arg.type !== dtype) return false;
   if (ins.type === 'bool') return true;
@@ -119,13 +119,12 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
  * accumulate in float64): vectorised as f32x4 loads whose halves are
  * promoted into pairs of f64x2 accumulators.
  */
-function isPromotedAccumulation(spec: KernelSpec, v: number): boolean {
+function isPromotedAccumulation(spec: KernelSpec, v: number, uses: readonly number[][] = usesOf(spec)): boolean {
   const ins = spec.body[v];
   if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || spec.body[ins.arg]!.type !== 'float32') return false;
-  return spec.body.every((u) => {
-    const uses = u.op === 'unary' || u.op === 'cast' || u.op === 'store' ? [u.arg]
-      : u.op === 'binary' || u.op === 'select' ? [...u.args] : u.op === 'reduce' ? [u.arg] : [];
-    return !uses.includes(v) || (u.op === 'reduce' && u.fn !== 'any' && u.fn !== 'all');
+  return uses[v]!.every((u) => {
+    const user = spec.body[u]!;
+    return user.op === 'reduce' && user.fn !== 'any' && user.fn !== 'all';
   });
 }
 
@@ -161,7 +160,13 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       // converted (by the load, by the reduction), and a cast for a store by the store.
       const from = types[ins.arg];
       get(ins.arg);
-      if (from === 'bool' && ins.type !== 'bool') { splatConst(ctx, L, 1); f.op('v128.and'); } // masks to 1/0
+      // Masks to 1/0 with no constant to rebuild per vector: integer lanes negate -1 to 1; float
+      // lanes keep the top bits of an all-ones lane as 1.0's exponent (0x3ff << 52, 0x7f << 23).
+      if (from === 'bool' && ins.type !== 'bool') {
+        if (L === 'i32x4') f.op('i32x4.neg');
+        else if (L === 'f64x2') f.op('i32.const', 54).op('i64x2.shr_u').op('i32.const', 52).op('i64x2.shl');
+        else f.op('i32.const', 25).op('i32x4.shr_u').op('i32.const', 23).op('i32x4.shl');
+      }
       else if (ins.type === 'bool' && from !== 'bool') { splatConst(ctx, L, 0); f.op(`${L}.ne`); }
       return;
     }

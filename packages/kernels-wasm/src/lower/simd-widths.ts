@@ -82,7 +82,7 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
   }
   // The second operand is unused by the shuffle: every index picks from the first.
   f.v128i32(0, 0, 0, 0).shuffle(lowBytes(16 / LANE_COUNT[lanes]));
-  if (dtype === 'bool') f.v128i32(0x01010101, 0x01010101, 0x01010101, 0x01010101).op('v128.and'); // masks to 0/1
+  if (dtype === 'bool') f.op('i8x16.neg'); // mask bytes 0/-1 to 0/1, with no constant to rebuild per vector
   f.mem(LANE_COUNT[lanes] === 2 ? 'v128.store16_lane' : 'v128.store32_lane', { align: 0, offset }, 0);
 }
 

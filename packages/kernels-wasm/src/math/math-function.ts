@@ -9,6 +9,7 @@
 // f32 of the truth before the one rounding to f32, so the result is within
 // 0.5 + 2^-29 ulp of f32, which every float32 bar accepts.
 import type { ModuleBuilder } from '../encode/module-builder.js';
+import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import { Emitter } from './emitter.js';
 import type { ConstantTable, V } from './emitter.js';
 import { MATH_CONSTANTS_OFFSET } from '../heap/constants.js';
@@ -73,9 +74,6 @@ function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
   return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
 }
 
-// Byte shuffles: the high two f32 lanes moved low, and two demoted halves joined.
-const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
-const JOIN_LOW_HALVES = [0, 1, 2, 3, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23];
 
 function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: MathContext): V {
   const half = (high: boolean): V => {

@@ -7,7 +7,7 @@ import { compileKernel } from '../lower/compile.js';
 import { instantiate, launch } from '../lower/launch.js';
 import type { HostModule, LaunchResult } from '../lower/launch.js';
 import type { KernelSpec } from '../lower/kernel-spec.js';
-import { testHeap } from '../lower/test-heap.js';
+import { noHost, testHeap } from '../lower/test-heap.js';
 import { createPool } from './create-pool.js';
 import type { PoolKind } from './create-pool.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
@@ -86,7 +86,7 @@ const collectGarbage = ((): (() => void) => {
   return runInNewContext('gc') as () => void;
 })();
 
-const NO_HOST = { hostFunction: (): never => { throw new Error('none'); } };
+const NO_HOST = { hostFunction: noHost };
 
 /**
  * The calling thread's host functions when it joins a mod launch: Python's %
