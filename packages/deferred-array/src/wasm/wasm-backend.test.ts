@@ -6,6 +6,17 @@ afterAll(() => { da.configure({ backend: initial }); });
 
 const f64 = (x: unknown): number[] => Array.from((x as da.StdNdarray).data as Float64Array);
 
+/** The arrays `make` builds, executed here (wasm) and on the reference evaluator: [got, want]. */
+function withReference(make: () => da.DeferredArray[]): [da.StdNdarray[], da.StdNdarray[]] {
+  const got = da.executeSync(make()) as da.StdNdarray[];
+  da.configure({ backend: 'reference' });
+  try {
+    return [got, da.executeSync(make()) as da.StdNdarray[]];
+  } finally {
+    da.configure({ backend: 'wasm' });
+  }
+}
+
 describe('the WebAssembly backend', () => {
   test('NEP foo is one fused kernel', () => {
     const arr = da.wrap(Float64Array.from({ length: 1000 }, (_, i) => i));
@@ -164,10 +175,7 @@ describe('the WebAssembly backend', () => {
     const y = x.mul(k).add(0.1);
     const all = (): da.DeferredArray[] => [y.sum({ axis: 0 }), y.max({ axis: 0 }), y.prod({ axis: 0 }), y.mean({ axis: 0 })];
     expect(y.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
-    const got = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'reference' });
-    const want = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'wasm' });
+    const [got, want] = withReference(all);
     got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
   });
 
@@ -178,10 +186,7 @@ describe('the WebAssembly backend', () => {
     const y = x.mul(w).add(w.square());
     const all = (): da.DeferredArray[] => [y.sum({ axis: 0 }), y.max({ axis: 0 })];
     expect(y.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
-    const got = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'reference' });
-    const want = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'wasm' });
+    const [got, want] = withReference(all);
     got.forEach((g, i) => expect(f64(g)).toEqual(f64(want[i])));
   });
 
@@ -198,10 +203,7 @@ describe('the WebAssembly backend', () => {
     expect(floats.max({ axis: 0 }).explain({ kernels: true })).toContain('f32x4.demote_f64x2_zero');
     expect(floats.sum({ axis: 0 }).explain({ kernels: true })).toMatch(/f64x2\.promote_low_f32x4\s+f64x2\.add/);
     expect(ints.max({ axis: 0 }).explain({ kernels: true })).toContain('i32x4.trunc_sat_f64x2_s_zero');
-    const got = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'reference' });
-    const want = da.executeSync(all()) as da.StdNdarray[];
-    da.configure({ backend: 'wasm' });
+    const [got, want] = withReference(all);
     got.forEach((g, i) => {
       expect(g.dtype).toBe(want[i]!.dtype);
       expect(Array.from(g.data as ArrayLike<number>, String)).toEqual(Array.from(want[i]!.data as ArrayLike<number>, String));
