@@ -15,7 +15,7 @@ import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from
 import { simdLanes } from './simd-ops.js';
 import type { Lanes } from './simd-ops.js';
 import { validateSpec } from './validate-spec.js';
-import { MATH_FNS, isMathAvailable, mathFunction } from '../math/index.js';
+import { MATH_FNS, emitMathInline, isMathAvailable, mathFunction } from '../math/index.js';
 import type { MathFn } from '../math/index.js';
 
 /** Where vectorised transcendentals come from; absent routines go to host functions. */
@@ -23,6 +23,8 @@ interface MathProvider {
   isAvailable(fn: string, lanes: 'f64x2' | 'f32x4'): boolean;
   /** Adds the routine to the module (once) and returns its function index. */
   functionIndex(m: ModuleBuilder, fn: string, lanes: 'f64x2' | 'f32x4'): number;
+  /** Writes the routine into f where it stands (pops the operands, pushes the result); without it, a call. */
+  inline?(m: ModuleBuilder, f: FunctionBuilder, fn: string, lanes: 'f64x2' | 'f32x4'): void;
 }
 
 /** A scalar host function, e.g. the reference evaluator's own semantics for an op. */
@@ -45,6 +47,7 @@ interface CompiledModule {
 const VECTOR_MATH: MathProvider = {
   isAvailable: (fn, lanes) => isMathFn(fn) && isMathAvailable(fn, lanes),
   functionIndex: (m, fn, lanes) => mathFunction(m, fn as MathFn, lanes),
+  inline: (m, f, fn, lanes) => emitMathInline(m, f, fn as MathFn, lanes),
 };
 
 const isMathFn = (fn: string): fn is MathFn => (MATH_FNS as readonly string[]).includes(fn);
@@ -136,7 +139,11 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
       if (idx === undefined) throw new Error(`internal: host function ${key} was not imported`);
       return idx;
     },
-    math: (fn, l) => (math.isAvailable(fn, l) ? math.functionIndex(m, fn, l) : undefined),
+    math: (fn, l) => {
+      if (!math.isAvailable(fn, l)) return undefined;
+      const call = (): void => { f.op('call', math.functionIndex(m, fn, l)); };
+      return { call, inline: math.inline ? () => math.inline!(m, f, fn, l) : call };
+    },
   });
   // Each temporary's computation: temp<i>(args, lo, hi, base) over [lo, hi) of its own space, writing at base.
   const tempFns = (spec.temps ?? []).map((t, i) => {

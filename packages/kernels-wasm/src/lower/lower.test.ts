@@ -6,6 +6,7 @@ import { disassembleFunction } from '../encode/index.js';
 import { finishLaunch, instantiate, launch, prepareLaunch, runBlocks } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
 import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
+import { createMathRunner } from '../math/harness.js';
 
 
 
@@ -187,6 +188,24 @@ describe('loop shape', () => {
     expect(r.outs[1]).toEqual(Array.from({ length: 37 }, (_, i) => (i - 3) * 2.5));
     const text = disassembleFunction(r.compiled.bytes, 'kernel');
     expect(text.match(/v128\.const f64x2 2\.5 2\.5/g)).toHaveLength(1);
+  });
+
+  test('a math routine is written into the vector loop; only the scalar tail calls it', () => {
+    const spec: KernelSpec = {
+      ndim: 1, slots: 0,
+      arrays: [{ dtype: 'float32', role: 'in', inner: 'contiguous' }, { dtype: 'float32', role: 'out', inner: 'contiguous' }],
+      body: [
+        { op: 'load', array: 0, type: 'float32' },
+        { op: 'unary', fn: 'exp', arg: 0, type: 'float32' },
+        { op: 'store', array: 1, arg: 1, type: 'float32' },
+      ],
+    };
+    const x = Array.from({ length: 39 }, (_, i) => Math.fround((i - 20) * 5.3));
+    const r = run(spec, [39], [{ values: x, strides: [1] }, { out: 39, strides: [1] }]);
+    expect(r.outs[1]).toEqual(Array.from(createMathRunner('exp', 'f32x4').run(Float32Array.from(x))));
+    const text = disassembleFunction(r.compiled.bytes, 'kernel');
+    expect(text.match(/\bcall\b/g)).toHaveLength(1);
+    expect(text.match(/f32x4\.mul/g)!.length).toBeGreaterThan(8);
   });
 
   test('claim() runs each block once, however often it is called, and returns how many it ran', () => {

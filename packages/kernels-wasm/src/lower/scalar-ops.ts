@@ -211,7 +211,8 @@ function emitCall(ctx: EmitContext, fn: KUnary | KBinary, t: KType, args: readon
   const math = lanes ? ctx.math(mathName(fn), lanes) : undefined;
   if (math !== undefined && lanes) {
     for (const a of args) f.op('local.get', a).op(`${lanes}.splat`);
-    f.op('call', math).op(`${lanes}.extract_lane`, 0);
+    math.call();
+    f.op(`${lanes}.extract_lane`, 0);
     return;
   }
   for (const a of args) f.op('local.get', a);

@@ -203,7 +203,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
           if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(x); f.op('call', m); return;
+          get(x); m.inline(); return;
         }
       }
     }
@@ -224,7 +224,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
           if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(a); get(b); f.op('call', m); return;
+          get(a); get(b); m.inline(); return;
         }
       }
     }

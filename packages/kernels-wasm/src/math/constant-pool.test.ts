@@ -52,10 +52,10 @@ describe('math functions reading constants from memory', () => {
     const x = Float64Array.from({ length: 64 }, (_, i) => (i - 32) * 3.7 + 0.01 * i * i);
     for (const fn of ['exp', 'sin', 'tanh', 'atan'] as const) {
       const table = createMathRunner(fn, 'f64x2').run(x);
-      expect(bits(createMathRunner(fn, 'f64x2', new ConstantPool(0)).run(x))).toEqual(bits(table));
-      expect(bits(createMathRunner(fn, 'f64x2', new ConstantPool(5)).run(x))).toEqual(bits(table));
+      expect(bits(createMathRunner(fn, 'f64x2', { pool: new ConstantPool(0) }).run(x))).toEqual(bits(table));
+      expect(bits(createMathRunner(fn, 'f64x2', { pool: new ConstantPool(5) }).run(x))).toEqual(bits(table));
       const x32 = Float32Array.from(x);
-      expect(bits(createMathRunner(fn, 'f32x4', new ConstantPool(7)).run(x32))).toEqual(bits(createMathRunner(fn, 'f32x4').run(x32)));
+      expect(bits(createMathRunner(fn, 'f32x4', { pool: new ConstantPool(7) }).run(x32))).toEqual(bits(createMathRunner(fn, 'f32x4').run(x32)));
     }
   });
 
@@ -85,5 +85,22 @@ describe('math functions reading constants from memory', () => {
     };
     expect(run(-1, -2)).toEqual([9, 8]);
     expect(run(1, 2)).toEqual([21, 22]);
+  });
+
+  test('a branch body loads its own constants, not the locals kept before it (which would stay live across the code before it)', () => {
+    const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 2, shared: false });
+    const pool = new ConstantPool();
+    const [, f] = m.func('f', ['v128'], ['v128'], true);
+    const e = new Emitter(f, (bytes) => constantAddress(pool.slot(bytes)!));
+    const x = e.arg(0);
+    const r = e.mutable(e.add(x, e.f64(10)));
+    e.when(e.gt(x, e.f64(0)), () => e.assign(r, e.add(r, e.f64(10))));
+    e.push(e.add(r, e.f64(10)));
+    const text = disassemble(m.toBytes());
+    const at = `v128.load align=16 offset=${constantAddress(pool.slot(new Uint8Array(new Float64Array([10, 10]).buffer))!)}`;
+    // Once before the branch (kept for the use after it), once inside.
+    expect(text.split(at).length - 1).toBe(2);
+    const inside = text.slice(text.indexOf('if'), text.indexOf('end', text.indexOf('if')));
+    expect(inside).toContain(at);
   });
 });

@@ -26,10 +26,13 @@ class Emitter {
   readonly f: FunctionBuilder;
   readonly #table: ConstantTable | undefined;
   readonly #loaded = new Map<number, Local>();
+  readonly #depth: number;
 
-  constructor(f: FunctionBuilder, table?: ConstantTable) {
+  /** `depth`: the block depth of the code's top level (where a kept constant is set on every path). */
+  constructor(f: FunctionBuilder, table?: ConstantTable, depth = 0) {
     this.f = f;
     this.#table = table;
+    this.#depth = depth;
   }
 
   /** Parameter i of the function (which must be a v128). */
@@ -72,7 +75,7 @@ class Emitter {
       return;
     }
     this.f.op('i32.const', 0).mem('v128.load', { offset: address });
-    if (this.f.depth === 0) {
+    if (this.f.depth === this.#depth) {
       const l = this.f.local('v128');
       this.f.op('local.tee', l);
       this.#loaded.set(address, l);
@@ -118,7 +121,14 @@ class Emitter {
   when(mask: V, body: () => void): void {
     this.push(mask);
     this.f.op('v128.any_true').if();
+    // The body loads its own constants rather than reading the locals kept outside: a kept
+    // local read in a rarely taken branch would stay live (in a register or spilled) across
+    // everything before it.
+    const kept = new Map(this.#loaded);
+    this.#loaded.clear();
     body();
+    this.#loaded.clear();
+    for (const [k, v] of kept) this.#loaded.set(k, v);
     this.f.end();
   }
 

@@ -4,7 +4,7 @@
 // that pads JS arrays into its memory and reads the results back.
 import { ModuleBuilder } from '../encode/module-builder.js';
 import { HEAP_BASE } from '../heap/constants.js';
-import { constantsFor, mathFunction } from './math-function.js';
+import { constantsFor, emitMathInline, mathFunction } from './math-function.js';
 import type { ConstantPool } from './constant-pool.js';
 import { MATH_ARITY } from './registry.js';
 import type { MathFn, MathLanes } from './registry.js';
@@ -21,11 +21,17 @@ interface MathRunner {
 const PAGE = 65536;
 const MAX_PAGES = 32768; // 2 GiB, only reserved as the runs need it
 
-/** `pool` numbers the module's constants instead of the process-wide table (tests of the table itself). */
-function buildMathModule(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): Uint8Array {
+interface HarnessOptions {
+  /** Numbers the module's constants instead of the process-wide table (tests of the table itself). */
+  readonly pool?: ConstantPool | undefined;
+  /** The routine written into the loop (as kernels do) instead of called. */
+  readonly inline?: boolean | undefined;
+}
+
+function buildMathModule(fn: MathFn, lanes: MathLanes, { pool, inline = false }: HarnessOptions = {}): Uint8Array {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: MAX_PAGES, shared: false });
   if (pool) constantsFor(m, pool);
-  const math = mathFunction(m, fn, lanes);
+  const math = inline ? undefined : mathFunction(m, fn, lanes);
   const binary = MATH_ARITY[fn] === 2;
   const params = binary ? (['i32', 'i32', 'i32', 'i32'] as const) : (['i32', 'i32', 'i32'] as const);
   const [, f] = m.func('apply', params, [], true);
@@ -42,15 +48,17 @@ function buildMathModule(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): Uin
   f.op('local.get', out).op('local.get', offset).op('i32.add');
   f.op('local.get', a).op('local.get', offset).op('i32.add').mem('v128.load');
   if (b !== undefined) f.op('local.get', b).op('local.get', offset).op('i32.add').mem('v128.load');
-  f.op('call', math).mem('v128.store');
+  if (math === undefined) emitMathInline(m, f, fn, lanes);
+  else f.op('call', math);
+  f.mem('v128.store');
   f.op('local.get', offset).op('i32.const', 16).op('i32.add').op('local.set', offset).op('br', 0);
   f.end().end();
   return m.toBytes();
 }
 
-function createMathRunner(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): MathRunner {
+function createMathRunner(fn: MathFn, lanes: MathLanes, options: HarnessOptions = {}): MathRunner {
   const memory = new WebAssembly.Memory({ initial: 1, maximum: MAX_PAGES });
-  const module = new WebAssembly.Module(new Uint8Array(buildMathModule(fn, lanes, pool)));
+  const module = new WebAssembly.Module(new Uint8Array(buildMathModule(fn, lanes, options)));
   const instance = new WebAssembly.Instance(module, { env: { memory } });
   const apply = instance.exports['apply'] as (...args: number[]) => void;
   const Ctor = lanes === 'f64x2' ? Float64Array : Float32Array;
@@ -81,4 +89,4 @@ function createMathRunner(fn: MathFn, lanes: MathLanes, pool?: ConstantPool): Ma
 }
 
 export { createMathRunner, buildMathModule };
-export type { MathRunner, Floats };
+export type { MathRunner, Floats, HarnessOptions };

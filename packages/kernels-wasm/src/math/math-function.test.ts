@@ -1,7 +1,8 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import { MATH_ARITY, MATH_FNS, isMathAvailable, mathFunction } from './index.js';
 import type { MathFn } from './index.js';
-import { buildMathModule } from './harness.js';
+import { buildMathModule, createMathRunner } from './harness.js';
+import { sampleInputs } from './sample-inputs.js';
 
 const LANES = ['f64x2', 'f32x4'] as const;
 const available = MATH_FNS.filter((fn) => isMathAvailable(fn, 'f64x2'));
@@ -21,6 +22,18 @@ describe('mathFunction', () => {
 
   test.each(available.flatMap((fn) => LANES.map((lanes) => [fn, lanes] as const)))('%s %s builds a valid module', (fn, lanes) => {
     expect(WebAssembly.validate(new Uint8Array(buildMathModule(fn, lanes)))).toBe(true);
+  });
+
+  // Kernels write each routine into their vector loop; the harness and the scalar tail call it.
+  test.each(available.flatMap((fn) => LANES.map((lanes) => [fn, lanes] as const)))('%s %s: written inline, bit for bit as called', (fn, lanes) => {
+    const Ctor = lanes === 'f64x2' ? Float64Array : Float32Array;
+    const [a, b] = sampleInputs(fn, lanes === 'f64x2' ? 'float64' : 'float32', 4096, 7);
+    const [x, y] = [Ctor.from(a), b && Ctor.from(b)];
+    const called = createMathRunner(fn, lanes).run(x, y);
+    const inline = createMathRunner(fn, lanes, { inline: true }).run(x, y);
+    const bits = (v: Float64Array | Float32Array): Uint32Array => new Uint32Array(v.buffer, v.byteOffset, v.byteLength / 4);
+    expect(bits(inline)).toEqual(bits(called));
+    expect(buildMathModule(fn, lanes, { inline: true })).not.toEqual(buildMathModule(fn, lanes));
   });
 
   test('memoises per (module, fn, lanes) and keeps the function internal', () => {

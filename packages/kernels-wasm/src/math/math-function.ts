@@ -9,6 +9,7 @@
 // f32 of the truth before the one rounding to f32, so the result is within
 // 0.5 + 2^-29 ulp of f32, which every float32 bar accepts.
 import type { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder } from '../encode/function-builder.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import { Emitter } from './emitter.js';
 import type { ConstantTable, V } from './emitter.js';
@@ -92,33 +93,52 @@ function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: M
   return e.save();
 }
 
+/** fn lane-wise on `args`: the float64 generator, or for f32x4 the native one or the f64x2 one on each half. */
+function emitMath(e: Emitter, fn: MathFn, lanes: MathLanes, args: readonly V[], ctx: MathContext): V {
+  const gen = GENERATORS[fn]!;
+  const native = F32_NATIVE[fn];
+  return lanes === 'f64x2' ? gen(e, args, ctx)
+    : native ? native(e, args, ctx)
+    : emitF32ViaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
+}
+
+function checkMath(fn: MathFn, lanes: MathLanes): void {
+  if (!isMathFn(fn)) throw new TypeError(`mathFunction: unknown function '${String(fn)}'; expected one of ${Object.keys(MATH_ARITY).join(', ')}`);
+  if (lanes !== 'f64x2' && lanes !== 'f32x4') throw new TypeError(`mathFunction: lanes must be 'f64x2' or 'f32x4'; got '${String(lanes)}'`);
+  if (!GENERATORS[fn]) throw new Error(`mathFunction: '${fn}' (${lanes}) is not implemented yet; check isMathAvailable('${fn}', '${lanes}') first`);
+}
+
+/**
+ * Writes fn lane-wise into `f` where it stands: pops the operand(s) (v128) and
+ * pushes the result. Inline in a kernel's vector loop, a routine costs no call,
+ * and the loop's vector values need not be spilled around one (V8 saves no
+ * SIMD register across a wasm call).
+ */
+function emitMathInline(m: ModuleBuilder, f: FunctionBuilder, fn: MathFn, lanes: MathLanes): void {
+  checkMath(fn, lanes);
+  const e = new Emitter(f, constantsFor(m), f.depth);
+  const args: V[] = [];
+  for (let i = 0; i < MATH_ARITY[fn]; i++) args.unshift(e.save());
+  e.push(emitMath(e, fn, lanes, args, contextFor(m)));
+}
+
 /**
  * The index of an internal (not exported) function computing fn lane-wise:
  * (param v128) (result v128), or (param v128 v128) (result v128) for pow,
  * atan2 and hypot. Defined once per (module, fn, lanes).
  */
 function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
-  if (!isMathFn(fn)) throw new TypeError(`mathFunction: unknown function '${String(fn)}'; expected one of ${Object.keys(MATH_ARITY).join(', ')}`);
-  if (lanes !== 'f64x2' && lanes !== 'f32x4') throw new TypeError(`mathFunction: lanes must be 'f64x2' or 'f32x4'; got '${String(lanes)}'`);
-  const gen = GENERATORS[fn];
-  if (!gen) throw new Error(`mathFunction: '${fn}' (${lanes}) is not implemented yet; check isMathAvailable('${fn}', '${lanes}') first`);
+  checkMath(fn, lanes);
   const table = memo(m);
   const key = `${fn}:${lanes}`;
   const known = table.get(key);
   if (known !== undefined) return known;
-  const arity = MATH_ARITY[fn];
-  const params = arity === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
+  const params = MATH_ARITY[fn] === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
   const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
   table.set(key, index);
   const e = new Emitter(body, constantsFor(m));
-  const args = params.map((_, i) => e.arg(i));
-  const ctx = contextFor(m);
-  const native = F32_NATIVE[fn];
-  const result = lanes === 'f64x2' ? gen(e, args, ctx)
-    : native ? native(e, args, ctx)
-    : emitF32ViaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
-  e.push(result);
+  e.push(emitMath(e, fn, lanes, params.map((_, i) => e.arg(i)), contextFor(m)));
   return index;
 }
 
-export { mathFunction, isMathAvailable, constantsFor };
+export { mathFunction, emitMathInline, isMathAvailable, constantsFor };
