@@ -51,7 +51,7 @@ interface Child {
 
 function start(script: string, name: string, args: readonly string[]): Child {
   const proc = fork(script, [name, ...args], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: [...process.execArgv, '--expose-gc'] });
-  return { name, proc, next: mailbox<Message>(proc, name, (deliver) => proc.on('message', deliver), (error) => ({ error })) };
+  return { name, proc, next: mailbox<Message>(proc, name, (deliver) => proc.on('message', deliver)) };
 }
 
 async function expect(c: Child, key: 'ready' | 'ms'): Promise<number> {

@@ -3,22 +3,24 @@
 // exits answers every wait, now and later, with an error, so no await hangs.
 import type { ChildProcess } from 'node:child_process';
 
+type Exited = { readonly error: string };
+
 /** Messages from `proc` (delivered by `subscribe`) one at a time; after its exit, `{ error }` naming `id`. */
-function mailbox<M>(proc: ChildProcess, id: string, subscribe: (deliver: (m: M) => void) => void, exited: (error: string) => M): () => Promise<M> {
-  const inbox: M[] = [];
-  const waiting: Array<(m: M) => void> = [];
-  const deliver = (m: M): void => {
+function mailbox<M>(proc: ChildProcess, id: string, subscribe: (deliver: (m: M) => void) => void): () => Promise<M | Exited> {
+  const inbox: Array<M | Exited> = [];
+  const waiting: Array<(m: M | Exited) => void> = [];
+  const deliver = (m: M | Exited): void => {
     const w = waiting.shift();
     if (w) w(m);
     else inbox.push(m);
   };
   subscribe(deliver);
   proc.on('exit', (code, signal) => {
-    const m = exited(`the ${id} process exited (${signal ?? `code ${code}`})`);
+    const m: Exited = { error: `the ${id} process exited (${signal ?? `code ${code}`})` };
     for (const w of waiting.splice(0)) w(m);
     inbox.push(m);
   });
-  return () => new Promise<M>((resolve) => {
+  return () => new Promise<M | Exited>((resolve) => {
     const m = inbox.shift();
     if (m) resolve(m);
     else waiting.push(resolve);

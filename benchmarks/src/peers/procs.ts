@@ -33,11 +33,11 @@ function startProc(id: string): Proc {
     const proc = spawn(py, [childPy, id], { stdio: ['pipe', 'pipe', 'inherit'] });
     const next = mailbox<FromChild>(proc, id, (deliver) => {
       createInterface({ input: proc.stdout! }).on('line', (line) => deliver(JSON.parse(line) as FromChild));
-    }, (error) => ({ error }));
+    });
     return { id, send: (m) => { if (proc.stdin!.writable) proc.stdin!.write(`${JSON.stringify(m)}\n`); }, next, kill: () => proc.kill() };
   }
   const proc = fork(childJs, [id], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'], execArgv: ['--expose-gc'] });
-  const next = mailbox<FromChild>(proc, id, (deliver) => proc.on('message', deliver), (error) => ({ error }));
+  const next = mailbox<FromChild>(proc, id, (deliver) => proc.on('message', deliver));
   return {
     id,
     send: (m) => { if (proc.connected) proc.send(m); },

@@ -3,7 +3,7 @@
 //   reciprocal (both round the same exact value x * 2^-k once; a division
 //   costs several times a multiplication, and blocks vectorised pipelining).
 //   x / 180 keeps its division: 1/180 is not exact.
-// - power by a constant: x ** 2 is square(x) and x ** -1 is 1 / x in float
+// - power by a constant: x ** 2 is square(x) and x ** -1 is reciprocal(x) in float
 //   (the C pow that the math library and V8 follow returns exactly x * x and
 //   1 / x there); an integer x ** k for k in 2..8 is a chain of
 //   multiplications (wrapping integer products associate, so any order gives
@@ -81,7 +81,7 @@ function reduce(m: Node, mayVanish: boolean): Node {
       if (a.dtype !== t || cb === undefined) return m;
       if (cb === 1) return keep(a);
       if (float && cb === 2) return makeNode('square', [a], m.shape, t, {});
-      if (float && cb === -1) return makeNode('divide', [scalar(1, t), a], m.shape, t, {});
+      if (float && cb === -1) return makeNode('reciprocal', [a], m.shape, t, {});
       if (!float && cb >= 2 && cb <= MAX_INT_POWER) return powerChain(a, cb);
       return m;
     }

@@ -10,10 +10,9 @@ import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
-import { combineHalves, combineScalar, emitBody, identity, openBlockLoop, vectorReduceOp } from './emit-kernel.js';
+import { combineHalves, combineScalar, combineVector, emitBody, identity, openBlockLoop, scalarLoop } from './emit-kernel.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KernelSpec } from './kernel-spec.js';
-import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
 import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-ops.js';
@@ -50,11 +49,8 @@ function partialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
       f.shuffle(JOIN_LOW_HALVES).op('local.set', acc[0]!);
     },
     combine(fn, acc, value) {
-      if (acc.length === 1) {
-        f.op('local.get', acc[0]!).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc[0]!);
-        return;
-      }
-      combineHalves(f, widen, fn, acc[0]!, acc[1]!, value);
+      if (acc.length === 1) combineVector(f, lanes, fn, acc[0]!, value);
+      else combineHalves(f, widen, fn, acc[0]!, acc[1]!, value);
     },
     store(at, offset, acc) {
       if (same(acc)) {
@@ -184,12 +180,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
     f.op('local.get', j).op('local.set', j0);
     ptr.forEach((p) => {
       f.op('local.get', j0).op('local.set', j);
-      f.block().loop();
-      f.op('local.get', j).op('local.get', c1).op('i32.ge_u').op('br_if', 1);
-      emitBody(ctx, spec, scalarVals, p, (ins, k) => {
-        f.op('local.get', p[k]!);
-        if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
-      }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (red, s) => {
+      scalarLoop(ctx, spec, scalarVals, p, colStride, j, c1, (red, s) => {
         // Partials are f64; every value of the reduction's type converts there and back exactly.
         partialAddress(red.slot, j);
         f.op('local.get', addr).mem('f64.load', { align: 0 });
@@ -201,12 +192,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
         if (red.type === 'float32') f.op('f64.promote_f32');
         else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
         f.mem('f64.store', { align: 0 });
-      }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
-      f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
-      spec.arrays.forEach((_, k) => {
-        f.op('local.get', p[k]!).op('local.get', colStride[k]!).op('i32.add').op('local.set', p[k]!);
       });
-      f.op('br', 0).end().end();
     });
 
     f.op('local.get', r).op('i32.const', rows).op('i32.add').op('local.set', r);

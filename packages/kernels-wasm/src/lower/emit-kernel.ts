@@ -177,9 +177,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
             combineHalves(f, 'f64x2.promote_low_f32x4', r.fn, accV[s]![2 * u]!, accV[s]![2 * u + 1]!, vecVals[r.arg]!);
             return;
           }
-          f.op('local.get', accV[s]![u]!).op('local.get', vecVals[r.arg]!);
-          f.op(vectorReduceOp(lanes, r.fn));
-          f.op('local.set', accV[s]![u]!);
+          combineVector(f, lanes, r.fn, accV[s]![u]!, vecVals[r.arg]!);
         }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, invariant);
       }
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
@@ -206,19 +204,9 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     vectorLoop(1);
   }
 
-  f.block().loop();
-  f.op('local.get', j).op('local.get', run).op('i32.ge_u').op('br_if', 1);
-  emitBody(ctx, spec, scalarVals, cur, (ins, k) => {
-    f.op('local.get', cur[k]!);
-    if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
-  }, (ins) => emitScalarInstr(ctx, ins, scalarVals, types), (r, s) => {
+  scalarLoop(ctx, spec, scalarVals, cur, istride, j, run, (r, s) => {
     combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
-  }, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
-  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
-  spec.arrays.forEach((_, k) => {
-    f.op('local.get', cur[k]!).op('local.get', istride[k]!).op('i32.add').op('local.set', cur[k]!);
   });
-  f.op('br', 0).end().end();
 
   // Advance the multi-index by the run, carrying into outer axes.
   f.op('local.get', i).op('local.get', run).op('i32.add').op('local.set', i);
@@ -327,6 +315,11 @@ function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
 }
 
+/** acc = acc (fn) value, lane by lane, in the lanes' own type. */
+function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local, value: Local): void {
+  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc);
+}
+
 /**
  * Folds a four-lane value into two f64x2 accumulators, lanes 0-1 into `lo` and
  * 2-3 into `hi`, each widened by `widen` (promote_low or convert_low): a
@@ -362,6 +355,30 @@ function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): v
   } else f.op(op);
 }
 
+/**
+ * The element-at-a-time loop: while j < end, the body on scalars through the
+ * pointers `cur`, each then advanced by its byte stride; `reduce` folds each
+ * reduction's value.
+ */
+function scalarLoop(
+  ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[], strides: readonly Local[],
+  j: Local, end: Local, reduce: (r: ReduceInstr, slotIndex: number) => void,
+): void {
+  const f = ctx.f;
+  const types = spec.body.map((ins) => ins.type);
+  f.block().loop();
+  f.op('local.get', j).op('local.get', end).op('i32.ge_u').op('br_if', 1);
+  emitBody(ctx, spec, vals, cur, (ins, k) => {
+    f.op('local.get', cur[k]!);
+    if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
+  }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
+  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
+  spec.arrays.forEach((_, k) => {
+    f.op('local.get', cur[k]!).op('local.get', strides[k]!).op('i32.add').op('local.set', cur[k]!);
+  });
+  f.op('br', 0).end().end();
+}
+
 /** Emits the SSA body once: values into `vals`, loads and stores through `cur`. */
 function emitBody(
   ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[],
@@ -393,5 +410,5 @@ function emitBody(
   });
 }
 
-export { emitKernel, emitBody, identity, combineScalar, openBlockLoop, vectorReduceOp, combineHalves };
+export { emitKernel, emitBody, scalarLoop, identity, combineScalar, openBlockLoop, vectorReduceOp, combineVector, combineHalves };
 export type { KernelOptions };

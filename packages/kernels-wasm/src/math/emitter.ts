@@ -25,7 +25,7 @@ type ConstantTable = (bytes: Uint8Array) => number | undefined;
 class Emitter {
   readonly f: FunctionBuilder;
   readonly #table: ConstantTable | undefined;
-  readonly #loaded = new Map<number, Local>();
+  #loaded = new Map<number, Local>();
   readonly #depth: number;
 
   /** `depth`: the block depth of the code's top level (where a kept constant is set on every path). */
@@ -124,11 +124,10 @@ class Emitter {
     // The body loads its own constants rather than reading the locals kept outside: a kept
     // local read in a rarely taken branch would stay live (in a register or spilled) across
     // everything before it.
-    const kept = new Map(this.#loaded);
-    this.#loaded.clear();
+    const kept = this.#loaded;
+    this.#loaded = new Map();
     body();
-    this.#loaded.clear();
-    for (const [k, v] of kept) this.#loaded.set(k, v);
+    this.#loaded = kept;
     this.f.end();
   }
 
