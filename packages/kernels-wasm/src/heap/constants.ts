@@ -4,9 +4,11 @@
 //
 //   [0, NULL_GUARD_BYTES)            never used: a zero pointer is always a bug
 //   [CONTROL_OFFSET, +CONTROL_BYTES) control words (atomic block counters, flags)
-//   [MATH_CONSTANTS_OFFSET, HEAP_BASE) the vector-math constant table, written
+//   [MATH_CONSTANTS_OFFSET, +BYTES)  the vector-math constant table, written
 //                                    by the data segment of each kernel module
 //                                    that uses vector math
+//   [MATH_TABLES_OFFSET, HEAP_BASE)  the vector-math lookup tables (read per
+//                                    lane), written the same way
 //   [HEAP_BASE, memory end)          array data, managed by the allocator
 
 /** Bytes in one WebAssembly page. */
@@ -37,8 +39,18 @@ const MATH_CONSTANTS_OFFSET = CONTROL_OFFSET + CONTROL_BYTES;
 /** Size of the constant table: 1024 v128 constants. */
 const MATH_CONSTANTS_BYTES = 16384;
 
+/**
+ * Start of the vector-math lookup tables: per-entry data (a log's 1/c and
+ * log c, an interval's constants) that a function reads at an index computed
+ * per lane, where a select chain over every entry would cost more.
+ */
+const MATH_TABLES_OFFSET = MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES;
+
+/** Size of the lookup-table area. */
+const MATH_TABLES_BYTES = 16384;
+
 /** The lowest address the allocator hands out. */
-const HEAP_BASE = MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES;
+const HEAP_BASE = MATH_TABLES_OFFSET + MATH_TABLES_BYTES;
 
 /** Pages a heap starts with unless told otherwise (4 MiB): small enough for tests and many heaps. */
 const DEFAULT_INITIAL_PAGES = 64;
@@ -52,6 +64,8 @@ export {
   CONTROL_BYTES,
   MATH_CONSTANTS_OFFSET,
   MATH_CONSTANTS_BYTES,
+  MATH_TABLES_OFFSET,
+  MATH_TABLES_BYTES,
   HEAP_BASE,
   DEFAULT_INITIAL_PAGES,
 };

@@ -1,4 +1,4 @@
-import { ALIGNMENT, CONTROL_BYTES, CONTROL_OFFSET, HEAP_BASE, MATH_CONSTANTS_BYTES, MATH_CONSTANTS_OFFSET, NULL_GUARD_BYTES, PAGE_BYTES } from './constants.js';
+import { ALIGNMENT, CONTROL_BYTES, CONTROL_OFFSET, HEAP_BASE, MATH_CONSTANTS_BYTES, MATH_CONSTANTS_OFFSET, MATH_TABLES_BYTES, MATH_TABLES_OFFSET, NULL_GUARD_BYTES, PAGE_BYTES } from './constants.js';
 import { HeapPointerError } from './errors.js';
 import { Heap } from './heap.js';
 import { Heap as ExportedHeap, defaultHeap } from './index.js';
@@ -6,13 +6,14 @@ import { Heap as ExportedHeap, defaultHeap } from './index.js';
 const small = (): Heap => new Heap({ initialPages: 1, maxPages: 16 });
 
 describe('Heap layout and alignment', () => {
-  test('the reserved area is a null guard, the control words and the math constant table, and the allocator starts after it', () => {
+  test('the reserved area is a null guard, the control words, the math constant table and the math lookup tables, and the allocator starts after it', () => {
     expect(NULL_GUARD_BYTES).toBeGreaterThanOrEqual(64);
     expect(CONTROL_OFFSET).toBe(NULL_GUARD_BYTES);
     expect(MATH_CONSTANTS_OFFSET).toBe(CONTROL_OFFSET + CONTROL_BYTES);
     expect(MATH_CONSTANTS_OFFSET % 16).toBe(0);
-    expect(HEAP_BASE).toBe(MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES);
-    expect(HEAP_BASE).toBe(20480);
+    expect(MATH_TABLES_OFFSET).toBe(MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES);
+    expect(HEAP_BASE).toBe(MATH_TABLES_OFFSET + MATH_TABLES_BYTES);
+    expect(HEAP_BASE).toBe(36864);
   });
 
   test('pointers are 16-byte aligned, never 0 and never in the reserved header', () => {

@@ -10,6 +10,7 @@
 // would read as zero on the path that skipped it. Without a table (a module
 // with no memory) they are emitted inline at each use (v128.const).
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import { JOIN_LOW_HALVES } from '../encode/shuffles.js';
 
 /** A v128 value: a local that holds it, or a constant emitted where it is used. */
 type V = { readonly local: Local } | { readonly bytes: Uint8Array };
@@ -22,17 +23,29 @@ const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a,
 /** Where constants live: the address of a constant's slot, or undefined to emit it inline. */
 type ConstantTable = (bytes: Uint8Array) => number | undefined;
 
+/** Where lookup tables live: the address a table's bytes are placed at (see table-pool.ts). */
+type LookupTables = (bytes: Uint8Array) => number;
+
+/** The high 8 bytes of each operand, joined: the second f64 lane of two rows, side by side. */
+const JOIN_HIGH_HALVES = JOIN_LOW_HALVES.map((b) => b + 8);
+
 class Emitter {
   readonly f: FunctionBuilder;
   readonly #table: ConstantTable | undefined;
   #loaded = new Map<number, Local>();
   readonly #depth: number;
+  readonly #tables: LookupTables | undefined;
 
-  /** `depth`: the block depth of the code's top level (where a kept constant is set on every path). */
-  constructor(f: FunctionBuilder, table?: ConstantTable, depth = 0) {
+  /**
+   * `depth`: the block depth of the code's top level (where a kept constant is
+   * set on every path). `tables`: where `lookup` places its tables (a module
+   * without memory has none, and `lookup` then throws).
+   */
+  constructor(f: FunctionBuilder, table?: ConstantTable, depth = 0, tables?: LookupTables) {
     this.f = f;
     this.#table = table;
     this.#depth = depth;
+    this.#tables = tables;
   }
 
   /** Parameter i of the function (which must be a v128). */
@@ -131,6 +144,45 @@ class Emitter {
     this.f.end();
   }
 
+  /**
+   * A per-lane table lookup (wasm SIMD has no gather): field j of the result
+   * holds rows[index0][j] in lane 0 and rows[index1][j] in lane 1, for the
+   * i64x2 lanes of `index` (entry numbers; the caller's arithmetic keeps them
+   * in [0, rows.length), nothing checks). Each row is padded to a power-of-two
+   * number of 16-byte chunks; a lane costs one extract and one load per
+   * chunk, and each pair of fields one shuffle per field.
+   */
+  lookup(rows: readonly (readonly number[])[], index: V): V[] {
+    if (!this.#tables) throw new Error('Emitter.lookup: the module has no memory, so it has no lookup tables; import a memory first');
+    const fields = rows[0]?.length ?? 0;
+    if (fields === 0 || rows.some((r) => r.length !== fields)) {
+      throw new RangeError(`Emitter.lookup: rows must be non-empty and all of one length; got lengths ${rows.map((r) => r.length).join(', ')}`);
+    }
+    const chunks = 2 ** Math.ceil(Math.log2(Math.ceil(fields / 2)));
+    const data = new Float64Array(rows.length * chunks * 2);
+    rows.forEach((r, i) => data.set(r, i * chunks * 2));
+    const address = this.#tables(new Uint8Array(data.buffer));
+    const offsets = this.shift('i64x2.shl', index, Math.log2(chunks * 16));
+    const base = this.f.local('i32');
+    const loaded = [0, 1].map((lane) => {
+      // An entry number's low 32 bits are i32 lane 2*lane of its i64 lane.
+      this.push(offsets);
+      this.f.op('i32x4.extract_lane', 2 * lane).op('local.set', base);
+      return Array.from({ length: chunks }, (_, c) => {
+        this.f.op('local.get', base).mem('v128.load', { offset: address + 16 * c });
+        return this.save();
+      });
+    });
+    const out: V[] = [];
+    for (let j = 0; j < fields; j++) {
+      const c = j >> 1;
+      this.push(loaded[0]![c]!).push(loaded[1]![c]!);
+      this.f.shuffle(j % 2 === 0 ? JOIN_LOW_HALVES : JOIN_HIGH_HALVES);
+      out.push(this.save());
+    }
+    return out;
+  }
+
   // f64x2 shorthands: most of the library is written in double precision.
   add(a: V, b: V): V { return this.op('f64x2.add', a, b); }
   sub(a: V, b: V): V { return this.op('f64x2.sub', a, b); }
@@ -214,4 +266,4 @@ class Emitter {
 }
 
 export { Emitter };
-export type { V, ConstantTable };
+export type { V, ConstantTable, LookupTables };

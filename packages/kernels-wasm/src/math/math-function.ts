@@ -12,8 +12,9 @@ import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder } from '../encode/function-builder.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import { Emitter } from './emitter.js';
-import type { ConstantTable, V } from './emitter.js';
-import { MATH_CONSTANTS_OFFSET } from '../heap/constants.js';
+import type { ConstantTable, LookupTables, V } from './emitter.js';
+import { MATH_CONSTANTS_OFFSET, MATH_TABLES_OFFSET } from '../heap/constants.js';
+import { MATH_TABLES } from './table-pool.js';
 import { MATH_CONSTANTS, constantAddress } from './constant-pool.js';
 import type { ConstantPool } from './constant-pool.js';
 import type { MathContext } from './context.js';
@@ -71,6 +72,29 @@ function constantsFor(m: ModuleBuilder, pool: ConstantPool = MATH_CONSTANTS): Co
   return table;
 }
 
+const lookupTables = new WeakMap<ModuleBuilder, LookupTables>();
+
+/**
+ * The module's view of the lookup tables (table-pool.ts): the first table it
+ * reads adds the data segment writing the table area up to the end of the
+ * highest one it read. Undefined for a module without memory.
+ */
+function tablesFor(m: ModuleBuilder): LookupTables | undefined {
+  if (!m.hasMemory) return undefined;
+  let tables = lookupTables.get(m);
+  if (!tables) {
+    let end = 0;
+    tables = (bytes) => {
+      const address = MATH_TABLES.place(bytes);
+      if (end === 0) m.data(MATH_TABLES_OFFSET, () => MATH_TABLES.bytes(end));
+      end = Math.max(end, address - MATH_TABLES_OFFSET + bytes.length);
+      return address;
+    };
+    lookupTables.set(m, tables);
+  }
+  return tables;
+}
+
 function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
   return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
 }
@@ -116,7 +140,7 @@ function checkMath(fn: MathFn, lanes: MathLanes): void {
  */
 function emitMathInline(m: ModuleBuilder, f: FunctionBuilder, fn: MathFn, lanes: MathLanes): void {
   checkMath(fn, lanes);
-  const e = new Emitter(f, constantsFor(m), f.depth);
+  const e = new Emitter(f, constantsFor(m), f.depth, tablesFor(m));
   const args: V[] = [];
   for (let i = 0; i < MATH_ARITY[fn]; i++) args.unshift(e.save());
   e.push(emitMath(e, fn, lanes, args, contextFor(m)));
@@ -136,7 +160,7 @@ function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   const params = MATH_ARITY[fn] === 2 ? (['v128', 'v128'] as const) : (['v128'] as const);
   const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
   table.set(key, index);
-  const e = new Emitter(body, constantsFor(m));
+  const e = new Emitter(body, constantsFor(m), 0, tablesFor(m));
   e.push(emitMath(e, fn, lanes, params.map((_, i) => e.arg(i)), contextFor(m)));
   return index;
 }
