@@ -9,6 +9,7 @@ Deterministic: run it again and the file comes out byte-identical.
 Debian's python3-mpmath: apt-get install -y python3-mpmath.
 """
 import os
+import struct
 
 from mpmath import mp, mpf
 import mpmath
@@ -46,6 +47,62 @@ def atan_rows():
     return rows
 
 
+LOG_OFF = 0x3fe6955500000000
+LOG_INVC_BITS = 10
+LOG_ZH_BITS = 53 - LOG_INVC_BITS
+LOG_R_MAX = mpf(1.35) * mpf(2) ** -8
+
+
+def from_bits(b):
+    return struct.unpack('<d', struct.pack('<Q', b))[0]
+
+
+def log_rows():
+    """log.ts: one row per bucket of z in [OFF, 2*OFF) (x = 2^k * z, OFF ~ 0.7058), the
+    bucket being bits 45-51 of bits(x) - bits(OFF): [1/c, log(c) hi, log(c) lo, low],
+    low the mask of z's bits that zh drops.
+
+    1/c is the reciprocal of the bucket's midpoint rounded to 10 significant bits (1
+    for the bucket holding 1), so that z*(1/c) - 1 is formed exactly as a double-double
+    (log.ts; zh is z itself where c = 1, so that r = z - 1 has no rounding at all),
+    and log(c) is -log(1/c), as hi + lo. Every z in a bucket has
+    |z/c - 1| < LOG_R_MAX, and below |log c| where c is not 1.
+    """
+    rows = []
+    for i in range(128):
+        z_lo = mpf(from_bits(LOG_OFF + (i << 45)))
+        z_hi = mpf(from_bits(LOG_OFF + ((i + 1) << 45)))
+        m = 2 / (z_lo + z_hi)
+        e = int(mpmath.floor(mpmath.log(m, 2)))
+        scale = mpf(2) ** (LOG_INVC_BITS - 1 - e)
+        # The bucket holding 1 takes c = 1, so that there r = z - 1 exactly and log c = 0.
+        invc = mpf(1) if z_lo <= 1 < z_hi else mpmath.nint(m * scale) / scale
+        assert float(invc) == invc
+        r_max = max(abs(z_lo * invc - 1), abs(z_hi * invc - 1))
+        assert r_max < LOG_R_MAX
+        # log.ts adds r to log c by Fast2Sum, which needs |log c| >= |r| (or log c = 0).
+        assert invc == 1 or abs(mpmath.log(invc)) > r_max
+        # The low bits of z that zh drops (as a double's bits: 1023 is a subnormal), none where c = 1.
+        low = from_bits(0 if invc == 1 else (1 << (53 - LOG_ZH_BITS)) - 1)
+        rows.append([float(invc), *hi_lo(-mpmath.log(invc)), low])
+    return rows
+
+
+def log_tail():
+    """log1p(r) - r = r^2 * Q(r) on |r| <= LOG_R_MAX: Q = -1/2 + r*P(r), P a degree-4
+    Chebyshev fit (mpmath chebyfit), absolute error of r^2*Q below 2^-67."""
+    def h(r):
+        if abs(r) < mpf(2) ** -60:
+            return mpf(1) / 3
+        return ((mpmath.log1p(r) - r) / r ** 2 + mpf(0.5)) / r
+    poly = mpmath.chebyfit(h, [-LOG_R_MAX, LOG_R_MAX], 5)
+    coeffs = [-0.5] + [float(c) for c in poly[::-1]]
+    worst = max(abs(r * r * sum(mpf(c) * r ** j for j, c in enumerate(coeffs)) - (mpmath.log1p(r) - r))
+                for r in (-LOG_R_MAX + 2 * LOG_R_MAX * k / 4000 for k in range(4001)))
+    assert worst < mpf(2) ** -67, worst
+    return coeffs
+
+
 def ts_rows(name, doc, rows):
     body = ',\n'.join('  [' + ', '.join(repr(v) for v in r) + ']' for r in rows)
     return f'/** {doc} */\nconst {name}: ReadonlyArray<readonly number[]> = [\n{body},\n];\n'
@@ -57,7 +114,10 @@ def main():
         '// the double nearest the exact one (a lo value: the double nearest the\n'
         '// remainder after its hi), printed so that it reads back to the same double.\n',
         ts_rows('ATAN_ROWS', 'atan.ts: [p, c, atan(c) hi, atan(c) lo] per eighth of a binade of |x| in [2^-8, 2^8], and one for 2^8.', atan_rows()),
-        'export { ATAN_ROWS };\n',
+        ts_rows('LOG_ROWS', 'log.ts: [1/c, log(c) hi, log(c) lo, the bits of z that zh drops] per bucket of the reduced argument z in [0.7058, 1.4116) (bits 45-51 of bits(x) - 0x3fe6955500000000).', log_rows()),
+        '/** log.ts: Q(r), log1p(r) - r = r^2*Q(r) on |r| <= 1.35*2^-8 (absolute error < 2^-67). */\n'
+        'const LOG1P_TAIL: readonly number[] = [' + ', '.join(repr(c) for c in log_tail()) + '];\n',
+        'export { ATAN_ROWS, LOG_ROWS, LOG1P_TAIL };\n',
     ]
     with open(OUT, 'w') as f:
         f.write('\n'.join(parts))

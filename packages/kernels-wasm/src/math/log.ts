@@ -1,24 +1,24 @@
-// log in f64x2, after fdlibm's e_log.c (Sun Microsystems, 1993), proved
-// accurate to < 1 ulp and table-free:
-//   x = 2^k * (1+f), sqrt(2)/2 < 1+f < sqrt(2);
-//   s = f/(2+f), log(1+f) = 2s + s*R(s^2), R fdlibm's degree-7 Remez fit
-//   (|error| < 2^-58.45) in the even powers Lg1..Lg7;
-//   log(x) = k*ln2HI + (f - (f^2/2 - (s*(f^2/2 + R) + k*ln2LO))),
-// where k*ln2HI is exact (ln2HI has 32 significant bits).
-//
-// Two paths. Vectors of positive normal finite lanes (one integer add and
-// compare tells) take the short one: fdlibm's hfsq form alone (written out
-// above), with k from the difference of the input's bits and its reduced
-// mantissa's. Over 1.2e7 inputs (1 + f near both ends of its interval, [0.5,
-// 2], and 2^-1000..2^1000) it is within 0.87 ulp of the correctly rounded
-// result (a long double reference), where fdlibm is within 0.90; the other
-// form, f - s*(f - R), alone reached 0.97. Any other vector (zeros,
-// subnormals, negatives, Infinity, NaN) also runs the long one, which
-// computes fdlibm's three forms (|f| < 2^-20, and a hfsq form for 1+f near
-// its extremes), selects per lane as fdlibm branches, and handles the
-// special cases; it takes those lanes.
+// log in f64x2. Vectors of positive normal finite lanes (one integer add and
+// compare tells) take a table-driven form:
+//   x = 2^k * z, z in [OFF, 2*OFF), OFF ~ 0.7058 (so x near 1 has k = 0);
+//   z's bucket (128 per binade-sized range, bits 45-51 of bits(x) - bits(OFF))
+//   gives 1/c, 10 significant bits near 1/midpoint (exactly 1 for the bucket
+//   holding 1), and log c as hi + lo (tables.generated.ts, from mpmath);
+//   r = z/c - 1 is formed exactly as rh + rl (the 10-bit 1/c makes zh/c exact);
+//   log x = [k*ln2HI + log c + rh, summed exactly] + (the low parts + r^2*Q(r)),
+//   Q a degree-5 fit (|error of r^2*Q| < 2^-67 on |r| <= 1.35*2^-8).
+// Only the last addition rounds to speak of, so the result is within a hair
+// of half an ulp: 0.506 ulp at most against a long double reference over 2e7
+// inputs (log-uniform on [1e-300, 1e300] and [1e-3, 1e3]; uniform on [0.5, 2],
+// [0.99, 1.01] and [1 - 1e-5, 1 + 1e-5]). fdlibm's e_log.c, which this
+// replaced, reached 0.87 and has a division. Any other vector (zeros,
+// subnormals, negatives, Infinity, NaN) also runs fdlibm's code below
+// (e_log.c, Sun Microsystems, 1993: x = 2^k*(1+f), s = f/(2+f), log(1+f) =
+// 2s + s*R(s^2) with its Remez fit Lg1..Lg7, three forms selected per lane as
+// fdlibm branches), with the special cases, and takes that on those lanes.
 import type { Emitter, V } from './emitter.js';
-import { SHIFT, SHIFT_BITS, i64ToF64 } from './f64-bits.js';
+import { fastTwoSum, i64ToF64 } from './f64-bits.js';
+import { LOG1P_TAIL, LOG_ROWS } from './tables.generated.js';
 import { LN2HI, LN2LO } from './exp.js';
 
 const LG = [
@@ -103,8 +103,13 @@ function logSpecials(e: Emitter, x: V, result: V): V {
   return e.select(finitePositive, result, special);
 }
 
+/** bits(OFF), OFF ~ 0.7058: x = 2^k * z with z in [OFF, 2*OFF), so x near 1 has k = 0 and z near 1. */
+const OFF = 0x3fe6955500000000n;
+/** The high 32 bits of each i64 lane moved to i32 lanes 0 and 1 (for convert_low). */
+const HIGH_WORDS = [4, 5, 6, 7, 12, 13, 14, 15, 4, 5, 6, 7, 12, 13, 14, 15] as const;
+
 function logF64(e: Emitter, x: V): V {
-  const y = e.mutable(logShort(e, x));
+  const y = e.mutable(logTable(e, x));
   // bits + 0x7ff0...0 (mod 2^64) is at most 0xffdf_ffff_ffff_ffff, signed, exactly for bits in
   // [0x0010...0, 0x7fef_ffff_ffff_ffff]: the positive normal finite doubles.
   const other = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(0x7ff0000000000000n)), e.i64(-0x20000000000001n));
@@ -112,18 +117,30 @@ function logF64(e: Emitter, x: V): V {
   return y;
 }
 
-/** log(x) for positive normal finite x (any other lane gives garbage). */
-function logShort(e: Emitter, x: V): V {
-  const m = e.and(x, e.i64(MANTISSA));
-  const i = e.and(e.op('i64x2.add', m, e.i64(0x95f64n << 32n)), e.i64(1n << 52n));
-  const xn = e.or(m, e.xor(i, e.i64(0x3ff0000000000000n)));
-  // x and xn differ only in the exponent field, by k: (x - xn + 1023 << 52) >> 52 is k + 1023.
-  const kBiased = e.shift('i64x2.shr_u', e.op('i64x2.add', e.op('i64x2.sub', x, xn), e.i64(1023n << 52n)), 52);
-  const dk = e.sub(e.op('i64x2.add', kBiased, e.i64(SHIFT_BITS)), e.f64(SHIFT + 1023));
-  const f = e.sub(xn, e.f64(1));
-  const { s, R, hfsq } = log1pTerms(e, f);
-  const tail = e.sub(e.sub(hfsq, e.add(e.mul(s, e.add(hfsq, R)), e.mul(dk, e.f64(LN2LO)))), f);
-  return e.sub(e.mul(dk, e.f64(LN2HI)), tail);
+/** log(x) for positive normal finite x (any other lane gives a value to replace). */
+function logTable(e: Emitter, x: V): V {
+  const tmp = e.op('i64x2.sub', x, e.i64(OFF));
+  const row = e.and(e.shift('i64x2.shr_u', tmp, 45), e.i64(127n));
+  // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
+  const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
+  e.push(e.shift('i32x4.shr_s', tmp, 20)).push(e.shift('i32x4.shr_s', tmp, 20));
+  e.f.shuffle(HIGH_WORDS);
+  const dk = e.op('f64x2.convert_low_i32x4_s', e.save());
+  const [invc, logcHi, logcLo, low] = e.lookup(LOG_ROWS, row) as [V, V, V, V];
+  // r = z/c - 1 = rh + rl exactly but for rl's rounding: 1/c has 10 significant bits, so
+  // zh*(1/c), zh being z's top 43 bits, is exact, and so is its difference from 1 (Sterbenz).
+  // Where c = 1, zh is z and rl is 0: r = z - 1 is exact however near 1 z is.
+  const zh = e.andnot(z, low);
+  const rh = e.sub(e.mul(zh, invc), e.f64(1));
+  const rl = e.mul(e.sub(z, zh), invc);
+  // log x = k*ln2HI + log c + rh, summed exactly by Fast2Sum (|k*ln2HI| >= 0.69 > |log c| or
+  // k = 0; |log c| > |r| or c = 1: generate_tables.py checks), plus the small terms, so that
+  // the one rounding that matters is the last, even where log x is near 0.
+  const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logcHi);
+  const [hi, hlo] = fastTwoSum(e, w, rh);
+  const r = e.add(rh, rl);
+  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.add(e.mul(dk, e.f64(LN2LO)), logcLo))), e.mul(e.mul(r, r), e.horner(r, LOG1P_TAIL)));
+  return e.add(hi, small);
 }
 
 export { logF64, logReduce, logFromParts, logSpecials, log1pTerms, LG };

@@ -51,13 +51,18 @@ describe('mathFunction', () => {
   });
 
   test('the Payne-Hanek helpers are shared by sin and cos in one module', () => {
-    const m = new ModuleBuilder();
+    const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 2, shared: false });
     mathFunction(m, 'sin', 'f64x2');
     const afterSin = mathFunction(m, 'exp', 'f64x2');
     mathFunction(m, 'cos', 'f64x2');
     // sin added itself, the digit table and the reduction (3), exp one; cos adds only itself.
     expect(afterSin).toBe(3);
     expect(mathFunction(m, 'log', 'f64x2')).toBe(5);
+  });
+
+  test('a function that reads lookup tables (log, atan) needs a module with memory, and says so', () => {
+    expect(() => mathFunction(new ModuleBuilder(), 'log', 'f64x2')).toThrow('the module has no memory, so it has no lookup tables; import a memory first');
+    expect(() => mathFunction(new ModuleBuilder(), 'atan', 'f64x2')).toThrow('import a memory first');
   });
 
   test('comes after imported functions in the index space', () => {

@@ -74,6 +74,6 @@ describe('math lookup tables', () => {
       buildMathModule(fn, 'f32x4');
     }
     expect(MATH_TABLES.size).toBeGreaterThan(0);
-    expect(MATH_TABLES.size).toBeLessThanOrEqual(MATH_TABLES_BYTES / 2);
+    expect(MATH_TABLES.size).toBeLessThanOrEqual(MATH_TABLES_BYTES * 0.75);
   });
 });
