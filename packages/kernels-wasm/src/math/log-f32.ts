@@ -22,6 +22,8 @@ const LG2 = 0xccce13 * 2 ** -25; // 0.40000972152
 const LG3 = 0x91e9ee * 2 ** -25; // 0.28498786688
 const LG4 = 0xf89e26 * 2 ** -26; // 0.24279078841
 const MIN_NORMAL = 1.1754943508222875e-38;
+/** bits(fround(sqrt(2)/2)): 1 + f = xn in [0x3f3504f3, 0x3fb504f3), fdlibm's interval (whose ends are 0x..04e0): the same form applies. */
+const SQRT1_2_BITS = 0x3f3504f3;
 
 function logF32(e: Emitter, x: V): V {
   const y = e.mutable(logShort(e, x));
@@ -35,12 +37,11 @@ function logF32(e: Emitter, x: V): V {
 /** log(x) for positive normal finite x (any other lane gives garbage). */
 function logShort(e: Emitter, x: V): V {
   const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
-  const m = e.and(x, e.i32(0x007fffff));
-  // 0x95f64 << 3: mantissas past sqrt(2) carry into bit 23 (the exponent field).
-  const i = e.and(e.op('i32x4.add', m, e.i32(0x95f64 << 3)), e.i32(0x800000));
-  const xn = e.or(m, e.xor(i, e.i32(0x3f800000)));
-  // x and xn differ only in the exponent field, by k.
-  const dk = F('convert_i32x4_s', e.shift('i32x4.shr_s', e.op('i32x4.sub', x, xn), 23));
+  // x = 2^k * xn with xn in [sqrt(2)/2, sqrt(2)): tmp = bits(x) - bits(sqrt(2)/2) holds k in its
+  // exponent field and xn's place in the binade below it.
+  const tmp = e.op('i32x4.sub', x, e.i32(SQRT1_2_BITS));
+  const xn = e.op('i32x4.sub', x, e.and(tmp, e.i32(-0x800000)));
+  const dk = F('convert_i32x4_s', e.shift('i32x4.shr_s', tmp, 23));
   const f = F('sub', xn, e.f32(1));
   const s = F('div', f, F('add', e.f32(2), f));
   const z = F('mul', s, s);
