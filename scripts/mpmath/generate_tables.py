@@ -103,6 +103,11 @@ def log_tail():
     return coeffs
 
 
+def exp2_rows():
+    """expm1.ts: 2^(j/64) as hi + lo, j = 0..63."""
+    return [list(hi_lo(mpf(2) ** (mpf(j) / 64))) for j in range(64)]
+
+
 def ts_rows(name, doc, rows):
     body = ',\n'.join('  [' + ', '.join(repr(v) for v in r) + ']' for r in rows)
     return f'/** {doc} */\nconst {name}: ReadonlyArray<readonly number[]> = [\n{body},\n];\n'
@@ -117,7 +122,8 @@ def main():
         ts_rows('LOG_ROWS', 'log.ts: [1/c, log(c) hi, log(c) lo, the bits of z that zh drops] per bucket of the reduced argument z in [0.7058, 1.4116) (bits 45-51 of bits(x) - 0x3fe6955500000000).', log_rows()),
         '/** log.ts: Q(r), log1p(r) - r = r^2*Q(r) on |r| <= 1.35*2^-8 (absolute error < 2^-67). */\n'
         'const LOG1P_TAIL: readonly number[] = [' + ', '.join(repr(c) for c in log_tail()) + '];\n',
-        'export { ATAN_ROWS, LOG_ROWS, LOG1P_TAIL };\n',
+        ts_rows('EXP2_ROWS', 'expm1.ts: [2^(j/64) hi, lo] for j = 0..63.', exp2_rows()),
+        'export { ATAN_ROWS, LOG_ROWS, LOG1P_TAIL, EXP2_ROWS };\n',
     ]
     with open(OUT, 'w') as f:
         f.write('\n'.join(parts))

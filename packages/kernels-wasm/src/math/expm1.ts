@@ -1,60 +1,66 @@
-// expm1 in f64x2, after fdlibm's s_expm1.c (Sun Microsystems, 1993; error
-// < 1 ulp): x = k*ln2 + r with the reduction's rounding error kept as c;
-// on |r| <= ln2/2, expm1(r) = r + r^2/2 + r^3/2 * (3 - (R1 + R1*r/2)) / (6 - r*(3 - R1*r/2)),
-// where R1(r^2/2) is fdlibm's degree-5 Remez fit (error < 2^-61) of
-// 6/r * ((exp(r)+1)/(exp(r)-1) - 2/r). The k-dependent reconstruction
-// (k = 0, -1, 1, 2..19, 20..56, else) picks the cancellation-free form for
-// each range; here every form is computed and the lanes select theirs.
+// expm1 in f64x2, table-driven (the table: 2^(j/64) as hi + lo, from mpmath):
+//   x = (64m + j)*ln2/64 + r, |r| <= ln2/128, r = rh + rl (ln2/64 in fdlibm's
+//   hi/lo split, so k*hi is exact);
+//   exp(x) = 2^m * T (1 + p), T = 2^(j/64), p = rh + rl(1 + rh) + q,
+//   q = rh^2 (1/2 + rh/6 + ... + rh^4/720) (truncation < 2^-65 absolute);
+//   expm1(x) = c + p + c*p with c = 2^m*T - 1 = ch + cl exactly (TwoSum), and
+//   ch + rh summed exactly (Fast2Sum): the products left to round, c*p and
+//   rh^2*Q, are small against the result wherever it is small (|c| or |p|
+//   is), so only the last addition rounds at the result's scale, even near 0
+//   and across k = +-1 (x near +-ln2/128, where 2^m*T - 1 and p nearly
+//   cancel). At m = 1024 (x >= 709.776) 2^m overflows: 2*T*(1 + p) * 2^(m-1).
+// fdlibm's s_expm1.c, which this replaced, has a division and six forms
+// chosen by k, all computed and selected here before. The parts are exported
+// for tanh (hyperbolic.ts), which needs expm1 as a double-double.
 import type { Emitter, V } from './emitter.js';
-import { roundToInt, scaleByPow2 } from './f64-bits.js';
-import { INVLN2, LN2HI, LN2LO } from './exp.js';
+import { SHIFT, SHIFT_BITS, fastTwoSum, twoSum } from './f64-bits.js';
+import { LN2HI, LN2LO } from './exp.js';
+import { EXP2_ROWS } from './tables.generated.js';
 
-const Q = [
-  -3.33333333333331316428e-02, // Q1 0xBFA11111 111110F4
-  1.58730158725481460165e-03, // Q2 0x3F5A01A0 19FE5585
-  -7.93650757867487942473e-05, // Q3 0xBF14CE19 9EAADBB7
-  4.00821782732936239552e-06, // Q4 0x3ED0CFCA 86E65239
-  -2.01099218183624371326e-07, // Q5 0xBE8AFDB7 6E09C32D
-] as const;
+/** The Taylor series of (expm1(r) - r)/r^2, to r^4/720. */
+const Q = [1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720] as const;
+/** Added to bits(x*64/ln2 + SHIFT) = SHIFT_BITS + k: k + 64*1022, whose top bits are m + 1022. */
+const M_BIAS = BigInt.asIntN(64, 64n * 1022n - SHIFT_BITS);
+const SIGN = -0x8000000000000000n;
 
-/** Below this |x|, expm1(x) rounds to x: keeps -0 and subnormals exact. */
-const TINY = 2 ** -54;
-
-function expm1F64(e: Emitter, x0: V): V {
-  // Past -40, expm1 rounds to -1; past 710 it overflows. NaN passes the clamp as NaN.
+/**
+ * expm1(x) = c + p + c*p, c = 2^m*T - 1 (exact, as ch + cl), p = expm1(r):
+ * [ch + rh by Fast2Sum] + the small terms, as hi + lo. Valid for m <= 1023
+ * (x < 709.776; x clamped below at -40, where expm1 rounds to -1), where 2^m
+ * is finite; NaN passes as NaN. hi carries the result to within the
+ * small terms' magnitude (a few ulps of hi at most), lo the rest.
+ */
+function expm1Parts(e: Emitter, x0: V): { readonly hi: V; readonly lo: V; readonly kf: V; readonly halfPow2m: V; readonly t: V; readonly tlo: V; readonly p: V } {
   const x = e.clamp(x0, -40, 710);
-  const [kf, k] = roundToInt(e, e.mul(x, e.f64(INVLN2)));
-  const hi = e.sub(x, e.mul(kf, e.f64(LN2HI)));
-  const lo = e.mul(kf, e.f64(LN2LO));
-  const r = e.sub(hi, lo);
-  const c = e.sub(e.sub(hi, r), lo);
-  // expm1(r) ~ r - (r*E - r^2/2), E as in fdlibm.
-  const hfx = e.mul(e.f64(0.5), r);
-  const hxs = e.mul(r, hfx);
-  const r1 = e.add(e.f64(1), e.mul(hxs, e.horner(hxs, Q)));
-  const t = e.sub(e.f64(3), e.mul(r1, hfx));
-  const E0 = e.mul(hxs, e.div(e.sub(r1, t), e.sub(e.f64(6), e.mul(r, t))));
-  const k0 = e.sub(r, e.sub(e.mul(r, E0), hxs));
-  // k != 0: fold the reduction error c in.
-  const E = e.sub(e.sub(e.mul(r, e.sub(E0, c)), c), hxs);
-  const kMinus1 = e.sub(e.mul(e.f64(0.5), e.sub(r, E)), e.f64(0.5));
-  const kPlus1 = e.select(e.lt(r, e.f64(-0.25)),
-    e.mul(e.f64(-2), e.sub(E, e.add(r, e.f64(0.5)))),
-    e.add(e.f64(1), e.mul(e.f64(2), e.sub(r, E))));
-  // k <= -2 or k > 56: exp(x) - 1 with no cancellation worth avoiding.
-  const far = e.sub(scaleByPow2(e, e.sub(e.f64(1), e.sub(E, r)), k), e.f64(1));
-  // 2 <= k < 20: (1 - 2^-k) - (E - r), scaled; 20 <= k <= 56: (r - (E + 2^-k)) + 1, scaled.
-  const twoMinusK = scaleByPow2(e, e.f64(1), e.op('i64x2.neg', k));
-  const mid = scaleByPow2(e, e.sub(e.sub(e.f64(1), twoMinusK), e.sub(E, r)), k);
-  const high = scaleByPow2(e, e.add(e.sub(r, e.add(E, twoMinusK)), e.f64(1)), k);
-  const is = (v: bigint): V => e.op('i64x2.eq', k, e.i64(v));
-  const kLt = (v: bigint): V => e.op('i64x2.lt_s', k, e.i64(v));
-  let y = e.select(kLt(20n), mid, high);
-  y = e.select(e.or(kLt(-1n), e.op('i64x2.gt_s', k, e.i64(56n))), far, y);
-  y = e.select(is(1n), kPlus1, y);
-  y = e.select(is(-1n), kMinus1, y);
-  y = e.select(is(0n), k0, y);
-  return e.select(e.lt(e.abs(x0), e.f64(TINY)), x0, y);
+  const shifted = e.add(e.mul(x, e.f64(64 / Math.LN2)), e.f64(SHIFT));
+  const kf = e.sub(shifted, e.f64(SHIFT));
+  const j = e.and(shifted, e.i64(63n));
+  // 2^(m-1), m = k >> 6, as bits: (k + 64*1022) with its low six bits cleared, moved to the exponent.
+  const halfPow2m = e.shift('i64x2.shl', e.and(e.op('i64x2.add', shifted, e.i64(M_BIAS)), e.i64(-64n)), 46);
+  const pow2m = e.add(halfPow2m, halfPow2m);
+  const a = e.sub(x, e.mul(kf, e.f64(LN2HI / 64)));
+  const b = e.mul(kf, e.f64(LN2LO / 64));
+  const rh = e.sub(a, b);
+  const rl = e.sub(e.sub(a, rh), b);
+  const [t, tlo] = e.lookup(EXP2_ROWS, j) as [V, V];
+  // p = rh + small, small = rl + rh^2*Q(rh) (rl*rh is below 2^-80).
+  const small = e.add(rl, e.mul(e.mul(rh, rh), e.horner(rh, Q)));
+  const [ch, cl0] = twoSum(e, e.mul(t, pow2m), e.f64(-1));
+  const cl = e.add(cl0, e.mul(tlo, pow2m));
+  // |ch| >= 2^(1/64) - 1 > |rh| unless c = 0 (k = 0): Fast2Sum applies.
+  const [hi, he] = fastTwoSum(e, ch, rh);
+  const cp = e.mul(ch, e.add(rh, small));
+  return { hi, lo: e.add(e.add(he, cl), e.add(small, cp)), kf, halfPow2m, t, tlo, p: e.add(rh, small) };
 }
 
-export { expm1F64 };
+function expm1F64(e: Emitter, x: V): V {
+  const { hi, lo, kf, halfPow2m, t, tlo, p } = expm1Parts(e, x);
+  // m = 1024 (x >= 709.776), where 2^m overflows: expm1 is exp to far below an ulp, and
+  // 2^m*T(1 + p) as (2*T(1 + p))*2^(m-1) overflows exactly when exp does.
+  const big = e.mul(e.mul(e.add(t, e.add(e.mul(t, p), tlo)), e.f64(2)), halfPow2m);
+  const y = e.select(e.ge(kf, e.f64(1024 * 64)), big, e.add(hi, lo));
+  // x's sign bit keeps expm1(-0) = -0 (every other result already has x's sign).
+  return e.or(y, e.and(x, e.i64(SIGN)));
+}
+
+export { expm1F64, expm1Parts };
