@@ -6,11 +6,12 @@
 //   sinh |x| < 1:  x + x^3 * sum_{j<9} x^(2j)/(2j+3)!  (Taylor, truncation < 2^-66)
 //   sinh |x| >= 1: 2^(k-1) * (E - 2^(-2k)/E),  E = exp(|x|)/2^k = 1 + P, 1/E in double-double
 //   cosh:          2^(k-1) * (E + 2^(-2k)/E)
-//   tanh |x| < 22: -m/(2 + m) with m = expm1(-2|x|) = (2^k - 1) + 2^k P, a double-double
-//                  quotient; +-1 beyond (tanh(x) rounds to 1 past 19.1).
+//   tanh:          -m/(2 + m), m = expm1(-2|x|) as a double-double from expm1.ts
+//                  (table-driven, relative error ~2^-60), a double-double quotient.
 import type { Emitter, V } from './emitter.js';
 import { expParts } from './exp-dd.js';
-import { fastTwoSum, scaleByPow2, twoProd, twoSum } from './f64-bits.js';
+import { expm1Parts } from './expm1.js';
+import { fastTwoSum, scaleByPow2, split, twoProd, twoSum } from './f64-bits.js';
 
 const SIGN = 0x8000000000000000n;
 
@@ -66,25 +67,25 @@ function coshF64(e: Emitter, x: V): V {
 
 function tanhF64(e: Emitter, x: V): V {
   const ax = e.abs(x);
-  const t = e.mul(e.f64(-2), e.below(ax, 22));
-  const { k, ph, pl } = expParts(e, t);
-  // m = expm1(t) = (2^k - 1) + 2^k*(ph + pl), with 2^k - 1 split exactly (it needs 54 bits once k < -53,
-  // where tanh is within an ulp or two of 1 and that last bit decides the rounding).
-  const pow2k = scaleByPow2(e, e.f64(1), k);
-  const [ch, cl] = fastTwoSum(e, e.f64(-1), pow2k);
-  const [mh0, me] = twoSum(e, ch, e.mul(pow2k, ph));
-  const [mh, ml] = fastTwoSum(e, mh0, e.add(e.add(me, cl), e.mul(pow2k, pl)));
-  // tanh|x| = -m/(2 + m).
+  // m = expm1(-2|x|) as mh + ml (expm1.ts; past |x| = 20 its clamp at -40 gives m ~ -1, and
+  // tanh rounds to 1 from 19.1 on, Inf and all).
+  // Normalised: expm1Parts' lo holds c*p, up to ~0.5% of hi, and the quotient's one correction
+  // step below needs ml below an ulp or so of mh.
+  const parts = expm1Parts(e, e.mul(e.f64(-2), ax));
+  const [mh, ml] = fastTwoSum(e, parts.hi, parts.lo);
+  // tanh|x| = -m/(2 + m) = qh + rem/d, rem = -m - qh*d formed exactly: d's top 26 bits times
+  // each half of qh (Veltkamp) are exact products, and the two subtractions are exact (Sterbenz);
+  // only the small products with d's tail and ml round.
   const [dh, de] = fastTwoSum(e, e.f64(2), mh);
   const dl = e.add(de, ml);
   const qh = e.div(e.neg(mh), dh);
-  const [p, perr] = twoProd(e, qh, dh);
-  const rem = e.sub(e.sub(e.sub(e.sub(e.neg(mh), p), perr), ml), e.mul(qh, dl));
+  const dTop = e.and(dh, e.i64(-(1n << 27n)));
+  const [qTop, qTail] = split(e, qh);
+  const exact = e.sub(e.sub(e.neg(mh), e.mul(qTop, dTop)), e.mul(qTail, dTop));
+  const rem = e.sub(exact, e.add(e.add(e.mul(qh, e.sub(dh, dTop)), ml), e.mul(qh, dl)));
   const q = e.add(qh, e.div(rem, dh));
-  const mag = e.select(e.ge(ax, e.f64(22)), e.f64(1), q);
-  const signed = e.or(mag, e.and(x, e.i64(SIGN)));
-  // Tiny |x|: tanh(x) rounds to x (keeps -0 and subnormals); NaN lanes carry NaN through q.
-  return e.select(e.lt(ax, e.f64(2 ** -28)), x, signed);
+  // x's sign bit: tanh(-x) = -tanh(x), and -0 stays -0; tiny and subnormal x come out as x.
+  return e.or(q, e.and(x, e.i64(SIGN)));
 }
 
 export { sinhF64, coshF64, tanhF64 };
