@@ -22,7 +22,7 @@ import { expF32 } from './exp-f32.js';
 import { logF32 } from './log-f32.js';
 import { cosF32ViaF64, sinF32ViaF64 } from './trig-f32.js';
 import { expm1F32ViaF64, tanhF32ViaF64 } from './expm1-tanh-f32.js';
-import { atanF32ViaF64 } from './atan-f32.js';
+import { atanF32 } from './atan-f32.js';
 
 const MATH_ARITY = {
   exp: 1, expm1: 1, exp2: 1, log: 1, log1p: 1, log2: 1, log10: 1,
@@ -74,6 +74,7 @@ const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
 const F32_NATIVE: Partial<Record<MathFn, F32Generator>> = {
   exp: unary(expF32),
   log: unary(logF32),
+  atan: unary(atanF32),
 };
 
 /**
@@ -84,7 +85,6 @@ const F32_VIA_F64: Partial<Record<MathFn, F64Generator>> = {
   sin: unary(sinF32ViaF64),
   cos: unary(cosF32ViaF64),
   expm1: unary(expm1F32ViaF64),
-  atan: unary(atanF32ViaF64),
   tanh: unary(tanhF32ViaF64),
 };
 
