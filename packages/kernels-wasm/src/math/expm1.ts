@@ -22,9 +22,41 @@ import { EXP2_ROWS } from './tables.generated.js';
 
 /** The Taylor series of (expm1(r) - r)/r^2, to r^4/720. */
 const Q = [1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720] as const;
-/** Added to bits(x*64/ln2 + SHIFT) = SHIFT_BITS + k: k + 64*1022, whose top bits are m + 1022. */
-const M_BIAS = BigInt.asIntN(64, 64n * 1022n - SHIFT_BITS);
 const SIGN = -0x8000000000000000n;
+
+/** The table reduction x = (64m + j)*ln2/64 + rh + rl, with T = 2^(j/64) as t + tlo. */
+interface ExpReduction {
+  /** x*64/ln2 + SHIFT: its bits are SHIFT_BITS + k (for powerOf2m). */
+  readonly shifted: V;
+  /** k = 64m + j, as f64. */
+  readonly kf: V;
+  readonly t: V;
+  readonly tlo: V;
+  readonly rh: V;
+  /** rl + rh^2*Q(rh): expm1(r) = rh + small to 2^-65. */
+  readonly small: V;
+}
+
+/** The reduction of x, for |x| <= 746 (callers clamp; NaN passes as NaN). */
+function expReduce(e: Emitter, x: V): ExpReduction {
+  const shifted = e.add(e.mul(x, e.f64(64 / Math.LN2)), e.f64(SHIFT));
+  const kf = e.sub(shifted, e.f64(SHIFT));
+  const a = e.sub(x, e.mul(kf, e.f64(LN2HI / 64)));
+  const b = e.mul(kf, e.f64(LN2LO / 64));
+  const rh = e.sub(a, b);
+  const rl = e.sub(e.sub(a, rh), b);
+  const [t, tlo] = e.lookup(EXP2_ROWS, e.and(shifted, e.i64(63n))) as [V, V];
+  return { shifted, kf, t, tlo, rh, small: e.add(rl, e.mul(e.mul(rh, rh), e.horner(rh, Q))) };
+}
+
+/**
+ * 2^(m + offset), m = k >> 6, as bits: (k + 64*(1023 + offset)) with its low six bits
+ * cleared, moved to the exponent field. Needs 1 <= m + offset + 1023 <= 2046.
+ */
+function powerOf2m(e: Emitter, { shifted }: ExpReduction, offset: number): V {
+  const bias = e.i64(BigInt.asIntN(64, 64n * BigInt(1023 + offset) - SHIFT_BITS));
+  return e.shift('i64x2.shl', e.and(e.op('i64x2.add', shifted, bias), e.i64(-64n)), 46);
+}
 
 /**
  * expm1(x) = c + p + c*p, c = 2^m*T - 1 (exact, as ch + cl), p = expm1(r):
@@ -33,37 +65,32 @@ const SIGN = -0x8000000000000000n;
  * is finite; NaN passes as NaN. hi carries the result to within the
  * small terms' magnitude (a few ulps of hi at most), lo the rest.
  */
-function expm1Parts(e: Emitter, x0: V): { readonly hi: V; readonly lo: V; readonly kf: V; readonly halfPow2m: V; readonly t: V; readonly tlo: V; readonly p: V } {
-  const x = e.clamp(x0, -40, 710);
-  const shifted = e.add(e.mul(x, e.f64(64 / Math.LN2)), e.f64(SHIFT));
-  const kf = e.sub(shifted, e.f64(SHIFT));
-  const j = e.and(shifted, e.i64(63n));
-  // 2^(m-1), m = k >> 6, as bits: (k + 64*1022) with its low six bits cleared, moved to the exponent.
-  const halfPow2m = e.shift('i64x2.shl', e.and(e.op('i64x2.add', shifted, e.i64(M_BIAS)), e.i64(-64n)), 46);
-  const pow2m = e.add(halfPow2m, halfPow2m);
-  const a = e.sub(x, e.mul(kf, e.f64(LN2HI / 64)));
-  const b = e.mul(kf, e.f64(LN2LO / 64));
-  const rh = e.sub(a, b);
-  const rl = e.sub(e.sub(a, rh), b);
-  const [t, tlo] = e.lookup(EXP2_ROWS, j) as [V, V];
-  // p = rh + small, small = rl + rh^2*Q(rh) (rl*rh is below 2^-80).
-  const small = e.add(rl, e.mul(e.mul(rh, rh), e.horner(rh, Q)));
-  const [ch, cl0] = twoSum(e, e.mul(t, pow2m), e.f64(-1));
-  const cl = e.add(cl0, e.mul(tlo, pow2m));
+function expm1Parts(e: Emitter, x0: V): { readonly hi: V; readonly lo: V; readonly r: ExpReduction } {
+  const r = expReduce(e, e.clamp(x0, -40, 710));
+  const pow2m = powerOf2m(e, r, 0);
+  const [ch, cl0] = twoSum(e, e.mul(r.t, pow2m), e.f64(-1));
+  const cl = e.add(cl0, e.mul(r.tlo, pow2m));
   // |ch| >= 2^(1/64) - 1 > |rh| unless c = 0 (k = 0): Fast2Sum applies.
-  const [hi, he] = fastTwoSum(e, ch, rh);
-  const cp = e.mul(ch, e.add(rh, small));
-  return { hi, lo: e.add(e.add(he, cl), e.add(small, cp)), kf, halfPow2m, t, tlo, p: e.add(rh, small) };
+  const [hi, he] = fastTwoSum(e, ch, r.rh);
+  const cp = e.mul(ch, e.add(r.rh, r.small));
+  return { hi, lo: e.add(e.add(he, cl), e.add(r.small, cp)), r };
+}
+
+/** exp(x)/2^m as eh + el (eh = T + T*rh by Fast2Sum; T*rh's rounding, < 2^-59 relative, is dropped). */
+function expScaled(e: Emitter, r: ExpReduction): [V, V] {
+  const [eh, ee] = fastTwoSum(e, r.t, e.mul(r.t, r.rh));
+  return [eh, e.add(ee, e.add(e.mul(r.t, r.small), e.mul(r.tlo, e.add(e.f64(1), r.rh))))];
 }
 
 function expm1F64(e: Emitter, x: V): V {
-  const { hi, lo, kf, halfPow2m, t, tlo, p } = expm1Parts(e, x);
+  const { hi, lo, r } = expm1Parts(e, x);
   // m = 1024 (x >= 709.776), where 2^m overflows: expm1 is exp to far below an ulp, and
   // 2^m*T(1 + p) as (2*T(1 + p))*2^(m-1) overflows exactly when exp does.
-  const big = e.mul(e.mul(e.add(t, e.add(e.mul(t, p), tlo)), e.f64(2)), halfPow2m);
-  const y = e.select(e.ge(kf, e.f64(1024 * 64)), big, e.add(hi, lo));
+  const big = e.mul(e.mul(e.add(r.t, e.add(e.mul(r.t, e.add(r.rh, r.small)), r.tlo)), e.f64(2)), powerOf2m(e, r, -1));
+  const y = e.select(e.ge(r.kf, e.f64(1024 * 64)), big, e.add(hi, lo));
   // x's sign bit keeps expm1(-0) = -0 (every other result already has x's sign).
   return e.or(y, e.and(x, e.i64(SIGN)));
 }
 
-export { expm1F64, expm1Parts };
+export { expm1F64, expm1Parts, expReduce, expScaled, powerOf2m };
+export type { ExpReduction };

@@ -1,19 +1,19 @@
-// sinh, cosh and tanh in f64x2 from double-double exponentials (exp-dd.ts for
-// sinh and cosh, the table-driven expm1 of expm1.ts for tanh), so that the
+// sinh, cosh and tanh in f64x2 from double-double exponentials (the table
+// reduction of expm1.ts: exp and expm1 as 2^m * (hi + lo)), so that the
 // subtraction, sum or quotient of exponentials costs no accuracy: every
 // result is a double-double value rounded once, where fdlibm's versions (on
 // plain exp and expm1; V8's Math.sinh and Math.tanh) measure up to 2 ulp from
 // the correctly rounded result.
-//   sinh |x| < 1:  x + x^3 * sum_{j<9} x^(2j)/(2j+3)!  (Taylor, truncation < 2^-66)
-//   sinh |x| >= 1: 2^(k-1) * (E - 2^(-2k)/E),  E = exp(|x|)/2^k = 1 + P, 1/E in double-double
-//   cosh:          2^(k-1) * (E + 2^(-2k)/E)
+//   sinh |x| < 1/2: x + x^3 * sum_{j<9} x^(2j)/(2j+3)!  (Taylor, truncation < 2^-66)
+//   sinh |x| >= 1/2: (exp(|x|) - exp(-|x|))/2, each 2^m * (eh + el) from the table
+//                  (cancelling at most a factor coth(1/2) = 2.2 against their 2^-59 error)
+//   cosh:          (exp(|x|) + exp(-|x|))/2, the same; one TwoSum, one rounding
 //   tanh:          -m/(2 + m), m = expm1(-2|x|) as a double-double from expm1.ts
 //                  (table-driven, relative error ~2^-60), a double-double quotient:
 //                  0.67 ulp at most against a long double reference (1.7e7 inputs).
 import type { Emitter, V } from './emitter.js';
-import { expParts } from './exp-dd.js';
-import { expm1Parts } from './expm1.js';
-import { fastTwoSum, scaleByPow2, split, twoProd, twoSum } from './f64-bits.js';
+import { expReduce, expScaled, expm1Parts, powerOf2m } from './expm1.js';
+import { fastTwoSum, split, twoSum } from './f64-bits.js';
 
 const SIGN = 0x8000000000000000n;
 
@@ -24,33 +24,27 @@ const SINH_SERIES = Array.from({ length: 9 }, (_, j) => {
   return 1 / f;
 });
 
-/** a/(bh + bl) as a double-double, a a double (Dekker's division step). */
-function divDD(e: Emitter, a: V, bh: V, bl: V): [V, V] {
-  const qh = e.div(a, bh);
-  const [p, perr] = twoProd(e, qh, bh);
-  const rem = e.sub(e.sub(e.sub(a, p), perr), e.mul(qh, bl));
-  return [qh, e.div(rem, bh)];
-}
-
-/** E = 1 + ph + pl as a normalised double-double. */
-function onePlus(e: Emitter, ph: V, pl: V): [V, V] {
-  const [h, l] = fastTwoSum(e, e.f64(1), ph);
-  return [h, e.add(l, pl)];
-}
-
-/** 2^k * (E +- 2^(-2k)/E) / 2 for |x| clamped to [0, 711]: the shared body of sinh and cosh. */
+/**
+ * (exp(a) +- exp(-a))/2 for a = |x| clamped to [0, 711]: both exponentials by the table
+ * reduction (expm1.ts) as 2^m * (eh + el), summed by TwoSum, rounded once. exp(-a) stops at
+ * a = 40 (it is below 2^-115 of exp(a) there), so its scale stays normal; exp(a)/2 is
+ * (2*eh)*2^(m-2), finite up to cosh's own overflow.
+ */
 function halfExpPlusMinus(e: Emitter, ax: V, sign: 1 | -1): V {
-  const { k, ph, pl } = expParts(e, ax);
-  const [eh, el] = onePlus(e, ph, pl);
-  const [bh0, bl0] = divDD(e, e.f64(1), eh, el);
-  // 2^(-2k): past 2k = 200 the term is far below an ulp; clamping keeps the scale in range.
-  const twoK = e.op('i64x2.add', k, k);
-  const minus2k = e.op('i64x2.sub', e.i64(0n), e.select(e.op('i64x2.gt_s', twoK, e.i64(200n)), e.i64(200n), twoK));
-  const bh = scaleByPow2(e, bh0, minus2k);
-  const bl = scaleByPow2(e, bl0, minus2k);
-  const [sh, se] = sign === 1 ? twoSum(e, eh, bh) : twoSum(e, eh, e.neg(bh));
-  const lo = sign === 1 ? e.add(e.add(se, el), bl) : e.sub(e.add(se, el), bl);
-  return scaleByPow2(e, e.add(sh, lo), e.op('i64x2.sub', k, e.i64(1n)));
+  const up = expReduce(e, ax);
+  const down = expReduce(e, e.clamp(e.neg(ax), -40, 0));
+  const [eh, el] = expScaled(e, up);
+  const [fh, fl] = expScaled(e, down);
+  const qa = powerOf2m(e, up, -2);
+  const qb = powerOf2m(e, down, -1);
+  const big = e.mul(e.add(eh, eh), qa);
+  const b = e.mul(fh, qb);
+  const [sh, se] = sign === 1 ? twoSum(e, big, b) : twoSum(e, big, e.neg(b));
+  const upLo = e.mul(e.add(el, el), qa);
+  const downLo = e.mul(fl, qb);
+  const y = e.add(sh, e.add(se, sign === 1 ? e.add(upLo, downLo) : e.sub(upLo, downLo)));
+  // Past the overflow TwoSum's error is NaN: the Inf stands.
+  return e.select(e.eq(big, e.f64(Infinity)), big, y);
 }
 
 function sinhF64(e: Emitter, x: V): V {
@@ -60,7 +54,7 @@ function sinhF64(e: Emitter, x: V): V {
   const small = e.add(x, e.mul(e.mul(x, z), e.horner(z, SINH_SERIES)));
   const signed = e.or(big, e.and(x, e.i64(SIGN)));
   // NaN lanes: the comparison fails and the big branch carries the NaN.
-  return e.select(e.lt(e.abs(x), e.f64(1)), small, signed);
+  return e.select(e.lt(e.abs(x), e.f64(0.5)), small, signed);
 }
 
 function coshF64(e: Emitter, x: V): V {
