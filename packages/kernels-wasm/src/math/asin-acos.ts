@@ -9,6 +9,7 @@
 //               (|x| < 0.975 for asin, x > 1/2 for acos); acos(x < -1/2) = pi - 2(s + s*R(t)).
 // One R evaluation serves every lane: t is selected per lane before it.
 import type { Emitter, V } from './emitter.js';
+import { withSignOf } from './f64-bits.js';
 
 const PIO2_HI = 1.57079632679489655800e+00; // 0x3FF921FB 54442D18
 const PIO2_LO = 6.12323399573676603587e-17; // 0x3C91A626 33145C07
@@ -30,7 +31,6 @@ const QS = [
   7.70381505559019352791e-02, // qS4 0x3FB3B8C5 B12E9282
 ] as const;
 const HIGH_WORD = 0xffffffff00000000n;
-const SIGN = 0x8000000000000000n;
 
 interface Parts {
   readonly ax: V;
@@ -72,7 +72,7 @@ function asinF64(e: Emitter, x: V): V {
   const p = e.sub(e.mul(e.mul(e.f64(2), s), r), e.sub(e.f64(PIO2_LO), e.mul(e.f64(2), c)));
   const q = e.sub(e.f64(PIO4_HI), e.mul(e.f64(2), head));
   const mid = e.sub(e.f64(PIO4_HI), e.sub(p, q));
-  const big = e.or(e.select(e.ge(ax, e.f64(0.975)), steep, mid), e.and(x, e.i64(SIGN)));
+  const big = withSignOf(e, e.select(e.ge(ax, e.f64(0.975)), steep, mid), x);
   let y = e.select(small, nearOne, big);
   // |x| < 2^-26: asin x rounds to x (keeps -0 and subnormals).
   y = e.select(e.lt(ax, e.f64(2 ** -26)), x, y);

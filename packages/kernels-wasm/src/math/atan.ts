@@ -20,7 +20,7 @@
 // Quadrants and the C99 special cases (signed zeros, infinities) follow
 // e_atan2.c.
 import type { Emitter, V } from './emitter.js';
-import { scaleByPow2, twoProd, twoSum } from './f64-bits.js';
+import { scaleByPow2, twoProd, twoSum, withSignOf } from './f64-bits.js';
 import { ATAN_ROWS } from './tables.generated.js';
 
 /** atan(t) = t - t*z*S(z), z = t^2: S the series 1/3 - z/5 + z^2/7 - z^3/9 (on |t| <= 1/32, truncation < 2^-53.5 relative). */
@@ -29,7 +29,6 @@ const PI = 3.1415926535897931160e+00; // 0x400921FB 54442D18
 const PI_LO = 1.2246467991473531772e-16; // 0x3CA1A626 33145C07
 const PI_O_2 = 1.5707963267948965580e+00; // 0x3FF921FB 54442D18
 const PI_O_4 = 7.8539816339744827900e-01; // 0x3FE921FB 54442D18
-const SIGN = 0x8000000000000000n;
 
 /**
  * atan(a + corr) for a >= 0 (or NaN), corr a small absolute correction to
@@ -62,7 +61,7 @@ function atanF64(e: Emitter, x: V): V {
   // so x's sign bit restores x exactly, -0 and subnormals included: fdlibm's early return
   // for tiny x would cost a compare and a select per vector for nothing.
   const [zh] = atanNonNegative(e, e.abs(x));
-  return e.or(zh, e.and(x, e.i64(SIGN)));
+  return withSignOf(e, zh, x);
 }
 
 function atan2F64(e: Emitter, y: V, x: V): V {
@@ -100,7 +99,7 @@ function atan2F64(e: Emitter, y: V, x: V): V {
   r = e.select(e.andnot(xInf, yInf), e.select(xSignBit, e.f64(PI), e.f64(0)), r);
   r = e.select(e.andnot(xZero, yZero), e.f64(PI_O_2), r);
   r = e.select(yZero, e.select(xSignBit, e.f64(PI), e.f64(0)), r);
-  r = e.or(r, e.and(y, e.i64(SIGN)));
+  r = withSignOf(e, r, y);
   // NaN in either operand gives NaN.
   return e.select(e.or(e.ne(x, x), e.ne(y, y)), e.add(x, y), r);
 }

@@ -7,6 +7,7 @@
 // word by 3 has no SIMD instruction: it is a multiply by 0xAAAAAAAB and a
 // shift by 33, exact for every 31-bit numerator.
 import type { Emitter, V } from './emitter.js';
+import { SIGN_BIT } from './f64-bits.js';
 
 const B1 = 715094163n; // (1023 - 1023/3 - 0.03306235651) * 2^20
 const B2 = 696219795n; // (1023 - 1023/3 - 54/3 - 0.03306235651) * 2^20
@@ -17,7 +18,6 @@ const P = [
   -0.758397934778766047437, // P3 0xBFE844CB BEE751D9
   0.145996192886612446982, // P4 0x3FC2B000 D4E4EDD7
 ] as const;
-const SIGN = 0x8000000000000000n;
 const MIN_NORMAL = 2.2250738585072014e-308;
 
 /** floor(v/3) for i64 lanes 0 <= v < 2^31. */
@@ -31,7 +31,7 @@ function highMagnitude(e: Emitter, v: V): V {
 }
 
 function cbrtF64(e: Emitter, x: V): V {
-  const sign = e.and(x, e.i64(SIGN));
+  const sign = e.and(x, e.i64(SIGN_BIT));
   const subnormal = e.lt(e.abs(x), e.f64(MIN_NORMAL));
   const scaled = e.mul(x, e.f64(2 ** 54));
   const high = e.select(subnormal, highMagnitude(e, scaled), highMagnitude(e, x));

@@ -17,7 +17,8 @@
 // v128.const, which is slower but the same value.
 import { MATH_CONSTANTS_BYTES, MATH_CONSTANTS_OFFSET } from '../heap/constants.js';
 
-const keyOf = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
+/** A map key for a run of bytes (the constant and table pools dedupe by content). */
+const bytesKey = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
 
 class ConstantPool {
   readonly capacity: number;
@@ -35,7 +36,7 @@ class ConstantPool {
   /** The slot holding these 16 bytes, given on first use; undefined when the table is full. */
   slot(bytes: Uint8Array): number | undefined {
     if (bytes.length !== 16) throw new RangeError(`ConstantPool.slot: a v128 constant is 16 bytes; got ${bytes.length}`);
-    const key = keyOf(bytes);
+    const key = bytesKey(bytes);
     let slot = this.#slots.get(key);
     if (slot === undefined) {
       if (this.#slots.size >= this.capacity) return undefined;
@@ -63,4 +64,4 @@ const constantAddress = (slot: number): number => MATH_CONSTANTS_OFFSET + slot *
 /** The process-wide pool every generated module numbers its constants by. */
 const MATH_CONSTANTS = new ConstantPool();
 
-export { ConstantPool, MATH_CONSTANTS, constantAddress };
+export { ConstantPool, MATH_CONSTANTS, bytesKey, constantAddress };

@@ -10,7 +10,8 @@
 // would read as zero on the path that skipped it. Without a table (a module
 // with no memory) they are emitted inline at each use (v128.const).
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
-import { JOIN_LOW_HALVES } from '../encode/shuffles.js';
+import { JOIN_HIGH_HALVES, JOIN_LOW_HALVES } from '../encode/shuffles.js';
+import type { PlacedTable, Rows } from './table-pool.js';
 
 /** A v128 value: a local that holds it, or a constant emitted where it is used. */
 type V = { readonly local: Local } | { readonly bytes: Uint8Array };
@@ -23,11 +24,8 @@ const i32Bytes = (a: number): Uint8Array => new Uint8Array(new Int32Array([a, a,
 /** Where constants live: the address of a constant's slot, or undefined to emit it inline. */
 type ConstantTable = (bytes: Uint8Array) => number | undefined;
 
-/** Where lookup tables live: the address a table's bytes are placed at (see table-pool.ts). */
-type LookupTables = (bytes: Uint8Array) => number;
-
-/** The high 8 bytes of each operand, joined: the second f64 lane of two rows, side by side. */
-const JOIN_HIGH_HALVES = JOIN_LOW_HALVES.map((b) => b + 8);
+/** Where lookup tables live: a table's rows placed in memory (see table-pool.ts). */
+type LookupTables = (rows: Rows) => PlacedTable;
 
 class Emitter {
   readonly f: FunctionBuilder;
@@ -152,23 +150,18 @@ class Emitter {
    * number of 16-byte chunks; a lane costs one extract and one load per
    * chunk, and each pair of fields one shuffle per field.
    */
-  lookup(rows: readonly (readonly number[])[], index: V): V[] {
+  lookup(rows: Rows, index: V): V[] {
     if (!this.#tables) throw new Error('Emitter.lookup: the module has no memory, so it has no lookup tables; import a memory first');
-    const fields = rows[0]?.length ?? 0;
-    if (fields === 0 || rows.some((r) => r.length !== fields)) {
-      throw new RangeError(`Emitter.lookup: rows must be non-empty and all of one length; got lengths ${rows.map((r) => r.length).join(', ')}`);
-    }
-    const chunks = 2 ** Math.ceil(Math.log2(Math.ceil(fields / 2)));
-    const data = new Float64Array(rows.length * chunks * 2);
-    rows.forEach((r, i) => data.set(r, i * chunks * 2));
-    const address = this.#tables(new Uint8Array(data.buffer));
+    const { address, chunks } = this.#tables(rows);
+    const fields = rows[0]!.length;
     const offsets = this.shift('i64x2.shl', index, Math.log2(chunks * 16));
     const base = this.f.local('i32');
     const loaded = [0, 1].map((lane) => {
       // An entry number's low 32 bits are i32 lane 2*lane of its i64 lane.
       this.push(offsets);
       this.f.op('i32x4.extract_lane', 2 * lane).op('local.set', base);
-      return Array.from({ length: chunks }, (_, c) => {
+      // Only the chunks holding fields (a row's padding to a power of two is never read).
+      return Array.from({ length: Math.ceil(fields / 2) }, (_, c) => {
         this.f.op('local.get', base).mem('v128.load', { offset: address + 16 * c });
         return this.save();
       });

@@ -16,13 +16,12 @@
 // chosen by k, all computed and selected here before. The parts are exported
 // for tanh (hyperbolic.ts), which needs expm1 as a double-double.
 import type { Emitter, V } from './emitter.js';
-import { SHIFT, SHIFT_BITS, fastTwoSum, twoSum } from './f64-bits.js';
+import { SHIFT, SHIFT_BITS, fastTwoSum, twoSum, withSignOf } from './f64-bits.js';
 import { LN2HI, LN2LO } from './exp.js';
 import { EXP2_ROWS } from './tables.generated.js';
 
 /** The Taylor series of (expm1(r) - r)/r^2, to r^4/720. */
 const Q = [1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720] as const;
-const SIGN = -0x8000000000000000n;
 
 /** The table reduction x = (64m + j)*ln2/64 + rh + rl, with T = 2^(j/64) as t + tlo. */
 interface ExpReduction {
@@ -86,10 +85,12 @@ function expm1F64(e: Emitter, x: V): V {
   const { hi, lo, r } = expm1Parts(e, x);
   // m = 1024 (x >= 709.776), where 2^m overflows: expm1 is exp to far below an ulp, and
   // 2^m*T(1 + p) as (2*T(1 + p))*2^(m-1) overflows exactly when exp does.
-  const big = e.mul(e.mul(e.add(r.t, e.add(e.mul(r.t, e.add(r.rh, r.small)), r.tlo)), e.f64(2)), powerOf2m(e, r, -1));
+  const [eh, el] = expScaled(e, r);
+  const whole = e.add(eh, el);
+  const big = e.mul(e.add(whole, whole), powerOf2m(e, r, -1));
   const y = e.select(e.ge(r.kf, e.f64(1024 * 64)), big, e.add(hi, lo));
   // x's sign bit keeps expm1(-0) = -0 (every other result already has x's sign).
-  return e.or(y, e.and(x, e.i64(SIGN)));
+  return withSignOf(e, y, x);
 }
 
 export { expm1F64, expm1Parts, expReduce, expScaled, powerOf2m };

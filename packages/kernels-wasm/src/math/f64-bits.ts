@@ -68,4 +68,12 @@ function twoProd(e: Emitter, a: V, b: V): [V, V] {
   return [p, err];
 }
 
-export { SHIFT, SHIFT_BITS, roundToInt, i64ToF64, pow2, scaleByPow2, twoSum, fastTwoSum, split, twoProd };
+/** The f64 sign bit. */
+const SIGN_BIT = -0x8000000000000000n;
+
+/** magnitude with x's sign bit or-ed in: for a non-negative magnitude (or NaN), copysign(magnitude, x). */
+function withSignOf(e: Emitter, magnitude: V, x: V): V {
+  return e.or(magnitude, e.and(x, e.i64(SIGN_BIT)));
+}
+
+export { SHIFT, SHIFT_BITS, SIGN_BIT, roundToInt, i64ToF64, pow2, scaleByPow2, twoSum, fastTwoSum, split, twoProd, withSignOf };

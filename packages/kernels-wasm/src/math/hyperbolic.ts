@@ -13,9 +13,7 @@
 //                  0.67 ulp at most against a long double reference (1.7e7 inputs).
 import type { Emitter, V } from './emitter.js';
 import { expReduce, expScaled, expm1Parts, powerOf2m } from './expm1.js';
-import { fastTwoSum, split, twoSum } from './f64-bits.js';
-
-const SIGN = 0x8000000000000000n;
+import { fastTwoSum, split, twoSum, withSignOf } from './f64-bits.js';
 
 /** sum_{j=0..8} z^j/(2j+3)!: the odd Taylor series of sinh after x + x^3*... */
 const SINH_SERIES = Array.from({ length: 9 }, (_, j) => {
@@ -36,13 +34,11 @@ function halfExpPlusMinus(e: Emitter, ax: V, sign: 1 | -1): V {
   const [eh, el] = expScaled(e, up);
   const [fh, fl] = expScaled(e, down);
   const qa = powerOf2m(e, up, -2);
-  const qb = powerOf2m(e, down, -1);
+  // exp(-a)/2's scale carries the sign, so its whole part and its tail both subtract for sinh.
+  const qb = sign === 1 ? powerOf2m(e, down, -1) : e.neg(powerOf2m(e, down, -1));
   const big = e.mul(e.add(eh, eh), qa);
-  const b = e.mul(fh, qb);
-  const [sh, se] = sign === 1 ? twoSum(e, big, b) : twoSum(e, big, e.neg(b));
-  const upLo = e.mul(e.add(el, el), qa);
-  const downLo = e.mul(fl, qb);
-  const y = e.add(sh, e.add(se, sign === 1 ? e.add(upLo, downLo) : e.sub(upLo, downLo)));
+  const [sh, se] = twoSum(e, big, e.mul(fh, qb));
+  const y = e.add(sh, e.add(se, e.add(e.mul(e.add(el, el), qa), e.mul(fl, qb))));
   // Past the overflow TwoSum's error is NaN: the Inf stands.
   return e.select(e.eq(big, e.f64(Infinity)), big, y);
 }
@@ -52,7 +48,7 @@ function sinhF64(e: Emitter, x: V): V {
   const big = halfExpPlusMinus(e, ax, -1);
   const z = e.mul(x, x);
   const small = e.add(x, e.mul(e.mul(x, z), e.horner(z, SINH_SERIES)));
-  const signed = e.or(big, e.and(x, e.i64(SIGN)));
+  const signed = withSignOf(e, big, x);
   // NaN lanes: the comparison fails and the big branch carries the NaN.
   return e.select(e.lt(e.abs(x), e.f64(0.5)), small, signed);
 }
@@ -81,7 +77,7 @@ function tanhF64(e: Emitter, x: V): V {
   const rem = e.sub(exact, e.add(e.add(e.mul(qh, e.sub(dh, dTop)), ml), e.mul(qh, dl)));
   const q = e.add(qh, e.div(rem, dh));
   // x's sign bit: tanh(-x) = -tanh(x), and -0 stays -0; tiny and subnormal x come out as x.
-  return e.or(q, e.and(x, e.i64(SIGN)));
+  return withSignOf(e, q, x);
 }
 
 export { sinhF64, coshF64, tanhF64 };

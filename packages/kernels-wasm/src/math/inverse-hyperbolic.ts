@@ -12,11 +12,10 @@
 // below 2^-58), as log.ts with its exponent raised by one, exact even at the
 // top of the range.
 import type { Emitter, V } from './emitter.js';
-import { fastTwoSum, twoProd, twoSum } from './f64-bits.js';
+import { fastTwoSum, twoProd, twoSum, withSignOf } from './f64-bits.js';
 import { logFromParts, logReduce, logSpecials } from './log.js';
 import { log1pDD } from './log1p.js';
 
-const SIGN = 0x8000000000000000n;
 const BIG = 2 ** 28;
 
 /** sqrt(vh + vl) as a double-double: one Newton step on the rounded root, its square exact by Dekker. */
@@ -43,7 +42,7 @@ function asinhF64(e: Emitter, x: V): V {
   const [mh0, me] = twoSum(e, am, e.sub(sh, e.f64(1))); // sh - 1 is exact: sh in [1, 2^28]
   const [mh, ml] = fastTwoSum(e, mh0, e.add(me, sl));
   let y = e.select(e.ge(a, e.f64(BIG)), logTwice(e, a), log1pDD(e, mh, ml));
-  y = e.or(y, e.and(x, e.i64(SIGN)));
+  y = withSignOf(e, y, x);
   // |x| < 2^-28: asinh x rounds to x (keeps -0 and subnormals). NaN lanes carry NaN from log.
   return e.select(e.lt(a, e.f64(2 ** -28)), x, y);
 }
@@ -71,7 +70,7 @@ function atanhF64(e: Emitter, x: V): V {
   const ql = e.div(e.sub(e.sub(e.sub(twoA, p), perr), e.mul(qh, dl)), dh);
   // |x| = 1 gives qh = Inf and |x| > 1 gives qh < -1, so log1p itself yields Inf and NaN.
   let y = e.mul(e.f64(0.5), log1pDD(e, qh, ql));
-  y = e.or(y, e.and(x, e.i64(SIGN)));
+  y = withSignOf(e, y, x);
   // |x| < 2^-28: atanh x rounds to x (keeps -0 and subnormals).
   return e.select(e.lt(a, e.f64(2 ** -28)), x, y);
 }

@@ -17,6 +17,7 @@
 // 2s + s*R(s^2) with its Remez fit Lg1..Lg7, three forms selected per lane as
 // fdlibm branches), with the special cases, and takes that on those lanes.
 import type { Emitter, V } from './emitter.js';
+import { HIGH_WORDS } from '../encode/shuffles.js';
 import { fastTwoSum, i64ToF64 } from './f64-bits.js';
 import { LOG1P_TAIL, LOG_ROWS } from './tables.generated.js';
 import { LN2HI, LN2LO } from './exp.js';
@@ -105,8 +106,6 @@ function logSpecials(e: Emitter, x: V, result: V): V {
 
 /** bits(OFF), OFF ~ 0.7058: x = 2^k * z with z in [OFF, 2*OFF), so x near 1 has k = 0 and z near 1. */
 const OFF = 0x3fe6955500000000n;
-/** The high 32 bits of each i64 lane moved to i32 lanes 0 and 1 (for convert_low). */
-const HIGH_WORDS = [4, 5, 6, 7, 12, 13, 14, 15, 4, 5, 6, 7, 12, 13, 14, 15] as const;
 
 function logF64(e: Emitter, x: V): V {
   const y = e.mutable(logTable(e, x));

@@ -47,27 +47,37 @@ function contextFor(m: ModuleBuilder): MathContext {
   };
 }
 
-const tables = new WeakMap<ModuleBuilder, ConstantTable>();
+/**
+ * A data segment at `offset` that the module gains on first use, writing
+ * bytes(end) for the highest end any use marked: the module writes only the
+ * part of a process-wide area (constants, tables) its own functions read.
+ */
+function segmentOnFirstUse(m: ModuleBuilder, offset: number, bytes: (end: number) => Uint8Array): (end: number) => void {
+  let high = 0;
+  return (end) => {
+    if (high === 0 && end > 0) m.data(offset, () => bytes(high));
+    high = Math.max(high, end);
+  };
+}
+
+const constantTables = new WeakMap<ModuleBuilder, ConstantTable>();
 
 /**
- * The module's view of the constant table: the first use adds the data
- * segment that writes the table into memory, sized (when the module is
- * assembled) to the highest slot any of its functions used. Undefined for a
+ * The module's view of the constant table (constant-pool.ts). Undefined for a
  * module without memory: constants are then inline.
  */
 function constantsFor(m: ModuleBuilder, pool: ConstantPool = MATH_CONSTANTS): ConstantTable | undefined {
   if (!m.hasMemory) return undefined;
-  let table = tables.get(m);
+  let table = constantTables.get(m);
   if (!table) {
-    let used = 0;
-    m.data(MATH_CONSTANTS_OFFSET, () => pool.bytes(used));
+    const mark = segmentOnFirstUse(m, MATH_CONSTANTS_OFFSET, (end) => pool.bytes(end / 16));
     table = (bytes) => {
       const slot = pool.slot(bytes);
       if (slot === undefined) return undefined;
-      used = Math.max(used, slot + 1);
+      mark((slot + 1) * 16);
       return constantAddress(slot);
     };
-    tables.set(m, table);
+    constantTables.set(m, table);
   }
   return table;
 }
@@ -75,20 +85,18 @@ function constantsFor(m: ModuleBuilder, pool: ConstantPool = MATH_CONSTANTS): Co
 const lookupTables = new WeakMap<ModuleBuilder, LookupTables>();
 
 /**
- * The module's view of the lookup tables (table-pool.ts): the first table it
- * reads adds the data segment writing the table area up to the end of the
- * highest one it read. Undefined for a module without memory.
+ * The module's view of the lookup tables (table-pool.ts). Undefined for a
+ * module without memory.
  */
 function tablesFor(m: ModuleBuilder): LookupTables | undefined {
   if (!m.hasMemory) return undefined;
   let tables = lookupTables.get(m);
   if (!tables) {
-    let end = 0;
-    tables = (bytes) => {
-      const address = MATH_TABLES.place(bytes);
-      if (end === 0) m.data(MATH_TABLES_OFFSET, () => MATH_TABLES.bytes(end));
-      end = Math.max(end, address - MATH_TABLES_OFFSET + bytes.length);
-      return address;
+    const mark = segmentOnFirstUse(m, MATH_TABLES_OFFSET, (end) => MATH_TABLES.bytes(end));
+    tables = (rows) => {
+      const placed = MATH_TABLES.placeRows(rows);
+      mark(placed.end);
+      return placed;
     };
     lookupTables.set(m, tables);
   }
@@ -98,7 +106,6 @@ function tablesFor(m: ModuleBuilder): LookupTables | undefined {
 function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
   return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
 }
-
 
 function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: MathContext): V {
   const half = (high: boolean): V => {

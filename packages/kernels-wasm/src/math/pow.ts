@@ -15,7 +15,7 @@
 // pow(-1, +-Inf) = 1, signed zeros and infinities by the parity of y, and
 // NaN for a negative finite x with a finite non-integer y.
 import type { Emitter, V } from './emitter.js';
-import { i64ToF64, roundToInt, scaleByPow2 } from './f64-bits.js';
+import { SIGN_BIT, i64ToF64, roundToInt, scaleByPow2 } from './f64-bits.js';
 import { EXP_P } from './exp.js';
 
 const DP_H = 5.84962487220764160156e-01; // log2(1.5) head 0x3FE2B803 40000000
@@ -39,7 +39,6 @@ const IVLN2 = 1.44269504088896338700e+00; // 0x3FF71547 652B82FE
 const IVLN2_H = 1.44269502162933349609e+00; // 0x3FF71547 60000000
 const IVLN2_L = 1.92596299112661746887e-08; // 0x3E54AE0B F85DDF44
 const HIGH = 0xffffffff00000000n;
-const SIGN = 0x8000000000000000n;
 const MIN_NORMAL = 2.2250738585072014e-308;
 
 /** log2|x| as t1 + t2 (t1 cut to 32 bits), for finite nonzero x; fdlibm's general branch. */
@@ -140,7 +139,7 @@ function powF64(e: Emitter, x: V, y: V): V {
   r = e.select(e.eq(ax, e.f64(0)), e.select(yNeg, e.f64(Infinity), e.f64(0)), r);
   r = e.select(e.eq(ax, e.f64(Infinity)), e.select(yNeg, e.f64(0), e.f64(Infinity)), r);
   // x < 0 (or -0, -Inf) and y odd: the result takes x's sign.
-  r = e.or(r, e.and(e.and(x, e.i64(SIGN)), yOdd));
+  r = e.or(r, e.and(e.and(x, e.i64(SIGN_BIT)), yOdd));
   // Finite x < 0 with finite non-integer y: NaN.
   const yFinite = e.lt(ay, e.f64(Infinity));
   r = e.select(e.and(e.and(e.lt(x, e.f64(0)), e.gt(x, e.f64(-Infinity))), e.andnot(yFinite, yInt)), e.f64(NaN), r);

@@ -13,10 +13,10 @@ function lookupModule(table: number[][], pool: TablePool): (i0: number, i1: numb
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 1, shared: false });
   const [, f] = m.func('f', ['i32', 'i32'], [], true);
   let end = 0;
-  const e = new Emitter(f, undefined, 0, (bytes) => {
-    const address = pool.place(bytes);
-    end = Math.max(end, address - MATH_TABLES_OFFSET + bytes.length);
-    return address;
+  const e = new Emitter(f, undefined, 0, (rows) => {
+    const placed = pool.placeRows(rows);
+    end = Math.max(end, placed.end);
+    return placed;
   });
   m.data(MATH_TABLES_OFFSET, () => pool.bytes(end));
   f.op('local.get', f.param(0)).op('i64.extend_i32_u').op('i64x2.splat').op('local.get', f.param(1)).op('i64.extend_i32_u').op('i64x2.replace_lane', 1);
@@ -56,6 +56,11 @@ describe('math lookup tables', () => {
     expect(pool.size).toBe(48);
     expect(Array.from(pool.bytes(48).subarray(32))).toEqual(new Array(16).fill(2));
     expect(MATH_TABLES_OFFSET + MATH_TABLES_BYTES).toBe(HEAP_BASE);
+    // Rows of three fields pad to two chunks (32 bytes); a rows array is packed and placed once.
+    const rows3 = [[1, 2, 3], [4, 5, 6]];
+    const placed = pool.placeRows(rows3);
+    expect(pool.placeRows(rows3)).toBe(placed);
+    expect(placed).toEqual({ address: a + 48, chunks: 2, end: 48 + 64 });
   });
 
   test('bad tables are refused with what was wrong', () => {
@@ -65,7 +70,7 @@ describe('math lookup tables', () => {
     expect(() => pool.place(new Uint8Array(32).fill(3))).toThrow('does not fit in the 16 bytes left of MATH_TABLES_BYTES');
     const f = new FunctionBuilder([]);
     expect(() => new Emitter(f).lookup([[1]], new Emitter(f).i64(0n))).toThrow('the module has no memory');
-    expect(() => new Emitter(f, undefined, 0, () => 0).lookup([[1, 2], [3]], new Emitter(f).i64(0n))).toThrow('rows must be non-empty and all of one length');
+    expect(() => new Emitter(f, undefined, 0, (r) => new TablePool().placeRows(r)).lookup([[1, 2], [3]], new Emitter(f).i64(0n))).toThrow('rows must be non-empty and all of one length');
   });
 
   test('every math function, both lane types, fits the process-wide table area', () => {

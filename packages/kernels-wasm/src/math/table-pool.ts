@@ -10,11 +10,22 @@
 // table has no inline fallback: tables are a fixed, small set chosen by the
 // library, and placing one that does not fit is a bug in it.
 import { MATH_TABLES_BYTES, MATH_TABLES_OFFSET } from '../heap/constants.js';
+import { bytesKey } from './constant-pool.js';
 
-const keyOf = (bytes: Uint8Array): string => String.fromCharCode(...bytes);
+/** Rows of f64 fields, as a function's table is written (tables.generated.ts). */
+type Rows = readonly (readonly number[])[];
+
+/** A table as `lookup` reads it: where it starts, its 16-byte chunks per row (a power of two), and where it ends. */
+interface PlacedTable {
+  readonly address: number;
+  readonly chunks: number;
+  /** Bytes from MATH_TABLES_OFFSET to the table's end: what a module reading it must write. */
+  readonly end: number;
+}
 
 class TablePool {
   readonly #placed = new Map<string, number>();
+  readonly #rows = new WeakMap<Rows, PlacedTable>();
   readonly #bytes = new Uint8Array(MATH_TABLES_BYTES);
   #end = 0;
 
@@ -23,7 +34,7 @@ class TablePool {
     if (bytes.length === 0 || bytes.length % 16 !== 0) {
       throw new RangeError(`TablePool.place: a table is a whole number of 16-byte rows; got ${bytes.length} bytes`);
     }
-    const key = keyOf(bytes);
+    const key = bytesKey(bytes);
     let offset = this.#placed.get(key);
     if (offset === undefined) {
       if (this.#end + bytes.length > MATH_TABLES_BYTES) {
@@ -35,6 +46,27 @@ class TablePool {
       this.#placed.set(key, offset);
     }
     return MATH_TABLES_OFFSET + offset;
+  }
+
+  /**
+   * Rows packed as `lookup` reads them (each padded to a power-of-two number of
+   * 16-byte chunks) and placed; packed once per rows array, which every use of
+   * a function's table shares.
+   */
+  placeRows(rows: Rows): PlacedTable {
+    const known = this.#rows.get(rows);
+    if (known) return known;
+    const fields = rows[0]?.length ?? 0;
+    if (fields === 0 || rows.some((r) => r.length !== fields)) {
+      throw new RangeError(`TablePool.placeRows: rows must be non-empty and all of one length; got lengths ${rows.map((r) => r.length).join(', ')}`);
+    }
+    const chunks = 2 ** Math.ceil(Math.log2(Math.ceil(fields / 2)));
+    const data = new Float64Array(rows.length * chunks * 2);
+    rows.forEach((r, i) => data.set(r, i * chunks * 2));
+    const address = this.place(new Uint8Array(data.buffer));
+    const placed = { address, chunks, end: address - MATH_TABLES_OFFSET + data.byteLength };
+    this.#rows.set(rows, placed);
+    return placed;
   }
 
   /** The first n bytes of the area, as a data segment writes them at MATH_TABLES_OFFSET. */
@@ -52,3 +84,4 @@ class TablePool {
 const MATH_TABLES = new TablePool();
 
 export { TablePool, MATH_TABLES };
+export type { PlacedTable, Rows };
