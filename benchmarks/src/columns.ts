@@ -10,6 +10,7 @@ import { inTurns, median } from './timing.js';
 interface ColumnsRow {
   readonly rows: number;
   readonly cols: number;
+  readonly rounds: number;
   /** ms, medians over rounds. */
   readonly rowSum: number;
   readonly colSum: number;
@@ -45,14 +46,14 @@ function columnsReport(rows = 2000, cols = 10000, rounds = 7): ColumnsRow {
   };
   for (const f of Object.values(run)) for (let i = 0; i < 2; i++) f();
   const times = inTurns(run, rounds);
-  return { rows, cols, rowSum: median(times.rowSum), colSum: median(times.colSum), jsRowSum: median(times.jsRowSum), jsColSum: median(times.jsColSum) };
+  return { rows, cols, rounds, rowSum: median(times.rowSum), colSum: median(times.colSum), jsRowSum: median(times.jsRowSum), jsColSum: median(times.jsColSum) };
 }
 
-function printColumns(r: ColumnsRow, rounds: number): string {
+function printColumns(r: ColumnsRow): string {
   const ms = (v: number): string => `${v.toFixed(2)} ms`.padStart(10);
   const ratio = r.colSum / r.rowSum;
   return [
-    `Column sums: a ${r.rows} x ${r.cols} float64 matrix (${((r.rows * r.cols * 8) / 2 ** 20).toFixed(0)} MiB), executeSync() on one thread (median of ${rounds} rounds, variants in turn)`,
+    `Column sums: a ${r.rows} x ${r.cols} float64 matrix (${((r.rows * r.cols * 8) / 2 ** 20).toFixed(0)} MiB), executeSync() on one thread (median of ${r.rounds} rounds, variants in turn)`,
     `  ${''.padEnd(22)}${'ours'.padStart(10)}${'JS loop'.padStart(10)}`,
     `  ${'sum over axis 1 (rows)'.padEnd(22)}${ms(r.rowSum)}${ms(r.jsRowSum)}`,
     `  ${'sum over axis 0 (cols)'.padEnd(22)}${ms(r.colSum)}${ms(r.jsColSum)}`,

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printWave(await waveReport(1024, 100, Math.max(RUNS, 3)))}`);
     console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
-    console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)), Math.max(RUNS, 7))}`);
+    console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
   }
   console.log(

@@ -6,49 +6,8 @@
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
 import { inTurns, median } from './timing.js';
-
-type Fn = 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
-  | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
-
-/** Each function over uniform inputs on a range a user meets (inside its domain); V8's form of it where that is not Math.fn(v). */
-const FUNCTIONS: ReadonlyArray<{ readonly fn: Fn; readonly lo: number; readonly hi: number; readonly js?: string }> = [
-  { fn: 'sin', lo: -100, hi: 100 },
-  { fn: 'cos', lo: -100, hi: 100 },
-  { fn: 'tan', lo: -100, hi: 100 },
-  { fn: 'exp', lo: -100, hi: 100 },
-  { fn: 'expm1', lo: -10, hi: 10 },
-  { fn: 'exp2', lo: -100, hi: 100, js: '2 ** v' },
-  { fn: 'log', lo: 1e-3, hi: 1e3 },
-  { fn: 'log1p', lo: 0, hi: 1e3 },
-  { fn: 'log2', lo: 1e-3, hi: 1e3 },
-  { fn: 'log10', lo: 1e-3, hi: 1e3 },
-  { fn: 'asin', lo: -1, hi: 1 },
-  { fn: 'acos', lo: -1, hi: 1 },
-  { fn: 'atan', lo: -100, hi: 100 },
-  { fn: 'sinh', lo: -20, hi: 20 },
-  { fn: 'cosh', lo: -20, hi: 20 },
-  { fn: 'tanh', lo: -10, hi: 10 },
-  { fn: 'asinh', lo: -100, hi: 100 },
-  { fn: 'acosh', lo: 1, hi: 100 },
-  { fn: 'atanh', lo: -0.999, hi: 0.999 },
-  { fn: 'cbrt', lo: -1e3, hi: 1e3 },
-];
-
-/** The functions the issue's bars name: float64 at least 2.5x V8's Math, float32 at least 5x. */
-const BARRED: ReadonlySet<Fn> = new Set(['sin', 'cos', 'exp', 'log', 'tanh', 'atan', 'expm1']);
-const BAR_F64 = 2.5;
-const BAR_F32 = 5;
-
-interface MathRow {
-  readonly fn: Fn;
-  /** ns per element, medians over rounds. */
-  readonly f64: number;
-  readonly f32: number;
-  readonly math: number;
-  /** NumPy's ufunc over the same range (the peer benchmark measures it, in Python). */
-  readonly numpyF64?: number | undefined;
-  readonly numpyF32?: number | undefined;
-}
+import { VECTOR_MATH_FUNCTIONS as FUNCTIONS, BARRED, BAR_F32, BAR_F64, inputsOf, targets } from './vector-math-spec.js';
+import type { Fn, MathRow } from './vector-math-spec.js';
 
 /** A hand-written loop, its own code per function (as a user writes it), so V8 inlines Math.f. */
 const jsLoop = (expr: string): ((a: Float64Array) => number) =>
@@ -83,22 +42,16 @@ function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): s
       (numpy ? ';\n  NumPy: np.sum(np.f(x)) in Python, timed after (its own process)' : ''),
     `  ${'f'.padEnd(7)}${'f64'.padStart(8)}${'f32'.padStart(8)}${'V8 Math'.padStart(8)}${numpy ? `${'NumPy64'.padStart(8)}${'NumPy32'.padStart(8)}` : ''}` +
       `${'f64 vs V8'.padStart(11)}${'f32 vs V8'.padStart(11)}  inputs`,
-    ...rows.map((r) => {
-      const { lo, hi } = FUNCTIONS.find((f) => f.fn === r.fn)!;
-      return `  ${r.fn.padEnd(7)}${cell(r.f64)}${cell(r.f32)}${cell(r.math)}${numpy ? `${cell(r.numpyF64)}${cell(r.numpyF32)}` : ''}` +
-        `  ${ratio(r.math / r.f64)}  ${ratio(r.math / r.f32)}  [${lo}, ${hi}]`;
-    }),
+    ...rows.map((r) => `  ${r.fn.padEnd(7)}${cell(r.f64)}${cell(r.f32)}${cell(r.math)}${numpy ? `${cell(r.numpyF64)}${cell(r.numpyF32)}` : ''}` +
+      `  ${ratio(r.math / r.f64)}  ${ratio(r.math / r.f32)}  ${inputsOf(r.fn)}`),
   ];
-  const barred = rows.filter((r) => BARRED.has(r.fn));
-  const f64Met = barred.filter((r) => r.math / r.f64 >= BAR_F64);
-  const f32Met = barred.filter((r) => r.math / r.f32 >= BAR_F32);
+  const { barred, met64, met32 } = targets(rows);
   lines.push(
     `Targets (issue: vector math at SIMD speed), for ${[...BARRED].join(', ')}:`,
-    `  ${f64Met.length === barred.length ? 'met    ' : 'not met'} float64 at least ${BAR_F64}x V8's Math: ${f64Met.length} of ${barred.length}`,
-    `  ${f32Met.length === barred.length ? 'met    ' : 'not met'} float32 at least ${BAR_F32}x V8's Math: ${f32Met.length} of ${barred.length}`,
+    `  ${met64 === barred.length ? 'met    ' : 'not met'} float64 at least ${BAR_F64}x V8's Math: ${met64} of ${barred.length}`,
+    `  ${met32 === barred.length ? 'met    ' : 'not met'} float32 at least ${BAR_F32}x V8's Math: ${met32} of ${barred.length}`,
   );
   return lines.join('\n');
 }
 
-export { vectorMathReport, printVectorMath, FUNCTIONS as VECTOR_MATH_FUNCTIONS, BARRED, BAR_F64, BAR_F32 };
-export type { MathRow };
+export { vectorMathReport, printVectorMath };

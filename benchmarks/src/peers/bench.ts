@@ -22,8 +22,9 @@ import type { Group } from './run.js';
 import { writeOutputs } from './outputs.js';
 import type { BenchResult, Streaming, VectorMath } from './outputs.js';
 import { pythonFor } from './procs.js';
-import { VECTOR_MATH_FUNCTIONS, printVectorMath } from '../vector-math.js';
-import type { MathRow } from '../vector-math.js';
+import { printVectorMath } from '../vector-math.js';
+import { VECTOR_MATH_FUNCTIONS } from '../vector-math-spec.js';
+import type { MathRow } from '../vector-math-spec.js';
 
 const SYSTEMS = ['ours', 'ours-views', 'js-fresh', 'js-owned', 'stdlib', 'ndarray-ops', 'tfjs-wasm', 'jax-f64', 'jax-f32', 'numpy', 'numexpr'] as const;
 

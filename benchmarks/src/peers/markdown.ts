@@ -5,7 +5,7 @@ import { KNOWN_WRONG } from './known.js';
 import type { BenchResult } from './outputs.js';
 import { fmtMs, fmtN } from './run.js';
 import type { Measurement } from './run.js';
-import { BARRED, BAR_F32, BAR_F64, VECTOR_MATH_FUNCTIONS } from '../vector-math.js';
+import { BARRED, BAR_F32, BAR_F64, inputsOf, targets } from '../vector-math-spec.js';
 
 /** A system's name in tables and legends, marking float32 ones. */
 const systemLabel = (r: BenchResult, id: string): string => {
@@ -70,14 +70,11 @@ function vectorMathTable(r: BenchResult): string {
   const ns = (x: number | undefined): string => (x === undefined ? '' : x.toFixed(1));
   const ratio = (x: number, bar: number, barred: boolean): string => `${barred && x >= bar ? '**' : ''}${x.toFixed(2)}x${barred && x >= bar ? '**' : ''}`;
   const rows = v.rows.map((row) => {
-    const spec = VECTOR_MATH_FUNCTIONS.find((f) => f.fn === row.fn);
     const barred = BARRED.has(row.fn);
     return `| ${row.fn}${barred ? ' *' : ''} | ${ns(row.f64)} | ${ns(row.f32)} | ${ns(row.math)} | ${ns(row.numpyF64)} | ${ns(row.numpyF32)} | ` +
-      `${ratio(row.math / row.f64, BAR_F64, barred)} | ${ratio(row.math / row.f32, BAR_F32, barred)} | [${spec?.lo}, ${spec?.hi}] |`;
+      `${ratio(row.math / row.f64, BAR_F64, barred)} | ${ratio(row.math / row.f32, BAR_F32, barred)} | ${inputsOf(row.fn)} |`;
   });
-  const barred = v.rows.filter((row) => BARRED.has(row.fn));
-  const met64 = barred.filter((row) => row.math / row.f64 >= BAR_F64).length;
-  const met32 = barred.filter((row) => row.math / row.f32 >= BAR_F32).length;
+  const { barred, met64, met32 } = targets(v.rows);
   return [
     `Vector math per core: ns per element of sum(f(x)) over ${fmtN(v.n)} elements (ours: \`executeSync()\`, one fused kernel on the calling thread; ` +
     `V8 Math: a hand-written JS loop summing \`Math.f\`, taking turns with ours; NumPy: \`np.sum(np.f(x))\`, timed after in Python` +

@@ -5,7 +5,7 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Measurement, SystemInfo } from './run.js';
 import { markdown } from './markdown.js';
-import type { MathRow } from '../vector-math.js';
+import type { MathRow } from '../vector-math-spec.js';
 import { plots } from './plots.js';
 
 interface Streaming {

@@ -4,7 +4,6 @@
 // whole force has succeeded (commit), so a failed force leaves every array it
 // was to write as it was (design.md, atomicity).
 import { NotSupportedError } from '../ir/errors.js';
-import type { Node } from '../ir/node.js';
 import { contiguousStrides } from '../ir/shape.js';
 import type { Target } from '../plan/pipeline.js';
 import type { StoreTarget } from '../plan/plan.js';

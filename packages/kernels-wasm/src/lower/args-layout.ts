@@ -26,6 +26,11 @@ const ARGS = {
 } as const;
 
 /** Byte size of the launch block of a kernel with `ndim` axes and `arrays` arrays. */
+/** The i32 index (in memory) of a launch's claim counter, for Atomics on it. */
+function claimIndex(argsPtr: number): number {
+  return (argsPtr + ARGS.claim) >>> 2;
+}
+
 function argsBytes(ndim: number, arrays: number): number {
   return ARGS.shape + 4 * (ndim + arrays * (1 + ndim));
 }
@@ -56,4 +61,4 @@ const tempsBytes = (temps: number): number => TEMPS.first + TEMPS.stride * temps
 const tempsOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown }): number =>
   argsBytes(spec.ndim, spec.arrays.length) + (spec.contraction ? CONTRACTION_BYTES : 0);
 
-export { ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, argsBytes, arrayPtrOffset, arrayStrideOffset, tempsBytes, tempsOffset };
+export { ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset, tempsBytes, tempsOffset };

@@ -4,7 +4,7 @@
 import { ModuleBuilder } from '../encode/index.js';
 import type { FunctionBuilder, ValType } from '../encode/index.js';
 import { ARGS, TEMPS, tempsOffset } from './args-layout.js';
-import { isFloatK, scalarType } from './context.js';
+import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
 import type { KernelOptions } from './emit-kernel.js';
@@ -13,7 +13,7 @@ import { emitContractionKernel } from './emit-contraction.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
 import { simdLanes } from './simd-ops.js';
-import type { Lanes } from './simd-ops.js';
+import type { Lanes } from './simd-widths.js';
 import { validateSpec } from './validate-spec.js';
 import { MATH_FNS, emitMathInline, isMathAvailable, mathFunction } from '../math/index.js';
 import type { MathFn } from '../math/index.js';

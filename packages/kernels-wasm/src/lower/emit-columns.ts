@@ -10,12 +10,13 @@ import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
-import { combineHalves, combineScalar, combineVector, emitBody, identity, openBlockLoop, scalarLoop } from './emit-kernel.js';
+import { emitBody, openBlockLoop, scalarLoop } from './emit-kernel.js';
+import { combineHalves, combineScalar, combineVector, identity } from './reduce-ops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KernelSpec } from './kernel-spec.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
 import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
-import type { Lanes } from './simd-ops.js';
+import type { Lanes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
@@ -125,7 +126,23 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
     Array.from({ length: lanes !== 'f64x2' && red.type === 'float64' ? 2 : 1 }, () => f.local('v128')))) : [];
   // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
   const partialAt = reduces.map(i32);
-  const j0 = i32();
+  const partialBytes = 8 * perVector;
+  const partials = lanes ? partialsIO(f, lanes) : undefined;
+  const jTail = i32();
+  /** A reduction's step in the element-at-a-time loop: the column's f64 partial, loaded, combined and stored. */
+  const scalarReduce = (red: ReduceInstr, s: number): void => {
+    // Partials are f64; every value of the reduction's type converts there and back exactly.
+    partialAddress(red.slot, j);
+    f.op('local.get', addr).mem('f64.load', { align: 0 });
+    if (red.type === 'float32') f.op('f32.demote_f64');
+    else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
+    f.op('local.set', accS[s]!);
+    combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
+    f.op('local.get', addr).op('local.get', accS[s]!);
+    if (red.type === 'float32') f.op('f64.promote_f32');
+    else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
+    f.mem('f64.store', { align: 0 });
+  };
   f.op('i32.const', 0).op('local.set', r);
   for (const rows of lanes ? [ROWS, 1] : [1]) {
     const ptr = rowPtr.slice(0, rows);
@@ -143,8 +160,6 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
     f.op('local.get', c0).op('local.set', j);
 
     if (lanes) {
-      const partialBytes = 8 * perVector;
-      const partials = partialsIO(f, lanes);
       // `vectors` vectors of columns side by side, so their additions do not wait on each other.
       const vectorColumns = (vectors: number): void => {
         f.block().loop();
@@ -157,11 +172,11 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
               const a = spec.arrays[k]!;
               f.op('local.get', p[k]!);
               if (ins.op === 'load') emitVectorLoad(ctx, lanes, a.dtype, a.inner === 'broadcast', offset(k));
-            }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (red, s) => {
+            }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types, 'call'), (red, s) => {
               const acc = accV[s]![c]!;
-              if (u === 0) partials.load(partialAt[s]!, partialBytes * c, acc);
-              partials.combine(red.fn, acc, vecVals[red.arg]!);
-              if (u === rows - 1) partials.store(partialAt[s]!, partialBytes * c, acc);
+              if (u === 0) partials!.load(partialAt[s]!, partialBytes * c, acc);
+              partials!.combine(red.fn, acc, vecVals[red.arg]!);
+              if (u === rows - 1) partials!.store(partialAt[s]!, partialBytes * c, acc);
             }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, (ins) => isConst(ins) || (c > 0 && isRowValue(ins)));
           }
         });
@@ -176,27 +191,33 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
       vectorColumns(1);
     }
 
-    // The columns left, row by row.
-    f.op('local.get', j).op('local.set', j0);
-    ptr.forEach((p) => {
-      f.op('local.get', j0).op('local.set', j);
-      scalarLoop(ctx, spec, scalarVals, p, colStride, j, c1, (red, s) => {
-        // Partials are f64; every value of the reduction's type converts there and back exactly.
-        partialAddress(red.slot, j);
-        f.op('local.get', addr).mem('f64.load', { align: 0 });
-        if (red.type === 'float32') f.op('f32.demote_f64');
-        else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
-        f.op('local.set', accS[s]!);
-        combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
-        f.op('local.get', addr).op('local.get', accS[s]!);
-        if (red.type === 'float32') f.op('f64.promote_f32');
-        else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
-        f.mem('f64.store', { align: 0 });
-      });
-    });
+    // Without lanes every column goes through the element-at-a-time loop, here, row by row.
+    if (!lanes) scalarLoop(ctx, spec, scalarVals, ptr[0]!, colStride, j, c1, scalarReduce);
 
     f.op('local.get', r).op('i32.const', rows).op('i32.add').op('local.set', r);
     f.op('br', 0).end().end(); // row groups
+  }
+  if (lanes) {
+    // The columns past the last whole vector, one loop over every row after the vector loops: each
+    // such column's partial still takes its rows in row order, and the loop is written once.
+    f.op('local.get', c1).op('local.get', c0).op('i32.sub').op('i32.const', -perVector).op('i32.and')
+      .op('local.get', c0).op('i32.add').op('local.set', jTail);
+    f.op('local.get', jTail).op('local.get', c1).op('i32.lt_u').if();
+    f.op('i32.const', 0).op('local.set', r);
+    f.block().loop();
+    f.op('local.get', r).op('local.get', R).op('i32.ge_u').op('br_if', 1);
+    const p = rowPtr[0]!;
+    spec.arrays.forEach((_, k) => {
+      argLoad(arrayPtrOffset(2, k));
+      f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
+      f.op('local.get', jTail).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
+      f.op('local.set', p[k]!);
+    });
+    f.op('local.get', jTail).op('local.set', j);
+    scalarLoop(ctx, spec, scalarVals, p, colStride, j, c1, scalarReduce);
+    f.op('local.get', r).op('i32.const', 1).op('i32.add').op('local.set', r);
+    f.op('br', 0).end().end(); // rows
+    f.end();
   }
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end(); // blocks

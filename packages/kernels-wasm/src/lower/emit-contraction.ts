@@ -19,8 +19,8 @@ import { emitKernel } from './emit-kernel.js';
 import type { KernelOptions } from './emit-kernel.js';
 import { emitColumns, emitRows, shapeOf } from './emit-contraction-segments.js';
 import type { Segment } from './emit-contraction-segments.js';
-import type { Lanes } from './simd-ops.js';
-import { CONTRACTION, CONTRACTION_BYTES, argsBytes } from './args-layout.js';
+import type { Lanes } from './simd-widths.js';
+import { CONTRACTION, argsBytes } from './args-layout.js';
 import type { KernelSpec } from './kernel-spec.js';
 
 

@@ -8,46 +8,22 @@
 // to its own slot, numbered in element order, so any split of blocks between
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
-import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KReduce, KType, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KernelSpec } from './kernel-spec.js';
 import { emitConst, emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { LANE_COUNT, emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
-import type { Lanes } from './simd-ops.js';
-import { emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
+import { combineHalves, combineScalar, combineVector, foldLanes, identity, vectorReduceOp } from './reduce-ops.js';
+import { emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
+import type { Lanes } from './simd-widths.js';
+import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
 /** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
 const UNROLL = 4;
-
-
-function identity(fn: KReduce, t: KType): number {
-  switch (fn) {
-    case 'sum': case 'any': return 0;
-    case 'prod': case 'all': return 1;
-    case 'min': return isFloatK(t) ? Infinity : t === 'int32' ? 2147483647 : 255;
-    case 'max': return isFloatK(t) ? -Infinity : t === 'int32' ? -2147483648 : 0;
-  }
-}
-
-/** acc = acc (op) value, scalar. */
-function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, value: Local): void {
-  const w = scalarType(t);
-  f.op('local.get', acc).op('local.get', value);
-  if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
-  else if (isFloatK(t)) f.op(`${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`);
-  else if (fn === 'sum') f.op('i32.add');
-  else if (fn === 'prod') f.op('i32.mul');
-  else if (fn === 'min' || fn === 'max') {
-    f.op('local.get', acc).op('local.get', value).op(fn === 'min' ? 'i32.lt_s' : 'i32.gt_s').op('select');
-  }
-  f.op('local.set', acc);
-}
 
 interface KernelOptions {
   /** Run once over the elements [blockBegin, blockEnd) instead of over blocks: a pinned temporary's computation. */
@@ -87,7 +63,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const accS = reduces.map((r) => f.local(scalarType(r.type)));
   // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
   // a float32 value accumulated in float64 needs two (its low and high halves) per step.
-  const promoted = reduces.map((r) => lanes === 'f32x4' && isPromotedAccumulation(spec, r.arg));
+  const promoted = reduces.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
   const accLanes = (s: number): Lanes => (promoted[s] ? 'f64x2' : lanes!);
   const accV = lanes ? reduces.map((_, s) => Array.from({ length: UNROLL * (promoted[s] ? 2 : 1) }, () => f.local('v128'))) : [];
   const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
@@ -172,7 +148,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
         emitBody(ctx, spec, vecVals, cur, (ins, k) => {
           f.op('local.get', cur[k]!);
           if (ins.op === 'load') emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, false, offset(k));
-        }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types), (r, s) => {
+        }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types, 'inline'), (r, s) => {
           if (promoted[s]) {
             combineHalves(f, 'f64x2.promote_low_f32x4', r.fn, accV[s]![2 * u]!, accV[s]![2 * u + 1]!, vecVals[r.arg]!);
             return;
@@ -183,7 +159,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
       spec.arrays.forEach((a, k) => {
         if (a.inner === 'contiguous') {
-          f.op('local.get', cur[k]!).op('i32.const', n * unroll * KTYPE_BYTES[a.dtype]).op('i32.add').op('local.set', cur[k]!);
+          f.op('local.get', cur[k]!).op('i32.const', unroll * vectorBytes(lanes, a.dtype)).op('i32.add').op('local.set', cur[k]!);
         }
       });
       f.op('br', 0).end().end();
@@ -309,52 +285,6 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex:
   });
 }
 
-function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
-  if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
-  if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_s`;
-  return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
-}
-
-/** acc = acc (fn) value, lane by lane, in the lanes' own type. */
-function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local, value: Local): void {
-  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc);
-}
-
-/**
- * Folds a four-lane value into two f64x2 accumulators, lanes 0-1 into `lo` and
- * 2-3 into `hi`, each widened by `widen` (promote_low or convert_low): a
- * float64 accumulation of float32 or int32 values, as the scalar loop widens them.
- */
-function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local, hi: Local, value: Local): void {
-  const op = vectorReduceOp('f64x2', fn);
-  f.op('local.get', lo).op('local.get', value).op(widen).op(op).op('local.set', lo);
-  f.op('local.get', hi).op('local.get', value).op('local.get', value).shuffle(HIGH_TO_LOW).op(widen).op(op).op('local.set', hi);
-}
-
-/** Leaves the lanes of a vector accumulator combined pairwise, lane 0 first. */
-function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): void {
-  const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
-  const op = lanes === 'i32x4'
-    ? { sum: 'i32.add', prod: 'i32.mul', min: 'min_s', max: 'max_s' }[fn as 'sum']
-    : `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
-  const lane = (k: number): void => { f.op('local.get', acc).op(`${lanes}.extract_lane`, k); };
-  const pair = (a: number, b: number): void => {
-    lane(a); lane(b);
-    if (op === 'min_s' || op === 'max_s') {
-      lane(a); lane(b); f.op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
-    } else f.op(op);
-  };
-  if (LANE_COUNT[lanes] === 2) { pair(0, 1); return; }
-  pair(0, 1); pair(2, 3);
-  if (op === 'min_s' || op === 'max_s') {
-    const t1 = f.local('i32');
-    const t0 = f.local('i32');
-    f.op('local.set', t1).op('local.set', t0);
-    f.op('local.get', t0).op('local.get', t1).op('local.get', t0).op('local.get', t1)
-      .op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
-  } else f.op(op);
-}
-
 /**
  * The element-at-a-time loop: while j < end, the body on scalars through the
  * pointers `cur`, each then advanced by its byte stride; `reduce` folds each
@@ -410,5 +340,5 @@ function emitBody(
   });
 }
 
-export { emitKernel, emitBody, scalarLoop, identity, combineScalar, openBlockLoop, vectorReduceOp, combineVector, combineHalves };
+export { emitKernel, emitBody, scalarLoop, openBlockLoop };
 export type { KernelOptions };

@@ -3,7 +3,7 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
-import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, tempsBytes, tempsOffset } from './args-layout.js';
+import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, claimIndex, tempsBytes, tempsOffset } from './args-layout.js';
 import { isRowMajor, planTemps, writeLaunchBlock, writeTemps } from './launch-temps.js';
 import type { TempLaunch } from './launch-temps.js';
 import type { CompiledModule, HostFunction } from './compile.js';
@@ -242,7 +242,7 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
 
 /** Marks every block of a launch claimed, so that no thread starts another block of a launch that has failed. */
 function stopClaims(memory: WebAssembly.Memory, argsPtr: number, blocks: number): void {
-  Atomics.store(new Int32Array(memory.buffer), (argsPtr + ARGS.claim) >>> 2, blocks);
+  Atomics.store(new Int32Array(memory.buffer), claimIndex(argsPtr), blocks);
 }
 
 /**

@@ -1,14 +1,12 @@
 import { compileKernel, compileCount } from './compile.js';
 import type { HostFunction } from './compile.js';
-import type { KernelSpec, KType } from './kernel-spec.js';
+import type { KBinary, KInstr, KernelSpec, KType } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import { disassembleFunction } from '../encode/index.js';
 import { finishLaunch, instantiate, launch, prepareLaunch, runBlocks } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
 import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 import { createMathRunner } from '../math/harness.js';
-
-
 
 /** Copies arrays into a fresh heap, runs the spec over `shape`, returns outputs and partials. */
 function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; strides: number[] } | { out: number; strides: number[] }>,
@@ -28,7 +26,14 @@ function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; 
   return { outs, ...r, compiled };
 }
 
-const binarySpec = (t: KType, fn: 'add' | 'multiply' | 'subtract', inner: 'contiguous' | 'broadcast' | 'strided' = 'contiguous'): KernelSpec => ({
+/** One array in, one out, of type t: a load, `middle` (which reads the load as value 0), and a store of its last value. */
+const mapSpec = (t: KType, middle: KInstr[]): KernelSpec => ({
+  ndim: 1, slots: 0,
+  arrays: [{ dtype: t, role: 'in', inner: 'contiguous' }, { dtype: t, role: 'out', inner: 'contiguous' }],
+  body: [{ op: 'load', array: 0, type: t }, ...middle, { op: 'store', array: 1, arg: middle.length, type: t }],
+});
+
+const binarySpec = (t: KType, fn: KBinary, inner: 'contiguous' | 'broadcast' | 'strided' = 'contiguous'): KernelSpec => ({
   ndim: 1,
   arrays: [{ dtype: t, role: 'in', inner: 'contiguous' }, { dtype: t, role: 'in', inner }, { dtype: t, role: 'out', inner: 'contiguous' }],
   body: [
@@ -99,16 +104,7 @@ describe('lowering: elementwise kernels', () => {
   });
 
   test('integer floorDivide and mod: floor rounding, Python signs, 0 and a flag for division by zero, MIN // -1 wraps', () => {
-    const spec = (fn: 'floorDivide' | 'mod'): KernelSpec => ({
-      ndim: 1,
-      arrays: [{ dtype: 'int32', role: 'in', inner: 'contiguous' }, { dtype: 'int32', role: 'in', inner: 'contiguous' },
-        { dtype: 'int32', role: 'out', inner: 'contiguous' }],
-      body: [
-        { op: 'load', array: 0, type: 'int32' }, { op: 'load', array: 1, type: 'int32' },
-        { op: 'binary', fn, args: [0, 1], type: 'int32' }, { op: 'store', array: 2, arg: 2, type: 'int32' },
-      ],
-      slots: 0,
-    });
+    const spec = (fn: 'floorDivide' | 'mod'): KernelSpec => binarySpec('int32', fn);
     const a = [7, -7, 7, -7, 5, -2147483648, -2147483648, 0];
     const b = [2, 2, -2, -2, 0, -1, 3, -5];
     const fd = run(spec('floorDivide'), [8], [{ values: a, strides: [1] }, { values: b, strides: [1] }, { out: 8, strides: [1] }]);
@@ -174,16 +170,7 @@ describe('lowering: reductions', () => {
 
 describe('loop shape', () => {
   test('a constant is splatted once, outside the loops (V8 would rebuild it per vector)', () => {
-    const spec: KernelSpec = {
-      ndim: 1, slots: 0,
-      arrays: [{ dtype: 'float64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
-      body: [
-        { op: 'load', array: 0, type: 'float64' },
-        { op: 'const', value: 2.5, type: 'float64' },
-        { op: 'binary', fn: 'multiply', args: [0, 1], type: 'float64' },
-        { op: 'store', array: 1, arg: 2, type: 'float64' },
-      ],
-    };
+    const spec = mapSpec('float64', [{ op: 'const', value: 2.5, type: 'float64' }, { op: 'binary', fn: 'multiply', args: [0, 1], type: 'float64' }]);
     const r = run(spec, [37], [{ values: Array.from({ length: 37 }, (_, i) => i - 3), strides: [1] }, { out: 37, strides: [1] }]);
     expect(r.outs[1]).toEqual(Array.from({ length: 37 }, (_, i) => (i - 3) * 2.5));
     const text = disassembleFunction(r.compiled.bytes, 'kernel');
@@ -191,15 +178,7 @@ describe('loop shape', () => {
   });
 
   test('a math routine is written into the vector loop; only the scalar tail calls it', () => {
-    const spec: KernelSpec = {
-      ndim: 1, slots: 0,
-      arrays: [{ dtype: 'float32', role: 'in', inner: 'contiguous' }, { dtype: 'float32', role: 'out', inner: 'contiguous' }],
-      body: [
-        { op: 'load', array: 0, type: 'float32' },
-        { op: 'unary', fn: 'exp', arg: 0, type: 'float32' },
-        { op: 'store', array: 1, arg: 1, type: 'float32' },
-      ],
-    };
+    const spec = mapSpec('float32', [{ op: 'unary', fn: 'exp', arg: 0, type: 'float32' }]);
     const x = Array.from({ length: 39 }, (_, i) => Math.fround((i - 20) * 5.3));
     const r = run(spec, [39], [{ values: x, strides: [1] }, { out: 39, strides: [1] }]);
     expect(r.outs[1]).toEqual(Array.from(createMathRunner('exp', 'f32x4').run(Float32Array.from(x))));

@@ -7,7 +7,7 @@ import type { EmitContext } from './context.js';
 import type { Local } from '../encode/index.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
-import { LANE_COUNT, LANE_DTYPE, narrows, widens } from './simd-widths.js';
+import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 
@@ -57,7 +57,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         break;
       }
       case 'const': if (ins.type !== dtype) return undefined; break;
-      case 'cast': if (!vectorCast(spec, uses, v, dtype)) return undefined; break;
+      case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return undefined; break;
       case 'select': if (ins.type !== dtype) return undefined; break;
       case 'unary': {
         const t = spec.body[ins.arg]!.type;
@@ -79,7 +79,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       }
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
-        if (spec.body[ins.arg]!.type !== dtype && !(dtype === 'float32' && isPromotedAccumulation(spec, ins.arg, uses))) return undefined;
+        if (spec.body[ins.arg]!.type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;
         break;
     }
   }
@@ -104,10 +104,10 @@ function usesOf(spec: KernelSpec): number[][] {
  * when only stores use it (the store converts), and a float32 value widened
  * for a float64 reduction.
  */
-function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType): boolean {
+function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
   const arg = spec.body[ins.arg]!;
-  if (dtype === 'float32' && isPromotedAccumulation(spec, v, uses)) return true;
+  if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
   if (arg.type !== dtype) return false;
   if (ins.type === 'bool') return true;
@@ -119,7 +119,8 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
  * accumulate in float64): vectorised as f32x4 loads whose halves are
  * promoted into pairs of f64x2 accumulators.
  */
-function isPromotedAccumulation(spec: KernelSpec, v: number, uses: readonly number[][] = usesOf(spec)): boolean {
+function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses: readonly number[][] = usesOf(spec)): boolean {
+  if (lanes !== 'f32x4') return false;
   const ins = spec.body[v];
   if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || spec.body[ins.arg]!.type !== 'float32') return false;
   return uses[v]!.every((u) => {
@@ -140,7 +141,13 @@ const CMP: Record<string, [string, string]> = {
 };
 
 /** Leaves the vector value of `ins` on the stack. */
-function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readonly Local[], types: readonly KType[]): void {
+/**
+ * One instruction of a vector body. `math`: how a math routine is applied: written out in place
+ * (the row kernel's vector loops, a few copies) or called (the column kernel, whose body is
+ * written once per row and vector of columns it takes at a time: 85 copies of a routine
+ * inline made a column sum(sin(x)) 135 KB of code, past the instruction cache).
+ */
+function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readonly Local[], types: readonly KType[], math: 'inline' | 'call'): void {
   const f = ctx.f;
   const L = lanes;
   const isFloat = L !== 'i32x4';
@@ -159,6 +166,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       // See vectorCast: a load of a narrower array or a promoted accumulation is already
       // converted (by the load, by the reduction), and a cast for a store by the store.
       const from = types[ins.arg];
+      if (ins.type === 'bool' && from !== 'bool') { truth(ins.arg); return; }
       get(ins.arg);
       // Masks to 1/0 with no constant to rebuild per vector: integer lanes negate -1 to 1; float
       // lanes keep the top bits of an all-ones lane as 1.0's exponent (0x3ff << 52, 0x7f << 23).
@@ -167,7 +175,6 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         else if (L === 'f64x2') f.op('i32.const', 54).op('i64x2.shr_u').op('i32.const', 52).op('i64x2.shl');
         else f.op('i32.const', 25).op('i32x4.shr_u').op('i32.const', 23).op('i32x4.shl');
       }
-      else if (ins.type === 'bool' && from !== 'bool') { splatConst(ctx, L, 0); f.op(`${L}.ne`); }
       return;
     }
     case 'select': get(ins.args[1]); get(ins.args[2]); truth(ins.args[0]); f.op('v128.bitselect'); return;
@@ -203,7 +210,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
           if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(x); m.inline(); return;
+          get(x); m[math](); return;
         }
       }
     }
@@ -224,7 +231,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
           if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(a); get(b); m.inline(); return;
+          get(a); get(b); m[math](); return;
         }
       }
     }
@@ -232,5 +239,4 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   }
 }
 
-export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation, LANE_COUNT };
-export type { Lanes };
+export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation };

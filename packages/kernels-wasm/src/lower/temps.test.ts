@@ -6,7 +6,6 @@ import type { Launch, TempLaunch } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
 import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 
-
 /** The temporary t = a * a + 1 over its own space of `ndim` axes (array 0 in, array 1 out). */
 const square1 = (t: KType, ndim: number, inner: 'contiguous' | 'strided' = 'contiguous'): TempSpec => ({
   array: 1,

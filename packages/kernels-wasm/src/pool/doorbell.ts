@@ -8,7 +8,7 @@
 // then the calling thread claims blocks beside one worker fewer, and spins
 // for the workers' last blocks (for 2 ms, then it waits as above), so it has
 // no wake-up of its own to pay.
-import { ARGS } from '../lower/args-layout.js';
+import { claimIndex } from '../lower/args-layout.js';
 import { stopClaims } from '../lower/launch.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord, wasmAt } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
@@ -38,7 +38,7 @@ class Doorbell {
   /** The kernels each slot's worker holds, with that worker's id (a new worker in the slot holds none). */
   readonly #held = new Map<number, { readonly worker: number; readonly kernels: Set<number> }>();
   /** The launch in flight: its claim word, block count, and the participants found dead. */
-  #current: { readonly argsPtr: number; readonly blocks: number; readonly died: Map<number, string> } | undefined;
+  #current: { readonly ring: Ring; readonly died: Map<number, string> } | undefined;
   #queue: Promise<void> = Promise.resolve();
   #closed = false;
   tasks = 0;
@@ -94,7 +94,7 @@ class Doorbell {
       // Died after taking up the launch: the launch fails, and no one starts another of its blocks.
       if (prev === STATE.running && this.#current) {
         this.#current.died.set(s, reason);
-        stopClaims(this.#memory, this.#current.argsPtr, this.#current.blocks);
+        stopClaims(this.#memory, this.#current.ring.argsPtr, this.#current.ring.blocks);
       } else if (prev === STATE.go && this.#current) {
         // Died before taking the launch up: it counts as settled, and the launch does not fail for it.
         this.#current.died.set(s, '');
@@ -127,7 +127,7 @@ class Doorbell {
   async #launch(ring: Ring): Promise<void> {
     // One view for the launch: the launch block lies below any growth of the shared memory.
     const words = new Int32Array(this.#memory.buffer);
-    const claim = (ring.argsPtr + ARGS.claim) >>> 2;
+    const claim = claimIndex(ring.argsPtr);
     const unclaimed = (): boolean => Atomics.load(words, claim) < ring.blocks;
     // The calling thread joins as one of the pool's threads: it takes a worker's place.
     const here = ring.here;
@@ -146,7 +146,7 @@ class Doorbell {
       this.#writeLaunch(ring, lacking.size > 0);
       const base = Atomics.load(this.#w, WORD.done);
       const died = new Map<number, string>();
-      this.#current = { argsPtr: ring.argsPtr, blocks: ring.blocks, died };
+      this.#current = { ring, died };
       const given = parked.filter((s) => Atomics.compareExchange(this.#w, slotWord(s, SLOT.state), STATE.parked, STATE.go) === STATE.parked);
       // Two notifies: each worker woken wakes two more (park.ts). Waking a worker can cost the calling
       // thread its core for a while, which must not delay the others' start.

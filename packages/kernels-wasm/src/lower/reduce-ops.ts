@@ -1,0 +1,83 @@
+// The arithmetic of reductions, shared by the row kernel (emit-kernel.ts) and
+// the column kernel (emit-columns.ts): identities, one step of a scalar or
+// vector accumulator, a float64 accumulation of four narrower lanes, and the
+// fold of a vector accumulator's lanes (pairwise, lane 0 first, so the order
+// of additions is fixed).
+import { HIGH_TO_LOW } from '../encode/index.js';
+import type { FunctionBuilder, Local } from '../encode/index.js';
+import { isFloatK, scalarType } from './context.js';
+import type { KReduce, KType } from './kernel-spec.js';
+import { LANE_COUNT } from './simd-widths.js';
+import type { Lanes } from './simd-widths.js';
+
+/** The reduction's starting value. */
+function identity(fn: KReduce, t: KType): number {
+  switch (fn) {
+    case 'sum': case 'any': return 0;
+    case 'prod': case 'all': return 1;
+    case 'min': return isFloatK(t) ? Infinity : t === 'int32' ? 2147483647 : 255;
+    case 'max': return isFloatK(t) ? -Infinity : t === 'int32' ? -2147483648 : 0;
+  }
+}
+
+/** acc = acc (op) value, scalar. */
+function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, value: Local): void {
+  const w = scalarType(t);
+  f.op('local.get', acc).op('local.get', value);
+  if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
+  else if (isFloatK(t)) f.op(`${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`);
+  else if (fn === 'sum') f.op('i32.add');
+  else if (fn === 'prod') f.op('i32.mul');
+  else if (fn === 'min' || fn === 'max') {
+    f.op('local.get', acc).op('local.get', value).op(fn === 'min' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+  }
+  f.op('local.set', acc);
+}
+
+function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
+  if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
+  if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_s`;
+  return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
+}
+
+/** acc = acc (fn) value, lane by lane, in the lanes' own type. */
+function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local, value: Local): void {
+  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc);
+}
+
+/**
+ * Folds a four-lane value into two f64x2 accumulators, lanes 0-1 into `lo` and
+ * 2-3 into `hi`, each widened by `widen` (promote_low or convert_low): a
+ * float64 accumulation of float32 or int32 values, as the scalar loop widens them.
+ */
+function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local, hi: Local, value: Local): void {
+  const op = vectorReduceOp('f64x2', fn);
+  f.op('local.get', lo).op('local.get', value).op(widen).op(op).op('local.set', lo);
+  f.op('local.get', hi).op('local.get', value).op('local.get', value).shuffle(HIGH_TO_LOW).op(widen).op(op).op('local.set', hi);
+}
+
+/** Leaves the lanes of a vector accumulator combined pairwise, lane 0 first. */
+function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): void {
+  const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
+  const op = lanes === 'i32x4'
+    ? { sum: 'i32.add', prod: 'i32.mul', min: 'min_s', max: 'max_s' }[fn as 'sum']
+    : `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
+  const lane = (k: number): void => { f.op('local.get', acc).op(`${lanes}.extract_lane`, k); };
+  const pair = (a: number, b: number): void => {
+    lane(a); lane(b);
+    if (op === 'min_s' || op === 'max_s') {
+      lane(a); lane(b); f.op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+    } else f.op(op);
+  };
+  if (LANE_COUNT[lanes] === 2) { pair(0, 1); return; }
+  pair(0, 1); pair(2, 3);
+  if (op === 'min_s' || op === 'max_s') {
+    const t1 = f.local('i32');
+    const t0 = f.local('i32');
+    f.op('local.set', t1).op('local.set', t0);
+    f.op('local.get', t0).op('local.get', t1).op('local.get', t0).op('local.get', t1)
+      .op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+  } else f.op(op);
+}
+
+export { identity, combineScalar, vectorReduceOp, combineVector, combineHalves, foldLanes };
