@@ -47,7 +47,7 @@ const MATH_CONSTANTS_BYTES = 16384;
 const MATH_TABLES_OFFSET = MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES;
 
 /** Size of the lookup-table area. */
-const MATH_TABLES_BYTES = 16384;
+const MATH_TABLES_BYTES = 32768;
 
 /** The lowest address the allocator hands out. */
 const HEAP_BASE = MATH_TABLES_OFFSET + MATH_TABLES_BYTES;

@@ -13,7 +13,7 @@ describe('Heap layout and alignment', () => {
     expect(MATH_CONSTANTS_OFFSET % 16).toBe(0);
     expect(MATH_TABLES_OFFSET).toBe(MATH_CONSTANTS_OFFSET + MATH_CONSTANTS_BYTES);
     expect(HEAP_BASE).toBe(MATH_TABLES_OFFSET + MATH_TABLES_BYTES);
-    expect(HEAP_BASE).toBe(36864);
+    expect(HEAP_BASE).toBe(53248);
   });
 
   test('pointers are 16-byte aligned, never 0 and never in the reserved header', () => {

@@ -27,6 +27,9 @@ type ConstantTable = (bytes: Uint8Array) => number | undefined;
 /** Where lookup tables live: a table's rows placed in memory (see table-pool.ts). */
 type LookupTables = (rows: Rows) => PlacedTable;
 
+/** The two i64 lanes of a vector, in scalar locals (`Emitter.lanes64`). */
+type Lanes64 = readonly [Local, Local];
+
 class Emitter {
   readonly f: FunctionBuilder;
   readonly #table: ConstantTable | undefined;
@@ -143,23 +146,68 @@ class Emitter {
   }
 
   /**
-   * A per-lane table lookup (wasm SIMD has no gather): field j of the result
-   * holds rows[index0][j] in lane 0 and rows[index1][j] in lane 1, for the
-   * i64x2 lanes of `index` (entry numbers; the caller's arithmetic keeps them
-   * in [0, rows.length), nothing checks). Each row is padded to a power-of-two
-   * number of 16-byte chunks; a lane costs one extract and one load per
-   * chunk, and each pair of fields one shuffle per field.
+   * `rare()` when `test` holds, else `common()`: a branch taken before either
+   * is computed, so that nothing computed before it but what both sides use
+   * is live across it (V8 spills what a branch's far side needs on the near
+   * side too). `test` is a mask (it holds when some lane is set) or code that
+   * pushes an i32 (it holds when that is not 0). Each side loads its own
+   * constants, as in `when`.
    */
-  lookup(rows: Rows, index: V): V[] {
-    if (!this.#tables) throw new Error('Emitter.lookup: the module has no memory, so it has no lookup tables; import a memory first');
-    const { address, chunks } = this.#tables(rows);
+  choose(test: V | (() => void), rare: () => V, common: () => V): V {
+    const out = this.f.local('v128');
+    const kept = this.#loaded;
+    if (typeof test === 'function') test();
+    else this.push(test).f.op('v128.any_true');
+    this.f.if();
+    this.#loaded = new Map();
+    this.push(rare()).f.op('local.set', out);
+    this.f.else();
+    this.#loaded = new Map();
+    this.push(common()).f.op('local.set', out);
+    this.#loaded = kept;
+    this.f.end();
+    return { local: out };
+  }
+
+  /** v's two i64 lanes, in scalar locals (for work the scalar ALUs can take off the vector ones). */
+  lanes64(v: V): Lanes64 {
+    return [0, 1].map((lane) => {
+      const l = this.f.local('i64');
+      this.push(v).f.op('i64x2.extract_lane', lane).op('local.set', l);
+      return l;
+    }) as unknown as Lanes64;
+  }
+
+  /**
+   * A per-lane table lookup (wasm SIMD has no gather): field j of the result
+   * holds rows[entry0][j] in lane 0 and rows[entry1][j] in lane 1. Each i64x2
+   * lane of `index` (or each of its lanes already in scalars, from `lanes64`)
+   * holds its entry number, or with `bits` the entry is the bit field
+   * [bits.shift, bits.shift + bits.width) of the lane. The caller's
+   * arithmetic keeps entries in range (a bit field is, if the table has
+   * 2^width rows); nothing checks. Each lane's byte offset is worked out in
+   * scalar code (the scalar ALUs are idle here, the vector ones are not);
+   * each row is padded to a power-of-two number of 16-byte chunks, a lane
+   * costs one load per chunk, and each pair of fields one shuffle per field.
+   */
+  lookup(rows: Rows, index: V | Lanes64, bits?: { readonly shift: number; readonly width: number }): V[] {
+    const { address, chunks } = this.#placed(rows);
     const fields = rows[0]!.length;
-    const offsets = this.shift('i64x2.shl', index, Math.log2(chunks * 16));
+    const scale = Math.log2(chunks * 16);
+    if (bits && rows.length !== 2 ** bits.width) throw new RangeError(`Emitter.lookup: a ${bits.width}-bit entry needs ${2 ** bits.width} rows; the table has ${rows.length}`);
     const base = this.f.local('i32');
     const loaded = [0, 1].map((lane) => {
-      // An entry number's low 32 bits are i32 lane 2*lane of its i64 lane.
-      this.push(offsets);
-      this.f.op('i32x4.extract_lane', 2 * lane).op('local.set', base);
+      if (Array.isArray(index)) this.f.op('local.get', index[lane]!);
+      else this.push(index as V).f.op('i64x2.extract_lane', lane);
+      if (bits) {
+        // The field, moved to bit `scale` (the row size's power of two) by one shift, then masked.
+        if (bits.shift >= scale) this.f.op('i64.const', BigInt(bits.shift - scale)).op('i64.shr_u').op('i32.wrap_i64');
+        else this.f.op('i32.wrap_i64').op('i32.const', scale - bits.shift).op('i32.shl');
+        this.f.op('i32.const', ((2 ** bits.width - 1) << scale) | 0).op('i32.and');
+      } else {
+        this.f.op('i32.wrap_i64').op('i32.const', scale).op('i32.shl');
+      }
+      this.f.op('local.set', base);
       // Only the chunks holding fields (a row's padding to a power of two is never read).
       return Array.from({ length: Math.ceil(fields / 2) }, (_, c) => {
         this.f.op('local.get', base).mem('v128.load', { offset: address + 16 * c });
@@ -174,6 +222,11 @@ class Emitter {
       out.push(this.save());
     }
     return out;
+  }
+
+  #placed(rows: Rows): PlacedTable {
+    if (!this.#tables) throw new Error('Emitter.lookup: the module has no memory, so it has no lookup tables; import a memory first');
+    return this.#tables(rows);
   }
 
   // f64x2 shorthands: most of the library is written in double precision.
@@ -259,4 +312,4 @@ class Emitter {
 }
 
 export { Emitter };
-export type { V, ConstantTable, LookupTables };
+export type { V, ConstantTable, LookupTables, Lanes64 };

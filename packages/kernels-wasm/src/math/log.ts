@@ -1,22 +1,27 @@
-// log in f64x2. Vectors of positive normal finite lanes (one integer add and
-// compare tells) take a table-driven form:
-//   x = 2^k * z, z in [OFF, 2*OFF), OFF ~ 0.7058 (so x near 1 has k = 0);
-//   z's bucket (128 per binade-sized range, bits 45-51 of bits(x) - bits(OFF))
-//   gives 1/c, 10 significant bits near 1/midpoint (exactly 1 for the bucket
-//   holding 1), and log c as hi + lo (tables.generated.ts, from mpmath);
-//   r = z/c - 1 is formed exactly as rh + rl (the 10-bit 1/c makes zh/c exact);
+// log in f64x2. Vectors of positive normal finite lanes (tested on scalars,
+// first: see logF64) take a table-driven form:
+//   x = 2^k * z, z in [OFF, 2*OFF), OFF ~ 0.7052 (so x near 1 has k = 0);
+//   z's bucket (1024 per binade-sized range, bits 42-51 of bits(x) - bits(OFF),
+//   read per lane in scalar code) gives 1/c, 26 significant bits near
+//   1/midpoint (exactly 1 for the bucket holding 1), and log c, one double:
+//   c is chosen among 6001 candidates so that log c is within 0.003 ulp of a
+//   double (tables.generated.ts, from mpmath);
+//   r = z/c - 1 is formed exactly as rh + rl, from d = z - 1 and its top 27
+//   bits (their product with the 26-bit 1/c is exact);
 //   log x = [k*ln2HI + log c + rh, summed exactly] + (the low parts + r^2*Q(r)),
-//   Q a degree-5 fit (|error of r^2*Q| < 2^-67 on |r| <= 1.35*2^-8).
+//   Q a cubic (|error of r^2*Q| < 2^-70 on |r| <= 2^-10.99).
 // Only the last addition rounds to speak of, so the result is within a hair
-// of half an ulp: 0.506 ulp at most against a long double reference over 2e7
+// of half an ulp: 0.510 ulp at most against a long double reference over 2e7
 // inputs (log-uniform on [1e-300, 1e300] and [1e-3, 1e3]; uniform on [0.5, 2],
-// [0.99, 1.01] and [1 - 1e-5, 1 + 1e-5]). fdlibm's e_log.c, which this
-// replaced, reached 0.87 and has a division. Any other vector (zeros,
-// subnormals, negatives, Infinity, NaN) also runs fdlibm's code below
-// (e_log.c, Sun Microsystems, 1993: x = 2^k*(1+f), s = f/(2+f), log(1+f) =
-// 2s + s*R(s^2) with its Remez fit Lg1..Lg7, three forms selected per lane as
+// [0.999, 1.001] and [1 - 1e-7, 1 + 1e-7]). fdlibm's e_log.c reached 0.87 and
+// has a division; a 128-row table with log c as hi + lo (two 16-byte loads a
+// lane), a degree-5 tail and the test for other lanes in vector code took
+// 2.85 ns/element (one core, the math harness) against 1.82 now. Any other vector (zeros,
+// subnormals, negatives, Infinity, NaN) runs fdlibm's code below (e_log.c,
+// Sun Microsystems, 1993: x = 2^k*(1+f), s = f/(2+f), log(1+f) = 2s +
+// s*R(s^2) with its Remez fit Lg1..Lg7, three forms selected per lane as
 // fdlibm branches), with the special cases, and takes that on those lanes.
-import type { Emitter, V } from './emitter.js';
+import type { Emitter, Lanes64, V } from './emitter.js';
 import { HIGH_WORDS } from '../encode/shuffles.js';
 import { fastTwoSum, i64ToF64 } from './f64-bits.js';
 import { LOG1P_TAIL, LOG_ROWS } from './tables.generated.js';
@@ -104,42 +109,75 @@ function logSpecials(e: Emitter, x: V, result: V): V {
   return e.select(finitePositive, result, special);
 }
 
-/** bits(OFF), OFF ~ 0.7058: x = 2^k * z with z in [OFF, 2*OFF), so x near 1 has k = 0 and z near 1. */
-const OFF = 0x3fe6955500000000n;
+/**
+ * bits(OFF), OFF ~ 0.7052: x = 2^k * z with z in [OFF, 2*OFF), so x near 1 has k = 0 and z
+ * near 1, and 1 lies two thirds into its bucket, where z - 1 then spans as much either side.
+ */
+const OFF = 0x3fe6915500000000n;
+/** The bucket is bits 42-51 of bits(x) - OFF: 1024 rows (tables.generated.ts). */
+const BUCKET = { shift: 42, width: 10 } as const;
+/** dh is d = z - 1 cut to 27 significant bits (1/c has 26, so dh * (1/c) is exact), by its bits. */
+const DH_MASK = -(1n << 26n);
+
+/** The positive normal finite doubles' bits: [bits(2^-1022), bits(MAX_VALUE)]. */
+const NORMAL_LO = 0x0010000000000000n;
+const NORMAL_HI = 0x7fefffffffffffffn;
+
+/** bits(x) - OFF, and its lanes in scalars (the bucket and the test for other lanes read them there). */
+interface Offset {
+  readonly tmp: V;
+  readonly lanes: Lanes64;
+}
+
+function offsetOf(e: Emitter, x: V): Offset {
+  const tmp = e.op('i64x2.sub', x, e.i64(OFF));
+  return { tmp, lanes: e.lanes64(tmp) };
+}
 
 function logF64(e: Emitter, x: V): V {
-  const y = e.mutable(logTable(e, x));
-  // bits + 0x7ff0...0 (mod 2^64) is at most 0xffdf_ffff_ffff_ffff, signed, exactly for bits in
-  // [0x0010...0, 0x7fef_ffff_ffff_ffff]: the positive normal finite doubles.
-  const other = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(0x7ff0000000000000n)), e.i64(-0x20000000000001n));
-  e.when(other, () => e.assign(y, e.select(other, logSpecials(e, x, logFromParts(e, logReduce(e, x))), y)));
-  return y;
+  const at = offsetOf(e, x);
+  // A lane is positive, normal and finite when bits - NORMAL_LO <= NORMAL_HI - NORMAL_LO
+  // (unsigned), tested on the scalar lanes the lookup reads anyway, and before anything else,
+  // so that nothing of the common path is live across the branch. Other vectors (zeros,
+  // subnormals, negatives, Infinity, NaN) take fdlibm's code on those lanes.
+  const other = (): void => {
+    for (const lane of at.lanes) {
+      e.f.op('local.get', lane).op('i64.const', OFF - NORMAL_LO).op('i64.add');
+      e.f.op('i64.const', NORMAL_HI - NORMAL_LO).op('i64.gt_u');
+    }
+    e.f.op('i32.or');
+  };
+  const rare = (): V => {
+    const notNormal = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(0x7ff0000000000000n)), e.i64(-0x20000000000001n));
+    return e.select(notNormal, logSpecials(e, x, logFromParts(e, logReduce(e, x))), logTable(e, x, offsetOf(e, x)));
+  };
+  return e.choose(other, rare, () => logTable(e, x, at));
 }
 
 /** log(x) for positive normal finite x (any other lane gives a value to replace). */
-function logTable(e: Emitter, x: V): V {
-  const tmp = e.op('i64x2.sub', x, e.i64(OFF));
-  const row = e.and(e.shift('i64x2.shr_u', tmp, 45), e.i64(127n));
-  // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
+function logTable(e: Emitter, x: V, { tmp, lanes }: Offset): V {
   const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
   const kWords = e.shift('i32x4.shr_s', tmp, 20);
   e.push(kWords).push(kWords);
   e.f.shuffle(HIGH_WORDS);
   const dk = e.op('f64x2.convert_low_i32x4_s', e.save());
-  const [invc, logcHi, logcLo, low] = e.lookup(LOG_ROWS, row) as [V, V, V, V];
-  // r = z/c - 1 = rh + rl exactly but for rl's rounding: 1/c has 10 significant bits, so
-  // zh*(1/c), zh being z's top 43 bits, is exact, and so is its difference from 1 (Sterbenz).
-  // Where c = 1, zh is z and rl is 0: r = z - 1 is exact however near 1 z is.
-  const zh = e.andnot(z, low);
-  const rh = e.sub(e.mul(zh, invc), e.f64(1));
-  const rl = e.mul(e.sub(z, zh), invc);
+  const [invc, logc] = e.lookup(LOG_ROWS, lanes, BUCKET) as [V, V];
+  // r = z/c - 1 = d/c + (1/c - 1), d = z - 1 (exact), = rh + rl exactly but for rl's rounding
+  // (c is 1/invc by definition): dh, d cut to 27 significant bits, times invc (26) is exact,
+  // and so is the sum rh (generate_tables.py checks every bucket); |rl| < 2^-26 |d|. Where
+  // c = 1, rh = dh and rl = dl: r = d exactly, its high and low parts never cancelling.
+  const d = e.sub(z, e.f64(1));
+  const dh = e.and(d, e.i64(DH_MASK));
+  const rh = e.add(e.mul(dh, invc), e.sub(invc, e.f64(1)));
+  const rl = e.mul(e.sub(d, dh), invc);
   // log x = k*ln2HI + log c + rh, summed exactly by Fast2Sum (|k*ln2HI| >= 0.69 > |log c| or
   // k = 0; |log c| > |r| or c = 1: generate_tables.py checks), plus the small terms, so that
-  // the one rounding that matters is the last, even where log x is near 0.
-  const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logcHi);
+  // the one rounding that matters is the last, even where log x is near 0. log c is one
+  // double, chosen (by the choice of c) within 0.003 ulp of the smallest log x it serves.
+  const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logc);
   const [hi, hlo] = fastTwoSum(e, w, rh);
   const r = e.add(rh, rl);
-  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.add(e.mul(dk, e.f64(LN2LO)), logcLo))), e.mul(e.mul(r, r), e.horner(r, LOG1P_TAIL)));
+  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.mul(dk, e.f64(LN2LO)))), e.mul(e.mul(r, r), e.horner(r, LOG1P_TAIL)));
   return e.add(hi, small);
 }
 

@@ -8,8 +8,15 @@ import { MATH_TABLES, TablePool } from './table-pool.js';
 
 const rows = (n: number, fields: number): number[][] => Array.from({ length: n }, (_, i) => Array.from({ length: fields }, (_, j) => i * 10 + j + 0.5));
 
-/** A module whose f(index0, index1) looks `table` up per lane and stores every field at HEAP_BASE. */
-function lookupModule(table: number[][], pool: TablePool): (i0: number, i1: number) => Float64Array {
+/** How the module hands lookup its entries: as i64 lanes, as a bit field of them, or as scalars from lanes64. */
+type IndexForm = 'lanes' | { readonly shift: number; readonly width: number } | 'scalars';
+
+/**
+ * A module whose f(index0, index1) looks `table` up per lane and stores every field at
+ * HEAP_BASE. With a bit field, the lanes hold the entries at bits.shift, with every other bit
+ * set (which the lookup must ignore).
+ */
+function lookupModule(table: number[][], pool: TablePool, form: IndexForm = 'lanes'): (i0: number, i1: number) => Float64Array {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 1, shared: false });
   const [, f] = m.func('f', ['i32', 'i32'], [], true);
   let end = 0;
@@ -19,8 +26,17 @@ function lookupModule(table: number[][], pool: TablePool): (i0: number, i1: numb
     return placed;
   });
   m.data(MATH_TABLES_OFFSET, () => pool.bytes(end));
-  f.op('local.get', f.param(0)).op('i64.extend_i32_u').op('i64x2.splat').op('local.get', f.param(1)).op('i64.extend_i32_u').op('i64x2.replace_lane', 1);
-  const fields = e.lookup(table, e.save());
+  const bits = typeof form === 'object' ? form : undefined;
+  const lane = (p: number): void => {
+    f.op('local.get', f.param(p)).op('i64.extend_i32_u');
+    if (bits) f.op('i64.const', BigInt(bits.shift)).op('i64.shl').op('i64.const', ~(((1n << BigInt(bits.width)) - 1n) << BigInt(bits.shift))).op('i64.or');
+  };
+  lane(0);
+  f.op('i64x2.splat');
+  lane(1);
+  f.op('i64x2.replace_lane', 1);
+  const index = e.save();
+  const fields = e.lookup(table, form === 'scalars' ? e.lanes64(index) : index, bits);
   fields.forEach((v, j) => {
     f.op('i32.const', HEAP_BASE + 16 * j);
     e.push(v);
@@ -43,6 +59,19 @@ describe('math lookup tables', () => {
       for (const [i0, i1] of [[0, 0], [0, 8], [8, 3], [5, 5], [7, 1]] as const) {
         const got = look(i0, i1);
         for (let j = 0; j < fields; j++) expect([got[2 * j], got[2 * j + 1]]).toEqual([table[i0]![j], table[i1]![j]]);
+      }
+    }
+  });
+
+  test('lookup reads an entry from a bit field of each lane, or from lanes already in scalars', () => {
+    for (const fields of [1, 2, 3]) {
+      const table = rows(16, fields);
+      for (const form of [{ shift: 0, width: 4 }, { shift: 4, width: 4 }, { shift: 42, width: 4 }, 'scalars'] as const) {
+        const look = lookupModule(table, new TablePool(), form);
+        for (const [i0, i1] of [[0, 15], [15, 0], [9, 9], [3, 12]] as const) {
+          const got = look(i0, i1);
+          for (let j = 0; j < fields; j++) expect([got[2 * j], got[2 * j + 1]]).toEqual([table[i0]![j], table[i1]![j]]);
+        }
       }
     }
   });
@@ -70,7 +99,9 @@ describe('math lookup tables', () => {
     expect(() => pool.place(new Uint8Array(32).fill(3))).toThrow('does not fit in the 16 bytes left of MATH_TABLES_BYTES');
     const f = new FunctionBuilder([]);
     expect(() => new Emitter(f).lookup([[1]], new Emitter(f).i64(0n))).toThrow('the module has no memory');
-    expect(() => new Emitter(f, undefined, 0, (r) => new TablePool().placeRows(r)).lookup([[1, 2], [3]], new Emitter(f).i64(0n))).toThrow('rows must be non-empty and all of one length');
+    const withTables = (): Emitter => new Emitter(f, undefined, 0, (r) => new TablePool().placeRows(r));
+    expect(() => withTables().lookup([[1, 2], [3]], new Emitter(f).i64(0n))).toThrow('rows must be non-empty and all of one length');
+    expect(() => withTables().lookup(rows(8, 2), new Emitter(f).i64(0n), { shift: 10, width: 4 })).toThrow('a 4-bit entry needs 16 rows; the table has 8');
   });
 
   test('every math function, both lane types, fits the process-wide table area', () => {
