@@ -45,7 +45,8 @@ function expReduce(e: Emitter, x: V): ExpReduction {
   const rh = e.sub(a, b);
   const rl = e.sub(e.sub(a, rh), b);
   const [t, tlo] = e.lookup(EXP2_ROWS, e.and(shifted, e.i64(63n))) as [V, V];
-  return { shifted, kf, t, tlo, rh, small: e.add(rl, e.mul(e.mul(rh, rh), e.horner(rh, Q))) };
+  const rh2 = e.mul(rh, rh);
+  return { shifted, kf, t, tlo, rh, small: e.add(rl, e.mul(rh2, e.pairedHorner(rh, rh2, Q))) };
 }
 
 /**

@@ -177,7 +177,8 @@ function logTable(e: Emitter, x: V, { tmp, lanes }: Offset): V {
   const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logc);
   const [hi, hlo] = fastTwoSum(e, w, rh);
   const r = e.add(rh, rl);
-  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.mul(dk, e.f64(LN2LO)))), e.mul(e.mul(r, r), e.horner(r, LOG1P_TAIL)));
+  const r2 = e.mul(r, r);
+  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.mul(dk, e.f64(LN2LO)))), e.mul(r2, e.pairedHorner(r, r2, LOG1P_TAIL)));
   return e.add(hi, small);
 }
 
