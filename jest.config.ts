@@ -10,7 +10,7 @@ const tsJest: [string, Record<string, unknown>] = [
 const common = {
   extensionsToTreatAsEsm: ['.ts'],
   testEnvironment: 'node',
-  testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+  testPathIgnorePatterns: ['/node_modules/', '/dist/', '\\.unshared\\.test\\.ts$'],
   // Workspace packages resolve to their sources, so tests never run stale builds.
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
@@ -32,6 +32,16 @@ const config: Config = {
       roots: ['<rootDir>/packages/deferred-array/src'],
       testMatch: ['**/src/{api,ir,execute,reference,trace,results}/**/*.test.ts'],
       setupFiles: ['<rootDir>/test/setup/reference-backend.cjs'],
+    },
+    // And without shared memory, as a browser page without cross-origin isolation runs: the
+    // WebAssembly backend on an ordinary memory, on the calling thread, with the same results.
+    {
+      ...common,
+      displayName: 'unshared',
+      roots: ['<rootDir>/packages/deferred-array/src'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testMatch: ['**/src/{api,execute,trace,results}/**/*.test.ts', '**/*.unshared.test.ts'],
+      setupFiles: ['<rootDir>/test/setup/unshared-heap.cjs', '<rootDir>/test/setup/pool-backend.cjs'],
     },
     // And on the WebAssembly backend with every kernel of execute() sent to the worker pool.
     {

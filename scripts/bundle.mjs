@@ -8,16 +8,71 @@
 // stays in dist/: the type declarations, and the modules workers load by path.
 // With --stdlib, also bundles src/stdlib-pieces.cjs (the @stdlib subpaths the
 // package uses) into dist/stdlib-pieces.cjs, one file that loads in
-// milliseconds instead of hundreds of small modules.
-// Usage: node ../../scripts/bundle.mjs [--stdlib]   (from the package's folder)
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// milliseconds instead of hundreds of small modules (and, with --browser,
+// into dist/stdlib-pieces.browser.cjs from the packages' browser sides).
+// With --browser ENTRY..., also writes the browser build (dist/browser/, the
+// package's "browser" export): the same modules, except that each X.js with
+// an X.browser.js beside it is swapped for that one (host-specific code:
+// pools, workers, the platform), so no Node module is reached; and each
+// ENTRY (a module workers load by URL, path under dist/ without .js) as one
+// self-contained file beside the bundle (dist/browser/NAME.js), where the
+// bundle's new URL('./NAME.js', import.meta.url) finds it.
+// Usage: node ../../scripts/bundle.mjs [--stdlib] [--browser ENTRY...]   (from the package's folder)
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((d) => [d, `${d}/*`]);
 
+if (process.argv.includes('--stdlib')) {
+  const pieces = { entryPoints: [join(dir, 'src/stdlib-pieces.cjs')], bundle: true, format: 'cjs', minify: true, legalComments: 'linked', logLevel: 'warning' };
+  await build({ ...pieces, outfile: join(dir, 'dist/stdlib-pieces.cjs'), platform: 'node', target: 'node20' });
+  // The browser build's copy. @stdlib requires Node's 'buffer' where the host has Node buffers
+  // and its own polyfill elsewhere; an empty 'buffer' here makes that check take the polyfill.
+  const noNodeBuffer = {
+    name: 'no-node-buffer',
+    setup(b) {
+      b.onResolve({ filter: /^buffer$/ }, () => ({ path: 'buffer', namespace: 'no-node-buffer' }));
+      b.onLoad({ filter: /.*/, namespace: 'no-node-buffer' }, () => ({ contents: 'module.exports = {};', loader: 'js' }));
+    },
+  };
+  if (process.argv.includes('--browser')) {
+    await build({ ...pieces, outfile: join(dir, 'dist/stdlib-pieces.browser.cjs'), platform: 'browser', target: 'es2022', plugins: [noNodeBuffer] });
+  }
+}
+
+/** Resolves a relative import of X.js to X.browser.js where that file exists. */
+const browserSwap = {
+  name: 'browser-swap',
+  setup(b) {
+    b.onResolve({ filter: /^\.\.?\/.*\.js$/ }, (args) => {
+      const target = resolve(args.resolveDir, args.path);
+      const swapped = target.replace(/\.js$/, '.browser.js');
+      return existsSync(swapped) ? { path: swapped } : undefined;
+    });
+  },
+};
+
+const browserAt = process.argv.indexOf('--browser');
+if (browserAt >= 0) {
+  const entries = process.argv.slice(browserAt + 1).filter((a) => !a.startsWith('--'));
+  const common = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', sourcemap: true, plugins: [browserSwap], logLevel: 'warning' };
+  await build({
+    ...common,
+    entryPoints: [join(dir, 'dist/index.js')],
+    outdir: join(dir, 'dist/browser'),
+    splitting: true,
+    external,
+    chunkNames: '[name]-[hash]',
+  });
+  for (const entry of entries) {
+    await build({ ...common, entryPoints: [join(dir, 'dist', `${entry}.js`)], outfile: join(dir, 'dist/browser', `${basename(entry)}.js`) });
+  }
+}
+
+// Last: the Node bundle overwrites dist/index.js, which the browser build reads as tsc wrote it.
 await build({
   entryPoints: [join(dir, 'dist/index.js')],
   outdir: join(dir, 'dist'),
@@ -33,17 +88,3 @@ await build({
   chunkNames: '[name]-[hash]',
   logLevel: 'warning',
 });
-
-if (process.argv.includes('--stdlib')) {
-  await build({
-    entryPoints: [join(dir, 'src/stdlib-pieces.cjs')],
-    outfile: join(dir, 'dist/stdlib-pieces.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    minify: true,
-    legalComments: 'linked',
-    logLevel: 'warning',
-  });
-}

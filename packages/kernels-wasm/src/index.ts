@@ -1,12 +1,13 @@
 // kernels-wasm: the WebAssembly side of deferred-array. It knows nothing of
 // graphs: it compiles KernelSpecs to WebAssembly SIMD kernels and runs them
 // over one shared heap.
-export { detectSupport } from './support.js';
+export { detectSupport, heapIsShared, isSharedBuffer } from './support.js';
 export { disassemble, disassembleFunction } from './encode/index.js';
 export type { WasmSupport } from './support.js';
 export {
   Heap,
   defaultHeap,
+  inDefaultHeap,
   HeapExhaustedError,
   HeapPointerError,
   formatBytes,

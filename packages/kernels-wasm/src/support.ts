@@ -21,6 +21,9 @@ const SIMD_PROBE = new Uint8Array([
 // (module) — the smallest valid module.
 const EMPTY_MODULE = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00]);
 
+/** Whether b is a SharedArrayBuffer; false, not a ReferenceError, where the host hides the constructor (a page without cross-origin isolation). */
+const isSharedBuffer = (b: unknown): b is SharedArrayBuffer => typeof SharedArrayBuffer !== 'undefined' && b instanceof SharedArrayBuffer;
+
 function detectSupport(): WasmSupport {
   const W = (globalThis as { WebAssembly?: typeof WebAssembly }).WebAssembly;
   if (!W || typeof W.validate !== 'function') return { wasm: false, simd: false, sharedMemory: false };
@@ -29,12 +32,33 @@ function detectSupport(): WasmSupport {
   let sharedMemory = false;
   try {
     const mem = new W.Memory({ initial: 1, maximum: 1, shared: true });
-    sharedMemory = typeof SharedArrayBuffer !== 'undefined' && mem.buffer instanceof SharedArrayBuffer;
+    sharedMemory = isSharedBuffer(mem.buffer);
   } catch {
     sharedMemory = false; // e.g. a browser page without cross-origin isolation
   }
   return { wasm, simd, sharedMemory };
 }
 
-export { detectSupport, SIMD_PROBE };
+let heapShared: boolean | undefined;
+
+/**
+ * Whether the process-wide heap, and so every kernel, uses a shared memory:
+ * where the host has one (a browser page only when cross-origin isolated),
+ * unless the environment says DEFERRED_ARRAY_SHARED_MEMORY=0, which runs the
+ * fallback such a page gets (tests use it). Without one there is no worker
+ * pool: kernels run on the calling thread over an ordinary memory. Fixed at
+ * first use, since kernels are compiled for one or the other.
+ */
+function heapIsShared(): boolean {
+  if (heapShared === undefined) {
+    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_SHARED_MEMORY'];
+    if (env !== undefined && env !== '' && env !== '0' && env !== '1') {
+      throw new TypeError(`DEFERRED_ARRAY_SHARED_MEMORY must be 0 or 1; got ${JSON.stringify(env)}`);
+    }
+    heapShared = detectSupport().sharedMemory && env !== '0';
+  }
+  return heapShared;
+}
+
+export { detectSupport, heapIsShared, isSharedBuffer, SIMD_PROBE };
 export type { WasmSupport };

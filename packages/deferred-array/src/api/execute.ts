@@ -6,7 +6,7 @@ import type { OutputRecord } from '../execute/linker.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { DeferredArray, nodeOf } from './deferred-array.js';
 import { describe } from './operand.js';
-import { shutdownPool } from '../wasm/pool.js';
+import { shutdownPool, workerBlocks } from '../wasm/pool.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
 import { viewStats } from '../results/views.js';
@@ -57,8 +57,10 @@ async function shutdown(): Promise<void> {
 function stats(): {
   backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
   kernelsCompiled: number; compileMs: number; bytesMoved: number;
+  /** Blocks each worker of the pool has run since it started (empty without a pool; the calling thread's share is not counted). */
+  workerBlocks: number[];
 } {
-  return backendStats();
+  return { ...backendStats(), workerBlocks: workerBlocks() };
 }
 
 /** kernels-wasm's heap statistics, with what view results and the source cache hold of the heap. */

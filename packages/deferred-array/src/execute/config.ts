@@ -48,7 +48,8 @@ const DEFAULT_INLINE_THRESHOLD = 1 << 19;
 const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
 
 const support = detectSupport();
-const wasmUsable = support.wasm && support.simd && support.sharedMemory;
+// Without shared memory the WebAssembly backend still runs, on the calling thread (wasm/pool.ts says so once).
+const wasmUsable = support.wasm && support.simd;
 
 /** DEFERRED_ARRAY_BACKEND=reference in the environment picks the reference evaluator from the start. */
 function initialBackend(): 'reference' | 'wasm' {
@@ -100,7 +101,7 @@ function configure(options: ConfigureOptions = {}): Config {
   if (options.backend !== undefined) {
     if (options.backend === 'wasm' && !wasmUsable) {
       throw new NotSupportedError(
-        `configure: backend 'wasm' needs WebAssembly with SIMD and shared memory, which this host lacks ` +
+        `configure: backend 'wasm' needs WebAssembly with SIMD, which this host lacks ` +
         `(${JSON.stringify(support)}); use 'reference'`,
       );
     }

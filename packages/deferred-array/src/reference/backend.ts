@@ -1,5 +1,6 @@
 // The reference backend: evaluates a plan node by node in plain TypeScript.
 // Slow and obviously correct; the oracle every other backend is tested against.
+import { inDefaultHeap } from 'kernels-wasm';
 import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
@@ -49,7 +50,7 @@ class ReferenceBackend implements Backend {
     return {
       flags,
       value: (node) => kept.get(node)!,
-      owns: (data) => !sources.has(data) && !(data.buffer instanceof SharedArrayBuffer),
+      owns: (data) => !sources.has(data) && !inDefaultHeap(data.buffer),
       written: new Set(),
       release: () => undefined,
     };

@@ -4,11 +4,7 @@
 // pool worker that only needs the scalar host functions never loads them),
 // and re-exported here as typed handles. In dist/ that file is one bundle of
 // them, so the first result does not wait for hundreds of small modules.
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { packageRoot } from '../package-root.js';
-
-const require = createRequire(import.meta.url);
+import { loadPieces } from './stdlib-pieces.js';
 
 type AnyTyped = Float64Array | Float32Array | Int32Array | Uint8Array;
 
@@ -59,6 +55,7 @@ interface SliceModule {
   };
 }
 
+/** What stdlib-pieces.cjs exports. */
 interface Pieces {
   readonly ndarray: NdarrayModule['ndarray'];
   readonly empty: NdarrayModule['empty'];
@@ -75,7 +72,7 @@ let ndarrayModule: NdarrayModule | undefined;
 let sliceModule: SliceModule | undefined;
 
 function load(): void {
-  const p = require(fileURLToPath(new URL('./stdlib-pieces.cjs', packageRoot))) as Pieces;
+  const p = loadPieces() as Pieces;
   ndarrayModule = { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } };
   sliceModule = { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } };
 }
@@ -99,4 +96,4 @@ function isStdMultiSlice(x: unknown): x is StdMultiSlice {
 }
 
 export { stdNdarray, stdSlice, isStdNdarray, isStdSlice, isStdMultiSlice };
-export type { StdNdarray, StdSlice, StdMultiSlice, SliceError, AnyTyped };
+export type { StdNdarray, StdSlice, StdMultiSlice, SliceError, AnyTyped, Pieces };

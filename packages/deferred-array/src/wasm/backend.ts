@@ -5,6 +5,7 @@
 // evaluator on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
+import { inDefaultHeap } from 'kernels-wasm';
 import { instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
 import type { HeapLike, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
@@ -12,7 +13,7 @@ import type { Node } from '../ir/node.js';
 import { getConfig } from '../execute/config.js';
 import type { Plan } from '../plan/plan.js';
 import * as host from './host-functions.js';
-import { withPool } from './pool.js';
+import { noSharedHeap, withPool } from './pool.js';
 import { WasmRun } from './run.js';
 import type { Launcher, PendingKernel } from './run.js';
 
@@ -51,6 +52,7 @@ class WasmBackend implements Backend {
   #hostSteps = 0;
 
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
+    noSharedHeap();
     const run = new WasmRun(plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
@@ -144,7 +146,7 @@ class WasmBackend implements Backend {
     return {
       flags: run.flags,
       value: (n) => run.valueOf(n),
-      owns: (data) => !(data.buffer instanceof SharedArrayBuffer),
+      owns: (data) => !inDefaultHeap(data.buffer),
       take: (n) => run.take(n),
       written: run.written,
       release: () => run.end(),

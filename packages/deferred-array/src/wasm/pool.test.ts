@@ -32,6 +32,23 @@ function random(n: number, seed: number): Float64Array {
   return Float64Array.from({ length: n }, () => (s = (s * 16807) % 2147483647) / 2147483647 - 0.5);
 }
 
+describe('da.stats().workerBlocks', () => {
+  test('counts the blocks each worker ran since its pool started: none without a pool, all of a launch but the calling thread\'s with one', async () => {
+    expect(da.stats().workerBlocks).toEqual([]);
+    da.configure({ threads: 2 });
+    const y = da.wrap(random(1 << 21, 9));
+    await y.mul(3).sin().sum().execute();
+    const blocks = da.stats().workerBlocks;
+    expect(blocks).toHaveLength(2);
+    // 2^21 elements in blocks of 2^14: 128, of which the calling thread may have joined some.
+    const ran = blocks.reduce((s, b) => s + b, 0);
+    expect(ran).toBeGreaterThan(0);
+    expect(ran).toBeLessThanOrEqual(128);
+    await da.shutdown();
+    expect(da.stats().workerBlocks).toEqual([]);
+  });
+});
+
 describe('execute() on the pool', () => {
   const x = da.wrap(random(300_001, 3));
   const m = da.wrap(random(600 * 500, 5)).reshape([600, 500]);

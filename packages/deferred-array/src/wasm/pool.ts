@@ -2,10 +2,10 @@
 // need with configure({ threads }) workers, remade when that changes, ended
 // by shutdown(). A pool that cannot start is not retried: execution stays on
 // the calling thread, with one warning saying why.
-import { builtModuleUrl, createPool, defaultHeap } from 'kernels-wasm';
+import { createPool, defaultHeap, heapIsShared } from 'kernels-wasm';
 import type { KernelPool, PoolKind } from 'kernels-wasm';
 import { getConfig } from '../execute/config.js';
-import { packageRoot } from '../package-root.js';
+import { hostModuleUrl } from './host-module.js';
 import { emitWarning } from '../util/platform.js';
 
 interface PoolSettings {
@@ -14,7 +14,7 @@ interface PoolSettings {
   readonly kind?: PoolKind;
 }
 
-const defaults = (): PoolSettings => ({ hostModule: builtModuleUrl('wasm/host-functions', packageRoot).href });
+const defaults = (): PoolSettings => ({ hostModule: hostModuleUrl() });
 
 let settings: PoolSettings = defaults();
 let current: { readonly threads: number; readonly pool: Promise<KernelPool | undefined> } | undefined;
@@ -28,6 +28,7 @@ async function startPool(threads: number): Promise<KernelPool | undefined> {
   try {
     pool = await createPool({ threads, memory: defaultHeap().memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
     await pool.start();
+    started = pool;
     return pool;
   } catch (e) {
     unavailable = true;
@@ -47,9 +48,37 @@ async function retire(pool: Promise<KernelPool | undefined>): Promise<void> {
   await (await pool)?.close();
 }
 
+let warnedUnshared = false;
+/** The pool that started last, for its counts (da.stats()). */
+let started: KernelPool | undefined;
+
+/** Blocks each worker of the current pool has run since it started (none without a pool). */
+function workerBlocks(): number[] {
+  return started ? [...started.stats().blocksPerWorker] : [];
+}
+
+/**
+ * Where the heap is not shared (a browser page without cross-origin
+ * isolation has no SharedArrayBuffer) there is no pool: says so once, with
+ * what to do, and kernels run on the calling thread. True when that is so.
+ */
+function noSharedHeap(): boolean {
+  if (heapIsShared()) return false;
+  if (!warnedUnshared) {
+    warnedUnshared = true;
+    emitWarning(
+      'deferred-array: no shared memory (SharedArrayBuffer) here, so kernels run on the calling thread over an ordinary ' +
+      'WebAssembly.Memory, with the same results; in a browser, serve the page cross-origin isolated ' +
+      '(Cross-Origin-Opener-Policy: same-origin, Cross-Origin-Embedder-Policy: require-corp) for the worker pool.',
+    );
+  }
+  return true;
+}
+
 /** Runs `job` with the pool for the configured thread count, or with none where there is no pool. */
 async function withPool<T>(job: (pool: KernelPool | undefined) => Promise<T>): Promise<T> {
   const { threads } = getConfig();
+  if (noSharedHeap()) return job(undefined);
   if (current && current.threads !== threads) {
     void retire(current.pool);
     current = undefined;
@@ -72,6 +101,7 @@ async function withPool<T>(job: (pool: KernelPool | undefined) => Promise<T>): P
 async function shutdownPool(): Promise<void> {
   const old = current;
   current = undefined;
+  started = undefined;
   unavailable = false;
   if (old) await retire(old.pool);
 }
@@ -81,4 +111,4 @@ function setPoolSettings(s: Partial<PoolSettings> | undefined): void {
   settings = s ? { ...defaults(), ...s } : defaults();
 }
 
-export { withPool, shutdownPool, setPoolSettings };
+export { noSharedHeap, withPool, shutdownPool, setPoolSettings, workerBlocks };

@@ -1,6 +1,7 @@
 // Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
+import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
 import type { FunctionBuilder, ValType } from '../encode/index.js';
 import { ARGS, TEMPS, tempsOffset } from './args-layout.js';
@@ -124,7 +125,7 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
   const t0 = performance.now();
   validateSpec(spec);
   const m = new ModuleBuilder();
-  m.importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 65536, shared: true });
+  m.importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 65536, shared: heapIsShared() });
   const hostKeys = hostKeysOf(spec, math);
   const hostIndex = new Map(hostKeys.map((k) => {
     const { params, result } = hostSignature(k, spec);

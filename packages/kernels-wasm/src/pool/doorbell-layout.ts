@@ -40,9 +40,11 @@ const SLOT = {
   worker: 1,
   /** What the worker made of the last launch it was given (a REPLY). */
   reply: 2,
+  /** Blocks run by this slot's workers since the pool started (the worker adds its count per launch). */
+  blocksRun: 3,
   /** UTF-8 bytes of the failure's JSON ({ name, message, code }) from word `error` on. */
-  errorBytes: 3,
-  error: 4,
+  errorBytes: 4,
+  error: 5,
 } as const;
 
 const ERROR_CAPACITY = (SLOT_WORDS - SLOT.error) * 4;

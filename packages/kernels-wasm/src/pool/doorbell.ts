@@ -52,6 +52,11 @@ class Doorbell {
     this.#w = new Int32Array(this.buffer);
   }
 
+  /** Blocks each slot's workers have run, slot by slot (the calling thread's share of a launch is not counted). */
+  blocksPerWorker(): number[] {
+    return Array.from({ length: this.#threads }, (_, s) => Atomics.load(this.#w, slotWord(s, SLOT.blocksRun)));
+  }
+
   /** Workers parked now or running a launch. */
   #registered(): number {
     let n = 0;

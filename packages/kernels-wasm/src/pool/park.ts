@@ -90,6 +90,7 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
       new Uint8Array(control, at(SLOT.error) * 4, bytes.length).set(bytes);
       Atomics.store(w, at(SLOT.errorBytes), bytes.length);
     }
+    if (served.kind === 'done') Atomics.add(w, at(SLOT.blocksRun), served.blocks);
     Atomics.store(w, at(SLOT.reply), served.kind === 'done' ? REPLY.done : served.kind === 'missing' ? REPLY.missing : REPLY.failed);
     // Parked again before counting as done, so the next launch can already include this worker.
     Atomics.store(w, at(SLOT.state), STATE.parked);

@@ -57,7 +57,7 @@ class PiscinaPool implements KernelPool {
   }
 
   stats(): PoolStats {
-    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent };
+    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent, blocksPerWorker: this.#doorbell.blocksPerWorker() };
   }
 
   async run(job: PoolJob): Promise<void> {

@@ -40,6 +40,8 @@ interface PoolStats {
   readonly tasks: number;
   /** Kernel modules delivered to workers that lacked them. */
   readonly modulesSent: number;
+  /** Blocks run by each worker slot since the pool started (the calling thread's share not counted). */
+  readonly blocksPerWorker: readonly number[];
 }
 
 interface KernelPool {

@@ -2,6 +2,7 @@
 // keeps the shared memory and the instantiated kernels, and runs its part of
 // a launch by claiming blocks until none are left. Never throws: failures are
 // replies, so a worker stays usable after a kernel traps.
+import { isSharedBuffer } from '../support.js';
 import { instantiate, runBlocks } from '../lower/launch.js';
 import type { HostModule, KernelFn, KernelModule } from '../lower/launch.js';
 import { serializeFailure } from './protocol.js';
@@ -15,7 +16,8 @@ const NO_HOST: HostModule = {
 
 /** What a worker made of its part of a launch. */
 type Served =
-  | { readonly kind: 'done' }
+  /** `blocks`: how many of the launch's blocks this worker ran. */
+  | { readonly kind: 'done'; readonly blocks: number }
   /** The worker lacked the kernel and none was sent: it claimed nothing. */
   | { readonly kind: 'missing' }
   | { readonly kind: 'failed'; readonly error: SerializedFailure };
@@ -33,7 +35,7 @@ class WorkerRuntime {
 
   /** Loads the host module; rejects with the reason when this worker cannot work. */
   static async start(init: WorkerInit): Promise<WorkerRuntime> {
-    if (!(init.memory instanceof WebAssembly.Memory) || !(init.memory.buffer instanceof SharedArrayBuffer)) {
+    if (!(init.memory instanceof WebAssembly.Memory) || !isSharedBuffer(init.memory.buffer)) {
       throw new Error('the worker did not receive a shared WebAssembly.Memory (is shared memory available here?)');
     }
     const host = init.hostModule ? (await import(init.hostModule)) as HostModule : NO_HOST;
@@ -50,8 +52,7 @@ class WorkerRuntime {
         fn = instantiate(kernel(), this.#memory, this.#host);
         this.#kernels.set(id, fn);
       }
-      runBlocks(fn, this.#memory, argsPtr, blocks, this.#host);
-      return { kind: 'done' };
+      return { kind: 'done', blocks: runBlocks(fn, this.#memory, argsPtr, blocks, this.#host) };
     } catch (e) {
       return { kind: 'failed', error: serializeFailure(e) };
     }

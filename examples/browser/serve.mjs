@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// npm run demo: bundles the demo page (esbuild, as a user's app would be bundled), puts the two
+// worker files beside the bundle (esbuild leaves new URL(..., import.meta.url) alone), and
+// serves the folder on http://127.0.0.1:8080/ with the headers that make the page cross-origin
+// isolated (so it gets SharedArrayBuffer and the worker pool). The browser suite uses startDemo().
+import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+
+const HERE = fileURLToPath(new URL('./', import.meta.url));
+const ROOT = join(HERE, '../..');
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.map': 'application/json', '.png': 'image/png' };
+
+async function buildDemo() {
+  mkdirSync(join(HERE, 'dist'), { recursive: true });
+  await build({
+    entryPoints: [join(HERE, 'main.js')], outfile: join(HERE, 'dist/main.js'), bundle: true, format: 'esm',
+    platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', nodePaths: [join(ROOT, 'packages')],
+  });
+  copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(HERE, 'dist/comlink-worker.js'));
+  copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(HERE, 'dist/host-functions.js'));
+}
+
+/** Builds the page and serves it; resolves to the server and its URL. `isolated: false` leaves the headers out. */
+async function startDemo({ port = 8080, isolated = true } = {}) {
+  await buildDemo();
+  const server = createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://localhost').pathname;
+    const file = join(HERE, path === '/' ? 'index.html' : path);
+    if (!file.startsWith(HERE) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' };
+    if (isolated) Object.assign(headers, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    res.writeHead(200, headers).end(readFileSync(file));
+  });
+  await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return { server, url: `http://127.0.0.1:${server.address().port}/` };
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const { url } = await startDemo({ port: Number(process.env.PORT ?? 8080) });
+  console.log(`The demo page: ${url} (cross-origin isolated; Ctrl-C stops the server)`);
+}
+
+export { startDemo };

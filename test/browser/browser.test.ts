@@ -1,0 +1,188 @@
+// The browser suite: deferred-array's browser build, bundled by esbuild as a user's app would
+// be, in headless Chromium (Debian's, driven by playwright-core), against the same scenarios
+// run in Node (scenarios.js): the NEP examples, a sample of the API suite, the worker pool's
+// determinism (1, 2 and 4 workers), worker faults, and a page without cross-origin isolation.
+// `npm test` installs Chromium where it can (scripts/ensure-chromium.mjs); where it could not,
+// this suite is skipped with one loud line.
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import * as da from 'deferred-array';
+import * as scenarios from './scenarios.js';
+// @ts-expect-error: a plain ES module of the example's (no types)
+import { startDemo } from '../../examples/browser/serve.mjs';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
+const haveChromium = existsSync(CHROMIUM);
+if (!haveChromium) {
+  console.warn(`\n*** THE BROWSER SUITE IS SKIPPED: no Chromium at ${CHROMIUM}. npm test installs Debian's chromium where apt-get can; ` +
+    'install it (apt-get install -y chromium) or set CHROMIUM_PATH. ***\n');
+}
+
+type Scenarios = typeof scenarios;
+type Call = <K extends keyof Scenarios>(page: Page, name: K, ...args: unknown[]) => Promise<Awaited<ReturnType<Scenarios[K]>>>;
+
+const call: Call = (page, name, ...args) =>
+  page.evaluate(([n, a]) => (window as unknown as { scenarios: Record<string, (...x: unknown[]) => unknown> }).scenarios[n as string]!(...(a as unknown[])), [name, args] as const) as never;
+
+let dir: string;
+let server: Server;
+let origin: string;
+let browser: Browser;
+
+/** The page's folder: the app bundle, the worker files beside it (esbuild leaves new URL() alone), and the fault host. */
+async function buildPage(): Promise<void> {
+  dir = mkdtempSync(join(tmpdir(), 'da-browser-'));
+  const common = { bundle: true, format: 'esm', platform: 'browser', logLevel: 'silent', nodePaths: [join(ROOT, 'packages')] } as const;
+  const app = await build({ ...common, entryPoints: [join(ROOT, 'test/browser/page.js')], outfile: join(dir, 'page.js') });
+  // The issue's bar: bundling the package for the browser warns about no Node built-in.
+  expect(app.warnings).toEqual([]);
+  await build({ ...common, entryPoints: [join(ROOT, 'test/browser/fault-host.js')], outfile: join(dir, 'fault-host.js') });
+  copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(dir, 'comlink-worker.js'));
+  copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(dir, 'host-functions.js'));
+  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>deferred-array</title><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
+}
+
+/** Files from the page's folder; under /isolated/ with the headers that make a page cross-origin isolated, under /plain/ without. */
+function serve(): Promise<void> {
+  server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://localhost');
+    const [, mode, ...rest] = url.pathname.split('/');
+    const file = join(dir, rest.join('/') || 'index.html');
+    if ((mode !== 'isolated' && mode !== 'plain') || !file.startsWith(dir) || !existsSync(file)) {
+      res.writeHead(404).end();
+      return;
+    }
+    const headers: Record<string, string> = { 'content-type': extname(file) === '.html' ? 'text/html' : 'text/javascript' };
+    if (mode === 'isolated') Object.assign(headers, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
+    res.writeHead(200, headers).end(readFileSync(file));
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
+    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    resolve();
+  }));
+}
+
+/** A fresh page (its own copy of the package), with what it logs. */
+async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page: Page; logs: string[] }> {
+  const page = await browser.newPage();
+  const logs: string[] = [];
+  page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+  page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+  if (before) await page.addInitScript(before);
+  await page.goto(`${origin}/${mode}/index.html`);
+  await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 });
+  return { page, logs };
+}
+
+(haveChromium ? describe : describe.skip)('in Chromium', () => {
+  beforeAll(async () => {
+    await buildPage();
+    await serve();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--no-first-run'],
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise((resolve) => server?.close(resolve));
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    await da.shutdown();
+  });
+
+  test('the NEP examples print and compute as in Node', async () => {
+    const { page, logs } = await open('isolated');
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
+    expect(await call(page, 'nep')).toEqual(await scenarios.nep(da));
+    expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('a sample of the API suite gives Node\'s bits: broadcasting, axes, where, strides, casts, writes, joins, products, special values, empty and 0-d', async () => {
+    const { page } = await open('isolated');
+    expect(await call(page, 'api')).toEqual(scenarios.api(da));
+    await page.close();
+  }, 60_000);
+
+  test('the pool over module Web Workers: 1, 2 and 4 workers give the same bits as each other and as Node, and more than one worker runs blocks', async () => {
+    const { page } = await open('isolated');
+    const runs = [];
+    for (const threads of [1, 2, 4]) runs.push(await call(page, 'pool', threads));
+    const node = await scenarios.pool(da, 2);
+    for (const r of runs) {
+      expect(r.total).toBe(node.total);
+      expect(r.values).toBe(node.values);
+    }
+    // 2^21 elements are 128 blocks, claimed by whichever worker (or the calling thread) is free:
+    // with 2 and 4 workers, more than one worker took some.
+    expect(runs[1]!.blocks).toHaveLength(2);
+    expect(runs[2]!.blocks).toHaveLength(4);
+    for (const r of runs.slice(1)) expect(r.blocks.filter((b) => b > 0).length).toBeGreaterThan(1);
+    await page.close();
+  }, 120_000);
+
+  test.each([[13, /injected failure in a host function/], [19, /unreachable/]] as const)(
+    'a worker failing mid-kernel (cue %i): execute() rejects with a WorkerError, and the next executes are right',
+    async (cue, cause) => {
+      const { page } = await open('isolated', `window.DEFERRED_ARRAY_HOST_MODULE = new URL('./fault-host.js', location.href).href;`);
+      const r = await call(page, 'fault', cue);
+      expect(r.name).toBe('WorkerError');
+      expect(r.code).toBe('WORKER');
+      expect(r.message).toMatch(cause);
+      expect(r.recovered).toBe(true);
+      await page.close();
+    },
+    60_000,
+  );
+
+  test('the demo page (examples/browser, npm run demo): the NEP example, the plot of the benchmark, the workers', async () => {
+    const demo = (await startDemo({ port: 0 })) as { server: Server; url: string };
+    const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+    const errors: string[] = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    try {
+      await page.goto(demo.url);
+      await page.waitForFunction(() => (window as unknown as { demoDone?: boolean }).demoDone === true, undefined, { timeout: 90_000 });
+      expect(errors).toEqual([]);
+      expect(await page.textContent('#graph')).toContain('= sum(%3)');
+      expect(await page.textContent('#plan')).toContain('1 fused kernel(s)');
+      expect(await page.textContent('#value')).toMatch(/^value: 4\.4550297643806/);
+      expect(await page.textContent('#env')).toContain('cross-origin isolated: yes');
+      expect(await page.locator('#plot polyline').count()).toBe(2);
+      expect(await page.locator('#table tr').count()).toBe(7);
+      expect(await page.textContent('#status')).toMatch(/blocks each worker ran: \d+, \d+/);
+      // The README shows the page: UPDATE_SCREENSHOT=1 writes it beside the example.
+      const shot = process.env['UPDATE_SCREENSHOT'] === '1' ? join(ROOT, 'examples/browser/screenshot.png') : join(dir, 'screenshot.png');
+      await page.screenshot({ path: shot, fullPage: true });
+      expect(readFileSync(shot).subarray(1, 4).toString()).toBe('PNG');
+    } finally {
+      await page.close();
+      await new Promise((resolve) => demo.server.close(resolve));
+    }
+  }, 120_000);
+
+  test('without cross-origin isolation: one warning, every kernel on the calling thread, the same bits', async () => {
+    const { page, logs } = await open('plain');
+    expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(false);
+    expect(await call(page, 'api')).toEqual(scenarios.api(da));
+    const r = await call(page, 'pool', 2);
+    const node = await scenarios.pool(da, 2);
+    expect(r.total).toBe(node.total);
+    expect(r.values).toBe(node.values);
+    expect(r.blocks).toEqual([]);
+    const warnings = logs.filter((l) => l.includes('no shared memory'));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('Cross-Origin-Opener-Policy: same-origin');
+    await page.close();
+  }, 60_000);
+});

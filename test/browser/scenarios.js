@@ -1,0 +1,94 @@
+// What the browser suite runs, written once for both sides: the page (bundled
+// with deferred-array's browser build) and Node (deferred-array's sources) run
+// the same functions, and the suite compares their answers bit for bit. Each
+// takes the package as `da` and returns plain JSON: values as the hex of their
+// bytes, so that NaN, -0 and the last bit survive the trip.
+
+/** The bytes of a result's values, as hex (row-major, the view's own elements only). */
+export function hexOf(nd) {
+  const d = nd.data;
+  const bytes = new Uint8Array(d.buffer, d.byteOffset, d.byteLength);
+  let s = '';
+  for (const b of bytes) s += b.toString(16).padStart(2, '0');
+  return `${nd.dtype}[${nd.shape.join(',')}]:${s}`;
+}
+
+/** The README's and the NEP's examples: foo (printed graph, plan, value) and bar (a marked output). */
+export async function nep(da) {
+  const degrees = da.wrap(new Float64Array([0, 30, 45, 60, 90]));
+  const foo = da.sum(da.square(degrees.mul(Math.PI / 180)));
+  const graph = String(foo);
+  const plan = foo.explain();
+  const value = await foo.execute();
+  const arr = da.arange(4).astype('float64');
+  const plus1 = arr.add(1).output();
+  const { output_0, result } = await plus1.add(1).execute();
+  return { graph, plan: plan.split('\n')[0], foo: hexOf(value), output_0: hexOf(output_0), result: hexOf(result) };
+}
+
+/** A sample of the API suite: broadcasting, reductions over axes, where, strided slices, casts, in-place writes, joins, products, special values. */
+export function api(da) {
+  const x = da.wrap(Float64Array.from({ length: 24 }, (_, i) => Math.sin(i) * 10)).reshape([2, 3, 4]);
+  const y = da.wrap(Float64Array.from({ length: 4 }, (_, i) => i - 1.5));
+  const ints = da.wrap(Int32Array.from({ length: 12 }, (_, i) => (i * 7919) % 23 - 11)).reshape([3, 4]);
+  const special = da.wrap(new Float64Array([NaN, Infinity, -Infinity, -0, 0, 5e-324, -1e308, 1e308]));
+  const m = da.zeros([3, 4]);
+  m.set('::2, 1:', ints.astype('float64').get('::2, 1:').mul(0.5));
+  const cases = {
+    broadcast: x.mul(y).sub(1),
+    sumAxis: da.sum(x, { axis: 1 }),
+    meanAll: da.mean(x),
+    maxAxis: da.max(x, { axis: [0, 2] }),
+    argmax: da.argmax(x.reshape([24])),
+    where: da.where(x.gt(0), x, y.mul(-1)),
+    strided: x.get('::-1, ::2, 1:'),
+    cast: ints.astype('float32').div(3),
+    intDiv: ints.floorDivide(3),
+    inPlace: m,
+    concat: da.concat([ints, ints.mul(2)], { axis: 0 }),
+    matmul: da.matmul(x.get(0), x.get(1).transpose()),
+    special: special.mul(2).add(special.sqrt()),
+    transcendental: da.exp(x.get(0).div(4)).add(da.log(da.abs(x.get(1)).add(1))),
+    empty: da.zeros([0, 3]).add(1),
+    zeroD: da.sum(da.zeros([0])).add(2),
+  };
+  const out = {};
+  for (const [name, a] of Object.entries(cases)) out[name] = hexOf(a.executeSync());
+  return out;
+}
+
+/** A long chain over 2^21 elements with every kernel on the pool of `threads` workers: its bits, and the blocks each worker ran. */
+export async function pool(da, threads) {
+  da.configure({ threads, inlineThreshold: 0 });
+  const n = 1 << 21;
+  const x = da.wrap(Float64Array.from({ length: n }, (_, i) => (i % 1000) / 7 - 50));
+  const chain = da.sin(x.mul(0.3)).add(da.cos(x)).mul(x).sub(da.exp(x.div(100)));
+  const before = da.stats().workerBlocks.reduce((s, b) => s + b, 0);
+  const [total, values] = await da.execute([da.sum(chain), chain.get('::4099')]);
+  const blocks = da.stats().workerBlocks;
+  await da.shutdown();
+  return { total: hexOf(total), values: hexOf(values), blocks, ran: blocks.reduce((s, b) => s + b, 0) - before };
+}
+
+/**
+ * A worker that fails mid-kernel (its host function for float64 mod throws on 13 or traps on
+ * 19: the fault host the page points the pool at): execute() rejects with a WorkerError, and
+ * the next executes give the right answer.
+ */
+export async function fault(da, cue) {
+  da.configure({ threads: 2, inlineThreshold: 0 });
+  const n = 200_000;
+  const good = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
+  const bad = Float64Array.from(good);
+  bad[150_000] = cue;
+  const graph = (data) => da.wrap(data).mod(5).add(1).sum();
+  const want = hexOf(graph(good).executeSync());
+  const error = await graph(bad).execute().then(() => undefined, (e) => e);
+  const after = [];
+  for (let i = 0; i < 5; i++) after.push(hexOf(await graph(good).execute()));
+  await da.shutdown();
+  return {
+    name: error?.name, code: error?.code, message: String(error?.message),
+    recovered: after.every((h) => h === want),
+  };
+}
