@@ -5,7 +5,7 @@
 // `npm test` installs Chromium where it can (scripts/ensure-chromium.mjs); where it could not,
 // this suite is skipped with one loud line.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -13,6 +13,8 @@ import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
+import { build as viteBuild } from 'vite';
+import webpack from 'webpack';
 import type { Browser, Page } from 'playwright-core';
 import * as da from 'deferred-array';
 import * as scenarios from './scenarios.js';
@@ -70,6 +72,52 @@ function serve(): Promise<void> {
     resolve();
   }));
 }
+
+/** A folder served cross-origin isolated, for the bundlers' builds. */
+async function serveIsolated(root: string): Promise<{ server: Server; url: string }> {
+  const srv = createServer((req, res) => {
+    const file = join(root, new URL(req.url ?? '/', 'http://localhost').pathname);
+    const found = file.startsWith(root) && existsSync(file) && !file.endsWith('/') ? file : join(root, 'index.html');
+    res.writeHead(200, {
+      'content-type': extname(found) === '.html' ? 'text/html' : 'text/javascript',
+      'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
+    }).end(readFileSync(found));
+  });
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  return { server: srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/` };
+}
+
+/**
+ * An app as a user of a bundler writes it: the package installed in its node_modules (a link
+ * to this workspace's), the page entry and the scenarios, and nothing configured.
+ */
+function appFolder(name: string): string {
+  const app = join(dir, name);
+  mkdirSync(join(app, 'node_modules'), { recursive: true });
+  symlinkSync(join(ROOT, 'packages/deferred-array'), join(app, 'node_modules/deferred-array'), 'dir');
+  copyFileSync(join(ROOT, 'test/browser/page.js'), join(app, 'page.js'));
+  copyFileSync(join(ROOT, 'test/browser/scenarios.js'), join(app, 'scenarios.js'));
+  return app;
+}
+
+const BUNDLERS: Record<string, (app: string) => Promise<string>> = {
+  vite: async (app) => {
+    writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
+    await viteBuild({ root: app, logLevel: 'silent', configFile: false, build: { outDir: join(app, 'dist') } });
+    return join(app, 'dist');
+  },
+  webpack: async (app) => {
+    const out = join(app, 'dist');
+    const stats = await new Promise<webpack.Stats>((resolve, reject) => {
+      const compiler = webpack({ mode: 'production', target: 'web', entry: join(app, 'page.js'), context: app, output: { path: out, filename: 'page.js' }, devtool: false, performance: { hints: false } });
+      compiler.run((err, st) => { compiler.close(() => undefined); if (err || !st) reject(err); else resolve(st); });
+    });
+    const info = stats.toJson({ all: false, errors: true, warnings: true });
+    expect([...(info.errors ?? []), ...(info.warnings ?? [])].map((e) => e.message)).toEqual([]);
+    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script src="./page.js"></script>\n');
+    return out;
+  },
+};
 
 /** A fresh page (its own copy of the package), with what it logs. */
 async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page: Page; logs: string[] }> {
@@ -144,6 +192,27 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
     },
     60_000,
   );
+
+  test.each(Object.keys(BUNDLERS))('%s builds an app that uses it with no configuration: the workers ship, the pool runs, the bits are Node\'s', async (name) => {
+    const served = await serveIsolated(await BUNDLERS[name]!(appFolder(name)));
+    const page = await browser.newPage();
+    const logs: string[] = [];
+    page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
+    page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+    try {
+      await page.goto(served.url);
+      await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 });
+      const r = await call(page, 'pool', 2);
+      const node = await scenarios.pool(da, 2);
+      expect(r.total).toBe(node.total);
+      expect(r.blocks.filter((b) => b > 0).length).toBe(2);
+      expect(await call(page, 'nep')).toEqual(await scenarios.nep(da));
+      expect(logs).toEqual([]);
+    } finally {
+      await page.close();
+      await new Promise((resolve) => served.server.close(resolve));
+    }
+  }, 120_000);
 
   test('the demo page (examples/browser, npm run demo): the NEP example, the plot of the benchmark, the workers', async () => {
     const demo = (await startDemo({ port: 0 })) as { server: Server; url: string };

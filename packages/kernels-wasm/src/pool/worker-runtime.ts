@@ -38,7 +38,9 @@ class WorkerRuntime {
     if (!(init.memory instanceof WebAssembly.Memory) || !isSharedBuffer(init.memory.buffer)) {
       throw new Error('the worker did not receive a shared WebAssembly.Memory (is shared memory available here?)');
     }
-    const host = init.hostModule ? (await import(init.hostModule)) as HostModule : NO_HOST;
+    // A URL known only at run time: bundlers that would resolve the import themselves (webpack,
+    // Vite) are told to leave it to the host.
+    const host = init.hostModule ? (await import(/* webpackIgnore: true */ /* @vite-ignore */ init.hostModule)) as HostModule : NO_HOST;
     if (typeof host.hostFunction !== 'function') throw new Error(`host module ${init.hostModule} exports no hostFunction`);
     return new WorkerRuntime(init.memory, host);
   }
