@@ -4,14 +4,8 @@ import './api/methods.js';
 
 export { DeferredArray } from './api/deferred-array.js';
 export { wrap, array, full, zeros, ones, empty, arange, linspace } from './api/creation.js';
-export {
-  add, subtract, sub, multiply, mul, divide, div, trueDivide, floorDivide, mod, remainder, power,
-  pow, atan2, hypot, minimum, maximum, equal, eq, notEqual, ne, less, lt, lessEqual, le, greater, gt,
-  greaterEqual, ge, logicalAnd, logicalOr, logicalXor, negative, neg, abs, absolute, sign, sqrt, cbrt, square,
-  reciprocal, exp, expm1, exp2, log, log1p, log2, log10, sin, cos, tan, asin, arcsin, acos, arccos, atan,
-  arctan, sinh, cosh, tanh, asinh, arcsinh, acosh, arccosh, atanh, arctanh, floor, ceil, round, rint, trunc,
-  logicalNot, isnan, isinf, isfinite, where, clip,
-} from './api/functions.js';
+export * from './api/ufuncs.generated.js';
+export { where, clip } from './api/functions.js';
 export {
   reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,

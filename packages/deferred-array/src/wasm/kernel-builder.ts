@@ -228,6 +228,8 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
   }
   const type = BOOL_RESULT.has(OPS[m.op].rule) ? 'bool' : compute;
   const id = family === 'unary'
+    // m.op is a kernels-wasm KUnary/KBinary: an op of the table without a lowering rule
+    // (kernels-wasm lower/op-rules.ts) is a type error here.
     ? push({ op: 'unary', fn: m.op as UnaryOp, arg: args[0]!, type })
     : push({ op: 'binary', fn: m.op as BinaryOp, args: [args[0]!, args[1]!], type });
   return castTo(id, m.dtype);

@@ -2,6 +2,7 @@
 // computes over an iteration space, as a small SSA list of scalar operations.
 // Neither side sees the other's internals: deferred-array builds specs from its
 // graph; kernels-wasm compiles them and never sees a graph.
+import type { KBinary, KUnary } from './op-rules.js';
 
 /** Element types, named as deferred-array names its dtypes. bool is one byte, 0 or 1. */
 type KType = 'float64' | 'float32' | 'int32' | 'uint8' | 'bool';
@@ -14,17 +15,6 @@ interface KernelArray {
   readonly role: 'in' | 'out';
   readonly inner: InnerStride;
 }
-
-/** Elementwise operations, with deferred-array's (NumPy's) semantics; see lower/scalar-ops.ts. */
-type KUnary =
-  | 'negative' | 'abs' | 'sign' | 'sqrt' | 'square' | 'reciprocal' | 'floor' | 'ceil' | 'round' | 'trunc'
-  | 'logicalNot' | 'isnan' | 'isinf' | 'isfinite'
-  | 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
-  | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
-
-type KBinary =
-  | 'add' | 'subtract' | 'multiply' | 'divide' | 'floorDivide' | 'mod' | 'power' | 'atan2' | 'hypot' | 'minimum' | 'maximum'
-  | 'equal' | 'notEqual' | 'less' | 'lessEqual' | 'greater' | 'greaterEqual' | 'logicalAnd' | 'logicalOr' | 'logicalXor';
 
 type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
 
@@ -100,4 +90,6 @@ interface KernelSpec {
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };
 
 export { KTYPE_BYTES };
-export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec, ContractionSpec, TempSpec };
+/** Elementwise operations, with deferred-array's (NumPy's) semantics: the op rules' rows (op-rules.ts). */
+export type { KUnary, KBinary };
+export type { KType, InnerStride, KernelArray, KReduce, KInstr, KernelSpec, ContractionSpec, TempSpec };

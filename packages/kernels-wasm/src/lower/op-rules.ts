@@ -1,0 +1,41 @@
+// The elementwise ops the lowering knows, one row each: how a float and an
+// integer operand are lowered. 'native': written as WebAssembly instructions
+// (scalar-ops.ts and simd-ops.ts have a case for it); 'math': the vector math
+// library (src/math/), for floats, under `math`'s name or the op's own; 'host':
+// a host function the caller supplies with its own scalar semantics, so that
+// results agree exactly with its reference. The op-name unions KUnary and
+// KBinary are this table's keys: adding an op is a row here plus its cases.
+type Lowering = 'native' | 'math' | 'host';
+
+interface OpRule {
+  readonly float: Lowering;
+  readonly int: Lowering;
+  /** The math library's name for the op, where it differs ('power' is its 'pow'). */
+  readonly math?: string;
+}
+
+const NATIVE: OpRule = { float: 'native', int: 'native' };
+const MATH: OpRule = { float: 'math', int: 'host' };
+
+const UNARY_RULES = {
+  negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE, reciprocal: NATIVE,
+  floor: NATIVE, ceil: NATIVE, round: NATIVE, trunc: NATIVE, logicalNot: NATIVE, isnan: NATIVE, isinf: NATIVE, isfinite: NATIVE,
+  exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
+  asin: MATH, acos: MATH, atan: MATH, sinh: MATH, cosh: MATH, tanh: MATH, asinh: MATH, acosh: MATH, atanh: MATH, cbrt: MATH,
+} as const satisfies Record<string, OpRule>;
+
+const BINARY_RULES = {
+  add: NATIVE, subtract: NATIVE, multiply: NATIVE, divide: { float: 'native', int: 'host' },
+  floorDivide: { float: 'host', int: 'native' }, mod: { float: 'host', int: 'native' },
+  power: { float: 'math', int: 'host', math: 'pow' }, atan2: MATH, hypot: MATH, minimum: NATIVE, maximum: NATIVE,
+  equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
+  logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
+} as const satisfies Record<string, OpRule>;
+
+type KUnary = keyof typeof UNARY_RULES;
+type KBinary = keyof typeof BINARY_RULES;
+
+const ruleOf = (fn: KUnary | KBinary): OpRule => (UNARY_RULES as Record<string, OpRule>)[fn] ?? (BINARY_RULES as Record<string, OpRule>)[fn]!;
+
+export { UNARY_RULES, BINARY_RULES, ruleOf };
+export type { KUnary, KBinary, OpRule, Lowering };
