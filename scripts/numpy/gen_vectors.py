@@ -61,6 +61,13 @@ BINARY_OPS = {
     "logicalAnd": np.logical_and,
     "logicalOr": np.logical_or,
     "logicalXor": np.logical_xor,
+    "fmax": np.fmax,
+    "fmin": np.fmin,
+    "fmod": np.fmod,
+    "copysign": np.copysign,
+    "heaviside": np.heaviside,
+    "logaddexp": np.logaddexp,
+    "logaddexp2": np.logaddexp2,
 }
 
 UNARY_OPS = {
@@ -98,6 +105,10 @@ UNARY_OPS = {
     "isnan": np.isnan,
     "isinf": np.isinf,
     "isfinite": np.isfinite,
+    "signbit": np.signbit,
+    "positive": np.positive,
+    "deg2rad": np.deg2rad,
+    "rad2deg": np.rad2deg,
 }
 
 REDUCE_OPS = {
@@ -123,6 +134,7 @@ EXACT_OPS = {
     "negative", "abs", "sign", "sqrt", "square", "reciprocal",
     "floor", "ceil", "round", "trunc",
     "logicalNot", "isnan", "isinf", "isfinite",
+    "fmax", "fmin", "fmod", "copysign", "heaviside", "signbit", "positive", "deg2rad", "rad2deg",
 }
 
 SCALARS = {"int": 1, "float": 1.5, "bool": True,

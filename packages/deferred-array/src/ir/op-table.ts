@@ -72,6 +72,13 @@ const OPS = {
   logicalAnd: op('binary', 'logical', true),
   logicalOr: op('binary', 'logical', true),
   logicalXor: op('binary', 'logical', true),
+  fmax: op('binary', 'arith', true),
+  fmin: op('binary', 'arith', true),
+  fmod: op('binary', 'intArith', true),
+  copysign: op('binary', 'float', true),
+  heaviside: op('binary', 'float', true),
+  logaddexp: op('binary', 'float', false),
+  logaddexp2: op('binary', 'float', false),
 
   // Elementwise, one operand.
   negative: op('unary', 'arithNoBool', true, ['neg']),
@@ -108,6 +115,10 @@ const OPS = {
   isnan: op('unary', 'predicate', true),
   isinf: op('unary', 'predicate', true),
   isfinite: op('unary', 'predicate', true),
+  signbit: op('unary', 'predicate', true),
+  positive: op('unary', 'arithNoBool', true),
+  deg2rad: op('unary', 'float', true, ['radians']),
+  rad2deg: op('unary', 'float', true, ['degrees']),
 
   // Elementwise, three operands.
   where: op('ternary', 'select', true),

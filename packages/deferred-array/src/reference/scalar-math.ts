@@ -34,6 +34,36 @@ function fmin(a: number, b: number): number {
   return a < b ? a : b;
 }
 
+// The sign bit of a double, NaN's included (signbit, copysign).
+const bitsF = new Float64Array(1);
+const bitsU = new Uint32Array(bitsF.buffer);
+const signBit = (x: number): number => {
+  bitsF[0] = x;
+  return bitsU[1]! >>> 31;
+};
+
+/** fmax/fmin as NumPy's: a NaN operand gives the other one; equal operands (0 and -0) the second, as x86's maxpd. */
+const nanSkippingMax = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a > b ? a : b);
+const nanSkippingMin = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a < b ? a : b);
+
+/** NumPy's npy_logaddexp: log(exp(a) + exp(b)) without overflow. */
+function logaddexp(a: number, b: number): number {
+  if (a === b) return a + Math.LN2; // infinities of one sign included
+  const d = a - b;
+  if (d > 0) return a + Math.log1p(Math.exp(-d));
+  if (d <= 0) return b + Math.log1p(Math.exp(d));
+  return d; // NaN
+}
+
+/** NumPy's npy_logaddexp2: log2(2^a + 2^b). */
+function logaddexp2(a: number, b: number): number {
+  if (a === b) return a + 1;
+  const d = a - b;
+  if (d > 0) return a + Math.LOG2E * Math.log1p(Math.pow(2, -d));
+  if (d <= 0) return b + Math.LOG2E * Math.log1p(Math.pow(2, d));
+  return d;
+}
+
 /** C pow special cases that Math.pow answers differently. */
 function cpow(a: number, b: number): number {
   if (a === 1) return 1;
@@ -64,7 +94,7 @@ function divmod(a: number, b: number, r: Unary): [number, number] {
   return [floordiv, mod];
 }
 
-function unaryFloat(op: UnaryOp): Unary {
+function unaryFloat(op: UnaryOp, t: DType): Unary {
   switch (op) {
     case 'negative': return (x) => -x;
     case 'abs': return Math.abs;
@@ -100,6 +130,11 @@ function unaryFloat(op: UnaryOp): Unary {
     case 'isnan': return (x) => (x !== x ? 1 : 0);
     case 'isinf': return (x) => (x === Infinity || x === -Infinity ? 1 : 0);
     case 'isfinite': return (x) => (Number.isFinite(x) ? 1 : 0);
+    case 'signbit': return signBit;
+    case 'positive': return identity;
+    // NumPy multiplies by the constant in the dtype: (float)(pi/180) for float32.
+    case 'deg2rad': { const c = t === 'float32' ? Math.fround(Math.fround(Math.PI) / 180) : Math.PI / 180; return (x) => x * c; }
+    case 'rad2deg': { const c = t === 'float32' ? Math.fround(180 / Math.fround(Math.PI)) : 180 / Math.PI; return (x) => x * c; }
   }
 }
 
@@ -120,13 +155,14 @@ function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
     case 'floor': case 'ceil': case 'round': case 'trunc': return identity;
     case 'isnan': case 'isinf': return () => 0;
     case 'isfinite': return () => 1;
-    default: return unaryFloat(op);
+    case 'signbit': return (x) => (x < 0 ? 1 : 0);
+    default: return unaryFloat(op, t);
   }
 }
 
 /** The scalar function of a unary op computing in dtype `t` (stored afterwards into the output dtype). */
 function unaryImpl(op: UnaryOp, t: DType, flags: RunFlags): Unary {
-  return isFloat(t) ? unaryFloat(op) : unaryInt(op, t, flags);
+  return isFloat(t) ? unaryFloat(op, t) : unaryInt(op, t, flags);
 }
 
 function binaryFloat(op: BinaryOp, t: DType): Binary {
@@ -143,6 +179,13 @@ function binaryFloat(op: BinaryOp, t: DType): Binary {
     case 'hypot': return Math.hypot;
     case 'minimum': return fmin;
     case 'maximum': return fmax;
+    case 'fmax': return nanSkippingMax;
+    case 'fmin': return nanSkippingMin;
+    case 'fmod': return (a, b) => a % b; // JavaScript's % is C's fmod
+    case 'copysign': return (a, b) => (signBit(a) === signBit(b) ? a : -a);
+    case 'heaviside': return (x, h) => (x !== x ? x : x < 0 ? 0 : x > 0 ? 1 : h);
+    case 'logaddexp': return logaddexp;
+    case 'logaddexp2': return logaddexp2;
     default: return compareOrLogical(op);
   }
 }
@@ -201,8 +244,9 @@ function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
       }
       return out;
     };
-    case 'minimum': return (a, b) => Math.min(a, b);
-    case 'maximum': return (a, b) => Math.max(a, b);
+    case 'minimum': case 'fmin': return (a, b) => Math.min(a, b);
+    case 'maximum': case 'fmax': return (a, b) => Math.max(a, b);
+    case 'fmod': return (a, b) => (b === 0 ? zero() : a % b); // C's truncated remainder
     default: return binaryFloat(op, t);
   }
 }

@@ -1,6 +1,8 @@
 // Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
+import { UNARY_RULES } from './op-rules.js';
+import type { OpRule } from './op-rules.js';
 import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
 import type { FunctionBuilder, ValType } from '../encode/index.js';
@@ -80,7 +82,8 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
   const [fn, t] = key.split('.') as [string, KType];
   const ins = bodiesOf(spec).flat().find((i): i is Extract<KInstr, { op: 'binary' }> => i.op === 'binary' && i.fn === fn);
   const w = scalarType(t);
-  return { params: ins ? [w, w] : [w], result: w };
+  // A predicate's result is a bool, an i32 like every bool in scalar code.
+  return { params: ins ? [w, w] : [w], result: !ins && (UNARY_RULES as Record<string, OpRule>)[fn]?.bool ? 'i32' : w };
 }
 
 /**

@@ -12,16 +12,23 @@ interface OpRule {
   readonly int: Lowering;
   /** The math library's name for the op, where it differs ('power' is its 'pow'). */
   readonly math?: string;
+  /** A predicate: its result is bool whatever its operand's type (comparisons are binary ops' own case). */
+  readonly bool?: true;
 }
 
 const NATIVE: OpRule = { float: 'native', int: 'native' };
 const MATH: OpRule = { float: 'math', int: 'host' };
+/** Not written as instructions yet: the host's own scalar function, per element. */
+const HOST: OpRule = { float: 'host', int: 'host' };
+const PREDICATE: OpRule = { float: 'native', int: 'native', bool: true };
 
 const UNARY_RULES = {
   negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE, reciprocal: NATIVE,
-  floor: NATIVE, ceil: NATIVE, round: NATIVE, trunc: NATIVE, logicalNot: NATIVE, isnan: NATIVE, isinf: NATIVE, isfinite: NATIVE,
+  floor: NATIVE, ceil: NATIVE, round: NATIVE, trunc: NATIVE,
+  logicalNot: PREDICATE, isnan: PREDICATE, isinf: PREDICATE, isfinite: PREDICATE,
   exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
   asin: MATH, acos: MATH, atan: MATH, sinh: MATH, cosh: MATH, tanh: MATH, asinh: MATH, acosh: MATH, atanh: MATH, cbrt: MATH,
+  signbit: { float: 'host', int: 'host', bool: true }, positive: HOST, deg2rad: HOST, rad2deg: HOST,
 } as const satisfies Record<string, OpRule>;
 
 const BINARY_RULES = {
@@ -30,6 +37,7 @@ const BINARY_RULES = {
   power: { float: 'math', int: 'host', math: 'pow' }, atan2: MATH, hypot: MATH, minimum: NATIVE, maximum: NATIVE,
   equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
   logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
+  fmax: HOST, fmin: HOST, fmod: HOST, copysign: HOST, heaviside: HOST, logaddexp: HOST, logaddexp2: HOST,
 } as const satisfies Record<string, OpRule>;
 
 type KUnary = keyof typeof UNARY_RULES;

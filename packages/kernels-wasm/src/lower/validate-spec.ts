@@ -1,9 +1,11 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
+import { UNARY_RULES } from './op-rules.js';
+import type { OpRule } from './op-rules.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 
 const TYPES: ReadonlySet<KType> = new Set(['float64', 'float32', 'int32', 'uint8', 'bool']);
-const PREDICATES = new Set(['logicalNot', 'isnan', 'isinf', 'isfinite']);
+
 const BOOL_BINARY = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
 
 function validateSpec(spec: KernelSpec): void {
@@ -45,7 +47,7 @@ function validateSpec(spec: KernelSpec): void {
       }
       case 'unary': {
         const t = arg(ins.arg);
-        const want = PREDICATES.has(ins.fn) ? 'bool' : t;
+        const want = (UNARY_RULES[ins.fn] as OpRule).bool ? 'bool' : t;
         if (ins.type !== want) fail(v, `${ins.fn} of ${t} produces ${want}`);
         break;
       }
