@@ -2,7 +2,8 @@
 // npm run demo: bundles the demo page (esbuild, as a user's app would be bundled), puts the two
 // worker files beside the bundle (esbuild leaves new URL(..., import.meta.url) alone), and
 // serves the folder on http://127.0.0.1:8080/ with the headers that make the page cross-origin
-// isolated (so it gets SharedArrayBuffer and the worker pool). The browser suite uses startDemo().
+// isolated (so it gets SharedArrayBuffer and the worker pool). The browser suite uses startDemo()
+// and serveFolder().
 import { copyFileSync, existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import { extname, join } from 'node:path';
@@ -23,13 +24,16 @@ async function buildDemo() {
   copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(HERE, 'dist/host-functions.js'));
 }
 
-/** Builds the page and serves it; resolves to the server and its URL. `isolated: false` leaves the headers out. */
-async function startDemo({ port = 8080, isolated = true } = {}) {
-  await buildDemo();
+/**
+ * Serves `root`'s files on 127.0.0.1 (port 0: any free one), index.html for `/`, with the
+ * headers that make a page cross-origin isolated unless `isolated` is false; resolves to
+ * the server and its URL.
+ */
+async function serveFolder(root, { port = 0, isolated = true } = {}) {
   const server = createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://localhost').pathname;
-    const file = join(HERE, path === '/' ? 'index.html' : path);
-    if (!file.startsWith(HERE) || !existsSync(file)) {
+    const file = join(root, path.endsWith('/') ? `${path}index.html` : path);
+    if (!file.startsWith(root) || !existsSync(file)) {
       res.writeHead(404).end();
       return;
     }
@@ -41,9 +45,15 @@ async function startDemo({ port = 8080, isolated = true } = {}) {
   return { server, url: `http://127.0.0.1:${server.address().port}/` };
 }
 
+/** Builds the page and serves it; resolves to the server and its URL. */
+async function startDemo({ port = 8080, isolated = true } = {}) {
+  await buildDemo();
+  return serveFolder(HERE, { port, isolated });
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { url } = await startDemo({ port: Number(process.env.PORT ?? 8080) });
   console.log(`The demo page: ${url} (cross-origin isolated; Ctrl-C stops the server)`);
 }
 
-export { startDemo };
+export { startDemo, serveFolder };

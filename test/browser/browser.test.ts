@@ -6,10 +6,9 @@
 // this suite is skipped with one loud line.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
-import { extname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { chromium } from 'playwright-core';
@@ -19,7 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import * as da from 'deferred-array';
 import * as scenarios from './scenarios.js';
 // @ts-expect-error: a plain ES module of the example's (no types)
-import { startDemo } from '../../examples/browser/serve.mjs';
+import { serveFolder as serveFolderUntyped, startDemo as startDemoUntyped } from '../../examples/browser/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -35,9 +34,18 @@ type Call = <K extends keyof Scenarios>(page: Page, name: K, ...args: unknown[])
 const call: Call = (page, name, ...args) =>
   page.evaluate(([n, a]) => (window as unknown as { scenarios: Record<string, (...x: unknown[]) => unknown> }).scenarios[n as string]!(...(a as unknown[])), [name, args] as const) as never;
 
+type Served = { readonly server: Server; readonly url: string };
+const serveFolder = serveFolderUntyped as (root: string, o?: { port?: number; isolated?: boolean }) => Promise<Served>;
+const startDemo = startDemoUntyped as (o?: { port?: number; isolated?: boolean }) => Promise<Served>;
+
+/** A page that loads one script (a module, unless webpack's classic bundle). */
+const indexHtml = (script: string, module = true): string =>
+  `<!doctype html><meta charset="utf-8"><title>deferred-array</title><link rel="icon" href="data:,"><script${module ? ' type="module"' : ''} src="./${script}"></script>\n`;
+
 let dir: string;
-let server: Server;
-let origin: string;
+/** The page's folder served cross-origin isolated, and again without those headers. */
+let isolated: Served;
+let plain: Served;
 let browser: Browser;
 
 /** The page's folder: the app bundle, the worker files beside it (esbuild leaves new URL() alone), and the fault host. */
@@ -50,41 +58,7 @@ async function buildPage(): Promise<void> {
   await build({ ...common, entryPoints: [join(ROOT, 'test/browser/fault-host.js')], outfile: join(dir, 'fault-host.js') });
   copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(dir, 'comlink-worker.js'));
   copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(dir, 'host-functions.js'));
-  writeFileSync(join(dir, 'index.html'), '<!doctype html><meta charset="utf-8"><title>deferred-array</title><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
-}
-
-/** Files from the page's folder; under /isolated/ with the headers that make a page cross-origin isolated, under /plain/ without. */
-function serve(): Promise<void> {
-  server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://localhost');
-    const [, mode, ...rest] = url.pathname.split('/');
-    const file = join(dir, rest.join('/') || 'index.html');
-    if ((mode !== 'isolated' && mode !== 'plain') || !file.startsWith(dir) || !existsSync(file)) {
-      res.writeHead(404).end();
-      return;
-    }
-    const headers: Record<string, string> = { 'content-type': extname(file) === '.html' ? 'text/html' : 'text/javascript' };
-    if (mode === 'isolated') Object.assign(headers, { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' });
-    res.writeHead(200, headers).end(readFileSync(file));
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => {
-    origin = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
-    resolve();
-  }));
-}
-
-/** A folder served cross-origin isolated, for the bundlers' builds. */
-async function serveIsolated(root: string): Promise<{ server: Server; url: string }> {
-  const srv = createServer((req, res) => {
-    const file = join(root, new URL(req.url ?? '/', 'http://localhost').pathname);
-    const found = file.startsWith(root) && existsSync(file) && !file.endsWith('/') ? file : join(root, 'index.html');
-    res.writeHead(200, {
-      'content-type': extname(found) === '.html' ? 'text/html' : 'text/javascript',
-      'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp',
-    }).end(readFileSync(found));
-  });
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  return { server: srv, url: `http://127.0.0.1:${(srv.address() as { port: number }).port}/` };
+  writeFileSync(join(dir, 'index.html'), indexHtml('page.js'));
 }
 
 /**
@@ -102,7 +76,7 @@ function appFolder(name: string): string {
 
 const BUNDLERS: Record<string, (app: string) => Promise<string>> = {
   vite: async (app) => {
-    writeFileSync(join(app, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script type="module" src="./page.js"></script>\n');
+    writeFileSync(join(app, 'index.html'), indexHtml('page.js'));
     await viteBuild({ root: app, logLevel: 'silent', configFile: false, build: { outDir: join(app, 'dist') } });
     return join(app, 'dist');
   },
@@ -114,19 +88,19 @@ const BUNDLERS: Record<string, (app: string) => Promise<string>> = {
     });
     const info = stats.toJson({ all: false, errors: true, warnings: true });
     expect([...(info.errors ?? []), ...(info.warnings ?? [])].map((e) => e.message)).toEqual([]);
-    writeFileSync(join(out, 'index.html'), '<!doctype html><meta charset="utf-8"><link rel="icon" href="data:,"><script src="./page.js"></script>\n');
+    writeFileSync(join(out, 'index.html'), indexHtml('page.js', false));
     return out;
   },
 };
 
-/** A fresh page (its own copy of the package), with what it logs. */
-async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page: Page; logs: string[] }> {
+/** A fresh page at `url` (its own copy of the package), once its scenarios are ready, with what it logs. */
+async function open(url: string, before?: string): Promise<{ page: Page; logs: string[] }> {
   const page = await browser.newPage();
   const logs: string[] = [];
   page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
   page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
   if (before) await page.addInitScript(before);
-  await page.goto(`${origin}/${mode}/index.html`);
+  await page.goto(url);
   await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 });
   return { page, logs };
 }
@@ -134,7 +108,7 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
 (haveChromium ? describe : describe.skip)('in Chromium', () => {
   beforeAll(async () => {
     await buildPage();
-    await serve();
+    [isolated, plain] = await Promise.all([serveFolder(dir), serveFolder(dir, { isolated: false })]);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       args: ['--no-sandbox', '--disable-background-networking', '--disable-gpu', '--disable-component-update', '--no-first-run'],
@@ -143,13 +117,13 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
 
   afterAll(async () => {
     await browser?.close();
-    await new Promise((resolve) => server?.close(resolve));
+    for (const s of [isolated, plain]) await new Promise((resolve) => s?.server.close(resolve));
     if (dir) rmSync(dir, { recursive: true, force: true });
     await da.shutdown();
   });
 
   test('the NEP examples print and compute as in Node', async () => {
-    const { page, logs } = await open('isolated');
+    const { page, logs } = await open(isolated.url);
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     expect(await call(page, 'nep')).toEqual(await scenarios.nep(da));
     expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error'))).toEqual([]);
@@ -157,13 +131,13 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
   }, 60_000);
 
   test('a sample of the API suite gives Node\'s bits: broadcasting, axes, where, strides, casts, writes, joins, products, special values, empty and 0-d', async () => {
-    const { page } = await open('isolated');
+    const { page } = await open(isolated.url);
     expect(await call(page, 'api')).toEqual(scenarios.api(da));
     await page.close();
   }, 60_000);
 
   test('the pool over module Web Workers: 1, 2 and 4 workers give the same bits as each other and as Node, and more than one worker runs blocks', async () => {
-    const { page } = await open('isolated');
+    const { page } = await open(isolated.url);
     const runs = [];
     for (const threads of [1, 2, 4]) runs.push(await call(page, 'pool', threads));
     const node = await scenarios.pool(da, 2);
@@ -182,7 +156,7 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
   test.each([[13, /injected failure in a host function/], [19, /unreachable/]] as const)(
     'a worker failing mid-kernel (cue %i): execute() rejects with a WorkerError, and the next executes are right',
     async (cue, cause) => {
-      const { page } = await open('isolated', `window.DEFERRED_ARRAY_HOST_MODULE = new URL('./fault-host.js', location.href).href;`);
+      const { page } = await open(isolated.url, `window.DEFERRED_ARRAY_HOST_MODULE = new URL('./fault-host.js', location.href).href;`);
       const r = await call(page, 'fault', cue);
       expect(r.name).toBe('WorkerError');
       expect(r.code).toBe('WORKER');
@@ -194,14 +168,9 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
   );
 
   test.each(Object.keys(BUNDLERS))('%s builds an app that uses it with no configuration: the workers ship, the pool runs, the bits are Node\'s', async (name) => {
-    const served = await serveIsolated(await BUNDLERS[name]!(appFolder(name)));
-    const page = await browser.newPage();
-    const logs: string[] = [];
-    page.on('console', (m) => logs.push(`${m.type()}: ${m.text()}`));
-    page.on('pageerror', (e) => logs.push(`pageerror: ${e.message}`));
+    const served = await serveFolder(await BUNDLERS[name]!(appFolder(name)));
+    const { page, logs } = await open(served.url);
     try {
-      await page.goto(served.url);
-      await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, undefined, { timeout: 20_000 });
       const r = await call(page, 'pool', 2);
       const node = await scenarios.pool(da, 2);
       expect(r.total).toBe(node.total);
@@ -215,7 +184,7 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
   }, 120_000);
 
   test('the demo page (examples/browser, npm run demo): the NEP example, the plot of the benchmark, the workers', async () => {
-    const demo = (await startDemo({ port: 0 })) as { server: Server; url: string };
+    const demo = await startDemo({ port: 0 });
     const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
     const errors: string[] = [];
     page.on('pageerror', (e) => errors.push(e.message));
@@ -241,7 +210,7 @@ async function open(mode: 'isolated' | 'plain', before?: string): Promise<{ page
   }, 120_000);
 
   test('without cross-origin isolation: one warning, every kernel on the calling thread, the same bits', async () => {
-    const { page, logs } = await open('plain');
+    const { page, logs } = await open(plain.url);
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(false);
     expect(await call(page, 'api')).toEqual(scenarios.api(da));
     const r = await call(page, 'pool', 2);

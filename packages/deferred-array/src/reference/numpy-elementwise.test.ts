@@ -37,13 +37,10 @@ const vectors = JSON.parse(
   readFileSync(new URL('../../test/vectors/elementwise.json', import.meta.url), 'utf8'),
 ) as Vectors;
 
-type UnaryName = UnaryOp;
-type BinaryName = BinaryOp;
-
 // Through the function form of the public API, by the op table's names (every op of the table has one).
 const pkg = da as unknown as Record<string, (...xs: da.DeferredArray[]) => da.DeferredArray>;
-const UNARY = Object.fromEntries(UNARY_OPS.map((op) => [op, pkg[op]!])) as Record<UnaryName, (x: da.DeferredArray) => da.DeferredArray>;
-const BINARY = Object.fromEntries(BINARY_OPS.map((op) => [op, pkg[op]!])) as Record<BinaryName, (a: da.DeferredArray, b: da.DeferredArray) => da.DeferredArray>;
+const UNARY = Object.fromEntries(UNARY_OPS.map((op) => [op, pkg[op]!])) as Record<UnaryOp, (x: da.DeferredArray) => da.DeferredArray>;
+const BINARY = Object.fromEntries(BINARY_OPS.map((op) => [op, pkg[op]!])) as Record<BinaryOp, (a: da.DeferredArray, b: da.DeferredArray) => da.DeferredArray>;
 
 /**
  * Output dtypes that deliberately differ from NumPy 1.24 (promotion.json is
@@ -335,9 +332,9 @@ afterAll(() => {
 });
 
 const unaryCases = Object.entries(vectors.unary).flatMap(([op, byType]) =>
-  Object.entries(byType).map(([dtype, entry]) => [op as UnaryName, dtype as DType, entry!] as const));
+  Object.entries(byType).map(([dtype, entry]) => [op as UnaryOp, dtype as DType, entry!] as const));
 const binaryCases = Object.entries(vectors.binary).flatMap(([op, byType]) =>
-  Object.entries(byType).map(([dtype, entry]) => [op as BinaryName, dtype as DType, entry!] as const));
+  Object.entries(byType).map(([dtype, entry]) => [op as BinaryOp, dtype as DType, entry!] as const));
 
 describe('unary ops against NumPy', () => {
   test('the vectors cover every unary op of the op table', () => {

@@ -155,7 +155,6 @@ function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
     case 'floor': case 'ceil': case 'round': case 'trunc': return identity;
     case 'isnan': case 'isinf': return () => 0;
     case 'isfinite': return () => 1;
-    case 'signbit': return (x) => (x < 0 ? 1 : 0);
     default: return unaryFloat(op, t);
   }
 }

@@ -96,4 +96,4 @@ function isStdMultiSlice(x: unknown): x is StdMultiSlice {
 }
 
 export { stdNdarray, stdSlice, isStdNdarray, isStdSlice, isStdMultiSlice };
-export type { StdNdarray, StdSlice, StdMultiSlice, SliceError, AnyTyped, Pieces };
+export type { StdNdarray, StdSlice, StdMultiSlice, SliceError, AnyTyped };

@@ -1,8 +1,7 @@
 // Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
-import { UNARY_RULES } from './op-rules.js';
-import type { OpRule } from './op-rules.js';
+import { isPredicate } from './op-rules.js';
 import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
 import type { FunctionBuilder, ValType } from '../encode/index.js';
@@ -13,7 +12,7 @@ import { emitKernel } from './emit-kernel.js';
 import type { KernelOptions } from './emit-kernel.js';
 import { emitColumnKernel } from './emit-columns.js';
 import { emitContractionKernel } from './emit-contraction.js';
-import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KType, KernelSpec, KUnary } from './kernel-spec.js';
 import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
 import { simdLanes } from './simd-ops.js';
 import type { Lanes } from './simd-widths.js';
@@ -83,7 +82,7 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
   const ins = bodiesOf(spec).flat().find((i): i is Extract<KInstr, { op: 'binary' }> => i.op === 'binary' && i.fn === fn);
   const w = scalarType(t);
   // A predicate's result is a bool, an i32 like every bool in scalar code.
-  return { params: ins ? [w, w] : [w], result: !ins && (UNARY_RULES as Record<string, OpRule>)[fn]?.bool ? 'i32' : w };
+  return { params: ins ? [w, w] : [w], result: !ins && isPredicate(fn as KUnary) ? 'i32' : w };
 }
 
 /**

@@ -45,5 +45,8 @@ type KBinary = keyof typeof BINARY_RULES;
 
 const ruleOf = (fn: KUnary | KBinary): OpRule => (UNARY_RULES as Record<string, OpRule>)[fn] ?? (BINARY_RULES as Record<string, OpRule>)[fn]!;
 
-export { UNARY_RULES, BINARY_RULES, ruleOf };
+/** Whether a unary op's result is bool whatever its operand. */
+const isPredicate = (fn: KUnary): boolean => ruleOf(fn).bool === true;
+
+export { UNARY_RULES, BINARY_RULES, ruleOf, isPredicate };
 export type { KUnary, KBinary, OpRule, Lowering };

@@ -1,12 +1,11 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
-import { UNARY_RULES } from './op-rules.js';
-import type { OpRule } from './op-rules.js';
+import { isPredicate } from './op-rules.js';
+import { COMPARE, LOGICAL } from './native-ops.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 
 const TYPES: ReadonlySet<KType> = new Set(['float64', 'float32', 'int32', 'uint8', 'bool']);
-
-const BOOL_BINARY = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
+const BOOL_BINARY: ReadonlySet<string> = new Set([...COMPARE, ...LOGICAL]);
 
 function validateSpec(spec: KernelSpec): void {
   const fail = (v: number, why: string): never => {
@@ -47,7 +46,7 @@ function validateSpec(spec: KernelSpec): void {
       }
       case 'unary': {
         const t = arg(ins.arg);
-        const want = (UNARY_RULES[ins.fn] as OpRule).bool ? 'bool' : t;
+        const want = isPredicate(ins.fn) ? 'bool' : t;
         if (ins.type !== want) fail(v, `${ins.fn} of ${t} produces ${want}`);
         break;
       }

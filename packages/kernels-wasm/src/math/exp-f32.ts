@@ -51,9 +51,10 @@ function expF32(e: Emitter, x0: V): V {
   const normal = F('mul', y2, e.shift('i32x4.shl', I('max_s', t, e.i32(biased(0))), 23));
   // E <= 0: the result's bits are m = y*2^(E+23) = 2y*2^(E+22) rounded to an integer (< 2^24,
   // as y < 1.5). Below 2^23 (subnormal results) adding 2^23 rounds it, as the multiply would,
-  // and the sum's bits less 0x4b000000 are the integer; from 2^23 (E = 0 and y >= 1: the normal results
-  // y*2^-126) m is an integer already, and its bits less 0x4a800000 are m itself. E is clamped
-  // to 0 first, so on the other lanes this is y*2^-126 at most, half the first form.
+  // and the sum's bits less 0x4b000000 are the integer; from 2^23 (E = 0 and y >= 1: the
+  // normal results y*2^-126) m is an integer already, and its bits less 0x4a800000 are m
+  // itself. E is clamped to 0 first, so on the other lanes this is y*2^-126 at most, half the
+  // first form.
   const m = F('mul', y2, e.shift('i32x4.shl', I('add', I('min_s', t, e.i32(biased(0))), e.i32(149)), 23));
   const rounding = e.and(F('lt', m, e.f32(2 ** 23)), e.f32(2 ** 23));
   const tiny = I('sub', F('add', m, rounding), I('max_u', rounding, e.i32(0x4a800000)));

@@ -16,8 +16,9 @@
 // [0.999, 1.001] and [1 - 1e-7, 1 + 1e-7]). fdlibm's e_log.c reached 0.87 and
 // has a division; a 128-row table with log c as hi + lo (two 16-byte loads a
 // lane), a degree-5 tail and the test for other lanes in vector code took
-// 2.85 ns/element (one core, the math harness) against 1.82 now. Any other vector (zeros,
-// subnormals, negatives, Infinity, NaN) runs fdlibm's code below (e_log.c,
+// 2.85 ns/element (one core, the math harness) against 1.82 now. Any other
+// vector (zeros, subnormals, negatives, Infinity, NaN) runs fdlibm's code
+// below (e_log.c,
 // Sun Microsystems, 1993: x = 2^k*(1+f), s = f/(2+f), log(1+f) = 2s +
 // s*R(s^2) with its Remez fit Lg1..Lg7, three forms selected per lane as
 // fdlibm branches), with the special cases, and takes that on those lanes.
@@ -148,7 +149,10 @@ function logF64(e: Emitter, x: V): V {
     e.f.op('i32.or');
   };
   const rare = (): V => {
-    const notNormal = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(0x7ff0000000000000n)), e.i64(-0x20000000000001n));
+    // The same test on the vector: bits - NORMAL_LO moved by 2^63 so that the unsigned
+    // comparison becomes the signed one SIMD has.
+    const notNormal = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(BigInt.asIntN(64, (1n << 63n) - NORMAL_LO))),
+      e.i64(NORMAL_HI - NORMAL_LO - (1n << 63n)));
     return e.select(notNormal, logSpecials(e, x, logFromParts(e, logReduce(e, x))), logTable(e, x, offsetOf(e, x)));
   };
   return e.choose(other, rare, () => logTable(e, x, at));
@@ -156,6 +160,7 @@ function logF64(e: Emitter, x: V): V {
 
 /** log(x) for positive normal finite x (any other lane gives a value to replace). */
 function logTable(e: Emitter, x: V, { tmp, lanes }: Offset): V {
+  // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
   const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
   const kWords = e.shift('i32x4.shr_s', tmp, 20);
   e.push(kWords).push(kWords);

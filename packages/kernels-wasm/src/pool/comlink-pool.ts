@@ -62,7 +62,7 @@ class ComlinkPool implements KernelPool {
   }
 
   stats(): PoolStats {
-    return { workers: this.#live.size, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent, blocksPerWorker: this.#doorbell.blocksPerWorker() };
+    return { workers: this.#live.size, jobs: this.#jobs, ...this.#doorbell.counts() };
   }
 
   async #startWorker(): Promise<void> {

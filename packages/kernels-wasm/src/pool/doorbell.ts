@@ -12,7 +12,7 @@ import { claimIndex } from '../lower/args-layout.js';
 import { stopClaims } from '../lower/launch.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord, wasmAt } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
-import type { PoolJob as Ring } from './pool.js';
+import type { PoolJob as Ring, PoolStats } from './pool.js';
 import type { SerializedFailure } from './protocol.js';
 
 /** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
@@ -52,9 +52,11 @@ class Doorbell {
     this.#w = new Int32Array(this.buffer);
   }
 
-  /** Blocks each slot's workers have run, slot by slot (the calling thread's share of a launch is not counted). */
-  blocksPerWorker(): number[] {
-    return Array.from({ length: this.#threads }, (_, s) => Atomics.load(this.#w, slotWord(s, SLOT.blocksRun)));
+  /** The pool's counts this doorbell keeps (PoolStats but workers and jobs, which the pool keeps). */
+  counts(): Pick<PoolStats, 'tasks' | 'modulesSent' | 'blocksPerWorker'> {
+    // Blocks each slot's workers have run (the calling thread's share of a launch is not counted).
+    const blocksPerWorker = Array.from({ length: this.#threads }, (_, s) => Atomics.load(this.#w, slotWord(s, SLOT.blocksRun)));
+    return { tasks: this.tasks, modulesSent: this.modulesSent, blocksPerWorker };
   }
 
   /** Workers parked now or running a launch. */

@@ -57,7 +57,7 @@ class PiscinaPool implements KernelPool {
   }
 
   stats(): PoolStats {
-    return { workers: this.#piscina.threads.length, jobs: this.#jobs, tasks: this.#doorbell.tasks, modulesSent: this.#doorbell.modulesSent, blocksPerWorker: this.#doorbell.blocksPerWorker() };
+    return { workers: this.#piscina.threads.length, jobs: this.#jobs, ...this.#doorbell.counts() };
   }
 
   async run(job: PoolJob): Promise<void> {
