@@ -11,6 +11,8 @@ Writes (and overwrites) these files in packages/deferred-array/test/vectors/:
     elementwise.json  bit-exact input/output vectors for unary and binary ops
     reductions.json   reduction cases (NaN, empty, 2x3x4 over several axes,
                       1000-element float sums for pairwise-summation checks)
+    statistics.json   std, var, ptp, countNonzero, average, the nan-reductions,
+                      isclose and allclose; column standardisation and softmax
 
 The output is deterministic for a given NumPy version and CPU (transcendental
 float results may depend on which SIMD paths NumPy dispatches to; the enabled
@@ -530,6 +532,124 @@ def gen_reductions():
 
 
 # ---------------------------------------------------------------------------
+# statistics.json
+
+
+def stat_inputs(d):
+    """(label, array) cases: the 1-D special cases, NaN-holding ones, a cube, 0-d."""
+    cases = one_d_cases(d)
+    if d in ("float64", "float32"):
+        t = np.dtype(d).type
+        cases.append(("all-nan", np.array([np.nan, np.nan], dtype=t)))
+        c = cube(d).copy()
+        c[0, 1, 2] = np.nan
+        c[1, :, 3] = np.nan
+        cases.append(("cube-nans", c))
+    cases.append(("cube2x3x4", cube(d)))
+    cases.append(("zero-d", np.array(cube(d).reshape(-1)[5])))
+    cases.append(("empty2x0", np.zeros((2, 0), dtype=d)))
+    return cases
+
+
+STAT_FUNCS = {
+    "var": np.var, "std": np.std, "ptp": np.ptp, "countNonzero": np.count_nonzero,
+    "average": np.average, "nansum": np.nansum, "nanmean": np.nanmean,
+    "nanmin": np.nanmin, "nanmax": np.nanmax, "nanvar": np.nanvar, "nanstd": np.nanstd,
+}
+
+
+def stat_case(name, label, x, kwargs):
+    case = {"label": label, "inDtype": x.dtype.name, "inShape": list(x.shape),
+            "in": encode(x), "options": {}}
+    npkw = {}
+    for k, v in kwargs.items():
+        if k == "weights":
+            case["weights"] = {"dtype": v.dtype.name, "shape": list(v.shape), "values": encode(v)}
+            npkw[k] = v
+        else:
+            case["options"][k] = list(v) if isinstance(v, tuple) else v
+            npkw[k] = v
+    try:
+        res, w = call(STAT_FUNCS[name], x, **npkw)
+        res = np.asarray(res)
+        case["outDtype"] = res.dtype.name
+        case["outShape"] = list(res.shape)
+        case["out"] = encode(res)
+    except Exception as e:  # noqa: BLE001
+        case["error"] = record_error(e)
+    return case
+
+
+def stat_option_sets(name, x):
+    nd = x.ndim
+    axes = [None] + ([0, -1] if nd >= 1 else []) + ([(0, 2)] if nd == 3 else [])
+    sets = []
+    for axis in axes:
+        for kd in (False, True):
+            kw = {"axis": axis, "keepdims": kd}
+            if name == "countNonzero" and nd == 0:
+                kw = {"axis": None, "keepdims": kd}
+            sets.append(kw)
+    if name in ("var", "std", "nanvar", "nanstd"):
+        for ddof in (1, 2, 5):
+            sets.append({"axis": axes[-1], "keepdims": False, "ddof": ddof})
+    if name == "average" and nd >= 1 and x.size > 0:
+        n = x.shape[-1]
+        for wd in ("float64", "float32", "int32"):
+            w = (np.arange(n) % 3 + 1).astype(wd)
+            sets.append({"axis": -1, "weights": w})
+            sets.append({"axis": -1, "keepdims": True, "weights": w})
+        full = (np.arange(x.size).reshape(x.shape) % 4 + 0.5).astype(np.float64)
+        sets.append({"axis": None, "weights": full})
+        sets.append({"axis": 0, "weights": full})
+    return sets
+
+
+def gen_statistics():
+    out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
+    for name in STAT_FUNCS:
+        cases = []
+        for d in DTYPES:
+            for label, x in stat_inputs(d):
+                for kw in stat_option_sets(name, x):
+                    cases.append(stat_case(name, label, x, kw))
+        out["cases"][name] = cases
+    close = []
+    specials = [0.0, -0.0, 1.0, 1.0 + 1e-9, 1.0 + 1e-4, 1e-9, -1e-9, 1e10, 1e10 + 1e5, np.inf, -np.inf, np.nan]
+    a = np.array([x for x in specials for _ in specials])
+    b = np.array([y for _ in specials for y in specials])
+    for d in ("float64", "float32"):
+        for kw in ({}, {"rtol": 0.0, "atol": 0.0}, {"rtol": 1e-3}, {"atol": 1e-3, "equal_nan": True}):
+            res, _ = call(np.isclose, a.astype(d), b.astype(d), **kw)
+            close.append({"dtype": d, "a": encode(a.astype(d)), "b": encode(b.astype(d)),
+                          "options": {("equalNan" if k == "equal_nan" else k): v for k, v in kw.items()},
+                          "out": encode(res), "all": bool(np.allclose(a.astype(d), b.astype(d), **kw))})
+    ia = np.array([-2147483648, -5, 0, 7, 2147483647], dtype=np.int32)
+    ib = np.array([-2147483648, -5, 1, 7, 2147483646], dtype=np.int32)
+    res, _ = call(np.isclose, ia, ib)
+    close.append({"dtype": "int32", "a": encode(ia), "b": encode(ib), "options": {}, "out": encode(res),
+                  "all": bool(np.allclose(ia, ib))})
+    out["isclose"] = close
+    # Issue 21's two programs, on inputs JS can build exactly: column
+    # standardisation of a 1000 x 50 matrix and a softmax over the last axis
+    # of a 100 x 1000 one. Every 7th output element is kept (the files stay small).
+    i, j = np.meshgrid(np.arange(1000), np.arange(50), indexing="ij")
+    x = ((i * 37 + j * 101) % 997) * 0.25 - 100.0 + j * 3.0
+    z = (x - x.mean(axis=0)) / x.std(axis=0)
+    i, j = np.meshgrid(np.arange(100), np.arange(1000), indexing="ij")
+    s = ((i * 13 + j * 29) % 211) / 16.0 - 6.0
+    e = np.exp(s - s.max(axis=-1, keepdims=True))
+    soft = e / e.sum(axis=-1, keepdims=True)
+    out["programs"] = {
+        "standardise": {"formula": "((i * 37 + j * 101) % 997) * 0.25 - 100 + j * 3", "shape": [1000, 50],
+                        "every": 7, "out": encode(z.reshape(-1)[::7])},
+        "softmax": {"formula": "((i * 13 + j * 29) % 211) / 16 - 6", "shape": [100, 1000],
+                    "every": 7, "out": encode(soft.reshape(-1)[::7])},
+    }
+    return out
+
+
+# ---------------------------------------------------------------------------
 
 
 def write(name, obj):
@@ -550,12 +670,14 @@ def main():
     promo = gen_promotion()
     elem = gen_elementwise()
     red = gen_reductions()
+    stats = gen_statistics()
     errs = {k: sorted(v) for k, v in sorted(EXACT_ERROR_CLASSES.items())}
-    for obj in (promo, elem, red):
+    for obj in (promo, elem, red, stats):
         obj["meta"]["errorClasses"] = errs
     write("promotion.json", promo)
     write("elementwise.json", elem)
     write("reductions.json", red)
+    write("statistics.json", stats)
 
 
 if __name__ == "__main__":

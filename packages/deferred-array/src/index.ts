@@ -7,6 +7,9 @@ export { wrap, array, full, zeros, ones, empty, arange, linspace } from './api/c
 export * from './api/ufuncs.generated.js';
 export { where, clip } from './api/functions.js';
 export {
+  variance as var, std, ptp, countNonzero, average, nansum, nanmean, nanmin, nanmax, nanvar, nanstd, isclose, allclose,
+} from './api/statistics.js';
+export {
   reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
@@ -31,6 +34,7 @@ export type { OutOption } from './results/out.js';
 export type { HeapStatistics } from './api/execute.js';
 export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
+export type { VarianceOptions, AverageOptions, IscloseOptions } from './api/statistics.js';
 export type { IndexArg } from './ir/indexing.js';
 export type { DTypeOption } from './api/creation.js';
 export type { StdNdarray } from './util/stdlib.js';

@@ -7,6 +7,8 @@ import { BINARY_OPS, OPS, REDUCE_OPS, UNARY_OPS } from '../ir/op-table.js';
 import type { AliasOf, BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { DeferredArray } from './deferred-array.js';
 import * as shaping from './shaping.js';
+import * as statistics from './statistics.js';
+import type { VarianceOptions } from './statistics.js';
 import { binary, ternary, unary } from './ufunc.js';
 import { writeInPlace } from './in-place.js';
 import type { Operand, UfuncOptions } from './ufunc.js';
@@ -14,6 +16,15 @@ import type { Operand, UfuncOptions } from './ufunc.js';
 type UnaryMethods = { [K in UnaryOp | AliasOf<UnaryOp>]: (options?: UfuncOptions) => DeferredArray };
 type BinaryMethods = { [K in BinaryOp | AliasOf<BinaryOp>]: (other: Operand, options?: UfuncOptions) => DeferredArray };
 type ReduceMethods = { [K in ReduceOp]: (options?: ReduceOptions) => DeferredArray };
+
+/** NumPy's ndarray statistics methods (the nan-forms are functions only, as in NumPy). */
+interface StatisticsMethods {
+  /** Variance, { axis, keepdims, ddof }. */
+  var(options?: VarianceOptions): DeferredArray;
+  std(options?: VarianceOptions): DeferredArray;
+  /** max - min. */
+  ptp(options?: ReduceOptions): DeferredArray;
+}
 
 interface ShapeMethods {
   reshape(shape: number | readonly number[]): DeferredArray;
@@ -51,7 +62,7 @@ interface InPlaceMethods {
 }
 
 declare module './deferred-array.js' {
-  interface DeferredArray extends UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods, InPlaceMethods {}
+  interface DeferredArray extends UnaryMethods, BinaryMethods, ReduceMethods, StatisticsMethods, ShapeMethods, InPlaceMethods {}
 }
 
 type Method = (this: DeferredArray, ...args: never[]) => unknown;
@@ -73,6 +84,9 @@ for (const op of REDUCE_OPS) {
   install(op, function (options?: ReduceOptions) { return f(this, options); });
 }
 
+install('var', function (options?: VarianceOptions) { return statistics.variance(this, options); });
+install('std', function (options?: VarianceOptions) { return statistics.std(this, options); });
+install('ptp', function (options?: ReduceOptions) { return statistics.ptp(this, options); });
 install('reshape', function (shape: number | readonly number[]) { return shaping.reshape(this, shape); });
 install('transpose', function (axes?: readonly number[]) { return shaping.transpose(this, axes); });
 install('get', function (...index: IndexArg[]) { return shaping.get(this, ...index); });
@@ -97,4 +111,4 @@ Object.defineProperty(DeferredArray.prototype, 'T', {
   enumerable: false,
 });
 
-export type { UnaryMethods, BinaryMethods, ReduceMethods, ShapeMethods, InPlaceMethods };
+export type { UnaryMethods, BinaryMethods, ReduceMethods, StatisticsMethods, ShapeMethods, InPlaceMethods };
