@@ -20,6 +20,9 @@ const common = {
   transform: { '^.+\\.ts$': tsJest },
 };
 
+/** Suites that run each case on both backends themselves: the extra projects would only repeat them. */
+const CHOOSE_THEIR_BACKEND = ['/numpy-statistics\\.test\\.ts$'];
+
 const config: Config = {
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],
   projects: [
@@ -31,6 +34,7 @@ const config: Config = {
       displayName: 'reference',
       roots: ['<rootDir>/packages/deferred-array/src'],
       testMatch: ['**/src/{api,ir,execute,reference,trace,results}/**/*.test.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...CHOOSE_THEIR_BACKEND],
       setupFiles: ['<rootDir>/test/setup/reference-backend.cjs'],
     },
     // And without shared memory, as a browser page without cross-origin isolation runs: the
@@ -39,7 +43,7 @@ const config: Config = {
       ...common,
       displayName: 'unshared',
       roots: ['<rootDir>/packages/deferred-array/src'],
-      testPathIgnorePatterns: ['/node_modules/', '/dist/'],
+      testPathIgnorePatterns: ['/node_modules/', '/dist/', ...CHOOSE_THEIR_BACKEND],
       testMatch: ['**/src/{api,execute,trace,results}/**/*.test.ts', '**/*.unshared.test.ts'],
       setupFiles: ['<rootDir>/test/setup/unshared-heap.cjs', '<rootDir>/test/setup/pool-backend.cjs'],
     },
@@ -49,6 +53,7 @@ const config: Config = {
       displayName: 'pool',
       roots: ['<rootDir>/packages/deferred-array/src'],
       testMatch: ['**/src/{api,execute,trace,results}/**/*.test.ts', '**/src/wasm/{wasm-backend,review}.test.ts'],
+      testPathIgnorePatterns: [...common.testPathIgnorePatterns, ...CHOOSE_THEIR_BACKEND],
       setupFiles: ['<rootDir>/test/setup/pool-backend.cjs'],
     },
   ],

@@ -14,6 +14,7 @@ import { openStreams, streamingLimits } from './streaming.js';
 import { printResults, printStartup, resultsReport, startupReport } from './results.js';
 import { printVectorMath, vectorMathReport } from './vector-math.js';
 import { columnsReport, printColumns } from './columns.js';
+import { monteCarloReport, printMonteCarlo } from './monte-carlo.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -67,6 +68,7 @@ async function main(): Promise<void> {
     console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
     console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
+    console.log(`\n${printMonteCarlo(await monteCarloReport(Number(process.env['MC_N'] ?? 1e8), 3))}`);
   }
   console.log(
     `\nFractions are of the ${threads}-worker streaming limit. execute() runs kernels on ${threads} worker(s) ` +

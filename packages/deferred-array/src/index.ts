@@ -17,6 +17,7 @@ export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.
 export { scope, scopeSync, release } from './api/results.js';
 export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
+export { random, Generator } from './api/random.js';
 export { compile } from './api/compile.js';
 export { size, placeholder, Size } from './ir/symbols.js';
 export { configure } from './execute/config.js';

@@ -58,6 +58,8 @@ interface NodeAttrs {
   readonly version?: number;
   /** scalar: the constant, already cast to the node's dtype. */
   readonly value?: number;
+  /** random: the generator's key and the stream (the counter's upper words) this array draws from. */
+  readonly random?: RandomWords;
   /** reduce: the reduced axes (sorted); transpose: the permutation. */
   readonly axes?: readonly number[];
   readonly keepdims?: boolean;
@@ -71,6 +73,12 @@ interface NodeAttrs {
   readonly request?: readonly number[];
   /** A short description for printers (the slice text, the cast target). */
   readonly label?: string;
+}
+
+/** A random array's Philox key and stream, each two 32-bit words (low first). */
+interface RandomWords {
+  readonly key: readonly [number, number];
+  readonly stream: readonly [number, number];
 }
 
 interface Node {
@@ -127,4 +135,4 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
 }
 
 export { makeNode, topoOrder };
-export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease };
+export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease, RandomWords };

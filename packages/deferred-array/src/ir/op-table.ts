@@ -50,6 +50,8 @@ const OPS = {
   /** A compiled function's argument: the array a call binds (see api/compile.ts). */
   placeholder: op('source', 'none', true),
   scalar: op('scalar', 'none', true),
+  /** Uniform [0, 1) values that no memory holds: each element computed where it is read (Philox 4x32-10; see api/random.ts). */
+  random: op('source', 'none', true),
 
   // Elementwise, two operands.
   add: op('binary', 'arith', true),

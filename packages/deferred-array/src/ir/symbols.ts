@@ -150,6 +150,9 @@ function traceWith<T>(fn: () => T): { value: T; shapeRead: boolean } {
   }
 }
 
+/** Whether a compiled function is being traced now. */
+const tracingNow = (): boolean => tracing !== undefined;
+
 function noteShapeRead(): void {
   if (tracing) tracing.shapeRead = true;
 }
@@ -161,6 +164,6 @@ function checkNotTracing(what: string): void {
     'write the function with operations that return new arrays (x.add(y) for x.iadd(y), da.where for a masked set), or call it outside da.compile');
 }
 
-export { traceWith, noteShapeRead, checkNotTracing };
+export { traceWith, tracingNow, noteShapeRead, checkNotTracing };
 export { Size, size, placeholder, isPlaceholder, symbolsOf, shapeAt, bindSizes, sizesKey, standInSizes, probeSizes, formatDims };
 export type { Dim, Placeholder };

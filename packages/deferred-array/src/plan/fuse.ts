@@ -8,7 +8,9 @@
 // A node joins the group of one of its inputs, or a group that already reads
 // one of its inputs (siblings: sin(x) and cos(x) read x once), and only if none
 // of its inputs depends on that group through nodes outside it; otherwise the
-// group would have to run both before and after those nodes.
+// group would have to run both before and after those nodes. The groups of its
+// other inputs join too where neither depends on the other (x*x + y*y is one
+// kernel, not x*x stored for a second).
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
@@ -69,6 +71,30 @@ function fuseElementwise(plan: Plan): Plan {
     return outsideDeps.get(n) ?? new Set();
   };
   const canJoin = (n: Node, g: Building): boolean => n.inputs.every((j) => !reach(directOf(j, g)).has(g.id));
+  /**
+   * Whether plain elementwise group h can become part of g as n joins g:
+   * neither runs after the other, and no other input of n is computed from h
+   * outside it (n would then wait for a value that waits for n's group).
+   */
+  const canMerge = (h: Building, g: Building, n: Node): boolean =>
+    !h.sealed && !g.sealed && h.members.length > 0 && h.reductions.length === 0 && !h.contraction && !g.contraction &&
+    sameShape(h.shape, g.shape) && !reach(h.deps).has(g.id) && !reach(g.deps).has(h.id) &&
+    n.inputs.every((j) => groupOf.get(j) === h || !reach(directOf(j, g)).has(h.id));
+  /** Moves h's members into g; whatever depended on h depends on g. h is left empty, and no group. */
+  const merge = (h: Building, g: Building): void => {
+    for (const m of h.members) groupOf.set(m, g);
+    g.members.push(...h.members);
+    h.members.length = 0;
+    for (const d of h.deps) g.deps.add(d);
+    const moved = (ids: Set<number>): void => {
+      if (ids.delete(h.id)) ids.add(g.id);
+    };
+    for (const k of groups) moved(k.deps);
+    for (const ids of outsideDeps.values()) moved(ids);
+    for (const sets of [readers, windowReaders]) {
+      for (const s of sets.values()) if (s.delete(h)) s.add(g);
+    }
+  };
   const newGroup = (shape: readonly number[]): Building => {
     const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>(), sealed: false };
     groups.push(g);
@@ -89,6 +115,10 @@ function fuseElementwise(plan: Plan): Plan {
         ...n.inputs.filter(isWindow).flatMap((i) => [...(windowReaders.get(windowBase(i)) ?? [])]),
       ];
       const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
+      for (const i of n.inputs) {
+        const h = groupOf.get(i);
+        if (h && h !== g && canMerge(h, g, n)) merge(h, g);
+      }
       g.members.push(n);
       record(n, g);
       // A shared scalar is no reason to fuse: it costs nothing to read twice.
@@ -136,6 +166,7 @@ function fuseElementwise(plan: Plan): Plan {
   const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
+    if (g.members.length === 0 && g.reductions.length === 0 && !g.contraction) continue; // merged into another
     const all = groupNodes(g);
     const inGroup = new Set<Node>(all);
     const read = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];

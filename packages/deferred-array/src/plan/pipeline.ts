@@ -16,6 +16,7 @@ import { placeTemporaries } from './place-temporaries.js';
 import { assignBuffers } from './assign-buffers.js';
 import { mergeCommon } from './merge-common.js';
 import { reduceStrength } from './strength.js';
+import { copyRandomReads } from './copy-random.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 type Pass = (plan: Plan) => Plan;
@@ -107,6 +108,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectPins', collectPins, ['nodes', 'kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
   ['reduceStrength', reduceStrength, ['kernels']],
+  ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],

@@ -7,12 +7,14 @@ import { evaluateElementwise } from './elementwise.js';
 import type { RunFlags } from './flags.js';
 import { concatDense } from './join.js';
 import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
+import { randomDense } from './philox.js';
 import { evaluateReduce } from './reduce.js';
 
 function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): Dense {
   const family = OPS[node.op].family;
   switch (family) {
     case 'source':
+      if (node.op === 'random') return randomDense(node);
       // A stored version is read where it lives (the heap block holding it), as a source's own data is.
       return { dtype: node.dtype, shape: node.shape, data: node.op === 'stored' ? node.attrs.storage!.view(node.attrs.version!) : node.attrs.data! };
     case 'scalar': {

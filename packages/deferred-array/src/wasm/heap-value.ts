@@ -4,7 +4,7 @@
 import { defaultHeap } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
-import type { ViewMap } from '../ir/node.js';
+import type { RandomWords, ViewMap } from '../ir/node.js';
 import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { allocDense, forEachStrided } from '../reference/dense.js';
@@ -28,6 +28,13 @@ interface HeapValue {
   readonly strides: readonly number[];
   /** Present when the bytes belong to this run (absent for sources, which own theirs). */
   readonly alloc?: Allocation;
+  /**
+   * A random array: no bytes at all. `ptr` is then the byte offset its
+   * element (0, ..., 0) would have in a row-major array of its dtype, so that
+   * views compose as over memory; only kernels read it (plan/pipeline.ts
+   * copies one that anything else reads).
+   */
+  readonly random?: RandomWords;
 }
 
 const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
@@ -68,7 +75,13 @@ function reshapeValue(v: HeapValue, shape: Shape): HeapValue {
   return share(v, { dtype: v.dtype, shape, ptr: v.ptr, strides: contiguousStrides(shape) });
 }
 
-function share(from: HeapValue, v: Omit<HeapValue, 'alloc'>): HeapValue {
+/** A random array's values, computed where kernels read them. */
+function randomValue(random: RandomWords, dtype: DType, shape: Shape): HeapValue {
+  return { dtype, shape, ptr: 0, strides: contiguousStrides(shape), random };
+}
+
+function share(from: HeapValue, v: Omit<HeapValue, 'alloc' | 'random'>): HeapValue {
+  if (from.random) return { ...v, random: from.random };
   if (!from.alloc) return v;
   from.alloc.refs++;
   return { ...v, alloc: from.alloc };
@@ -89,6 +102,7 @@ function dropValue(v: HeapValue): void {
  * (valid while its memory is: read it before the run ends), else a JS copy.
  */
 function toDense(v: HeapValue): Dense {
+  if (v.random) throw new Error('internal: a random array reached the host; the planner copies one that a kernel does not read');
   if (isContiguous(v)) {
     return { dtype: v.dtype, shape: v.shape, data: defaultHeap().view(viewType(v.dtype), v.ptr, sizeOf(v.shape)) as TypedArray };
   }
@@ -109,5 +123,5 @@ function toDense(v: HeapValue): Dense {
   return out;
 }
 
-export { allocValue, atAddress, isContiguous, composeView, reshapeValue, dropValue, toDense, viewType };
+export { allocValue, atAddress, randomValue, isContiguous, composeView, reshapeValue, dropValue, toDense, viewType };
 export type { HeapValue, Allocation, Alloc };

@@ -6,7 +6,7 @@
 import { collapseDims } from 'kernels-wasm';
 import type { ContractionLaunch, InnerStride, KInstr, KType, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import { isFloat } from '../ir/dtypes.js';
+import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
@@ -52,6 +52,12 @@ function broadcastStrides(v: HeapValue, shape: readonly number[]): number[] {
   return shape.map((d, i) => (i < lead || (v.shape[i - lead] === 1 && d !== 1) ? 0 : v.strides[i - lead]!));
 }
 
+/** A value as a launch passes it: a random array by its first element's index (its pointer counts elements), with its key and stream. */
+function launchArray(v: HeapValue, strides: readonly number[]): LaunchArray {
+  if (!v.random) return { ptr: v.ptr, strides };
+  return { ptr: v.ptr / dtypeInfo(v.dtype).bytes, strides, random: v.random };
+}
+
 function innerOf(stride: number): InnerStride {
   return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
 }
@@ -86,7 +92,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
   const segment = group.reductions.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
-  const columns = temps.length ? undefined : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
+  const columns = temps.length || values.some((v) => v.random) ? undefined : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => body[id]!.type;
@@ -122,6 +128,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     dtype: v.dtype,
     role: k < inputCount ? 'in' as const : 'out' as const,
     inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
+    ...(v.random ? { random: true as const } : {}),
   }));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
@@ -132,7 +139,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   });
   // The launch's arrays for these values or any others of their layout: only addresses change.
   const rebind = (ins: readonly HeapValue[], outs: readonly HeapValue[]): { arrays: LaunchArray[]; temps?: TempLaunch[] } => {
-    const arrays = valuesOf(ins, outs).map((v, k) => ({ ptr: v.ptr, strides: collapsed.strides[k]! }));
+    const arrays = valuesOf(ins, outs).map((v, k) => launchArray(v, collapsed.strides[k]!));
     if (temps.length === 0) return { arrays };
     const at = new Map(group.inputs.map((n, k) => [n, ins[k]!]));
     return {
@@ -201,12 +208,12 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   return {
     spec: {
       ndim: collapsed.shape.length,
-      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0) }, { dtype: out.dtype, role: 'out', inner: inner(1) }],
+      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0), ...(x.random ? { random: true as const } : {}) }, { dtype: out.dtype, role: 'out', inner: inner(1) }],
       body,
       slots: 0,
     },
     shape: collapsed.shape,
-    arrays: [{ ptr: x.ptr, strides: collapsed.strides[0]! }, { ptr: out.ptr, strides: collapsed.strides[1]! }],
+    arrays: [launchArray(x, collapsed.strides[0]!), launchArray(out, collapsed.strides[1]!)],
     segment: 1,
     mode: 'rows',
     zeroSlots: new Map(),

@@ -19,7 +19,7 @@ import { newFlags } from '../reference/flags.js';
 import type { RunFlags } from '../reference/flags.js';
 import { partialsCombiner } from './combine.js';
 import {
-  allocValue, atAddress, composeView, dropValue, isContiguous, reshapeValue, toDense,
+  allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
 import { allocEvicting, residentAddress, unpin } from './source-cache.js';
@@ -241,6 +241,7 @@ class WasmRun {
       case 'source':
         if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
         if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
+        if (n.op === 'random') return randomValue(n.attrs.random!, n.dtype, n.shape);
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const constant = this.#bound.get(n);

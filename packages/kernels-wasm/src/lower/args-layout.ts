@@ -61,4 +61,15 @@ const tempsBytes = (temps: number): number => TEMPS.first + TEMPS.stride * temps
 const tempsOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown }): number =>
   argsBytes(spec.ndim, spec.arrays.length) + (spec.contraction ? CONTRACTION_BYTES : 0);
 
-export { ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset, tempsBytes, tempsOffset };
+/**
+ * Each random array's key and stream (four i32: key0, key1, stream0, stream1),
+ * in the order of the spec's arrays, after all other fields of the launch block.
+ */
+const RANDOM_WORDS_BYTES = 16;
+const randomOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown; temps?: readonly unknown[] }): number =>
+  tempsOffset(spec) + (spec.temps ? tempsBytes(spec.temps.length) : 0);
+
+export {
+  ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, RANDOM_WORDS_BYTES, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset,
+  tempsBytes, tempsOffset, randomOffset,
+};

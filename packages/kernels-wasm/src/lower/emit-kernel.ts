@@ -9,7 +9,9 @@
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, RANDOM_WORDS_BYTES, TEMPS, arrayPtrOffset, arrayStrideOffset, randomOffset } from './args-layout.js';
+import { emitRandomScalar, emitRandomVector, emitRoundKeys } from './philox.js';
+import type { RoundKeys } from './philox.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
@@ -59,6 +61,8 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const types = spec.body.map((ins) => ins.type);
   const scalarVals = spec.body.map((ins) => (ins.op === 'store' || ins.op === 'reduce' ? (-1 as Local) : f.local(scalarType(ins.type))));
   const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
+  // Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps).
+  const randomStash = new Map(spec.arrays.flatMap((a, k) => (a.random && lanes ? [[k, [f.local('v128'), f.local('v128')] as const]] : [])));
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
   const accS = reduces.map((r) => f.local(scalarType(r.type)));
   // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
@@ -67,6 +71,10 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const accLanes = (s: number): Lanes => (promoted[s] ? 'f64x2' : lanes!);
   const accV = lanes ? reduces.map((_, s) => Array.from({ length: UNROLL * (promoted[s] ? 2 : 1) }, () => f.local('v128'))) : [];
   const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
+  // A random array has no bytes: its pointer and strides count elements.
+  const elementBytes = (k: number): number => (spec.arrays[k]!.random ? 1 : KTYPE_BYTES[spec.arrays[k]!.dtype]);
+  const stepBytes = (k: number): number => (spec.arrays[k]!.random ? LANE_COUNT[lanes!] : vectorBytes(lanes!, spec.arrays[k]!.dtype));
+  const keys = roundKeysOf(ctx, spec, lanes !== undefined);
 
   argLoad(ARGS.total); f.op('local.set', total);
   argLoad(ARGS.blockSize); f.op('local.set', bs);
@@ -75,7 +83,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   shape.forEach((s, d) => { argLoad(ARGS.shape + 4 * d); f.op('local.set', s); });
   spec.arrays.forEach((a, k) => {
     argLoad(arrayStrideOffset(nd, k, nd - 1));
-    f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', istride[k]!);
+    f.op('i32.const', elementBytes(k)).op('i32.mul').op('local.set', istride[k]!);
   });
 
   if (options.range) {
@@ -122,14 +130,14 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     });
   }
   // Row pointers: base + sum over axes of idx * stride * element size.
-  spec.arrays.forEach((a, k) => {
+  spec.arrays.forEach((_, k) => {
     const own = pointers.get(k);
     if (own !== undefined) f.op('local.get', own);
     else argLoad(arrayPtrOffset(nd, k));
     for (let d = 0; d < nd; d++) {
       f.op('local.get', idx[d]!);
       argLoad(arrayStrideOffset(nd, k, d));
-      f.op('i32.mul').op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('i32.add');
+      f.op('i32.mul').op('i32.const', elementBytes(k)).op('i32.mul').op('i32.add');
     }
     f.op('local.set', cur[k]!);
   });
@@ -144,8 +152,12 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       f.block().loop();
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
       for (let u = 0; u < unroll; u++) {
-        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * vectorBytes(lanes, spec.arrays[k]!.dtype) : 0);
+        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * stepBytes(k) : 0);
         emitBody(ctx, spec, vecVals, cur, (ins, k) => {
+          if (spec.arrays[k]!.random) {
+            randomVector(ctx, lanes, spec.arrays[k]!.dtype, keys.get(k)!, cur[k]!, u, randomStash.get(k)!);
+            return;
+          }
           f.op('local.get', cur[k]!);
           if (ins.op === 'load') emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, false, offset(k));
         }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types, 'inline'), (r, s) => {
@@ -159,7 +171,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
       spec.arrays.forEach((a, k) => {
         if (a.inner === 'contiguous') {
-          f.op('local.get', cur[k]!).op('i32.const', unroll * vectorBytes(lanes, a.dtype)).op('i32.add').op('local.set', cur[k]!);
+          f.op('local.get', cur[k]!).op('i32.const', unroll * stepBytes(k)).op('i32.add').op('local.set', cur[k]!);
         }
       });
       f.op('br', 0).end().end();
@@ -171,8 +183,15 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       if (ins.op === 'const') splatConst(ctx, lanes, ins.value);
       else {
         const k = (ins as { array: number }).array;
-        f.op('local.get', cur[k]!);
-        emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, true, 0);
+        const a = spec.arrays[k]!;
+        if (a.random) {
+          emitRandomScalar(f, keys.get(k)!, cur[k]!, a.dtype as 'float64' | 'float32');
+          if (lanes === 'f64x2' && a.dtype === 'float32') f.op('f64.promote_f32');
+          f.op(lanes === 'f64x2' ? 'f64x2.splat' : 'f32x4.splat');
+        } else {
+          f.op('local.get', cur[k]!);
+          emitVectorLoad(ctx, lanes, a.dtype, true, 0);
+        }
       }
       f.op('local.set', vecVals[v]!);
     });
@@ -182,7 +201,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   scalarLoop(ctx, spec, scalarVals, cur, istride, j, run, (r, s) => {
     combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
-  });
+  }, keys);
 
   // Advance the multi-index by the run, carrying into outer axes.
   f.op('local.get', i).op('local.get', run).op('i32.add').op('local.set', i);
@@ -206,6 +225,41 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end(); // blocks
+}
+
+/** Each random array's round keys, set once per call of the kernel function. */
+function roundKeysOf(ctx: EmitContext, spec: KernelSpec, vector: boolean): Map<number, RoundKeys> {
+  const keys = new Map<number, RoundKeys>();
+  let r = 0;
+  spec.arrays.forEach((a, k) => {
+    if (a.random) keys.set(k, emitRoundKeys(ctx.f, ctx.args, randomOffset(spec) + RANDOM_WORDS_BYTES * r++, vector));
+  });
+  return keys;
+}
+
+/**
+ * A random array's vector at unrolled step u, from element cur + u * lanes:
+ * four elements are generated at once, so float64 lanes (two) take the second
+ * pair at the next step; a lone step (unroll 1) uses the first pair.
+ */
+function randomVector(ctx: EmitContext, lanes: Lanes, dtype: KernelSpec['arrays'][number]['dtype'], keys: RoundKeys, cur: Local, u: number,
+  stash: readonly [Local, Local]): void {
+  const f = ctx.f;
+  const wide = lanes === 'f64x2';
+  if (!wide || u % 2 === 0) {
+    const e = f.local('i32');
+    f.op('local.get', cur);
+    if (u > 0) f.op('i32.const', u * LANE_COUNT[lanes]).op('i32.add');
+    f.op('local.set', e);
+    const d = dtype as 'float64' | 'float32';
+    emitRandomVector(f, keys, e, d, d === 'float64' ? stash : [stash[0]]);
+    if (wide && d === 'float32') {
+      f.op('local.get', stash[0]).op('local.get', stash[0]).shuffle([8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15]);
+      f.op('f64x2.promote_low_f32x4').op('local.set', stash[1]);
+      f.op('local.get', stash[0]).op('f64x2.promote_low_f32x4').op('local.set', stash[0]);
+    }
+  }
+  f.op('local.get', stash[wide && u % 2 === 1 ? 1 : 0]);
 }
 
 /**
@@ -292,13 +346,17 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex:
  */
 function scalarLoop(
   ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[], strides: readonly Local[],
-  j: Local, end: Local, reduce: (r: ReduceInstr, slotIndex: number) => void,
+  j: Local, end: Local, reduce: (r: ReduceInstr, slotIndex: number) => void, keys: ReadonlyMap<number, RoundKeys> = new Map(),
 ): void {
   const f = ctx.f;
   const types = spec.body.map((ins) => ins.type);
   f.block().loop();
   f.op('local.get', j).op('local.get', end).op('i32.ge_u').op('br_if', 1);
   emitBody(ctx, spec, vals, cur, (ins, k) => {
+    if (spec.arrays[k]!.random) {
+      emitRandomScalar(f, keys.get(k)!, cur[k]!, spec.arrays[k]!.dtype as 'float64' | 'float32');
+      return;
+    }
     f.op('local.get', cur[k]!);
     if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
   }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, spec.arrays[k]!.dtype));

@@ -14,6 +14,13 @@ interface KernelArray {
   readonly dtype: KType;
   readonly role: 'in' | 'out';
   readonly inner: InnerStride;
+  /**
+   * A random input (float64 or float32, uniform in [0, 1)) that no memory
+   * holds: a load computes element e's value by Philox 4x32-10 (philox.ts).
+   * Its launch pointer is the index of element (0, ..., 0), its strides are
+   * in elements, and its key and stream come with the launch.
+   */
+  readonly random?: true;
 }
 
 type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';

@@ -3,7 +3,7 @@
 // block reads (see temp-ranges.ts), and sizes the scratch area: one part per
 // thread that may run blocks at once, each holding every temporary's largest
 // range.
-import { ARGS, TEMPS, argsBytes, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, RANDOM_WORDS_BYTES, TEMPS, argsBytes, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KernelSpec } from './kernel-spec.js';
 import type { LaunchArray } from './launch.js';
@@ -40,6 +40,19 @@ function writeLaunchBlock(words: Int32Array, at: number, h: Header, shape: reado
     put(arrayPtrOffset(shape.length, k), a.ptr);
     a.strides.forEach((s, d) => put(arrayStrideOffset(shape.length, k, d), s));
   });
+}
+
+const randomBytes = (arrays: readonly LaunchArray[]): number => RANDOM_WORDS_BYTES * arrays.filter((a) => a.random).length;
+
+/** Writes each random array's key and stream, in array order, from byte address `at`. */
+function writeRandomWords(words: Int32Array, at: number, arrays: readonly LaunchArray[]): void {
+  let k = 0;
+  for (const a of arrays) {
+    if (!a.random) continue;
+    const [k0, k1] = a.random.key;
+    const [s0, s1] = a.random.stream;
+    words.set([k0 | 0, k1 | 0, s0 | 0, s1 | 0], (at + RANDOM_WORDS_BYTES * k++) >>> 2);
+  }
 }
 
 function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
@@ -99,12 +112,13 @@ function writeTemps(spec: KernelSpec, words: () => Int32Array, alloc: (bytes: nu
   const scratch = alloc(Math.max(16, perThread * threads));
   const tempArgs = specs.map((t, i) => {
     const tl = temps[i]!;
-    const ptr = alloc(argsBytes(tl.shape.length, tl.arrays.length));
+    const ptr = alloc(argsBytes(tl.shape.length, tl.arrays.length) + randomBytes(tl.arrays));
     const table = alloc(Math.max(8, planned[i]!.table.byteLength));
     const size = tl.shape.reduce((a, b) => a * b, 1);
     const w = words();
     w.set(planned[i]!.table, table >>> 2);
     writeLaunchBlock(w, ptr, { total: size, blockSize: Math.max(1, size), partials: 0, segment: Math.max(1, size), segmentLcm: Math.max(1, size) }, tl.shape, tl.arrays);
+    writeRandomWords(w, ptr + argsBytes(tl.shape.length, tl.arrays.length), tl.arrays);
     const field = at + TEMPS.first + TEMPS.stride * i;
     w[(argsPtr + field + TEMPS.args) >>> 2] = ptr;
     w[(argsPtr + field + TEMPS.table) >>> 2] = table;
@@ -119,5 +133,5 @@ function writeTemps(spec: KernelSpec, words: () => Int32Array, alloc: (bytes: nu
   return { scratch, tempArgs };
 }
 
-export { writeLaunchBlock, isRowMajor, planTemps, writeTemps };
+export { writeLaunchBlock, writeRandomWords, randomBytes, isRowMajor, planTemps, writeTemps };
 export type { TempLaunch };

@@ -3,10 +3,11 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
-import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, claimIndex, tempsBytes, tempsOffset } from './args-layout.js';
-import { isRowMajor, planTemps, writeLaunchBlock, writeTemps } from './launch-temps.js';
+import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, claimIndex, randomOffset, tempsBytes, tempsOffset } from './args-layout.js';
+import { isRowMajor, planTemps, randomBytes, writeLaunchBlock, writeRandomWords, writeTemps } from './launch-temps.js';
 import type { TempLaunch } from './launch-temps.js';
 import type { CompiledModule, HostFunction } from './compile.js';
+import type { RandomWords } from './philox.js';
 
 /** What a launch needs of the heap (kernels-wasm's Heap provides it). */
 interface HeapLike {
@@ -26,10 +27,12 @@ interface HostModule {
 type KernelModule = Pick<CompiledModule, 'hash' | 'id' | 'module' | 'hostKeys'>;
 
 interface LaunchArray {
-  /** Byte address of element (0, ..., 0). */
+  /** Byte address of element (0, ..., 0); for a random array, that element's index. */
   readonly ptr: number;
   /** Element strides per axis; 0 broadcasts, negative walks backwards. */
   readonly strides: readonly number[];
+  /** A random array's key and stream (the spec marks the array random). */
+  readonly random?: RandomWords;
 }
 
 /** A contraction operand: byte address of its first element; element strides per batch, row and column. */
@@ -195,7 +198,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   try {
     // One heap block for both: the launch block, then the partials from the next multiple of
     // 64 bytes (one allocation per launch, not two).
-    const launchBytes = argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0);
+    const launchBytes = argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0) + randomBytes(l.arrays);
     const partialsAt = Math.ceil(launchBytes / 64) * 64;
     const argsPtr = alloc(partialsAt + Math.max(8, pieces * slots * 8));
     const partialsPtr = argsPtr + partialsAt;
@@ -215,6 +218,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     const { scratch, tempArgs } = planned
       ? writeTemps(compiled.spec, words, alloc, argsPtr, tempsOffset(compiled.spec), l.temps!, planned, Math.max(1, threads))
       : { scratch: 0, tempArgs: [] };
+    writeRandomWords(words(), argsPtr + randomOffset(compiled.spec), l.arrays);
     return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots, total, pieceIndex };
   } catch (e) {
     for (const p of held) heap.free(p);

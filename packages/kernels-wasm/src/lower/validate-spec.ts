@@ -15,6 +15,12 @@ function validateSpec(spec: KernelSpec): void {
   if (spec.mode === 'columns' && spec.ndim !== 2) throw new TypeError(`KernelSpec in 'columns' mode must have ndim 2 ([rows, columns]); got ${spec.ndim}`);
   spec.arrays.forEach((a, k) => {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
+    if (!a.random) return;
+    const why = a.role !== 'in' ? 'must be an input'
+      : a.dtype !== 'float64' && a.dtype !== 'float32' ? 'must be float64 or float32'
+        : spec.mode === 'columns' ? "cannot be read in 'columns' mode"
+          : spec.contraction?.product === k ? 'cannot be the product' : undefined;
+    if (why) throw new TypeError(`KernelSpec array ${k} is random, so it ${why}`);
   });
   if (spec.contraction) validateContraction(spec);
   if (spec.temps) validateTemps(spec);

@@ -1,0 +1,37 @@
+// A random array has no memory: kernels compute its elements where they read
+// them. This pass gives every other reader an array: a random array (or a
+// view or reshape of one) that is a result, an output, a store, pinned, or an
+// operand of something other than an elementwise op or a reduction becomes a
+// copy (astype to its own dtype, an elementwise kernel that writes it once).
+import { makeNode } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { OPS } from '../ir/op-table.js';
+import { rootsOf } from './plan.js';
+import type { Plan } from './plan.js';
+import { rewriteGraph, withInputs } from './rewrite.js';
+
+const READS_IN_KERNELS = new Set(['unary', 'binary', 'ternary', 'cast', 'reduce']);
+const PASSES_THROUGH = new Set(['view', 'reshape']);
+
+function copyRandomReads(plan: Plan): Plan {
+  const virtual = new Set<Node>();
+  const roots = new Set(rootsOf(plan));
+  const copies = new Map<Node, Node>();
+  const copyOf = (n: Node): Node => {
+    let c = copies.get(n);
+    if (!c) copies.set(n, (c = makeNode('astype', [n], n.shape, n.dtype, { label: `${n.dtype} (random values stored)` })));
+    return c;
+  };
+  return rewriteGraph(plan, (n, inputs) => {
+    const family = OPS[n.op].family;
+    const reads = READS_IN_KERNELS.has(family) || PASSES_THROUGH.has(family) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
+    const m = withInputs(n, reads);
+    if (n.op === 'random' || (PASSES_THROUGH.has(family) && virtual.has(m.inputs[0]!))) {
+      if (roots.has(n) || plan.pins.has(n)) return copyOf(m);
+      virtual.add(m);
+    }
+    return m;
+  });
+}
+
+export { copyRandomReads };
