@@ -4,6 +4,7 @@
 // the elementwise parts into the reductions' kernels and the reference
 // evaluator, which sums as NumPy does, reproduces NumPy's values.
 import { isFloat, promoteTypes } from '../ir/dtypes.js';
+import { checkOptionKeys } from '../ir/options.js';
 import { normalizeAxes, normalizeAxis } from '../ir/shape.js';
 import { noteShapeRead } from '../ir/symbols.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
@@ -37,17 +38,6 @@ function asArray(x: Operand, fn: string, position = 0): DeferredArray {
   return x instanceof DeferredArray ? x : wrapNode(anyNode(x, fn, position));
 }
 
-function checkOptions<T extends object>(fn: string, options: unknown, keys: readonly string[]): Partial<T> {
-  if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TypeError(`${fn}: options must be an object like { ${keys.join(', ')} }; got ${describe(options)}`);
-  }
-  for (const key of Object.keys(options)) {
-    if (!keys.includes(key)) throw new TypeError(`${fn}: unknown option '${key}' (expected ${keys.join(', ')})`);
-  }
-  return options as Partial<T>;
-}
-
 const reduceOnly = (o: ReduceOptions): ReduceOptions => ({ axis: o.axis, keepdims: o.keepdims });
 
 function ddofOf(fn: string, o: VarianceOptions): number {
@@ -72,7 +62,7 @@ function countAlong(fn: string, x: DeferredArray, axis: ReduceOptions['axis']): 
  * inf or NaN as NumPy's does (which also warns).
  */
 function variance(x: Operand, options?: VarianceOptions): DeferredArray {
-  const o = checkOptions<VarianceOptions>('var', options, ['axis', 'keepdims', 'ddof']);
+  const o = checkOptionKeys<VarianceOptions>('var', options, ['axis', 'keepdims', 'ddof']);
   const a = asArray(x, 'var');
   const ddof = ddofOf('var', o);
   const m = shaping.mean(a, { axis: o.axis, keepdims: true });
@@ -81,13 +71,13 @@ function variance(x: Operand, options?: VarianceOptions): DeferredArray {
 }
 
 function std(x: Operand, options?: VarianceOptions): DeferredArray {
-  const o = checkOptions<VarianceOptions>('std', options, ['axis', 'keepdims', 'ddof']);
+  const o = checkOptionKeys<VarianceOptions>('std', options, ['axis', 'keepdims', 'ddof']);
   return sqrt(variance(x, o));
 }
 
 /** max - min (NumPy's ptp); bool arrays are refused as NumPy refuses them (no bool subtract). */
 function ptp(x: Operand, options?: ReduceOptions): DeferredArray {
-  const o = checkOptions<ReduceOptions>('ptp', options, ['axis', 'keepdims']);
+  const o = checkOptionKeys<ReduceOptions>('ptp', options, ['axis', 'keepdims']);
   const a = asArray(x, 'ptp');
   return subtract(shaping.max(a, o), shaping.min(a, o));
 }
@@ -98,7 +88,7 @@ function ptp(x: Operand, options?: ReduceOptions): DeferredArray {
  * argmin's indices are.
  */
 function countNonzero(x: Operand, options?: ReduceOptions): DeferredArray {
-  const o = checkOptions<ReduceOptions>('countNonzero', options, ['axis', 'keepdims']);
+  const o = checkOptionKeys<ReduceOptions>('countNonzero', options, ['axis', 'keepdims']);
   const a = asArray(x, 'countNonzero');
   const n = countAlong('countNonzero', a, o.axis);
   if (n > 2 ** 31 - 1) {
@@ -129,7 +119,7 @@ function weightsFor(a: DeferredArray, w: DeferredArray, axis: ReduceOptions['axi
  * the data; here that slice comes out as the division gives it (inf or NaN).
  */
 function average(x: Operand, options?: AverageOptions): DeferredArray {
-  const o = checkOptions<AverageOptions>('average', options, ['axis', 'keepdims', 'weights']);
+  const o = checkOptionKeys<AverageOptions>('average', options, ['axis', 'keepdims', 'weights']);
   const a = asArray(x, 'average');
   if (o.weights === undefined || o.weights === null) return shaping.mean(a, reduceOnly(o));
   const given = weightsFor(a, asArray(o.weights, 'average', 1), o.axis);
@@ -144,7 +134,7 @@ function average(x: Operand, options?: AverageOptions): DeferredArray {
 const replaceNan = (a: DeferredArray, by: number): DeferredArray => (isFloat(a.dtype) ? where(isnan(a), by, a) : a);
 
 function nansum(x: Operand, options?: ReduceOptions): DeferredArray {
-  const o = checkOptions<ReduceOptions>('nansum', options, ['axis', 'keepdims']);
+  const o = checkOptionKeys<ReduceOptions>('nansum', options, ['axis', 'keepdims']);
   return shaping.sum(replaceNan(asArray(x, 'nansum'), 0), o);
 }
 
@@ -155,7 +145,7 @@ const countNotNan = (a: DeferredArray, o: ReduceOptions): DeferredArray => shapi
 const byCount = (tot: DeferredArray, cnt: DeferredArray): DeferredArray => divide(tot.astype('float64'), cnt).astype(tot.dtype);
 
 function nanmean(x: Operand, options?: ReduceOptions): DeferredArray {
-  const o = checkOptions<ReduceOptions>('nanmean', options, ['axis', 'keepdims']);
+  const o = checkOptionKeys<ReduceOptions>('nanmean', options, ['axis', 'keepdims']);
   const a = asArray(x, 'nanmean');
   if (!isFloat(a.dtype)) return shaping.mean(a, o);
   return byCount(shaping.sum(replaceNan(a, 0), o), countNotNan(a, o));
@@ -164,7 +154,7 @@ function nanmean(x: Operand, options?: ReduceOptions): DeferredArray {
 /** min or max ignoring NaN; an all-NaN slice gives NaN (NumPy also warns). */
 function nanExtreme(op: 'min' | 'max', x: Operand, options?: ReduceOptions): DeferredArray {
   const fn = op === 'min' ? 'nanmin' : 'nanmax';
-  const o = checkOptions<ReduceOptions>(fn, options, ['axis', 'keepdims']);
+  const o = checkOptionKeys<ReduceOptions>(fn, options, ['axis', 'keepdims']);
   const a = asArray(x, fn);
   if (!isFloat(a.dtype)) return shaping[op](a, o);
   const r = shaping[op](replaceNan(a, op === 'min' ? Infinity : -Infinity), o);
@@ -176,7 +166,7 @@ const nanmax = (x: Operand, options?: ReduceOptions): DeferredArray => nanExtrem
 
 /** Variance ignoring NaN; a slice with n - ddof <= 0 non-NaN elements gives NaN (NumPy also warns). */
 function nanvar(x: Operand, options?: VarianceOptions): DeferredArray {
-  const o = checkOptions<VarianceOptions>('nanvar', options, ['axis', 'keepdims', 'ddof']);
+  const o = checkOptionKeys<VarianceOptions>('nanvar', options, ['axis', 'keepdims', 'ddof']);
   const a = asArray(x, 'nanvar');
   const ddof = ddofOf('nanvar', o);
   if (!isFloat(a.dtype)) return variance(a, o);
@@ -190,7 +180,7 @@ function nanvar(x: Operand, options?: VarianceOptions): DeferredArray {
 }
 
 function nanstd(x: Operand, options?: VarianceOptions): DeferredArray {
-  const o = checkOptions<VarianceOptions>('nanstd', options, ['axis', 'keepdims', 'ddof']);
+  const o = checkOptionKeys<VarianceOptions>('nanstd', options, ['axis', 'keepdims', 'ddof']);
   return sqrt(nanvar(x, o));
 }
 
@@ -200,7 +190,7 @@ function nanstd(x: Operand, options?: VarianceOptions): DeferredArray {
  * equalNan.
  */
 function isclose(a: Operand, b: Operand, options?: IscloseOptions): DeferredArray {
-  const o = checkOptions<IscloseOptions>('isclose', options, ['rtol', 'atol', 'equalNan']);
+  const o = checkOptionKeys<IscloseOptions>('isclose', options, ['rtol', 'atol', 'equalNan']);
   const rtol = o.rtol ?? 1e-5;
   const atol = o.atol ?? 1e-8;
   for (const [k, v] of [['rtol', rtol], ['atol', atol]] as const) {

@@ -1,6 +1,7 @@
 // Builds reduction nodes: axes normalised and empty reductions refused now.
 import { ShapeError } from './errors.js';
 import { makeNode } from './node.js';
+import { checkOptionKeys } from './options.js';
 import type { Node } from './node.js';
 import type { ReduceOp } from './op-table.js';
 import { formatShape, normalizeAxes, normalizeAxis } from './shape.js';
@@ -14,18 +15,11 @@ interface ReduceOptions {
 const NO_IDENTITY: ReadonlySet<ReduceOp> = new Set(['min', 'max', 'argmin', 'argmax']);
 
 function checkReduceOptions(op: ReduceOp, options: unknown): ReduceOptions {
-  if (options === undefined) return {};
-  if (typeof options !== 'object' || options === null) {
-    throw new TypeError(`${op}: options must be an object like { axis, keepdims }; got ${String(options)}`);
+  const o = checkOptionKeys<ReduceOptions>(op, options, ['axis', 'keepdims']);
+  if (o.keepdims !== undefined && typeof o.keepdims !== 'boolean') {
+    throw new TypeError(`${op}: option keepdims must be a boolean; got ${String(o.keepdims)}`);
   }
-  const o = options as Record<string, unknown>;
-  for (const key of Object.keys(o)) {
-    if (key !== 'axis' && key !== 'keepdims') throw new TypeError(`${op}: unknown option '${key}' (expected axis, keepdims)`);
-  }
-  if (o['keepdims'] !== undefined && typeof o['keepdims'] !== 'boolean') {
-    throw new TypeError(`${op}: option keepdims must be a boolean; got ${String(o['keepdims'])}`);
-  }
-  return o as ReduceOptions;
+  return o;
 }
 
 function reduce(op: ReduceOp, x: Node, options?: unknown): Node {

@@ -45,12 +45,20 @@ function fuseElementwise(plan: Plan): Plan {
   const windowReaders = new Map<Node, Set<Building>>();
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   const outsideDeps = new Map<Node, Set<number>>();
+  /** A group merged into another (see merge), to the group it joined. */
+  const mergedInto = new Map<number, number>();
+  /** The group `id` is now: itself, or the one it was merged into. */
+  const live = (id: number): number => {
+    let at = id;
+    while (mergedInto.has(at)) at = mergedInto.get(at)!;
+    return at;
+  };
   /** Every group reachable from `ids` through the groups' direct dependencies, as they stand now. */
   const reach = (ids: Iterable<number>): Set<number> => {
     const seen = new Set<number>();
     const stack = [...ids];
     while (stack.length > 0) {
-      const id = stack.pop()!;
+      const id = live(stack.pop()!);
       if (seen.has(id)) continue;
       seen.add(id);
       stack.push(...groups[id]!.deps);
@@ -80,20 +88,16 @@ function fuseElementwise(plan: Plan): Plan {
     !h.sealed && !g.sealed && h.members.length > 0 && h.reductions.length === 0 && !h.contraction && !g.contraction &&
     sameShape(h.shape, g.shape) && !reach(h.deps).has(g.id) && !reach(g.deps).has(h.id) &&
     n.inputs.every((j) => groupOf.get(j) === h || !reach(directOf(j, g)).has(h.id));
-  /** Moves h's members into g; whatever depended on h depends on g. h is left empty, and no group. */
+  /**
+   * Moves h's members into g. h is left empty, and no group: a dependency on
+   * h, and a reader recorded as h, now stand for g (live()).
+   */
   const merge = (h: Building, g: Building): void => {
     for (const m of h.members) groupOf.set(m, g);
     g.members.push(...h.members);
     h.members.length = 0;
     for (const d of h.deps) g.deps.add(d);
-    const moved = (ids: Set<number>): void => {
-      if (ids.delete(h.id)) ids.add(g.id);
-    };
-    for (const k of groups) moved(k.deps);
-    for (const ids of outsideDeps.values()) moved(ids);
-    for (const sets of [readers, windowReaders]) {
-      for (const s of sets.values()) if (s.delete(h)) s.add(g);
-    }
+    mergedInto.set(h.id, g.id);
   };
   const newGroup = (shape: readonly number[]): Building => {
     const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>(), sealed: false };
@@ -110,9 +114,10 @@ function fuseElementwise(plan: Plan): Plan {
       // The group of an input, else a sibling's (a group reading one of the same inputs, which then reads it once).
       const open = (h: Building | undefined): h is Building =>
         h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
+      const readingGroups = (s: Set<Building> | undefined): Building[] => [...(s ?? [])].map((h) => groups[live(h.id)]!);
       const candidates = [
-        ...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => [...(readers.get(i) ?? [])]),
-        ...n.inputs.filter(isWindow).flatMap((i) => [...(windowReaders.get(windowBase(i)) ?? [])]),
+        ...n.inputs.map((i) => groupOf.get(i)), ...n.inputs.flatMap((i) => readingGroups(readers.get(i))),
+        ...n.inputs.filter(isWindow).flatMap((i) => readingGroups(windowReaders.get(windowBase(i)))),
       ];
       const g = candidates.filter(open).find((h) => canJoin(n, h)) ?? newGroup(n.shape);
       for (const i of n.inputs) {
@@ -166,7 +171,7 @@ function fuseElementwise(plan: Plan): Plan {
   const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
   const fused = new Map<Building, FusedGroup>();
   for (const g of groups) {
-    if (g.members.length === 0 && g.reductions.length === 0 && !g.contraction) continue; // merged into another
+    if (mergedInto.has(g.id)) continue;
     const all = groupNodes(g);
     const inGroup = new Set<Node>(all);
     const read = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];

@@ -4,7 +4,7 @@
 // op's computation dtype, stored members become outputs, and full reductions
 // become per-block partials.
 import { collapseDims } from 'kernels-wasm';
-import type { ContractionLaunch, InnerStride, KInstr, KType, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
+import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -60,6 +60,11 @@ function launchArray(v: HeapValue, strides: readonly number[]): LaunchArray {
 
 function innerOf(stride: number): InnerStride {
   return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
+}
+
+/** How the spec sees a value walked with `strides` (collapsed): its dtype, role, innermost stride, and whether it is random. */
+function kernelArray(v: HeapValue, role: 'in' | 'out', strides: readonly number[]): KernelArray {
+  return { dtype: v.dtype, role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
 }
 
 /**
@@ -124,12 +129,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]!), 'bool'), slot, type: 'bool' });
   });
 
-  const arrays = values.map((v, k) => ({
-    dtype: v.dtype,
-    role: k < inputCount ? 'in' as const : 'out' as const,
-    inner: innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!),
-    ...(v.random ? { random: true as const } : {}),
-  }));
+  const arrays = values.map((v, k) => kernelArray(v, k < inputCount ? 'in' : 'out', collapsed.strides[k]!));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
   const tempKernels = temps.map((t, i): { spec: TempSpec; built: BuiltKernel } => {
@@ -201,14 +201,13 @@ function columnLayout(shape: readonly number[], reduced: readonly number[], stri
 function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   const space = x.shape.length === 0 ? [1] : [...x.shape];
   const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
-  const inner = (k: number): InnerStride => innerOf(collapsed.strides[k]![collapsed.shape.length - 1]!);
   const body: KInstr[] = [{ op: 'load', array: 0, type: x.dtype }];
   if (out.dtype !== x.dtype) body.push({ op: 'cast', arg: 0, type: out.dtype });
   body.push({ op: 'store', array: 1, arg: body.length - 1, type: out.dtype });
   return {
     spec: {
       ndim: collapsed.shape.length,
-      arrays: [{ dtype: x.dtype, role: 'in', inner: inner(0), ...(x.random ? { random: true as const } : {}) }, { dtype: out.dtype, role: 'out', inner: inner(1) }],
+      arrays: [kernelArray(x, 'in', collapsed.strides[0]!), kernelArray(out, 'out', collapsed.strides[1]!)],
       body,
       slots: 0,
     },

@@ -9,8 +9,8 @@
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { ARGS, RANDOM_WORDS_BYTES, TEMPS, arrayPtrOffset, arrayStrideOffset, randomOffset } from './args-layout.js';
-import { emitRandomScalar, emitRandomVector, emitRoundKeys } from './philox.js';
+import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { emitRandomLanes, emitRandomScalar, randomKeysOf } from './philox.js';
 import type { RoundKeys } from './philox.js';
 import { isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
@@ -74,7 +74,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   // A random array has no bytes: its pointer and strides count elements.
   const elementBytes = (k: number): number => (spec.arrays[k]!.random ? 1 : KTYPE_BYTES[spec.arrays[k]!.dtype]);
   const stepBytes = (k: number): number => (spec.arrays[k]!.random ? LANE_COUNT[lanes!] : vectorBytes(lanes!, spec.arrays[k]!.dtype));
-  const keys = roundKeysOf(ctx, spec, lanes !== undefined);
+  const keys = randomKeysOf(ctx, spec, lanes !== undefined);
 
   argLoad(ARGS.total); f.op('local.set', total);
   argLoad(ARGS.blockSize); f.op('local.set', bs);
@@ -155,7 +155,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
         const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * stepBytes(k) : 0);
         emitBody(ctx, spec, vecVals, cur, (ins, k) => {
           if (spec.arrays[k]!.random) {
-            randomVector(ctx, lanes, spec.arrays[k]!.dtype, keys.get(k)!, cur[k]!, u, randomStash.get(k)!);
+            emitRandomLanes(f, lanes, spec.arrays[k]!.dtype, keys.get(k)!, cur[k]!, u, randomStash.get(k)!);
             return;
           }
           f.op('local.get', cur[k]!);
@@ -185,7 +185,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
         const k = (ins as { array: number }).array;
         const a = spec.arrays[k]!;
         if (a.random) {
-          emitRandomScalar(f, keys.get(k)!, cur[k]!, a.dtype as 'float64' | 'float32');
+          emitRandomScalar(f, keys.get(k)!, cur[k]!, a.dtype);
           if (lanes === 'f64x2' && a.dtype === 'float32') f.op('f64.promote_f32');
           f.op(lanes === 'f64x2' ? 'f64x2.splat' : 'f32x4.splat');
         } else {
@@ -225,41 +225,6 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
   f.op('br', 0).end().end(); // blocks
-}
-
-/** Each random array's round keys, set once per call of the kernel function. */
-function roundKeysOf(ctx: EmitContext, spec: KernelSpec, vector: boolean): Map<number, RoundKeys> {
-  const keys = new Map<number, RoundKeys>();
-  let r = 0;
-  spec.arrays.forEach((a, k) => {
-    if (a.random) keys.set(k, emitRoundKeys(ctx.f, ctx.args, randomOffset(spec) + RANDOM_WORDS_BYTES * r++, vector));
-  });
-  return keys;
-}
-
-/**
- * A random array's vector at unrolled step u, from element cur + u * lanes:
- * four elements are generated at once, so float64 lanes (two) take the second
- * pair at the next step; a lone step (unroll 1) uses the first pair.
- */
-function randomVector(ctx: EmitContext, lanes: Lanes, dtype: KernelSpec['arrays'][number]['dtype'], keys: RoundKeys, cur: Local, u: number,
-  stash: readonly [Local, Local]): void {
-  const f = ctx.f;
-  const wide = lanes === 'f64x2';
-  if (!wide || u % 2 === 0) {
-    const e = f.local('i32');
-    f.op('local.get', cur);
-    if (u > 0) f.op('i32.const', u * LANE_COUNT[lanes]).op('i32.add');
-    f.op('local.set', e);
-    const d = dtype as 'float64' | 'float32';
-    emitRandomVector(f, keys, e, d, d === 'float64' ? stash : [stash[0]]);
-    if (wide && d === 'float32') {
-      f.op('local.get', stash[0]).op('local.get', stash[0]).shuffle([8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15]);
-      f.op('f64x2.promote_low_f32x4').op('local.set', stash[1]);
-      f.op('local.get', stash[0]).op('f64x2.promote_low_f32x4').op('local.set', stash[0]);
-    }
-  }
-  f.op('local.get', stash[wide && u % 2 === 1 ? 1 : 0]);
 }
 
 /**
@@ -354,7 +319,7 @@ function scalarLoop(
   f.op('local.get', j).op('local.get', end).op('i32.ge_u').op('br_if', 1);
   emitBody(ctx, spec, vals, cur, (ins, k) => {
     if (spec.arrays[k]!.random) {
-      emitRandomScalar(f, keys.get(k)!, cur[k]!, spec.arrays[k]!.dtype as 'float64' | 'float32');
+      emitRandomScalar(f, keys.get(k)!, cur[k]!, spec.arrays[k]!.dtype);
       return;
     }
     f.op('local.get', cur[k]!);

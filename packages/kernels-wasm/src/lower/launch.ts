@@ -4,7 +4,8 @@
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
 import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, claimIndex, randomOffset, tempsBytes, tempsOffset } from './args-layout.js';
-import { isRowMajor, planTemps, randomBytes, writeLaunchBlock, writeRandomWords, writeTemps } from './launch-temps.js';
+import { isRowMajor, randomBytes, writeLaunchBlock, writeRandomWords } from './launch-block.js';
+import { planTemps, writeTemps } from './launch-temps.js';
 import type { TempLaunch } from './launch-temps.js';
 import type { CompiledModule, HostFunction } from './compile.js';
 import type { RandomWords } from './philox.js';

@@ -10,6 +10,11 @@
 //   float32: (w0 >>> 8) * 2^-24
 // both in [0, 1), every value a multiple of 2^-53 (2^-24) exactly.
 import type { FunctionBuilder, Local } from '../encode/index.js';
+import { RANDOM_WORDS_BYTES, randomOffset } from './args-layout.js';
+import type { EmitContext } from './context.js';
+import type { KType, KernelSpec } from './kernel-spec.js';
+import { LANE_COUNT } from './simd-widths.js';
+import type { Lanes } from './simd-widths.js';
 
 const M0 = 0xd2511f53;
 const M1 = 0xcd9e8d57;
@@ -27,25 +32,34 @@ interface RandomWords {
   readonly stream: readonly [number, number];
 }
 
-/** The per-round keys of one random array, in locals set once per kernel call: i32 for scalar code, splatted for vector code. */
+/** What one random array's code reads, in locals set once per call of the kernel function. */
 interface RoundKeys {
+  /** Each round's key words: round r uses key + r * (W0, W1). */
   readonly scalar: ReadonlyArray<readonly [Local, Local]>;
-  readonly vector?: ReadonlyArray<readonly [Local, Local]>;
   readonly s0: Local;
   readonly s1: Local;
-  /**
-   * For vector code, what the first two rounds share across elements (only
-   * word 0 of the counter varies): splats of s1 ^ k1 (round 0), then of
-   * lo(s0 * M1) ^ k0' and hi(A * M0) ^ k1' and lo(A * M0) (round 1), where
-   * A = hi(s0 * M1) ^ k0 is word 0 after round 0, the same for every element.
-   */
-  readonly shared?: readonly [Local, Local, Local, Local];
+  /** For vector code (V8 does not hoist a v128.const out of a loop, so constants live here too). */
+  readonly vector?: {
+    /** Rounds 2..9's keys, splatted (index r - 2). */
+    readonly keys: ReadonlyArray<readonly [Local, Local]>;
+    /**
+     * What the first two rounds share across elements (only word 0 of the
+     * counter varies): splats of s1 ^ k1 (round 0), then of lo(s0 * M1) ^ k0'
+     * and hi(A * M0) ^ k1' and lo(A * M0) (round 1), where A = hi(s0 * M1) ^ k0
+     * is word 0 after round 0, the same for every element.
+     */
+    readonly shared: readonly [Local, Local, Local, Local];
+    /** The multipliers, the lane offsets 0..3, and the scales 2^-32, 2^-53 (f64x2) and 2^-24 (f32x4). */
+    readonly m0: Local;
+    readonly m1: Local;
+    readonly laneIds: Local;
+    readonly scale32: Local;
+    readonly scale53: Local;
+    readonly scale24: Local;
+  };
 }
 
-/**
- * Reads the key and stream at `wordsAt` (a byte offset in the launch block
- * `args`) and sets each round's keys: round r uses key + r * (W0, W1).
- */
+/** Reads the key and stream at `wordsAt` (a byte offset in the launch block `args`) and sets what the generator's code reads. */
 function emitRoundKeys(f: FunctionBuilder, args: Local, wordsAt: number, vector: boolean): RoundKeys {
   const load = (k: number): void => { f.op('local.get', args).mem('i32.load', { offset: wordsAt + 4 * k }); };
   const scalar = Array.from({ length: ROUNDS }, (_, r): [Local, Local] => {
@@ -59,12 +73,13 @@ function emitRoundKeys(f: FunctionBuilder, args: Local, wordsAt: number, vector:
   load(2); f.op('local.set', s0);
   load(3); f.op('local.set', s1);
   if (!vector) return { scalar, s0, s1 };
-  const splat = (push: () => void): Local => {
+  const set = (push: () => void): Local => {
     const v = f.local('v128');
     push();
-    f.op('i32x4.splat').op('local.set', v);
+    f.op('local.set', v);
     return v;
   };
+  const splat = (push: () => void): Local => set(() => { push(); f.op('i32x4.splat'); });
   const [k00, k10] = scalar[0]!;
   const [k01, k11] = scalar[1]!;
   const p = f.local('i64');
@@ -73,13 +88,34 @@ function emitRoundKeys(f: FunctionBuilder, args: Local, wordsAt: number, vector:
   f.op('local.get', s0).op('i64.extend_i32_u').op('i64.const', BigInt(M1)).op('i64.mul').op('local.set', p);
   f.op('local.get', p).op('i64.const', 32n).op('i64.shr_u').op('i32.wrap_i64').op('local.get', k00).op('i32.xor').op('local.set', a);
   f.op('local.get', a).op('i64.extend_i32_u').op('i64.const', BigInt(M0)).op('i64.mul').op('local.set', q);
-  const shared = [
-    splat(() => { f.op('local.get', s1).op('local.get', k10).op('i32.xor'); }),
-    splat(() => { f.op('local.get', p).op('i32.wrap_i64').op('local.get', k01).op('i32.xor'); }),
-    splat(() => { f.op('local.get', q).op('i64.const', 32n).op('i64.shr_u').op('i32.wrap_i64').op('local.get', k11).op('i32.xor'); }),
-    splat(() => { f.op('local.get', q).op('i32.wrap_i64'); }),
-  ] as const;
-  return { scalar, vector: scalar.map(([x, y]) => [splat(() => f.op('local.get', x)), splat(() => f.op('local.get', y))] as const), s0, s1, shared };
+  return {
+    scalar, s0, s1,
+    vector: {
+      keys: scalar.slice(2).map(([x, y]) => [splat(() => f.op('local.get', x)), splat(() => f.op('local.get', y))] as const),
+      shared: [
+        splat(() => { f.op('local.get', s1).op('local.get', k10).op('i32.xor'); }),
+        splat(() => { f.op('local.get', p).op('i32.wrap_i64').op('local.get', k01).op('i32.xor'); }),
+        splat(() => { f.op('local.get', q).op('i64.const', 32n).op('i64.shr_u').op('i32.wrap_i64').op('local.get', k11).op('i32.xor'); }),
+        splat(() => { f.op('local.get', q).op('i32.wrap_i64'); }),
+      ],
+      m0: set(() => f.v128i32(M0 | 0)),
+      m1: set(() => f.v128i32(M1 | 0)),
+      laneIds: set(() => f.v128i32(0, 1, 2, 3)),
+      scale32: set(() => f.v128f64(2 ** -32)),
+      scale53: set(() => f.v128f64(2 ** -53)),
+      scale24: set(() => f.v128f32(2 ** -24)),
+    },
+  };
+}
+
+/** Each random array of `spec`, by array index: its keys, set once per call of the kernel function. */
+function randomKeysOf(ctx: EmitContext, spec: KernelSpec, vector: boolean): Map<number, RoundKeys> {
+  const keys = new Map<number, RoundKeys>();
+  let r = 0;
+  spec.arrays.forEach((a, k) => {
+    if (a.random) keys.set(k, emitRoundKeys(ctx.f, ctx.args, randomOffset(spec) + RANDOM_WORDS_BYTES * r++, vector));
+  });
+  return keys;
 }
 
 /** Philox on the counter [e, 0, s0, s1] in scalar code: leaves w0 and w1 (or only w0) in `out`. */
@@ -104,8 +140,8 @@ function emitPhiloxScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   out.forEach((l, i) => { f.op('local.get', R[i]!).op('local.set', l); });
 }
 
-/** Leaves element e's value (float64 or float32) on the stack, in scalar code. */
-function emitRandomScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 'float64' | 'float32'): void {
+/** Leaves element e's value on the stack, in scalar code (`dtype` float64 or float32: validateSpec checks it). */
+function emitRandomScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: KType): void {
   const w0 = f.local('i32');
   if (dtype === 'float32') {
     emitPhiloxScalar(f, keys, e, [w0]);
@@ -124,13 +160,9 @@ function emitRandomScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 
  * leaves w0 and w1 (or only w0) of the four in `out` as i32x4.
  */
 function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: readonly Local[]): void {
+  const v = keys.vector!;
   const R = [f.local('v128'), f.local('v128'), f.local('v128'), f.local('v128')] as const;
   const [lo, hi] = [f.local('v128'), f.local('v128')];
-  const m0 = f.local('v128');
-  const m1 = f.local('v128');
-  f.v128i32(M0 | 0).op('local.set', m0);
-  f.v128i32(M1 | 0).op('local.set', m1);
-  const [c1, c2, c3, c4] = keys.shared!;
   // hi, lo of the four 32 x 32 -> 64-bit products of `x` and `m`, each into a local.
   const mulhilo = (x: Local, m: Local, hiTo: Local, loTo: Local): void => {
     f.op('local.get', x).op('local.get', m).op('i64x2.extmul_low_i32x4_u').op('local.set', lo);
@@ -139,21 +171,22 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
     f.op('local.get', lo).op('local.get', hi).shuffle(LOW_HALVES).op('local.set', loTo);
   };
   const [hi0, lo0, hi1, lo1] = [f.local('v128'), f.local('v128'), f.local('v128'), f.local('v128')];
+  const [c1, c2, c3, c4] = v.shared;
   // Round 0 over [e + i, 0, s0, s1]: only word 0 differs between lanes, so s0's product is shared.
-  f.op('local.get', e).op('i32x4.splat').v128i32(0, 1, 2, 3).op('i32x4.add').op('local.set', R[0]);
-  mulhilo(R[0], m0, hi0, lo0);
+  f.op('local.get', e).op('i32x4.splat').op('local.get', v.laneIds).op('i32x4.add').op('local.set', R[0]);
+  mulhilo(R[0], v.m0, hi0, lo0);
   f.op('local.get', hi0).op('local.get', c1).op('v128.xor').op('local.set', R[2]);
   f.op('local.get', lo0).op('local.set', R[3]);
   // Round 1: words 0 and 1 are still shared, so word 0's product is too.
-  mulhilo(R[2], m1, hi1, lo1);
+  mulhilo(R[2], v.m1, hi1, lo1);
   f.op('local.get', hi1).op('local.get', c2).op('v128.xor').op('local.set', R[0]);
   f.op('local.get', lo1).op('local.set', R[1]);
   f.op('local.get', R[3]).op('local.get', c3).op('v128.xor').op('local.set', R[2]);
   f.op('local.get', c4).op('local.set', R[3]);
   for (let r = 2; r < ROUNDS; r++) {
-    const [k0, k1] = keys.vector![r]!;
-    mulhilo(R[0], m0, hi0, lo0);
-    mulhilo(R[2], m1, hi1, lo1);
+    const [k0, k1] = v.keys[r - 2]!;
+    mulhilo(R[0], v.m0, hi0, lo0);
+    mulhilo(R[2], v.m1, hi1, lo1);
     f.op('local.get', hi1).op('local.get', R[1]).op('v128.xor').op('local.get', k0).op('v128.xor').op('local.set', R[0]);
     f.op('local.get', hi0).op('local.get', R[3]).op('v128.xor').op('local.get', k1).op('v128.xor').op('local.set', R[2]);
     f.op('local.get', lo1).op('local.set', R[1]);
@@ -162,32 +195,62 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   out.forEach((l, i) => { f.op('local.get', R[i]!).op('local.set', l); });
 }
 
+/** Lanes 2 and 3 of a vector moved down to 0 and 1. */
+const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
+
 /**
  * Values of elements e..e+3 as vectors: float32 as one f32x4 into out[0];
  * float64 as two f64x2 (elements e, e+1 into out[0]; e+2, e+3 into out[1]).
  */
 function emitRandomVector(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 'float64' | 'float32', out: readonly Local[]): void {
+  const v = keys.vector!;
   const w0 = f.local('v128');
   if (dtype === 'float32') {
     emitPhiloxVector(f, keys, e, [w0]);
     f.op('local.get', w0).op('i32.const', 8).op('i32x4.shr_u').op('f32x4.convert_i32x4_u');
-    f.v128f32(2 ** -24).op('f32x4.mul').op('local.set', out[0]!);
+    f.op('local.get', v.scale24).op('f32x4.mul').op('local.set', out[0]!);
     return;
   }
   const w1 = f.local('v128');
   emitPhiloxVector(f, keys, e, [w0, w1]);
   f.op('local.get', w0).op('i32.const', 11).op('i32x4.shr_u').op('local.set', w0);
   for (const half of [0, 1]) {
-    // Lanes 2, 3 moved down for the second pair.
-    const low = (v: Local): void => {
-      f.op('local.get', v);
-      if (half === 1) f.op('local.get', v).shuffle([8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15]);
+    const low = (x: Local): void => {
+      f.op('local.get', x);
+      if (half === 1) f.op('local.get', x).shuffle(HIGH_TO_LOW);
     };
-    low(w1); f.op('f64x2.convert_low_i32x4_u').v128f64(2 ** -32).op('f64x2.mul');
-    low(w0); f.op('f64x2.convert_low_i32x4_u').v128f64(2 ** -53).op('f64x2.mul');
+    low(w1); f.op('f64x2.convert_low_i32x4_u').op('local.get', v.scale32).op('f64x2.mul');
+    low(w0); f.op('f64x2.convert_low_i32x4_u').op('local.get', v.scale53).op('f64x2.mul');
     f.op('f64x2.add').op('local.set', out[half]!);
   }
 }
 
-export { emitRoundKeys, emitRandomScalar, emitRandomVector, emitPhiloxScalar, emitPhiloxVector, M0, M1, W0, W1, ROUNDS };
+/**
+ * Leaves a random array's vector at unrolled step u on the stack: elements
+ * cur + u * lanes onward. Four elements are generated at once, so float64
+ * lanes (two) take the second pair at the next step; a lone step (unroll 1)
+ * uses the first pair. `stash` holds the pairs between steps.
+ */
+function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: RoundKeys, cur: Local, u: number,
+  stash: readonly [Local, Local]): void {
+  const wide = lanes === 'f64x2';
+  if (!wide || u % 2 === 0) {
+    const e = f.local('i32');
+    f.op('local.get', cur);
+    if (u > 0) f.op('i32.const', u * LANE_COUNT[lanes]).op('i32.add');
+    f.op('local.set', e);
+    if (dtype === 'float64') emitRandomVector(f, keys, e, dtype, stash);
+    else {
+      emitRandomVector(f, keys, e, 'float32', [stash[0]]);
+      if (wide) {
+        f.op('local.get', stash[0]).op('local.get', stash[0]).shuffle(HIGH_TO_LOW);
+        f.op('f64x2.promote_low_f32x4').op('local.set', stash[1]);
+        f.op('local.get', stash[0]).op('f64x2.promote_low_f32x4').op('local.set', stash[0]);
+      }
+    }
+  }
+  f.op('local.get', stash[wide && u % 2 === 1 ? 1 : 0]);
+}
+
+export { randomKeysOf, emitRandomScalar, emitRandomLanes };
 export type { RandomWords, RoundKeys };

@@ -1,0 +1,56 @@
+// Writes a launch block (args-layout.ts): the header, the shape, each array's
+// pointer and strides, and each random array's key and stream.
+import { ARGS, RANDOM_WORDS_BYTES, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import type { LaunchArray } from './launch.js';
+
+/** The header fields of a launch block. */
+interface Header {
+  readonly total: number;
+  readonly blockSize: number;
+  readonly partials: number;
+  readonly segment: number;
+  readonly segmentLcm: number;
+}
+
+/** Writes a launch block: header, shape, then each array's pointer and strides. */
+function writeLaunchBlock(words: Int32Array, at: number, h: Header, shape: readonly number[], arrays: readonly LaunchArray[]): void {
+  const put = (byteOffset: number, v: number): void => { words[(at + byteOffset) >>> 2] = v; };
+  put(ARGS.total, h.total);
+  put(ARGS.blockSize, h.blockSize);
+  put(ARGS.flagDivide, 0);
+  put(ARGS.flagInvalid, 0);
+  put(ARGS.partials, h.partials);
+  put(ARGS.segment, h.segment);
+  put(ARGS.segmentLcm, h.segmentLcm | 0);
+  put(ARGS.claim, 0);
+  shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
+  arrays.forEach((a, k) => {
+    put(arrayPtrOffset(shape.length, k), a.ptr);
+    a.strides.forEach((s, d) => put(arrayStrideOffset(shape.length, k, d), s));
+  });
+}
+
+const randomBytes = (arrays: readonly LaunchArray[]): number => RANDOM_WORDS_BYTES * arrays.filter((a) => a.random).length;
+
+/** Writes each random array's key and stream, in array order, from byte address `at`. */
+function writeRandomWords(words: Int32Array, at: number, arrays: readonly LaunchArray[]): void {
+  let k = 0;
+  for (const a of arrays) {
+    if (!a.random) continue;
+    const [k0, k1] = a.random.key;
+    const [s0, s1] = a.random.stream;
+    words.set([k0 | 0, k1 | 0, s0 | 0, s1 | 0], (at + RANDOM_WORDS_BYTES * k++) >>> 2);
+  }
+}
+
+/** Whether `strides` walk `shape` row-major without gaps (axes of length 1 may have any stride). */
+function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
+  let expect = 1;
+  for (let d = shape.length - 1; d >= 0; d--) {
+    if (shape[d] !== 1 && strides[d] !== expect) return false;
+    expect *= shape[d]!;
+  }
+  return true;
+}
+
+export { writeLaunchBlock, writeRandomWords, randomBytes, isRowMajor };
