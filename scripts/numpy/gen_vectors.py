@@ -70,6 +70,11 @@ BINARY_OPS = {
     "heaviside": np.heaviside,
     "logaddexp": np.logaddexp,
     "logaddexp2": np.logaddexp2,
+    "bitwiseAnd": np.bitwise_and,
+    "bitwiseOr": np.bitwise_or,
+    "bitwiseXor": np.bitwise_xor,
+    "leftShift": np.left_shift,
+    "rightShift": np.right_shift,
 }
 
 UNARY_OPS = {
@@ -111,6 +116,7 @@ UNARY_OPS = {
     "positive": np.positive,
     "deg2rad": np.deg2rad,
     "rad2deg": np.rad2deg,
+    "invert": np.invert,
 }
 
 REDUCE_OPS = {
@@ -137,6 +143,7 @@ EXACT_OPS = {
     "floor", "ceil", "round", "trunc",
     "logicalNot", "isnan", "isinf", "isfinite",
     "fmax", "fmin", "fmod", "copysign", "heaviside", "signbit", "positive", "deg2rad", "rad2deg",
+    "bitwiseAnd", "bitwiseOr", "bitwiseXor", "leftShift", "rightShift", "invert",
 }
 
 SCALARS = {"int": 1, "float": 1.5, "bool": True,

@@ -6,8 +6,9 @@ export const {
   add, subtract, sub, multiply, mul, divide, div, trueDivide, floorDivide, mod, remainder, power,
   pow, atan2, hypot, minimum, maximum, equal, eq, notEqual, ne, less, lt, lessEqual, le, greater,
   gt, greaterEqual, ge, logicalAnd, logicalOr, logicalXor, fmax, fmin, fmod, copysign, heaviside,
-  logaddexp, logaddexp2, negative, neg, abs, absolute, sign, sqrt, cbrt, square, reciprocal, exp,
-  expm1, exp2, log, log1p, log2, log10, sin, cos, tan, asin, arcsin, acos, arccos, atan, arctan,
-  sinh, cosh, tanh, asinh, arcsinh, acosh, arccosh, atanh, arctanh, floor, ceil, round, rint, trunc,
-  logicalNot, isnan, isinf, isfinite, signbit, positive, deg2rad, radians, rad2deg, degrees,
+  logaddexp, logaddexp2, bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, negative, neg,
+  abs, absolute, sign, sqrt, cbrt, square, reciprocal, exp, expm1, exp2, log, log1p, log2, log10,
+  sin, cos, tan, asin, arcsin, acos, arccos, atan, arctan, sinh, cosh, tanh, asinh, arcsinh, acosh,
+  arccosh, atanh, arctanh, floor, ceil, round, rint, trunc, logicalNot, isnan, isinf, isfinite,
+  signbit, positive, deg2rad, radians, rad2deg, degrees, invert, bitwiseNot,
 } = UFUNCS;

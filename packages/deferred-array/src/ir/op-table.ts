@@ -12,10 +12,12 @@
  * - same: the input dtype, bool included
  * - compare, predicate, logical: bool
  * - cast: the dtype asked for
+ * - bitwise: integers keep their dtype, bool stays bool (and, or, xor, invert are the logical ones); floats have no bits to operate on
+ * - shift: integers keep their dtype; bool computes in int32 (NumPy: int8); floats are refused
  */
 type DTypeRule =
   | 'arith' | 'arithNoBool' | 'intArith' | 'trueDivide' | 'float' | 'same' | 'compare' | 'predicate' | 'logical' | 'cast'
-  | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
+  | 'bitwise' | 'shift' | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
 type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'linalg' | 'cond';
 
@@ -81,6 +83,13 @@ const OPS = {
   heaviside: op('binary', 'float', true),
   logaddexp: op('binary', 'float', false),
   logaddexp2: op('binary', 'float', false),
+  bitwiseAnd: op('binary', 'bitwise', true),
+  bitwiseOr: op('binary', 'bitwise', true),
+  bitwiseXor: op('binary', 'bitwise', true),
+  /** NumPy's left_shift: a shift by the type's width or more (or a negative one) gives 0. */
+  leftShift: op('binary', 'shift', true),
+  /** NumPy's right_shift, arithmetic for signed types: past the width it gives 0, or -1 for a negative value. */
+  rightShift: op('binary', 'shift', true),
 
   // Elementwise, one operand.
   negative: op('unary', 'arithNoBool', true, ['neg']),
@@ -121,6 +130,7 @@ const OPS = {
   positive: op('unary', 'arithNoBool', true),
   deg2rad: op('unary', 'float', true, ['radians']),
   rad2deg: op('unary', 'float', true, ['degrees']),
+  invert: op('unary', 'bitwise', true, ['bitwiseNot']),
 
   // Elementwise, three operands.
   where: op('ternary', 'select', true),

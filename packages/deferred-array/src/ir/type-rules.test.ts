@@ -44,6 +44,7 @@ const isInt = (d: DType): boolean => d === 'int32' || d === 'uint8';
 // Binary ops whose integer operands keep their dtype, and those that give floats, from the op table's rules.
 const ARITHMETIC: readonly string[] = BINARY_OPS.filter((op) => ['arith', 'arithNoBool', 'intArith'].includes(OPS[op].rule) && op !== 'divide');
 const FLOAT_BINARY: readonly string[] = BINARY_OPS.filter((op) => OPS[op].rule === 'float');
+const BITWISE: readonly string[] = BINARY_OPS.filter((op) => OPS[op].rule === 'bitwise' || OPS[op].rule === 'shift');
 const COMPARISONS = ['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual'];
 
 /**
@@ -73,7 +74,7 @@ const DEVIATIONS: ReadonlyArray<{
   },
   {
     numpy: 'int8', ours: 'int32', when: (w) => w.dtypes.every((d) => d === 'bool'),
-    why: 'no int8: bool operands of square/reciprocal/floorDivide/mod/power compute in int32',
+    why: 'no int8: bool operands of square/reciprocal/floorDivide/mod/power and the shifts compute in int32',
   },
   {
     numpy: 'int64', ours: 'float64', when: (w) => w.table === 'reduce' && (w.op === 'sum' || w.op === 'prod'),
@@ -92,6 +93,11 @@ const DEVIATIONS: ReadonlyArray<{
     why: 'no int64: a Python int meeting a bool array computes in int32, our default integer',
   },
   {
+    numpy: 'int64', ours: 'error:OverflowError',
+    when: (w) => w.table === 'weak' && w.dtypes[0] === 'bool' && w.kind === 'int2pow40' && BITWISE.includes(w.op),
+    why: 'no int64: 2^40 does not fit int32, and the float64 that holds it has no bits for bitwise ops',
+  },
+  {
     numpy: 'int64', ours: 'float64', when: (w) => w.table === 'weak' && w.dtypes[0] === 'bool' && w.kind === 'int2pow40',
     why: 'as above, but 2^40 does not fit int32; float64 holds it exactly',
   },
@@ -103,6 +109,11 @@ const DEVIATIONS: ReadonlyArray<{
     numpy: 'float64', ours: 'error:OverflowError',
     when: (w) => w.kind === 'float1e300' && isInt(w.dtypes[0]!) && ARITHMETIC.includes(w.op),
     why: 'JS cannot tell 1e300 from an integer, so it plays a Python int, which does not fit the integer array',
+  },
+  {
+    numpy: 'error:TypeError', ours: 'error:OverflowError',
+    when: (w) => w.kind === 'float1e300' && (isInt(w.dtypes[0]!) || w.dtypes[0] === 'bool') && BITWISE.includes(w.op),
+    why: 'as above: 1e300 plays a Python int, too big for the array (int32 for bool), where NumPy refuses a float for bitwise ops',
   },
   {
     numpy: 'float64', ours: 'float32',

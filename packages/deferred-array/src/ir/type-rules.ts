@@ -48,6 +48,17 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       const c = floatFor(t);
       return { compute: c, out: c };
     }
+    case 'bitwise':
+    case 'shift': {
+      if (isFloat(t)) {
+        throw new DTypeError(
+          `${op} is defined for integer and bool operands only (NumPy raises too); got ${dtypes.join(' and ')}: ` +
+          `use astype('int32') first if the values are whole numbers`,
+        );
+      }
+      const c = rule === 'shift' && t === 'bool' ? 'int32' : t;
+      return { compute: c, out: c };
+    }
     case 'compare':
       return { compute: t, out: 'bool' };
     case 'predicate':
@@ -87,19 +98,23 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean)
   const integral = Number.isInteger(value);
   if (isFloat(arrayDType)) return arrayDType;
   if (!integral) return 'float64';
-  if (arrayDType === 'bool') return fitsIn(value, 'int32') ? 'int32' : 'float64';
-  if (fitsIn(value, arrayDType)) return arrayDType;
+  const rule = OPS[op].rule;
+  const bits = rule === 'bitwise' || rule === 'shift';
+  // A bool array meets a Python int in NumPy's int64; ours is int32, or float64
+  // past it, which has no bits to operate on.
+  if (arrayDType === 'bool' && (fitsIn(value, 'int32') || !bits)) return fitsIn(value, 'int32') ? 'int32' : 'float64';
+  const target = arrayDType === 'bool' ? 'int32' : arrayDType;
+  if (fitsIn(value, target)) return target;
   // Comparing with an out-of-range integer is still well defined (NumPy 2 does
   // it too); float64 holds every value of our integer dtypes exactly.
-  const rule = OPS[op].rule;
   if (rule === 'compare' || rule === 'logical') return 'float64';
   // Float-only ops (true divide, atan2, hypot) convert the integer to their float
   // loop type, where it cannot overflow: NumPy gives uint8 / 300 as float64 and
   // atan2(uint8, 300) in the float the uint8 array alone would get.
   if (rule === 'trueDivide' || rule === 'float') return resolveElementwise(op, [arrayDType]).compute;
   throw new RangeError(
-    `the JS number ${value} does not fit in ${arrayDType} (range ${dtypeInfo(arrayDType).min}..${dtypeInfo(arrayDType).max}), ` +
-    `so ${op} cannot treat it as a weak ${arrayDType} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +
+    `the JS number ${value} does not fit in ${target} (range ${dtypeInfo(target).min}..${dtypeInfo(target).max}), ` +
+    `so ${op} cannot treat it as a weak ${target} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +
     `or pass a 0-d array of the dtype you want`,
   );
 }

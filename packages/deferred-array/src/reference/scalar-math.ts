@@ -135,8 +135,17 @@ function unaryFloat(op: UnaryOp, t: DType): Unary {
     // NumPy multiplies by the constant in the dtype: (float)(pi/180) for float32.
     case 'deg2rad': { const c = t === 'float32' ? Math.fround(Math.fround(Math.PI) / 180) : Math.PI / 180; return (x) => x * c; }
     case 'rad2deg': { const c = t === 'float32' ? Math.fround(180 / Math.fround(Math.PI)) : 180 / Math.PI; return (x) => x * c; }
+    case 'invert': return noFloatBits(op);
   }
 }
+
+/** The type rules refuse bitwise ops on floats before anything runs. */
+function noFloatBits(op: string): never {
+  throw new Error(`internal: ${op} reached a float loop`);
+}
+
+/** Bits of an integer dtype (bool's one). */
+const bitsOf = (t: DType): number => (t === 'int32' ? 32 : t === 'bool' ? 1 : 8);
 
 function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
   const mul = t === 'int32' ? Math.imul : (a: number, b: number) => a * b;
@@ -155,6 +164,8 @@ function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
     case 'floor': case 'ceil': case 'round': case 'trunc': return identity;
     case 'isnan': case 'isinf': return () => 0;
     case 'isfinite': return () => 1;
+    // Two's complement in the type's width; bool's invert is logical not.
+    case 'invert': return t === 'int32' ? (x) => ~x : t === 'bool' ? (x) => x ^ 1 : (x) => ~x & 0xff;
     default: return unaryFloat(op, t);
   }
 }
@@ -185,6 +196,7 @@ function binaryFloat(op: BinaryOp, t: DType): Binary {
     case 'heaviside': return (x, h) => (x !== x ? x : x < 0 ? 0 : x > 0 ? 1 : h);
     case 'logaddexp': return logaddexp;
     case 'logaddexp2': return logaddexp2;
+    case 'bitwiseAnd': case 'bitwiseOr': case 'bitwiseXor': case 'leftShift': case 'rightShift': return noFloatBits(op);
     default: return compareOrLogical(op);
   }
 }
@@ -206,6 +218,9 @@ function compareOrLogical(op: CompareOrLogical): Binary {
     case 'logicalXor': return (a, b) => (truthy(a) !== truthy(b) ? 1 : 0);
   }
 }
+
+/** Keeps a shifted value in its type: int32's wrap is JavaScript's own; uint8 keeps 8 bits. */
+const mask = (t: DType): number => (t === 'uint8' ? 0xff : -1);
 
 function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
   const { min } = dtypeInfo(t);
@@ -246,6 +261,13 @@ function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
     case 'minimum': case 'fmin': return (a, b) => Math.min(a, b);
     case 'maximum': case 'fmax': return (a, b) => Math.max(a, b);
     case 'fmod': return (a, b) => (b === 0 ? zero() : a % b); // C's truncated remainder
+    case 'bitwiseAnd': return (a, b) => a & b;
+    case 'bitwiseOr': return (a, b) => a | b;
+    case 'bitwiseXor': return (a, b) => a ^ b;
+    // NumPy's npy_lshift/npy_rshift: the count is read unsigned, so a negative one is past the width too
+    // (JavaScript's << and >> would take it modulo 32).
+    case 'leftShift': { const w = bitsOf(t); return (a, b) => (b >= 0 && b < w ? (a << b) & mask(t) : 0); }
+    case 'rightShift': { const w = bitsOf(t); return (a, b) => (b >= 0 && b < w ? a >> b : a < 0 ? -1 : 0); }
     default: return binaryFloat(op, t);
   }
 }

@@ -29,6 +29,7 @@ const UNARY_RULES = {
   exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
   asin: MATH, acos: MATH, atan: MATH, sinh: MATH, cosh: MATH, tanh: MATH, asinh: MATH, acosh: MATH, atanh: MATH, cbrt: MATH,
   signbit: { float: 'host', int: 'host', bool: true }, positive: HOST, deg2rad: HOST, rad2deg: HOST,
+  invert: NATIVE,
 } as const satisfies Record<string, OpRule>;
 
 const BINARY_RULES = {
@@ -38,6 +39,8 @@ const BINARY_RULES = {
   equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
   logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
   fmax: HOST, fmin: HOST, fmod: HOST, copysign: HOST, heaviside: HOST, logaddexp: HOST, logaddexp2: HOST,
+  // Integer and bool operands only (deferred-array's type rules refuse floats).
+  bitwiseAnd: NATIVE, bitwiseOr: NATIVE, bitwiseXor: NATIVE, leftShift: NATIVE, rightShift: NATIVE,
 } as const satisfies Record<string, OpRule>;
 
 type KUnary = keyof typeof UNARY_RULES;

@@ -120,6 +120,8 @@ function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void
       case 'logicalNot': get(); f.op('i32.eqz'); return;
       case 'isnan': case 'isinf': f.op('i32.const', 0); return;
       case 'isfinite': f.op('i32.const', 1); return;
+      // All ones of the type's width: ~x for int32, 255 - x for uint8, logical not for bool.
+      case 'invert': get(); f.op('i32.const', t === 'int32' ? -1 : t === 'uint8' ? 255 : 1).op('i32.xor'); return;
       default: break;
     }
   }
@@ -162,6 +164,21 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
     case 'add': both(); f.op('i32.add'); wrapU8(ctx, t); return;
     case 'subtract': both(); f.op('i32.sub'); wrapU8(ctx, t); return;
     case 'multiply': both(); f.op('i32.mul'); wrapU8(ctx, t); return;
+    case 'bitwiseAnd': both(); f.op('i32.and'); return;
+    case 'bitwiseOr': both(); f.op('i32.or'); return;
+    case 'bitwiseXor': both(); f.op('i32.xor'); return;
+    // WebAssembly shifts by the count modulo 32; NumPy's count is unsigned and
+    // a shift past the width gives 0 (or -1 for a negative value shifted right).
+    // uint8 counts of 8 to 31 leave no bits in the low byte, which wrapU8 keeps.
+    case 'leftShift':
+      both(); f.op('i32.shl').op('i32.const', 0);
+      f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+      wrapU8(ctx, t); return;
+    case 'rightShift':
+      both(); f.op('i32.shr_s');
+      f.op('local.get', a).op('i32.const', 31).op('i32.shr_s');
+      f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+      return;
     case 'minimum': both(); both(); f.op('i32.lt_s').op('select'); return;
     case 'maximum': both(); both(); f.op('i32.gt_s').op('select'); return;
     default: throw new Error(`internal: ${fn} on ${t} has no native lowering`);

@@ -14,14 +14,28 @@ import type { Lanes } from './simd-widths.js';
 /** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
 const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
 
+// In float lanes the bitwise ops only meet bool masks (the type rules keep them off floats).
+const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
 const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
-  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
+  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert']);
 const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc',
-  'logicalNot', 'isnan', 'isinf', 'isfinite']);
+  'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert']);
 const FLOAT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'divide', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor']);
+  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE]);
 const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor']);
+  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE]);
+const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
+const BOOL_BINARY: ReadonlySet<KBinary> = new Set(['logicalAnd', 'logicalOr', 'logicalXor', 'equal', 'notEqual', ...BITWISE]);
+/**
+ * i32x4 shifts take one count for all lanes: vectorised when the count is the
+ * same in every lane, a constant or an array broadcast along the inner axis
+ * (a JS scalar is a 0-d array).
+ */
+const isLaneShift = (spec: KernelSpec, ins: KInstr): boolean => {
+  if (ins.op !== 'binary' || (ins.fn !== 'leftShift' && ins.fn !== 'rightShift')) return false;
+  const count = spec.body[ins.args[1]]!;
+  return count.op === 'const' || (count.op === 'load' && spec.arrays[count.array]!.inner === 'broadcast');
+};
 
 /**
  * The lane type a kernel can be vectorised with, or undefined for the scalar
@@ -62,7 +76,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       case 'unary': {
         const t = spec.body[ins.arg]!.type;
         if (!ok(t)) return undefined;
-        if (t === 'bool' && ins.fn !== 'logicalNot') return undefined;
+        if (t === 'bool' && !BOOL_UNARY.has(ins.fn)) return undefined;
         const native = (isFloat ? FLOAT_UNARY : INT_UNARY).has(ins.fn);
         const math = isFloat && MATH_UNARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
         if (!native && !math) return undefined;
@@ -71,8 +85,8 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       case 'binary': {
         const t = spec.body[ins.args[0]]!.type;
         if (!ok(t)) return undefined;
-        if (t === 'bool' && !['logicalAnd', 'logicalOr', 'logicalXor', 'equal', 'notEqual'].includes(ins.fn)) return undefined;
-        const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn);
+        if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return undefined;
+        const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn) || (!isFloat && isLaneShift(spec, ins));
         const math = isFloat && MATH_BINARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
         if (!native && !math) return undefined;
         break;
@@ -180,7 +194,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'select': get(ins.args[1]); get(ins.args[2]); truth(ins.args[0]); f.op('v128.bitselect'); return;
     case 'unary': {
       const x = ins.arg;
-      if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot of a mask
+      if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
       switch (ins.fn) {
         case 'negative': get(x); f.op(`${L}.neg`); return;
         case 'abs': get(x); f.op(`${L}.abs`); return;
@@ -206,6 +220,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         case 'logicalNot': get(x); splatConst(ctx, L, 0); f.op(`${L}.eq`); return;
         case 'isnan': if (isFloat) { get(x); get(x); f.op(`${L}.ne`); } else splatConst(ctx, L, 0); return;
         case 'isinf': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.eq`); } else splatConst(ctx, L, 0); return;
+        case 'invert': get(x); f.op('v128.not'); return;
         case 'isfinite': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.lt`); } else splatConst(ctx, L, -1); return;
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
@@ -222,6 +237,22 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         case 'logicalAnd': truth(a); truth(b); f.op('v128.and'); return;
         case 'logicalOr': truth(a); truth(b); f.op('v128.or'); return;
         case 'logicalXor': truth(a); truth(b); f.op('v128.xor'); return;
+        // Masks or int32 lanes: the bits are the values.
+        case 'bitwiseAnd': get(a); get(b); f.op('v128.and'); return;
+        case 'bitwiseOr': get(a); get(b); f.op('v128.or'); return;
+        case 'bitwiseXor': get(a); get(b); f.op('v128.xor'); return;
+        // A count the same in every lane (isLaneShift): lane 0's, modulo 32 as the
+        // instruction takes it; where it is 32 or more unsigned, NumPy's 0 (left), or
+        // the sign (right), chosen by a mask.
+        case 'leftShift':
+          get(a); get(b); f.op('i32x4.extract_lane', 0).op('i32x4.shl');
+          get(b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.and');
+          return;
+        case 'rightShift':
+          get(a); get(b); f.op('i32x4.extract_lane', 0).op('i32x4.shr_s');
+          get(a); f.op('i32.const', 31).op('i32x4.shr_s');
+          get(b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.bitselect');
+          return;
         case 'add': case 'subtract': case 'multiply': case 'divide': {
           const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div' }[ins.fn];
           get(a); get(b); f.op(`${L}.${name}`); return;
