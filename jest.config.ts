@@ -21,7 +21,7 @@ const common = {
 };
 
 /** Suites that run each case on both backends themselves: the extra projects would only repeat them. */
-const CHOOSE_THEIR_BACKEND = ['/numpy-statistics\\.test\\.ts$'];
+const CHOOSE_THEIR_BACKEND = ['/numpy-statistics\\.test\\.ts$', '/numpy-indexing\\.test\\.ts$'];
 
 const config: Config = {
   reporters: ['default', '<rootDir>/scripts/summary-reporter.cjs'],

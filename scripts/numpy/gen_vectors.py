@@ -13,6 +13,9 @@ Writes (and overwrites) these files in packages/deferred-array/test/vectors/:
                       1000-element float sums for pairwise-summation checks)
     statistics.json   std, var, ptp, countNonzero, average, the nan-reductions,
                       isclose and allclose; column standardisation and softmax
+    indexing.json     flip, roll, diff, tile, repeat, take, compress, nonzero,
+                      x[mask], x[indices] and x[mask] = v
+    scans.json        cumsum, cumprod, nancumsum (same case format)
 
 The output is deterministic for a given NumPy version and CPU (transcendental
 float results may depend on which SIMD paths NumPy dispatches to; the enabled
@@ -659,6 +662,228 @@ def gen_statistics():
 # ---------------------------------------------------------------------------
 
 
+# ---------------------------------------------------------------------------
+# indexing.json: flip, roll, diff, tile, repeat, take, compress, nonzero and
+# boolean/integer indexing, over the dtypes, special values, empty and 0-d
+# arrays, axes and views (the input transposed or reversed first).
+
+def index_inputs(d):
+    t = np.dtype(d)
+    if d in ("float64", "float32"):
+        line = np.array([0.0, -0.0, 1.5, np.nan, np.inf, -2.5, np.finfo(t).tiny / 4], dtype=t)
+        grid = ((np.arange(12) * 7) % 12 - 5.5).astype(t).reshape(3, 4)
+    elif d == "int32":
+        line = np.array([0, -1, 2147483647, -2147483648, 7, 3, -7], dtype=t)
+        grid = ((np.arange(12) * 7) % 12 - 5).astype(t).reshape(3, 4)
+    elif d == "uint8":
+        line = np.array([0, 1, 255, 128, 7, 3, 200], dtype=t)
+        grid = ((np.arange(12) * 37) % 256).astype(t).reshape(3, 4)
+    else:
+        line = np.array([1, 0, 1, 1, 0, 0, 1], dtype=bool)
+        grid = ((np.arange(12) * 7) % 3 == 0).reshape(3, 4)
+    cube3 = np.arange(24).reshape(2, 3, 4).astype(t) if d != "bool" else (np.arange(24).reshape(2, 3, 4) % 5 == 1)
+    return [("line", line, "plain"), ("grid", grid, "plain"), ("grid", grid, "T"), ("grid", grid, "rev"),
+            ("cube", cube3, "plain"), ("zero-d", np.array(line[2]), "plain"),
+            ("empty", np.zeros((0,), dtype=t), "plain"), ("empty2x0", np.zeros((2, 0), dtype=t), "plain")]
+
+
+def apply_view(x, v):
+    if v == "T":
+        return x.T
+    if v == "rev":
+        return x[..., ::-1]
+    return x
+
+
+def arr_arg(a):
+    a = np.asarray(a)
+    return {"array": {"dtype": a.dtype.name, "shape": list(a.shape), "values": encode(a)}}
+
+
+def index_option_sets(fn, x):
+    nd = x.ndim
+    axes = [None] + list(range(-1, nd)) if nd else [None]
+    n = x.shape[0] if nd else 0
+    sets = []
+    if fn == "flip":
+        sets = [{"axis": a} for a in axes] + ([{"axis": [0, nd - 1]}] if nd >= 2 else [])
+    elif fn == "roll":
+        for sh in (0, 1, -2, 9):
+            sets += [{"shift": sh, "axis": a} for a in axes]
+        if nd >= 2:
+            sets += [{"shift": [1, -3], "axis": [0, 1]}, {"shift": 2, "axis": [0, 1, 0]}]
+    elif fn == "diff":
+        if nd:
+            for k in (0, 1, 2, 5):
+                sets += [{"n": k, "axis": a} for a in range(-1, nd)]
+            edge = list(x.shape)
+            edge[-1] = 1
+            sets += [{"prepend": 1}, {"append": 0}, {"prepend": 0, "append": 2, "n": 2},
+                     {"prepend": arr_arg(np.ones(edge, dtype=x.dtype))}]
+        else:
+            sets = [{"n": 1}]
+    elif fn == "tile":
+        sets = [{"reps": r} for r in (2, 0, [2, 1], [1, 3], [2, 2, 2], [])]
+    elif fn == "repeat":
+        sets = [{"repeats": r, "axis": a} for r in (2, 0) for a in axes]
+        if nd >= 1:
+            sets.append({"repeats": [(i * 5) % 3 for i in range(x.shape[-1])], "axis": -1})
+            sets.append({"repeats": [1] * (x.size - 1) + [3] if x.size else [], "axis": None})
+    elif fn == "take":
+        for a in axes:
+            m = x.size if a is None else (x.shape[a] if nd else 0)
+            idx = np.array([0, m - 1, -1, 1 % max(m, 1), -m], dtype=np.int32) if m else np.zeros((0,), np.int32)
+            sets.append({"indices": arr_arg(idx), "axis": a})
+            if m:
+                sets.append({"indices": arr_arg(np.array([[0, m - 1], [1 % m, 0]], dtype=np.int32)), "axis": a})
+                sets.append({"indices": arr_arg(np.array([m, -m - 1, 2 * m + 1], dtype=np.int32)), "axis": a, "mode": "wrap"})
+                sets.append({"indices": arr_arg(np.array([m, -m - 1, 2 * m + 1], dtype=np.int32)), "axis": a, "mode": "clip"})
+                sets.append({"indices": arr_arg(np.array([m], dtype=np.int32)), "axis": a})
+    elif fn == "compress":
+        for a in axes:
+            m = x.size if a is None else (x.shape[a] if nd else 0)
+            sets.append({"condition": arr_arg(np.arange(m) % 3 != 1), "axis": a})
+            if m > 1:
+                sets.append({"condition": arr_arg(np.array([False, True])), "axis": a})
+            sets.append({"condition": arr_arg(np.ones(m + 1, dtype=bool)), "axis": a})
+    elif fn == "nonzero":
+        sets = [{}]
+    elif fn == "getMask":
+        if nd:
+            full = (np.arange(x.size).reshape(x.shape) % 3 == 0)
+            sets = [{"mask": arr_arg(full)}, {"mask": arr_arg(np.zeros(x.shape, dtype=bool))},
+                    {"mask": arr_arg(np.arange(n) % 2 == 0)}]
+            if nd >= 2:
+                sets.append({"mask": arr_arg(np.ones((n + 1,), dtype=bool))})
+    elif fn == "getIndex":
+        if nd:
+            sets = [{"indices": arr_arg(np.array([n - 1, 0, -1], dtype=np.int32))},
+                    {"indices": arr_arg(np.array([[0], [n - 1]], dtype=np.int32))},
+                    {"indices": arr_arg(np.array([n], dtype=np.int32))}]
+    elif fn == "setMask":
+        if nd and x.size:
+            full = (np.arange(x.size).reshape(x.shape) % 3 == 1)
+            k = int(full.sum())
+            lead = np.arange(n) % 2 == 1
+            sets = [{"mask": arr_arg(full), "value": 5},
+                    {"mask": arr_arg(full), "value": arr_arg(np.arange(k).astype(x.dtype))},
+                    {"mask": arr_arg(full), "value": arr_arg(np.ones(1, dtype=x.dtype))},
+                    {"mask": arr_arg(full), "value": arr_arg(np.ones(k + 1, dtype=x.dtype))},
+                    {"mask": arr_arg(lead), "value": 0}]
+            if nd >= 2:
+                rows = int(lead.sum())
+                sets.append({"mask": arr_arg(lead), "value": arr_arg(np.arange(rows * int(np.prod(x.shape[1:]))).reshape((rows,) + x.shape[1:]).astype(x.dtype))})
+                sets.append({"mask": arr_arg(lead), "value": arr_arg(np.arange(x.shape[-1]).astype(x.dtype))})
+    return sets
+
+
+def unarg(v):
+    if isinstance(v, dict) and "array" in v:
+        a = v["array"]
+        if a["dtype"] in ("float64", "float32"):
+            raw = np.array([int(h, 16) for h in a["values"]], dtype=UINT_FOR_FLOAT[np.dtype(a["dtype"]).itemsize])
+            return raw.view(a["dtype"]).reshape(a["shape"])
+        return np.array(a["values"], dtype=a["dtype"]).reshape(a["shape"])
+    return tuple(v) if isinstance(v, list) else v
+
+
+def index_call(fn, x, o):
+    k = {key: unarg(v) for key, v in o.items()}
+    if fn == "flip":
+        return np.flip(x, axis=k["axis"])
+    if fn == "roll":
+        return np.roll(x, k["shift"], axis=k["axis"])
+    if fn == "diff":
+        # A JS number given as prepend/append is a weak scalar: it takes x's
+        # dtype (int32 next to bool). NumPy makes it an int64 array first,
+        # which would promote the result; that we do not have.
+        kw = dict(k)
+        for e in ("prepend", "append"):
+            if e in kw and not isinstance(kw[e], np.ndarray):
+                kw[e] = np.asarray(kw[e], dtype=np.int32 if x.dtype == bool else x.dtype)
+        return np.diff(x, **kw)
+    if fn == "tile":
+        return np.tile(x, k["reps"])
+    if fn == "repeat":
+        r = k["repeats"]
+        return np.repeat(x, list(r) if isinstance(r, tuple) else r, axis=k["axis"])
+    if fn == "take":
+        return np.take(x, k["indices"], axis=k["axis"], mode=k.get("mode", "raise"))
+    if fn == "compress":
+        return np.compress(k["condition"], x, axis=k["axis"])
+    if fn == "nonzero":
+        return np.nonzero(x)
+    if fn == "getMask":
+        return x[k["mask"]]
+    if fn == "getIndex":
+        return x[k["indices"]]
+    if fn == "setMask":
+        y = x.copy()
+        y[k["mask"]] = k["value"]
+        return y
+    raise ValueError(fn)
+
+
+INDEX_FUNCS = ["flip", "roll", "diff", "tile", "repeat", "take", "compress", "nonzero", "getMask", "getIndex", "setMask"]
+
+
+def gen_indexing():
+    out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
+    for fn in INDEX_FUNCS:
+        cases = []
+        for d in DTYPES:
+            for label, base, v in index_inputs(d):
+                x = apply_view(base, v)
+                for o in index_option_sets(fn, x):
+                    case = {"label": label, "view": v, "inDtype": d, "inShape": list(base.shape),
+                            "in": encode(base), "options": o}
+                    try:
+                        with warnings.catch_warnings():
+                            warnings.simplefilter("error", DeprecationWarning)
+                            res, _ = call(index_call, fn, x, o)
+                        outs = list(res) if fn == "nonzero" else [res]
+                        case["out"] = [{"dtype": np.asarray(r).dtype.name, "shape": list(np.shape(r)),
+                                        "values": encode(r)} for r in outs]
+                    except Exception as e:  # noqa: BLE001
+                        case["error"] = record_error(e)
+                    cases.append(case)
+        out["cases"][fn] = cases
+    return out
+
+
+
+def gen_scans():
+    """cumsum, cumprod, nancumsum: the indexing inputs and NaN-holding ones, every axis."""
+    funcs = {"cumsum": np.cumsum, "cumprod": np.cumprod, "nancumsum": np.nancumsum}
+    out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
+    for name, fn in funcs.items():
+        cases = []
+        for d in DTYPES:
+            inputs = index_inputs(d)
+            if d in ("float64", "float32"):
+                t = np.dtype(d).type
+                inputs.append(("nans", np.array([[1.5, np.nan, 2.0], [np.nan, np.nan, -1.0]], dtype=t), "plain"))
+                inputs.append(("long", (np.arange(1000) % 17 * 0.1 - 0.7).astype(t), "plain"))
+                inputs.append(("overflow", np.array([np.finfo(t).max, np.finfo(t).max, -np.inf], dtype=t), "plain"))
+            elif d in ("int32", "uint8"):
+                # Running products past 2^53 (and, for int32, int64's wrap).
+                big = [46341, -46341, 46341, 46341, 3, -1] if d == "int32" else [255] * 9
+                inputs.append(("big", np.array(big, dtype=d), "plain"))
+            for label, base, v in inputs:
+                x = apply_view(base, v)
+                for a in [None] + list(range(-1, x.ndim)):
+                    case = {"label": label, "view": v, "inDtype": d, "inShape": list(base.shape),
+                            "in": encode(base), "options": {"axis": a}}
+                    try:
+                        res, _ = call(fn, x, axis=a)
+                        case["out"] = [{"dtype": res.dtype.name, "shape": list(res.shape), "values": encode(res)}]
+                    except Exception as e:  # noqa: BLE001
+                        case["error"] = record_error(e)
+                    cases.append(case)
+        out["cases"][name] = cases
+    return out
+
+
 def write(name, obj):
     path = os.path.join(OUT_DIR, name)
     with open(path, "w") as f:
@@ -678,13 +903,17 @@ def main():
     elem = gen_elementwise()
     red = gen_reductions()
     stats = gen_statistics()
+    idx = gen_indexing()
+    scans = gen_scans()
     errs = {k: sorted(v) for k, v in sorted(EXACT_ERROR_CLASSES.items())}
-    for obj in (promo, elem, red, stats):
+    for obj in (promo, elem, red, stats, idx, scans):
         obj["meta"]["errorClasses"] = errs
     write("promotion.json", promo)
     write("elementwise.json", elem)
     write("reductions.json", red)
     write("statistics.json", stats)
+    write("indexing.json", idx)
+    write("scans.json", scans)
 
 
 if __name__ == "__main__":

@@ -9,8 +9,11 @@ export { where, clip } from './api/functions.js';
 export {
   variance as var, std, ptp, countNonzero, average, nansum, nanmean, nanmin, nanmax, nanvar, nanstd, isclose, allclose,
 } from './api/statistics.js';
+export { flip, roll, diff, tile, repeat } from './api/rearranging.js';
+export { cumsum, cumprod, nancumsum } from './api/scans.js';
+export { take, nonzero, compress, get } from './api/selection.js';
 export {
-  reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
+  reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
 export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
@@ -36,6 +39,10 @@ export type { HeapStatistics } from './api/execute.js';
 export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
 export type { VarianceOptions, AverageOptions, IscloseOptions } from './api/statistics.js';
+export type { DiffOptions } from './api/rearranging.js';
+export type { ScanOptions } from './api/scans.js';
+export type { TakeOptions } from './api/selection.js';
+export type { TakeMode } from './ir/node.js';
 export type { IndexArg } from './ir/indexing.js';
 export type { DTypeOption } from './api/creation.js';
 export type { StdNdarray } from './util/stdlib.js';

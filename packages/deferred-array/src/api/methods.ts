@@ -7,6 +7,11 @@ import { BINARY_OPS, OPS, REDUCE_OPS, UNARY_OPS } from '../ir/op-table.js';
 import type { AliasOf, BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { DeferredArray } from './deferred-array.js';
 import * as shaping from './shaping.js';
+import * as selection from './selection.js';
+import * as scans from './scans.js';
+import type { ScanOptions } from './scans.js';
+import type { TakeOptions } from './selection.js';
+import * as rearranging from './rearranging.js';
 import * as statistics from './statistics.js';
 import type { VarianceOptions } from './statistics.js';
 import { binary, ternary, unary } from './ufunc.js';
@@ -24,6 +29,9 @@ interface StatisticsMethods {
   std(options?: VarianceOptions): DeferredArray;
   /** max - min. */
   ptp(options?: ReduceOptions): DeferredArray;
+  /** Running sum and product along { axis } (x flattened without one). */
+  cumsum(options?: ScanOptions): DeferredArray;
+  cumprod(options?: ScanOptions): DeferredArray;
 }
 
 interface ShapeMethods {
@@ -33,6 +41,11 @@ interface ShapeMethods {
   readonly T: DeferredArray;
   /** NumPy basic indexing: x.get('1:-1, ::2'), x.get(0, new Slice(null, null, -1)). */
   get(...index: IndexArg[]): DeferredArray;
+  /**
+   * x[mask] (a bool array of x's shape or its leading axes: the true elements, as one axis; reads mask's values now),
+   * or x[indices] (an integer array: take along the first axis).
+   */
+  get(index: DeferredArray): DeferredArray;
   squeeze(axis?: number | readonly number[]): DeferredArray;
   expandDims(axis: number | readonly number[]): DeferredArray;
   broadcastTo(shape: readonly number[]): DeferredArray;
@@ -41,6 +54,11 @@ interface ShapeMethods {
   matmul(other: Operand): DeferredArray;
   dot(other: Operand): DeferredArray;
   outer(other: Operand): DeferredArray;
+  /** NumPy's ndarray.take, repeat, compress and nonzero (see da.take, ...). */
+  take(indices: Operand, options?: TakeOptions): DeferredArray;
+  repeat(repeats: number | readonly number[], options?: { axis?: number | null }): DeferredArray;
+  compress(condition: Operand, options?: { axis?: number | null }): DeferredArray;
+  nonzero(): DeferredArray[];
 }
 
 /**
@@ -59,6 +77,8 @@ interface InPlaceMethods {
   idiv(v: Operand): DeferredArray;
   /** x[index] = v, the index as in get(); the value comes last: x.set('1:-1, ::2', v). */
   set(...indexThenValue: [...IndexArg[], Operand]): DeferredArray;
+  /** x[mask] = v: a scalar v is a fused where(); an array v fills the true positions in order (reads mask's values now). */
+  set(mask: DeferredArray, value: Operand): DeferredArray;
 }
 
 declare module './deferred-array.js' {
@@ -86,15 +106,21 @@ for (const op of REDUCE_OPS) {
 
 install('var', function (options?: VarianceOptions) { return statistics.variance(this, options); });
 install('std', function (options?: VarianceOptions) { return statistics.std(this, options); });
+install('cumsum', function (options?: ScanOptions) { return scans.cumsum(this, options); });
+install('cumprod', function (options?: ScanOptions) { return scans.cumprod(this, options); });
 install('ptp', function (options?: ReduceOptions) { return statistics.ptp(this, options); });
 install('reshape', function (shape: number | readonly number[]) { return shaping.reshape(this, shape); });
 install('transpose', function (axes?: readonly number[]) { return shaping.transpose(this, axes); });
-install('get', function (...index: IndexArg[]) { return shaping.get(this, ...index); });
+install('get', function (...index: Array<IndexArg | DeferredArray>) { return selection.get(this, ...index); });
 install('squeeze', function (axis?: number | readonly number[]) { return shaping.squeeze(this, axis); });
 install('expandDims', function (axis: number | readonly number[]) { return shaping.expandDims(this, axis); });
 install('broadcastTo', function (shape: readonly number[]) { return shaping.broadcastTo(this, shape); });
 install('astype', function (dtype: DType) { return shaping.astype(this, dtype); });
 install('clip', function (lo: Operand, hi: Operand, options?: UfuncOptions) { return ternary('clip', this, lo, hi, options); });
+install('take', function (indices: Operand, options?: TakeOptions) { return selection.take(this, indices, options); });
+install('repeat', function (repeats: number | readonly number[], options?: { axis?: number | null }) { return rearranging.repeat(this, repeats, options); });
+install('compress', function (condition: Operand, options?: { axis?: number | null }) { return selection.compress(condition, this, options); });
+install('nonzero', function () { return selection.nonzero(this); });
 install('matmul', function (other: Operand) { return shaping.matmul(this, other); });
 install('dot', function (other: Operand) { return shaping.dot(this, other); });
 install('outer', function (other: Operand) { return shaping.outer(this, other); });
@@ -103,6 +129,7 @@ for (const op of ['assign', 'iadd', 'isub', 'imul', 'idiv'] as const) {
 }
 install('set', function (...args: unknown[]) {
   if (args.length < 2) throw new TypeError("set(index, value): give the index as get() takes it, then the value, e.g. x.set('1:-1', 0)");
+  if (args.length === 2 && args[0] instanceof DeferredArray) return selection.setMask(this, args[0], args[1] as Operand);
   return writeInPlace(this, 'set', args[args.length - 1] as Operand, args.slice(0, -1) as IndexArg[]);
 });
 Object.defineProperty(DeferredArray.prototype, 'T', {

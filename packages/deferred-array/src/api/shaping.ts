@@ -103,5 +103,5 @@ function outer(a: Operand, b: Operand): DeferredArray {
 
 export {
   reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
-  sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
+  sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer, viewOf,
 };

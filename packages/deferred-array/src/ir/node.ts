@@ -63,8 +63,10 @@ interface NodeAttrs {
   /** reduce: the reduced axes (sorted); transpose: the permutation. */
   readonly axes?: readonly number[];
   readonly keepdims?: boolean;
-  /** concat, stack: the axis joined along. */
+  /** concat, stack: the axis joined along; take: the axis picked along; cumsum, cumprod: the axis accumulated along. */
   readonly axis?: number;
+  /** take: what an index outside the axis does (NumPy's mode). */
+  readonly mode?: TakeMode;
   /** transpose, slice, broadcastTo: where each output element is read from. */
   readonly view?: ViewMap;
   /** slice: the index as given, resolved again when a compiled function's sizes change. */
@@ -80,6 +82,9 @@ interface RandomWords {
   readonly key: readonly [number, number];
   readonly stream: readonly [number, number];
 }
+
+/** raise: an error; wrap: taken modulo the length; clip: the nearest end. */
+type TakeMode = 'raise' | 'wrap' | 'clip';
 
 interface Node {
   readonly id: number;
@@ -135,4 +140,4 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
 }
 
 export { makeNode, topoOrder };
-export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease, RandomWords };
+export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode };

@@ -19,7 +19,7 @@ type DTypeRule =
   | 'arith' | 'arithNoBool' | 'intArith' | 'trueDivide' | 'float' | 'same' | 'compare' | 'predicate' | 'logical' | 'cast'
   | 'bitwise' | 'shift' | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
-type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'linalg' | 'cond';
+type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'linalg' | 'cond';
 
 interface OpRow<F extends Family, A extends readonly string[]> {
   readonly family: F;
@@ -149,6 +149,10 @@ const OPS = {
   argmin: op('reduce', 'reduceIndex', true),
   argmax: op('reduce', 'reduceIndex', true),
 
+  // Scans: running sums and products along one axis, in element order (NumPy's sequential accumulate).
+  cumsum: op('scan', 'reduceSum', false),
+  cumprod: op('scan', 'reduceSum', false),
+
   // Views: a strided window onto the input, or a new shape over the same order.
   transpose: op('view', 'same', true),
   slice: op('view', 'same', true),
@@ -158,6 +162,8 @@ const OPS = {
   // Joins and linear algebra: fusion boundaries.
   concat: op('join', 'arith', true),
   stack: op('join', 'arith', true),
+  /** NumPy's take: elements picked along an axis by an integer array (a fusion boundary, as a join is). */
+  take: op('gather', 'same', true),
   matmul: op('linalg', 'arith', false),
   dot: op('linalg', 'arith', false),
   outer: op('linalg', 'arith', true),
@@ -173,6 +179,7 @@ type BinaryOp = OpsOf<'binary'>;
 type TernaryOp = OpsOf<'ternary'>;
 type ReduceOp = OpsOf<'reduce'>;
 type LinalgOp = OpsOf<'linalg'>;
+type ScanOp = OpsOf<'scan'>;
 /** Alias name -> op name, e.g. { sub: 'subtract', ... }. */
 type AliasMap = { [K in OpName as (typeof OPS)[K]['aliases'][number]]: K };
 type AliasOf<K extends OpName> = (typeof OPS)[K]['aliases'][number];
@@ -189,4 +196,4 @@ function opInfo(name: OpName): OpInfo {
 }
 
 export { OPS, UNARY_OPS, BINARY_OPS, REDUCE_OPS, opInfo, opNames };
-export type { AliasMap, AliasOf, OpName, OpInfo, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp };
+export type { AliasMap, AliasOf, OpName, OpInfo, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp };

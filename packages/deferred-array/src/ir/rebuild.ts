@@ -11,10 +11,12 @@ import { elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
 import { dot, matmul, outer } from './build-linalg.js';
 import { cond } from './build-cond.js';
+import { take } from './build-gather.js';
+import { scan } from './build-scan.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
 import { OPS } from './op-table.js';
-import type { ReduceOp, UnaryOp } from './op-table.js';
+import type { ReduceOp, ScanOp, UnaryOp } from './op-table.js';
 import { formatShape, sameShape } from './shape.js';
 
 /** Thrown when a graph cannot be carried to new sizes node by node. */
@@ -64,6 +66,10 @@ function build(n: Node, inputs: readonly Node[]): Node {
     }
     case 'join':
       return concat(inputs, a.axis);
+    case 'gather':
+      return take(x, inputs[1]!, a.axis!, a.mode);
+    case 'scan':
+      return scan(n.op as ScanOp, x, a.axis!);
     case 'linalg':
       return n.op === 'matmul' ? matmul(x, inputs[1]!) : n.op === 'dot' ? dot(x, inputs[1]!) : outer(x, inputs[1]!);
     case 'cond':

@@ -4,7 +4,7 @@ import { DTypeError } from './errors.js';
 import { dtypeInfo, floatFor, isFloat, promoteTypes } from './dtypes.js';
 import type { DType } from './dtypes.js';
 import { OPS } from './op-table.js';
-import type { OpName, ReduceOp } from './op-table.js';
+import type { OpName, ReduceOp, ScanOp } from './op-table.js';
 
 /** `compute` is the dtype the loop works in (its inputs are cast to it); `out` is stored. */
 interface Resolved {
@@ -69,8 +69,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
   }
 }
 
-/** Result dtype of a reduction. Integer sums and products are carried in float64 (exact below 2^53). */
-function resolveReduce(op: ReduceOp, d: DType): Resolved {
+/** Result dtype of a reduction or scan. Integer sums and products are carried in float64 (exact below 2^53). */
+function resolveReduce(op: ReduceOp | ScanOp, d: DType): Resolved {
   switch (OPS[op].rule) {
     case 'reduceSum':
     case 'reduceMean': {

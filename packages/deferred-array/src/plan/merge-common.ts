@@ -18,6 +18,7 @@ function attrsKey(a: NodeAttrs): string {
   if (a.axes !== undefined) parts.push(`a${a.axes.join(',')}`);
   if (a.keepdims !== undefined) parts.push(`k${a.keepdims ? 1 : 0}`);
   if (a.axis !== undefined) parts.push(`x${a.axis}`);
+  if (a.mode !== undefined) parts.push(`m${a.mode}`);
   if (a.view !== undefined) parts.push(`w${JSON.stringify(a.view)}`);
   return parts.join('|');
 }

@@ -6,6 +6,8 @@ import type { Dense } from './dense.js';
 import { evaluateElementwise } from './elementwise.js';
 import type { RunFlags } from './flags.js';
 import { concatDense } from './join.js';
+import { takeDense } from './gather.js';
+import { scanDense } from './scan.js';
 import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
 import { randomDense } from './philox.js';
 import { evaluateReduce } from './reduce.js';
@@ -33,6 +35,10 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
       return { dtype: node.dtype, shape: node.shape, data: inputs[0]!.data };
     case 'join':
       return concatDense(node, inputs);
+    case 'gather':
+      return takeDense(node, inputs[0]!, inputs[1]!);
+    case 'scan':
+      return scanDense(node, inputs[0]!);
     case 'cond':
       throw new Error('internal: a cond reached a backend; the linker resolves every cond before planning');
     case 'linalg':

@@ -1,0 +1,183 @@
+// NumPy's integer and boolean indexing: take, x.get(indices), x.get(mask),
+// compress, nonzero and x.set(mask, v), all reduced to one op, take.
+//
+// A boolean selection's shape is its number of true elements, a fact about
+// the data. So that every shape is still known when an array is defined (and
+// shape errors are raised there), the functions that need it read the mask's
+// values when they are called: they run the mask's pending graph then, as
+// executeSync() would. What they select from stays deferred and is gathered
+// when it runs. Integer indices need no values (the result has their shape),
+// and x.set(mask, scalar) needs none either: it is a fused where().
+import { NotSupportedError, ShapeError } from '../ir/errors.js';
+import { take as takeNode } from '../ir/build-gather.js';
+import { source } from '../ir/build-elementwise.js';
+import type { TakeMode } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import { checkOptionKeys } from '../ir/options.js';
+import { contiguousStrides, formatShape, normalizeAxis, sameShape, sizeOf } from '../ir/shape.js';
+import { tracingNow } from '../ir/symbols.js';
+import * as view from '../ir/build-view.js';
+import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
+import { where } from './functions.js';
+import { writeInPlace } from './in-place.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import type { IndexArg } from '../ir/indexing.js';
+import * as shaping from './shaping.js';
+import { anyNode } from './ufunc.js';
+import type { Operand } from './ufunc.js';
+
+interface TakeOptions {
+  /** The axis picked along; null (the default) takes from the array flattened. */
+  readonly axis?: number | null;
+  /** An index outside the axis: 'raise' (an error), 'wrap' or 'clip'. */
+  readonly mode?: TakeMode;
+}
+
+const nodeFor = (x: Operand, fn: string, position = 0): Node =>
+  (x instanceof DeferredArray ? nodeOf(x) : anyNode(x, fn, position));
+
+const int32Source = (values: ArrayLike<number>, shape: readonly number[] = [values.length]): Node =>
+  source(Int32Array.from(values), shape, 'int32');
+
+/** NumPy's take: x's elements at `indices` along `axis` (of x flattened by default). Deferred; out-of-range indices fail when it runs. */
+function take(x: Operand, indices: Operand, options?: TakeOptions): DeferredArray {
+  const o = checkOptionKeys<TakeOptions>('take', options, ['axis', 'mode']);
+  return wrapNode(takeNode(nodeFor(x, 'take'), nodeFor(indices, 'take', 1), o.axis ?? null, o.mode ?? 'raise'));
+}
+
+/**
+ * The values of `x` now, row-major (bools as 0/1): its pending graph runs.
+ * Refused while a compiled function is traced, where there are no values.
+ */
+function valuesNow(fn: string, x: Node): { shape: readonly number[]; data: ArrayLike<number> } {
+  if (tracingNow()) {
+    throw new NotSupportedError(`${fn} reads its mask's values to know the result's shape, which a compiled function cannot do ` +
+      'while it is traced; select outside da.compile, or use da.where(mask, x, fill), whose shape is known');
+  }
+  const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
+  const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));
+  const data = contiguous ? nd.data as ArrayLike<number> : Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
+  return { shape: x.shape, data };
+}
+
+const makeUint8 = (x: Node): Node => nodeOf(wrapNode(x).astype('uint8'));
+
+/** Flat positions of the nonzero elements, in row-major order. */
+function nonzeroFlat(data: ArrayLike<number>): Int32Array {
+  let count = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) count++;
+  const out = new Int32Array(count);
+  let k = 0;
+  for (let i = 0; i < data.length; i++) if (data[i] !== 0) out[k++] = i;
+  return out;
+}
+
+/** NumPy's nonzero: one int32 array per axis, the coordinates of x's nonzero elements. Reads x's values now. */
+function nonzero(x: Operand): DeferredArray[] {
+  const a = nodeFor(x, 'nonzero');
+  if (a.shape.length === 0) {
+    throw new ShapeError('nonzero: a 0-d array has no coordinates (NumPy 2 refuses it too); use nonzero(x.reshape([1]))');
+  }
+  const { data } = valuesNow('nonzero', a);
+  const flat = nonzeroFlat(data);
+  const strides = contiguousStrides(a.shape);
+  return a.shape.map((d, axis) => wrapNode(int32Source(Array.from(flat, (p) => Math.floor(p / strides[axis]!) % d))));
+}
+
+/**
+ * NumPy's compress: the slices of x along `axis` (x flattened by default)
+ * where `condition` is true. condition is 1-D and may be shorter than the
+ * axis. Reads condition's values now.
+ */
+function compress(condition: Operand, x: Operand, options?: { axis?: number | null }): DeferredArray {
+  const o = checkOptionKeys<{ axis: number | null }>('compress', options, ['axis']);
+  const c = nodeFor(condition, 'compress', 0);
+  if (c.shape.length !== 1) throw new ShapeError(`compress: condition must be 1-D; got shape ${formatShape(c.shape)}`);
+  let a = nodeFor(x, 'compress', 1);
+  if (o.axis === undefined || o.axis === null) a = view.reshape(a, [-1], 'compress');
+  const axis = normalizeAxis(o.axis ?? 0, a.shape.length, 'compress: axis');
+  const picks = nonzeroFlat(valuesNow('compress', c).data);
+  const n = a.shape[axis]!;
+  const beyond = picks.find((p) => p >= n);
+  if (beyond !== undefined) {
+    throw new ShapeError(`compress: condition is true at ${beyond}, past the end of axis ${axis} (length ${n})`);
+  }
+  return wrapNode(takeNode(a, int32Source(picks), axis));
+}
+
+/** Checks that a mask's shape is x's leading axes (NumPy's boolean index). */
+function checkMask(fn: string, mask: Node, x: Node): void {
+  const k = mask.shape.length;
+  if (k === 0 || k > x.shape.length || !sameShape(mask.shape, x.shape.slice(0, k))) {
+    throw new ShapeError(`${fn}: a boolean mask must have the shape of the array or of its leading axes; ` +
+      `got mask ${formatShape(mask.shape)} for array ${formatShape(x.shape)}`);
+  }
+}
+
+/** x[mask]: the elements (or sub-arrays) where mask is true, as one axis. Reads mask's values now. */
+function selectMask(x: Operand, mask: Node): DeferredArray {
+  const a = nodeFor(x, 'get');
+  checkMask('get', mask, a);
+  const k = mask.shape.length;
+  const flat = view.reshape(a, [sizeOf(mask.shape), ...a.shape.slice(k)], 'get');
+  return wrapNode(takeNode(flat, int32Source(nonzeroFlat(valuesNow('get', mask).data)), 0));
+}
+
+/** x[indices]: NumPy's integer array index on the first axis. Deferred. */
+function selectIndices(x: Operand, indices: Node): DeferredArray {
+  const a = nodeFor(x, 'get');
+  if (a.shape.length === 0) throw new ShapeError('get: a 0-d array cannot be indexed by an array');
+  return wrapNode(takeNode(a, indices, 0));
+}
+
+/** x.get(...): basic indexing (a view), or with one array, a bool mask or integer indices (a copy). */
+function get(x: Operand, ...index: Array<IndexArg | DeferredArray>): DeferredArray {
+  if (index.length === 1 && index[0] instanceof DeferredArray) return getByArray(x, index[0]);
+  if (index.some((i) => i instanceof DeferredArray)) {
+    throw new TypeError('get: an array index must be the only index (a bool mask or integer indices); combine it with slices by slicing first');
+  }
+  return shaping.get(x, ...(index as IndexArg[]));
+}
+
+/** x.get(arr): a bool array selects, an integer array takes along the first axis. */
+function getByArray(x: Operand, index: DeferredArray): DeferredArray {
+  const n = nodeOf(index);
+  if (n.dtype === 'bool') return selectMask(x, n);
+  if (n.dtype === 'int32' || n.dtype === 'uint8') return selectIndices(x, n);
+  throw new TypeError(`get: an array index must be bool (a mask) or integer (indices); got ${n.dtype}`);
+}
+
+/**
+ * x[mask] = v, in place. A scalar (a JS value or a 0-d array) is where(mask, v, x)
+ * and reads no values; an array v, broadcast to x[mask]'s shape, is spread over
+ * the true positions, which are read now.
+ */
+function setMask(x: DeferredArray, mask: DeferredArray, v: Operand): DeferredArray {
+  const m = nodeOf(mask);
+  const a = nodeOf(x);
+  if (m.dtype !== 'bool') throw new TypeError(`set: an array index must be a bool mask; got ${m.dtype} (integer indices: not yet supported for set)`);
+  checkMask('set', m, a);
+  const rest = a.shape.slice(m.shape.length);
+  const wide = view.reshape(m, [...m.shape, ...rest.map(() => 1)], 'set');
+  const value = v instanceof DeferredArray ? nodeOf(v) : anyNode(v, 'set', 1);
+  if (value.shape.length === 0) return writeInPlace(x, 'assign', where(wrapNode(wide), wrapNode(value), x));
+  const picks = nonzeroFlat(valuesNow('set', m).data);
+  const target = [picks.length, ...rest];
+  const spread = view.broadcastTo(value, target);
+  if (picks.length === 0) return x;
+  // Each true position reads its rank among the true positions: v's row of that rank.
+  const rank = new Int32Array(sizeOf(m.shape));
+  picks.forEach((p, r) => { rank[p] = r; });
+  const gathered = takeNode(spread, source(rank, m.shape, 'int32'), 0);
+  return writeInPlace(x, 'assign', where(wrapNode(wide), wrapNode(gathered), x));
+}
+
+/** The per-element form of repeat: each index along the axis, `counts[i]` times. */
+function repeatIndices(counts: readonly number[]): Node {
+  const out: number[] = [];
+  counts.forEach((c, i) => { for (let k = 0; k < c; k++) out.push(i); });
+  return int32Source(out);
+}
+
+export { take, nonzero, compress, get, setMask, repeatIndices };
+export type { TakeOptions };

@@ -1,0 +1,53 @@
+// Builds take nodes: elements of x picked along one axis by an integer array
+// (NumPy's take, and what integer and boolean indexing reduce to). The shape
+// follows from the shapes alone; indices known now (a constant array) are
+// checked against the axis now, the others when the take runs.
+import { DTypeError, ShapeError } from './errors.js';
+import { isInteger } from './dtypes.js';
+import { makeNode } from './node.js';
+import type { Node, TakeMode } from './node.js';
+import { formatShape, normalizeAxis } from './shape.js';
+import { reshape } from './build-view.js';
+
+const MODES: readonly TakeMode[] = ['raise', 'wrap', 'clip'];
+
+/** The index an entry stands for in an axis of length n, or undefined when it is outside and mode is raise. */
+function resolveTake(i: number, n: number, mode: TakeMode): number | undefined {
+  switch (mode) {
+    case 'raise': return i >= -n && i < n ? (i < 0 ? i + n : i) : undefined;
+    case 'wrap': return ((i % n) + n) % n;
+    case 'clip': return i < 0 ? 0 : i >= n ? n - 1 : i;
+  }
+}
+
+const outOfBounds = (i: number, axis: number, n: number): string =>
+  `take: index ${i} is out of bounds for axis ${axis} with size ${n}`;
+
+/** Checks the indices that are known now: constant data, or nothing to pick from. */
+function checkKnownIndices(x: Node, indices: Node, axis: number, mode: TakeMode): void {
+  const n = x.shape[axis]!;
+  const count = indices.shape.reduce((p, d) => p * d, 1);
+  if (count > 0 && n === 0) {
+    throw new ShapeError(`take: cannot take ${count} element(s) from axis ${axis} of length 0 (shape ${formatShape(x.shape)})`);
+  }
+  const data = indices.op === 'source' ? indices.attrs.data : indices.op === 'scalar' ? [indices.attrs.value!] : undefined;
+  if (mode !== 'raise' || data === undefined) return;
+  for (const i of Array.from(data as ArrayLike<number>)) if (resolveTake(i, n, mode) === undefined) throw new ShapeError(outOfBounds(i, axis, n));
+}
+
+/** take(x, indices, axis): x.shape[:axis] + indices.shape + x.shape[axis+1:]; axis null takes from x flattened. */
+function take(x: Node, indices: Node, axis: number | null, mode: unknown = 'raise'): Node {
+  if (!MODES.includes(mode as TakeMode)) throw new TypeError(`take: mode must be 'raise', 'wrap' or 'clip'; got ${String(mode)}`);
+  if (!isInteger(indices.dtype)) {
+    const hint = indices.dtype === 'bool' ? 'for a boolean mask use compress() or x.get(mask)' : "cast them with astype('int32')";
+    throw new DTypeError(`take: indices must be integers; got ${indices.dtype} (${hint})`);
+  }
+  const from = axis === null ? reshape(x, [-1], 'take') : x;
+  if (from.shape.length === 0) throw new ShapeError('take: cannot take from a 0-d array along an axis; use axis null, or reshape it first');
+  const ax = normalizeAxis(axis ?? 0, from.shape.length, 'take: axis');
+  checkKnownIndices(from, indices, ax, mode as TakeMode);
+  const shape = [...from.shape.slice(0, ax), ...indices.shape, ...from.shape.slice(ax + 1)];
+  return makeNode('take', [from, indices], shape, from.dtype, { axis: ax, mode: mode as TakeMode, label: `axis ${ax}${mode === 'raise' ? '' : `, ${String(mode)}`}` });
+}
+
+export { take, resolveTake, outOfBounds };

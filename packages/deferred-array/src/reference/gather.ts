@@ -1,0 +1,33 @@
+// take: elements picked along one axis by an integer array.
+import { ExecutionError } from '../ir/errors.js';
+import { outOfBounds, resolveTake } from '../ir/build-gather.js';
+import type { Node } from '../ir/node.js';
+import { allocDense } from './dense.js';
+import type { Dense } from './dense.js';
+
+/** x and the indices are row-major (Dense); the output is too: [outer, index, inner]. */
+function takeDense(node: Node, x: Dense, indices: Dense): Dense {
+  const axis = node.attrs.axis!;
+  const mode = node.attrs.mode ?? 'raise';
+  const n = x.shape[axis]!;
+  const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
+  const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
+  const picks = Array.from(indices.data as ArrayLike<number>, (i) => {
+    const r = n === 0 ? undefined : resolveTake(i, n, mode);
+    if (r === undefined) throw new ExecutionError(outOfBounds(i, axis, n));
+    return r;
+  });
+  const out = allocDense(node.dtype, node.shape);
+  const src = x.data;
+  const dst = out.data;
+  let o = 0;
+  for (let a = 0; a < outer; a++) {
+    for (const p of picks) {
+      const base = (a * n + p) * inner;
+      for (let k = 0; k < inner; k++) dst[o++] = src[base + k]!;
+    }
+  }
+  return out;
+}
+
+export { takeDense };

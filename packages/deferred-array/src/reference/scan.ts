@@ -1,0 +1,31 @@
+// cumsum and cumprod: each line along the axis accumulated in element order,
+// rounded to the result dtype at every step, as NumPy's accumulate does.
+import type { Node } from '../ir/node.js';
+import { allocDense } from './dense.js';
+import type { Dense } from './dense.js';
+
+function scanDense(node: Node, x: Dense): Dense {
+  const axis = node.attrs.axis!;
+  const n = x.shape[axis]!;
+  const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
+  const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
+  const out = allocDense(node.dtype, node.shape);
+  const src = x.data;
+  const dst = out.data;
+  // Integers and bools accumulate in float64 (their result dtype), where 0 * -5 would be -0.
+  const r = node.dtype === 'float32' ? Math.fround : x.dtype === 'float64' ? (v: number) => v : (v: number) => v + 0;
+  const product = node.op === 'cumprod';
+  for (let a = 0; a < outer; a++) {
+    for (let k = 0; k < inner; k++) {
+      let acc = product ? 1 : 0;
+      for (let i = 0, at = a * n * inner + k; i < n; i++, at += inner) {
+        const v = src[at]!;
+        acc = r(product ? acc * v : acc + v);
+        dst[at] = acc;
+      }
+    }
+  }
+  return out;
+}
+
+export { scanDense };
