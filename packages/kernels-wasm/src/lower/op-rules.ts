@@ -21,6 +21,8 @@ const MATH: OpRule = { float: 'math', int: 'host' };
 /** Not written as instructions yet: the host's own scalar function, per element. */
 const HOST: OpRule = { float: 'host', int: 'host' };
 const PREDICATE: OpRule = { float: 'native', int: 'native', bool: true };
+/** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
+const FLOAT_ONLY: OpRule = { float: 'native', int: 'host' };
 
 const UNARY_RULES = {
   negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE, reciprocal: NATIVE,
@@ -28,7 +30,7 @@ const UNARY_RULES = {
   logicalNot: PREDICATE, isnan: PREDICATE, isinf: PREDICATE, isfinite: PREDICATE,
   exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
   asin: MATH, acos: MATH, atan: MATH, sinh: MATH, cosh: MATH, tanh: MATH, asinh: MATH, acosh: MATH, atanh: MATH, cbrt: MATH,
-  signbit: { float: 'host', int: 'host', bool: true }, positive: HOST, deg2rad: HOST, rad2deg: HOST,
+  signbit: PREDICATE, positive: NATIVE, deg2rad: FLOAT_ONLY, rad2deg: FLOAT_ONLY,
   invert: NATIVE,
 } as const satisfies Record<string, OpRule>;
 
@@ -38,7 +40,7 @@ const BINARY_RULES = {
   power: { float: 'math', int: 'host', math: 'pow' }, atan2: MATH, hypot: MATH, minimum: NATIVE, maximum: NATIVE,
   equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
   logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
-  fmax: HOST, fmin: HOST, fmod: HOST, copysign: HOST, heaviside: HOST, logaddexp: HOST, logaddexp2: HOST,
+  fmax: NATIVE, fmin: NATIVE, fmod: HOST, copysign: FLOAT_ONLY, heaviside: FLOAT_ONLY, logaddexp: HOST, logaddexp2: HOST,
   // Integer and bool operands only (deferred-array's type rules refuse floats).
   bitwiseAnd: NATIVE, bitwiseOr: NATIVE, bitwiseXor: NATIVE, leftShift: NATIVE, rightShift: NATIVE,
 } as const satisfies Record<string, OpRule>;

@@ -99,6 +99,14 @@ function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void
       case 'isnan': get(); get(); f.op(`${w}.ne`); return;
       case 'isinf': get(); f.op(`${w}.abs`).op(`${w}.const`, Infinity).op(`${w}.eq`); return;
       case 'isfinite': get(); f.op(`${w}.abs`).op(`${w}.const`, Infinity).op(`${w}.lt`); return;
+      case 'positive': get(); return;
+      case 'deg2rad': case 'rad2deg': get(); f.op(`${w}.const`, angleFactor(fn, t)).op(`${w}.mul`); return;
+      // The sign bit, NaN's included.
+      case 'signbit':
+        get();
+        if (t === 'float64') f.op('i64.reinterpret_f64').op('i64.const', 63n).op('i64.shr_u').op('i32.wrap_i64');
+        else f.op('i32.reinterpret_f32').op('i32.const', 31).op('i32.shr_u');
+        return;
       default: break;
     }
   } else {
@@ -120,6 +128,8 @@ function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void
       case 'logicalNot': get(); f.op('i32.eqz'); return;
       case 'isnan': case 'isinf': f.op('i32.const', 0); return;
       case 'isfinite': f.op('i32.const', 1); return;
+      case 'positive': get(); return;
+      case 'signbit': get(); f.op('i32.const', 31).op('i32.shr_u'); return; // uint8 and bool are never negative
       // All ones of the type's width: ~x for int32, 255 - x for uint8, logical not for bool.
       case 'invert': get(); f.op('i32.const', t === 'int32' ? -1 : t === 'uint8' ? 255 : 1).op('i32.xor'); return;
       default: break;
@@ -150,8 +160,12 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
     f.op(fn === 'logicalAnd' ? 'i32.and' : fn === 'logicalOr' ? 'i32.or' : 'i32.xor');
     return;
   }
+  if (isFloatK(t) && (fn === 'fmax' || fn === 'fmin' || fn === 'heaviside')) {
+    emitNanAware(ctx, fn, t, a, b);
+    return;
+  }
   if (isFloatK(t)) {
-    const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div', minimum: 'min', maximum: 'max' }[fn as string];
+    const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div', minimum: 'min', maximum: 'max', copysign: 'copysign' }[fn as string];
     if (!name) throw new Error(`internal: ${fn} on ${t} has no native lowering`);
     both();
     f.op(`${W(t)}.${name}`);
@@ -179,10 +193,44 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
       f.op('local.get', a).op('i32.const', 31).op('i32.shr_s');
       f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
       return;
-    case 'minimum': both(); both(); f.op('i32.lt_s').op('select'); return;
-    case 'maximum': both(); both(); f.op('i32.gt_s').op('select'); return;
+    case 'minimum': case 'fmin': both(); both(); f.op('i32.lt_s').op('select'); return;
+    case 'maximum': case 'fmax': both(); both(); f.op('i32.gt_s').op('select'); return;
     default: throw new Error(`internal: ${fn} on ${t} has no native lowering`);
   }
+}
+
+/** deg2rad and rad2deg multiply by the constant in the dtype, as NumPy does ((float)(pi/180) for float32). */
+function angleFactor(fn: 'deg2rad' | 'rad2deg', t: KType): number {
+  if (t === 'float32') return Math.fround(fn === 'deg2rad' ? Math.fround(Math.PI) / 180 : 180 / Math.fround(Math.PI));
+  return fn === 'deg2rad' ? Math.PI / 180 : 180 / Math.PI;
+}
+
+/**
+ * NumPy's fmax/fmin (a NaN operand gives the other; of equal operands, 0 and
+ * -0 included, the second) and heaviside(x, h) (NaN for NaN x, 0 below zero, 1
+ * above, h at either zero).
+ */
+function emitNanAware(ctx: EmitContext, fn: 'fmax' | 'fmin' | 'heaviside', t: KType, a: Local, b: Local): void {
+  const f = ctx.f;
+  const w = W(t);
+  const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${w}.ne`); };
+  if (fn === 'heaviside') {
+    f.op('local.get', a);
+    f.op(`${w}.const`, 0);
+    f.op(`${w}.const`, 1).op('local.get', b).op('local.get', a).op(`${w}.const`, 0).op(`${w}.gt`).op('select');
+    f.op('local.get', a).op(`${w}.const`, 0).op(`${w}.lt`).op('select');
+    isNan(a);
+    f.op('select');
+    return;
+  }
+  // a NaN ? b : b NaN ? a : (a > b ? a : b), with < for fmin.
+  f.op('local.get', b);
+  f.op('local.get', a);
+  f.op('local.get', a).op('local.get', b).op('local.get', a).op('local.get', b).op(`${w}.${fn === 'fmax' ? 'gt' : 'lt'}`).op('select');
+  isNan(b);
+  f.op('select');
+  isNan(a);
+  f.op('select');
 }
 
 /**
@@ -261,4 +309,4 @@ function emitScalarInstr(ctx: EmitContext, ins: KInstr, vals: readonly Local[], 
   }
 }
 
-export { emitScalarInstr, emitLoad, emitStore, emitConst, bumpFlag };
+export { emitScalarInstr, emitLoad, emitStore, emitConst, bumpFlag, angleFactor };

@@ -8,6 +8,7 @@ import type { Local } from '../encode/index.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
+import { angleFactor } from './scalar-ops.js';
 import type { Lanes } from './simd-widths.js';
 
 
@@ -17,13 +18,13 @@ const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['
 // In float lanes the bitwise ops only meet bool masks (the type rules keep them off floats).
 const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
 const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
-  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert']);
+  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert', 'positive', 'deg2rad', 'rad2deg', 'signbit']);
 const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc',
-  'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert']);
+  'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert', 'positive', 'signbit']);
 const FLOAT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'divide', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE]);
+  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE, 'fmax', 'fmin', 'copysign', 'heaviside']);
 const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE]);
+  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE, 'fmax', 'fmin']);
 const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
 const BOOL_BINARY: ReadonlySet<KBinary> = new Set(['logicalAnd', 'logicalOr', 'logicalXor', 'equal', 'notEqual', ...BITWISE]);
 /**
@@ -221,6 +222,10 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         case 'isnan': if (isFloat) { get(x); get(x); f.op(`${L}.ne`); } else splatConst(ctx, L, 0); return;
         case 'isinf': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.eq`); } else splatConst(ctx, L, 0); return;
         case 'invert': get(x); f.op('v128.not'); return;
+        case 'positive': get(x); return;
+        case 'deg2rad': case 'rad2deg': get(x); splatConst(ctx, L, angleFactor(ins.fn, LANE_DTYPE[L])); f.op(`${L}.mul`); return;
+        // A mask of the sign bit: the lane shifted arithmetically by its width less one.
+        case 'signbit': get(x); f.op('i32.const', L === 'f64x2' ? 63 : 31).op(L === 'f64x2' ? 'i64x2.shr_s' : 'i32x4.shr_s'); return;
         case 'isfinite': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.lt`); } else splatConst(ctx, L, -1); return;
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
@@ -259,6 +264,25 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
         }
         case 'minimum': get(a); get(b); f.op(isFloat ? `${L}.min` : 'i32x4.min_s'); return;
         case 'maximum': get(a); get(b); f.op(isFloat ? `${L}.max` : 'i32x4.max_s'); return;
+        case 'fmax': case 'fmin': {
+          if (!isFloat) { get(a); get(b); f.op(ins.fn === 'fmax' ? 'i32x4.max_s' : 'i32x4.min_s'); return; }
+          // As the scalar loop: a NaN ? b : b NaN ? a : (a > b ? a : b), < for fmin.
+          const isNan = (i: number): void => { get(i); get(i); f.op(`${L}.ne`); };
+          get(b); get(a);
+          get(a); get(b); get(a); get(b); f.op(`${L}.${ins.fn === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
+          isNan(b); f.op('v128.bitselect');
+          isNan(a); f.op('v128.bitselect');
+          return;
+        }
+        // b's sign bit, a's other bits.
+        case 'copysign': get(b); get(a); splatConst(ctx, L, -0); f.op('v128.bitselect'); return;
+        case 'heaviside':
+          get(a);
+          splatConst(ctx, L, 0);
+          splatConst(ctx, L, 1); get(b); get(a); splatConst(ctx, L, 0); f.op(`${L}.gt`).op('v128.bitselect');
+          get(a); splatConst(ctx, L, 0); f.op(`${L}.lt`).op('v128.bitselect');
+          get(a); get(a); f.op(`${L}.ne`).op('v128.bitselect');
+          return;
         default: {
           const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
           if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
