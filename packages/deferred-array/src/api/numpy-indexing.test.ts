@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
+import { decodeValue } from '../../test/numpy-values.js';
+import type { Raw } from '../../test/numpy-values.js';
 import type { DType } from '../ir/dtypes.js';
 
-type Raw = number | string;
 type NpDType = DType | 'int64' | 'uint64';
 type FnName = 'flip' | 'roll' | 'diff' | 'tile' | 'repeat' | 'take' | 'compress' | 'nonzero' | 'getMask' | 'getIndex' | 'setMask'
   | 'cumsum' | 'cumprod' | 'nancumsum';
@@ -34,19 +35,7 @@ const load = (name: string): Record<FnName, readonly Case[]> =>
   (JSON.parse(readFileSync(new URL(`../../test/vectors/${name}`, import.meta.url), 'utf8')) as { cases: Record<FnName, readonly Case[]> }).cases;
 const vectors = { cases: { ...load('indexing.json'), ...load('scans.json') } };
 
-const dv = new DataView(new ArrayBuffer(8));
-function decode(raw: Raw, dtype: NpDType): number {
-  if (typeof raw === 'number') return raw;
-  if (dtype === 'float64') {
-    dv.setBigUint64(0, BigInt(`0x${raw}`));
-    return dv.getFloat64(0);
-  }
-  if (dtype === 'float32') {
-    dv.setUint32(0, parseInt(raw, 16));
-    return dv.getFloat32(0);
-  }
-  return Number(raw);
-}
+const decode = (raw: Raw, dtype: NpDType): number => decodeValue(raw, dtype);
 
 function arrayOf(raw: readonly Raw[], dtype: DType, shape: readonly number[]): da.DeferredArray {
   const values = raw.map((r) => decode(r, dtype));

@@ -9,9 +9,10 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
+import { decodeValue } from '../../test/numpy-values.js';
+import type { Raw } from '../../test/numpy-values.js';
 import type { DType } from '../ir/dtypes.js';
 
-type Raw = number | string;
 type NpDType = DType | 'int64' | 'uint64';
 type StatName = 'var' | 'std' | 'ptp' | 'countNonzero' | 'average' | 'nansum' | 'nanmean' | 'nanmin' | 'nanmax' | 'nanvar' | 'nanstd';
 
@@ -84,19 +85,7 @@ function wideSum(name: StatName, c: Case): number | undefined {
   return undefined;
 }
 
-const dv = new DataView(new ArrayBuffer(8));
-function decode(raw: Raw, dtype: NpDType): number {
-  if (typeof raw === 'number') return raw;
-  if (dtype === 'float64') {
-    dv.setBigUint64(0, BigInt(`0x${raw}`));
-    return dv.getFloat64(0);
-  }
-  if (dtype === 'float32') {
-    dv.setUint32(0, parseInt(raw, 16));
-    return dv.getFloat32(0);
-  }
-  return Number(raw);
-}
+const decode = (raw: Raw, dtype: NpDType): number => decodeValue(raw, dtype);
 
 function arrayOf(values: readonly number[], dtype: DType, shape: readonly number[]): da.DeferredArray {
   const flat = dtype === 'bool' ? da.array(values.map((v) => v !== 0), { dtype: 'bool' }) : da.array(values as number[], { dtype });
@@ -123,8 +112,7 @@ function ulps(a: number, b: number, dtype: string): number {
   }
   if (dtype !== 'float64') return a === b ? 0 : Infinity;
   const bits = (x: number): bigint => {
-    dv.setFloat64(0, x);
-    const i = dv.getBigInt64(0);
+    const i = new BigInt64Array(Float64Array.of(x).buffer)[0]!;
     return i < 0n ? -(i & 0x7fffffffffffffffn) : i;
   };
   const d = bits(a) - bits(b);
