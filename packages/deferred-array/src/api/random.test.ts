@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
 import { philox4x32 } from '../reference/philox.js';
+import { decodeValue } from '../../test/numpy-values.js';
 
 interface Stream { key: [number, number]; stream: [number, number]; words: number[][]; float64: string[]; float32: string[] }
 const vectors = JSON.parse(readFileSync(new URL('../../../kernels-wasm/test/vectors/philox.json', import.meta.url), 'utf8')) as {
@@ -15,9 +16,8 @@ const vectors = JSON.parse(readFileSync(new URL('../../../kernels-wasm/test/vect
   streams: Stream[];
 };
 
-const dv = new DataView(new ArrayBuffer(8));
-const f64 = (hex: string): number => { dv.setBigUint64(0, BigInt(`0x${hex}`)); return dv.getFloat64(0); };
-const f32 = (hex: string): number => { dv.setUint32(0, parseInt(hex, 16)); return dv.getFloat32(0); };
+const f64 = (hex: string): number => decodeValue(hex, 'float64');
+const f32 = (hex: string): number => decodeValue(hex, 'float32');
 
 const initial = da.configure();
 afterAll(async () => {
@@ -82,6 +82,8 @@ describe('da.random.defaultRng', () => {
       r, r.T, r.get('1:5, ::-2'), r.get('::2, 3'), r.reshape([42]), r.T.reshape([42]), r.mul(col), col.broadcastTo([6, 7]).add(r),
       r.max({ axis: 1, keepdims: true }), f.mul(2).astype('float64'), f.T.add(1), da.concat([r, r.get('0:1')]), rng.random([]),
       rng.random([0]), rng.random([3, 0, 2]).sum({ axis: 1 }), da.where(r.gt(0.5), r, col),
+      // argmin and argmax are host steps: the draw must be stored for them.
+      r.argmax(), r.argmin({ axis: 1 }), r.mul(2).argmax({ axis: 0 }),
     ]) both(x);
     for (const x of [r.sum({ axis: 0 }), r.sum(), f.sum({ axis: 0 }), r.matmul(r.T), r.T.mean({ axis: 1 })]) both(x, true);
   });

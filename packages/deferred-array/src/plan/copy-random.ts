@@ -1,16 +1,18 @@
 // A random array has no memory: kernels compute its elements where they read
 // them. This pass gives every other reader an array: a random array (or a
 // view or reshape of one) that is a result, an output, a store, pinned, or an
-// operand of something other than an elementwise op or a reduction becomes a
-// copy (astype to its own dtype, an elementwise kernel that writes it once).
+// operand of something other than an elementwise op or a reduction the fuser
+// puts in kernels becomes a copy (astype to its own dtype, an elementwise
+// kernel that writes it once).
 import { makeNode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
-import { rootsOf } from './plan.js';
+import { FUSED_REDUCTIONS, isElementwise, rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
-const READS_IN_KERNELS = new Set(['unary', 'binary', 'ternary', 'cast', 'reduce']);
+/** What kernels read where they run: the fuser's own tests, so argmin (a host step) gets a copy. */
+const readsInKernel = (n: Node): boolean => isElementwise(n) || FUSED_REDUCTIONS.has(n.op);
 const PASSES_THROUGH = new Set(['view', 'reshape']);
 
 function copyRandomReads(plan: Plan): Plan {
@@ -24,7 +26,7 @@ function copyRandomReads(plan: Plan): Plan {
   };
   return rewriteGraph(plan, (n, inputs) => {
     const family = OPS[n.op].family;
-    const reads = READS_IN_KERNELS.has(family) || PASSES_THROUGH.has(family) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
+    const reads = readsInKernel(n) || PASSES_THROUGH.has(family) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
     const m = withInputs(n, reads);
     if (n.op === 'random' || (PASSES_THROUGH.has(family) && virtual.has(m.inputs[0]!))) {
       if (roots.has(n) || plan.pins.has(n)) return copyOf(m);
