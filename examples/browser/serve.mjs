@@ -20,8 +20,13 @@ async function buildDemo() {
     entryPoints: [join(HERE, 'main.js')], outfile: join(HERE, 'dist/main.js'), bundle: true, format: 'esm',
     platform: 'browser', target: 'es2022', sourcemap: true, logLevel: 'warning', nodePaths: [join(ROOT, 'packages')],
   });
-  copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(HERE, 'dist/comlink-worker.js'));
-  copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(HERE, 'dist/host-functions.js'));
+  copyWorkerFiles(join(HERE, 'dist'));
+}
+
+/** The two files the package's workers load, copied beside a bundle (esbuild leaves their new URL() alone). */
+function copyWorkerFiles(dir) {
+  copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(dir, 'comlink-worker.js'));
+  copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(dir, 'host-functions.js'));
 }
 
 /**
@@ -56,4 +61,4 @@ if (process.argv[1] === fileURLToPath(import.meta.url)) {
   console.log(`The demo page: ${url} (cross-origin isolated; Ctrl-C stops the server)`);
 }
 
-export { startDemo, serveFolder };
+export { startDemo, serveFolder, copyWorkerFiles };

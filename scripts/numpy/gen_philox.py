@@ -54,7 +54,6 @@ def main():
         raise SystemExit("run from the repository root")
     for ctr, key, want in KAT:
         got = [int(w) for w in philox([[x] for x in ctr], key)]
-        got = [g[0] if hasattr(g, "__len__") else g for g in got]
         assert got == want, (ctr, key, [hex(g) for g in got])
     n = 67
     streams = []

@@ -596,10 +596,7 @@ def stat_option_sets(name, x):
     sets = []
     for axis in axes:
         for kd in (False, True):
-            kw = {"axis": axis, "keepdims": kd}
-            if name == "countNonzero" and nd == 0:
-                kw = {"axis": None, "keepdims": kd}
-            sets.append(kw)
+            sets.append({"axis": axis, "keepdims": kd})
     if name in ("var", "std", "nanvar", "nanstd"):
         for ddof in (1, 2, 5):
             sets.append({"axis": axes[-1], "keepdims": False, "ddof": ddof})

@@ -18,7 +18,7 @@ import type { Browser, Page } from 'playwright-core';
 import * as da from 'deferred-array';
 import * as scenarios from './scenarios.js';
 // @ts-expect-error: a plain ES module of the example's (no types)
-import { serveFolder as serveFolderUntyped, startDemo as startDemoUntyped } from '../../examples/browser/serve.mjs';
+import { copyWorkerFiles as copyWorkerFilesUntyped, serveFolder as serveFolderUntyped, startDemo as startDemoUntyped } from '../../examples/browser/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
@@ -37,6 +37,7 @@ const call: Call = (page, name, ...args) =>
 type Served = { readonly server: Server; readonly url: string };
 const serveFolder = serveFolderUntyped as (root: string, o?: { port?: number; isolated?: boolean }) => Promise<Served>;
 const startDemo = startDemoUntyped as (o?: { port?: number; isolated?: boolean }) => Promise<Served>;
+const copyWorkerFiles = copyWorkerFilesUntyped as (dir: string) => void;
 
 /** A page that loads one script (a module, unless webpack's classic bundle). */
 const indexHtml = (script: string, module = true): string =>
@@ -56,8 +57,7 @@ async function buildPage(): Promise<void> {
   // The bar: bundling the package for the browser warns about no Node built-in.
   expect(app.warnings).toEqual([]);
   await build({ ...common, entryPoints: [join(ROOT, 'test/browser/fault-host.js')], outfile: join(dir, 'fault-host.js') });
-  copyFileSync(join(ROOT, 'packages/kernels-wasm/dist/browser/comlink-worker.js'), join(dir, 'comlink-worker.js'));
-  copyFileSync(join(ROOT, 'packages/deferred-array/dist/browser/host-functions.js'), join(dir, 'host-functions.js'));
+  copyWorkerFiles(dir);
   writeFileSync(join(dir, 'index.html'), indexHtml('page.js'));
 }
 

@@ -8,7 +8,7 @@
 // build a different graph at other sizes, so it is traced and planned once per
 // size instead.
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
-import { isThenable } from '../util/platform.js';
+import { isThenable } from '../util/stack-context.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';

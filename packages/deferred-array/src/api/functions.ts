@@ -13,11 +13,13 @@ type BinaryFunctions = { readonly [K in BinaryOp | AliasOf<BinaryOp>]: (x: Opera
 
 const u = (op: UnaryOp) => (x: Operand, options?: UfuncOptions): DeferredArray => unary(op, x, options);
 const b = (op: BinaryOp) => (x: Operand, y: Operand, options?: UfuncOptions): DeferredArray => binary(op, x, y, options);
+/** An op's function under its name and each alias: one function, so da.abs === da.absolute. */
+const named = (op: UnaryOp | BinaryOp, fn: unknown): Array<[string, unknown]> => [op, ...OPS[op].aliases].map((name) => [name, fn]);
 
 /** Every elementwise op and alias of the table, by name. */
 const UFUNCS = Object.freeze(Object.fromEntries([
-  ...UNARY_OPS.flatMap((op) => [op, ...OPS[op].aliases].map((name) => [name, u(op)])),
-  ...BINARY_OPS.flatMap((op) => [op, ...OPS[op].aliases].map((name) => [name, b(op)])),
+  ...UNARY_OPS.flatMap((op) => named(op, u(op))),
+  ...BINARY_OPS.flatMap((op) => named(op, b(op))),
 ])) as UnaryFunctions & BinaryFunctions;
 
 /** NumPy's where: elementwise choice, fused like any other elementwise op (unlike a lazy cond). */

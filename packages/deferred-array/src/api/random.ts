@@ -6,7 +6,7 @@
 // values do not depend on threads, blocks or what the array is fused with.
 // Each draw takes the generator's next stream (normal takes two), so draws
 // differ from each other and a seed repeats all of them.
-import { checkDType } from '../ir/dtypes.js';
+import { checkDType, dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { NotSupportedError } from '../ir/errors.js';
 import { makeNode } from '../ir/node.js';
@@ -118,15 +118,15 @@ class Generator {
    */
   integers(low: number, high?: number, shape?: Shape, options?: { dtype?: DType; endpoint?: boolean }): DeferredArray {
     const dtype = options?.dtype === undefined ? 'int32' : checkDType(options.dtype, 'integers: dtype');
-    if (dtype === 'float64' || dtype === 'float32') throw new TypeError(`integers: dtype must be an integer dtype; got '${dtype}'`);
+    if (isFloat(dtype)) throw new TypeError(`integers: dtype must be an integer dtype; got '${dtype}'`);
     const [lo, hi0] = high === undefined ? [0, low] : [low, high];
     for (const [name, v] of [['low', lo], ['high', hi0]] as const) {
       if (typeof v !== 'number' || !Number.isSafeInteger(v)) throw new TypeError(`integers: ${name} must be an integer; got ${describe(v)}`);
     }
     const hi = options?.endpoint ? hi0 + 1 : hi0;
     if (hi <= lo) throw new RangeError(`integers: low (${lo}) must be below high (${hi0})${options?.endpoint ? ' or equal to it' : ''}`);
-    const limits = dtype === 'bool' ? [0, 1] : dtype === 'uint8' ? [0, 255] : [-(2 ** 31), 2 ** 31 - 1];
-    if (lo < limits[0]! || hi - 1 > limits[1]!) throw new RangeError(`integers: [${lo}, ${hi - 1}] does not fit in ${dtype} (${limits[0]}..${limits[1]})`);
+    const { min, max } = dtypeInfo(dtype);
+    if (lo < min || hi - 1 > max) throw new RangeError(`integers: [${lo}, ${hi - 1}] does not fit in ${dtype} (${min}..${max})`);
     const u = this.#draw('integers', shapeOf('integers', shape) ?? [], 'float64');
     return add(floor(multiply(u, hi - lo)), lo).astype(dtype);
   }
@@ -139,4 +139,4 @@ function defaultRng(seed?: number | bigint): Generator {
 
 const random = Object.freeze({ defaultRng, default_rng: defaultRng, Generator });
 
-export { random, Generator, defaultRng };
+export { random, Generator };

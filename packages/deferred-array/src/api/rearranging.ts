@@ -32,8 +32,6 @@ interface DiffOptions {
   readonly append?: Operand;
 }
 
-const nodeFor = (x: Operand, fn: string, position = 0): Node =>
-  (x instanceof DeferredArray ? nodeOf(x) : anyNode(x, fn, position));
 
 function integer(fn: string, what: string, v: unknown, min = -Infinity): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
@@ -70,7 +68,7 @@ function flip(x: Operand, options?: { axis?: Axis }): DeferredArray {
  */
 function roll(x: Operand, shift: number | readonly number[], options?: { axis?: Axis }): DeferredArray {
   const o = checkOptionKeys<{ axis: Axis }>('roll', options, ['axis']);
-  const a = nodeFor(x, 'roll');
+  const a = anyNode(x, 'roll');
   noteShapeRead();
   const shifts = integers('roll', 'shift', shift);
   if (o.axis === undefined || o.axis === null) {
@@ -110,7 +108,7 @@ function rollAlong(x: Node, shifts: readonly number[]): Node {
  */
 function diff(x: Operand, options?: DiffOptions): DeferredArray {
   const o = checkOptionKeys<DiffOptions>('diff', options, ['n', 'axis', 'prepend', 'append']);
-  let a = nodeFor(x, 'diff');
+  let a = anyNode(x, 'diff');
   const times = integer('diff', 'option n', o.n ?? 1, 0);
   if (times === 0) return wrapNode(a);
   const ndim = a.shape.length;
@@ -122,7 +120,7 @@ function diff(x: Operand, options?: DiffOptions): DeferredArray {
     if (typeof v === 'number' || typeof v === 'boolean') {
       return nodeOf(full(shape, v, { dtype: weakScalarDType('subtract', a.dtype, v) }));
     }
-    const e = nodeFor(v, `diff: ${which}`);
+    const e = anyNode(v, `diff: ${which}`);
     return e.shape.length === 0 ? view.broadcastTo(e, shape) : e;
   };
   if (o.prepend !== undefined || o.append !== undefined) {
@@ -153,7 +151,7 @@ function spread(x: Node, reps: readonly number[], inner: boolean, fn: string): N
  * last axes.
  */
 function tile(x: Operand, reps: number | readonly number[]): DeferredArray {
-  const a = nodeFor(x, 'tile');
+  const a = anyNode(x, 'tile');
   noteShapeRead();
   const r = integers('tile', 'reps', reps, 0);
   const ndim = Math.max(a.shape.length, r.length);
@@ -169,7 +167,7 @@ function tile(x: Operand, reps: number | readonly number[]): DeferredArray {
  */
 function repeat(x: Operand, repeats: number | readonly number[], options?: { axis?: number | null }): DeferredArray {
   const o = checkOptionKeys<{ axis: number | null }>('repeat', options, ['axis']);
-  let a = nodeFor(x, 'repeat');
+  let a = anyNode(x, 'repeat');
   noteShapeRead();
   if (o.axis === undefined || o.axis === null) a = view.reshape(a, [-1], 'repeat');
   const axis = normalizeAxis(o.axis ?? 0, a.shape.length, 'repeat: axis');

@@ -4,9 +4,9 @@
 import { scan } from '../ir/build-scan.js';
 import { isFloat } from '../ir/dtypes.js';
 import { checkOptionKeys } from '../ir/options.js';
-import type { Node } from '../ir/node.js';
 import type { ScanOp } from '../ir/op-table.js';
-import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
+import { wrapNode } from './deferred-array.js';
+import type { DeferredArray } from './deferred-array.js';
 import { UFUNCS, where } from './functions.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
@@ -16,11 +16,10 @@ interface ScanOptions {
   readonly axis?: number | null;
 }
 
-const nodeFor = (x: Operand, fn: string): Node => (x instanceof DeferredArray ? nodeOf(x) : anyNode(x, fn, 0));
 
 const scanning = (op: ScanOp) => (x: Operand, options?: ScanOptions): DeferredArray => {
   const o = checkOptionKeys<ScanOptions>(op, options, ['axis']);
-  return wrapNode(scan(op, nodeFor(x, op), o.axis ?? null));
+  return wrapNode(scan(op, anyNode(x, op), o.axis ?? null));
 };
 
 /** Running sum; integers and bools accumulate in float64 (NumPy: int64), exact below 2^53. */
@@ -31,7 +30,7 @@ const cumprod = scanning('cumprod');
 /** cumsum with NaN counted as zero (NumPy's nancumsum); integers have no NaN. */
 function nancumsum(x: Operand, options?: ScanOptions): DeferredArray {
   checkOptionKeys<ScanOptions>('nancumsum', options, ['axis']);
-  const a = wrapNode(nodeFor(x, 'nancumsum'));
+  const a = wrapNode(anyNode(x, 'nancumsum'));
   return cumsum(isFloat(a.dtype) ? where(UFUNCS.isnan(a), 0, a) : a, options);
 }
 

@@ -33,8 +33,6 @@ interface TakeOptions {
   readonly mode?: TakeMode;
 }
 
-const nodeFor = (x: Operand, fn: string, position = 0): Node =>
-  (x instanceof DeferredArray ? nodeOf(x) : anyNode(x, fn, position));
 
 const int32Source = (values: ArrayLike<number>, shape: readonly number[] = [values.length]): Node =>
   source(Int32Array.from(values), shape, 'int32');
@@ -42,22 +40,21 @@ const int32Source = (values: ArrayLike<number>, shape: readonly number[] = [valu
 /** NumPy's take: x's elements at `indices` along `axis` (of x flattened by default). Deferred; out-of-range indices fail when it runs. */
 function take(x: Operand, indices: Operand, options?: TakeOptions): DeferredArray {
   const o = checkOptionKeys<TakeOptions>('take', options, ['axis', 'mode']);
-  return wrapNode(takeNode(nodeFor(x, 'take'), nodeFor(indices, 'take', 1), o.axis ?? null, o.mode ?? 'raise'));
+  return wrapNode(takeNode(anyNode(x, 'take'), anyNode(indices, 'take', 1), o.axis ?? null, o.mode ?? 'raise'));
 }
 
 /**
  * The values of `x` now, row-major (bools as 0/1): its pending graph runs.
  * Refused while a compiled function is traced, where there are no values.
  */
-function valuesNow(fn: string, x: Node): { shape: readonly number[]; data: ArrayLike<number> } {
+function valuesNow(fn: string, x: Node): ArrayLike<number> {
   if (tracingNow()) {
     throw new NotSupportedError(`${fn} reads its mask's values to know the result's shape, which a compiled function cannot do ` +
       'while it is traced; select outside da.compile, or use da.where(mask, x, fill), whose shape is known');
   }
   const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
   const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));
-  const data = contiguous ? nd.data as ArrayLike<number> : Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
-  return { shape: x.shape, data };
+  return contiguous ? nd.data as ArrayLike<number> : Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
 }
 
 const makeUint8 = (x: Node): Node => nodeOf(wrapNode(x).astype('uint8'));
@@ -74,11 +71,11 @@ function nonzeroFlat(data: ArrayLike<number>): Int32Array {
 
 /** NumPy's nonzero: one int32 array per axis, the coordinates of x's nonzero elements. Reads x's values now. */
 function nonzero(x: Operand): DeferredArray[] {
-  const a = nodeFor(x, 'nonzero');
+  const a = anyNode(x, 'nonzero');
   if (a.shape.length === 0) {
     throw new ShapeError('nonzero: a 0-d array has no coordinates (NumPy 2 refuses it too); use nonzero(x.reshape([1]))');
   }
-  const { data } = valuesNow('nonzero', a);
+  const data = valuesNow('nonzero', a);
   const flat = nonzeroFlat(data);
   const strides = contiguousStrides(a.shape);
   return a.shape.map((d, axis) => wrapNode(int32Source(Array.from(flat, (p) => Math.floor(p / strides[axis]!) % d))));
@@ -91,12 +88,12 @@ function nonzero(x: Operand): DeferredArray[] {
  */
 function compress(condition: Operand, x: Operand, options?: { axis?: number | null }): DeferredArray {
   const o = checkOptionKeys<{ axis: number | null }>('compress', options, ['axis']);
-  const c = nodeFor(condition, 'compress', 0);
+  const c = anyNode(condition, 'compress', 0);
   if (c.shape.length !== 1) throw new ShapeError(`compress: condition must be 1-D; got shape ${formatShape(c.shape)}`);
-  let a = nodeFor(x, 'compress', 1);
+  let a = anyNode(x, 'compress', 1);
   if (o.axis === undefined || o.axis === null) a = view.reshape(a, [-1], 'compress');
   const axis = normalizeAxis(o.axis ?? 0, a.shape.length, 'compress: axis');
-  const picks = nonzeroFlat(valuesNow('compress', c).data);
+  const picks = nonzeroFlat(valuesNow('compress', c));
   const n = a.shape[axis]!;
   const beyond = picks.find((p) => p >= n);
   if (beyond !== undefined) {
@@ -116,16 +113,16 @@ function checkMask(fn: string, mask: Node, x: Node): void {
 
 /** x[mask]: the elements (or sub-arrays) where mask is true, as one axis. Reads mask's values now. */
 function selectMask(x: Operand, mask: Node): DeferredArray {
-  const a = nodeFor(x, 'get');
+  const a = anyNode(x, 'get');
   checkMask('get', mask, a);
   const k = mask.shape.length;
   const flat = view.reshape(a, [sizeOf(mask.shape), ...a.shape.slice(k)], 'get');
-  return wrapNode(takeNode(flat, int32Source(nonzeroFlat(valuesNow('get', mask).data)), 0));
+  return wrapNode(takeNode(flat, int32Source(nonzeroFlat(valuesNow('get', mask))), 0));
 }
 
 /** x[indices]: NumPy's integer array index on the first axis. Deferred. */
 function selectIndices(x: Operand, indices: Node): DeferredArray {
-  const a = nodeFor(x, 'get');
+  const a = anyNode(x, 'get');
   if (a.shape.length === 0) throw new ShapeError('get: a 0-d array cannot be indexed by an array');
   return wrapNode(takeNode(a, indices, 0));
 }
@@ -159,9 +156,9 @@ function setMask(x: DeferredArray, mask: DeferredArray, v: Operand): DeferredArr
   checkMask('set', m, a);
   const rest = a.shape.slice(m.shape.length);
   const wide = view.reshape(m, [...m.shape, ...rest.map(() => 1)], 'set');
-  const value = v instanceof DeferredArray ? nodeOf(v) : anyNode(v, 'set', 1);
+  const value = anyNode(v, 'set', 1);
   if (value.shape.length === 0) return writeInPlace(x, 'assign', where(wrapNode(wide), wrapNode(value), x));
-  const picks = nonzeroFlat(valuesNow('set', m).data);
+  const picks = nonzeroFlat(valuesNow('set', m));
   const target = [picks.length, ...rest];
   const spread = view.broadcastTo(value, target);
   if (picks.length === 0) return x;

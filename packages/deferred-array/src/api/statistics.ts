@@ -5,7 +5,6 @@
 // evaluator, which sums as NumPy does, reproduces NumPy's values.
 import { isFloat, promoteTypes } from '../ir/dtypes.js';
 import { checkOptionKeys } from '../ir/options.js';
-import { normalizeAxes, normalizeAxis } from '../ir/shape.js';
 import { noteShapeRead } from '../ir/symbols.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { describe } from './operand.js';
@@ -13,6 +12,8 @@ import * as shaping from './shaping.js';
 import { UFUNCS, where } from './functions.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
+import { normalizeAxis } from '../ir/shape.js';
+import { reducedAxes } from '../ir/build-reduce.js';
 import type { ReduceOptions } from '../ir/build-reduce.js';
 
 const { add, subtract, multiply, divide, square, sqrt, abs, isnan, isfinite, logicalNot, notEqual, lessEqual, equal, logicalAnd, logicalOr } = UFUNCS;
@@ -49,11 +50,7 @@ function ddofOf(fn: string, o: VarianceOptions): number {
 /** The number of elements each output element reduces (reading the lengths, so a compiled function traces per size). */
 function countAlong(fn: string, x: DeferredArray, axis: ReduceOptions['axis']): number {
   noteShapeRead();
-  const shape = x.shape;
-  const axes = axis === undefined || axis === null
-    ? normalizeAxes(undefined, shape.length)
-    : Array.isArray(axis) ? normalizeAxes(axis, shape.length, `${fn}: axis`) : [normalizeAxis(axis, shape.length, `${fn}: axis`)];
-  return axes.reduce((p, a) => p * shape[a]!, 1);
+  return reducedAxes(fn, axis, x.shape.length).reduce((p, a) => p * x.shape[a]!, 1);
 }
 
 /**
@@ -173,9 +170,11 @@ function nanvar(x: Operand, options?: VarianceOptions): DeferredArray {
   const keep = { axis: o.axis, keepdims: true };
   const mask = isnan(a);
   const arr = where(mask, 0, a);
-  const avg = byCount(shaping.sum(arr, keep), countNotNan(a, keep));
+  const cnt = countNotNan(a, keep);
+  const avg = byCount(shaping.sum(arr, keep), cnt);
   const sqr = square(where(mask, 0, subtract(arr, avg)));
-  const dof = subtract(countNotNan(a, reduceOnly(o)), ddof);
+  // One count, its kept axes squeezed as NumPy's nanvar does (not a second count reduced).
+  const dof = subtract(o.keepdims ? cnt : shaping.squeeze(cnt, reducedAxes('nanvar', o.axis, a.shape.length)), ddof);
   return where(lessEqual(dof, 0), NaN, byCount(shaping.sum(sqr, reduceOnly(o)), dof));
 }
 

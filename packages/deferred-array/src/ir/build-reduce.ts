@@ -22,15 +22,19 @@ function checkReduceOptions(op: ReduceOp, options: unknown): ReduceOptions {
   return o;
 }
 
+/** The axes a reduction over `axis` (one, a list, or all when undefined or null) reduces, normalised. */
+function reducedAxes(fn: string, axis: unknown, ndim: number): number[] {
+  if (axis === undefined || axis === null) return normalizeAxes(undefined, ndim);
+  return Array.isArray(axis) ? normalizeAxes(axis, ndim, `${fn}: axis`) : [normalizeAxis(axis, ndim, `${fn}: axis`)];
+}
+
 function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
   const { axis, keepdims = false } = checkReduceOptions(op, options);
   const ndim = x.shape.length;
   if ((op === 'argmin' || op === 'argmax') && Array.isArray(axis)) {
     throw new TypeError(`${op}: axis must be a single integer or omitted (NumPy does not take a list); got ${JSON.stringify(axis)}`);
   }
-  const axes = axis === undefined || axis === null
-    ? normalizeAxes(undefined, ndim)
-    : Array.isArray(axis) ? normalizeAxes(axis, ndim, `${op}: axis`) : [normalizeAxis(axis, ndim, `${op}: axis`)];
+  const axes = reducedAxes(op, axis, ndim);
   const reduced = new Set(axes);
   if (NO_IDENTITY.has(op) && axes.some((a) => x.shape[a] === 0)) {
     throw new ShapeError(
@@ -48,5 +52,5 @@ function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
   return makeNode(op, [x], shape, out, { axes, keepdims });
 }
 
-export { reduce };
+export { reduce, reducedAxes };
 export type { ReduceOptions };

@@ -102,7 +102,7 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean)
   const bits = rule === 'bitwise' || rule === 'shift';
   // A bool array meets a Python int in NumPy's int64; ours is int32, or float64
   // past it, which has no bits to operate on.
-  if (arrayDType === 'bool' && (fitsIn(value, 'int32') || !bits)) return fitsIn(value, 'int32') ? 'int32' : 'float64';
+  if (arrayDType === 'bool' && !bits) return fitsIn(value, 'int32') ? 'int32' : 'float64';
   const target = arrayDType === 'bool' ? 'int32' : arrayDType;
   if (fitsIn(value, target)) return target;
   // Comparing with an out-of-range integer is still well defined (NumPy 2 does

@@ -1,7 +1,7 @@
 // The browser build's platform.ts (scripts/bundle.mjs swaps it in): the
 // page's cores, console.warn, and the stack context (a page has no
 // AsyncLocalStorage).
-import { isThenable, stackContext } from './stack-context.js';
+import { stackContext } from './stack-context.js';
 import type { AsyncContext } from './stack-context.js';
 
 function availableCores(): number {
@@ -16,4 +16,4 @@ function asyncContext<T>(): AsyncContext<T> {
   return stackContext<T>();
 }
 
-export { availableCores, emitWarning, asyncContext, isThenable };
+export { availableCores, emitWarning, asyncContext };

@@ -1,7 +1,7 @@
 // The little this package asks of its host, in one place: Node's side
 // (platform.browser.ts is the browser build's).
 import { createRequire } from 'node:module';
-import { isThenable, stackContext } from './stack-context.js';
+import { stackContext } from './stack-context.js';
 import type { AsyncContext } from './stack-context.js';
 
 const require = createRequire(import.meta.url);
@@ -35,4 +35,4 @@ function asyncContext<T>(): AsyncContext<T> {
   }
 }
 
-export { availableCores, emitWarning, asyncContext, isThenable };
+export { availableCores, emitWarning, asyncContext };

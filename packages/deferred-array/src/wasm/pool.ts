@@ -17,7 +17,9 @@ interface PoolSettings {
 const defaults = (): PoolSettings => ({ hostModule: hostModuleUrl() });
 
 let settings: PoolSettings = defaults();
-let current: { readonly threads: number; readonly pool: Promise<KernelPool | undefined> } | undefined;
+/** A pool for a thread count; `ready` once it has started (for its counts). */
+interface PoolEntry { readonly threads: number; readonly pool: Promise<KernelPool | undefined>; ready?: KernelPool }
+let current: PoolEntry | undefined;
 /** Set once a pool failed to start: nothing is retried until shutdown(). */
 let unavailable = false;
 /** Jobs on each pool, so a pool being replaced or shut down finishes them first. */
@@ -28,7 +30,6 @@ async function startPool(threads: number): Promise<KernelPool | undefined> {
   try {
     pool = await createPool({ threads, memory: defaultHeap().memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
     await pool.start();
-    started = pool;
     return pool;
   } catch (e) {
     unavailable = true;
@@ -49,12 +50,9 @@ async function retire(pool: Promise<KernelPool | undefined>): Promise<void> {
 }
 
 let warnedUnshared = false;
-/** The pool that started last, for its counts (da.stats()). */
-let started: KernelPool | undefined;
-
 /** Blocks each worker of the current pool has run since it started (none without a pool). */
 function workerBlocks(): number[] {
-  return started ? [...started.stats().blocksPerWorker] : [];
+  return current?.ready ? [...current.ready.stats().blocksPerWorker] : [];
 }
 
 /**
@@ -84,7 +82,10 @@ async function withPool<T>(job: (pool: KernelPool | undefined) => Promise<T>): P
     current = undefined;
   }
   if (unavailable) return job(undefined);
-  current ??= { threads, pool: startPool(threads) };
+  if (!current) {
+    const entry: PoolEntry = { threads, pool: startPool(threads).then((p) => (entry.ready = p)) };
+    current = entry;
+  }
   const handle = current.pool;
   const run = handle.then(job);
   let jobs = inFlight.get(handle);
@@ -101,7 +102,6 @@ async function withPool<T>(job: (pool: KernelPool | undefined) => Promise<T>): P
 async function shutdownPool(): Promise<void> {
   const old = current;
   current = undefined;
-  started = undefined;
   unavailable = false;
   if (old) await retire(old.pool);
 }
