@@ -3,7 +3,7 @@
 // memory, every kernel on the calling thread, one warning saying why and what to do, results
 // as copies, and the same values as the reference evaluator.
 import { afterAll, describe, expect, jest, test } from '@jest/globals';
-import { defaultHeap, heapIsShared, inDefaultHeap } from 'kernels-wasm';
+import { defaultHeap, heapIsShared, inDefaultHeap, isSharedBuffer } from 'kernels-wasm';
 import * as da from '../index.js';
 
 type Nd = { data: ArrayLike<number> };
@@ -14,7 +14,7 @@ describe('without shared memory', () => {
   test('the heap is an ordinary memory and the backend is still WebAssembly', () => {
     expect(heapIsShared()).toBe(false);
     expect(da.configure().backend).toBe('wasm');
-    expect(typeof SharedArrayBuffer !== 'undefined' && defaultHeap().memory.buffer instanceof SharedArrayBuffer).toBe(false);
+    expect(isSharedBuffer(defaultHeap().memory.buffer)).toBe(false);
   });
 
   test('kernels run on the calling thread, with one warning that says why and what to do', async () => {

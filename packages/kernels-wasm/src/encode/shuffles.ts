@@ -14,4 +14,10 @@ const JOIN_HIGH_HALVES = [8, 9, 10, 11, 12, 13, 14, 15, 24, 25, 26, 27, 28, 29, 
 /** The high 32 bits of each i64 lane moved to i32 lanes 0 and 1 (what convert_low then widens). */
 const HIGH_WORDS = [4, 5, 6, 7, 12, 13, 14, 15, 4, 5, 6, 7, 12, 13, 14, 15] as const;
 
-export { HIGH_TO_LOW, JOIN_LOW_HALVES, JOIN_HIGH_HALVES, HIGH_WORDS };
+/** The high 32 bits of each i64 lane of two vectors (two i64x2 products), as one i32x4. */
+const PRODUCT_HIGH_WORDS = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31] as const;
+
+/** The low 32 bits of each i64 lane of two vectors, as one i32x4. */
+const PRODUCT_LOW_WORDS = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27] as const;
+
+export { HIGH_TO_LOW, JOIN_LOW_HALVES, JOIN_HIGH_HALVES, HIGH_WORDS, PRODUCT_HIGH_WORDS, PRODUCT_LOW_WORDS };

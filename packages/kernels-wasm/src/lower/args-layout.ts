@@ -25,12 +25,12 @@ const ARGS = {
   shape: 32,
 } as const;
 
-/** Byte size of the launch block of a kernel with `ndim` axes and `arrays` arrays. */
 /** The i32 index (in memory) of a launch's claim counter, for Atomics on it. */
 function claimIndex(argsPtr: number): number {
   return (argsPtr + ARGS.claim) >>> 2;
 }
 
+/** Byte size of the elementwise part of the launch block of a kernel with `ndim` axes and `arrays` arrays. */
 function argsBytes(ndim: number, arrays: number): number {
   return ARGS.shape + 4 * (ndim + arrays * (1 + ndim));
 }
@@ -69,7 +69,11 @@ const RANDOM_WORDS_BYTES = 16;
 const randomOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown; temps?: readonly unknown[] }): number =>
   tempsOffset(spec) + (spec.temps ? tempsBytes(spec.temps.length) : 0);
 
+/** Byte size of a kernel's whole launch block: every field the spec's kernel reads, random words last. */
+const launchBlockBytes = (spec: { ndim: number; arrays: ReadonlyArray<{ random?: true }>; contraction?: unknown; temps?: readonly unknown[] }): number =>
+  randomOffset(spec) + RANDOM_WORDS_BYTES * spec.arrays.filter((a) => a.random).length;
+
 export {
   ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, RANDOM_WORDS_BYTES, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset,
-  tempsBytes, tempsOffset, randomOffset,
+  tempsBytes, tempsOffset, randomOffset, launchBlockBytes,
 };

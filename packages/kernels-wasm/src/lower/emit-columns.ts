@@ -122,6 +122,12 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
   // Rows ROWS at a time while ROWS are left, then one at a time: each partial is loaded once,
   // takes the rows' values in row order (the same additions as row by row) and is stored once.
   const rowPtr = Array.from({ length: ROWS }, () => spec.arrays.map(i32));
+  /** Array k's address of (row r, column `col`): its pointer + r * rowStride + col * colStride. */
+  const elementAddress = (k: number, col: Local): void => {
+    argLoad(arrayPtrOffset(2, k));
+    f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
+    f.op('local.get', col).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
+  };
   const accV = lanes ? reduces.map((red) => Array.from({ length: COLUMN_VECTORS }, () =>
     Array.from({ length: lanes !== 'f64x2' && red.type === 'float64' ? 2 : 1 }, () => f.local('v128')))) : [];
   // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
@@ -149,9 +155,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
     f.block().loop(); // row groups
     f.op('local.get', r).op('i32.const', rows).op('i32.add').op('local.get', R).op('i32.gt_u').op('br_if', 1);
     spec.arrays.forEach((_, k) => {
-      argLoad(arrayPtrOffset(2, k));
-      f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
-      f.op('local.get', c0).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
+      elementAddress(k, c0);
       f.op('local.set', ptr[0]![k]!);
       for (let u = 1; u < rows; u++) {
         f.op('local.get', ptr[u - 1]![k]!).op('local.get', rowStride[k]!).op('i32.add').op('local.set', ptr[u]![k]!);
@@ -204,17 +208,16 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
       .op('local.get', c0).op('i32.add').op('local.set', jTail);
     f.op('local.get', jTail).op('local.get', c1).op('i32.lt_u').if();
     f.op('i32.const', 0).op('local.set', r);
+    // Each array's address of (row r, column jTail): set once, then a row stride per row.
+    const start = spec.arrays.map(i32);
+    spec.arrays.forEach((_, k) => { elementAddress(k, jTail); f.op('local.set', start[k]!); });
     f.block().loop();
     f.op('local.get', r).op('local.get', R).op('i32.ge_u').op('br_if', 1);
     const p = rowPtr[0]!;
-    spec.arrays.forEach((_, k) => {
-      argLoad(arrayPtrOffset(2, k));
-      f.op('local.get', r).op('local.get', rowStride[k]!).op('i32.mul').op('i32.add');
-      f.op('local.get', jTail).op('local.get', colStride[k]!).op('i32.mul').op('i32.add');
-      f.op('local.set', p[k]!);
-    });
+    spec.arrays.forEach((_, k) => { f.op('local.get', start[k]!).op('local.set', p[k]!); });
     f.op('local.get', jTail).op('local.set', j);
     scalarLoop(ctx, spec, scalarVals, p, colStride, j, c1, scalarReduce);
+    spec.arrays.forEach((_, k) => { f.op('local.get', start[k]!).op('local.get', rowStride[k]!).op('i32.add').op('local.set', start[k]!); });
     f.op('local.get', r).op('i32.const', 1).op('i32.add').op('local.set', r);
     f.op('br', 0).end().end(); // rows
     f.end();

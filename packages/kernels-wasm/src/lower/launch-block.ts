@@ -30,7 +30,14 @@ function writeLaunchBlock(words: Int32Array, at: number, h: Header, shape: reado
   });
 }
 
-const randomBytes = (arrays: readonly LaunchArray[]): number => RANDOM_WORDS_BYTES * arrays.filter((a) => a.random).length;
+/** A launch gives key and stream exactly for the spec's random arrays (their words' place and count come from the spec). */
+function checkRandomArrays(spec: ReadonlyArray<{ random?: true }>, arrays: readonly LaunchArray[], what: string): void {
+  spec.forEach((a, k) => {
+    if (Boolean(a.random) !== Boolean(arrays[k]!.random)) {
+      throw new RangeError(`${what}: array ${k} is ${a.random ? '' : 'not '}a random array in the kernel, so it ${a.random ? 'needs' : 'takes no'} random words (key and stream)`);
+    }
+  });
+}
 
 /** Writes each random array's key and stream, in array order, from byte address `at`. */
 function writeRandomWords(words: Int32Array, at: number, arrays: readonly LaunchArray[]): void {
@@ -53,4 +60,4 @@ function isRowMajor(shape: readonly number[], strides: readonly number[]): boole
   return true;
 }
 
-export { writeLaunchBlock, writeRandomWords, randomBytes, isRowMajor };
+export { writeLaunchBlock, writeRandomWords, checkRandomArrays, isRowMajor };

@@ -3,8 +3,8 @@
 // block reads (see temp-ranges.ts), and sizes the scratch area: one part per
 // thread that may run blocks at once, each holding every temporary's largest
 // range.
-import { TEMPS, argsBytes } from './args-layout.js';
-import { isRowMajor, randomBytes, writeLaunchBlock, writeRandomWords } from './launch-block.js';
+import { TEMPS, launchBlockBytes, randomOffset } from './args-layout.js';
+import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KernelSpec } from './kernel-spec.js';
 import type { LaunchArray } from './launch.js';
@@ -29,6 +29,7 @@ function planTemps(spec: KernelSpec, shape: readonly number[], arrays: readonly 
     const what = `launch.temps[${i}]`;
     if (tl.shape.length !== t.kernel.ndim) throw new RangeError(`${what}: its kernel has ${t.kernel.ndim} axes but the shape ${JSON.stringify(tl.shape)} has ${tl.shape.length}`);
     if (tl.arrays.length !== t.kernel.arrays.length) throw new RangeError(`${what}: its kernel takes ${t.kernel.arrays.length} arrays; got ${tl.arrays.length}`);
+    checkRandomArrays(t.kernel.arrays, tl.arrays, what);
     const size = tl.shape.reduce((a, b) => a * b, 1);
     if (size > 0 && !isRowMajor(tl.shape, tl.arrays[t.out]!.strides)) throw new RangeError(`${what}: its output must be row-major over its shape`);
     const s = arrays[t.array]!.strides;
@@ -65,13 +66,13 @@ function writeTemps(spec: KernelSpec, words: () => Int32Array, alloc: (bytes: nu
   const scratch = alloc(Math.max(16, perThread * threads));
   const tempArgs = specs.map((t, i) => {
     const tl = temps[i]!;
-    const ptr = alloc(argsBytes(tl.shape.length, tl.arrays.length) + randomBytes(tl.arrays));
+    const ptr = alloc(launchBlockBytes(t.kernel));
     const table = alloc(Math.max(8, planned[i]!.table.byteLength));
     const size = tl.shape.reduce((a, b) => a * b, 1);
     const w = words();
     w.set(planned[i]!.table, table >>> 2);
     writeLaunchBlock(w, ptr, { total: size, blockSize: Math.max(1, size), partials: 0, segment: Math.max(1, size), segmentLcm: Math.max(1, size) }, tl.shape, tl.arrays);
-    writeRandomWords(w, ptr + argsBytes(tl.shape.length, tl.arrays.length), tl.arrays);
+    writeRandomWords(w, ptr + randomOffset(t.kernel), tl.arrays);
     const field = at + TEMPS.first + TEMPS.stride * i;
     w[(argsPtr + field + TEMPS.args) >>> 2] = ptr;
     w[(argsPtr + field + TEMPS.table) >>> 2] = table;

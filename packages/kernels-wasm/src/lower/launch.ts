@@ -3,8 +3,8 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
-import { ARGS, CONTRACTION, CONTRACTION_BYTES, argsBytes, claimIndex, randomOffset, tempsBytes, tempsOffset } from './args-layout.js';
-import { isRowMajor, randomBytes, writeLaunchBlock, writeRandomWords } from './launch-block.js';
+import { ARGS, CONTRACTION, argsBytes, claimIndex, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
+import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
 import type { TempLaunch } from './launch-temps.js';
 import type { CompiledModule, HostFunction } from './compile.js';
@@ -174,6 +174,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   if (l.arrays.length !== compiled.spec.arrays.length) {
     throw new RangeError(`launch: the kernel takes ${compiled.spec.arrays.length} arrays; got ${l.arrays.length}`);
   }
+  checkRandomArrays(compiled.spec.arrays, l.arrays, 'launch');
   const total = l.shape.reduce((a, b) => a * b, 1);
   const columns = compiled.spec.mode === 'columns';
   const contraction = compiled.spec.contraction ? checkContraction(compiled, l, total) : 0;
@@ -199,7 +200,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   try {
     // One heap block for both: the launch block, then the partials from the next multiple of
     // 64 bytes (one allocation per launch, not two).
-    const launchBytes = argsBytes(ndim, l.arrays.length) + (contraction ? CONTRACTION_BYTES : 0) + (temps ? tempsBytes(temps.length) : 0) + randomBytes(l.arrays);
+    const launchBytes = launchBlockBytes(compiled.spec);
     const partialsAt = Math.ceil(launchBytes / 64) * 64;
     const argsPtr = alloc(partialsAt + Math.max(8, pieces * slots * 8));
     const partialsPtr = argsPtr + partialsAt;

@@ -14,6 +14,8 @@ interface OpRule {
   readonly math?: string;
   /** A predicate: its result is bool whatever its operand's type (comparisons are binary ops' own case). */
   readonly bool?: true;
+  /** false: the native integer lowering is scalar only (the vector loop has no form of it). */
+  readonly intLanes?: false;
 }
 
 const NATIVE: OpRule = { float: 'native', int: 'native' };
@@ -23,9 +25,17 @@ const HOST: OpRule = { float: 'host', int: 'host' };
 const PREDICATE: OpRule = { float: 'native', int: 'native', bool: true };
 /** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
 const FLOAT_ONLY: OpRule = { float: 'native', int: 'host' };
+/** Integer division's results and flags per element; no lane form. */
+const INT_SCALAR: OpRule = { float: 'host', int: 'native', intLanes: false };
+/**
+ * Shifts: integers only (the type rules refuse floats). A count per lane has no
+ * i32x4 instruction; simd-ops.ts vectorises a count the same in every lane.
+ */
+const SHIFT: OpRule = { float: 'host', int: 'native', intLanes: false };
 
 const UNARY_RULES = {
-  negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE, reciprocal: NATIVE,
+  negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE,
+  reciprocal: { float: 'native', int: 'native', intLanes: false },
   floor: NATIVE, ceil: NATIVE, round: NATIVE, trunc: NATIVE,
   logicalNot: PREDICATE, isnan: PREDICATE, isinf: PREDICATE, isfinite: PREDICATE,
   exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
@@ -36,13 +46,13 @@ const UNARY_RULES = {
 
 const BINARY_RULES = {
   add: NATIVE, subtract: NATIVE, multiply: NATIVE, divide: { float: 'native', int: 'host' },
-  floorDivide: { float: 'host', int: 'native' }, mod: { float: 'host', int: 'native' },
+  floorDivide: INT_SCALAR, mod: INT_SCALAR,
   power: { float: 'math', int: 'host', math: 'pow' }, atan2: MATH, hypot: MATH, minimum: NATIVE, maximum: NATIVE,
   equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
   logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
   fmax: NATIVE, fmin: NATIVE, fmod: HOST, copysign: FLOAT_ONLY, heaviside: FLOAT_ONLY, logaddexp: HOST, logaddexp2: HOST,
   // Integer and bool operands only (deferred-array's type rules refuse floats).
-  bitwiseAnd: NATIVE, bitwiseOr: NATIVE, bitwiseXor: NATIVE, leftShift: NATIVE, rightShift: NATIVE,
+  bitwiseAnd: NATIVE, bitwiseOr: NATIVE, bitwiseXor: NATIVE, leftShift: SHIFT, rightShift: SHIFT,
 } as const satisfies Record<string, OpRule>;
 
 type KUnary = keyof typeof UNARY_RULES;
@@ -54,4 +64,4 @@ const ruleOf = (fn: KUnary | KBinary): OpRule => (UNARY_RULES as Record<string, 
 const isPredicate = (fn: KUnary): boolean => ruleOf(fn).bool === true;
 
 export { UNARY_RULES, BINARY_RULES, ruleOf, isPredicate };
-export type { KUnary, KBinary, OpRule, Lowering };
+export type { KUnary, KBinary, OpRule };

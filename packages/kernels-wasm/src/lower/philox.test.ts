@@ -104,4 +104,17 @@ describe('random arrays in kernels: Philox 4x32-10', () => {
       .toThrow(/array 0 is random, so it must be float64 or float32/);
     expect(bad((s) => ({ ...s, arrays: [s.arrays[0]!, { ...s.arrays[1]!, random: true }] }))).toThrow(/array 1 is random, so it must be an input/);
   });
+
+  test('a launch gives random words exactly for the random arrays of the kernel', () => {
+    const s = spec('float64', 'contiguous');
+    const heap = testHeap();
+    const compiled = compileKernel(s);
+    const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
+    const out = { ptr: heap.alloc(8), strides: [1] };
+    const words = { key: [1, 2] as [number, number], stream: [3, 4] as [number, number] };
+    expect(() => launch(compiled, heap, fn, { shape: [1], arrays: [{ ptr: 0, strides: [1] }, out] }))
+      .toThrow(/array 0 is a random array in the kernel, so it needs random words/);
+    expect(() => launch(compiled, heap, fn, { shape: [1], arrays: [{ ptr: 0, strides: [1], random: words }, { ...out, random: words }] }))
+      .toThrow(/array 1 is not a random array in the kernel, so it takes no random words/);
+  });
 });

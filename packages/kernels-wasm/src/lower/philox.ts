@@ -10,6 +10,7 @@
 //   float32: (w0 >>> 8) * 2^-24
 // both in [0, 1), every value a multiple of 2^-53 (2^-24) exactly.
 import type { FunctionBuilder, Local } from '../encode/index.js';
+import { HIGH_TO_LOW, PRODUCT_HIGH_WORDS, PRODUCT_LOW_WORDS } from '../encode/shuffles.js';
 import { RANDOM_WORDS_BYTES, randomOffset } from './args-layout.js';
 import type { EmitContext } from './context.js';
 import type { KType, KernelSpec } from './kernel-spec.js';
@@ -21,10 +22,6 @@ const M1 = 0xcd9e8d57;
 const W0 = 0x9e3779b9;
 const W1 = 0xbb67ae85;
 const ROUNDS = 10;
-
-/** Bytes 4-7 and 12-15 of each of two i64x2 products: the high halves, as an i32x4. */
-const HIGH_HALVES = [4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31];
-const LOW_HALVES = [0, 1, 2, 3, 8, 9, 10, 11, 16, 17, 18, 19, 24, 25, 26, 27];
 
 /** Launch words of one random array: the key, then the stream (the counter's upper half). */
 interface RandomWords {
@@ -167,8 +164,8 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   const mulhilo = (x: Local, m: Local, hiTo: Local, loTo: Local): void => {
     f.op('local.get', x).op('local.get', m).op('i64x2.extmul_low_i32x4_u').op('local.set', lo);
     f.op('local.get', x).op('local.get', m).op('i64x2.extmul_high_i32x4_u').op('local.set', hi);
-    f.op('local.get', lo).op('local.get', hi).shuffle(HIGH_HALVES).op('local.set', hiTo);
-    f.op('local.get', lo).op('local.get', hi).shuffle(LOW_HALVES).op('local.set', loTo);
+    f.op('local.get', lo).op('local.get', hi).shuffle(PRODUCT_HIGH_WORDS).op('local.set', hiTo);
+    f.op('local.get', lo).op('local.get', hi).shuffle(PRODUCT_LOW_WORDS).op('local.set', loTo);
   };
   const [hi0, lo0, hi1, lo1] = [f.local('v128'), f.local('v128'), f.local('v128'), f.local('v128')];
   const [c1, c2, c3, c4] = v.shared;
@@ -194,9 +191,6 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   }
   out.forEach((l, i) => { f.op('local.get', R[i]!).op('local.set', l); });
 }
-
-/** Lanes 2 and 3 of a vector moved down to 0 and 1. */
-const HIGH_TO_LOW = [8, 9, 10, 11, 12, 13, 14, 15, 8, 9, 10, 11, 12, 13, 14, 15];
 
 /**
  * Values of elements e..e+3 as vectors: float32 as one f32x4 into out[0];

@@ -6,7 +6,9 @@
 import type { EmitContext } from './context.js';
 import type { Local } from '../encode/index.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
-import { COMPARE, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
+import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
+import { BINARY_RULES, UNARY_RULES } from './op-rules.js';
+import type { OpRule } from './op-rules.js';
 import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
 import { angleFactor } from './scalar-ops.js';
 import type { Lanes } from './simd-widths.js';
@@ -15,18 +17,18 @@ import type { Lanes } from './simd-widths.js';
 /** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
 const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
 
+/** The op rules' native lowerings that have a lane form, for float and for integer lanes. */
+function laneOps<K extends string>(rules: Readonly<Record<K, OpRule>>, lanes: 'float' | 'int'): ReadonlySet<K> {
+  return new Set((Object.keys(rules) as K[]).filter((fn) => rules[fn][lanes] === 'native' && !(lanes === 'int' && rules[fn].intLanes === false)));
+}
+const FLOAT_UNARY = laneOps<KUnary>(UNARY_RULES, 'float');
+const INT_UNARY = laneOps<KUnary>(UNARY_RULES, 'int');
 // In float lanes the bitwise ops only meet bool masks (the type rules keep them off floats).
+const FLOAT_BINARY = laneOps<KBinary>(BINARY_RULES, 'float');
+const INT_BINARY = laneOps<KBinary>(BINARY_RULES, 'int');
 const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
-const FLOAT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'sqrt', 'square', 'reciprocal', 'floor', 'ceil',
-  'round', 'trunc', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert', 'positive', 'deg2rad', 'rad2deg', 'signbit']);
-const INT_UNARY: ReadonlySet<KUnary> = new Set(['negative', 'abs', 'sign', 'square', 'floor', 'ceil', 'round', 'trunc',
-  'logicalNot', 'isnan', 'isinf', 'isfinite', 'invert', 'positive', 'signbit']);
-const FLOAT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'divide', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE, 'fmax', 'fmin', 'copysign', 'heaviside']);
-const INT_BINARY: ReadonlySet<KBinary> = new Set(['add', 'subtract', 'multiply', 'minimum', 'maximum', ...COMPARE,
-  'logicalAnd', 'logicalOr', 'logicalXor', ...BITWISE, 'fmax', 'fmin']);
 const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
-const BOOL_BINARY: ReadonlySet<KBinary> = new Set(['logicalAnd', 'logicalOr', 'logicalXor', 'equal', 'notEqual', ...BITWISE]);
+const BOOL_BINARY: ReadonlySet<KBinary> = new Set([...LOGICAL, 'equal', 'notEqual', ...BITWISE]);
 /**
  * i32x4 shifts take one count for all lanes: vectorised when the count is the
  * same in every lane, a constant or an array broadcast along the inner axis

@@ -287,14 +287,19 @@ class Emitter {
     let level: V[] = coeffs.map((c) => this.#splat(lanes, c));
     let power = x;
     while (level.length > 1) {
-      const next: V[] = [];
-      for (let i = 0; i < level.length; i += 2) {
-        next.push(i + 1 < level.length ? this.op(`${lanes}.add`, level[i]!, this.op(`${lanes}.mul`, power, level[i + 1]!)) : level[i]!);
-      }
-      level = next;
+      level = this.#pairUp(level, power, lanes);
       if (level.length > 1) power = this.op(`${lanes}.mul`, power, power);
     }
     return level[0]!;
+  }
+
+  /** v[2i] + power * v[2i+1] for each pair (a last odd one kept): one level of Estrin's scheme. */
+  #pairUp(v: readonly V[], power: V, lanes: 'f64x2' | 'f32x4'): V[] {
+    const out: V[] = [];
+    for (let i = 0; i < v.length; i += 2) {
+      out.push(i + 1 < v.length ? this.op(`${lanes}.add`, v[i]!, this.op(`${lanes}.mul`, power, v[i + 1]!)) : v[i]!);
+    }
+    return out;
   }
 
   /**
@@ -307,11 +312,7 @@ class Emitter {
    */
   pairedHorner(x: V, x2: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
     if (coeffs.length === 0) throw new RangeError('pairedHorner needs at least one coefficient');
-    const pairs: V[] = [];
-    for (let i = 0; i < coeffs.length; i += 2) {
-      const c = this.#splat(lanes, coeffs[i]!);
-      pairs.push(i + 1 < coeffs.length ? this.op(`${lanes}.add`, c, this.op(`${lanes}.mul`, this.#splat(lanes, coeffs[i + 1]!), x)) : c);
-    }
+    const pairs = this.#pairUp(coeffs.map((c) => this.#splat(lanes, c)), x, lanes);
     let acc = pairs[pairs.length - 1]!;
     for (let i = pairs.length - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, pairs[i]!, this.op(`${lanes}.mul`, x2, acc));
     return acc;

@@ -153,7 +153,7 @@ function logF64(e: Emitter, x: V): V {
     // comparison becomes the signed one SIMD has.
     const notNormal = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(BigInt.asIntN(64, (1n << 63n) - NORMAL_LO))),
       e.i64(NORMAL_HI - NORMAL_LO - (1n << 63n)));
-    return e.select(notNormal, logSpecials(e, x, logFromParts(e, logReduce(e, x))), logTable(e, x, offsetOf(e, x)));
+    return e.select(notNormal, logSpecials(e, x, logFromParts(e, logReduce(e, x))), logTable(e, x, at));
   };
   return e.choose(other, rare, () => logTable(e, x, at));
 }
