@@ -6,12 +6,16 @@ import * as da from '../packages/deferred-array/src/index.js';
 import { OPS, UNARY_OPS, BINARY_OPS } from '../packages/deferred-array/src/ir/op-table.js';
 
 type DType = da.DType;
-const DTYPES: DType[] = ['float64', 'float32', 'int32', 'uint8', 'bool'];
+const DTYPES: DType[] = [...da.DTYPES];
 
 const SPECIAL: Record<DType, number[]> = {
   float64: [0, -0, 1, -1, 0.5, -2.5, 3, 1e300, -1e300, 5e-324, Infinity, -Infinity, NaN, 0.1, 7, -7],
   float32: [0, -0, 1, -1, 0.5, -2.5, 3, 3e38, -3e38, 1e-45, Infinity, -Infinity, NaN, 0.1, 7, -7],
   int32: [0, 1, -1, 2, -2, 7, -7, 100, 2147483647, -2147483648, 65536, 46341],
+  uint32: [0, 1, 2, 7, 100, 65536, 2147483647, 2147483648, 4294967295, 4294967294],
+  int16: [0, 1, -1, 2, -2, 7, -7, 100, 181, 32767, -32768, 256],
+  uint16: [0, 1, 2, 7, 100, 255, 256, 32767, 32768, 65535],
+  int8: [0, 1, -1, 2, -2, 7, -7, 100, 127, -128, 11],
   uint8: [0, 1, 2, 3, 7, 100, 127, 128, 200, 255],
   bool: [0, 1],
 };
@@ -51,7 +55,7 @@ const program: fc.Arbitrary<Program> = fc.record({
     view: fc.constantFrom('plain', 'reversed', 'transposed', 'broadcast', 'scalar'),
   }), { minLength: 1, maxLength: 3 }),
   steps: fc.array(fc.record({
-    op: fc.constantFrom(...UNARY_OPS, ...BINARY_OPS, 'where', 'clip', 'astype:float64', 'astype:float32', 'astype:int32', 'astype:uint8', 'astype:bool'),
+    op: fc.constantFrom(...UNARY_OPS, ...BINARY_OPS, 'where', 'clip', ...DTYPES.map((d) => `astype:${d}`)),
     args: fc.array(fc.nat(20), { minLength: 3, maxLength: 3 }),
     // pinCse() moves the value into its own kernel and array, pin() into per-block temporaries: the results must not change.
     pin: fc.constantFrom('none', 'none', 'pin', 'pinCse'),
@@ -75,6 +79,16 @@ function leafArray(leaf: Leaf, shape: readonly number[]): da.DeferredArray {
   }
 }
 
+/**
+ * The sign of a NaN that an operation computes is not specified (IEEE 754;
+ * WebAssembly's NaN nondeterminism), so what signbit and copysign read the
+ * sign from has its NaNs replaced by 0 first.
+ */
+function signSource(op: string, x: da.DeferredArray): da.DeferredArray {
+  if ((op !== 'signbit' && op !== 'copysign') || (x.dtype !== 'float64' && x.dtype !== 'float32')) return x;
+  return da.where(da.isnan(x), 0, x);
+}
+
 /** Builds the program's graph; steps that are not defined for their dtypes are skipped, as a user would. */
 function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.DeferredArray; f32: boolean } {
   const vals = p.leaves.map((l) => leafArray(l, p.shape));
@@ -88,8 +102,8 @@ function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.
       if (s.op.startsWith('astype:')) v = pick(0).astype(s.op.slice(7) as DType);
       else if (s.op === 'where') v = da.where(pick(0), pick(1), pick(2));
       else if (s.op === 'clip') v = da.clip(pick(0), pick(1), pick(2));
-      else if ((UNARY_OPS as readonly string[]).includes(s.op)) v = (da as unknown as Record<string, (x: unknown) => da.DeferredArray>)[s.op]!(pick(0));
-      else v = (da as unknown as Record<string, (x: unknown, y: unknown) => da.DeferredArray>)[s.op]!(pick(0), pick(1));
+      else if ((UNARY_OPS as readonly string[]).includes(s.op)) v = (da as unknown as Record<string, (x: unknown) => da.DeferredArray>)[s.op]!(signSource(s.op, pick(0)));
+      else v = (da as unknown as Record<string, (x: unknown, y: unknown) => da.DeferredArray>)[s.op]!(pick(0), signSource(s.op, pick(1)));
       if (!OPS[s.op as keyof typeof OPS]?.exact && !s.op.startsWith('astype') && s.op !== 'where' && s.op !== 'clip') {
         exact = false;
         if (v.dtype === 'float32') f32 = true;
@@ -260,7 +274,10 @@ describe('results leave the same way they were computed', () => {
     const bytes = ArrayBuffer.isView(d) ? d : new Uint8Array(b.buffer, b.byteOffset, b.length);
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   };
-  const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint8: Uint8Array, bool: Uint8Array } as const;
+  const CTORS = {
+    float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array,
+    uint16: Uint16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+  } as const;
 
   test.each(['wasm', 'reference'] as const)('views, plain outs and heap outs are the copying path bit for bit (%s)', async (backend) => {
     const before = da.configure();

@@ -43,7 +43,12 @@ import numpy as np
 
 OUT_DIR = os.path.join("packages", "deferred-array", "test", "vectors")
 
-DTYPES = ["float64", "float32", "int32", "uint8", "bool"]
+DTYPES = ["float64", "float32", "int32", "uint32", "int16", "uint16", "int8", "uint8", "bool"]
+# The dtypes of the first release, for the generators whose functions do not
+# depend on an integer's width (statistics, indexing, scans): the narrow
+# integer types are covered by promotion, elementwise and reductions.
+BASE_DTYPES = ["float64", "float32", "int32", "uint8", "bool"]
+NEW_INTS = ["uint32", "int16", "uint16", "int8"]
 
 BINARY_OPS = {
     "add": np.add,
@@ -258,6 +263,19 @@ INT32_VALUES = [0, 1, -1, 2, -2, 3, 7, -7, 100, -100, 2147483647, -2147483648,
 UINT8_VALUES = [0, 1, 2, 3, 7, 100, 127, 128, 200, 255]
 
 
+def int_values(name):
+    """Special values of an integer dtype: its extremes, the edges of its
+    halves, small numbers of either sign, and a square root of its range."""
+    info = np.iinfo(name)
+    cand = [0, 1, -1, 2, -2, 3, 7, -7, 100, -100, info.max, info.min, info.max - 1,
+            info.min + 1, 2 ** (info.bits // 2), 2 ** (info.bits - 1), 2 ** (info.bits - 1) - 1]
+    vals = []
+    for v in cand:
+        if info.min <= v <= info.max and v not in vals:
+            vals.append(v)
+    return vals
+
+
 def unary_inputs(name):
     if name in ("float64", "float32"):
         return float_values(np.dtype(name).type)
@@ -265,6 +283,8 @@ def unary_inputs(name):
         return np.array(INT32_VALUES, dtype=np.int32)
     if name == "uint8":
         return np.array(UINT8_VALUES, dtype=np.uint8)
+    if name in NEW_INTS:
+        return np.array(int_values(name), dtype=name)
     return np.array([False, True])
 
 
@@ -442,6 +462,12 @@ def cube(d):
         return a.astype(np.int32).reshape(2, 3, 4)
     if d == "uint8":
         return ((r * 37) % 256).astype(np.uint8).reshape(2, 3, 4)
+    if d in NEW_INTS:
+        info = np.iinfo(d)
+        a = (r * 37) % 256 if info.min == 0 else (r * 7) % 19 - 9
+        a = a.astype(d)
+        a[3], a[20] = info.max, info.min  # the extremes, for min and max
+        return a.reshape(2, 3, 4)
     return (((r * 5) % 7) < 4).reshape(2, 3, 4)
 
 
@@ -472,6 +498,12 @@ def one_d_cases(d):
         cases.append(("ties", np.array([200, 7, 7, 200], dtype=np.uint8)))
         cases.append(("big", np.array([255, 255, 200, 128, 1], dtype=np.uint8)))
         cases.append(("with-zero", np.array([0, 3, 255], dtype=np.uint8)))
+    elif d in NEW_INTS:
+        info = np.iinfo(d)
+        cases.append(("extremes", np.array([info.max, info.min, info.max, 5], dtype=d)))
+        cases.append(("ties", np.array([info.max, 7, 7, info.max], dtype=d)))
+        cases.append(("half", np.array([2 ** (info.bits - 1), 2 ** (info.bits - 1) - 1, 1], dtype=d)
+                      if info.min == 0 else np.array([-1, 0, 1], dtype=d)))
     else:
         cases.append(("mixed", np.array([False, True, False, True])))
         cases.append(("all-true", np.array([True, True, True])))
@@ -616,7 +648,7 @@ def gen_statistics():
     out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
     for name in STAT_FUNCS:
         cases = []
-        for d in DTYPES:
+        for d in BASE_DTYPES:
             for label, x in stat_inputs(d):
                 for kw in stat_option_sets(name, x):
                     cases.append(stat_case(name, label, x, kw))
@@ -828,7 +860,7 @@ def gen_indexing():
     out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
     for fn in INDEX_FUNCS:
         cases = []
-        for d in DTYPES:
+        for d in BASE_DTYPES:
             for label, base, v in index_inputs(d):
                 x = apply_view(base, v)
                 for o in index_option_sets(fn, x):
@@ -855,7 +887,7 @@ def gen_scans():
     out = {"numpy": np.__version__, "meta": meta(), "cases": {}}
     for name, fn in funcs.items():
         cases = []
-        for d in DTYPES:
+        for d in BASE_DTYPES:
             inputs = index_inputs(d)
             if d in ("float64", "float32"):
                 t = np.dtype(d).type

@@ -18,6 +18,10 @@ const TYPED_DTYPES: ReadonlyArray<[Function, DType]> = [
   [Float64Array, 'float64'],
   [Float32Array, 'float32'],
   [Int32Array, 'int32'],
+  [Uint32Array, 'uint32'],
+  [Int16Array, 'int16'],
+  [Uint16Array, 'uint16'],
+  [Int8Array, 'int8'],
   [Uint8Array, 'uint8'],
 ];
 
@@ -172,11 +176,11 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
   }
   if (ArrayBuffer.isView(x)) {
     throw new TypeError(
-      `${describe(x)} is not supported: wrap a Float64Array, Float32Array, Int32Array or Uint8Array ` +
-      `(copy it into one of those first, e.g. Float64Array.from(x))`,
+      `${describe(x)} is not supported (there is no int64 or float16 dtype): pass a Float64Array, Float32Array, ` +
+      `Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array or Uint8Array (copy it into one first, e.g. Float64Array.from(x))`,
     );
   }
-  throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a Float64Array/Float32Array/Int32Array/Uint8Array or a nested list of numbers; got ${describe(x)}`);
+  throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a typed array of a supported dtype (Float64Array, Int16Array, ...) or a nested list of numbers; got ${describe(x)}`);
 }
 
 function describe(x: unknown): string {

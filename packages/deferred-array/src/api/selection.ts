@@ -8,6 +8,7 @@
 // executeSync() would. What they select from stays deferred and is gathered
 // when it runs. Integer indices need no values (the result has their shape),
 // and x.set(mask, scalar) needs none either: it is a fused where().
+import { isInteger } from '../ir/dtypes.js';
 import { NotSupportedError, ShapeError } from '../ir/errors.js';
 import { take as takeNode } from '../ir/build-gather.js';
 import { source } from '../ir/build-elementwise.js';
@@ -140,7 +141,7 @@ function get(x: Operand, ...index: Array<IndexArg | DeferredArray>): DeferredArr
 function getByArray(x: Operand, index: DeferredArray): DeferredArray {
   const n = nodeOf(index);
   if (n.dtype === 'bool') return selectMask(x, n);
-  if (n.dtype === 'int32' || n.dtype === 'uint8') return selectIndices(x, n);
+  if (isInteger(n.dtype)) return selectIndices(x, n);
   throw new TypeError(`get: an array index must be bool (a mask) or integer (indices); got ${n.dtype}`);
 }
 

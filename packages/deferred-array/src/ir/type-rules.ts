@@ -37,7 +37,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       }
       return { compute: t, out: t };
     case 'intArith': {
-      const c = t === 'bool' ? 'int32' : t;
+      // NumPy's integer loops for bool operands are int8's (square, floor divide, power).
+      const c = t === 'bool' ? 'int8' : t;
       return { compute: c, out: c };
     }
     case 'trueDivide': {
@@ -45,18 +46,26 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       return { compute: c, out: c };
     }
     case 'float': {
-      const c = floatFor(t);
+      // The smallest float every operand casts to safely, as NumPy's loop search
+      // finds it: int16 with uint16 is float32, though their common integer is int32.
+      const c = dtypes.map(floatFor).reduce((a, b) => promoteTypes(a, b));
       return { compute: c, out: c };
     }
     case 'bitwise':
     case 'shift': {
+      if (isFloat(t) && !dtypes.some(isFloat)) {
+        throw new DTypeError(
+          `${op} of ${dtypes.join(' and ')} needs NumPy's int64, which this package does not have; ` +
+          `cast the uint32 operand with astype('int32') if its values are below 2^31, or the other with astype('uint32') if it is never negative`,
+        );
+      }
       if (isFloat(t)) {
         throw new DTypeError(
           `${op} is defined for integer and bool operands only (NumPy raises too); got ${dtypes.join(' and ')}: ` +
           `use astype('int32') first if the values are whole numbers`,
         );
       }
-      const c = rule === 'shift' && t === 'bool' ? 'int32' : t;
+      const c = rule === 'shift' && t === 'bool' ? 'int8' : t;
       return { compute: c, out: c };
     }
     case 'compare':

@@ -1,5 +1,7 @@
 // matmul, dot and outer: plain triple loops accumulating in order over k, in
 // the result dtype (integers wrap, bool is or-of-ands, float32 rounds each step).
+import { wrapTo } from '../ir/dtypes.js';
+import { intMultiply } from './scalar-math.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { contiguousStrides, sizeOf } from '../ir/shape.js';
@@ -13,9 +15,12 @@ function mulAdd(t: DType): MulAdd {
   switch (t) {
     case 'float64': return (acc, x, y) => acc + x * y;
     case 'float32': return (acc, x, y) => Math.fround(acc + Math.fround(x * y));
-    case 'int32': return (acc, x, y) => (acc + Math.imul(x, y)) | 0;
-    case 'uint8': return (acc, x, y) => (acc + x * y) & 0xff;
     case 'bool': return (acc, x, y) => (acc | (x & y));
+    default: {
+      const times = product(t);
+      const wrap = wrapTo(t);
+      return (acc, x, y) => wrap(acc + times(x, y));
+    }
   }
 }
 
@@ -85,9 +90,8 @@ function product(t: DType): (x: number, y: number) => number {
   switch (t) {
     case 'float64': return (x, y) => x * y;
     case 'float32': return (x, y) => Math.fround(x * y);
-    case 'int32': return (x, y) => Math.imul(x, y);
-    case 'uint8': return (x, y) => (x * y) & 0xff;
     case 'bool': return (x, y) => x & y;
+    default: return intMultiply(t);
   }
 }
 

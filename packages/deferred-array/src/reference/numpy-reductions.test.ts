@@ -8,11 +8,13 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
+import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
+import { decodeValue } from '../../test/numpy-values.js';
+import type { Raw } from '../../test/numpy-values.js';
 import { REDUCE_OPS } from '../ir/op-table.js';
 
 type NpDType = DType | 'int64' | 'uint64';
-type Raw = number | string;
 type ReduceName = 'sum' | 'prod' | 'min' | 'max' | 'mean' | 'any' | 'all' | 'argmin' | 'argmax';
 
 interface Case {
@@ -43,7 +45,7 @@ const REDUCE: Record<ReduceName, (x: da.DeferredArray, options: da.ReduceOptions
  */
 const DTYPE_DEVIATIONS: ReadonlyArray<{ readonly numpy: NpDType; readonly ours: DType; readonly ops: readonly ReduceName[]; readonly why: string }> = [
   { numpy: 'int64', ours: 'float64', ops: ['sum', 'prod'], why: 'no int64: integer sums and products are carried in float64 (exact below 2^53)' },
-  { numpy: 'uint64', ours: 'float64', ops: ['sum', 'prod'], why: 'as above, for uint8' },
+  { numpy: 'uint64', ours: 'float64', ops: ['sum', 'prod'], why: 'as above, for the unsigned types' },
   { numpy: 'int64', ours: 'int32', ops: ['argmin', 'argmax'], why: 'indices are int32: a wasm32 heap holds fewer than 2^31 elements' },
 ];
 
@@ -94,32 +96,10 @@ const VALUE_DEVIATIONS: readonly ValueDeviation[] = [
 /** Per value deviation: elements it covered, and those where NumPy's value really differs from ours. */
 const deviationHits = new Map(VALUE_DEVIATIONS.map((r) => [r.name, { covered: 0, differs: 0 }]));
 
-const view = new DataView(new ArrayBuffer(8));
-
-function decode(raw: Raw, dtype: NpDType): number {
-  if (typeof raw === 'number') return raw;
-  if (dtype === 'float64') {
-    view.setBigUint64(0, BigInt(`0x${raw}`));
-    return view.getFloat64(0);
-  }
-  if (dtype === 'float32') {
-    view.setUint32(0, parseInt(raw, 16));
-    return view.getFloat32(0);
-  }
-  return Number(raw); // an int64 beyond 2^53, as a decimal string
-}
-
 function input(c: Case): da.DeferredArray {
-  const values = c.in.map((r) => decode(r, c.inDtype));
-  const flat = ((): da.DeferredArray => {
-    switch (c.inDtype) {
-      case 'float64': return da.wrap(Float64Array.from(values));
-      case 'float32': return da.wrap(Float32Array.from(values));
-      case 'int32': return da.wrap(Int32Array.from(values));
-      case 'uint8': return da.wrap(Uint8Array.from(values));
-      case 'bool': return da.array(values.map((v) => v !== 0), { dtype: 'bool' });
-    }
-  })();
+  const d = c.inDtype as DType;
+  const values = c.in.map((r) => decodeValue(r, d));
+  const flat = d === 'bool' ? da.array(values.map((v) => v !== 0), { dtype: 'bool' }) : da.wrap(new (dtypeInfo(d).ctor)(values));
   return c.inShape.length === 1 ? flat : flat.reshape(c.inShape);
 }
 
@@ -151,7 +131,7 @@ function runsOf(c: Case): number[][] {
       idx[k] = rest % shape[k]!;
       rest = Math.floor(rest / shape[k]!);
     }
-    runs[kept.reduce((o, k) => o * shape[k]! + idx[k]!, 0)]!.push(decode(r, c.inDtype));
+    runs[kept.reduce((o, k) => o * shape[k]! + idx[k]!, 0)]!.push(decodeValue(r, c.inDtype));
   });
   return runs;
 }
@@ -169,7 +149,7 @@ function compare(op: ReduceName, c: Case, got: readonly number[]): string[] {
   const runs = runsOf(c);
   const bad: string[] = [];
   got.forEach((v, o) => {
-    const w = decode(c.out![o]!, c.outDtype!);
+    const w = decodeValue(c.out![o]!, c.outDtype!);
     const run = runs[o]!;
     const at = `[${o}]: got ${fmt(v)}, NumPy ${fmt(w)}`;
     const dev = VALUE_DEVIATIONS.find((r) => r.ours(op, c, run, w) !== undefined);

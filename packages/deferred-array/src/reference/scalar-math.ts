@@ -4,7 +4,7 @@
 // step by step where NumPy's algorithm has several roundings (divmod).
 import type { DType } from '../ir/dtypes.js';
 import { ExecutionError } from '../ir/errors.js';
-import { dtypeInfo, isFloat } from '../ir/dtypes.js';
+import { bitsOf, dtypeInfo, isFloat, wrapTo } from '../ir/dtypes.js';
 import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
 import type { RunFlags } from './flags.js';
 
@@ -144,13 +144,21 @@ function noFloatBits(op: string): never {
   throw new Error(`internal: ${op} reached a float loop`);
 }
 
-/** Bits of an integer dtype (bool's one). */
-const bitsOf = (t: DType): number => (t === 'int32' ? 32 : t === 'bool' ? 1 : 8);
+/**
+ * Integer multiplication wrapped to the type: a 32-bit product can pass 2^53,
+ * so it goes through Math.imul; a narrower one is exact in a double.
+ */
+function intMultiply(t: DType): Binary {
+  const wrap = wrapTo(t);
+  return bitsOf(t) === 32 ? (a, b) => wrap(Math.imul(a, b)) : (a, b) => wrap(a * b);
+}
 
 function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
-  const mul = t === 'int32' ? Math.imul : (a: number, b: number) => a * b;
+  const mul = intMultiply(t);
+  const wrap = wrapTo(t);
   switch (op) {
-    case 'abs': return Math.abs;
+    case 'negative': return (x) => wrap(-x);
+    case 'abs': return (x) => wrap(Math.abs(x));
     case 'sign': return (x) => (x > 0 ? 1 : x < 0 ? -1 : 0);
     case 'square': return (x) => mul(x, x);
     case 'reciprocal': return (x) => {
@@ -165,7 +173,7 @@ function unaryInt(op: UnaryOp, t: DType, flags: RunFlags): Unary {
     case 'isnan': case 'isinf': return () => 0;
     case 'isfinite': return () => 1;
     // Two's complement in the type's width; bool's invert is logical not.
-    case 'invert': return t === 'int32' ? (x) => ~x : t === 'bool' ? (x) => x ^ 1 : (x) => ~x & 0xff;
+    case 'invert': return t === 'bool' ? (x) => x ^ 1 : (x) => wrap(~x);
     default: return unaryFloat(op, t);
   }
 }
@@ -219,12 +227,10 @@ function compareOrLogical(op: CompareOrLogical): Binary {
   }
 }
 
-/** Keeps a shifted value in its type: int32's wrap is JavaScript's own; uint8 keeps 8 bits. */
-const mask = (t: DType): number => (t === 'uint8' ? 0xff : -1);
-
 function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
-  const { min } = dtypeInfo(t);
-  const mul = t === 'int32' ? Math.imul : (a: number, b: number) => (a * b) & 0xff;
+  const { min, kind } = dtypeInfo(t);
+  const mul = intMultiply(t);
+  const wrap = wrapTo(t);
   const zero = (): number => {
     flags.divideByZero++;
     flags.where.add(op);
@@ -232,11 +238,12 @@ function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
   };
   switch (op) {
     case 'multiply': return t === 'bool' ? (a, b) => a & b : mul;
-    case 'add': return t === 'bool' ? (a, b) => a | b : (a, b) => a + b;
+    case 'add': return t === 'bool' ? (a, b) => a | b : (a, b) => wrap(a + b);
+    case 'subtract': return (a, b) => wrap(a - b);
     case 'floorDivide': return (a, b) => {
       if (b === 0) return zero();
       if (a === min && b === -1) return min; // overflows, and wraps, as NumPy's does
-      return Math.floor(a / b);
+      return wrap(Math.floor(a / b));
     };
     case 'mod': return (a, b) => {
       if (b === 0) return zero();
@@ -266,8 +273,13 @@ function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
     case 'bitwiseXor': return (a, b) => a ^ b;
     // NumPy's npy_lshift/npy_rshift: the count is read unsigned, so a negative one is past the width too
     // (JavaScript's << and >> would take it modulo 32).
-    case 'leftShift': { const w = bitsOf(t); return (a, b) => (b >= 0 && b < w ? (a << b) & mask(t) : 0); }
-    case 'rightShift': { const w = bitsOf(t); return (a, b) => (b >= 0 && b < w ? a >> b : a < 0 ? -1 : 0); }
+    case 'leftShift': { const w = bitsOf(t); return (a, b) => (b >= 0 && b < w ? wrap(a << b) : 0); }
+    case 'rightShift': {
+      const w = bitsOf(t);
+      // uint32 values past 2^31 shift in zeros, which JavaScript's >> would not.
+      if (kind === 'u') return (a, b) => (b >= 0 && b < w ? a >>> b : 0);
+      return (a, b) => (b >= 0 && b < w ? a >> b : a < 0 ? -1 : 0);
+    }
     default: return binaryFloat(op, t);
   }
 }
@@ -277,5 +289,5 @@ function binaryImpl(op: BinaryOp, t: DType, flags: RunFlags): Binary {
   return isFloat(t) ? binaryFloat(op, t) : binaryInt(op, t, flags);
 }
 
-export { unaryImpl, binaryImpl, fmax, fmin, rint, truthy };
+export { unaryImpl, binaryImpl, intMultiply, fmax, fmin, rint, truthy };
 export type { Unary, Binary };

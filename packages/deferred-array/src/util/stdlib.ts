@@ -6,7 +6,7 @@
 // them, so the first result does not wait for hundreds of small modules.
 import { loadPieces } from './stdlib-pieces.js';
 
-type AnyTyped = Float64Array | Float32Array | Int32Array | Uint8Array;
+type AnyTyped = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
 
 /** The subset of a @stdlib/ndarray instance this package reads. */
 interface StdNdarray {

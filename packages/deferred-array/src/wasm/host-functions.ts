@@ -28,6 +28,11 @@ function hostFunction(key: string): HostFunction {
   } else {
     throw new Error(`internal: no host function for ${key}`);
   }
+  // WebAssembly hands an i32 over as a signed number; a uint32 operand is its bits read unsigned.
+  if (type === 'uint32') {
+    const signed = fn;
+    fn = family === 'unary' ? (x: number) => signed(x >>> 0) : (a: number, b: number) => signed(a >>> 0, b >>> 0);
+  }
   cache.set(key, fn);
   return fn;
 }

@@ -27,5 +27,36 @@ function scalarType(t: KType): ValType {
 
 const isFloatK = (t: KType): boolean => t === 'float64' || t === 'float32';
 
-export { scalarType, isFloatK };
+/**
+ * Integer types (bool included) are held in an i32: the narrow ones sign- or
+ * zero-extended, so that i32 arithmetic followed by `wrap` gives the type's
+ * two's-complement result, and uint32 as its bits, read unsigned where the
+ * sign matters (compare, divide, shift right, convert).
+ */
+const isUnsignedK = (t: KType): boolean => t === 'uint8' || t === 'uint16' || t === 'uint32' || t === 'bool';
+
+/** The type's range, for saturating conversions and min/max identities. */
+const INT_RANGE: Partial<Record<KType, readonly [number, number]>> = {
+  int32: [-2147483648, 2147483647], uint32: [0, 4294967295], int16: [-32768, 32767], uint16: [0, 65535],
+  int8: [-128, 127], uint8: [0, 255], bool: [0, 1],
+};
+
+function intRange(t: KType): readonly [number, number] {
+  const r = INT_RANGE[t];
+  if (!r) throw new Error(`internal: ${t} is not an integer type`);
+  return r;
+}
+
+/** After an i32 operation that can leave a narrow type's range, brings the result back into it (the wrap a store does). */
+function wrapInt(f: FunctionBuilder, t: KType): void {
+  if (t === 'int8') f.op('i32.extend8_s');
+  else if (t === 'int16') f.op('i32.extend16_s');
+  else if (t === 'uint8') f.op('i32.const', 0xff).op('i32.and');
+  else if (t === 'uint16') f.op('i32.const', 0xffff).op('i32.and');
+}
+
+/** The i32 comparison of `t`'s values: `lt` becomes i32.lt_s, or i32.lt_u for unsigned types. */
+const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `i32.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
+
+export { scalarType, isFloatK, isUnsignedK, intRange, wrapInt, intCompare };
 export type { EmitContext, MathRoutine };

@@ -7,7 +7,7 @@
 // results do not depend on how blocks are shared between workers.
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
-import { isFloatK, scalarType } from './context.js';
+import { isFloatK, isUnsignedK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
 import { emitBody, openBlockLoop, scalarLoop } from './emit-kernel.js';
@@ -141,12 +141,12 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
     partialAddress(red.slot, j);
     f.op('local.get', addr).mem('f64.load', { align: 0 });
     if (red.type === 'float32') f.op('f32.demote_f64');
-    else if (!isFloatK(red.type)) f.op('i32.trunc_f64_s');
+    else if (!isFloatK(red.type)) f.op(`i32.trunc_f64_${isUnsignedK(red.type) ? 'u' : 's'}`);
     f.op('local.set', accS[s]!);
     combineScalar(f, red.fn, red.type, accS[s]!, scalarVals[red.arg]!);
     f.op('local.get', addr).op('local.get', accS[s]!);
     if (red.type === 'float32') f.op('f64.promote_f32');
-    else if (!isFloatK(red.type)) f.op('f64.convert_i32_s');
+    else if (!isFloatK(red.type)) f.op(`f64.convert_i32_${isUnsignedK(red.type) ? 'u' : 's'}`);
     f.mem('f64.store', { align: 0 });
   };
   f.op('i32.const', 0).op('local.set', r);

@@ -12,7 +12,7 @@ import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { emitRandomLanes, emitRandomScalar, randomKeysOf } from './philox.js';
 import type { RoundKeys } from './philox.js';
-import { isFloatK, scalarType } from './context.js';
+import { isFloatK, isUnsignedK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelSpec } from './kernel-spec.js';
@@ -299,7 +299,7 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex:
       f.op('local.get', accS[s]!);
     }
     if (r.type === 'float32') f.op('f64.promote_f32');
-    else if (!isFloatK(r.type)) f.op('f64.convert_i32_s');
+    else if (!isFloatK(r.type)) f.op(`f64.convert_i32_${isUnsignedK(r.type) ? 'u' : 's'}`);
     f.mem('f64.store', { align: 0 });
   });
 }

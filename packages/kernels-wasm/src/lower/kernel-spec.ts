@@ -5,7 +5,7 @@
 import type { KBinary, KUnary } from './op-rules.js';
 
 /** Element types, named as deferred-array names its dtypes. bool is one byte, 0 or 1. */
-type KType = 'float64' | 'float32' | 'int32' | 'uint8' | 'bool';
+type KType = 'float64' | 'float32' | 'int32' | 'uint32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'bool';
 
 /** How an array's innermost stride behaves; decides the vector loads. Outer strides are run-time values. */
 type InnerStride = 'contiguous' | 'broadcast' | 'strided';
@@ -94,7 +94,7 @@ interface KernelSpec {
   readonly temps?: readonly TempSpec[];
 }
 
-const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint8: 1, bool: 1 };
+const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint32: 4, int16: 2, uint16: 2, int8: 1, uint8: 1, bool: 1 };
 
 export { KTYPE_BYTES };
 /** Elementwise operations, with deferred-array's (NumPy's) semantics: the op rules' rows (op-rules.ts). */

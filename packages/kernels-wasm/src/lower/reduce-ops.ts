@@ -5,7 +5,7 @@
 // of additions is fixed).
 import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { isFloatK, scalarType } from './context.js';
+import { intCompare, intRange, isFloatK, scalarType } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -15,8 +15,9 @@ function identity(fn: KReduce, t: KType): number {
   switch (fn) {
     case 'sum': case 'any': return 0;
     case 'prod': case 'all': return 1;
-    case 'min': return isFloatK(t) ? Infinity : t === 'int32' ? 2147483647 : 255;
-    case 'max': return isFloatK(t) ? -Infinity : t === 'int32' ? -2147483648 : 0;
+    // An integer type's extreme (emitConst writes uint32's max as its i32 bits).
+    case 'min': return isFloatK(t) ? Infinity : intRange(t)[1];
+    case 'max': return isFloatK(t) ? -Infinity : intRange(t)[0];
   }
 }
 
@@ -29,7 +30,7 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   else if (fn === 'sum') f.op('i32.add');
   else if (fn === 'prod') f.op('i32.mul');
   else if (fn === 'min' || fn === 'max') {
-    f.op('local.get', acc).op('local.get', value).op(fn === 'min' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+    f.op('local.get', acc).op('local.get', value).op(intCompare(t, fn === 'min' ? 'lt' : 'gt')).op('select');
   }
   f.op('local.set', acc);
 }

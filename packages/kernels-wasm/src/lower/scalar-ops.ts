@@ -1,10 +1,11 @@
 // One element at a time: each SSA value lives in a local of its scalar type
-// (f64, f32, or i32 for int32, uint8 and bool). uint8 results are masked back
-// to 8 bits after every op that can leave the range, so a fused chain sees the
-// same values as one that stored each step.
+// (f64, f32, or i32 for the integer types and bool). Narrow integer results are
+// wrapped back into their type after every op that can leave its range
+// (context.ts wrapInt), so a fused chain sees the same values as one that
+// stored each step.
 import type { Local } from '../encode/index.js';
 import { ARGS } from './args-layout.js';
-import { isFloatK, scalarType } from './context.js';
+import { intCompare, intRange, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import type { KBinary, KInstr, KType, KUnary } from './kernel-spec.js';
 import { COMPARE, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
@@ -16,25 +17,27 @@ function bumpFlag(ctx: EmitContext, offset: number): void {
   ctx.f.op('local.get', ctx.args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset }).op('drop');
 }
 
+const LOADS: Record<KType, string> = {
+  float64: 'f64.load', float32: 'f32.load', int32: 'i32.load', uint32: 'i32.load', int16: 'i32.load16_s',
+  uint16: 'i32.load16_u', int8: 'i32.load8_s', uint8: 'i32.load8_u', bool: 'i32.load8_u',
+};
+const STORES: Record<KType, string> = {
+  float64: 'f64.store', float32: 'f32.store', int32: 'i32.store', uint32: 'i32.store', int16: 'i32.store16',
+  uint16: 'i32.store16', int8: 'i32.store8', uint8: 'i32.store8', bool: 'i32.store8',
+};
+
 function emitLoad(ctx: EmitContext, t: KType): void {
-  const name = { float64: 'f64.load', float32: 'f32.load', int32: 'i32.load', uint8: 'i32.load8_u', bool: 'i32.load8_u' }[t];
-  ctx.f.mem(name, { align: 0 });
+  ctx.f.mem(LOADS[t], { align: 0 });
 }
 
 function emitStore(ctx: EmitContext, t: KType): void {
-  const name = { float64: 'f64.store', float32: 'f32.store', int32: 'i32.store', uint8: 'i32.store8', bool: 'i32.store8' }[t];
-  ctx.f.mem(name, { align: 0 });
+  ctx.f.mem(STORES[t], { align: 0 });
 }
 
 function emitConst(ctx: EmitContext, t: KType, value: number): void {
   if (t === 'float64') ctx.f.op('f64.const', value);
   else if (t === 'float32') ctx.f.op('f32.const', value);
   else ctx.f.op('i32.const', value | 0);
-}
-
-/** Keeps an i32 holding a uint8 result in 0..255 (the wrap a store would do). */
-function wrapU8(ctx: EmitContext, t: KType): void {
-  if (t === 'uint8') ctx.f.op('i32.const', 255).op('i32.and');
 }
 
 function emitCast(ctx: EmitContext, from: KType, to: KType, x: Local): void {
@@ -49,29 +52,29 @@ function emitCast(ctx: EmitContext, from: KType, to: KType, x: Local): void {
   }
   if (isFloatK(to)) {
     if (isFloatK(from)) f.op(to === 'float64' ? 'f64.promote_f32' : 'f32.demote_f64');
-    else f.op(to === 'float64' ? 'f64.convert_i32_s' : 'f32.convert_i32_s');
+    else f.op(`${to === 'float64' ? 'f64' : 'f32'}.convert_i32_${from === 'uint32' ? 'u' : 's'}`);
     return;
   }
   if (!isFloatK(from)) {
-    wrapU8(ctx, to); // int32 -> uint8 wraps; uint8/bool -> int32 are already in range
+    // Between integer types, C's conversion: the low bits, read as the new type.
+    wrapInt(f, to);
     return;
   }
   // Float to integer: truncate and saturate, NaN to 0, flagging what did not fit.
   const w = W(from);
-  const lo = to === 'int32' ? -2147483648 : 0;
-  const hi = to === 'int32' ? 2147483647 : 255;
+  const [lo, hi] = intRange(to);
   f.op(`${w}.trunc`);
   const t = f.local(scalarType(from));
   f.op('local.tee', t);
-  // hi + 1 is exact in float32 too, where hi itself (2^31 - 1) is not.
+  // hi + 1 is exact in float32 too, where hi itself (2^31 - 1) may not be.
   f.op(`${w}.const`, lo).op(`${w}.ge`);
   f.op('local.get', t).op(`${w}.const`, hi + 1).op(`${w}.lt`).op('i32.and');
   f.if('i32');
-  f.op('local.get', t).op(`i32.trunc_sat_${w}_s`);
+  f.op('local.get', t).op(`i32.trunc_sat_${w}_${to === 'uint32' ? 'u' : 's'}`);
   f.else();
   bumpFlag(ctx, ARGS.flagInvalid);
-  // NaN -> 0; below -> lo; above -> hi.
-  f.op('i32.const', hi).op('i32.const', lo).op('local.get', t).op(`${w}.const`, 0).op(`${w}.gt`).op('select');
+  // NaN -> 0; below -> lo; above -> hi (uint32's hi as its i32 bits).
+  f.op('i32.const', hi | 0).op('i32.const', lo).op('local.get', t).op(`${w}.const`, 0).op(`${w}.gt`).op('select');
   f.op('i32.const', 0).op('local.get', t).op('local.get', t).op(`${w}.eq`).op('select');
   f.end();
 }
@@ -110,28 +113,36 @@ function emitUnaryNative(ctx: EmitContext, fn: KUnary, t: KType, x: Local): void
       default: break;
     }
   } else {
+    const unsigned = isUnsignedK(t);
     switch (fn) {
-      case 'negative': f.op('i32.const', 0); get(); f.op('i32.sub'); wrapU8(ctx, t); return;
+      case 'negative': f.op('i32.const', 0); get(); f.op('i32.sub'); wrapInt(f, t); return;
       case 'abs':
-        f.op('i32.const', 0); get(); f.op('i32.sub'); get(); get(); f.op('i32.const', 0).op('i32.lt_s').op('select'); return;
+        if (unsigned) { get(); return; }
+        // The most negative value is its own absolute value, as NumPy's wraps.
+        f.op('i32.const', 0); get(); f.op('i32.sub'); wrapInt(f, t); get(); get(); f.op('i32.const', 0).op('i32.lt_s').op('select'); return;
       case 'sign':
+        if (unsigned) { get(); f.op('i32.const', 0).op('i32.ne'); return; }
         f.op('i32.const', 1).op('i32.const', -1).op('i32.const', 0);
         get(); f.op('i32.const', 0).op('i32.lt_s').op('select');
         get(); f.op('i32.const', 0).op('i32.gt_s').op('select'); return;
-      case 'square': get(); get(); f.op('i32.mul'); wrapU8(ctx, t); return;
+      case 'square': get(); get(); f.op('i32.mul'); wrapInt(f, t); return;
       case 'reciprocal':
-        // 1/x truncated: 1 and -1 are their own reciprocals, 0 is a division by zero (0, flagged), the rest 0.
+        // 1/x truncated: 1 (and -1) are their own reciprocals, 0 is a division by zero (0, flagged), the rest 0.
         get(); f.op('i32.eqz').if(); bumpFlag(ctx, ARGS.flagDivide); f.end();
-        get(); f.op('i32.const', 0); get(); f.op('i32.const', 1).op('i32.add').op('i32.const', 2).op('i32.le_u').op('select');
+        get(); f.op('i32.const', 0); get();
+        if (unsigned) f.op('i32.const', 1).op('i32.le_u');
+        else f.op('i32.const', 1).op('i32.add').op('i32.const', 2).op('i32.le_u');
+        f.op('select');
         return;
       case 'floor': case 'ceil': case 'round': case 'trunc': get(); return;
       case 'logicalNot': get(); f.op('i32.eqz'); return;
       case 'isnan': case 'isinf': f.op('i32.const', 0); return;
       case 'isfinite': f.op('i32.const', 1); return;
       case 'positive': get(); return;
-      case 'signbit': get(); f.op('i32.const', 31).op('i32.shr_u'); return; // uint8 and bool are never negative
-      // All ones of the type's width: ~x for int32, 255 - x for uint8, logical not for bool.
-      case 'invert': get(); f.op('i32.const', t === 'int32' ? -1 : t === 'uint8' ? 255 : 1).op('i32.xor'); return;
+      // Narrow signed values are held sign-extended; unsigned ones are never negative.
+      case 'signbit': if (unsigned) f.op('i32.const', 0); else { get(); f.op('i32.const', 31).op('i32.shr_u'); } return;
+      // All ones of the type's width (logical not for bool).
+      case 'invert': get(); f.op('i32.const', t === 'bool' ? 1 : -1).op('i32.xor'); wrapInt(f, t); return;
       default: break;
     }
   }
@@ -146,7 +157,7 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
   if (COMPARE.has(fn)) {
     both();
     const c = CMP[fn]!;
-    f.op(isFloatK(t) ? `${W(t)}.${c}` : `i32.${c}${c === 'eq' || c === 'ne' ? '' : '_s'}`);
+    f.op(isFloatK(t) ? `${W(t)}.${c}` : c === 'eq' || c === 'ne' ? `i32.${c}` : intCompare(t, c as 'lt'));
     return;
   }
   if (fn === 'logicalAnd' || fn === 'logicalOr' || fn === 'logicalXor') {
@@ -174,27 +185,35 @@ function emitBinaryNative(ctx: EmitContext, fn: KBinary, t: KType, a: Local, b: 
   if (t === 'bool' && (fn === 'add' || fn === 'maximum')) { both(); f.op('i32.or'); return; }
   if (t === 'bool' && (fn === 'multiply' || fn === 'minimum')) { both(); f.op('i32.and'); return; }
   switch (fn) {
-    case 'floorDivide': case 'mod': emitIntDivision(ctx, fn, a, b); return;
-    case 'add': both(); f.op('i32.add'); wrapU8(ctx, t); return;
-    case 'subtract': both(); f.op('i32.sub'); wrapU8(ctx, t); return;
-    case 'multiply': both(); f.op('i32.mul'); wrapU8(ctx, t); return;
+    case 'floorDivide': case 'mod':
+      if (isUnsignedK(t)) emitUnsignedDivision(ctx, fn, a, b);
+      else { emitIntDivision(ctx, fn, a, b); wrapInt(f, t); }
+      return;
+    case 'add': both(); f.op('i32.add'); wrapInt(ctx.f, t); return;
+    case 'subtract': both(); f.op('i32.sub'); wrapInt(ctx.f, t); return;
+    case 'multiply': both(); f.op('i32.mul'); wrapInt(ctx.f, t); return;
     case 'bitwiseAnd': both(); f.op('i32.and'); return;
     case 'bitwiseOr': both(); f.op('i32.or'); return;
     case 'bitwiseXor': both(); f.op('i32.xor'); return;
     // WebAssembly shifts by the count modulo 32; NumPy's count is unsigned and
     // a shift past the width gives 0 (or -1 for a negative value shifted right).
-    // uint8 counts of 8 to 31 leave no bits in the low byte, which wrapU8 keeps.
+    // A narrow type's counts from its width to 31 leave no bits in its low bits, which wrapInt keeps.
     case 'leftShift':
       both(); f.op('i32.shl').op('i32.const', 0);
       f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
-      wrapU8(ctx, t); return;
+      wrapInt(ctx.f, t); return;
     case 'rightShift':
+      if (isUnsignedK(t)) {
+        both(); f.op('i32.shr_u').op('i32.const', 0);
+        f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+        return;
+      }
       both(); f.op('i32.shr_s');
       f.op('local.get', a).op('i32.const', 31).op('i32.shr_s');
       f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
       return;
-    case 'minimum': case 'fmin': both(); both(); f.op('i32.lt_s').op('select'); return;
-    case 'maximum': case 'fmax': both(); both(); f.op('i32.gt_s').op('select'); return;
+    case 'minimum': case 'fmin': both(); both(); f.op(intCompare(t, 'lt')).op('select'); return;
+    case 'maximum': case 'fmax': both(); both(); f.op(intCompare(t, 'gt')).op('select'); return;
     default: throw new Error(`internal: ${fn} on ${t} has no native lowering`);
   }
 }
@@ -269,6 +288,16 @@ function emitIntDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, 
   f.op('i32.const', 0).op('local.get', b).op('select');
 }
 
+/** Unsigned floor division and modulo: plain div_u/rem_u, with a zero divisor giving 0, flagged. */
+function emitUnsignedDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+  const f = ctx.f;
+  f.op('local.get', b).op('i32.eqz').if(); bumpFlag(ctx, ARGS.flagDivide); f.end();
+  // a (op) (b == 0 ? 1 : b), then 0 where b == 0.
+  f.op('local.get', a).op('local.get', b).op('i32.const', 1).op('local.get', b).op('select');
+  f.op(fn === 'mod' ? 'i32.rem_u' : 'i32.div_u');
+  f.op('i32.const', 0).op('local.get', b).op('select');
+}
+
 /** Calls the vector math routine on lane 0 of a splat, or the host's scalar function. */
 function emitCall(ctx: EmitContext, fn: KUnary | KBinary, t: KType, args: readonly Local[]): void {
   const f = ctx.f;
@@ -282,7 +311,7 @@ function emitCall(ctx: EmitContext, fn: KUnary | KBinary, t: KType, args: readon
   }
   for (const a of args) f.op('local.get', a);
   f.op('call', ctx.host(`${fn}.${t}`));
-  wrapU8(ctx, t);
+  wrapInt(ctx.f, t);
 }
 
 /** Leaves the value of `ins` on the stack. `vals` holds the locals of earlier values. */

@@ -15,6 +15,10 @@ const SPECIALS: Record<KType, number[]> = {
   float64: [0, -0, 1, -1.5, 0.1, 1e-310, -5e-324, 3.4028235677973366e38, 1e300, -1e300, Infinity, -Infinity, NaN, 2 ** 31, -(2 ** 31) - 1, 255.5, 1e-45],
   float32: [0, -0, 1, -1.5, 0.1, 1e-40, -1.401298464324817e-45, 3.4028234663852886e38, Infinity, -Infinity, NaN, 16777217],
   int32: [0, 1, -1, 2147483647, -2147483648, 16777217, -16777217, 255, 256, -256],
+  uint32: [0, 1, 2147483647, 2147483648, 4294967295, 16777217, 255, 65536],
+  int16: [0, 1, -1, 32767, -32768, 255, -256, 1000],
+  uint16: [0, 1, 32767, 32768, 65535, 255, 256],
+  int8: [0, 1, -1, 127, -128, 100, -100],
   uint8: [0, 1, 127, 128, 254, 255],
   bool: [0, 1],
 };
@@ -91,15 +95,21 @@ const reducing = (wide: KType, narrow: KType): KernelSpec => ({
 
 const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
 
+const NARROW_INTS = ['uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
+
 const cases: Case[] = [
-  ...(['float32', 'int32', 'uint8', 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
+  ...(['float32', 'int32', ...NARROW_INTS, 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
     .map((inner) => ({ name: `float64 + ${n} (${inner})`, spec: widening('float64', n, inner), lanes: 'f64x2' }))),
-  ...(['int32', 'uint8', 'bool'] as const).map((n) => ({ name: `float32 + ${n}`, spec: widening('float32', n, 'contiguous'), lanes: 'f32x4' })),
-  ...(['uint8', 'bool'] as const).map((n) => ({ name: `int32 + ${n}`, spec: widening('int32', n, 'contiguous'), lanes: 'i32x4' })),
+  ...(['int32', ...NARROW_INTS, 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
+    .map((inner) => ({ name: `float32 + ${n} (${inner})`, spec: widening('float32', n, inner), lanes: 'f32x4' }))),
+  ...([...NARROW_INTS, 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
+    .map((inner) => ({ name: `int32 + ${n} (${inner})`, spec: widening('int32', n, inner), lanes: 'i32x4' }))),
+  ...NARROW_INTS.map((n) => ({ name: `int32 -> ${n} (wraps)`, spec: narrowing('int32', n), lanes: 'i32x4' })),
+  { name: 'sum(int16 * float32)', spec: reducing('float32', 'int16'), lanes: 'f32x4' },
+  { name: 'sum(uint32 * float64)', spec: reducing('float64', 'uint32'), lanes: 'f64x2' },
   { name: 'float64 -> float32', spec: narrowing('float64', 'float32'), lanes: 'f64x2' },
   { name: 'float64 -> bool', spec: narrowing('float64', 'bool'), lanes: 'f64x2' },
   { name: 'float32 -> bool', spec: narrowing('float32', 'bool'), lanes: 'f32x4' },
-  { name: 'int32 -> uint8 (wraps)', spec: narrowing('int32', 'uint8'), lanes: 'i32x4' },
   { name: 'int32 -> bool', spec: narrowing('int32', 'bool'), lanes: 'i32x4' },
   ...(['float64', 'float32', 'int32'] as const).map((w) => ({ name: `bool masks in ${w}`, spec: masks(w), lanes: LANES[w]! })),
   { name: 'sum(int32 * float64)', spec: reducing('float64', 'int32'), lanes: 'f64x2' },
@@ -156,6 +166,7 @@ describe('vector kernels mixing element widths', () => {
     }],
     ['float64 stored as int32 (saturation flags stay scalar)', narrowing('float64', 'int32')],
     ['float32 stored as uint8', narrowing('float32', 'uint8')],
+    ['float64 stored as uint32', narrowing('float64', 'uint32')],
   ] as Array<[string, KernelSpec]>)('%s runs the scalar loop', (_, spec) => {
     expect(compileKernel(spec).lanes).toBeUndefined();
   });

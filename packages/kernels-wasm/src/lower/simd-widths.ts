@@ -5,10 +5,14 @@
 //
 //   read   float32 -> f64x2   load64_zero, promote_low
 //          int32   -> f64x2   load64_zero, convert_low_s      int32 -> f32x4   load, convert_s
-//          uint8   -> any     load16_lane/load32_zero, zero-extend, convert
+//          int8, uint8, int16, uint16
+//                  -> any     a narrow load, sign- or zero-extended to i32x4, converted
+//          uint32  -> f64x2   load64_zero, convert_low_u       uint32 -> f32x4  load, convert_u
+//          uint32  -> i32x4   its bits (the scalar loop's uint32 -> int32 cast)
 //          bool    -> mask    the bytes != 0, sign-extended to the lane width
 //   write  f64x2   -> float32 demote_zero, store64_lane
-//          i32x4   -> uint8   the low byte of each lane (int32 -> uint8 wraps)
+//          i32x4   -> int8, uint8, int16, uint16, uint32
+//                             the low bytes of each lane (the cast wraps)
 //          mask    -> bool    one byte per lane, 0 or 1
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
@@ -22,22 +26,31 @@ type Lanes = 'f64x2' | 'f32x4' | 'i32x4';
 const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4 };
 const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32' };
 
+/** Integer types narrower than a lane (read extended, written as their low bytes). */
+const NARROW_INT: ReadonlySet<KType> = new Set(['int8', 'uint8', 'int16', 'uint16']);
+
 /** Whether an array of `dtype` can be read as numbers of the kernel's lane type (through a cast to it). */
 function widens(lanes: Lanes, dtype: KType): boolean {
-  if (dtype === LANE_DTYPE[lanes] || dtype === 'uint8' || dtype === 'bool') return true;
+  if (dtype === LANE_DTYPE[lanes] || dtype === 'bool' || NARROW_INT.has(dtype) || dtype === 'uint32') return true;
   return lanes === 'f64x2' ? dtype === 'float32' || dtype === 'int32' : lanes === 'f32x4' && dtype === 'int32';
 }
 
-/** Whether a value of the kernel's lane type can be stored into an array of `dtype` (after a cast to it). */
+/**
+ * Whether a value of the kernel's lane type can be stored into an array of
+ * `dtype` (after a cast to it). Floats to integers stay scalar: their
+ * saturation is flagged element by element.
+ */
 function narrows(lanes: Lanes, dtype: KType): boolean {
-  return dtype === LANE_DTYPE[lanes] || dtype === 'bool' || (lanes === 'f64x2' && dtype === 'float32') || (lanes === 'i32x4' && dtype === 'uint8');
+  if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
+  return lanes === 'f64x2' ? dtype === 'float32' : lanes === 'i32x4' && (NARROW_INT.has(dtype) || dtype === 'uint32');
 }
 
 /** Bytes one vector of the kernel covers in an array of `dtype`. */
 const vectorBytes = (lanes: Lanes, dtype: KType): number => LANE_COUNT[lanes] * KTYPE_BYTES[dtype];
 
-/** i8x16.shuffle taking byte `stride * i` to byte i: the low byte of each lane, packed. */
-const lowBytes = (stride: number): number[] => Array.from({ length: 16 }, (_, i) => (i * stride) % 16);
+/** i8x16.shuffle packing the low `keep` bytes of each `stride`-byte lane. */
+const lowBytes = (stride: number, keep: number): number[] =>
+  Array.from({ length: 16 }, (_, i) => (Math.floor(i / keep) * stride + (i % keep)) % 16);
 
 /**
  * With an address on the stack, loads one vector of the kernel's elements
@@ -63,13 +76,15 @@ function emitVectorLoad(ctx: EmitContext, lanes: Lanes, dtype: KType, broadcast:
     if (wide) f.op('i64x2.extend_low_i32x4_s');
     return;
   }
-  if (dtype === 'uint8') {
-    f.op('i16x8.extend_low_i8x16_u').op('i32x4.extend_low_i16x8_u');
-    if (lanes !== 'i32x4') f.op(wide ? 'f64x2.convert_low_i32x4_u' : 'f32x4.convert_i32x4_u');
-    return;
-  }
   if (dtype === 'float32') { f.op('f64x2.promote_low_f32x4'); return; }
-  f.op(wide ? 'f64x2.convert_low_i32x4_s' : 'f32x4.convert_i32x4_s'); // int32
+  const unsigned = dtype === 'uint8' || dtype === 'uint16' || dtype === 'uint32';
+  const u = unsigned ? 'u' : 's';
+  if (size === 1) f.op(`i16x8.extend_low_i8x16_${u}`);
+  if (size <= 2) f.op(`i32x4.extend_low_i16x8_${u}`);
+  if (lanes === 'i32x4') return;
+  // Narrow values are in int32 range once extended; only uint32 needs the unsigned conversion.
+  const c = dtype === 'uint32' ? 'u' : 's';
+  f.op(wide ? `f64x2.convert_low_i32x4_${c}` : `f32x4.convert_i32x4_${c}`);
 }
 
 /** With an address and a vector in the lane layout on the stack, stores it into an array of `dtype`. */
@@ -80,10 +95,12 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
     f.op('f32x4.demote_f64x2_zero').mem('v128.store64_lane', { align: 0, offset }, 0);
     return;
   }
+  const size = KTYPE_BYTES[dtype];
+  if (size === 4) { f.mem('v128.store', { align: 0, offset }); return; } // uint32 from i32x4: the bits
   // The second operand is unused by the shuffle: every index picks from the first.
-  f.v128i32(0, 0, 0, 0).shuffle(lowBytes(16 / LANE_COUNT[lanes]));
+  f.v128i32(0, 0, 0, 0).shuffle(lowBytes(16 / LANE_COUNT[lanes], size));
   if (dtype === 'bool') f.op('i8x16.neg'); // mask bytes 0/-1 to 0/1, with no constant to rebuild per vector
-  f.mem(LANE_COUNT[lanes] === 2 ? 'v128.store16_lane' : 'v128.store32_lane', { align: 0, offset }, 0);
+  f.mem(`v128.store${LANE_COUNT[lanes] * size * 8}_lane`, { align: 0, offset }, 0);
 }
 
 export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, LANE_COUNT, LANE_DTYPE };

@@ -2,9 +2,10 @@
 // message naming the instruction instead of as an invalid module.
 import { isPredicate } from './op-rules.js';
 import { COMPARE, LOGICAL } from './native-ops.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 
-const TYPES: ReadonlySet<KType> = new Set(['float64', 'float32', 'int32', 'uint8', 'bool']);
+const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
 const BOOL_BINARY: ReadonlySet<string> = new Set([...COMPARE, ...LOGICAL]);
 
 function validateSpec(spec: KernelSpec): void {
