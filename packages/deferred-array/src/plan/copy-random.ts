@@ -7,12 +7,12 @@
 import { makeNode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
-import { FUSED_REDUCTIONS, isElementwise, rootsOf } from './plan.js';
+import { FUSED_REDUCTIONS, FUSED_SCANS, isElementwise, rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 /** What kernels read where they run: the fuser's own tests, so argmin (a host step) gets a copy. */
-const readsInKernel = (n: Node): boolean => isElementwise(n) || FUSED_REDUCTIONS.has(n.op);
+const readsInKernel = (n: Node): boolean => isElementwise(n) || FUSED_REDUCTIONS.has(n.op) || FUSED_SCANS.has(n.op);
 const PASSES_THROUGH = new Set(['view', 'reshape']);
 
 function copyRandomReads(plan: Plan): Plan {

@@ -3,7 +3,9 @@
 // the reductions that end them (over every axis, or over one set of axes). A group's members may have
 // several consumers and several may be stored (NEP output() marks, results,
 // or values read by other steps). A floating-point matmul or dot starts a
-// group of its own, whose members are its elementwise epilogue.
+// group of its own, whose members are its elementwise epilogue. A scan
+// (cumsum, cumprod) ends a group as a reduction does, along one axis; its
+// value is stored whole, and the group takes no further members.
 //
 // A node joins the group of one of its inputs, or a group that already reads
 // one of its inputs (siblings: sin(x) and cos(x) read x once), and only if none
@@ -14,7 +16,7 @@
 import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf, windowBase } from './plan.js';
+import { FUSED_REDUCTIONS, FUSED_SCANS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf, windowBase } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 interface Building {
@@ -22,6 +24,7 @@ interface Building {
   readonly shape: readonly number[];
   readonly members: Node[];
   readonly reductions: Node[];
+  readonly scans: Node[];
   contraction?: Node;
   /** Groups this group needs to have run first. */
   readonly deps: Set<number>;
@@ -71,7 +74,7 @@ function fuseElementwise(plan: Plan): Plan {
    */
   const directOf = (n: Node, g?: Building): Set<number> => {
     const h = groupOf.get(n);
-    if (h) return h === g && !h.reductions.includes(n) ? new Set() : new Set([h.id]);
+    if (h) return h === g && !h.reductions.includes(n) && !h.scans.includes(n) ? new Set() : new Set([h.id]);
     // A pinned temporary is computed inside the kernels that read it, before their members, from what its
     // cone reads: a value g itself computes is not there yet, so the temporary depends on g.
     const t = plan.temps.get(n);
@@ -85,7 +88,7 @@ function fuseElementwise(plan: Plan): Plan {
    * outside it (n would then wait for a value that waits for n's group).
    */
   const canMerge = (h: Building, g: Building, n: Node): boolean =>
-    !h.sealed && !g.sealed && h.members.length > 0 && h.reductions.length === 0 && !h.contraction && !g.contraction &&
+    !h.sealed && !g.sealed && h.members.length > 0 && h.reductions.length === 0 && h.scans.length === 0 && !h.contraction && !g.contraction &&
     sameShape(h.shape, g.shape) && !reach(h.deps).has(g.id) && !reach(g.deps).has(h.id) &&
     n.inputs.every((j) => groupOf.get(j) === h || !reach(directOf(j, g)).has(h.id));
   /**
@@ -100,7 +103,7 @@ function fuseElementwise(plan: Plan): Plan {
     mergedInto.set(h.id, g.id);
   };
   const newGroup = (shape: readonly number[]): Building => {
-    const g = { id: groups.length, shape, members: [], reductions: [], deps: new Set<number>(), sealed: false };
+    const g = { id: groups.length, shape, members: [], reductions: [], scans: [], deps: new Set<number>(), sealed: false };
     groups.push(g);
     return g;
   };
@@ -155,9 +158,20 @@ function fuseElementwise(plan: Plan): Plan {
       const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
       const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-      const joinable = h && !h.sealed && !h.contraction && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
+      const joinable = h && !h.sealed && !h.contraction && h.scans.length === 0 && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
       const g = joinable ? h! : newGroup(input.shape);
       g.reductions.push(n);
+      record(n, g);
+      continue;
+    }
+    if (input && FUSED_SCANS.has(n.op)) {
+      // Likewise a scan, along one axis; the group then takes no more members,
+      // since what follows a scan reads its stored value.
+      const h = groupOf.get(input);
+      const joinable = h && !h.sealed && !h.contraction && h.reductions.length === 0 && h.members.includes(input) && sameShape(input.shape, h.shape);
+      const g = joinable ? h! : newGroup(input.shape);
+      g.scans.push(n);
+      g.sealed = true;
       record(n, g);
       continue;
     }
@@ -178,9 +192,9 @@ function fuseElementwise(plan: Plan): Plan {
     const temps = read.flatMap((i) => plan.temps.get(i) ?? []);
     const inputs = [...new Set([...read.filter((i) => !plan.temps.has(i)), ...temps.flatMap((t) => t.inputs)])];
     const stored = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
-    const stores = g.contraction ? [g.contraction, ...stored] : stored;
+    const stores = [...(g.contraction ? [g.contraction] : []), ...stored, ...g.scans];
     fused.set(g, Object.freeze({
-      id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores,
+      id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores, ...(g.scans.length ? { scans: g.scans } : {}),
       ...(g.contraction ? { contraction: g.contraction } : {}), ...(temps.length ? { temps } : {}),
     }));
   }

@@ -25,14 +25,16 @@ function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
   const group = (g: FusedGroup): FusedGroup => {
     const members = g.members.map(get);
     const reductions = g.reductions.map(get);
+    const scans = g.scans?.map(get);
     const contraction = g.contraction && get(g.contraction);
-    const shape = (contraction ?? members[0] ?? reductions[0]!.inputs[0]!).shape;
-    if (!members.every((m) => sameShape(m.shape, shape)) || !reductions.every((r) => sameShape(r.inputs[0]!.shape, shape))) {
+    const shape = (contraction ?? members[0] ?? [...reductions, ...(scans ?? [])][0]!.inputs[0]!).shape;
+    const ends = [...reductions, ...(scans ?? [])];
+    if (!members.every((m) => sameShape(m.shape, shape)) || !ends.every((r) => sameShape(r.inputs[0]!.shape, shape))) {
       throw new NotInstantiable(`group ${g.id} no longer has one iteration space`);
     }
     return {
       ...g, shape, members, reductions, inputs: g.inputs.map(get), stores: g.stores.map(get),
-      ...(contraction ? { contraction } : {}),
+      ...(contraction ? { contraction } : {}), ...(scans ? { scans } : {}),
       ...(g.temps ? { temps: g.temps.map((t) => ({ node: get(t.node), members: t.members.map(get), inputs: t.inputs.map(get) })) } : {}),
     };
   };

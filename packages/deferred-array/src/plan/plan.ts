@@ -58,6 +58,11 @@ interface FusedGroup {
   readonly members: readonly Node[];
   /** Reductions of members, all over the same axes. */
   readonly reductions: readonly Node[];
+  /**
+   * Scans (cumsum, cumprod) of members or inputs, all along one axis, in a
+   * group with no reductions; each is stored whole (they are in `stores`).
+   */
+  readonly scans?: readonly Node[];
   /** Nodes read from outside the group (materialised values or views of them), its temporaries' inputs included. */
   readonly inputs: readonly Node[];
   /** pin()ned values the kernel computes per block before its members read them. */
@@ -125,11 +130,14 @@ const rootsOf = (p: Pick<Plan, 'results' | 'outputs' | 'stores'>): Node[] => [..
 const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] : groupNodes(s.group));
 
 /** Every node a group computes: its contraction, members and reductions. */
-const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions'>): readonly Node[] => [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions];
+const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions' | 'scans'>): readonly Node[] =>
+  [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions, ...(g.scans ?? [])];
 
 const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
 /** Reductions a kernel computes as it streams its members. */
 const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
+/** Scans a kernel computes as it streams its members. */
+const FUSED_SCANS = new Set(['cumsum', 'cumprod']);
 
 const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
 
@@ -163,5 +171,5 @@ const windowBase = (n: Node): Node => (isWindow(n) && n.inputs[0] ? windowBase(n
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS };
+export { rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS, FUSED_SCANS };
 export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

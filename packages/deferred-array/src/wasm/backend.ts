@@ -39,7 +39,7 @@ function joins(work: number, blocks: number, threads: number): boolean {
 }
 
 /** Runs a kernel to the end on the calling thread. */
-function launchInline(k: Omit<PendingKernel, 'finish' | 'skip'>, heap: HeapLike): LaunchResult {
+function launchInline(k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
 }
 
@@ -79,11 +79,12 @@ class WasmBackend implements Backend {
   }
 
   /** The plan's steps in order; each kernel is handed to the driver, which launches it where it likes. */
-  *#steps(plan: Plan, run: WasmRun): Generator<PendingKernel, RunResult, LaunchResult> {
+  *#steps(plan: Plan, run: WasmRun): Generator<Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, RunResult, LaunchResult> {
     this.#runs++;
     for (const step of plan.steps) {
       if (step.kind === 'kernel') {
         const k = run.kernel(step.group, launchInline);
+        if (k.prelude) k.prelude.done(yield k.prelude.kernel);
         k.finish(yield k);
       } else {
         run.evaluate(step.node, launchInline);
@@ -124,7 +125,7 @@ class WasmBackend implements Backend {
    * short (see joins()), except with inlineThreshold 0, which keeps every
    * kernel of execute() off the calling thread.
    */
-  async #launchAsync(k: PendingKernel, heap: HeapLike): Promise<LaunchResult> {
+  async #launchAsync(k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
     const work = launchWork(k.compiled, elements, k.launch.contraction?.K);
     const { inlineThreshold } = getConfig();

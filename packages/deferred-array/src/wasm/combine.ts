@@ -1,7 +1,9 @@
 // Combines the partials of a fused reduction: each output's pieces (its run
 // of elements cut at block boundaries) pairwise, in element order, so the
 // result depends on the data alone (never on how blocks were shared between
-// workers).
+// workers). A scan's pieces are combined in element order into the running
+// value each piece starts from.
+import type { LaunchResult } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { fmax, fmin } from '../reference/scalar-math.js';
@@ -42,4 +44,29 @@ function partialsCombiner(partials: Float64Array, slots: number, slot: number, o
   return (from, to) => (to <= from ? identity : tree(from, to));
 }
 
-export { partialsCombiner };
+/**
+ * Each piece's starting value for a scan kernel, from the piece totals of the
+ * same space (`totals`: a reduction kernel over it): along each of the `lines`
+ * lines of `segment` elements, the running sum or product of the totals of the
+ * pieces before, rounded in the scan's dtype at each step as the kernel rounds.
+ * Laid out as the kernel's partials: [piece * slots + slot], scan k in slot k.
+ */
+function scanStarts(totals: LaunchResult, slots: number, lines: number, segment: number,
+  scans: ReadonlyArray<readonly ['sum' | 'prod', DType]>): Float64Array {
+  const out = new Float64Array(totals.pieces * slots);
+  scans.forEach(([fn, dtype], slot) => {
+    const f = combiner(fn, dtype);
+    for (let line = 0; line < lines; line++) {
+      // A line's pieces run up to the first piece of the next line (a piece never spans two).
+      const end = line + 1 < lines ? totals.pieceIndex((line + 1) * segment) : totals.pieces;
+      let acc = identityOf(fn);
+      for (let p = totals.pieceIndex(line * segment); p < end; p++) {
+        out[p * slots + slot] = acc;
+        acc = f(acc, totals.partials[p * slots + slot]!);
+      }
+    }
+  });
+  return out;
+}
+
+export { partialsCombiner, scanStarts };

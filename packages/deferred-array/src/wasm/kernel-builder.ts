@@ -1,9 +1,9 @@
 // Turns a fused group into a KernelSpec and the arrays to launch it with:
 // external inputs are loads (broadcast through zero strides, views through
 // their strides), members become SSA instructions with explicit casts to each
-// op's computation dtype, stored members become outputs, and full reductions
-// become per-block partials.
-import { collapseDims } from 'kernels-wasm';
+// op's computation dtype, stored members become outputs, full reductions
+// become per-block partials, and scans running values along their axis.
+import { BLOCK_SIZE, collapseDims } from 'kernels-wasm';
 import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
@@ -28,6 +28,8 @@ interface BuiltKernel {
   readonly mode: 'rows' | 'columns';
   /** Reduction index -> slot of its hidden all(x != 0) (integer products). */
   readonly zeroSlots: ReadonlyMap<number, number>;
+  /** Elements per block, where the kernel sets its own (a scan's: whole lines per block where they fit). */
+  readonly blockSize?: number;
   /** The product's sizes and operands, for a group with a contraction. */
   readonly contraction?: ContractionLaunch;
   /** Each pinned temporary's own space and arrays. */
@@ -77,7 +79,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const full = group.shape.length === 0 ? [1] : [...group.shape];
   const temps = group.temps ?? [];
   // The body loads what its members and reductions read; the temporaries' own inputs are theirs.
-  const read = new Set([...group.members, ...group.reductions].flatMap((m) => m.inputs));
+  const scans = group.scans ?? [];
+  const read = new Set([...group.members, ...group.reductions, ...scans].flatMap((m) => m.inputs));
   if (group.contraction) read.add(group.contraction);
   const loadedAt = group.inputs.flatMap((n, k) => (read.has(n) ? [k] : []));
   const loaded = loadedAt.map((k) => [group.inputs[k]!, inputs[k]!] as const);
@@ -89,15 +92,16 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
   const values = valuesOf(inputs, outputs);
   const inputCount = sources.length;
-  // Reduced axes go last, so that each output reduces a run of consecutive elements.
-  const reduced = group.shape.length === 0 ? [] : [...(group.reductions[0]?.attrs.axes ?? [])];
+  // Reduced (or scanned) axes go last, so that each output reduces a run of consecutive elements.
+  const reduced = group.shape.length === 0 ? [] : scans.length ? [scans[0]!.attrs.axis!] : [...(group.reductions[0]?.attrs.axes ?? [])];
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
   const space = order.map((d) => full[d]!);
   const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
-  const segment = group.reductions.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
+  const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
-  const columns = temps.length || values.some((v) => v.random) ? undefined : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
+  const columns = temps.length || scans.length || values.some((v) => v.random) ? undefined
+    : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => body[id]!.type;
@@ -108,6 +112,14 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
 
   sources.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
   for (const m of group.members) idOf.set(m, emitMember(m, get, push, castTo));
+  // A scan accumulates in its result dtype (resolveReduce: float64 for integers), one rounding per step as NumPy's.
+  scans.forEach((x, slot) => {
+    const fn = x.op === 'cumprod' ? 'prod' : 'sum';
+    const id = push({ op: 'scan', fn, arg: castTo(get(x.inputs[0]!), x.dtype), slot, type: x.dtype });
+    // Integers have no -0, which a product of integers carried in float64 reaches (0 * -5): + 0 drops it.
+    const zero = fn === 'prod' && !isFloat(x.inputs[0]!.dtype) ? push({ op: 'const', value: 0, type: x.dtype }) : undefined;
+    idOf.set(x, zero === undefined ? id : push({ op: 'binary', fn: 'add', args: [id, zero], type: x.dtype }));
+  });
   group.stores.forEach((n, k) => {
     push({ op: 'store', array: inputCount + k, arg: get(n), type: n.dtype });
   });
@@ -150,7 +162,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const launch = rebind(inputs, outputs);
   return {
     spec: {
-      ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size, ...(columns ? { mode: 'columns' as const } : {}),
+      ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size + scans.length, ...(columns ? { mode: 'columns' as const } : {}),
       ...(temps.length ? { temps: tempKernels.map((t) => t.spec) } : {}),
     },
     shape: collapsed.shape,
@@ -160,7 +172,41 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
     ...(launch.temps ? { temps: launch.temps } : {}),
+    ...(scans.length ? { blockSize: scanBlockSize(segment) } : {}),
   };
+}
+
+/**
+ * A scan's blocks hold whole lines where a line fits in a block, so that no
+ * line is cut into pieces: each is then accumulated from its first element,
+ * exactly as NumPy's. Longer lines are cut at the usual block size. Either way
+ * the blocks follow from the data alone.
+ */
+const scanBlockSize = (line: number): number => (line > 0 && line <= BLOCK_SIZE ? line * Math.floor(BLOCK_SIZE / line) : BLOCK_SIZE);
+
+/**
+ * The first of a scan kernel's two launches where lines span several pieces:
+ * the same body reducing what it scans, storing nothing. Its partials are
+ * each piece's total, from which each piece's starting value follows.
+ */
+function scanTotals(spec: KernelSpec): KernelSpec {
+  const body: KInstr[] = [];
+  // Old value index -> new; the scans' values, and what is computed from them, are dropped.
+  const at = new Map<number, number>();
+  const keep = (v: number, ins: KInstr): void => { at.set(v, body.push(ins) - 1); };
+  const dropped = (args: readonly number[]): boolean => args.some((a) => !at.has(a));
+  spec.body.forEach((ins, v) => {
+    switch (ins.op) {
+      case 'store': break;
+      case 'scan': body.push({ op: 'reduce', fn: ins.fn, arg: at.get(ins.arg)!, slot: ins.slot, type: ins.type }); break;
+      case 'load': case 'const': keep(v, ins); break;
+      case 'unary': case 'cast': if (!dropped([ins.arg])) keep(v, { ...ins, arg: at.get(ins.arg)! }); break;
+      case 'binary': if (!dropped(ins.args)) keep(v, { ...ins, args: [at.get(ins.args[0])!, at.get(ins.args[1])!] }); break;
+      case 'select': if (!dropped(ins.args)) keep(v, { ...ins, args: [at.get(ins.args[0])!, at.get(ins.args[1])!, at.get(ins.args[2])!] }); break;
+      case 'reduce': throw new Error('internal: a scan kernel has no reductions');
+    }
+  });
+  return { ...spec, body };
 }
 
 /**
@@ -254,5 +300,5 @@ function accumulatorDType(op: ReduceOp, input: DType): DType {
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }
 
-export { buildKernel, buildContraction, buildCopy, accumulatorDType };
+export { buildKernel, buildContraction, buildCopy, accumulatorDType, scanTotals };
 export type { BuiltKernel };

@@ -17,14 +17,14 @@ import type { Dense } from '../reference/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../reference/flags.js';
 import type { RunFlags } from '../reference/flags.js';
-import { partialsCombiner } from './combine.js';
+import { partialsCombiner, scanStarts } from './combine.js';
 import {
   allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
 import { allocEvicting, residentAddress, unpin } from './source-cache.js';
 import type { CacheEntry } from './source-cache.js';
-import { accumulatorDType, buildContraction, buildCopy, buildKernel } from './kernel-builder.js';
+import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
 /** A kernel ready to launch, and what to do with its result. */
@@ -37,10 +37,15 @@ interface PendingKernel {
   finish(r: LaunchResult): void;
   /** Records its outputs and reductions unlaunched (a dry run: their blocks hold nothing). */
   skip(): void;
+  /**
+   * A launch to make first, whose result the kernel needs before its own:
+   * a scan's piece totals, where lines span several pieces.
+   */
+  readonly prelude?: { readonly kernel: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>; done(r: LaunchResult): void };
 }
 
 /** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
-type Launcher<R> = (k: Omit<PendingKernel, 'finish' | 'skip'>, heap: HeapLike) => R;
+type Launcher<R> = (k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
@@ -136,17 +141,33 @@ class WasmRun {
     }
     const direct = g.stores.filter((n, k) => this.#outs.get(n)?.ptr === outputs[k]!.ptr);
     this.launches++;
+    const launch: Launch = {
+      shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
+      ...(built.blockSize ? { blockSize: built.blockSize } : {}),
+      ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
+    };
+    // Read only by pooled launches (for their errors), so built only then.
+    const label = (): string => {
+      const ops = [...(g.contraction ? [g.contraction] : []), ...g.members].map((m) => m.op).join(', ') || 'copy';
+      const ends = [...g.reductions, ...(g.scans ?? [])].map((r) => r.op).join(', ');
+      return `${g.id} (${ops}${ends ? ` -> ${ends}` : ''}) over [${g.shape.join(', ')}]`;
+    };
+    // Lines longer than a block are cut into pieces: a first launch totals each piece, and
+    // each piece of the scan then starts from the running value before it.
+    let initial: Float64Array | undefined;
+    const prelude = g.scans && built.blockSize !== undefined && built.segment > built.blockSize ? {
+      kernel: { compiled: compileKernel(scanTotals(built.spec)), launch, get label() { return `${label()}, piece totals`; } },
+      done: (r: LaunchResult) => {
+        this.launches++;
+        const lines = sizeOf(built.shape) / built.segment;
+        initial = scanStarts(r, built.spec.slots, lines, built.segment, g.scans!.map((x) => [x.op === 'cumprod' ? 'prod' : 'sum', x.dtype] as const));
+      },
+    } : undefined;
     return {
       compiled,
-      launch: {
-        shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
-        ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
-      },
-      // Read only by pooled launches (for their errors), so built only then.
-      get label() {
-        const ops = [...(g.contraction ? [g.contraction] : []), ...g.members].map((m) => m.op).join(', ') || 'copy';
-        return `${g.id} (${ops}${g.reductions.length ? ` -> ${g.reductions.map((r) => r.op).join(', ')}` : ''}) over [${g.shape.join(', ')}]`;
-      },
+      get launch() { return initial ? { ...launch, initial } : launch; },
+      get label() { return label(); },
+      ...(prelude ? { prelude } : {}),
       finish: (r) => {
         for (const c of copies) dropValue(c);
         this.#finishKernel(g, built, outputs, r);

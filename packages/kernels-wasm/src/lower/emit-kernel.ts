@@ -8,6 +8,10 @@
 // to its own slot, numbered in element order, so any split of blocks between
 // workers gives the same partials. The piece starting at element i is number
 // floor(i/segment) + floor(i/blockSize) - floor(i/lcm(segment, blockSize)).
+//
+// Scans walk the same runs and pieces: each piece's running value starts from
+// the launch's partials[piece * slots + slot], which the caller fills with the
+// running value before the piece, and is stored element by element.
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { emitRandomLanes, emitRandomScalar, randomKeysOf } from './philox.js';
@@ -23,6 +27,7 @@ import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
+type ScanInstr = Extract<KInstr, { op: 'scan' }>;
 
 /** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
 const UNROLL = 4;
@@ -61,6 +66,10 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   const types = spec.body.map((ins) => ins.type);
   const scalarVals = spec.body.map((ins) => (ins.op === 'store' || ins.op === 'reduce' ? (-1 as Local) : f.local(scalarType(ins.type))));
   const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
+  const scans = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
+  const accScan = scans.map((x) => f.local(scalarType(x.type)));
+  // Runs are cut into pieces (and pieces end) for reductions and scans alike.
+  const runsMatter = spec.body.some((ins) => ins.op === 'reduce' || ins.op === 'scan');
   // Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps).
   const randomStash = new Map(spec.arrays.flatMap((a, k) => (a.random && lanes ? [[k, [f.local('v128'), f.local('v128')] as const]] : [])));
   const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
@@ -104,8 +113,22 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
       if (lanes) for (const acc of accV[s]!) { splatConst(ctx, accLanes(s), identity(r.fn, r.type)); f.op('local.set', acc); }
     });
   };
-  resetAccumulators();
-  f.op('local.get', start).op('local.set', pieceStart);
+  /** A piece begins at `at`: reductions start from their identity, scans from the launch's value for the piece. */
+  const startPiece = (at: Local): void => {
+    resetAccumulators();
+    f.op('local.get', at).op('local.set', pieceStart);
+    if (scans.length === 0) return;
+    const piece = pieceNumber(f, pieceStart, seg, bs, segLcm);
+    scans.forEach((x, s) => {
+      f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
+      f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', x.slot).op('i32.add');
+      f.op('i32.const', 8).op('i32.mul').op('i32.add').mem('f64.load', { align: 0 });
+      if (x.type === 'float32') f.op('f32.demote_f64');
+      else if (!isFloatK(x.type)) f.op(`i32.trunc_sat_f64_${isUnsignedK(x.type) ? 'u' : 's'}`);
+      f.op('local.set', accScan[s]!);
+    });
+  };
+  startPiece(start);
   // The multi-index of the block's first element.
   f.op('local.get', start).op('local.set', rem);
   for (let d = nd - 1; d >= 0; d--) {
@@ -123,7 +146,7 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
   minInto(run,
     () => { f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub'); },
     () => { f.op('local.get', stop).op('local.get', i).op('i32.sub'); });
-  if (reduces.length > 0) {
+  if (runsMatter) {
     minInto(run, () => { f.op('local.get', run); }, () => {
       f.op('local.get', i).op('local.get', seg).op('i32.div_u').op('i32.const', 1).op('i32.add')
         .op('local.get', seg).op('i32.mul').op('local.get', i).op('i32.sub');
@@ -201,7 +224,10 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
 
   scalarLoop(ctx, spec, scalarVals, cur, istride, j, run, (r, s) => {
     combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
-  }, keys);
+  }, keys, (x, s) => {
+    combineScalar(f, x.fn, x.type, accScan[s]!, scalarVals[x.arg]!);
+    f.op('local.get', accScan[s]!);
+  });
 
   // Advance the multi-index by the run, carrying into outer axes.
   f.op('local.get', i).op('local.get', run).op('i32.add').op('local.set', i);
@@ -212,13 +238,15 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     f.op('local.get', idx[d - 1]!).op('i32.const', 1).op('i32.add').op('local.set', idx[d - 1]!);
   }
   for (let d = nd - 1; d >= 1; d--) f.end();
-  if (reduces.length > 0) {
+  if (runsMatter) {
     // The piece ends at the end of a reduced run or of the block: write its partials.
     f.op('local.get', i).op('local.get', seg).op('i32.rem_u').op('i32.eqz');
     f.op('local.get', i).op('local.get', stop).op('i32.eq').op('i32.or').if();
-    emitPartials(ctx, spec, lanes ? accLanes : undefined, reduces, accS, accV, pieceStart, seg, bs, segLcm);
-    resetAccumulators();
-    f.op('local.get', i).op('local.set', pieceStart);
+    if (reduces.length > 0) emitPartials(ctx, spec, lanes ? accLanes : undefined, reduces, accS, accV, pieceStart, seg, bs, segLcm);
+    // The next piece, unless the block ended (the next block starts its own).
+    f.op('local.get', i).op('local.get', stop).op('i32.lt_u').if();
+    startPiece(i);
+    f.end();
     f.end();
   }
   f.op('br', 0).end().end(); // rows
@@ -271,9 +299,7 @@ function openBlockLoop(f: FunctionBuilder, blk: Local, blockBegin: Local, blockE
 function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex: number) => Lanes) | undefined, reduces: readonly ReduceInstr[],
   accS: readonly Local[], accV: readonly (readonly Local[])[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
   const f = ctx.f;
-  const piece = f.local('i32');
-  const div = (by: Local): void => { f.op('local.get', pieceStart).op('local.get', by).op('i32.div_u'); };
-  div(seg); div(bs); f.op('i32.add'); div(segLcm); f.op('i32.sub').op('local.set', piece);
+  const piece = pieceNumber(f, pieceStart, seg, bs, segLcm);
   reduces.forEach((r, s) => {
     f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
     f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
@@ -304,6 +330,14 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex:
   });
 }
 
+/** A local holding the number of the piece starting at element `at` (see the head of this file). */
+function pieceNumber(f: FunctionBuilder, at: Local, seg: Local, bs: Local, segLcm: Local): Local {
+  const piece = f.local('i32');
+  const div = (by: Local): void => { f.op('local.get', at).op('local.get', by).op('i32.div_u'); };
+  div(seg); div(bs); f.op('i32.add'); div(segLcm); f.op('i32.sub').op('local.set', piece);
+  return piece;
+}
+
 /**
  * The element-at-a-time loop: while j < end, the body on scalars through the
  * pointers `cur`, each then advanced by its byte stride; `reduce` folds each
@@ -312,6 +346,7 @@ function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex:
 function scalarLoop(
   ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[], strides: readonly Local[],
   j: Local, end: Local, reduce: (r: ReduceInstr, slotIndex: number) => void, keys: ReadonlyMap<number, RoundKeys> = new Map(),
+  scan?: (x: ScanInstr, scanIndex: number) => void,
 ): void {
   const f = ctx.f;
   const types = spec.body.map((ins) => ins.type);
@@ -324,7 +359,7 @@ function scalarLoop(
     }
     f.op('local.get', cur[k]!);
     if (ins.op === 'load') emitLoad(ctx, spec.arrays[k]!.dtype);
-  }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, spec.arrays[k]!.dtype));
+  }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, spec.arrays[k]!.dtype), undefined, scan);
   f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j);
   spec.arrays.forEach((_, k) => {
     f.op('local.get', cur[k]!).op('local.get', strides[k]!).op('i32.add').op('local.set', cur[k]!);
@@ -338,9 +373,11 @@ function emitBody(
   address: (ins: KInstr, array: number) => void, value: (ins: KInstr) => void,
   reduce: (r: ReduceInstr, slotIndex: number) => void, store: (array: number) => void,
   hoisted: (ins: KInstr) => boolean = () => false,
+  scan: (x: ScanInstr, scanIndex: number) => void = () => { throw new Error('internal: a scan outside the scalar loop'); },
 ): void {
   const f = ctx.f;
   let reduceIndex = 0;
+  let scanIndex = 0;
   spec.body.forEach((ins, v) => {
     switch (ins.op) {
       case 'load':
@@ -354,6 +391,10 @@ function emitBody(
         break;
       case 'reduce':
         reduce(ins, reduceIndex++);
+        break;
+      case 'scan':
+        scan(ins, scanIndex++);
+        f.op('local.set', vals[v]!);
         break;
       default:
         if (hoisted(ins)) break;

@@ -8,4 +8,4 @@ export { workPerElement, launchWork } from './work.js';
 export type { CompiledModule, MathProvider, HostFunction } from './compile.js';
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch } from './launch.js';
 export type { Collapsed } from './collapse.js';
-export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KInstr, KernelSpec, ContractionSpec, TempSpec } from './kernel-spec.js';
+export type { KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, TempSpec } from './kernel-spec.js';

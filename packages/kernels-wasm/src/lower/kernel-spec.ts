@@ -24,6 +24,7 @@ interface KernelArray {
 }
 
 type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
+type KScan = 'sum' | 'prod';
 
 /**
  * One SSA instruction; its value is referred to by its index in the body.
@@ -39,7 +40,17 @@ type KInstr =
   | { readonly op: 'select'; readonly args: readonly [number, number, number]; readonly type: KType }
   | { readonly op: 'cast'; readonly arg: number; readonly type: KType }
   | { readonly op: 'store'; readonly array: number; readonly arg: number; readonly type: KType }
-  | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType };
+  | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType }
+  /**
+   * A running sum or product along the reduced runs: its value at an element
+   * is the piece's starting value combined, in element order, with `arg` at
+   * each element of the piece up to this one. The starting value of each piece
+   * is the launch's `initial[piece * slots + slot]` (the identity without it):
+   * the caller passes the running value before the piece, so that a run cut
+   * into pieces across blocks goes on where the previous piece stopped. Scans
+   * run the scalar loop (each element waits on the one before).
+   */
+  | { readonly op: 'scan'; readonly fn: KScan; readonly arg: number; readonly slot: number; readonly type: KType };
 
 /**
  * A matrix product computed block by block ahead of the elementwise body (its
@@ -99,4 +110,4 @@ const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, u
 export { KTYPE_BYTES };
 /** Elementwise operations, with deferred-array's (NumPy's) semantics: the op rules' rows (op-rules.ts). */
 export type { KUnary, KBinary };
-export type { KType, InnerStride, KernelArray, KReduce, KInstr, KernelSpec, ContractionSpec, TempSpec };
+export type { KType, InnerStride, KernelArray, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, TempSpec };

@@ -7,6 +7,7 @@ import { ARGS, CONTRACTION, argsBytes, claimIndex, launchBlockBytes, randomOffse
 import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
 import type { TempLaunch } from './launch-temps.js';
+import type { KernelSpec } from './kernel-spec.js';
 import type { CompiledModule, HostFunction } from './compile.js';
 import type { RandomWords } from './philox.js';
 
@@ -68,6 +69,12 @@ interface Launch {
   readonly contraction?: ContractionLaunch;
   /** The spec's pinned temporaries: each one's own space and arrays. */
   readonly temps?: readonly TempLaunch[];
+  /**
+   * A scan kernel's starting values, laid out as its partials
+   * (initial[piece * slots + slot]): each piece's running value before its
+   * first element. Absent: every piece starts from the scan's identity.
+   */
+  readonly initial?: Float64Array;
 }
 
 interface LaunchResult {
@@ -206,6 +213,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     const partialsPtr = argsPtr + partialsAt;
     const words = (): Int32Array => new Int32Array(heap.memory.buffer);
     writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
+    writeScanStarts(compiled.spec, new Float64Array(heap.memory.buffer, partialsPtr, pieces * slots), l.initial);
     if (contraction) {
       const c = l.contraction!;
       const base = argsBytes(ndim, l.arrays.length);
@@ -226,6 +234,20 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     for (const p of held) heap.free(p);
     throw e;
   }
+}
+
+/** Fills a scan kernel's partials with each piece's starting value: the launch's, or each scan's identity. */
+function writeScanStarts(spec: KernelSpec, partials: Float64Array, initial: Float64Array | undefined): void {
+  const scans = spec.body.flatMap((ins) => (ins.op === 'scan' ? [ins] : []));
+  if (initial !== undefined) {
+    if (scans.length === 0) throw new RangeError('launch: initial values are for scan kernels; this kernel has no scan');
+    if (initial.length !== partials.length) {
+      throw new RangeError(`launch: initial holds ${initial.length} values; the kernel's ${partials.length / Math.max(1, spec.slots)} pieces of ${spec.slots} slots need ${partials.length}`);
+    }
+    partials.set(initial);
+    return;
+  }
+  for (const x of scans) for (let at = x.slot; at < partials.length; at += spec.slots) partials[at] = x.fn === 'prod' ? 1 : 0;
 }
 
 /** Reads what the blocks left (on success) and frees the launch block. */

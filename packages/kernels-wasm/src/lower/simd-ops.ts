@@ -94,6 +94,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         if (!native && !math) return undefined;
         break;
       }
+      case 'scan': return undefined;
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
         if (spec.body[ins.arg]!.type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;
@@ -107,7 +108,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
 function usesOf(spec: KernelSpec): number[][] {
   const uses: number[][] = spec.body.map(() => []);
   spec.body.forEach((u, i) => {
-    const args = u.op === 'unary' || u.op === 'cast' || u.op === 'store' || u.op === 'reduce' ? [u.arg]
+    const args = u.op === 'unary' || u.op === 'cast' || u.op === 'store' || u.op === 'reduce' || u.op === 'scan' ? [u.arg]
       : u.op === 'binary' || u.op === 'select' ? [...u.args] : [];
     for (const a of args) uses[a]!.push(i);
   });

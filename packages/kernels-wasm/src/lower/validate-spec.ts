@@ -64,10 +64,16 @@ function validateSpec(spec: KernelSpec): void {
         if (ins.type !== want) fail(v, `${ins.fn} of ${a} produces ${want}`);
         break;
       }
+      case 'scan': {
+        if (ins.fn !== 'sum' && ins.fn !== 'prod') fail(v, `scans are sums or products; got ${String(ins.fn)}`);
+        if (ins.type === 'bool') fail(v, 'a scan accumulates numbers; cast bools first');
+        if (spec.mode === 'columns' || spec.contraction || spec.temps) fail(v, "a scan runs in a plain 'rows' kernel (no columns mode, contraction or temporaries)");
+      }
+      // falls through: slots and operand types as for reductions
       case 'reduce': {
         const t = arg(ins.arg);
-        if (t !== ins.type) fail(v, 'reduce type must be the type of its operand');
-        if ((ins.fn === 'any' || ins.fn === 'all') && t !== 'bool') fail(v, `${ins.fn} reduces bools; cast to bool first`);
+        if (t !== ins.type) fail(v, `${ins.op} type must be the type of its operand`);
+        if (ins.op === 'reduce' && (ins.fn === 'any' || ins.fn === 'all') && t !== 'bool') fail(v, `${ins.fn} reduces bools; cast to bool first`);
         if (!Number.isInteger(ins.slot) || ins.slot < 0 || ins.slot >= spec.slots) fail(v, `slot ${ins.slot} is outside 0..${spec.slots - 1}`);
         if (slots.has(ins.slot)) fail(v, `slot ${ins.slot} is used twice`);
         slots.add(ins.slot);

@@ -1,0 +1,110 @@
+// Scan kernels: a running sum or product along each run of `segment`
+// elements, stored element by element. A run cut into pieces at block
+// boundaries goes on from the starting value the launch gives each piece; the
+// caller gets those from a reduction over the same pieces first.
+import { compileKernel } from './compile.js';
+import type { KInstr, KScan, KType, KernelSpec } from './kernel-spec.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
+import { instantiate, launch } from './launch.js';
+import type { LaunchResult } from './launch.js';
+import { noHost, testHeap } from './test-heap.js';
+import { validateSpec } from './validate-spec.js';
+import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
+
+/** out = scan(fn, x * 2) along runs; or, with `reduce`, the same runs reduced (no store). */
+function scanSpec(t: KType, fn: KScan, reduce = false): KernelSpec {
+  const body: KInstr[] = [
+    { op: 'load', array: 0, type: t },
+    { op: 'const', value: 2, type: t },
+    { op: 'binary', fn: 'multiply', args: [0, 1], type: t },
+    reduce ? { op: 'reduce', fn, arg: 2, slot: 0, type: t } : { op: 'scan', fn, arg: 2, slot: 0, type: t },
+  ];
+  if (!reduce) body.push({ op: 'store', array: 1, arg: 3, type: t });
+  return { ndim: 1, slots: 1, arrays: [{ dtype: t, role: 'in', inner: 'contiguous' }, { dtype: t, role: 'out', inner: 'contiguous' }], body };
+}
+
+function runOnce(spec: KernelSpec, values: number[], segment: number, blockSize: number, initial?: Float64Array): { out: number[]; r: LaunchResult } {
+  const heap = testHeap();
+  const t = spec.arrays[0]!.dtype;
+  const n = values.length;
+  const [a, b] = [heap.alloc(n * KTYPE_BYTES[t]), heap.alloc(n * KTYPE_BYTES[t])];
+  new VIEW_CONSTRUCTORS[t](heap.memory.buffer, a, n).set(values);
+  const compiled = compileKernel(spec);
+  const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
+  const r = launch(compiled, heap, fn, {
+    shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }], segment, blockSize, ...(initial ? { initial } : {}),
+  });
+  return { out: Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, b, n)), r };
+}
+
+/** The two launches: piece totals, then each piece from the running value before it. */
+function twoPhase(t: KType, fn: KScan, values: number[], segment: number, blockSize: number): number[] {
+  const totals = runOnce(scanSpec(t, fn, true), values, segment, blockSize).r;
+  const initial = new Float64Array(totals.pieces);
+  const round = t === 'float32' ? Math.fround : (x: number) => x;
+  for (let run = 0; run * segment < values.length; run++) {
+    const first = totals.pieceIndex(run * segment);
+    const end = (run + 1) * segment < values.length ? totals.pieceIndex((run + 1) * segment) : totals.pieces;
+    let acc = fn === 'sum' ? 0 : 1;
+    for (let p = first; p < end; p++) {
+      initial[p] = acc;
+      acc = round(fn === 'sum' ? acc + totals.partials[p]! : acc * totals.partials[p]!);
+    }
+  }
+  return runOnce(scanSpec(t, fn), values, segment, blockSize, initial).out;
+}
+
+/** The running values of x * 2 along each run, one element after another. */
+function sequential(t: KType, fn: KScan, values: number[], segment: number): number[] {
+  const round = t === 'float32' ? Math.fround : (x: number) => x;
+  let acc = 0;
+  return values.map((x, i) => {
+    if (i % segment === 0) acc = fn === 'sum' ? 0 : 1;
+    acc = round(fn === 'sum' ? acc + round(x * 2) : acc * round(x * 2));
+    return acc;
+  });
+}
+
+describe('scan kernels', () => {
+  const values = Array.from({ length: 100 }, (_, i) => ((i * 37) % 11) - 4);
+
+  test.each([
+    ['runs inside blocks', 10, 20],
+    ['runs across blocks', 25, 7],
+    ['one run over many blocks', 100, 16],
+    ['runs of one element', 1, 16],
+  ])('%s: each piece goes on from the running value before it', (_, segment, blockSize) => {
+    for (const t of ['float64', 'float32', 'int32'] as const) {
+      // Integer-valued sums are exact in every type here, so cutting runs into pieces changes nothing.
+      expect(twoPhase(t, 'sum', values, segment, blockSize)).toEqual(sequential(t, 'sum', values, segment));
+    }
+    const small = values.map((x) => (x % 3) + 1);
+    expect(twoPhase('float64', 'prod', small, segment, blockSize)).toEqual(sequential('float64', 'prod', small, segment));
+  });
+
+  test('without initial values every piece starts from the identity', () => {
+    const { out } = runOnce(scanSpec('float64', 'sum'), values.slice(0, 12), 12, 5);
+    // Pieces [0, 5), [5, 10), [10, 12) of the one run, each from 0.
+    const piece = (lo: number, hi: number) => sequential('float64', 'sum', values.slice(lo, hi), hi - lo);
+    expect(out).toEqual([...piece(0, 5), ...piece(5, 10), ...piece(10, 12)]);
+    expect(runOnce(scanSpec('float64', 'prod'), [3, 3, 3], 3, 16).out).toEqual([6, 36, 216]);
+  });
+
+  test('a float32 scan rounds at every step, in float32', () => {
+    const xs = [0.1, 0.2, 0.3, 1e8, 0.7, -1e8, 0.25];
+    const { out } = runOnce(scanSpec('float32', 'sum'), xs, xs.length, 16);
+    expect(out).toEqual(sequential('float32', 'sum', xs.map(Math.fround), xs.length));
+  });
+
+  test('scans run the scalar loop, and the spec is checked', () => {
+    expect(compileKernel(scanSpec('float64', 'sum')).lanes).toBeUndefined();
+    const bad = (change: (s: KernelSpec) => KernelSpec, why: RegExp): void => {
+      expect(() => validateSpec(change(scanSpec('float64', 'sum')))).toThrow(why);
+    };
+    bad((s) => ({ ...s, body: s.body.map((i) => (i.op === 'scan' ? { ...i, fn: 'max' as KScan } : i)) }), /scans are sums or products/);
+    bad((s) => ({ ...s, slots: 0 }), /slot 0 is outside/);
+    bad((s) => ({ ...s, mode: 'columns', ndim: 2 }), /plain 'rows' kernel/);
+    expect(() => runOnce(scanSpec('float64', 'sum'), [1, 2, 3], 3, 2, new Float64Array(5))).toThrow(/initial holds 5 values/);
+    expect(() => runOnce(scanSpec('float64', 'sum', true), [1, 2, 3], 3, 2, new Float64Array(2))).toThrow(/no scan/);
+  });
+});
