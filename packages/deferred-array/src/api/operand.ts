@@ -1,7 +1,7 @@
 // Turning what users pass (DeferredArrays, JS numbers, stdlib ndarrays, typed
 // arrays, nested lists) into graph nodes. Outside arrays are copied in once.
 import { DTypeError, ShapeError } from '../ir/errors.js';
-import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
+import { DTYPES, checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, castValue, source } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
@@ -119,7 +119,7 @@ function ndarrayDType(x: StdNdarray): DType {
   try {
     return checkDType(x.dtype, 'the ndarray dtype');
   } catch (e) {
-    throw new DTypeError(`cannot wrap a stdlib ndarray of dtype '${x.dtype}': supported dtypes are float64, float32, int32, uint8, bool; astype it first`, { cause: e });
+    throw new DTypeError(`cannot wrap a stdlib ndarray of dtype '${x.dtype}': supported dtypes are ${DTYPES.join(', ')}; astype it first`, { cause: e });
   }
 }
 

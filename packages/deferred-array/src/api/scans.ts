@@ -1,6 +1,8 @@
-// NumPy's cumsum, cumprod and nancumsum. The scan runs each line in element
-// order, rounding as NumPy's accumulate does, so results match NumPy's to
-// the bit and do not depend on the worker count.
+// NumPy's cumsum, cumprod and nancumsum. A line of up to 16 Ki elements is
+// scanned in element order, rounding as NumPy's accumulate does, so results
+// match NumPy's to the bit; a longer line is scanned in pieces, each starting
+// from the total of the pieces before (README: Scans). Neither depends on the
+// worker count.
 import { scan } from '../ir/build-scan.js';
 import { isFloat } from '../ir/dtypes.js';
 import { checkOptionKeys } from '../ir/options.js';

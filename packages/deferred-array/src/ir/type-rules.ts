@@ -37,6 +37,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       }
       return { compute: t, out: t };
     case 'intArith': {
+      // Integer division, modulo and powers need an integer type: float64 would divide by zero to Inf.
+      if (isFloat(t) && !dtypes.some(isFloat)) throw new DTypeError(int64Message(op, dtypes));
       // NumPy's integer loops for bool operands are int8's (square, floor divide, power).
       const c = t === 'bool' ? 'int8' : t;
       return { compute: c, out: c };
@@ -53,12 +55,7 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
     }
     case 'bitwise':
     case 'shift': {
-      if (isFloat(t) && !dtypes.some(isFloat)) {
-        throw new DTypeError(
-          `${op} of ${dtypes.join(' and ')} needs NumPy's int64, which this package does not have; ` +
-          `cast the uint32 operand with astype('int32') if its values are below 2^31, or the other with astype('uint32') if it is never negative`,
-        );
-      }
+      if (isFloat(t) && !dtypes.some(isFloat)) throw new DTypeError(int64Message(op, dtypes));
       if (isFloat(t)) {
         throw new DTypeError(
           `${op} is defined for integer and bool operands only (NumPy raises too); got ${dtypes.join(' and ')}: ` +
@@ -76,6 +73,13 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
     default:
       throw new DTypeError(`${op} is not an elementwise op (rule ${rule})`);
   }
+}
+
+/** uint32 with a signed integer: NumPy computes in int64, which this package lacks (promoteTypes gives float64). */
+function int64Message(op: OpName, dtypes: readonly DType[]): string {
+  return `${op} of ${dtypes.join(' and ')} needs NumPy's int64, which this package does not have; ` +
+    `cast the uint32 operand with astype('int32') if its values are below 2^31, or the other with astype('uint32') if it is never negative ` +
+    `(or both with astype('float64') for float semantics)`;
 }
 
 /** Result dtype of a reduction or scan. Integer sums and products are carried in float64 (exact below 2^53). */

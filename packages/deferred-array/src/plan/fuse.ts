@@ -168,7 +168,10 @@ function fuseElementwise(plan: Plan): Plan {
       // Likewise a scan, along one axis; the group then takes no more members,
       // since what follows a scan reads its stored value.
       const h = groupOf.get(input);
-      const joinable = h && !h.sealed && !h.contraction && h.reductions.length === 0 && h.members.includes(input) && sameShape(input.shape, h.shape);
+      // A scan kernel has no per-block temporaries (each block computes a temporary over its own range only).
+      const readsTemps = (b: Building): boolean => b.members.some((m) => m.inputs.some((i) => plan.temps.has(i)));
+      const joinable = h && !h.sealed && !h.contraction && h.reductions.length === 0 && h.members.includes(input) &&
+        sameShape(input.shape, h.shape) && !readsTemps(h);
       const g = joinable ? h! : newGroup(input.shape);
       g.scans.push(n);
       g.sealed = true;

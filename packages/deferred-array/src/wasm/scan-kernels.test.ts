@@ -103,6 +103,15 @@ describe('scans as kernels', () => {
     expect(da.nancumsum(x).explain()).toMatch(/1 fused kernel/);
   });
 
+  test('a scan of a chain that reads a pin()ned value takes the chain\'s stored value (a scan kernel has no per-block temporaries)', () => {
+    const make = (): da.DeferredArray => {
+      const t = wobbly(20000).mul(2).reshape([4, 5000]).pin();
+      return da.cumsum(t.add(t), { axis: 1 });
+    };
+    expect(firstDifference(values(make()), onReference(make))).toBe(-1);
+    expect(make().explain()).toMatch(/kernel \d+ over \(4, 5000\): cumsum; reads %\d+;/);
+  });
+
   test('empty arrays and empty lines', () => {
     expect(values(da.cumsum(da.zeros([0])))).toEqual([]);
     expect((da.cumsum(da.zeros([3, 0]), { axis: 0 }).executeSync() as da.StdNdarray).shape).toEqual([3, 0]);

@@ -5,7 +5,7 @@
 // of additions is fixed).
 import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { intCompare, intRange, isFloatK, scalarType } from './context.js';
+import { intCompare, intRange, isFloatK, scalarType, wrapInt } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -27,8 +27,9 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   f.op('local.get', acc).op('local.get', value);
   if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
   else if (isFloatK(t)) f.op(`${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`);
-  else if (fn === 'sum') f.op('i32.add');
-  else if (fn === 'prod') f.op('i32.mul');
+  // A narrow integer type's running sum or product wraps at every step, as a stored one would.
+  else if (fn === 'sum') { f.op('i32.add'); wrapInt(f, t); }
+  else if (fn === 'prod') { f.op('i32.mul'); wrapInt(f, t); }
   else if (fn === 'min' || fn === 'max') {
     f.op('local.get', acc).op('local.get', value).op(intCompare(t, fn === 'min' ? 'lt' : 'gt')).op('select');
   }

@@ -96,6 +96,36 @@ describe('scan kernels', () => {
     expect(out).toEqual(sequential('float32', 'sum', xs.map(Math.fround), xs.length));
   });
 
+  test('a narrow integer\'s running sum wraps at every step, as stored values would', () => {
+    // scan sum of int8 [100, 100, 1], and whether each running value is > 0.
+    const spec: KernelSpec = {
+      ndim: 1, slots: 1,
+      arrays: [{ dtype: 'int8', role: 'in', inner: 'contiguous' }, { dtype: 'int8', role: 'out', inner: 'contiguous' }, { dtype: 'bool', role: 'out', inner: 'contiguous' }],
+      body: [
+        { op: 'load', array: 0, type: 'int8' },
+        { op: 'scan', fn: 'sum', arg: 0, slot: 0, type: 'int8' },
+        { op: 'store', array: 1, arg: 1, type: 'int8' },
+        { op: 'const', value: 0, type: 'int8' },
+        { op: 'binary', fn: 'greater', args: [1, 3], type: 'bool' },
+        { op: 'store', array: 2, arg: 4, type: 'bool' },
+      ],
+    };
+    const heap = testHeap();
+    const [a, b, c] = [heap.alloc(3), heap.alloc(3), heap.alloc(3)];
+    new Int8Array(heap.memory.buffer, a, 3).set([100, 100, 1]);
+    const compiled = compileKernel(spec);
+    const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
+      shape: [3], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }, { ptr: c, strides: [1] }],
+    });
+    expect(Array.from(new Int8Array(heap.memory.buffer, b, 3))).toEqual([100, -56, -55]);
+    expect(Array.from(new Uint8Array(heap.memory.buffer, c, 3))).toEqual([1, 0, 0]);
+    expect(r.partials.length).toBe(1);
+    // The same as a reduction: its partial is the wrapped sum.
+    const totals = runOnce({ ...scanSpec('int8', 'sum', true), body: [{ op: 'load', array: 0, type: 'int8' }, { op: 'reduce', fn: 'sum', arg: 0, slot: 0, type: 'int8' }] },
+      [100, 100, 1], 3, 16);
+    expect(Array.from(totals.r.partials)).toEqual([-55]);
+  });
+
   test('scans run the scalar loop, and the spec is checked', () => {
     expect(compileKernel(scanSpec('float64', 'sum')).lanes).toBeUndefined();
     const bad = (change: (s: KernelSpec) => KernelSpec, why: RegExp): void => {
