@@ -20,6 +20,7 @@ import { dropCopy } from '../wasm/source-cache.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
+import { formatValue } from '../ir/format.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
@@ -141,7 +142,7 @@ class DeferredArray {
    */
   explain(options?: { kernels?: boolean }): string {
     if (options !== undefined && (typeof options !== 'object' || options === null || Object.keys(options).some((k) => k !== 'kernels'))) {
-      throw new TypeError(`explain: options must be an object like { kernels: true }; got ${JSON.stringify(options)}`);
+      throw new TypeError(`explain: options must be an object like { kernels: true }; got ${formatValue(options)}`);
     }
     const plan = planExecution([nodeOf(this)], currentTarget());
     const text = printPlan(plan, currentBackend().name);

@@ -36,6 +36,10 @@ function isArrayInput(x: unknown): x is ArrayInput {
 /** Shape of a nested list; ragged lists are refused as NumPy 1.24+ does. */
 function nestedShape(x: NestedArray, path = 'array'): number[] {
   if (x.length === 0) return [0];
+  // forEach and for...of walk past a sparse array's holes (or read them as undefined, which becomes NaN).
+  for (let i = 0; i < x.length; i++) {
+    if (!(i in x)) throw new TypeError(`${path}[${i}] is a hole in a sparse array: give every element a value`);
+  }
   const first = x[0];
   if (!Array.isArray(first)) {
     x.forEach((v, i) => {

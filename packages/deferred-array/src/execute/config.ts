@@ -2,6 +2,7 @@
 import { detectSupport } from 'kernels-wasm';
 import { NotSupportedError } from '../ir/errors.js';
 import { availableCores } from '../util/platform.js';
+import { formatValue } from '../ir/format.js';
 
 type ErrorAction = 'ignore' | 'warn' | 'raise';
 
@@ -56,7 +57,7 @@ function initialBackend(): 'reference' | 'wasm' {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_BACKEND'];
   if (env === 'reference' || !wasmUsable) return 'reference';
   if (env !== undefined && env !== 'wasm') {
-    throw new TypeError(`DEFERRED_ARRAY_BACKEND must be 'reference' or 'wasm'; got ${JSON.stringify(env)}`);
+    throw new TypeError(`DEFERRED_ARRAY_BACKEND must be 'reference' or 'wasm'; got ${formatValue(env)}`);
   }
   return 'wasm';
 }
@@ -67,7 +68,7 @@ function initialInlineThreshold(): number {
   if (env === undefined || env === '') return DEFAULT_INLINE_THRESHOLD;
   const t = env === 'Infinity' ? Infinity : Number(env);
   if (!(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
-    throw new RangeError(`DEFERRED_ARRAY_INLINE_THRESHOLD must be a whole number, 0 or more, or Infinity; got ${JSON.stringify(env)}`);
+    throw new RangeError(`DEFERRED_ARRAY_INLINE_THRESHOLD must be a whole number, 0 or more, or Infinity; got ${formatValue(env)}`);
   }
   return t;
 }
@@ -82,7 +83,7 @@ let current: Config = Object.freeze({
 
 function checkAction(value: unknown, name: string): ErrorAction {
   if (!ACTIONS.includes(value as ErrorAction)) {
-    throw new TypeError(`configure: option errors.${name} must be one of 'ignore', 'warn', 'raise'; got ${JSON.stringify(value)}`);
+    throw new TypeError(`configure: option errors.${name} must be one of 'ignore', 'warn', 'raise'; got ${formatValue(value)}`);
   }
   return value as ErrorAction;
 }
@@ -102,11 +103,11 @@ function configure(options: ConfigureOptions = {}): Config {
     if (options.backend === 'wasm' && !wasmUsable) {
       throw new NotSupportedError(
         `configure: backend 'wasm' needs WebAssembly with SIMD, which this host lacks ` +
-        `(${JSON.stringify(support)}); use 'reference'`,
+        `(${formatValue(support)}); use 'reference'`,
       );
     }
     if (options.backend !== 'reference' && options.backend !== 'wasm') {
-      throw new TypeError(`configure: option backend must be 'reference' or 'wasm'; got ${JSON.stringify(options.backend)}`);
+      throw new TypeError(`configure: option backend must be 'reference' or 'wasm'; got ${formatValue(options.backend)}`);
     }
     backend = options.backend;
   }

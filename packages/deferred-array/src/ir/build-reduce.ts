@@ -6,6 +6,7 @@ import type { Node } from './node.js';
 import type { ReduceOp } from './op-table.js';
 import { formatShape, normalizeAxes, normalizeAxis } from './shape.js';
 import { resolveReduce } from './type-rules.js';
+import { formatValue } from './format.js';
 
 interface ReduceOptions {
   readonly axis?: number | readonly number[] | null;
@@ -32,13 +33,13 @@ function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
   const { axis, keepdims = false } = checkReduceOptions(op, options);
   const ndim = x.shape.length;
   if ((op === 'argmin' || op === 'argmax') && Array.isArray(axis)) {
-    throw new TypeError(`${op}: axis must be a single integer or omitted (NumPy does not take a list); got ${JSON.stringify(axis)}`);
+    throw new TypeError(`${op}: axis must be a single integer or omitted (NumPy does not take a list); got ${formatValue(axis)}`);
   }
   const axes = reducedAxes(op, axis, ndim);
   const reduced = new Set(axes);
   if (NO_IDENTITY.has(op) && axes.some((a) => x.shape[a] === 0)) {
     throw new ShapeError(
-      `${op} of an array of shape ${formatShape(x.shape)} over axis ${JSON.stringify(axis ?? null)} reduces an empty axis, ` +
+      `${op} of an array of shape ${formatShape(x.shape)} over axis ${formatValue(axis ?? null)} reduces an empty axis, ` +
       `and ${op} has no identity; check the size first or reduce over non-empty axes`,
     );
   }

@@ -7,6 +7,7 @@ import type { IndexArg } from './indexing.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
 import { broadcastShapes, checkShape, contiguousStrides, formatShape, normalizeAxes, normalizeAxis, sameShape, sizeOf } from './shape.js';
+import { formatValue } from './format.js';
 
 function transpose(x: Node, axes?: readonly number[]): Node {
   const ndim = x.shape.length;
@@ -18,10 +19,10 @@ function transpose(x: Node, axes?: readonly number[]): Node {
       throw new TypeError(`transpose: axes must be an array of integers (a permutation of the axes); got ${String(axes)}`);
     }
     if (axes.length !== ndim) {
-      throw new ShapeError(`transpose: axes ${JSON.stringify(axes)} must list each of the ${ndim} axes of shape ${formatShape(x.shape)} once`);
+      throw new ShapeError(`transpose: axes ${formatValue(axes)} must list each of the ${ndim} axes of shape ${formatShape(x.shape)} once`);
     }
     perm = axes.map((a) => normalizeAxis(a, ndim, 'transpose: axes entry'));
-    if (new Set(perm).size !== ndim) throw new ShapeError(`transpose: axes ${JSON.stringify(axes)} repeat an axis`);
+    if (new Set(perm).size !== ndim) throw new ShapeError(`transpose: axes ${formatValue(axes)} repeat an axis`);
   }
   if (perm.every((p, i) => p === i)) return x;
   const inStrides = contiguousStrides(x.shape);
@@ -83,10 +84,10 @@ function broadcastTo(x: Node, target: unknown): Node {
 function reshape(x: Node, target: unknown, label = 'reshape'): Node {
   const raw = typeof target === 'number' ? [target] : target;
   if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'number' || !Number.isInteger(d) || d < -1)) {
-    throw new TypeError(`${label}: shape must be an array of non-negative integers with at most one -1; got ${JSON.stringify(target)}`);
+    throw new TypeError(`${label}: shape must be an array of non-negative integers with at most one -1; got ${formatValue(target)}`);
   }
   const holes = raw.filter((d) => d === -1).length;
-  if (holes > 1) throw new ShapeError(`${label}: only one dimension can be -1; got ${JSON.stringify(raw)}`);
+  if (holes > 1) throw new ShapeError(`${label}: only one dimension can be -1; got ${formatValue(raw)}`);
   const known = sizeOf(raw.filter((d) => d !== -1));
   const size = sizeOf(x.shape);
   let shape = raw as number[];

@@ -1,6 +1,7 @@
 // The dtypes, their storage, and NumPy's promotion rules between them.
 import { DTypeError } from './errors.js';
 import { stdNdarray } from '../util/stdlib.js';
+import { formatValue } from './format.js';
 
 const DTYPES = ['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'] as const;
 type DType = (typeof DTYPES)[number];
@@ -46,7 +47,7 @@ function dtypeInfo(d: DType): DTypeInfo {
 /** Validates a user-given dtype, naming the argument it came from. */
 function checkDType(x: unknown, argument = 'dtype'): DType {
   if (isDType(x)) return x;
-  throw new DTypeError(`${argument} must be one of ${DTYPES.map((d) => `'${d}'`).join(', ')}; got ${JSON.stringify(x)}`);
+  throw new DTypeError(`${argument} must be one of ${DTYPES.map((d) => `'${d}'`).join(', ')}; got ${formatValue(x)}`);
 }
 
 const isFloat = (d: DType): boolean => INFO[d].kind === 'f';

@@ -4,6 +4,7 @@
 // mark overrides the planner's choice of where a value lives.
 import { OutputNameError } from './errors.js';
 import type { Node } from './node.js';
+import { formatValue } from './format.js';
 
 interface Mark {
   readonly name: string | undefined;
@@ -19,7 +20,7 @@ const marksGeneration = (): number => generation;
 function checkOutputName(name: unknown): string | undefined {
   if (name === undefined) return undefined;
   if (typeof name !== 'string' || name === '') {
-    throw new TypeError(`output(name): name must be a non-empty string or omitted; got ${JSON.stringify(name)}`);
+    throw new TypeError(`output(name): name must be a non-empty string or omitted; got ${formatValue(name)}`);
   }
   if (name === 'result' || /^output_\d+$/.test(name)) {
     throw new OutputNameError(`output(name): '${name}' is reserved for the record execute() returns; choose another name`);

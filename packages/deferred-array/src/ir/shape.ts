@@ -1,10 +1,11 @@
 // Shapes: broadcasting, axes, sizes. All checks run when the graph is built.
 import { ShapeError } from './errors.js';
 import { stdNdarray } from '../util/stdlib.js';
+import { formatValue } from './format.js';
 
 type Shape = readonly number[];
 
-const fmt = (s: Shape): string => `(${s.join(', ')}${s.length === 1 ? ',' : ''})`;
+const fmt = (s: Shape): string => `(${s.map((d) => formatValue(d)).join(', ')}${s.length === 1 ? ',' : ''})`;
 
 function sizeOf(shape: Shape): number {
   let n = 1;
@@ -45,11 +46,11 @@ function broadcastShapes(shapes: readonly Shape[], what = 'operands'): number[] 
 function checkShape(shape: unknown, argument = 'shape'): number[] {
   const arr = typeof shape === 'number' ? [shape] : shape;
   if (!Array.isArray(arr)) {
-    throw new TypeError(`${argument} must be an array of non-negative integers; got ${String(shape)}`);
+    throw new TypeError(`${argument} must be an array of non-negative integers; got ${formatValue(shape)}`);
   }
   for (const d of arr) {
     if (typeof d !== 'number' || !Number.isInteger(d) || d < 0) {
-      throw new RangeError(`${argument} must hold non-negative integers; got ${JSON.stringify(arr)}`);
+      throw new RangeError(`${argument} must hold non-negative integers; got ${formatValue(arr)}`);
     }
   }
   if (sizeOf(arr) > 2 ** 32) {
@@ -74,7 +75,7 @@ function normalizeAxes(axis: unknown, ndim: number, argument = 'axis'): number[]
   if (axis === undefined || axis === null) return Array.from({ length: ndim }, (_, i) => i);
   const list = Array.isArray(axis) ? axis : [axis];
   const out = list.map((a) => normalizeAxis(a, ndim, argument));
-  if (new Set(out).size !== out.length) throw new ShapeError(`${argument} ${JSON.stringify(axis)} repeats an axis`);
+  if (new Set(out).size !== out.length) throw new ShapeError(`${argument} ${formatValue(axis)} repeats an axis`);
   return out.sort((a, b) => a - b);
 }
 

@@ -7,6 +7,7 @@ import { DTypeError, NotSupportedError, ShapeError } from './errors.js';
 import { DTYPES } from './dtypes.js';
 import type { DType } from './dtypes.js';
 import { formatShape } from './shape.js';
+import { formatValue } from './format.js';
 
 class Size {
   readonly name: string;
@@ -34,7 +35,7 @@ const placeholders = new WeakSet<Placeholder>();
 
 function size(name: unknown): Size {
   if (typeof name !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-    throw new TypeError(`size(name): name must be an identifier such as 'n' or 'rows'; got ${JSON.stringify(name)}`);
+    throw new TypeError(`size(name): name must be an identifier such as 'n' or 'rows'; got ${formatValue(name)}`);
   }
   return new Size(name);
 }
@@ -47,7 +48,7 @@ function placeholder(shape: unknown, dtype: unknown = 'float64'): Placeholder {
     throw new TypeError(`placeholder(shape, dtype): shape must list non-negative integers and da.size() symbols; got ${String(shape)}`);
   }
   if (typeof dtype !== 'string' || !(DTYPES as readonly string[]).includes(dtype)) {
-    throw new DTypeError(`placeholder(shape, dtype): unknown dtype ${JSON.stringify(dtype)}; expected one of ${DTYPES.join(', ')}`);
+    throw new DTypeError(`placeholder(shape, dtype): unknown dtype ${formatValue(dtype)}; expected one of ${DTYPES.join(', ')}`);
   }
   const p: Placeholder = Object.freeze({
     shape: Object.freeze([...dims] as Dim[]),

