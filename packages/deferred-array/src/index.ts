@@ -35,7 +35,7 @@ export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction } from './execu
 export type { OutputRecord } from './execute/linker.js';
 export type { ExecuteOptions } from './results/request.js';
 export type { OutOption } from './results/out.js';
-export type { HeapStatistics } from './api/execute.js';
+export type { HeapStatistics, CacheStats } from './api/execute.js';
 export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
 export type { VarianceOptions, AverageOptions, IscloseOptions } from './api/statistics.js';

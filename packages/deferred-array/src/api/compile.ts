@@ -80,8 +80,23 @@ function prepare(inst: Instance): void {
   preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
 }
 
-/** Instances kept per compiled function; a loop over more distinct sizes than this carries the plan again. */
+/** Instances kept per compiled function, least recently used dropped first; a loop over more distinct sizes than this carries the plan again. */
 const INSTANCES = 64;
+
+/** Compiled functions not yet collected, for da.stats(): the sizes they hold plans for. */
+const live = new Set<WeakRef<Compiled>>();
+
+function compiledStats(): { functions: number; sizes: number; sizesLimit: number } {
+  let functions = 0;
+  let sizes = 0;
+  for (const ref of live) {
+    const c = ref.deref();
+    if (!c) { live.delete(ref); continue; }
+    functions++;
+    sizes += c.instanceCount;
+  }
+  return { functions, sizes, sizesLimit: INSTANCES };
+}
 
 
 function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[], sizes: ReadonlyMap<string, number>): Traced {
@@ -116,6 +131,10 @@ class Compiled {
   /** The plan of the traced graph, per planning target (the backend at call time). */
   readonly #plans = new Map<Target, Plan>();
   readonly #instances = new Map<string, Instance>();
+  /** How many sizes this function holds plans for now (at most INSTANCES), for da.stats(). */
+  get instanceCount(): number {
+    return this.#instances.size;
+  }
 
   constructor(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placeholder[]) {
     this.#fn = fn;
@@ -160,7 +179,12 @@ class Compiled {
   #instance(sizes: ReadonlyMap<string, number>): Instance {
     const key = `${currentTarget()}:${sizesKey(sizes)}`;
     const hit = this.#instances.get(key);
-    if (hit) return hit;
+    if (hit) {
+      // Most recently used last: the first key is the one to drop.
+      this.#instances.delete(key);
+      this.#instances.set(key, hit);
+      return hit;
+    }
     let inst: Instance | undefined;
     if (!this.#perSize) {
       try {
@@ -291,6 +315,7 @@ function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly Deferr
     if (!isPlaceholder(p)) throw new TypeError(`compile: placeholders[${i}] is not a da.placeholder(shape, dtype); got ${describe(p)}`);
   });
   const c = new Compiled(fn, [...placeholders]);
+  live.add(new WeakRef(c));
   const f = ((...args: Argument[]) => c.callAsync(args)) as CompiledFunction;
   Object.defineProperties(f, {
     sync: { value: (...args: Argument[]) => c.call(args) },
@@ -300,5 +325,5 @@ function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly Deferr
   return f;
 }
 
-export { compile };
+export { compile, compiledStats };
 export type { CompiledFunction };

@@ -1,5 +1,5 @@
 // Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
-import { defaultHeap } from 'kernels-wasm';
+import { INSTANCE_CACHE, MODULE_CACHE, defaultHeap, moduleCacheSize } from 'kernels-wasm';
 import type { HeapStats } from 'kernels-wasm';
 import { backendStats, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
@@ -11,6 +11,9 @@ import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
 import { viewStats } from '../results/views.js';
 import { cachedBytes } from '../wasm/source-cache.js';
+import { kernelInstanceCount } from '../wasm/backend.js';
+import { TEMPLATES, stagePlanStats } from '../trace/stage-plans.js';
+import { compiledStats } from './compile.js';
 
 function checkArrays(xs: unknown): DeferredArray[] {
   if (!Array.isArray(xs) || xs.length === 0) {
@@ -54,13 +57,50 @@ async function shutdown(): Promise<void> {
  * block of the one they replace): tests use them to prove that nothing ran,
  * or that nothing was planned or recompiled.
  */
+/**
+ * What the caches hold now, beside their limits: each drops its least
+ * recently used entry past the limit, so a program making ever new graphs
+ * keeps its memory bounded (it compiles or plans some again).
+ */
+interface CacheStats {
+  /** Compiled kernel modules (kernels-wasm, by spec hash). */
+  readonly kernels: number;
+  readonly kernelsLimit: number;
+  /** Kernels instantiated on the calling thread (each pool worker keeps as many at most). */
+  readonly kernelInstances: number;
+  readonly kernelInstancesLimit: number;
+  /** Plans of in-place trace stages, kept by graph structure. */
+  readonly stagePlans: number;
+  readonly stagePlansLimit: number;
+  /** Compiled functions alive, and the sizes they hold plans for (at most compiledSizesLimit each). */
+  readonly compiledFunctions: number;
+  readonly compiledSizes: number;
+  readonly compiledSizesLimit: number;
+}
+
+function cacheStats(): CacheStats {
+  const compiled = compiledStats();
+  return {
+    kernels: moduleCacheSize(),
+    kernelsLimit: MODULE_CACHE,
+    kernelInstances: kernelInstanceCount(),
+    kernelInstancesLimit: INSTANCE_CACHE,
+    stagePlans: stagePlanStats().templates,
+    stagePlansLimit: TEMPLATES,
+    compiledFunctions: compiled.functions,
+    compiledSizes: compiled.sizes,
+    compiledSizesLimit: compiled.sizesLimit,
+  };
+}
+
 function stats(): {
   backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
   kernelsCompiled: number; compileMs: number; bytesMoved: number;
   /** Blocks each worker of the pool has run since it started (empty without a pool; the calling thread's share is not counted). */
   workerBlocks: number[];
+  caches: CacheStats;
 } {
-  return { ...backendStats(), workerBlocks: workerBlocks() };
+  return { ...backendStats(), workerBlocks: workerBlocks(), caches: cacheStats() };
 }
 
 /** kernels-wasm's heap statistics, with what view results and the source cache hold of the heap. */
@@ -78,4 +118,4 @@ function heapStats(): HeapStatistics {
 }
 
 export { execute, executeSync, shutdown, stats, heapStats };
-export type { HeapStatistics };
+export type { HeapStatistics, CacheStats };

@@ -6,7 +6,7 @@
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
 import { inDefaultHeap } from 'kernels-wasm';
-import { instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
+import { defaultHeap, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
 import type { HeapLike, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
@@ -37,6 +37,9 @@ const JOIN_SHARE = 1 << 21;
 function joins(work: number, blocks: number, threads: number): boolean {
   return threads > 1 && work / Math.min(blocks, threads) < JOIN_SHARE;
 }
+
+/** Kernels instantiated on the calling thread (on the shared heap, with this package's host functions). */
+const kernelInstanceCount = (): number => instanceCount(defaultHeap().memory, host);
 
 /** Runs a kernel to the end on the calling thread. */
 function launchInline(k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike): LaunchResult {
@@ -165,4 +168,4 @@ class WasmBackend implements Backend {
   }
 }
 
-export { WasmBackend };
+export { WasmBackend, kernelInstanceCount };

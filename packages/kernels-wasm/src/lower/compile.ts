@@ -116,14 +116,26 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
   f.op('local.get', ran);
 }
 
+/**
+ * Compiled modules kept, by spec hash, least recently used dropped first: a
+ * program cycling through more distinct kernels than this compiles some again
+ * (the compiled code of each is tens of KiB). Ids are never reused, so a pool
+ * worker holding an evicted kernel's id cannot mistake a new kernel for it.
+ */
+const MODULE_CACHE = 256;
 const modules = new Map<string, CompiledModule>();
 let compiled = 0;
 let compileTime = 0;
+let lastId = 0;
 
 function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): CompiledModule {
   const hash = specHash(spec, math);
   const hit = modules.get(hash);
-  if (hit) return hit;
+  if (hit) {
+    modules.delete(hash);
+    modules.set(hash, hit);
+    return hit;
+  }
   const t0 = performance.now();
   validateSpec(spec);
   const m = new ModuleBuilder();
@@ -171,8 +183,9 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
   emitClaimLoop(m, kernelIndex, temps);
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  const result: CompiledModule = Object.freeze({ hash, id: modules.size + 1, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
+  const result: CompiledModule = Object.freeze({ hash, id: ++lastId, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
   modules.set(hash, result);
+  if (modules.size > MODULE_CACHE) modules.delete(modules.keys().next().value!);
   compiled++;
   compileTime += result.compileMs;
   return result;
@@ -182,6 +195,8 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
 const compileCount = (): number => compiled;
 /** Milliseconds spent generating and compiling them. */
 const compileMs = (): number => compileTime;
+/** Modules the cache holds now (at most MODULE_CACHE). */
+const moduleCacheSize = (): number => modules.size;
 
-export { compileKernel, compileCount, compileMs, specHash };
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE };
 export type { CompiledModule, MathProvider, HostFunction };

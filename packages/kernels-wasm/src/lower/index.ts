@@ -1,6 +1,6 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
-export { compileKernel, compileCount, compileMs, specHash } from './compile.js';
-export { launch, instantiate, BLOCK_SIZE } from './launch.js';
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE } from './compile.js';
+export { launch, instantiate, instanceCount, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
 export { collapseDims } from './collapse.js';
 export { validateSpec } from './validate-spec.js';
 export { KTYPE_BYTES } from './kernel-spec.js';

@@ -122,20 +122,33 @@ type ClaimFn = (args: number, blocks: number) => number;
 const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, Map<string, KernelFn>>>();
 const claimers = new WeakMap<KernelFn, ClaimFn>();
 
-/** The kernel instantiated on `memory` with `host`'s functions, once per (memory, host, module). */
+/** Instances kept per (memory, host), least recently used dropped first (as compiled modules are). */
+const INSTANCE_CACHE = 256;
+
+/** The kernel instantiated on `memory` with `host`'s functions, once per (memory, host, module) while it stays cached. */
 function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: HostModule): KernelFn {
   let perHost = instances.get(memory);
   if (!perHost) instances.set(memory, (perHost = new WeakMap()));
   let perMemory = perHost.get(host);
   if (!perMemory) perHost.set(host, (perMemory = new Map()));
   const hit = perMemory.get(kernel.hash);
-  if (hit) return hit;
+  if (hit) {
+    perMemory.delete(kernel.hash);
+    perMemory.set(kernel.hash, hit);
+    return hit;
+  }
   const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));
   const instance = new WebAssembly.Instance(kernel.module, { env: { memory }, host: hostImports });
   const fn = instance.exports['kernel'] as KernelFn;
   claimers.set(fn, instance.exports['claim'] as ClaimFn);
   perMemory.set(kernel.hash, fn);
+  if (perMemory.size > INSTANCE_CACHE) perMemory.delete(perMemory.keys().next().value!);
   return fn;
+}
+
+/** How many kernels are instantiated on `memory` with `host` (at most INSTANCE_CACHE). */
+function instanceCount(memory: WebAssembly.Memory, host: HostModule): number {
+  return instances.get(memory)?.get(host)?.size ?? 0;
 }
 
 /** Multiply-adds a contraction block aims at: big enough to repay a claim, small enough to share out. */
@@ -325,5 +338,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, prepareLaunch, finishLaunch, runBlocks, stopClaims, BLOCK_SIZE };
+export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, BLOCK_SIZE, INSTANCE_CACHE };
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };

@@ -3,7 +3,7 @@
 // a launch by claiming blocks until none are left. Never throws: failures are
 // replies, so a worker stays usable after a kernel traps.
 import { isSharedBuffer } from '../support.js';
-import { instantiate, runBlocks } from '../lower/launch.js';
+import { INSTANCE_CACHE, instantiate, runBlocks } from '../lower/launch.js';
 import type { HostModule, KernelFn, KernelModule } from '../lower/launch.js';
 import { serializeFailure } from './protocol.js';
 import type { SerializedFailure, WorkerInit } from './protocol.js';
@@ -49,10 +49,15 @@ class WorkerRuntime {
   serve(id: number, argsPtr: number, blocks: number, kernel?: () => KernelModule): Served {
     try {
       let fn = this.#kernels.get(id);
-      if (!fn) {
+      if (fn) {
+        this.#kernels.delete(id);
+        this.#kernels.set(id, fn);
+      } else {
         if (!kernel) return { kind: 'missing' };
         fn = instantiate(kernel(), this.#memory, this.#host);
         this.#kernels.set(id, fn);
+        // Least recently used first; the pool sends a dropped kernel again when this worker answers 'missing'.
+        if (this.#kernels.size > INSTANCE_CACHE) this.#kernels.delete(this.#kernels.keys().next().value!);
       }
       return { kind: 'done', blocks: runBlocks(fn, this.#memory, argsPtr, blocks, this.#host) };
     } catch (e) {
