@@ -1,0 +1,219 @@
+// Issue 22's soak: random programs (expressions over several arrays, a marked
+// output, in-place writes through overlapping views, reductions, a compiled
+// function at random sizes), each run on the pool with execute() and checked
+// bit for bit against the same program built and run on the reference
+// evaluator, with faults injected at random: a worker that throws, exits or
+// traps mid-kernel (the fault fixture's host functions, on cue values), heap
+// exhaustion (an allocation past the wasm32 heap's 4 GiB), and shutdown()
+// while the program runs. Each fault must end in its documented error (or,
+// for shutdown, in the right values), leave the arrays as they were, and leave
+// the package working for the next program; heap and RSS are sampled across
+// the run. CI runs a short version; SOAK=1 runs 10^4 programs.
+import { afterAll, expect, jest, test } from '@jest/globals';
+import * as v8 from 'node:v8';
+import * as vm from 'node:vm';
+import * as da from '../packages/deferred-array/src/index.js';
+import { setPoolSettings } from '../packages/deferred-array/src/wasm/pool.js';
+
+const SOAK = Boolean(process.env['SOAK']);
+const PROGRAMS = SOAK ? 10_000 : 600;
+/** Each program is faulty with this probability, the kind drawn evenly. */
+const FAULT_RATE = 0.5;
+const KINDS = ['throw', 'exit', 'trap', 'heap', 'shutdown'] as const;
+type Kind = (typeof KINDS)[number];
+/** The fault fixture's cue values: a float64 `mod` of one of these fails in a worker. */
+const CUE: Partial<Record<Kind, number>> = { throw: 13, exit: 17, trap: 19 };
+const CAUSE: Partial<Record<Kind, RegExp>> = { throw: /injected failure in a host function/, exit: /exit/i, trap: /unreachable/ };
+/** How long one program may take before it counts as a hang. */
+const HANG_MS = 20_000;
+
+jest.setTimeout(SOAK ? 3_600_000 : 120_000);
+
+/** mulberry32: the programs follow from the seed alone. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface Program {
+  /** Arrays the program reads, as plain data it must leave as it found them. */
+  readonly data: readonly Float64Array[];
+  /**
+   * Builds the program on the current backend: its results, the mutable
+   * array read before its writes, and a compiled function's call at this
+   * program's size (run after the results, through the compiled function's
+   * own cache of plans per size), if it has one.
+   */
+  build(): { results: da.DeferredArray[]; before: da.DeferredArray; call?: (async: boolean) => Promise<unknown> };
+}
+
+const SIZES = [1, 3, 8, 17, 64, 1000, 20_000];
+
+/** One compiled function for every program: its plans per size are a cache of their own. */
+const doubled = da.compile((a: da.DeferredArray) => da.maximum(a.mul(2).add(0.5), a.mod(5)), [da.placeholder([da.size('n')], 'float64')]);
+
+/**
+ * A program from a seed. Values are halves below 16 and every op keeps them
+ * exact in float64 (add, subtract, small multiples, min/max, abs, floor, mod
+ * by 5 through the same host function on both backends), so the pool and the
+ * reference must agree to the bit, sums included.
+ */
+function makeProgram(seed: number, cue: number | undefined): Program {
+  const r = prng(seed);
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
+  const n = pick(SIZES);
+  const base = Array.from({ length: 3 }, (_, k) => Float64Array.from({ length: n }, (_, i) => ((i * (k + 3) + seed) % 11) + 0.5));
+  if (cue !== undefined) base[0]![Math.floor(r() * n)] = cue;
+  const steps = Array.from({ length: 2 + Math.floor(r() * 4) }, () => ({ op: pick(['add', 'sub', 'max', 'min', 'abs', 'floor', 'mod', 'neg', 'half']), a: r(), b: r() }));
+  const inPlace = pick(['none', 'iadd', 'overlap', 'set']);
+  const marked = r() < 0.5;
+  const reduce = pick(['none', 'sum', 'max']);
+  const compiled = r() < 0.2;
+  return {
+    data: base,
+    build() {
+      const xs = base.map((d) => da.array(Array.from(d)));
+      const before = xs[2]!.get(':');
+      const vals: da.DeferredArray[] = [...xs];
+      // The cue must reach a float mod (a host call in a worker).
+      if (cue !== undefined) vals.push(xs[0]!.mod(5));
+      for (const s of steps) {
+        const x = vals[Math.floor(s.a * vals.length)]!;
+        const y = vals[Math.floor(s.b * vals.length)]!;
+        switch (s.op) {
+          case 'add': vals.push(x.add(y)); break;
+          case 'sub': vals.push(x.sub(y)); break;
+          case 'max': vals.push(da.maximum(x, y)); break;
+          case 'min': vals.push(da.minimum(x, y)); break;
+          case 'abs': vals.push(da.abs(x)); break;
+          case 'floor': vals.push(da.floor(x.mul(0.5))); break;
+          // A mod reads an input array only: a computed value could reach a cue (6.5 + 6.5 is 13) and fail by accident.
+          case 'mod': vals.push(xs[Math.floor(s.b * xs.length)]!.mod(5)); break;
+          case 'neg': vals.push(x.negative()); break;
+          case 'half': vals.push(x.mul(0.5)); break;
+        }
+      }
+      let out = vals[vals.length - 1]!;
+      if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the mod
+      if (marked) out = out.output('mid').add(1);
+      const m = xs[2]!;
+      if (inPlace === 'iadd') m.iadd(out);
+      else if (inPlace === 'overlap' && n > 2) m.set('1:', m.get(':-1').add(out.get('1:'))); // reads what it writes, shifted by one
+      else if (inPlace === 'set' && n > 1) m.set('::2', out.get('::2'));
+      const results = [out, m];
+      if (reduce === 'sum') results.push(out.sum());
+      if (reduce === 'max' && n > 0) results.push(out.max());
+      const arg = xs[1]!;
+      const call = compiled ? async (async: boolean): Promise<unknown> => (async ? doubled(arg) : doubled.sync(arg)) : undefined;
+      return { results, before, ...(call ? { call } : {}) };
+    },
+  };
+}
+
+const bytes = (x: unknown): string => {
+  const d = (x as da.StdNdarray).data as Float64Array;
+  return Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
+};
+/** Every value a run hands back, marked outputs included, as one string. */
+function flatten(r: unknown): string {
+  if (Array.isArray(r)) return r.map(flatten).join('|');
+  if (r && typeof r === 'object' && !('data' in r)) return Object.keys(r).sort().map((k) => `${k}:${flatten((r as Record<string, unknown>)[k])}`).join('|');
+  return bytes(r);
+}
+
+const withTimeout = <T>(p: Promise<T>): Promise<T> => new Promise((resolve, reject) => {
+  const t = setTimeout(() => reject(new Error(`hang: no answer in ${HANG_MS} ms`)), HANG_MS);
+  p.then((v) => { clearTimeout(t); resolve(v); }, (e: unknown) => { clearTimeout(t); reject(e); });
+});
+
+const initial = da.configure();
+
+afterAll(async () => {
+  setPoolSettings(undefined);
+  await da.shutdown();
+  da.configure({ backend: initial.backend, threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+});
+
+test(`soak: ${PROGRAMS} random programs on the pool against the reference, with faults of every kind`, async () => {
+  setPoolSettings({ hostModule: new URL('../packages/deferred-array/test/fixtures/fault-host.mjs', import.meta.url).href });
+  da.configure({ threads: 2, inlineThreshold: 0, errors: { divide: 'ignore', invalid: 'ignore' } });
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const sample = (): { heap: number; rss: number } => { gc(); gc(); const m = process.memoryUsage(); return { heap: m.heapUsed, rss: m.rss }; };
+  const r = prng(20261123);
+  const faults: Record<Kind, number> = { throw: 0, exit: 0, trap: 0, heap: 0, shutdown: 0 };
+  const problems: string[] = [];
+  let hangs = 0;
+  let warm = { heap: 0, rss: 0 };
+  const t0 = performance.now();
+
+  for (let p = 0; p < PROGRAMS; p++) {
+    if (p === Math.floor(PROGRAMS / 5)) warm = sample();
+    const kind: Kind | undefined = r() < FAULT_RATE ? KINDS[Math.floor(r() * KINDS.length)] : undefined;
+    const prog = makeProgram(p, kind === undefined ? undefined : CUE[kind]);
+    const copies = prog.data.map((d) => Float64Array.from(d));
+    const where = `program ${p}${kind ? ` (${kind})` : ''}`;
+
+    // The oracle: the same program on the reference evaluator (its host mod is the real one, so cues compute).
+    da.configure({ backend: 'reference' });
+    const want = await (async () => {
+      const { results, call } = prog.build();
+      return flatten(da.executeSync(results)) + (call ? `|${flatten(await call(false))}` : '');
+    })();
+    da.configure({ backend: 'wasm' });
+
+    const { results, before, call } = prog.build();
+    /** The run's values, and the compiled function's at this size after them. */
+    const runAll = async (r: Promise<unknown>): Promise<string> => flatten(await r) + (call ? `|${flatten(await call(true))}` : '');
+    const beforeValues = bytes(before.executeSync());
+    try {
+      if (kind === 'heap') {
+        // Past 4 GiB: refused at allocation, before the run touches anything.
+        const huge = da.broadcastTo(da.zeros([1]), [2 ** 29 + 8]).add(1);
+        const error = await withTimeout(da.execute([...results, huge])).then(() => undefined, (e: unknown) => e);
+        if (!(error instanceof da.HeapError)) problems.push(`${where}: expected a HeapError, got ${String(error)}`);
+        faults.heap++;
+      } else if (kind === 'shutdown') {
+        // shutdown() lets the kernels already running finish: the program gives its values.
+        const run = runAll(da.execute(results));
+        const [got] = await withTimeout(Promise.all([run, da.shutdown()]));
+        if (got !== want) problems.push(`${where}: values differ from the reference after shutdown()`);
+        faults.shutdown++;
+      } else if (kind !== undefined) {
+        const error = await withTimeout(da.execute(results)).then(() => undefined, (e: unknown) => e);
+        if (!(error instanceof da.WorkerError) || !CAUSE[kind]!.test((error as Error).message)) {
+          problems.push(`${where}: expected a WorkerError matching ${CAUSE[kind]}, got ${String(error)}`);
+        }
+        faults[kind]++;
+      } else {
+        const got = await withTimeout(runAll(da.execute(results)));
+        if (got !== want) problems.push(`${where}: values differ from the reference`);
+      }
+    } catch (e) {
+      if (/^hang/.test((e as Error).message)) hangs++;
+      problems.push(`${where}: ${(e as Error).message}`);
+    }
+    // Whatever happened, the inputs are as they were, and what the program read before its writes still reads so.
+    prog.data.forEach((d, k) => { if (bytes({ data: d }) !== bytes({ data: copies[k]! })) problems.push(`${where}: input ${k} changed`); });
+    if (bytes(before.executeSync()) !== beforeValues) problems.push(`${where}: a value read before the writes changed`);
+    if (problems.length > 20) break;
+  }
+
+  const end = sample();
+  const seconds = (performance.now() - t0) / 1000;
+  const mib = (b: number): string => (b / 2 ** 20).toFixed(1);
+  console.log(`soak: ${PROGRAMS} programs in ${seconds.toFixed(1)} s; faults ${JSON.stringify(faults)}; ` +
+    `divergences and other problems ${problems.length}; hangs ${hangs}; ` +
+    `heap ${mib(warm.heap)} -> ${mib(end.heap)} MiB, RSS ${mib(warm.rss)} -> ${mib(end.rss)} MiB (from program ${Math.floor(PROGRAMS / 5)})`);
+  expect(problems).toEqual([]);
+  expect(hangs).toBe(0);
+  for (const k of KINDS) expect(faults[k]).toBeGreaterThanOrEqual(SOAK ? 500 : 10);
+  expect(end.heap - warm.heap).toBeLessThan(32 * 2 ** 20);
+  expect(da.heapStats().views).toBe(0);
+});
