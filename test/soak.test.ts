@@ -1,6 +1,7 @@
 // Issue 22's soak: random programs (expressions over several arrays, a marked
-// output, in-place writes through overlapping views, reductions, a compiled
-// function at random sizes), each run on the pool with execute() and checked
+// output, in-place writes through overlapping views, pins, a lazy cond,
+// products, reductions, a compiled function at random sizes; results as
+// copies, views or into outs), each run on the pool with execute() and checked
 // bit for bit against the same program built and run on the reference
 // evaluator, with faults injected at random: a worker that throws, exits or
 // traps mid-kernel (the fault fixture's host functions, on cue values), heap
@@ -51,6 +52,10 @@ interface Program {
    * own cache of plans per size), if it has one.
    */
   build(): { results: da.DeferredArray[]; before: da.DeferredArray; call?: (async: boolean) => Promise<unknown> };
+  /** How the run hands its results back: copies, views (inside a scope), or into `out` arrays the caller owns. */
+  readonly delivery: 'copy' | 'view' | 'out';
+  /** What the program holds, for messages. */
+  readonly features: string;
 }
 
 const SIZES = [1, 3, 8, 17, 64, 1000, 20_000];
@@ -75,8 +80,16 @@ function makeProgram(seed: number, cue: number | undefined): Program {
   const marked = r() < 0.5;
   const reduce = pick(['none', 'sum', 'max']);
   const compiled = r() < 0.2;
+  const pin = pick(['none', 'none', 'pin', 'pinCse']);
+  const pinAt = r(); // drawn here: build() runs twice (reference and pool) and must make one program
+  const cond = r() < 0.2;
+  const product = r() < 0.2;
+  // Outs are a list here; with a marked output execute() returns a record, whose outs are a record too.
+  const delivery = pick(['copy', 'copy', 'view', marked ? 'copy' : 'out']);
   return {
     data: base,
+    delivery,
+    features: JSON.stringify({ n, steps: steps.map((x) => x.op), inPlace, marked, reduce, compiled, pin, cond, product, delivery }),
     build() {
       const xs = base.map((d) => da.array(Array.from(d)));
       const before = xs[2]!.get(':');
@@ -101,6 +114,14 @@ function makeProgram(seed: number, cue: number | undefined): Program {
       }
       let out = vals[vals.length - 1]!;
       if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the mod
+      // A pinned intermediate (a per-block temporary, or its own array), read twice.
+      if (pin !== 'none') {
+        const k = vals[3 + Math.floor(pinAt * (vals.length - 3))] ?? vals[0]!;
+        if (pin === 'pin') k.pin(); else k.pinCse();
+        out = out.add(k.mul(k));
+      }
+      // Theano's lazy cond on a value computed from the data: only the branch taken runs.
+      if (cond) out = da.cond(out.sum().gt(n * 3), out.mul(2), out.sub(1));
       if (marked) out = out.output('mid').add(1);
       const m = xs[2]!;
       if (inPlace === 'iadd') m.iadd(out);
@@ -109,6 +130,8 @@ function makeProgram(seed: number, cue: number | undefined): Program {
       const results = [out, m];
       if (reduce === 'sum') results.push(out.sum());
       if (reduce === 'max' && n > 0) results.push(out.max());
+      // A product: its k-order sum is exact on these quarters, and the pool keeps that order.
+      if (product) results.push(n <= 64 ? da.outer(xs[1]!, out).sum({ axis: 0 }) : da.dot(xs[1]!, out).reshape([1]));
       const arg = xs[1]!;
       const call = compiled ? async (async: boolean): Promise<unknown> => (async ? doubled(arg) : doubled.sync(arg)) : undefined;
       return { results, before, ...(call ? { call } : {}) };
@@ -171,29 +194,45 @@ test(`soak: ${PROGRAMS} random programs on the pool against the reference, with 
     const { results, before, call } = prog.build();
     /** The run's values, and the compiled function's at this size after them. */
     const runAll = async (r: Promise<unknown>): Promise<string> => flatten(await r) + (call ? `|${flatten(await call(true))}` : '');
+    // Outs the caller owns, filled with a sentinel that a failed run must leave.
+    const outs = prog.delivery === 'out' ? results.map((x) => new Float64Array(x.size).fill(-7)) : undefined;
+    /** The program's run, delivered as it asks; views are read (flattened) inside their scope. */
+    const execute = (extra: da.DeferredArray[] = []): Promise<string> => {
+      const all = [...results, ...extra];
+      if (prog.delivery === 'view') return da.scope(async () => runAll(da.execute(all)));
+      if (outs) return runAll(da.execute(all, extra.length ? undefined : { out: outs }));
+      return runAll(da.execute(all));
+    };
     const beforeValues = bytes(before.executeSync());
     try {
       if (kind === 'heap') {
         // Past 4 GiB: refused at allocation, before the run touches anything.
         const huge = da.broadcastTo(da.zeros([1]), [2 ** 29 + 8]).add(1);
-        const error = await withTimeout(da.execute([...results, huge])).then(() => undefined, (e: unknown) => e);
+        const error = await withTimeout(execute([huge])).then(() => undefined, (e: unknown) => e);
         if (!(error instanceof da.HeapError)) problems.push(`${where}: expected a HeapError, got ${String(error)}`);
         faults.heap++;
       } else if (kind === 'shutdown') {
         // shutdown() lets the kernels already running finish: the program gives its values.
-        const run = runAll(da.execute(results));
+        const run = execute();
         const [got] = await withTimeout(Promise.all([run, da.shutdown()]));
         if (got !== want) problems.push(`${where}: values differ from the reference after shutdown()`);
         faults.shutdown++;
       } else if (kind !== undefined) {
-        const error = await withTimeout(da.execute(results)).then(() => undefined, (e: unknown) => e);
+        const error = await withTimeout(execute()).then(() => undefined, (e: unknown) => e);
+        if (outs && !outs.every((o) => o.every((v) => v === -7))) problems.push(`${where}: a failed run wrote into an out`);
         if (!(error instanceof da.WorkerError) || !CAUSE[kind]!.test((error as Error).message)) {
           problems.push(`${where}: expected a WorkerError matching ${CAUSE[kind]}, got ${String(error)}`);
         }
         faults[kind]++;
       } else {
-        const got = await withTimeout(runAll(da.execute(results)));
-        if (got !== want) problems.push(`${where}: values differ from the reference`);
+        const got = await withTimeout(execute());
+        if (got !== want) {
+          const part = got.split('|').findIndex((g, i) => g !== want.split('|')[i]);
+          problems.push(`${where}: values differ from the reference in part ${part}; ${prog.features}`);
+        }
+        if (outs && outs.map((o) => bytes({ data: o })).join('|') !== want.split('|').slice(0, outs.length).join('|')) {
+          problems.push(`${where}: the outs do not hold the results`);
+        }
       }
     } catch (e) {
       if (/^hang/.test((e as Error).message)) hangs++;

@@ -87,4 +87,17 @@ describe('cond', () => {
     expect(await values(z)).toEqual([2, 2, 2]);
     expect(da.trace().pending).toBe(0);
   });
+
+  test('a cond in an in-place write is decided when the write is recorded, in program order; the other branch never runs', async () => {
+    const m = da.array([1, 2, 3]);
+    m.iadd(1);
+    // The predicate reads m after the pending iadd(1): sum 9 > 8, so the first branch.
+    const c = da.cond(m.sum().gt(8), m.mul(10), m.mul(-1));
+    m.iadd(c);
+    expect(await values(m)).toEqual([22, 33, 44]);
+    const n = da.array([5, 5]);
+    n.assign(da.cond(n.sum().lt(0), n.mul(100), n.mul(2)));
+    n.iadd(da.cond(true, da.ones([2]), n));
+    expect(await values(n)).toEqual([11, 11]);
+  });
 });

@@ -211,6 +211,19 @@ function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
 }
 
 /**
+ * `roots` with every cond they hold decided now, on the calling thread
+ * (each predicate run in program order, as executeSync() would): for a value
+ * that goes where conds are not planned, an in-place write's.
+ */
+function decideConds(roots: readonly Node[]): Node[] {
+  if (!survey(roots).conds) return [...roots];
+  const decide = resolveConds(roots);
+  let next = decide.next();
+  while (!next.done) next = decide.next(truth(runNodes([next.value], false)));
+  return next.value;
+}
+
+/**
  * Runs `roots` on the calling thread, after deciding the conds they hold
  * (predicates first, then only the branches taken) and after the pending
  * in-place computations they need (all of them when `all`); with no roots, only those.
@@ -299,5 +312,5 @@ const backendStats = () => ({
   compileMs: compileMs(),
 });
 
-export { runNodes, runNodesAsync, resultOf, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget };
+export { runNodes, runNodesAsync, resultOf, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget, decideConds };
 export type { Record as OutputRecord };
