@@ -41,3 +41,18 @@ describe('NumPy umath validation sets', () => {
     expect(failures).toEqual([]);
   });
 });
+
+describe('without the shared folder', () => {
+  test('VALIDATION_DIR elsewhere: the sets are reported missing, and none is read (the suite above then runs its FALLBACK tests)', () => {
+    const was = process.env['VALIDATION_DIR'];
+    process.env['VALIDATION_DIR'] = '/nonexistent/umath-validation';
+    try {
+      expect(validationDir()).toBe('/nonexistent/umath-validation/');
+      expect(hasValidationData()).toBe(false);
+      expect(readValidationSet('sin')).toBeUndefined();
+    } finally {
+      if (was === undefined) delete process.env['VALIDATION_DIR'];
+      else process.env['VALIDATION_DIR'] = was;
+    }
+  });
+});
