@@ -5,10 +5,25 @@ import { heapIsShared } from '../support.js';
 
 let instance: Heap | undefined;
 
-/** The process-wide heap, with default options (grows up to 4 GiB), shared where the host allows (heapIsShared). */
+/**
+ * The process-wide heap, shared where the host allows (heapIsShared). It grows
+ * up to 4 GiB, or up to KERNELS_WASM_HEAP_MAX_MB mebibytes when that is set
+ * in the environment before the heap is first used: a ceiling for tests that
+ * exhaust the heap mid-run, and for hosts that must cap their memory.
+ */
 function defaultHeap(): Heap {
-  instance ??= new Heap({ shared: heapIsShared() });
+  instance ??= new Heap({ shared: heapIsShared(), ...ceiling() });
   return instance;
+}
+
+function ceiling(): { maxPages?: number } {
+  const raw = typeof process === 'undefined' ? undefined : process.env?.['KERNELS_WASM_HEAP_MAX_MB'];
+  if (raw === undefined || raw === '') return {};
+  const mb = Number(raw);
+  if (!Number.isInteger(mb) || mb < 1 || mb > 4096) {
+    throw new RangeError(`KERNELS_WASM_HEAP_MAX_MB must be a whole number of mebibytes from 1 to 4096; got ${JSON.stringify(raw)}`);
+  }
+  return { maxPages: mb * 16 };
 }
 
 /** Whether `buffer` is (or was, before a grow) the process-wide heap's memory; false while there is no heap yet. */
