@@ -7,6 +7,7 @@
 // function that reads an array's sizes while traced (x.shape, x.size) may
 // build a different graph at other sizes, so it is traced and planned once per
 // size instead.
+import { LRUCache } from 'lru-cache';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { isThenable } from '../util/stack-context.js';
 import { makeNode, topoOrder } from '../ir/node.js';
@@ -130,7 +131,7 @@ class Compiled {
   readonly #perSize: boolean;
   /** The plan of the traced graph, per planning target (the backend at call time). */
   readonly #plans = new Map<Target, Plan>();
-  readonly #instances = new Map<string, Instance>();
+  readonly #instances = new LRUCache<string, Instance>({ max: INSTANCES });
   /** How many sizes this function holds plans for now (at most INSTANCES), for da.stats(). */
   get instanceCount(): number {
     return this.#instances.size;
@@ -179,12 +180,7 @@ class Compiled {
   #instance(sizes: ReadonlyMap<string, number>): Instance {
     const key = `${currentTarget()}:${sizesKey(sizes)}`;
     const hit = this.#instances.get(key);
-    if (hit) {
-      // Most recently used last: the first key is the one to drop.
-      this.#instances.delete(key);
-      this.#instances.set(key, hit);
-      return hit;
-    }
+    if (hit) return hit;
     let inst: Instance | undefined;
     if (!this.#perSize) {
       try {
@@ -199,7 +195,6 @@ class Compiled {
       // Not prepared: at the sizes of a call, a dry run would take the run's memory for nothing; the run compiles as it goes.
       inst = instance(planExecution(traced.roots, currentTarget()), traced.leaves);
     }
-    if (this.#instances.size >= INSTANCES) this.#instances.delete(this.#instances.keys().next().value!);
     this.#instances.set(key, inst);
     return inst;
   }
@@ -294,7 +289,8 @@ class Compiled {
     const head = [`compiled function of ${this.#ps.length} argument(s):`, ...args];
     if (this.#perSize) {
       return [...head, 'fn reads array sizes while traced (x.shape, x.size), so it is traced and planned once per set of sizes',
-        ...[...this.#instances.values()].slice(-1).map((i) => printPlan(i.plan, currentBackend().name))].join('\n');
+        // The most recently used size's plan (the cache lists it first).
+        ...[...this.#instances.values()].slice(0, 1).map((i) => printPlan(i.plan, currentBackend().name))].join('\n');
     }
     const symbols = symbolsOf(this.#ps);
     const at = symbols.length === 0 ? '' : ` (sizes shown at stand-ins: ${[...standInSizes(this.#ps)].map(([k, v]) => `${k} = ${v}`).join(', ')})`;

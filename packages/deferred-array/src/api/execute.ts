@@ -49,15 +49,6 @@ async function shutdown(): Promise<void> {
 }
 
 /**
- * Counters of the active backend (plans run, steps evaluated or kernels
- * launched, kernels run on the worker pool and those the calling thread took part in, bytes their plans read and
- * write as planned), of the planner (plans made)
- * and of the kernel compiler (modules compiled, milliseconds spent), and of
- * the trace (stages bound to a plan made before, versions written over the
- * block of the one they replace): tests use them to prove that nothing ran,
- * or that nothing was planned or recompiled.
- */
-/**
  * What the caches hold now, beside their limits: each drops its least
  * recently used entry past the limit, so a program making ever new graphs
  * keeps its memory bounded (it compiles or plans some again).
@@ -93,6 +84,15 @@ function cacheStats(): CacheStats {
   };
 }
 
+/**
+ * Counters of the active backend (plans run, steps evaluated or kernels
+ * launched, kernels run on the worker pool and those the calling thread took part in, bytes their plans read and
+ * write as planned), of the planner (plans made)
+ * and of the kernel compiler (modules compiled, milliseconds spent), and of
+ * the trace (stages bound to a plan made before, versions written over the
+ * block of the one they replace): tests use them to prove that nothing ran,
+ * or that nothing was planned or recompiled.
+ */
 function stats(): {
   backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
   kernelsCompiled: number; compileMs: number; bytesMoved: number;

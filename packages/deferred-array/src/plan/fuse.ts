@@ -151,6 +151,9 @@ function fuseElementwise(plan: Plan): Plan {
       continue;
     }
     const input = n.inputs[0];
+    /** Whether a reduction or scan of `input` can end h, the group computing it (rather than start one of its own). */
+    const canEnd = (h: Building | undefined): h is Building =>
+      h !== undefined && !h.sealed && !h.contraction && h.scans.length === 0 && h.members.includes(input!) && sameShape(input!.shape, h.shape);
     if (input && FUSED_REDUCTIONS.has(n.op)) {
       // A reduction joins the group of its input when it can; otherwise it is
       // a kernel of its own that reads its input (a source, a view, a value
@@ -158,8 +161,7 @@ function fuseElementwise(plan: Plan): Plan {
       const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
       const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-      const joinable = h && !h.sealed && !h.contraction && h.scans.length === 0 && h.members.includes(input) && sameShape(input.shape, h.shape) && h.reductions.every(sameAxes);
-      const g = joinable ? h! : newGroup(input.shape);
+      const g = canEnd(h) && h.reductions.every(sameAxes) ? h : newGroup(input.shape);
       g.reductions.push(n);
       record(n, g);
       continue;
@@ -170,9 +172,7 @@ function fuseElementwise(plan: Plan): Plan {
       const h = groupOf.get(input);
       // A scan kernel has no per-block temporaries (each block computes a temporary over its own range only).
       const readsTemps = (b: Building): boolean => b.members.some((m) => m.inputs.some((i) => plan.temps.has(i)));
-      const joinable = h && !h.sealed && !h.contraction && h.reductions.length === 0 && h.members.includes(input) &&
-        sameShape(input.shape, h.shape) && !readsTemps(h);
-      const g = joinable ? h! : newGroup(input.shape);
+      const g = canEnd(h) && h.reductions.length === 0 && !readsTemps(h) ? h : newGroup(input.shape);
       g.scans.push(n);
       g.sealed = true;
       record(n, g);

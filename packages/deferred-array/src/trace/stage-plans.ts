@@ -6,6 +6,7 @@
 // template bound, as a compiled function's plan is bound per call: no pass
 // runs again, and the kernels (kept per fused group) are only rebound to the
 // new addresses.
+import { LRUCache } from 'lru-cache';
 import type { Bindings, Bound } from '../execute/backend.js';
 import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
@@ -38,7 +39,7 @@ interface BoundStage {
 
 /** Templates kept, least recently used dropped first: a program forcing more distinct stages in turn plans some again. */
 const TEMPLATES = 64;
-const templates = new Map<string, Template>();
+const templates = new LRUCache<string, Template>({ max: TEMPLATES });
 let hits = 0;
 
 /** A stage's graph as the cache sees it. */
@@ -142,12 +143,10 @@ function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
   let template = templates.get(s.key);
   if (template) {
     hits++;
-    templates.delete(s.key);
   } else {
     template = makeTemplate(stores, s, target);
-    if (templates.size >= TEMPLATES) templates.delete(templates.keys().next().value!);
+    templates.set(s.key, template);
   }
-  templates.set(s.key, template);
   const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
   const bound = new Map(template.leaves.map((p, i) => [p, boundLeaf(s.leaves[i]!)]));
   const overwritable = template.overwrites.map((js) => js.map((j) => {

@@ -15,7 +15,7 @@ import type { Plan } from '../plan/plan.js';
 import * as host from './host-functions.js';
 import { noSharedHeap, withPool } from './pool.js';
 import { WasmRun } from './run.js';
-import type { Launcher, PendingKernel } from './run.js';
+import type { KernelLaunch, Launcher } from './run.js';
 
 /**
  * The most work units a thread's share of a launch may hold for the calling
@@ -42,7 +42,7 @@ function joins(work: number, blocks: number, threads: number): boolean {
 const kernelInstanceCount = (): number => instanceCount(defaultHeap().memory, host);
 
 /** Runs a kernel to the end on the calling thread. */
-function launchInline(k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike): LaunchResult {
+function launchInline(k: KernelLaunch, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
 }
 
@@ -82,7 +82,7 @@ class WasmBackend implements Backend {
   }
 
   /** The plan's steps in order; each kernel is handed to the driver, which launches it where it likes. */
-  *#steps(plan: Plan, run: WasmRun): Generator<Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, RunResult, LaunchResult> {
+  *#steps(plan: Plan, run: WasmRun): Generator<KernelLaunch, RunResult, LaunchResult> {
     this.#runs++;
     for (const step of plan.steps) {
       if (step.kind === 'kernel') {
@@ -128,7 +128,7 @@ class WasmBackend implements Backend {
    * short (see joins()), except with inlineThreshold 0, which keeps every
    * kernel of execute() off the calling thread.
    */
-  async #launchAsync(k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike): Promise<LaunchResult> {
+  async #launchAsync(k: KernelLaunch, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
     const work = launchWork(k.compiled, elements, k.launch.contraction?.K);
     const { inlineThreshold } = getConfig();

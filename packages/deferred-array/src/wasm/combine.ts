@@ -3,7 +3,7 @@
 // result depends on the data alone (never on how blocks were shared between
 // workers). A scan's pieces are combined in element order into the running
 // value each piece starts from.
-import type { LaunchResult } from 'kernels-wasm';
+import type { KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { fmax, fmin } from '../reference/scalar-math.js';
@@ -45,17 +45,19 @@ function partialsCombiner(partials: Float64Array, slots: number, slot: number, o
 }
 
 /**
- * Each piece's starting value for a scan kernel, from the piece totals of the
- * same space (`totals`: a reduction kernel over it): along each of the `lines`
- * lines of `segment` elements, the running sum or product of the totals of the
- * pieces before, rounded in the scan's dtype at each step as the kernel rounds.
- * Laid out as the kernel's partials: [piece * slots + slot], scan k in slot k.
+ * Each piece's starting value for scan kernel `spec`, from the piece totals of
+ * the same space (`totals`: a reduction kernel over it): along each of the
+ * `lines` lines of `segment` elements, the running sum or product of the
+ * totals of the pieces before, rounded in the scan's type at each step as the
+ * kernel rounds. Laid out as the kernel's partials: [piece * slots + slot].
  */
-function scanStarts(totals: LaunchResult, slots: number, lines: number, segment: number,
-  scans: ReadonlyArray<readonly ['sum' | 'prod', DType]>): Float64Array {
+function scanStarts(totals: LaunchResult, spec: KernelSpec, lines: number, segment: number): Float64Array {
+  const slots = spec.slots;
   const out = new Float64Array(totals.pieces * slots);
-  scans.forEach(([fn, dtype], slot) => {
-    const f = combiner(fn, dtype);
+  for (const ins of spec.body) {
+    if (ins.op !== 'scan') continue;
+    const { fn, slot } = ins;
+    const f = combiner(fn, ins.type);
     for (let line = 0; line < lines; line++) {
       // A line's pieces run up to the first piece of the next line (a piece never spans two).
       const end = line + 1 < lines ? totals.pieceIndex((line + 1) * segment) : totals.pieces;
@@ -65,7 +67,7 @@ function scanStarts(totals: LaunchResult, slots: number, lines: number, segment:
         acc = f(acc, totals.partials[p * slots + slot]!);
       }
     }
-  });
+  }
   return out;
 }
 

@@ -41,11 +41,14 @@ interface PendingKernel {
    * A launch to make first, whose result the kernel needs before its own:
    * a scan's piece totals, where lines span several pieces.
    */
-  readonly prelude?: { readonly kernel: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>; done(r: LaunchResult): void };
+  readonly prelude?: { readonly kernel: KernelLaunch; done(r: LaunchResult): void };
 }
 
+/** What a launcher needs of a pending kernel: the module, its launch and its label. */
+type KernelLaunch = Pick<PendingKernel, 'compiled' | 'launch' | 'label'>;
+
 /** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
-type Launcher<R> = (k: Omit<PendingKernel, 'finish' | 'skip' | 'prelude'>, heap: HeapLike) => R;
+type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
@@ -159,8 +162,7 @@ class WasmRun {
       kernel: { compiled: compileKernel(scanTotals(built.spec)), launch, get label() { return `${label()}, piece totals`; } },
       done: (r: LaunchResult) => {
         this.launches++;
-        const lines = sizeOf(built.shape) / built.segment;
-        initial = scanStarts(r, built.spec.slots, lines, built.segment, g.scans!.map((x) => [x.op === 'cumprod' ? 'prod' : 'sum', x.dtype] as const));
+        initial = scanStarts(r, built.spec, sizeOf(built.shape) / built.segment, built.segment);
       },
     } : undefined;
     return {
@@ -381,4 +383,4 @@ function targetValue(st: StoreTarget): HeapValue {
 }
 
 export { WasmRun };
-export type { PendingKernel, Launcher };
+export type { PendingKernel, KernelLaunch, Launcher };

@@ -1,6 +1,7 @@
 // Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
+import { LRUCache } from 'lru-cache';
 import { isPredicate } from './op-rules.js';
 import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
@@ -123,7 +124,7 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
  * worker holding an evicted kernel's id cannot mistake a new kernel for it.
  */
 const MODULE_CACHE = 256;
-const modules = new Map<string, CompiledModule>();
+const modules = new LRUCache<string, CompiledModule>({ max: MODULE_CACHE });
 let compiled = 0;
 let compileTime = 0;
 let lastId = 0;
@@ -131,11 +132,7 @@ let lastId = 0;
 function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): CompiledModule {
   const hash = specHash(spec, math);
   const hit = modules.get(hash);
-  if (hit) {
-    modules.delete(hash);
-    modules.set(hash, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const t0 = performance.now();
   validateSpec(spec);
   const m = new ModuleBuilder();
@@ -185,7 +182,6 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
   const result: CompiledModule = Object.freeze({ hash, id: ++lastId, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
   modules.set(hash, result);
-  if (modules.size > MODULE_CACHE) modules.delete(modules.keys().next().value!);
   compiled++;
   compileTime += result.compileMs;
   return result;

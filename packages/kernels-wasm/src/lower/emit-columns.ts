@@ -10,7 +10,8 @@ import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { isFloatK, isUnsignedK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
-import { emitBody, openBlockLoop, scalarLoop } from './emit-kernel.js';
+import { emitBody, openBlockLoop, scalarLoop } from './emit-loops.js';
+import type { ReduceInstr } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, identity } from './reduce-ops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KernelSpec } from './kernel-spec.js';
@@ -18,7 +19,6 @@ import { emitSimdInstr, splatConst } from './simd-ops.js';
 import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
-type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 
 /**
  * A vector of columns' accumulator for one reduction: one v128 in the lanes'

@@ -3,6 +3,7 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
+import { LRUCache } from 'lru-cache';
 import { ARGS, CONTRACTION, argsBytes, claimIndex, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
 import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
@@ -119,7 +120,7 @@ type KernelFn = (args: number, blockBegin: number, blockEnd: number, scratch?: n
 type ClaimFn = (args: number, blocks: number) => number;
 
 /** Instances by memory and host module: a kernel's host imports are bound when it is instantiated. */
-const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, Map<string, KernelFn>>>();
+const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, LRUCache<string, KernelFn>>>();
 const claimers = new WeakMap<KernelFn, ClaimFn>();
 
 /** Instances kept per (memory, host), least recently used dropped first (as compiled modules are). */
@@ -130,19 +131,14 @@ function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: Hos
   let perHost = instances.get(memory);
   if (!perHost) instances.set(memory, (perHost = new WeakMap()));
   let perMemory = perHost.get(host);
-  if (!perMemory) perHost.set(host, (perMemory = new Map()));
+  if (!perMemory) perHost.set(host, (perMemory = new LRUCache({ max: INSTANCE_CACHE })));
   const hit = perMemory.get(kernel.hash);
-  if (hit) {
-    perMemory.delete(kernel.hash);
-    perMemory.set(kernel.hash, hit);
-    return hit;
-  }
+  if (hit) return hit;
   const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));
   const instance = new WebAssembly.Instance(kernel.module, { env: { memory }, host: hostImports });
   const fn = instance.exports['kernel'] as KernelFn;
   claimers.set(fn, instance.exports['claim'] as ClaimFn);
   perMemory.set(kernel.hash, fn);
-  if (perMemory.size > INSTANCE_CACHE) perMemory.delete(perMemory.keys().next().value!);
   return fn;
 }
 

@@ -2,6 +2,7 @@
 // keeps the shared memory and the instantiated kernels, and runs its part of
 // a launch by claiming blocks until none are left. Never throws: failures are
 // replies, so a worker stays usable after a kernel traps.
+import { LRUCache } from 'lru-cache';
 import { isSharedBuffer } from '../support.js';
 import { INSTANCE_CACHE, instantiate, runBlocks } from '../lower/launch.js';
 import type { HostModule, KernelFn, KernelModule } from '../lower/launch.js';
@@ -26,7 +27,7 @@ class WorkerRuntime {
   readonly #memory: WebAssembly.Memory;
   readonly #host: HostModule;
   /** The kernels this worker has instantiated, by id. */
-  readonly #kernels = new Map<number, KernelFn>();
+  readonly #kernels = new LRUCache<number, KernelFn>({ max: INSTANCE_CACHE });
 
   private constructor(memory: WebAssembly.Memory, host: HostModule) {
     this.#memory = memory;
@@ -49,15 +50,11 @@ class WorkerRuntime {
   serve(id: number, argsPtr: number, blocks: number, kernel?: () => KernelModule): Served {
     try {
       let fn = this.#kernels.get(id);
-      if (fn) {
-        this.#kernels.delete(id);
-        this.#kernels.set(id, fn);
-      } else {
+      if (!fn) {
+        // A kernel this worker never had, or dropped (least recently used first): the pool sends it again.
         if (!kernel) return { kind: 'missing' };
         fn = instantiate(kernel(), this.#memory, this.#host);
         this.#kernels.set(id, fn);
-        // Least recently used first; the pool sends a dropped kernel again when this worker answers 'missing'.
-        if (this.#kernels.size > INSTANCE_CACHE) this.#kernels.delete(this.#kernels.keys().next().value!);
       }
       return { kind: 'done', blocks: runBlocks(fn, this.#memory, argsPtr, blocks, this.#host) };
     } catch (e) {
