@@ -86,17 +86,24 @@ const INSTANCES = 64;
 
 /** Compiled functions not yet collected, for da.stats(): the sizes they hold plans for. */
 const live = new Set<WeakRef<Compiled>>();
+/** Past this size compile() sweeps the set, so a program compiling functions it drops (and never asking for stats) keeps it bounded. */
+let sweepAt = 64;
 
-function compiledStats(): { functions: number; sizes: number; sizesLimit: number } {
-  let functions = 0;
-  let sizes = 0;
+/** The compiled functions not yet collected, dropping the references to those that were. */
+function sweep(): Compiled[] {
+  const out: Compiled[] = [];
   for (const ref of live) {
     const c = ref.deref();
-    if (!c) { live.delete(ref); continue; }
-    functions++;
-    sizes += c.instanceCount;
+    if (c) out.push(c);
+    else live.delete(ref);
   }
-  return { functions, sizes, sizesLimit: INSTANCES };
+  sweepAt = 2 * live.size + 64;
+  return out;
+}
+
+function compiledStats(): { functions: number; sizes: number; sizesLimit: number } {
+  const functions = sweep();
+  return { functions: functions.length, sizes: functions.reduce((n, c) => n + c.instanceCount, 0), sizesLimit: INSTANCES };
 }
 
 
@@ -311,6 +318,7 @@ function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly Deferr
     if (!isPlaceholder(p)) throw new TypeError(`compile: placeholders[${i}] is not a da.placeholder(shape, dtype); got ${describe(p)}`);
   });
   const c = new Compiled(fn, [...placeholders]);
+  if (live.size >= sweepAt) sweep();
   live.add(new WeakRef(c));
   const f = ((...args: Argument[]) => c.callAsync(args)) as CompiledFunction;
   Object.defineProperties(f, {

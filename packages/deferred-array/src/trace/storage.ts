@@ -15,6 +15,7 @@ import type { Node, StorageRef } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { allocEvicting } from '../wasm/source-cache.js';
+import type { Computation } from './trace.js';
 
 interface Block {
   readonly ptr: number;
@@ -43,6 +44,11 @@ class Storage implements StorageRef {
   committed = 0;
   /** The version its newest enqueued computation produces. */
   latest = 0;
+  /**
+   * Its pending computations, oldest first. The trace's own list is weak, so
+   * these live exactly as long as the array can still be read.
+   */
+  readonly queued: Computation[] = [];
   readonly #blocks: Block[] = [];
   /** The leaf for the latest version, made once (older leaves live on in the graphs that read them). */
   #leaf: Node | undefined;

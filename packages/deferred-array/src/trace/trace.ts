@@ -48,7 +48,30 @@ const readsOf = (roots: readonly Node[]): Read[] => storedIn(topoOrder(roots));
 const SYMBOL: Record<InPlaceOp, string> = { assign: '=', set: '=', iadd: '+=', isub: '-=', imul: '*=', idiv: '/=' };
 
 let seq = 0;
-const pending: Computation[] = [];
+// The trace in program order, held weakly: each computation is held by the
+// array it writes (Storage.queued), so once nothing can read that array (no
+// handle, no expression, no pending computation reading it) its pending
+// writes can never be observed, and the collector takes them with the array
+// and its heap blocks. A write that failed and is never retried, or one never
+// forced, would otherwise be kept for the life of the process.
+const order: Array<WeakRef<Computation>> = [];
+/** Past this length enqueue compacts the list, so a program that writes and drops arrays without forcing keeps it bounded. */
+let compactAt = 64;
+
+/** The live pending computations in program order, dropping those collected with their arrays. */
+function live(): Computation[] {
+  const out: Computation[] = [];
+  let k = 0;
+  for (const ref of order) {
+    const c = ref.deref();
+    if (!c) continue;
+    out.push(c);
+    order[k++] = ref;
+  }
+  order.length = k;
+  compactAt = 2 * k + 64;
+  return out;
+}
 
 /** Enqueues a write of `value` (which reads `valueReads`) into `storage`, through `window` if given; returns it. */
 function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: readonly Read[], window: Window | undefined, where: string): Computation {
@@ -57,7 +80,9 @@ function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: reado
   if (window) reads.push({ storage, version: version - 1 });
   const label = `${storage.name}${where} ${SYMBOL[op]} ${value.dtype}${formatShape(value.shape)}`;
   const c: Computation = Object.freeze({ seq: seq++, op, storage, version, value, window, reads: Object.freeze(reads), label });
-  pending.push(c);
+  storage.queued.push(c);
+  if (order.length >= compactAt) live();
+  order.push(new WeakRef(c));
   return c;
 }
 
@@ -76,6 +101,7 @@ function choose(want: readonly Read[]): Computation[] {
   for (const r of want) addRead(reads, r);
   const writes = new Set<Storage>();
   const chosen: Computation[] = [];
+  const pending = live();
   for (let i = pending.length - 1; i >= 0; i--) {
     const c = pending[i]!;
     const raw = [...(reads.get(c.storage) ?? [])].some((v) => v >= c.version);
@@ -93,14 +119,25 @@ function choose(want: readonly Read[]): Computation[] {
 /** Takes computations that ran out of the trace. */
 function retire(done: readonly Computation[]): void {
   const gone = new Set(done);
-  for (let i = pending.length - 1; i >= 0; i--) if (gone.has(pending[i]!)) pending.splice(i, 1);
+  for (const s of new Set(done.map((c) => c.storage))) {
+    const left = s.queued.filter((c) => !gone.has(c));
+    s.queued.length = 0;
+    s.queued.push(...left);
+  }
+  let k = 0;
+  for (const ref of order) {
+    const c = ref.deref();
+    if (c && !gone.has(c)) order[k++] = ref;
+  }
+  order.length = k;
 }
 
-const pendingComputations = (): readonly Computation[] => [...pending];
+const pendingComputations = (): readonly Computation[] => live();
 
 /** Drops every pending computation unrun (tests start each program from an empty trace with it). */
 function discardPending(): void {
-  pending.length = 0;
+  for (const c of live()) c.storage.queued.length = 0;
+  order.length = 0;
 }
 
 /**
@@ -110,7 +147,7 @@ function discardPending(): void {
  */
 function pendingReads(except: ReadonlySet<Computation> = new Set()): ReadSets {
   const out: ReadSets = new Map();
-  for (const c of pending) if (!except.has(c)) for (const r of c.reads) addRead(out, r);
+  for (const c of live()) if (!except.has(c)) for (const r of c.reads) addRead(out, r);
   return out;
 }
 

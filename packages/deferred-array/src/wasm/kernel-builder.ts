@@ -11,7 +11,7 @@ import type { Node } from '../ir/node.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
-import type { FusedGroup } from '../plan/plan.js';
+import type { FusedGroup, PinnedTemp } from '../plan/plan.js';
 import { atAddress } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
@@ -69,6 +69,32 @@ function kernelArray(v: HeapValue, role: 'in' | 'out', strides: readonly number[
   return { dtype: v.dtype, role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
 }
 
+/** A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout. */
+const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
+
+/** The values a launch passes, in the spec's order: loaded inputs, temporaries, outputs. */
+const launchValues = (loadedAt: readonly number[], temps: readonly PinnedTemp[], ins: readonly HeapValue[], outs: readonly HeapValue[]): HeapValue[] =>
+  [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
+
+/**
+ * The launch's arrays for a kernel's values or any others of their layout:
+ * only addresses change. Made apart from buildKernel, so that the closure
+ * (kept with the kernel for later runs) holds the layout and never the values
+ * of the run that built it, nor that run's plan and arrays.
+ */
+function rebinder(groupInputs: readonly Node[], loadedAt: readonly number[], temps: readonly PinnedTemp[], tempKernels: readonly BuiltKernel[],
+  strides: readonly (readonly number[])[]): NonNullable<BuiltKernel['rebind']> {
+  return (ins, outs) => {
+    const arrays = launchValues(loadedAt, temps, ins, outs).map((v, k) => launchArray(v, strides[k]!));
+    if (temps.length === 0) return { arrays };
+    const at = new Map(groupInputs.map((n, k) => [n, ins[k]!]));
+    return {
+      arrays,
+      temps: tempKernels.map((t, i) => ({ shape: t.shape, arrays: t.rebind!(temps[i]!.inputs.map((n) => at.get(n)!), [tempValue(temps[i]!.node)]).arrays })),
+    };
+  };
+}
+
 /**
  * `inputs` are the values of group.inputs, `outputs` freshly allocated values
  * for group.stores; reduction i writes slot i. A pinned temporary is one more
@@ -84,13 +110,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   if (group.contraction) read.add(group.contraction);
   const loadedAt = group.inputs.flatMap((n, k) => (read.has(n) ? [k] : []));
   const loaded = loadedAt.map((k) => [group.inputs[k]!, inputs[k]!] as const);
-  // A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout.
-  const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
-  // The arrays a launch passes, in the spec's order: loaded inputs, temporaries, outputs.
-  const valuesOf = (ins: readonly HeapValue[], outs: readonly HeapValue[]): HeapValue[] =>
-    [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
-  const values = valuesOf(inputs, outputs);
+  const values = launchValues(loadedAt, temps, inputs, outputs);
   const inputCount = sources.length;
   // Reduced (or scanned) axes go last, so that each output reduces a run of consecutive elements.
   const reduced = group.shape.length === 0 ? [] : scans.length ? [scans[0]!.attrs.axis!] : [...(group.reductions[0]?.attrs.axes ?? [])];
@@ -149,16 +170,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
     return { spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 }, built };
   });
-  // The launch's arrays for these values or any others of their layout: only addresses change.
-  const rebind = (ins: readonly HeapValue[], outs: readonly HeapValue[]): { arrays: LaunchArray[]; temps?: TempLaunch[] } => {
-    const arrays = valuesOf(ins, outs).map((v, k) => launchArray(v, collapsed.strides[k]!));
-    if (temps.length === 0) return { arrays };
-    const at = new Map(group.inputs.map((n, k) => [n, ins[k]!]));
-    return {
-      arrays,
-      temps: tempKernels.map((t, i) => ({ shape: t.built.shape, arrays: t.built.rebind!(temps[i]!.inputs.map((n) => at.get(n)!), [tempValue(temps[i]!.node)]).arrays })),
-    };
-  };
+  const rebind = rebinder(group.inputs, loadedAt, temps, tempKernels.map((t) => t.built), collapsed.strides);
   const launch = rebind(inputs, outputs);
   return {
     spec: {

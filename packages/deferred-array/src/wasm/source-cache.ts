@@ -86,6 +86,8 @@ function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node
     e = { ptr: copyToHeap(data, bytes), bytes, freed: false, pins: 0 };
     cached += bytes;
     entries.set(node, e);
+    // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
+    registry.unregister(node);
     registry.register(node, e, node);
   }
   recency.delete(e);
