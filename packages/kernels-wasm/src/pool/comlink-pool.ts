@@ -39,6 +39,9 @@ class ComlinkPool implements KernelPool {
   #nextId = 1;
   #started: Promise<void> | undefined;
   #closed = false;
+  /** Rejects when the pool closes: a worker still starting then never answers, and start() must not wait on it forever. */
+  readonly #closing: Promise<never>;
+  #close: () => void = () => {};
   #jobs = 0;
 
   constructor(options: PoolOptions, spawn: SpawnWorker) {
@@ -51,6 +54,10 @@ class ComlinkPool implements KernelPool {
       threads: options.threads,
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
+    this.#closing = new Promise<never>((_, reject) => {
+      this.#close = () => reject(new PoolStartError('the pool was closed while its workers were starting'));
+    });
+    this.#closing.catch(() => {});
   }
 
   start(): Promise<void> {
@@ -81,7 +88,7 @@ class ComlinkPool implements KernelPool {
     });
     handle.busy?.();
     this.#live.set(id, { handle, remote });
-    const reply = await Promise.race([remote.start(this.#init, id), death]);
+    const reply = await Promise.race([remote.start(this.#init, id), death, this.#closing]);
     if (reply && 'died' in reply) throw new PoolStartError(`a worker died while starting: ${reply.died}`);
     if (reply) {
       this.#live.delete(id);
@@ -101,6 +108,7 @@ class ComlinkPool implements KernelPool {
 
   async close(): Promise<void> {
     this.#closed = true;
+    this.#close();
     this.#doorbell.close();
     for (const { handle } of this.#live.values()) handle.terminate();
     this.#live.clear();

@@ -84,6 +84,7 @@ class Doorbell {
   /** Resolves once every slot has a worker; PoolStartError if some have none after NO_WORKER_MS. */
   async allParked(): Promise<void> {
     if (!(await this.#whenRegistered(this.#threads, NO_WORKER_MS))) {
+      if (this.#closed) throw new PoolStartError('the pool was closed while its workers were starting');
       throw new PoolStartError(`only ${this.#registered()} of ${this.#threads} workers were ready after ${NO_WORKER_MS / 1000} s`);
     }
   }

@@ -16,6 +16,7 @@ class PiscinaPool implements KernelPool {
   readonly #piscina: Piscina;
   readonly #doorbell: Doorbell;
   #started: Promise<void> | undefined;
+  #closed = false;
   #jobs = 0;
 
   constructor(options: PoolOptions) {
@@ -28,7 +29,7 @@ class PiscinaPool implements KernelPool {
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
     this.#piscina = new Piscina({
-      filename: workerUrl('pool/piscina-worker', packageRoot).href,
+      filename: workerUrl('pool/piscina-entry', packageRoot, 'cjs').href,
       minThreads: options.threads,
       maxThreads: options.threads,
       idleTimeout: Infinity,
@@ -48,6 +49,7 @@ class PiscinaPool implements KernelPool {
         Array.from({ length: this.threads }, () => this.#piscina.run({ ping: true }) as Promise<StartReply>),
       );
       for (const r of replies) {
+        if (r.status === 'rejected' && this.#closed) throw new PoolStartError('the pool was closed while its workers were starting', { cause: r.reason });
         if (r.status === 'rejected') throw new PoolStartError(String((r.reason as Error)?.message ?? r.reason), { cause: r.reason });
         if (r.value) throw new PoolStartError(r.value.error.message);
       }
@@ -67,6 +69,7 @@ class PiscinaPool implements KernelPool {
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     this.#doorbell.close();
     await this.#piscina.destroy();
   }

@@ -359,6 +359,29 @@ describe.each(KINDS)('%s pool', (kind) => {
   });
 });
 
+describe.each(KINDS)('%s pool closed while its workers start', (kind) => {
+  test('start() settles: started, or a PoolStartError saying the pool closed', async () => {
+    const p = await createPool({ threads: 2, memory: heap.memory, kind });
+    const started = p.start().then(() => 'started', (e: unknown) => e);
+    await p.close();
+    const got = await started;
+    if (got !== 'started') {
+      expect(got).toBeInstanceOf(PoolStartError);
+      expect((got as Error).message).toMatch(/closed while its workers were starting/);
+    }
+  });
+
+  // A child process: the failure this guards against aborted the whole process. SOAK=1 closes 3,000 pools.
+  test('never aborts the process', () => {
+    const rounds = process.env['SOAK'] ? 3000 : 40;
+    const script = fileURLToPath(fixture('close-while-starting.mjs'));
+    const r = spawnSync(process.execPath, [script, kind, String(rounds)], { timeout: process.env['SOAK'] ? 1_200_000 : 30000, encoding: 'utf8' });
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toContain(`closed ${rounds} pools`);
+    expect(r.status).toBe(0);
+  });
+});
+
 test('createPool checks its options', async () => {
   await expect(createPool({ threads: 0, memory: heap.memory })).rejects.toThrow(/threads must be an integer of at least 1/);
   await expect(createPool({ threads: 1, memory: new WebAssembly.Memory({ initial: 1 }) })).rejects.toThrow(/shared WebAssembly.Memory/);
