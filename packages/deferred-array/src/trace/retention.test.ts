@@ -3,7 +3,7 @@
 // pending writes (forced and failed, or never forced) and its heap blocks with
 // it, while one still read keeps them, so that a retry can run them. Runs on
 // every backend (the reference and pool projects too).
-import { afterEach, describe, expect, test } from '@jest/globals';
+import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import v8 from 'node:v8';
@@ -14,6 +14,11 @@ import { source } from '../ir/build-elementwise.js';
 import { allocEvicting, residentAddress, unpin } from '../wasm/source-cache.js';
 import type { CacheEntry } from '../wasm/source-cache.js';
 import { toList as list } from '../../test/to-list.js';
+
+// Each test runs full collections, whose cost grows with what the jest worker
+// has loaded before this file: a second alone, past the 5 s default in a cold
+// full run on two busy cores. Nothing here is timed.
+jest.setTimeout(60_000);
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
