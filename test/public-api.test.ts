@@ -11,8 +11,16 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const pkgDir = join(root, 'packages', 'deferred-array');
 const apiMd = join(root, '..', 'shared', 'api.md');
 
-/** api.md names whose machinery is a later issue's work (none now). */
-const PENDING = new Set<string>([]);
+/** api.md names whose machinery is not built yet: landing one means moving it out of here. */
+const PENDING = new Set<string>([
+  // Data in and out.
+  'load', 'save', 'savez', 'savezCompressed', 'fromZarr',
+  // Ufuncs the op table does not have yet.
+  'nextafter', 'gcd',
+  // More of NumPy.
+  'einsum', 'sort', 'argsort', 'searchsorted', 'unique', 'bincount', 'histogram', 'addAt', 'median', 'percentile',
+  'quantile', 'eye', 'diag', 'pad', 'meshgrid', 'interp', 'tensordot', 'linalg',
+]);
 
 const ELEMENTWISE = `add sub subtract multiply mul divide div floorDivide mod power pow negative neg abs sign sqrt cbrt square
   reciprocal exp expm1 exp2 log log1p log2 log10 sin cos tan asin acos atan atan2 sinh cosh tanh hypot floor ceil
