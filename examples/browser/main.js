@@ -60,7 +60,6 @@ async function bench() {
 
 function draw(rows) {
   const W = 640, H = 320, L = 60, B = 40, T = 30, R = 120;
-  const xs = rows.map((r) => Math.log2(r.n));
   const ys = rows.flatMap((r) => [r.ours, r.js].map((t) => (t * 1e6) / r.n));
   const x0 = 12, x1 = 22, y1 = Math.max(...ys) * 1.1;
   const px = (v) => L + ((v - x0) / (x1 - x0)) * (W - L - R);

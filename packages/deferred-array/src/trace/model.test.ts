@@ -306,7 +306,7 @@ describe('the execution trace against an eager model', () => {
         try {
           await da.flush();
         } catch (e) {
-          throw new Error(`${cmds.map((c) => JSON.stringify(c)).join('\n')}\n-> final flush: ${String(e)}`);
+          throw new Error(`${cmds.map((c) => JSON.stringify(c)).join('\n')}\n-> final flush: ${String(e)}`, { cause: e });
         }
       }),
       { numRuns: RUNS, seed: SEED, ...(process.env['TRACE_PATH'] ? { path: process.env['TRACE_PATH'] } : {}) },

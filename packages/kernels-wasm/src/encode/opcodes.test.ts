@@ -188,6 +188,7 @@ describe('every opcode in OPCODES', () => {
         } catch (e) {
           why = (e as Error).message;
         }
+        // eslint-disable-next-line no-unsafe-finally -- the listing says more than the disassembler's own error
         throw new Error(`${name}: module does not validate: ${why}\n${text}`);
       }
     }
