@@ -1,11 +1,11 @@
 // Draws what scaling.js wrote (node benchmarks/dist/scaling-plot.js FILE.json):
 // the speed-up over one worker of each case against the workers, with our
 // streaming triad's for the memory limit, as FILE.svg, and writes the table
-// into the README's scaling section.
+// into the scaling section of docs/performance.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { spliceReadme } from './peers/outputs.js';
+import { linkFromPage, writeSection } from './generated-section.js';
 import { render, workersSpec } from './peers/plots.js';
 
 interface Scaling {
@@ -39,7 +39,7 @@ async function main(): Promise<void> {
   const head = ['workers', 'pooled launch', 'triad', ...CASES.map(([, l]) => l)];
   const cell = (k: string, v: number): string => (k === 'launch µs' ? `${v.toFixed(1)} µs` : k === 'triad GB/s' ? `${v.toFixed(0)} GB/s` : `${v < 10 ? v.toFixed(2) : v.toFixed(1)} ms (${(one[k]! / v).toFixed(1)}x)`);
   const table = [
-    `![Scaling on ${s.cores} cores](${svg})`,
+    `![Scaling on ${s.cores} cores](${linkFromPage(svg)})`,
     '',
     `| ${head.join(' | ')} |`,
     `|${head.map(() => '---').join('|')}|`,
@@ -47,8 +47,8 @@ async function main(): Promise<void> {
     '',
     `Measured ${s.date.slice(0, 10)}: n = 2^${Math.log2(s.n)} float64 (${(s.n * 8) / 2 ** 20} MiB per array), the wave ${s.wave} x ${s.wave} with ${s.waveSteps} steps and one flush, medians of ${s.rounds} rounds.`,
   ].join('\n');
-  writeFileSync(join(root, 'README.md'), spliceReadme(readFileSync(join(root, 'README.md'), 'utf8'), 'scaling', `node benchmarks/dist/scaling-plot.js from ${file}`, table));
-  console.log(`Wrote ${svg} and the README's scaling section`);
+  const page = writeSection('scaling', `node benchmarks/dist/scaling-plot.js from ${file}`, table);
+  console.log(`Wrote ${svg} and the scaling section of ${page}`);
 }
 
 await main();

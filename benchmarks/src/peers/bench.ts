@@ -2,7 +2,7 @@
 // instead, every case checked against the reference evaluator first, then
 // timed side by side (each system in its own process, interleaved round by
 // round). Writes benchmarks/results/bench.{json,md} and SVG plots, and the
-// README's section between its bench markers.
+// section of docs/performance.md between its bench markers.
 //
 //   BENCH_QUICK=1        small sizes and 3 rounds (a few minutes)
 //   BENCH_CHECK=1        check every system's answers at small sizes, time nothing, write nothing; exit 1 on a wrong one not in known.ts
@@ -20,7 +20,7 @@ import { isKnownWrong } from './known.js';
 import { Runner, fmtN } from './run.js';
 import type { Group } from './run.js';
 import { writeOutputs } from './outputs.js';
-import type { BenchResult, Streaming, VectorMath } from './outputs.js';
+import type { BenchResult, Streaming, VectorMath } from './result-types.js';
 import { pythonFor } from './procs.js';
 import { printVectorMath } from '../vector-math.js';
 import { VECTOR_MATH_FUNCTIONS } from '../vector-math-spec.js';

@@ -1,8 +1,8 @@
-// The report's text: the README's section (machine, systems, plots, one
+// The report's text: docs/performance.md's section (machine, systems, plots, one
 // table at the headline size) and the full markdown with every size.
 import { CASES, scalingWorkers } from './cases.js';
 import { KNOWN_WRONG } from './known.js';
-import type { BenchResult } from './outputs.js';
+import type { BenchResult } from './result-types.js';
 import { fmtMs, fmtN } from './run.js';
 import type { Measurement } from './run.js';
 import { BARRED, BAR_F32, BAR_F64, inputsOf, targets } from '../vector-math-spec.js';
@@ -79,7 +79,7 @@ function vectorMathTable(r: BenchResult): string {
     `Vector math per core: ns per element of sum(f(x)) over ${fmtN(v.n)} elements (ours: \`executeSync()\`, one fused kernel on the calling thread; ` +
     `V8 Math: a hand-written JS loop summing \`Math.f\`, taking turns with ours; NumPy: \`np.sum(np.f(x))\`, timed after in Python` +
     `${v.numpySkipped ? `, **skipped**: ${v.numpySkipped}` : ''}); medians of ${v.rounds} rounds. ` +
-    `\\* the issue's targets: float64 at least ${BAR_F64}x V8, float32 at least ${BAR_F32}x (bold where met): ${met64} and ${met32} of ${barred.length} met.`,
+    `\\* the targets: float64 at least ${BAR_F64}x V8, float32 at least ${BAR_F32}x (bold where met): ${met64} and ${met32} of ${barred.length} met.`,
     '',
     '| f | ours f64 | ours f32 | V8 Math | NumPy f64 | NumPy f32 | f64 vs V8 | f32 vs V8 | inputs |',
     '|---|---:|---:|---:|---:|---:|---:|---:|---|',
@@ -104,7 +104,7 @@ function markdown(r: BenchResult, plotDir: string): { section: string; full: str
   ].join('\n');
   const math = vectorMathTable(r);
   const section = [intro, '', plotsMd, '', table(r, (id) => headlineN(r, id)), '', ...(math ? [math, ''] : []), problems(r), '', 'Systems:', '', systemsList(r), '',
-    `More plots (bandwidth against n for every case), every size and the raw figures: [benchmarks/results/bench.md](benchmarks/results/bench.md), [bench.json](benchmarks/results/bench.json).`].join('\n');
+    `More plots (bandwidth against n for every case), every size and the raw figures: [benchmarks/results/bench.md](${plotDir}bench.md), [bench.json](${plotDir}bench.json).`].join('\n');
   const sizes = [...new Set(r.measurements.map((m) => m.n))];
   const perSize = CASES.filter((c) => c.elementwise).flatMap((c) => [`### ${c.title}`, '',
     ...sizes.filter((n) => r.measurements.some((m) => m.caseId === c.id && m.n === n)).sort((a, b) => a - b)

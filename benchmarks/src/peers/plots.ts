@@ -6,7 +6,7 @@ import * as vl from 'vega-lite';
 import type { TopLevelSpec } from 'vega-lite';
 import { CASES, caseById, scalingId, scalingWorkers } from './cases.js';
 import { headlineN, isScaling, measurementOf, systemLabel as labelOf } from './markdown.js';
-import type { BenchResult } from './outputs.js';
+import type { BenchResult } from './result-types.js';
 import { fmtN } from './run.js';
 import { gbPerS } from '../timing.js';
 
