@@ -18,7 +18,7 @@ interface ColumnsRow {
   readonly jsColSum: number;
 }
 
-/** The bar: a column sum at most this many times the row sum. */
+/** The target: a column sum at most this many times the row sum. */
 const COLUMN_BAR = 1.3;
 
 function columnsReport(rows = 2000, cols = 10000, rounds = 7): ColumnsRow {

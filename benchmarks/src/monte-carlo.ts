@@ -1,4 +1,4 @@
-// Issue 21's Monte Carlo estimate of pi: u = rng.random([n]); v = rng.random([n]);
+// The Monte Carlo estimate of pi: u = rng.random([n]); v = rng.random([n]);
 // mean(u*u + v*v < 1) * 4, one kernel computing the random numbers where it
 // reads them (no array of n points anywhere), against the JS loop a user would
 // write with Math.random. Variants take turns within each round; medians.

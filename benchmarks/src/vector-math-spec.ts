@@ -1,5 +1,5 @@
 // What the vector-math benchmark measures and the targets it is held to: the
-// functions, their input ranges and the issue's bars, with no imports, so that
+// functions, their input ranges and the speed targets, with no imports, so that
 // the report writers (peers/markdown.ts) read them without loading the library.
 type Fn = 'exp' | 'expm1' | 'exp2' | 'log' | 'log1p' | 'log2' | 'log10' | 'sin' | 'cos' | 'tan' | 'asin' | 'acos' | 'atan'
   | 'sinh' | 'cosh' | 'tanh' | 'asinh' | 'acosh' | 'atanh' | 'cbrt';
@@ -28,7 +28,7 @@ const FUNCTIONS: ReadonlyArray<{ readonly fn: Fn; readonly lo: number; readonly 
   { fn: 'cbrt', lo: -1e3, hi: 1e3 },
 ];
 
-/** The functions the issue's bars name: float64 at least 2.5x V8's Math, float32 at least 5x. */
+/** The functions the speed targets name: float64 at least 2.5x V8's Math, float32 at least 5x. */
 const BARRED: ReadonlySet<Fn> = new Set(['sin', 'cos', 'exp', 'log', 'tanh', 'atan', 'expm1']);
 const BAR_F64 = 2.5;
 const BAR_F32 = 5;

@@ -47,7 +47,7 @@ function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): s
   ];
   const { barred, met64, met32 } = targets(rows);
   lines.push(
-    `Targets (issue: vector math at SIMD speed), for ${[...BARRED].join(', ')}:`,
+    `Targets (vector math at SIMD speed), for ${[...BARRED].join(', ')}:`,
     `  ${met64 === barred.length ? 'met    ' : 'not met'} float64 at least ${BAR_F64}x V8's Math: ${met64} of ${barred.length}`,
     `  ${met32 === barred.length ? 'met    ' : 'not met'} float32 at least ${BAR_F32}x V8's Math: ${met32} of ${barred.length}`,
   );
