@@ -93,6 +93,18 @@ interface ValueDeviation {
 const isZero = (x: number): boolean => x === 0;
 const isNegZero = (x: number): boolean => Object.is(x, -0);
 
+const f32 = new Float32Array(1);
+const u32 = new Uint32Array(f32.buffer);
+/** C's nextafterf: one step of float32's bits toward y. */
+function nextafter32(x: number, y: number): number {
+  if (x !== x || y !== y) return NaN;
+  if (x === y) return y;
+  if (x === 0) return y > 0 ? 2 ** -149 : -(2 ** -149);
+  f32[0] = x;
+  u32[0] = u32[0]! + ((y > x) === (x > 0) ? 1 : -1);
+  return f32[0]!;
+}
+
 /** Elements where our value deliberately differs from NumPy's, with the reason. */
 const VALUE_DEVIATIONS: readonly ValueDeviation[] = [
   {
@@ -103,6 +115,11 @@ const VALUE_DEVIATIONS: readonly ValueDeviation[] = [
       if (!isZero(a) || !isZero(b) || isNegZero(a) === isNegZero(b)) return undefined;
       return op === 'maximum' ? 0 : -0;
     },
+  },
+  {
+    name: 'nextafter where NumPy steps in float16',
+    why: 'no float16 dtype: 8-bit integer and bool operands compute in float32 (as for every float op), so the step is float32\'s',
+    ours: (op, d, a, b) => (op === 'nextafter' && (d === 'int8' || d === 'uint8' || d === 'bool') ? nextafter32(a, b) : undefined),
   },
   {
     name: 'int32 reciprocal(0)',

@@ -142,6 +142,47 @@ const heaviside: Required<BinaryEmitter> = {
 };
 
 /**
+ * C's nextafter(x, y), as NumPy's, with selects and no branch: NaN in either
+ * gives x + y (NaN), x == y gives y, zero gives the smallest subnormal with
+ * y's sign, and any other x its bits plus one (away from zero, where y lies
+ * beyond x on x's side) or minus one. The bits of the smallest subnormal are
+ * 1 in the lane's integer, which makes it the step too.
+ */
+const nextafter: Required<BinaryEmitter> = {
+  scalar: (ctx, t, x, y) => {
+    const f = ctx.f;
+    const [w, i] = t === 'float64' ? ['f64', 'i64'] as const : ['f32', 'i32'] as const;
+    const one = (n: 1 | -1): void => { if (i === 'i64') f.op('i64.const', BigInt(n)); else f.op('i32.const', n); };
+    f.op('local.get', x).op('local.get', y).op(`${w}.add`);
+    f.op('local.get', y);
+    f.op(`${w}.const`, t === 'float64' ? Number.MIN_VALUE : 2 ** -149).op('local.get', y).op(`${w}.copysign`);
+    f.op('local.get', x).op(`${i}.reinterpret_${w}`);
+    one(1); one(-1);
+    f.op('local.get', y).op('local.get', x).op(`${w}.gt`).op('local.get', x).op(`${w}.const`, 0).op(`${w}.gt`).op('i32.eq').op('select');
+    f.op(`${i}.add`).op(`${w}.reinterpret_${i}`);
+    f.op('local.get', x).op(`${w}.const`, 0).op(`${w}.eq`).op('select');
+    both(ctx, x, y); f.op(`${w}.eq`).op('select');
+    f.op('local.get', x).op('local.get', x).op(`${w}.ne`).op('local.get', y).op('local.get', y).op(`${w}.ne`).op('i32.or').op('select');
+  },
+  lanes: (ctx, L, x, y) => {
+    const f = ctx.f;
+    const i = L === 'f64x2' ? 'i64x2' : 'i32x4';
+    // The smallest subnormal: 1 in each lane's bits.
+    const tiny = (): void => { if (L === 'f64x2') f.v128i64(1n); else f.v128i32(1); };
+    both(ctx, x, y); f.op(`${L}.add`);
+    f.op('local.get', y);
+    f.op('local.get', y); tiny(); splatConst(ctx, L, -0); f.op('v128.bitselect');
+    // Minus one where y > x and x > 0 disagree: (all ones or zero) | 1.
+    f.op('local.get', x);
+    f.op('local.get', y).op('local.get', x).op(`${L}.gt`).op('local.get', x); splatConst(ctx, L, 0); f.op(`${L}.gt`).op('v128.xor');
+    tiny(); f.op('v128.or').op(`${i}.add`);
+    f.op('local.get', x); splatConst(ctx, L, 0); f.op(`${L}.eq`).op('v128.bitselect');
+    both(ctx, x, y); f.op(`${L}.eq`).op('v128.bitselect');
+    f.op('local.get', x).op('local.get', x).op(`${L}.ne`).op('local.get', y).op('local.get', y).op(`${L}.ne`).op('v128.or').op('v128.bitselect');
+  },
+};
+
+/**
  * NumPy's integer floor division and Python-style modulo. Division by zero
  * gives 0 and is flagged; MIN // -1 wraps to MIN. The divisor is made safe
  * first, since WebAssembly's div_s traps on both.
@@ -258,6 +299,7 @@ const NATIVE_BINARY = {
   fmin: nanSkipping('fmin'),
   copysign,
   heaviside,
+  nextafter,
   bitwiseAnd: bitwise('i32.and', 'v128.and'),
   bitwiseOr: bitwise('i32.or', 'v128.or'),
   bitwiseXor: bitwise('i32.xor', 'v128.xor'),

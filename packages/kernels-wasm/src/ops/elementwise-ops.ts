@@ -143,6 +143,8 @@ const ELEMENTWISE_OPS = {
   fmod: op('binary', 'intArith', HOST, EXACT),
   copysign: op('binary', 'float', FLOAT_ONLY, EXACT),
   heaviside: op('binary', 'float', FLOAT_ONLY, EXACT),
+  /** The next representable value after x toward y, in x's float type (NumPy's nextafter: C's, per element). */
+  nextafter: op('binary', 'float', FLOAT_ONLY, EXACT),
   logaddexp: op('binary', 'float', HOST, ulp(0, 1)),
   logaddexp2: op('binary', 'float', HOST, ulp(2, 1)),
   // Integer and bool operands only (the type rules refuse floats).
