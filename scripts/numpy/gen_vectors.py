@@ -1,9 +1,16 @@
 #!/usr/bin/python3
 """Generate NumPy reference vectors for deferred-array tests.
 
-Run from the repository root with the *system* Python (Debian's python3-numpy):
+Run from the repository root, after `npm run build` (the ops and their
+exactness come from the op table, packages/kernels-wasm/dist/op-table.json),
+with the *system* Python (Debian's python3-numpy, NumPy 1.24):
 
     /usr/bin/python3 scripts/numpy/gen_vectors.py
+
+or, to add new ops' entries to promotion.json and elementwise.json with any
+NumPy (1.x or 2.x), leaving the other entries as they are:
+
+    python3 scripts/numpy/gen_vectors.py --merge nextafter,gcd
 
 Writes (and overwrites) these files in packages/deferred-array/test/vectors/:
 
@@ -50,82 +57,34 @@ DTYPES = ["float64", "float32", "int32", "uint32", "int16", "uint16", "int8", "u
 BASE_DTYPES = ["float64", "float32", "int32", "uint8", "bool"]
 NEW_INTS = ["uint32", "int16", "uint16", "int8"]
 
-BINARY_OPS = {
-    "add": np.add,
-    "subtract": np.subtract,
-    "multiply": np.multiply,
-    "divide": np.true_divide,
-    "floorDivide": np.floor_divide,
-    "mod": np.remainder,
-    "power": np.power,
-    "atan2": np.arctan2,
-    "hypot": np.hypot,
-    "minimum": np.minimum,
-    "maximum": np.maximum,
-    "equal": np.equal,
-    "notEqual": np.not_equal,
-    "less": np.less,
-    "lessEqual": np.less_equal,
-    "greater": np.greater,
-    "greaterEqual": np.greater_equal,
-    "logicalAnd": np.logical_and,
-    "logicalOr": np.logical_or,
-    "logicalXor": np.logical_xor,
-    "fmax": np.fmax,
-    "fmin": np.fmin,
-    "fmod": np.fmod,
-    "copysign": np.copysign,
-    "heaviside": np.heaviside,
-    "logaddexp": np.logaddexp,
-    "logaddexp2": np.logaddexp2,
-    "bitwiseAnd": np.bitwise_and,
-    "bitwiseOr": np.bitwise_or,
-    "bitwiseXor": np.bitwise_xor,
-    "leftShift": np.left_shift,
-    "rightShift": np.right_shift,
-}
+# The elementwise ops, their NumPy functions and which are exact all come from
+# the op table (kernels-wasm's src/ops/elementwise-ops.ts), which kernels-wasm's
+# build writes to dist/op-table.json: run `npm run build` first.
+OP_TABLE = os.path.join("packages", "kernels-wasm", "dist", "op-table.json")
 
-UNARY_OPS = {
-    "negative": np.negative,
-    "abs": np.absolute,
-    "sign": np.sign,
-    "sqrt": np.sqrt,
-    "cbrt": np.cbrt,
-    "square": np.square,
-    "reciprocal": np.reciprocal,
-    "exp": np.exp,
-    "expm1": np.expm1,
-    "exp2": np.exp2,
-    "log": np.log,
-    "log1p": np.log1p,
-    "log2": np.log2,
-    "log10": np.log10,
-    "sin": np.sin,
-    "cos": np.cos,
-    "tan": np.tan,
-    "asin": np.arcsin,
-    "acos": np.arccos,
-    "atan": np.arctan,
-    "sinh": np.sinh,
-    "cosh": np.cosh,
-    "tanh": np.tanh,
-    "asinh": np.arcsinh,
-    "acosh": np.arccosh,
-    "atanh": np.arctanh,
-    "floor": np.floor,
-    "ceil": np.ceil,
-    "round": np.round,  # decimals=0: np.rint semantics (half to even)
-    "trunc": np.trunc,
-    "logicalNot": np.logical_not,
-    "isnan": np.isnan,
-    "isinf": np.isinf,
-    "isfinite": np.isfinite,
-    "signbit": np.signbit,
-    "positive": np.positive,
-    "deg2rad": np.deg2rad,
-    "rad2deg": np.rad2deg,
-    "invert": np.invert,
-}
+
+def snake(name):
+    return "".join("_" + c.lower() if c.isupper() else c for c in name)
+
+
+def numpy_function(name, row):
+    """NumPy's function for an op: the row's `numpy` name, else the op's name or an alias in snake case."""
+    for cand in [row.get("numpy"), snake(name)] + [snake(a) for a in row["aliases"]]:
+        if cand and hasattr(np, cand):
+            return getattr(np, cand)
+    sys.exit("no NumPy function for %s (give its row a `numpy` name)" % name)
+
+
+def load_table():
+    if not os.path.exists(OP_TABLE):
+        sys.exit("%s is missing: run `npm run build` first" % OP_TABLE)
+    with open(OP_TABLE) as f:
+        return json.load(f)["ops"]
+
+
+TABLE = load_table()
+BINARY_OPS = {op: numpy_function(op, row) for op, row in TABLE.items() if row["family"] == "binary"}
+UNARY_OPS = {op: numpy_function(op, row) for op, row in TABLE.items() if row["family"] == "unary"}
 
 REDUCE_OPS = {
     "sum": np.sum,
@@ -139,20 +98,11 @@ REDUCE_OPS = {
     "argmax": np.argmax,
 }
 
-# Ops whose float results are correctly rounded / exactly determined by IEEE 754
-# (so a correct implementation must match NumPy bit for bit). Everything else
-# (transcendentals, power, floorDivide, mod, hypot) should be compared within
-# a few ulps. Integer and bool outputs are always exact.
-EXACT_OPS = {
-    "add", "subtract", "multiply", "divide", "minimum", "maximum",
-    "equal", "notEqual", "less", "lessEqual", "greater", "greaterEqual",
-    "logicalAnd", "logicalOr", "logicalXor",
-    "negative", "abs", "sign", "sqrt", "square", "reciprocal",
-    "floor", "ceil", "round", "trunc",
-    "logicalNot", "isnan", "isinf", "isfinite",
-    "fmax", "fmin", "fmod", "copysign", "heaviside", "signbit", "positive", "deg2rad", "rad2deg",
-    "bitwiseAnd", "bitwiseOr", "bitwiseXor", "leftShift", "rightShift", "invert",
-}
+# Ops whose float results must match NumPy bit for bit (IEEE-exact, or ported
+# step by step as floorDivide and mod are); the rest (transcendentals, power,
+# hypot, logaddexp) are compared within the row's ulp bound. Integer and bool
+# outputs are always exact.
+EXACT_OPS = {op for op, row in TABLE.items() if row["exact"]}
 
 SCALARS = {"int": 1, "float": 1.5, "bool": True,
            # extra kinds (beyond int/float/bool) that show where weak and
@@ -222,14 +172,19 @@ def result_dtype(res):
     return np.asarray(res).dtype.name
 
 
+def umath():
+    core = getattr(np, "_core", None) or np.core
+    return core._multiarray_umath
+
+
 def meta():
-    feats = np.core._multiarray_umath.__cpu_features__
+    feats = umath().__cpu_features__
     return {
         "numpy": np.__version__,
         "python": "%d.%d.%d" % sys.version_info[:3],
         "generator": "scripts/numpy/gen_vectors.py",
         "cpuFeaturesEnabled": [k for k, v in feats.items() if v],
-        "cpuDispatch": list(np.core._multiarray_umath.__cpu_dispatch__),
+        "cpuDispatch": list(umath().__cpu_dispatch__),
     }
 
 
@@ -298,11 +253,13 @@ def binary_inputs(name):
 # promotion.json
 
 
-def gen_promotion():
+def gen_promotion(binary_ops=None, unary_ops=None, reductions=True):
+    binary_ops = BINARY_OPS if binary_ops is None else binary_ops
+    unary_ops = UNARY_OPS if unary_ops is None else unary_ops
     out = {"numpy": np.__version__, "meta": meta()}
 
     binary = {}
-    for op, fn in BINARY_OPS.items():
+    for op, fn in binary_ops.items():
         table = {}
         for da in DTYPES:
             for db in DTYPES:
@@ -317,7 +274,7 @@ def gen_promotion():
     out["binary"] = binary
 
     unary = {}
-    for op, fn in UNARY_OPS.items():
+    for op, fn in unary_ops.items():
         table = {}
         for d in DTYPES:
             try:
@@ -329,7 +286,7 @@ def gen_promotion():
     out["unary"] = unary
 
     reduce_ = {}
-    for op, fn in REDUCE_OPS.items():
+    for op, fn in (REDUCE_OPS if reductions else {}).items():
         table = {}
         for d in DTYPES:
             try:
@@ -341,32 +298,40 @@ def gen_promotion():
     out["reduce"] = reduce_
 
     def scalar_table(state):
+        if not hasattr(np, "_set_promotion_state"):
+            # NumPy 2 has NEP 50's weak promotion only.
+            return scalar_rows() if state == "weak" else None
         prev = np._get_promotion_state()
         np._set_promotion_state(state)
         try:
-            tbl = {}
-            for op, fn in BINARY_OPS.items():
-                t = {}
-                for d in DTYPES:
-                    for kind, scalar in SCALARS.items():
-                        a = np.ones(1, dtype=d)
-                        try:
-                            res, _ = call(fn, a, scalar)
-                            t["%s,%s" % (d, kind)] = result_dtype(res)
-                        except Exception as e:  # noqa: BLE001
-                            t["%s,%s" % (d, kind)] = record_error(e)
-                tbl[op] = t
-            return tbl
+            return scalar_rows()
         finally:
             np._set_promotion_state(prev)
+
+    def scalar_rows():
+        tbl = {}
+        for op, fn in binary_ops.items():
+            t = {}
+            for d in DTYPES:
+                for kind, scalar in SCALARS.items():
+                    a = np.ones(1, dtype=d)
+                    try:
+                        res, _ = call(fn, a, scalar)
+                        t["%s,%s" % (d, kind)] = result_dtype(res)
+                    except Exception as e:  # noqa: BLE001
+                        t["%s,%s" % (d, kind)] = record_error(e)
+            tbl[op] = t
+        return tbl
 
     out["weakPromotionState"] = "weak"
     out["weakScalars"] = {k: repr(v) for k, v in SCALARS.items()}
     out["weak"] = scalar_table("weak")
     # For comparison only: the same table under NumPy's default (legacy,
     # value-based) promotion state of this NumPy version.
-    out["legacyPromotionState"] = "legacy"
-    out["legacy"] = scalar_table("legacy")
+    legacy = scalar_table("legacy")
+    if legacy is not None:
+        out["legacyPromotionState"] = "legacy"
+        out["legacy"] = legacy
     return out
 
 
@@ -378,13 +343,15 @@ def is_exact(op, out_dtype):
     return op in EXACT_OPS or np.dtype(out_dtype).kind != "f"
 
 
-def gen_elementwise():
+def gen_elementwise(binary_ops=None, unary_ops=None):
+    binary_ops = BINARY_OPS if binary_ops is None else binary_ops
+    unary_ops = UNARY_OPS if unary_ops is None else unary_ops
     out = {"numpy": np.__version__, "meta": meta(),
            "exact": {op: (op in EXACT_OPS)
-                     for op in list(UNARY_OPS) + list(BINARY_OPS)}}
+                     for op in list(unary_ops) + list(binary_ops)}}
 
     unary = {}
-    for op, fn in UNARY_OPS.items():
+    for op, fn in unary_ops.items():
         per = {}
         for d in DTYPES:
             x = unary_inputs(d)
@@ -400,7 +367,7 @@ def gen_elementwise():
     out["unary"] = unary
 
     binary = {}
-    for op, fn in BINARY_OPS.items():
+    for op, fn in binary_ops.items():
         per = {}
         for d in DTYPES:
             v = binary_inputs(d)
@@ -923,9 +890,57 @@ def write(name, obj):
     print("wrote %s (%d bytes)" % (path, os.path.getsize(path)))
 
 
+def read(name):
+    with open(os.path.join(OUT_DIR, name)) as f:
+        return json.load(f)
+
+
+def relabel_exact(elem):
+    """The exact flags of elementwise.json, from the op table."""
+    elem["exact"] = {op: (op in EXACT_OPS) for op in list(elem["unary"]) + list(elem["binary"])}
+    for family in ("unary", "binary"):
+        for op, per in elem[family].items():
+            for entry in per.values():
+                entry["exact"] = is_exact(op, entry["outDtype"])
+
+
+def merge(ops):
+    """Computes promotion.json's and elementwise.json's entries for `ops` only,
+    and merges them into the committed files, whose other entries stay as their
+    NumPy made them; the exact flags are rewritten from the op table."""
+    unknown = [op for op in ops if op not in TABLE]
+    if unknown:
+        sys.exit("not in the op table: %s" % ", ".join(unknown))
+    binary_ops = {op: BINARY_OPS[op] for op in ops if op in BINARY_OPS}
+    unary_ops = {op: UNARY_OPS[op] for op in ops if op in UNARY_OPS}
+    promo, elem = read("promotion.json"), read("elementwise.json")
+    new_promo = gen_promotion(binary_ops, unary_ops, reductions=False)
+    new_elem = gen_elementwise(binary_ops, unary_ops)
+    for key in ("binary", "unary", "weak", "legacy"):
+        if key in new_promo and key in promo:
+            promo[key].update(new_promo[key])
+    for key in ("binary", "unary"):
+        elem[key].update(new_elem[key])
+    relabel_exact(elem)
+    made = {"numpy": np.__version__, "python": "%d.%d.%d" % sys.version_info[:3]}
+    for obj in (promo, elem) if ops else ():
+        obj["meta"].setdefault("merged", {}).update({op: made for op in ops})
+        classes = obj["meta"].setdefault("errorClasses", {})
+        for k, v in EXACT_ERROR_CLASSES.items():
+            classes[k] = sorted(set(classes.get(k, [])) | v)
+    write("promotion.json", promo)
+    write("elementwise.json", elem)
+
+
 def main():
     if not os.path.isdir(os.path.join("packages", "deferred-array")):
         sys.exit("run from the repository root")
+    if len(sys.argv) == 3 and sys.argv[1] == "--merge":
+        merge([op for op in sys.argv[2].split(",") if op])
+        return
+    if not hasattr(np, "_set_promotion_state"):
+        sys.exit("regenerating every file needs NumPy 1.x (see test/vectors/README.md); "
+                 "use --merge op,op to add ops with this NumPy")
     os.makedirs(OUT_DIR, exist_ok=True)
     np._set_promotion_state("legacy")
     promo = gen_promotion()

@@ -41,6 +41,8 @@ export type {
   CompiledModule, MathProvider, HostFunction, HostModule, KernelModule, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
   KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, ContractionLaunch, ContractionOperand, TempSpec, TempLaunch,
 } from './lower/index.js';
+export { ELEMENTWISE_OPS, isElementwiseOp, rowOf, arity } from './ops/index.js';
+export type { ElementwiseRow, ElementwiseRule, ElementwiseOp, NativeOp, Lowering, UlpBound } from './ops/index.js';
 export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';

@@ -65,6 +65,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       const c = rule === 'shift' && t === 'bool' ? 'int8' : t;
       return { compute: c, out: c };
     }
+    case 'integer':
+      return integerOnly(op, dtypes, t);
     case 'compare':
       return { compute: t, out: 'bool' };
     case 'predicate':
@@ -73,6 +75,19 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
     default:
       throw new DTypeError(`${op} is not an elementwise op (rule ${rule})`);
   }
+}
+
+/** Integer loops only (NumPy's gcd): floats are refused, and so are bool operands alone, which NumPy finds no loop for. */
+function integerOnly(op: OpName, dtypes: readonly DType[], t: DType): Resolved {
+  if (isFloat(t) && !dtypes.some(isFloat)) throw new DTypeError(int64Message(op, dtypes));
+  if (isFloat(t)) {
+    throw new DTypeError(
+      `${op} is defined for integer operands only (NumPy raises too); got ${dtypes.join(' and ')}: ` +
+      `use astype('int32') first if the values are whole numbers`,
+    );
+  }
+  if (t === 'bool') throw new DTypeError(`${op} is not defined for bool operands alone (NumPy raises too); use astype('int8') on one of them first`);
+  return { compute: t, out: t };
 }
 
 /** uint32 with a signed integer: NumPy computes in int64, which this package lacks (promoteTypes gives float64). */
@@ -112,7 +127,7 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean)
   if (isFloat(arrayDType)) return arrayDType;
   if (!integral) return 'float64';
   const rule = OPS[op].rule;
-  const bits = rule === 'bitwise' || rule === 'shift';
+  const bits = rule === 'bitwise' || rule === 'shift' || rule === 'integer';
   // A bool array meets a Python int in NumPy's int64; ours is int32, or float64
   // past it, which has no bits to operate on.
   if (arrayDType === 'bool' && !bits) return fitsIn(value, 'int32') ? 'int32' : 'float64';

@@ -1,8 +1,7 @@
 // Elementwise ops with broadcasting: each operand is read through a view map
 // whose broadcast axes have stride 0.
 import type { Node, ViewMap } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
-import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
+import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
 import { contiguousStrides } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { resolveElementwise } from '../ir/type-rules.js';
@@ -24,17 +23,17 @@ function evaluateElementwise(node: Node, inputs: readonly Dense[], flags: RunFla
   const o = out.data;
   const maps = inputs.map((x) => broadcastMap(x.shape, node.shape));
   const [a, b, c] = inputs.map((x) => x.data);
-  const family = OPS[node.op].family;
-  if (family === 'cast') {
+  const op = node.op;
+  if (OPS[op].family === 'cast') {
     const f = castImpl(inputs[0]!.dtype, node.dtype, flags);
     forEachStrided(node.shape, maps, (i, ia) => { o[i] = f(a![ia]!); });
-  } else if (family === 'unary') {
-    const { compute } = resolveElementwise(node.op, [inputs[0]!.dtype]);
-    const f = unaryImpl(node.op as UnaryOp, compute, flags);
+  } else if (isUnaryOp(op)) {
+    const { compute } = resolveElementwise(op, [inputs[0]!.dtype]);
+    const f = unaryImpl(op, compute, flags);
     forEachStrided(node.shape, maps, (i, ia) => { o[i] = f(a![ia]!); });
-  } else if (family === 'binary') {
-    const { compute } = resolveElementwise(node.op, inputs.map((x) => x.dtype));
-    const f = binaryImpl(node.op as BinaryOp, compute, flags);
+  } else if (isBinaryOp(op)) {
+    const { compute } = resolveElementwise(op, inputs.map((x) => x.dtype));
+    const f = binaryImpl(op, compute, flags);
     forEachStrided(node.shape, maps, (i, ia, ib) => { o[i] = f(a![ia]!, b![ib]!); });
   } else if (node.op === 'where') {
     forEachStrided(node.shape, maps, (i, ic, ix, iy) => { o[i] = truthy(a![ic]!) ? b![ix]! : c![iy]!; });

@@ -42,6 +42,36 @@ const signBit = (x: number): number => {
   return bitsU[1]! >>> 31;
 };
 
+// The bits of a float32 (nextafter steps them).
+const bitsF32 = new Float32Array(1);
+const bitsU32 = new Uint32Array(bitsF32.buffer);
+
+/**
+ * C's nextafter, as NumPy's: NaN in either gives NaN, x == y gives y, zero
+ * steps to the smallest subnormal toward y, and any other x one unit in the
+ * last place of `t` toward y (max finite to Inf, Inf to max finite).
+ */
+function nextafter(t: DType): Binary {
+  const tiny = t === 'float32' ? 2 ** -149 : Number.MIN_VALUE;
+  return (x, y) => {
+    if (x !== x || y !== y) return x + y;
+    if (x === y) return y;
+    if (x === 0) return y > 0 ? tiny : -tiny;
+    // Away from zero where y lies beyond x on x's side, toward it otherwise: the bits grow or shrink by one.
+    const step = (y > x) === (x > 0) ? 1 : -1;
+    if (t === 'float32') {
+      bitsF32[0] = x;
+      bitsU32[0] = bitsU32[0]! + step;
+      return bitsF32[0]!;
+    }
+    bitsF[0] = x;
+    const lo = bitsU[0]!;
+    bitsU[0] = (lo + step) >>> 0;
+    if ((step > 0 && lo === 0xffffffff) || (step < 0 && lo === 0)) bitsU[1] = bitsU[1]! + step;
+    return bitsF[0]!;
+  };
+}
+
 /** fmax/fmin as NumPy's: a NaN operand gives the other one; equal operands (0 and -0) the second, as x86's maxpd. */
 const nanSkippingMax = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a > b ? a : b);
 const nanSkippingMin = (a: number, b: number): number => (a !== a ? b : b !== b ? a : a < b ? a : b);
@@ -202,6 +232,7 @@ function binaryFloat(op: BinaryOp, t: DType): Binary {
     case 'fmod': return (a, b) => a % b; // JavaScript's % is C's fmod
     case 'copysign': return (a, b) => (signBit(a) === signBit(b) ? a : -a);
     case 'heaviside': return (x, h) => (x !== x ? x : x < 0 ? 0 : x > 0 ? 1 : h);
+    case 'nextafter': return nextafter(t);
     case 'logaddexp': return logaddexp;
     case 'logaddexp2': return logaddexp2;
     case 'bitwiseAnd': case 'bitwiseOr': case 'bitwiseXor': case 'leftShift': case 'rightShift': return noFloatBits(op);

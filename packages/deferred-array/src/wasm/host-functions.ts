@@ -4,9 +4,8 @@
 // backends agree exactly on them. This module is a kernels-wasm HostModule:
 // the calling thread and every pool worker load it.
 import type { HostFunction } from 'kernels-wasm';
-import type { DType } from '../ir/dtypes.js';
-import { OPS } from '../ir/op-table.js';
-import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
+import { isDType } from '../ir/dtypes.js';
+import { isBinaryOp, isOpName, isUnaryOp } from '../ir/op-table.js';
 import { newFlags } from '../reference/flags.js';
 import { binaryImpl, unaryImpl } from '../reference/scalar-math.js';
 
@@ -18,23 +17,25 @@ const cache = new Map<string, HostFunction>();
 function hostFunction(key: string): HostFunction {
   const hit = cache.get(key);
   if (hit) return hit;
-  const [op, type] = key.split('.') as [UnaryOp | BinaryOp, DType];
-  const family = OPS[op]?.family;
-  let fn: HostFunction;
-  if (family === 'unary') {
-    fn = unaryImpl(op as UnaryOp, type, flags);
-  } else if (family === 'binary') {
-    fn = binaryImpl(op as BinaryOp, type, flags);
-  } else {
-    throw new Error(`internal: no host function for ${key}`);
-  }
-  // WebAssembly hands an i32 over as a signed number; a uint32 operand is its bits read unsigned.
-  if (type === 'uint32') {
-    const signed = fn;
-    fn = family === 'unary' ? (x: number) => signed(x >>> 0) : (a: number, b: number) => signed(a >>> 0, b >>> 0);
-  }
+  const fn = hostImpl(key);
   cache.set(key, fn);
   return fn;
+}
+
+/** The reference evaluator's scalar function for key `${op}.${dtype}`, any op of the table's elementwise rows. */
+function hostImpl(key: string): HostFunction {
+  const [op = '', type = ''] = key.split('.');
+  if (!isDType(type) || !isOpName(op)) throw new Error(`internal: no host function for ${key}`);
+  // WebAssembly hands an i32 over as a signed number; a uint32 operand is its bits read unsigned.
+  if (isUnaryOp(op)) {
+    const f = unaryImpl(op, type, flags);
+    return type === 'uint32' ? (x: number) => f(x >>> 0) : f;
+  }
+  if (isBinaryOp(op)) {
+    const f = binaryImpl(op, type, flags);
+    return type === 'uint32' ? (a: number, b: number) => f(a >>> 0, b >>> 0) : f;
+  }
+  throw new Error(`internal: no host function for ${key}`);
 }
 
 /** Kernels run to completion without yielding, so counts taken around a run are that run's alone. */

@@ -8,8 +8,8 @@ import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, Kernel
 import type { DType } from '../ir/dtypes.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
-import type { BinaryOp, ReduceOp, UnaryOp } from '../ir/op-table.js';
+import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
+import type { ReduceOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
 import type { FusedGroup, PinnedTemp } from '../plan/plan.js';
 import { atAddress } from './heap-value.js';
@@ -291,12 +291,11 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
     return castTo(push({ op: 'binary', fn: 'minimum', args: [lo, args[2]!], type: compute }), m.dtype);
   }
   const type = BOOL_RESULT.has(OPS[m.op].rule) ? 'bool' : compute;
-  const id = family === 'unary'
-    // m.op is a kernels-wasm KUnary/KBinary: an op of the table without a lowering rule
-    // (kernels-wasm lower/op-rules.ts) is a type error here.
-    ? push({ op: 'unary', fn: m.op as UnaryOp, arg: args[0]!, type })
-    : push({ op: 'binary', fn: m.op as BinaryOp, args: [args[0]!, args[1]!], type });
-  return castTo(id, m.dtype);
+  // The unary and binary ops are kernels-wasm's own rows (KUnary, KBinary): the spec names them as they are.
+  const fn = m.op;
+  if (isUnaryOp(fn)) return castTo(push({ op: 'unary', fn, arg: args[0]!, type }), m.dtype);
+  if (isBinaryOp(fn)) return castTo(push({ op: 'binary', fn, args: [args[0]!, args[1]!], type }), m.dtype);
+  throw new Error(`internal: ${fn} is not an elementwise op of a kernel`);
 }
 
 

@@ -2,7 +2,7 @@
 // computes over an iteration space, as a small SSA list of scalar operations.
 // Neither side sees the other's internals: deferred-array builds specs from its
 // graph; kernels-wasm compiles them and never sees a graph.
-import type { KBinary, KUnary } from './op-rules.js';
+import type { KBinary, KUnary } from '../ops/elementwise-ops.js';
 
 /** Element types, named as deferred-array names its dtypes. bool is one byte, 0 or 1. */
 type KType = 'float64' | 'float32' | 'int32' | 'uint32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'bool';
@@ -108,6 +108,6 @@ interface KernelSpec {
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint32: 4, int16: 2, uint16: 2, int8: 1, uint8: 1, bool: 1 };
 
 export { KTYPE_BYTES };
-/** Elementwise operations, with deferred-array's (NumPy's) semantics: the op rules' rows (op-rules.ts). */
+/** Elementwise operations, with deferred-array's (NumPy's) semantics: the op table's rows (ops/elementwise-ops.ts). */
 export type { KUnary, KBinary };
 export type { KType, InnerStride, KernelArray, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, TempSpec };

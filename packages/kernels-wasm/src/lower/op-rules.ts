@@ -1,67 +1,38 @@
-// The elementwise ops the lowering knows, one row each: how a float and an
-// integer operand are lowered. 'native': written as WebAssembly instructions
-// (scalar-ops.ts and simd-ops.ts have a case for it); 'math': the vector math
-// library (src/math/), for floats, under `math`'s name or the op's own; 'host':
-// a host function the caller supplies with its own scalar semantics, so that
-// results agree exactly with its reference. The op-name unions KUnary and
-// KBinary are this table's keys: adding an op is a row here plus its cases.
-type Lowering = 'native' | 'math' | 'host';
+// What the lowering reads from the op table (ops/elementwise-ops.ts): for an
+// op and an operand type, whether it is written as instructions, taken from
+// the math library or called on the host, and what type it produces.
+import { ELEMENTWISE_OPS, isElementwiseOp, rowOf } from '../ops/elementwise-ops.js';
+import type { ElementwiseOp, KBinary, KUnary, Lowering } from '../ops/elementwise-ops.js';
+import { isFloatK } from './context.js';
+import type { KType } from './kernel-spec.js';
 
-interface OpRule {
-  readonly float: Lowering;
-  readonly int: Lowering;
-  /** The math library's name for the op, where it differs ('power' is its 'pow'). */
-  readonly math?: string;
-  /** A predicate: its result is bool whatever its operand's type (comparisons are binary ops' own case). */
-  readonly bool?: true;
-  /** false: the native integer lowering is scalar only (the vector loop has no form of it). */
-  readonly intLanes?: false;
-}
+const opsWhere = <K extends ElementwiseOp>(family: 'unary' | 'binary', test: (fn: K) => boolean): ReadonlySet<K> => {
+  const names = Object.keys(ELEMENTWISE_OPS).filter(isElementwiseOp).filter((fn): fn is K => rowOf(fn).family === family);
+  return new Set(names.filter(test));
+};
 
-const NATIVE: OpRule = { float: 'native', int: 'native' };
-const MATH: OpRule = { float: 'math', int: 'host' };
-/** Not written as instructions yet: the host's own scalar function, per element. */
-const HOST: OpRule = { float: 'host', int: 'host' };
-const PREDICATE: OpRule = { float: 'native', int: 'native', bool: true };
-/** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
-const FLOAT_ONLY: OpRule = { float: 'native', int: 'host' };
-/** Integer division's results and flags per element; no lane form. */
-const INT_SCALAR: OpRule = { float: 'host', int: 'native', intLanes: false };
-/**
- * Shifts: integers only (the type rules refuse floats). A count per lane has no
- * i32x4 instruction; simd-ops.ts vectorises a count the same in every lane.
- */
-const SHIFT: OpRule = { float: 'host', int: 'native', intLanes: false };
+/** How `fn` computes an operand of type `t`. */
+const loweringOf = (fn: ElementwiseOp, t: KType): Lowering => rowOf(fn)[isFloatK(t) ? 'float' : 'int'];
 
-const UNARY_RULES = {
-  negative: NATIVE, abs: NATIVE, sign: NATIVE, sqrt: { float: 'native', int: 'host' }, square: NATIVE,
-  reciprocal: { float: 'native', int: 'native', intLanes: false },
-  floor: NATIVE, ceil: NATIVE, round: NATIVE, trunc: NATIVE,
-  logicalNot: PREDICATE, isnan: PREDICATE, isinf: PREDICATE, isfinite: PREDICATE,
-  exp: MATH, expm1: MATH, exp2: MATH, log: MATH, log1p: MATH, log2: MATH, log10: MATH, sin: MATH, cos: MATH, tan: MATH,
-  asin: MATH, acos: MATH, atan: MATH, sinh: MATH, cosh: MATH, tanh: MATH, asinh: MATH, acosh: MATH, atanh: MATH, cbrt: MATH,
-  signbit: PREDICATE, positive: NATIVE, deg2rad: FLOAT_ONLY, rad2deg: FLOAT_ONLY,
-  invert: NATIVE,
-} as const satisfies Record<string, OpRule>;
-
-const BINARY_RULES = {
-  add: NATIVE, subtract: NATIVE, multiply: NATIVE, divide: { float: 'native', int: 'host' },
-  floorDivide: INT_SCALAR, mod: INT_SCALAR,
-  power: { float: 'math', int: 'host', math: 'pow' }, atan2: MATH, hypot: MATH, minimum: NATIVE, maximum: NATIVE,
-  equal: NATIVE, notEqual: NATIVE, less: NATIVE, lessEqual: NATIVE, greater: NATIVE, greaterEqual: NATIVE,
-  logicalAnd: NATIVE, logicalOr: NATIVE, logicalXor: NATIVE,
-  fmax: NATIVE, fmin: NATIVE, fmod: HOST, copysign: FLOAT_ONLY, heaviside: FLOAT_ONLY, logaddexp: HOST, logaddexp2: HOST,
-  // Integer and bool operands only (deferred-array's type rules refuse floats).
-  bitwiseAnd: NATIVE, bitwiseOr: NATIVE, bitwiseXor: NATIVE, leftShift: SHIFT, rightShift: SHIFT,
-} as const satisfies Record<string, OpRule>;
-
-type KUnary = keyof typeof UNARY_RULES;
-type KBinary = keyof typeof BINARY_RULES;
-
-const ruleOf = (fn: KUnary | KBinary): OpRule => (UNARY_RULES as Record<string, OpRule>)[fn] ?? (BINARY_RULES as Record<string, OpRule>)[fn]!;
+/** Whether the op's result is bool whatever its operands' type (predicates, comparisons, logical ops). */
+const isBoolResult = (fn: ElementwiseOp): boolean => {
+  const rule = rowOf(fn).rule;
+  return rule === 'predicate' || rule === 'compare' || rule === 'logical';
+};
 
 /** Whether a unary op's result is bool whatever its operand. */
-const isPredicate = (fn: KUnary): boolean => ruleOf(fn).bool === true;
+const isPredicate = (fn: KUnary): boolean => isBoolResult(fn);
 
-export { UNARY_RULES, BINARY_RULES, ruleOf, isPredicate };
-export type { KUnary, KBinary, OpRule };
+/** Transcendentals the math library may provide (for floats). */
+const MATH_UNARY = opsWhere<KUnary>('unary', (fn) => rowOf(fn).float === 'math');
+const MATH_BINARY = opsWhere<KBinary>('binary', (fn) => rowOf(fn).float === 'math');
+
+/** The name the math library knows an op by ('power' is its 'pow'). */
+const mathName = (fn: ElementwiseOp): string => rowOf(fn).math ?? fn;
+
+/** Whether the vector loop may write `fn` as instructions in float or integer lanes. */
+const hasNativeLanes = (fn: ElementwiseOp, lanes: 'float' | 'int'): boolean =>
+  rowOf(fn)[lanes] === 'native' && !(lanes === 'int' && rowOf(fn).intLanes === false);
+
+export { loweringOf, isBoolResult, isPredicate, MATH_UNARY, MATH_BINARY, mathName, hasNativeLanes, opsWhere };
+export type { KUnary, KBinary };

@@ -6,26 +6,24 @@
 import type { EmitContext } from './context.js';
 import type { Local } from '../encode/index.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
+import { splatConst } from './emit-values.js';
+import { binaryEmitter } from './native-binary.js';
+import { unaryEmitter } from './native-unary.js';
 import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
-import { BINARY_RULES, UNARY_RULES } from './op-rules.js';
-import type { OpRule } from './op-rules.js';
+import { hasNativeLanes, opsWhere } from './op-rules.js';
 import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
-import { angleFactor } from './scalar-ops.js';
 import type { Lanes } from './simd-widths.js';
 
 
 /** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
 const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
 
-/** The op rules' native lowerings that have a lane form, for float and for integer lanes. */
-function laneOps<K extends string>(rules: Readonly<Record<K, OpRule>>, lanes: 'float' | 'int'): ReadonlySet<K> {
-  return new Set((Object.keys(rules) as K[]).filter((fn) => rules[fn][lanes] === 'native' && !(lanes === 'int' && rules[fn].intLanes === false)));
-}
-const FLOAT_UNARY = laneOps<KUnary>(UNARY_RULES, 'float');
-const INT_UNARY = laneOps<KUnary>(UNARY_RULES, 'int');
+/** The op table's native lowerings that have a lane form, for float and for integer lanes. */
+const FLOAT_UNARY = opsWhere<KUnary>('unary', (fn) => hasNativeLanes(fn, 'float'));
+const INT_UNARY = opsWhere<KUnary>('unary', (fn) => hasNativeLanes(fn, 'int'));
 // In float lanes the bitwise ops only meet bool masks (the type rules keep them off floats).
-const FLOAT_BINARY = laneOps<KBinary>(BINARY_RULES, 'float');
-const INT_BINARY = laneOps<KBinary>(BINARY_RULES, 'int');
+const FLOAT_BINARY = opsWhere<KBinary>('binary', (fn) => hasNativeLanes(fn, 'float'));
+const INT_BINARY = opsWhere<KBinary>('binary', (fn) => hasNativeLanes(fn, 'int'));
 const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
 const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
 const BOOL_BINARY: ReadonlySet<KBinary> = new Set([...LOGICAL, 'equal', 'notEqual', ...BITWISE]);
@@ -147,17 +145,6 @@ function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses:
   });
 }
 
-function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
-  if (lanes === 'f64x2') ctx.f.v128f64(v);
-  else if (lanes === 'f32x4') ctx.f.v128f32(v);
-  else ctx.f.v128i32(v | 0);
-}
-
-const CMP: Record<string, [string, string]> = {
-  equal: ['eq', 'eq'], notEqual: ['ne', 'ne'], less: ['lt', 'lt_s'], lessEqual: ['le', 'le_s'],
-  greater: ['gt', 'gt_s'], greaterEqual: ['ge', 'ge_s'],
-};
-
 /** Leaves the vector value of `ins` on the stack. */
 /**
  * One instruction of a vector body. `math`: how a math routine is applied: written out in place
@@ -199,99 +186,21 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'unary': {
       const x = ins.arg;
       if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
-      switch (ins.fn) {
-        case 'negative': get(x); f.op(`${L}.neg`); return;
-        case 'abs': get(x); f.op(`${L}.abs`); return;
-        case 'sqrt': get(x); f.op(`${L}.sqrt`); return;
-        case 'floor': case 'ceil': case 'trunc': get(x); if (isFloat) f.op(`${L}.${ins.fn}`); return; // integers are whole
-        case 'round': if (isFloat) { get(x); f.op(`${L}.nearest`); } else get(x); return;
-        case 'square': get(x); get(x); f.op(`${L}.mul`); return;
-        case 'reciprocal': splatConst(ctx, L, 1); get(x); f.op(`${L}.div`); return;
-        case 'sign': {
-          const [lt, gt] = isFloat ? ['lt', 'gt'] : ['lt_s', 'gt_s'];
-          splatConst(ctx, L, 1);
-          splatConst(ctx, L, -1);
-          if (isFloat) {
-            // x == 0 gives +0 (also for -0); NaN passes through.
-            splatConst(ctx, L, 0); get(x); get(x); splatConst(ctx, L, 0); f.op(`${L}.eq`).op('v128.bitselect');
-          } else {
-            splatConst(ctx, L, 0);
-          }
-          get(x); splatConst(ctx, L, 0); f.op(`${L}.${lt}`).op('v128.bitselect');
-          get(x); splatConst(ctx, L, 0); f.op(`${L}.${gt}`).op('v128.bitselect');
-          return;
-        }
-        case 'logicalNot': get(x); splatConst(ctx, L, 0); f.op(`${L}.eq`); return;
-        case 'isnan': if (isFloat) { get(x); get(x); f.op(`${L}.ne`); } else splatConst(ctx, L, 0); return;
-        case 'isinf': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.eq`); } else splatConst(ctx, L, 0); return;
-        case 'invert': get(x); f.op('v128.not'); return;
-        case 'positive': get(x); return;
-        case 'deg2rad': case 'rad2deg': get(x); splatConst(ctx, L, angleFactor(ins.fn, LANE_DTYPE[L])); f.op(`${L}.mul`); return;
-        // A mask of the sign bit: the lane shifted arithmetically by its width less one.
-        case 'signbit': get(x); f.op('i32.const', L === 'f64x2' ? 63 : 31).op(L === 'f64x2' ? 'i64x2.shr_s' : 'i32x4.shr_s'); return;
-        case 'isfinite': if (isFloat) { get(x); f.op(`${L}.abs`); splatConst(ctx, L, Infinity); f.op(`${L}.lt`); } else splatConst(ctx, L, -1); return;
-        default: {
-          const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
-          if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(x); m[math](); return;
-        }
-      }
+      const native = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
+      if (native) { native(ctx, L, vals[x]!); return; }
+      const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
+      if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
+      get(x); m[math](); return;
     }
     case 'binary': {
       const [a, b] = ins.args;
-      const cmp = CMP[ins.fn];
-      if (cmp) { get(a); get(b); f.op(types[a] === 'bool' ? `i8x16.${cmp[1]}` : `${L}.${isFloat ? cmp[0] : cmp[1]}`); return; }
-      switch (ins.fn) {
-        case 'logicalAnd': truth(a); truth(b); f.op('v128.and'); return;
-        case 'logicalOr': truth(a); truth(b); f.op('v128.or'); return;
-        case 'logicalXor': truth(a); truth(b); f.op('v128.xor'); return;
-        // Masks or int32 lanes: the bits are the values.
-        case 'bitwiseAnd': get(a); get(b); f.op('v128.and'); return;
-        case 'bitwiseOr': get(a); get(b); f.op('v128.or'); return;
-        case 'bitwiseXor': get(a); get(b); f.op('v128.xor'); return;
-        // A count the same in every lane (isLaneShift): lane 0's, modulo 32 as the
-        // instruction takes it; where it is 32 or more unsigned, NumPy's 0 (left), or
-        // the sign (right), chosen by a mask.
-        case 'leftShift':
-          get(a); get(b); f.op('i32x4.extract_lane', 0).op('i32x4.shl');
-          get(b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.and');
-          return;
-        case 'rightShift':
-          get(a); get(b); f.op('i32x4.extract_lane', 0).op('i32x4.shr_s');
-          get(a); f.op('i32.const', 31).op('i32x4.shr_s');
-          get(b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.bitselect');
-          return;
-        case 'add': case 'subtract': case 'multiply': case 'divide': {
-          const name = { add: 'add', subtract: 'sub', multiply: 'mul', divide: 'div' }[ins.fn];
-          get(a); get(b); f.op(`${L}.${name}`); return;
-        }
-        case 'minimum': get(a); get(b); f.op(isFloat ? `${L}.min` : 'i32x4.min_s'); return;
-        case 'maximum': get(a); get(b); f.op(isFloat ? `${L}.max` : 'i32x4.max_s'); return;
-        case 'fmax': case 'fmin': {
-          if (!isFloat) { get(a); get(b); f.op(ins.fn === 'fmax' ? 'i32x4.max_s' : 'i32x4.min_s'); return; }
-          // As the scalar loop: a NaN ? b : b NaN ? a : (a > b ? a : b), < for fmin.
-          const isNan = (i: number): void => { get(i); get(i); f.op(`${L}.ne`); };
-          get(b); get(a);
-          get(a); get(b); get(a); get(b); f.op(`${L}.${ins.fn === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
-          isNan(b); f.op('v128.bitselect');
-          isNan(a); f.op('v128.bitselect');
-          return;
-        }
-        // b's sign bit, a's other bits.
-        case 'copysign': get(b); get(a); splatConst(ctx, L, -0); f.op('v128.bitselect'); return;
-        case 'heaviside':
-          get(a);
-          splatConst(ctx, L, 0);
-          splatConst(ctx, L, 1); get(b); get(a); splatConst(ctx, L, 0); f.op(`${L}.gt`).op('v128.bitselect');
-          get(a); splatConst(ctx, L, 0); f.op(`${L}.lt`).op('v128.bitselect');
-          get(a); get(a); f.op(`${L}.ne`).op('v128.bitselect');
-          return;
-        default: {
-          const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
-          if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
-          get(a); get(b); m[math](); return;
-        }
-      }
+      // Shifts have a lane form only where the count is the same in every lane (isLaneShift).
+      const lanes = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
+      const native = lanes ? binaryEmitter(ins.fn)?.lanes : undefined;
+      if (native) { native(ctx, L, vals[a]!, vals[b]!, types[a]!); return; }
+      const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
+      if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
+      get(a); get(b); m[math](); return;
     }
     default: throw new Error(`internal: ${ins.op} is emitted by the loop, not as a value`);
   }

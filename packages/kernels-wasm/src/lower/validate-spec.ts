@@ -1,12 +1,10 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
-import { isPredicate } from './op-rules.js';
-import { COMPARE, LOGICAL } from './native-ops.js';
+import { isBoolResult } from './op-rules.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 
 const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
-const BOOL_BINARY: ReadonlySet<string> = new Set([...COMPARE, ...LOGICAL]);
 
 function validateSpec(spec: KernelSpec): void {
   const fail = (v: number, why: string): never => {
@@ -53,14 +51,14 @@ function validateSpec(spec: KernelSpec): void {
       }
       case 'unary': {
         const t = arg(ins.arg);
-        const want = isPredicate(ins.fn) ? 'bool' : t;
+        const want = isBoolResult(ins.fn) ? 'bool' : t;
         if (ins.type !== want) fail(v, `${ins.fn} of ${t} produces ${want}`);
         break;
       }
       case 'binary': {
         const [a, b] = ins.args.map(arg) as [KType, KType];
         if (a !== b) fail(v, `operands have different types (${a}, ${b}); cast them to one first`);
-        const want = BOOL_BINARY.has(ins.fn) ? 'bool' : a;
+        const want = isBoolResult(ins.fn) ? 'bool' : a;
         if (ins.type !== want) fail(v, `${ins.fn} of ${a} produces ${want}`);
         break;
       }

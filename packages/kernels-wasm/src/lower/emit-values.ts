@@ -1,0 +1,28 @@
+// Small pieces of code every emitter writes: a flag bumped, a constant in
+// every lane, an angle factor in the dtype.
+import { ARGS } from './args-layout.js';
+import type { EmitContext } from './context.js';
+import type { KType } from './kernel-spec.js';
+import type { Lanes } from './simd-widths.js';
+
+/** Adds 1 to a flag counter in the launch block; atomically, since workers share it. */
+function bumpFlag(ctx: EmitContext, offset: number): void {
+  ctx.f.op('local.get', ctx.args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset }).op('drop');
+}
+
+/** Adds 1 to the launch's divide-by-zero flag. */
+const bumpDivide = (ctx: EmitContext): void => bumpFlag(ctx, ARGS.flagDivide);
+
+function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
+  if (lanes === 'f64x2') ctx.f.v128f64(v);
+  else if (lanes === 'f32x4') ctx.f.v128f32(v);
+  else ctx.f.v128i32(v | 0);
+}
+
+/** deg2rad and rad2deg multiply by the constant in the dtype, as NumPy does ((float)(pi/180) for float32). */
+function angleFactor(fn: 'deg2rad' | 'rad2deg', t: KType): number {
+  if (t === 'float32') return Math.fround(fn === 'deg2rad' ? Math.fround(Math.PI) / 180 : 180 / Math.fround(Math.PI));
+  return fn === 'deg2rad' ? Math.PI / 180 : 180 / Math.PI;
+}
+
+export { bumpFlag, bumpDivide, splatConst, angleFactor };

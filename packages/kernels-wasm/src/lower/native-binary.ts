@@ -1,0 +1,317 @@
+// The binary ops the op table writes as WebAssembly instructions: one entry
+// per native row, with its scalar form (one element in f64, f32 or i32
+// locals) and its lane form (f64x2, f32x4 or i32x4, bools as lane masks). The
+// map is typed by the table, so a native row with no entry, or with lanes and
+// no lane form, is a `tsc` error.
+import type { Local } from '../encode/index.js';
+import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
+import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import type { EmitContext } from './context.js';
+import { bumpDivide, splatConst } from './emit-values.js';
+import type { KType } from './kernel-spec.js';
+import type { Lanes } from './simd-widths.js';
+
+interface BinaryEmitter {
+  /** Leaves fn(a, b) on the stack, for a and b locals of type `t`. */
+  readonly scalar: (ctx: EmitContext, t: KType, a: Local, b: Local) => void;
+  /** Leaves fn(a, b) for every lane of the v128 locals a and b; `t` is 'bool' where they are masks. */
+  readonly lanes?: (ctx: EmitContext, L: Lanes, a: Local, b: Local, t: KType) => void;
+}
+
+type NativeBinary = Extract<NativeOp, KBinary>;
+type BinaryEmitters = { readonly [K in NativeBinary]: K extends LaneOp ? Required<BinaryEmitter> : BinaryEmitter };
+
+const W = (t: KType): string => scalarType(t);
+const both = (ctx: EmitContext, a: Local, b: Local): void => { ctx.f.op('local.get', a).op('local.get', b); };
+
+/**
+ * Arithmetic of one instruction in every form: `${w}.${name}` for floats, i32
+ * wrapped to the type for integers, and the bool form where bool has one.
+ */
+const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitter> => ({
+  scalar: (ctx, t, a, b) => {
+    both(ctx, a, b);
+    if (isFloatK(t)) { ctx.f.op(`${W(t)}.${name}`); return; }
+    if (t === 'bool' && bool) { ctx.f.op(bool); return; }
+    ctx.f.op(`i32.${name}`); wrapInt(ctx.f, t);
+  },
+  lanes: (ctx, L, a, b) => { both(ctx, a, b); ctx.f.op(`${L}.${name}`); },
+});
+
+/** A comparison: WebAssembly's for floats, signed or unsigned for integers, bytewise for masks. */
+const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmitter> => ({
+  scalar: (ctx, t, a, b) => {
+    both(ctx, a, b);
+    ctx.f.op(isFloatK(t) ? `${W(t)}.${c}` : c === 'eq' || c === 'ne' ? `i32.${c}` : intCompare(t, c));
+  },
+  lanes: (ctx, L, a, b, t) => {
+    both(ctx, a, b);
+    const int = c === 'eq' || c === 'ne' ? c : `${c}_s`;
+    ctx.f.op(t === 'bool' ? `i8x16.${int}` : `${L}.${L === 'i32x4' ? int : c}`);
+  },
+});
+
+/** logicalAnd, logicalOr, logicalXor: of the operands' truth (x != 0; NaN is true). */
+const logical = (scalar: 'i32.and' | 'i32.or' | 'i32.xor', lanes: 'v128.and' | 'v128.or' | 'v128.xor'): Required<BinaryEmitter> => ({
+  scalar: (ctx, t, a, b) => {
+    for (const x of [a, b]) {
+      ctx.f.op('local.get', x);
+      if (isFloatK(t)) ctx.f.op(`${W(t)}.const`, 0).op(`${W(t)}.ne`);
+      else ctx.f.op('i32.const', 0).op('i32.ne');
+    }
+    ctx.f.op(scalar);
+  },
+  lanes: (ctx, L, a, b, t) => {
+    for (const x of [a, b]) {
+      ctx.f.op('local.get', x);
+      if (t !== 'bool') { splatConst(ctx, L, 0); ctx.f.op(`${L}.ne`); }
+    }
+    ctx.f.op(lanes);
+  },
+});
+
+/** Bitwise ops: integers or masks, whose bits are their values (the type rules keep floats away). */
+const bitwise = (scalar: 'i32.and' | 'i32.or' | 'i32.xor', lanes: 'v128.and' | 'v128.or' | 'v128.xor'): Required<BinaryEmitter> => ({
+  scalar: (ctx, _t, a, b) => { both(ctx, a, b); ctx.f.op(scalar); },
+  lanes: (ctx, _L, a, b) => { both(ctx, a, b); ctx.f.op(lanes); },
+});
+
+/**
+ * minimum and maximum: IEEE 754-2019's for floats (NaN propagates, -0 < +0), a
+ * comparison and select for integers; bool's are and and or.
+ */
+const extremum = (which: 'min' | 'max'): Required<BinaryEmitter> => ({
+  scalar: (ctx, t, a, b) => {
+    if (isFloatK(t)) { both(ctx, a, b); ctx.f.op(`${W(t)}.${which}`); return; }
+    if (t === 'bool') { both(ctx, a, b); ctx.f.op(which === 'max' ? 'i32.or' : 'i32.and'); return; }
+    both(ctx, a, b); both(ctx, a, b); ctx.f.op(intCompare(t, which === 'max' ? 'gt' : 'lt')).op('select');
+  },
+  lanes: (ctx, L, a, b) => { both(ctx, a, b); ctx.f.op(L === 'i32x4' ? `i32x4.${which}_s` : `${L}.${which}`); },
+});
+
+/** NumPy's fmax/fmin: a NaN operand gives the other; of equal operands (0 and -0 included), the second. */
+const nanSkipping = (which: 'fmax' | 'fmin'): Required<BinaryEmitter> => ({
+  scalar: (ctx, t, a, b) => {
+    const f = ctx.f;
+    if (!isFloatK(t)) { both(ctx, a, b); both(ctx, a, b); f.op(intCompare(t, which === 'fmax' ? 'gt' : 'lt')).op('select'); return; }
+    const w = W(t);
+    const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${w}.ne`); };
+    // a NaN ? b : b NaN ? a : (a > b ? a : b), with < for fmin.
+    f.op('local.get', b).op('local.get', a);
+    both(ctx, a, b); both(ctx, a, b); f.op(`${w}.${which === 'fmax' ? 'gt' : 'lt'}`).op('select');
+    isNan(b); f.op('select');
+    isNan(a); f.op('select');
+  },
+  lanes: (ctx, L, a, b) => {
+    const f = ctx.f;
+    if (L === 'i32x4') { both(ctx, a, b); f.op(which === 'fmax' ? 'i32x4.max_s' : 'i32x4.min_s'); return; }
+    const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${L}.ne`); };
+    f.op('local.get', b).op('local.get', a);
+    both(ctx, a, b); both(ctx, a, b); f.op(`${L}.${which === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
+    isNan(b); f.op('v128.bitselect');
+    isNan(a); f.op('v128.bitselect');
+  },
+});
+
+const copysign: Required<BinaryEmitter> = {
+  scalar: (ctx, t, a, b) => { both(ctx, a, b); ctx.f.op(`${W(t)}.copysign`); },
+  // b's sign bit, a's other bits.
+  lanes: (ctx, L, a, b) => { ctx.f.op('local.get', b).op('local.get', a); splatConst(ctx, L, -0); ctx.f.op('v128.bitselect'); },
+};
+
+/** heaviside(x, h): NaN for NaN x, 0 below zero, 1 above, h at either zero. */
+const heaviside: Required<BinaryEmitter> = {
+  scalar: (ctx, t, a, b) => {
+    const f = ctx.f;
+    const w = W(t);
+    f.op('local.get', a);
+    f.op(`${w}.const`, 0);
+    f.op(`${w}.const`, 1).op('local.get', b).op('local.get', a).op(`${w}.const`, 0).op(`${w}.gt`).op('select');
+    f.op('local.get', a).op(`${w}.const`, 0).op(`${w}.lt`).op('select');
+    f.op('local.get', a).op('local.get', a).op(`${w}.ne`);
+    f.op('select');
+  },
+  lanes: (ctx, L, a, b) => {
+    const f = ctx.f;
+    f.op('local.get', a);
+    splatConst(ctx, L, 0);
+    splatConst(ctx, L, 1); f.op('local.get', b).op('local.get', a); splatConst(ctx, L, 0); f.op(`${L}.gt`).op('v128.bitselect');
+    f.op('local.get', a); splatConst(ctx, L, 0); f.op(`${L}.lt`).op('v128.bitselect');
+    f.op('local.get', a).op('local.get', a).op(`${L}.ne`).op('v128.bitselect');
+  },
+};
+
+/**
+ * C's nextafter(x, y), as NumPy's, with selects and no branch: NaN in either
+ * gives x + y (NaN), x == y gives y, zero gives the smallest subnormal with
+ * y's sign, and any other x its bits plus one (away from zero, where y lies
+ * beyond x on x's side) or minus one. The bits of the smallest subnormal are
+ * 1 in the lane's integer, which makes it the step too.
+ */
+const nextafter: Required<BinaryEmitter> = {
+  scalar: (ctx, t, x, y) => {
+    const f = ctx.f;
+    const [w, i] = t === 'float64' ? ['f64', 'i64'] as const : ['f32', 'i32'] as const;
+    const one = (n: 1 | -1): void => { if (i === 'i64') f.op('i64.const', BigInt(n)); else f.op('i32.const', n); };
+    f.op('local.get', x).op('local.get', y).op(`${w}.add`);
+    f.op('local.get', y);
+    f.op(`${w}.const`, t === 'float64' ? Number.MIN_VALUE : 2 ** -149).op('local.get', y).op(`${w}.copysign`);
+    f.op('local.get', x).op(`${i}.reinterpret_${w}`);
+    one(1); one(-1);
+    f.op('local.get', y).op('local.get', x).op(`${w}.gt`).op('local.get', x).op(`${w}.const`, 0).op(`${w}.gt`).op('i32.eq').op('select');
+    f.op(`${i}.add`).op(`${w}.reinterpret_${i}`);
+    f.op('local.get', x).op(`${w}.const`, 0).op(`${w}.eq`).op('select');
+    both(ctx, x, y); f.op(`${w}.eq`).op('select');
+    f.op('local.get', x).op('local.get', x).op(`${w}.ne`).op('local.get', y).op('local.get', y).op(`${w}.ne`).op('i32.or').op('select');
+  },
+  lanes: (ctx, L, x, y) => {
+    const f = ctx.f;
+    const i = L === 'f64x2' ? 'i64x2' : 'i32x4';
+    // The smallest subnormal: 1 in each lane's bits.
+    const tiny = (): void => { if (L === 'f64x2') f.v128i64(1n); else f.v128i32(1); };
+    both(ctx, x, y); f.op(`${L}.add`);
+    f.op('local.get', y);
+    f.op('local.get', y); tiny(); splatConst(ctx, L, -0); f.op('v128.bitselect');
+    // Minus one where y > x and x > 0 disagree: (all ones or zero) | 1.
+    f.op('local.get', x);
+    f.op('local.get', y).op('local.get', x).op(`${L}.gt`).op('local.get', x); splatConst(ctx, L, 0); f.op(`${L}.gt`).op('v128.xor');
+    tiny(); f.op('v128.or').op(`${i}.add`);
+    f.op('local.get', x); splatConst(ctx, L, 0); f.op(`${L}.eq`).op('v128.bitselect');
+    both(ctx, x, y); f.op(`${L}.eq`).op('v128.bitselect');
+    f.op('local.get', x).op('local.get', x).op(`${L}.ne`).op('local.get', y).op('local.get', y).op(`${L}.ne`).op('v128.or').op('v128.bitselect');
+  },
+};
+
+/**
+ * NumPy's integer floor division and Python-style modulo. Division by zero
+ * gives 0 and is flagged; MIN // -1 wraps to MIN. The divisor is made safe
+ * first, since WebAssembly's div_s traps on both.
+ */
+function intDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+  const f = ctx.f;
+  const safe = f.local('i32');
+  const r = f.local('i32');
+  f.op('local.get', b).op('i32.eqz').if(); bumpDivide(ctx); f.end();
+  // safe = (b == 0 || (a == MIN && b == -1)) ? 1 : b
+  f.op('i32.const', 1).op('local.get', b);
+  f.op('local.get', b).op('i32.eqz');
+  f.op('local.get', a).op('i32.const', -2147483648).op('i32.eq').op('local.get', b).op('i32.const', -1).op('i32.eq').op('i32.and');
+  f.op('i32.or').op('select').op('local.set', safe);
+  f.op('local.get', a).op('local.get', safe).op('i32.rem_s').op('local.set', r);
+  // The remainder and the divisor have different signs: floor is one lower, the modulo one divisor higher.
+  const adjust = (): void => {
+    f.op('local.get', r).op('i32.const', 0).op('i32.ne');
+    f.op('local.get', r).op('i32.const', 0).op('i32.lt_s').op('local.get', b).op('i32.const', 0).op('i32.lt_s').op('i32.ne');
+    f.op('i32.and');
+  };
+  if (fn === 'mod') {
+    f.op('local.get', r).op('local.get', b).op('i32.add').op('local.get', r);
+    adjust();
+    f.op('select');
+  } else {
+    f.op('local.get', a).op('local.get', safe).op('i32.div_s');
+    adjust();
+    f.op('i32.sub');
+    // a == MIN and b == -1 wraps to MIN, which a / 1 already is.
+  }
+  // Division by zero gives 0.
+  f.op('i32.const', 0).op('local.get', b).op('select');
+}
+
+/** Unsigned floor division and modulo: plain div_u/rem_u, with a zero divisor giving 0, flagged. */
+function unsignedDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+  const f = ctx.f;
+  f.op('local.get', b).op('i32.eqz').if(); bumpDivide(ctx); f.end();
+  // a (op) (b == 0 ? 1 : b), then 0 where b == 0.
+  f.op('local.get', a).op('local.get', b).op('i32.const', 1).op('local.get', b).op('select');
+  f.op(fn === 'mod' ? 'i32.rem_u' : 'i32.div_u');
+  f.op('i32.const', 0).op('local.get', b).op('select');
+}
+
+/** Integer floorDivide and mod (floats go to the host, which ports npy_divmod). */
+const division = (fn: 'floorDivide' | 'mod'): BinaryEmitter => ({
+  scalar: (ctx, t, a, b) => {
+    if (isUnsignedK(t)) unsignedDivision(ctx, fn, a, b);
+    else { intDivision(ctx, fn, a, b); wrapInt(ctx.f, t); }
+  },
+});
+
+/**
+ * WebAssembly shifts by the count modulo 32; NumPy's count is unsigned and a
+ * shift past the width gives 0 (or -1 for a negative value shifted right). A
+ * narrow type's counts from its width to 31 leave no bits in its low bits,
+ * which wrapInt keeps. i32x4 shifts take one count for all lanes: the vector
+ * loop only uses these where the count is the same in every lane (simd-ops.ts
+ * isLaneShift), lane 0's, with a mask where it is 32 or more unsigned.
+ */
+const leftShift: BinaryEmitter = {
+  scalar: (ctx, t, a, b) => {
+    both(ctx, a, b); ctx.f.op('i32.shl').op('i32.const', 0);
+    ctx.f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+    wrapInt(ctx.f, t);
+  },
+  lanes: (ctx, L, a, b) => {
+    both(ctx, a, b); ctx.f.op('i32x4.extract_lane', 0).op('i32x4.shl');
+    ctx.f.op('local.get', b); splatConst(ctx, L, 32); ctx.f.op('i32x4.lt_u').op('v128.and');
+  },
+};
+
+const rightShift: BinaryEmitter = {
+  scalar: (ctx, t, a, b) => {
+    const f = ctx.f;
+    if (isUnsignedK(t)) {
+      both(ctx, a, b); f.op('i32.shr_u').op('i32.const', 0);
+      f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+      return;
+    }
+    both(ctx, a, b); f.op('i32.shr_s');
+    f.op('local.get', a).op('i32.const', 31).op('i32.shr_s');
+    f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
+  },
+  lanes: (ctx, L, a, b) => {
+    const f = ctx.f;
+    both(ctx, a, b); f.op('i32x4.extract_lane', 0).op('i32x4.shr_s');
+    f.op('local.get', a).op('i32.const', 31).op('i32x4.shr_s');
+    f.op('local.get', b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.bitselect');
+  },
+};
+
+const NATIVE_BINARY = {
+  add: arith('add', 'i32.or'),
+  subtract: arith('sub'),
+  multiply: arith('mul', 'i32.and'),
+  // Floats only: integer division is the host's (the type rules make it float64 anyway).
+  divide: arith('div'),
+  floorDivide: division('floorDivide'),
+  mod: division('mod'),
+  minimum: extremum('min'),
+  maximum: extremum('max'),
+  equal: compare('eq'),
+  notEqual: compare('ne'),
+  less: compare('lt'),
+  lessEqual: compare('le'),
+  greater: compare('gt'),
+  greaterEqual: compare('ge'),
+  logicalAnd: logical('i32.and', 'v128.and'),
+  logicalOr: logical('i32.or', 'v128.or'),
+  logicalXor: logical('i32.xor', 'v128.xor'),
+  fmax: nanSkipping('fmax'),
+  fmin: nanSkipping('fmin'),
+  copysign,
+  heaviside,
+  nextafter,
+  bitwiseAnd: bitwise('i32.and', 'v128.and'),
+  bitwiseOr: bitwise('i32.or', 'v128.or'),
+  bitwiseXor: bitwise('i32.xor', 'v128.xor'),
+  leftShift,
+  rightShift,
+} as const satisfies BinaryEmitters;
+
+/** The emitter of a binary op, where the table writes it as instructions. */
+const binaryEmitter = (fn: KBinary): BinaryEmitter | undefined => {
+  const emitters: Partial<Record<KBinary, BinaryEmitter>> = NATIVE_BINARY;
+  return emitters[fn];
+};
+
+export { NATIVE_BINARY, binaryEmitter };
+export type { BinaryEmitter, BinaryEmitters, NativeBinary };
