@@ -3,6 +3,8 @@
 // with in-register transposes (see emit-contraction.ts for why both keep each
 // element's sum in k order).
 import type { FunctionBuilder, Local } from '../encode/index.js';
+import { InternalError, at } from '../internal-error.js';
+import { bump, loop, stepLoop } from './emit-loops.js';
 import type { ContractionSpec } from './kernel-spec.js';
 
 /** Rows by vectors of the 'columns' register tile, and row vectors per group in 'rows'. */
@@ -47,103 +49,122 @@ function address(f: FunctionBuilder, ptr: Local, off?: Local): void {
   if (off) f.op('local.get', off).op('i32.add');
 }
 
-/** A loop running while `cond` pushes false; `body` inside. */
-function whileNot(f: FunctionBuilder, stop: () => void, body: () => void): void {
-  f.block().loop();
-  stop();
-  f.op('br_if', 1);
-  body();
-  f.op('br', 0).end().end();
-}
-
 function emitColumns(s: Segment): void {
   const { f } = s;
   const i = f.local('i32');
   const aOff = multiples(f, s.aRow, TILE_ROWS);
   const cOff = multiples(f, s.cRow, TILE_ROWS);
   f.op('i32.const', 0).op('local.set', i);
-  for (const rr of [TILE_ROWS, 1]) {
-    whileNot(f, () => {
-      f.op('local.get', i).op('i32.const', rr).op('i32.add').op('local.get', s.n).op('i32.gt_u');
-    }, () => {
-      emitColumnRows(s, rr, i, aOff, cOff);
-      f.op('local.get', i).op('i32.const', rr).op('i32.add').op('local.set', i);
-    });
-  }
+  for (const rr of [TILE_ROWS, 1]) stepLoop(f, i, rr, s.n, () => { emitColumnRows(s, rr, i, aOff, cOff); });
+}
+
+/** The k loop's pointers along a row of A and a column of B, and the count of steps left. */
+interface KWalk {
+  readonly aK: Local;
+  readonly bK: Local;
+  readonly k: Local;
 }
 
 /** rr rows of C from row i: vector tiles across q, then the columns left one at a time. */
 function emitColumnRows(s: Segment, rr: number, i: Local, aOff: readonly Local[], cOff: readonly Local[]): void {
-  const { f, sh } = s;
+  const { f } = s;
   const [ap, cp, q, aK, bK, k] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', ap);
   f.op('local.get', s.cBase).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
   f.op('i32.const', 0).op('local.set', q);
-  const rowOff = (offs: readonly Local[], r: number): Local | undefined => (r === 0 ? undefined : offs[r]);
-  const startK = (): void => {
-    f.op('local.get', ap).op('local.set', aK);
-    f.op('local.get', s.bBase).op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add').op('local.set', bK);
-    f.op('local.get', s.K).op('local.set', k);
-  };
-  const stepK = (): void => {
-    f.op('local.get', aK).op('local.get', s.aCol).op('i32.add').op('local.set', aK);
-    f.op('local.get', bK).op('local.get', s.bRow).op('i32.add').op('local.set', bK);
-    f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
-  };
-  const kDone = (): void => { f.op('local.get', k).op('i32.eqz'); };
-  /** Address of C[i + r, q] (plus a constant offset at the store). */
-  const cAt = (r: number): void => {
-    address(f, cp, rowOff(cOff, r));
-    f.op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add');
-  };
+  const tile: ColumnTile = { s, rr, q, ap, cp, aOff, cOff, walk: { aK, bK, k } };
+  for (const cv of [TILE_VECTORS, 1]) emitVectorTiles(tile, cv);
+  emitLeftColumns(tile);
+}
 
-  for (const cv of [TILE_VECTORS, 1]) {
-    const width = cv * sh.L;
-    const acc = Array.from({ length: rr }, () => Array.from({ length: cv }, () => f.local('v128')));
-    const bv = Array.from({ length: cv }, () => f.local('v128'));
-    const av = f.local('v128');
-    whileNot(f, () => {
-      f.op('local.get', q).op('i32.const', width).op('i32.add').op('local.get', s.Q).op('i32.gt_u');
-    }, () => {
-      for (const row of acc) for (const a of row) f.v128i32(0).op('local.set', a);
-      startK();
-      whileNot(f, kDone, () => {
-        bv.forEach((v, c) => { f.op('local.get', bK).mem('v128.load', { offset: 16 * c, align: 0 }).op('local.set', v); });
-        for (let r = 0; r < rr; r++) {
-          address(f, aK, rowOff(aOff, r));
-          f.mem(sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat', { align: 0 }).op('local.set', av);
-          for (let c = 0; c < cv; c++) {
-            f.op('local.get', acc[r]![c]!).op('local.get', av).op('local.get', bv[c]!).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', acc[r]![c]!);
-          }
-        }
-        stepK();
+/** Where a register tile of C starts: rr rows from ap (A) and cp (C), columns from q. */
+interface ColumnTile {
+  readonly s: Segment;
+  readonly rr: number;
+  readonly q: Local;
+  readonly ap: Local;
+  readonly cp: Local;
+  /** Byte offsets of the tile's rows in A and in C (row 0 has none). */
+  readonly aOff: readonly Local[];
+  readonly cOff: readonly Local[];
+  readonly walk: KWalk;
+}
+
+/** The offset of row r in `offs`, none for row 0. */
+const rowOff = (offs: readonly Local[], r: number): Local | undefined => (r === 0 ? undefined : at(offs, r, 'row offset'));
+
+/** Starts the k loop of the columns at q: A at the tile's row, B at column q, K steps. */
+function startK(t: ColumnTile): void {
+  const { f, sh } = t.s;
+  const { aK, bK, k } = t.walk;
+  f.op('local.get', t.ap).op('local.set', aK);
+  f.op('local.get', t.s.bBase).op('local.get', t.q).op('i32.const', sh.E).op('i32.mul').op('i32.add').op('local.set', bK);
+  f.op('local.get', t.s.K).op('local.set', k);
+}
+
+/** The k loop over A's row and B's column, `body` once per step. */
+function kLoop(t: ColumnTile, body: () => void): void {
+  const { f } = t.s;
+  const { aK, bK, k } = t.walk;
+  loop(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
+    body();
+    f.op('local.get', aK).op('local.get', t.s.aCol).op('i32.add').op('local.set', aK);
+    f.op('local.get', bK).op('local.get', t.s.bRow).op('i32.add').op('local.set', bK);
+    f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
+  });
+}
+
+/** Pushes the address of C[i + r, q] (plus a constant offset at the store). */
+function cAt(t: ColumnTile, r: number): void {
+  const { f, sh } = t.s;
+  address(f, t.cp, rowOff(t.cOff, r));
+  f.op('local.get', t.q).op('i32.const', sh.E).op('i32.mul').op('i32.add');
+}
+
+/** Tiles of rr rows by cv vectors of columns, while cv vectors of columns are left. */
+function emitVectorTiles(t: ColumnTile, cv: number): void {
+  const { f, sh } = t.s;
+  const acc = Array.from({ length: t.rr }, () => Array.from({ length: cv }, () => f.local('v128')));
+  const bv = Array.from({ length: cv }, () => f.local('v128'));
+  const av = f.local('v128');
+  stepLoop(f, t.q, cv * sh.L, t.s.Q, () => {
+    for (const row of acc) for (const a of row) f.v128i32(0).op('local.set', a);
+    startK(t);
+    kLoop(t, () => {
+      bv.forEach((v, c) => { f.op('local.get', t.walk.bK).mem('v128.load', { offset: 16 * c, align: 0 }).op('local.set', v); });
+      acc.forEach((row, r) => {
+        address(f, t.walk.aK, rowOff(t.aOff, r));
+        f.mem(sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat', { align: 0 }).op('local.set', av);
+        row.forEach((a, c) => {
+          f.op('local.get', a).op('local.get', av).op('local.get', at(bv, c, 'vector')).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', a);
+        });
       });
-      for (let r = 0; r < rr; r++) {
-        for (let c = 0; c < cv; c++) {
-          cAt(r);
-          f.op('local.get', acc[r]![c]!).mem('v128.store', { offset: 16 * c, align: 0 });
-        }
-      }
-      f.op('local.get', q).op('i32.const', width).op('i32.add').op('local.set', q);
     });
-  }
-  // Columns left over, one lane's worth at a time.
-  const accS = Array.from({ length: rr }, () => f.local(sh.t));
+    acc.forEach((row, r) => row.forEach((a, c) => {
+      cAt(t, r);
+      f.op('local.get', a).mem('v128.store', { offset: 16 * c, align: 0 });
+    }));
+  });
+}
+
+/** Columns left over, one lane's worth at a time. */
+function emitLeftColumns(t: ColumnTile): void {
+  const { f, sh } = t.s;
+  const accS = Array.from({ length: t.rr }, () => f.local(sh.t));
   const bs = f.local(sh.t);
-  whileNot(f, () => { f.op('local.get', q).op('local.get', s.Q).op('i32.ge_u'); }, () => {
+  loop(f, () => { f.op('local.get', t.q).op('local.get', t.s.Q).op('i32.ge_u'); }, () => {
     for (const a of accS) f.op(`${sh.t}.const`, 0).op('local.set', a);
-    startK();
-    whileNot(f, kDone, () => {
-      f.op('local.get', bK).mem(`${sh.t}.load`, { align: 0 }).op('local.set', bs);
+    startK(t);
+    kLoop(t, () => {
+      f.op('local.get', t.walk.bK).mem(`${sh.t}.load`, { align: 0 }).op('local.set', bs);
       accS.forEach((a, r) => {
         f.op('local.get', a);
-        address(f, aK, rowOff(aOff, r));
+        address(f, t.walk.aK, rowOff(t.aOff, r));
         f.mem(`${sh.t}.load`, { align: 0 }).op('local.get', bs).op(`${sh.t}.mul`).op(`${sh.t}.add`).op('local.set', a);
       });
-      stepK();
     });
-    accS.forEach((a, r) => { cAt(r); f.op('local.get', a).mem(`${sh.t}.store`, { align: 0 }); });
-    f.op('local.get', q).op('i32.const', 1).op('i32.add').op('local.set', q);
+    accS.forEach((a, r) => { cAt(t, r); f.op('local.get', a).mem(`${sh.t}.store`, { align: 0 }); });
+    bump(f, t.q, 1);
   });
 }
 
@@ -157,23 +178,30 @@ function pick(laneBytes: number, lanes: readonly number[]): number[] {
  * vectors (vector j holds A[rows 0..L-1, k + j]).
  */
 function transpose(f: FunctionBuilder, sh: Shape, rows: readonly Local[], out: readonly Local[], tmp: readonly Local[]): void {
-  const shuffle = (a: Local, b: Local, lanes: number[], into: Local): void => {
-    f.op('local.get', a).op('local.get', b).shuffle(lanes).op('local.set', into);
+  /** into = the lanes `lanes` (of width `bytes`) of a and b, the locals at those indices. */
+  const shuffle = (from: readonly Local[], a: number, b: number, bytes: number, lanes: number[], into: Local): void => {
+    f.op('local.get', at(from, a, 'vector')).op('local.get', at(from, b, 'vector')).shuffle(pick(bytes, lanes)).op('local.set', into);
   };
+  const [o0, o1, o2, o3] = out;
+  if (o0 === undefined || o1 === undefined) throw new InternalError('transpose needs L output vectors');
   if (sh.L === 2) {
-    shuffle(rows[0]!, rows[1]!, pick(8, [0, 2]), out[0]!);
-    shuffle(rows[0]!, rows[1]!, pick(8, [1, 3]), out[1]!);
+    shuffle(rows, 0, 1, 8, [0, 2], o0);
+    shuffle(rows, 0, 1, 8, [1, 3], o1);
     return;
   }
+  const [t0, t1, t2, t3] = tmp;
+  if (o2 === undefined || o3 === undefined || t0 === undefined || t1 === undefined || t2 === undefined || t3 === undefined) {
+    throw new InternalError('a 4 x 4 transpose needs four output and four scratch vectors');
+  }
   // 4 x 4 of 32-bit lanes: interleave pairs of rows, then pairs of the 64-bit halves.
-  shuffle(rows[0]!, rows[1]!, pick(4, [0, 4, 1, 5]), tmp[0]!);
-  shuffle(rows[0]!, rows[1]!, pick(4, [2, 6, 3, 7]), tmp[1]!);
-  shuffle(rows[2]!, rows[3]!, pick(4, [0, 4, 1, 5]), tmp[2]!);
-  shuffle(rows[2]!, rows[3]!, pick(4, [2, 6, 3, 7]), tmp[3]!);
-  shuffle(tmp[0]!, tmp[2]!, pick(8, [0, 2]), out[0]!);
-  shuffle(tmp[0]!, tmp[2]!, pick(8, [1, 3]), out[1]!);
-  shuffle(tmp[1]!, tmp[3]!, pick(8, [0, 2]), out[2]!);
-  shuffle(tmp[1]!, tmp[3]!, pick(8, [1, 3]), out[3]!);
+  shuffle(rows, 0, 1, 4, [0, 4, 1, 5], t0);
+  shuffle(rows, 0, 1, 4, [2, 6, 3, 7], t1);
+  shuffle(rows, 2, 3, 4, [0, 4, 1, 5], t2);
+  shuffle(rows, 2, 3, 4, [2, 6, 3, 7], t3);
+  shuffle(tmp, 0, 2, 8, [0, 2], o0);
+  shuffle(tmp, 0, 2, 8, [1, 3], o1);
+  shuffle(tmp, 1, 3, 8, [0, 2], o2);
+  shuffle(tmp, 1, 3, 8, [1, 3], o3);
 }
 
 function emitRows(s: Segment): void {
@@ -184,20 +212,15 @@ function emitRows(s: Segment): void {
   const cOff = multiples(f, s.cRow, most);
   const xOff = multiples(f, s.bRow, sh.L);
   f.op('i32.const', 0).op('local.set', q);
-  whileNot(f, () => { f.op('local.get', q).op('local.get', s.Q).op('i32.ge_u'); }, () => {
+  loop(f, () => { f.op('local.get', q).op('local.get', s.Q).op('i32.ge_u'); }, () => {
     f.op('local.get', s.bBase).op('local.get', q).op('local.get', s.bCol).op('i32.mul').op('i32.add').op('local.set', xq);
     f.op('local.get', s.cBase).op('local.get', q).op('i32.const', sh.E).op('i32.mul').op('i32.add').op('local.set', cq);
     f.op('i32.const', 0).op('local.set', i);
     for (const groups of [ROW_GROUPS, 1]) {
-      whileNot(f, () => {
-        f.op('local.get', i).op('i32.const', groups * sh.L).op('i32.add').op('local.get', s.n).op('i32.gt_u');
-      }, () => {
-        emitRowGroups(s, groups, i, xq, cq, aOff, cOff, xOff);
-        f.op('local.get', i).op('i32.const', groups * sh.L).op('i32.add').op('local.set', i);
-      });
+      stepLoop(f, i, groups * sh.L, s.n, () => { emitRowGroups(s, groups, i, xq, cq, aOff, cOff, xOff); });
     }
     emitScalarRows(s, i, xq, cq);
-    f.op('local.get', q).op('i32.const', 1).op('i32.add').op('local.set', q);
+    bump(f, q, 1);
   });
 }
 
@@ -212,42 +235,44 @@ function emitRowGroups(s: Segment, groups: number, i: Local, xq: Local, cq: Loca
   const colV = Array.from({ length: groups * L }, () => f.local('v128'));
   const tmp = Array.from({ length: 4 }, () => f.local('v128'));
   const xs = f.local('v128');
-  const off = (offs: readonly Local[], j: number): Local | undefined => (j === 0 ? undefined : offs[j]);
+  const off = (offs: readonly Local[], j: number): Local | undefined => (j === 0 ? undefined : at(offs, j, 'row offset'));
   const splat = sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat';
   f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', aK);
   f.op('local.get', xq).op('local.set', xK);
   f.op('local.get', s.K).op('local.set', k);
   for (const a of acc) f.v128i32(0).op('local.set', a);
   const addProducts = (g: number, col: Local): void => {
-    f.op('local.get', acc[g]!).op('local.get', col).op('local.get', xs).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', acc[g]!);
+    const a = at(acc, g, 'accumulator');
+    f.op('local.get', a).op('local.get', col).op('local.get', xs).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', a);
   };
   // L steps of k at a time: load, transpose, accumulate in k order.
-  whileNot(f, () => { f.op('local.get', k).op('i32.const', L).op('i32.lt_u'); }, () => {
-    for (let j = 0; j < groups * L; j++) {
+  loop(f, () => { f.op('local.get', k).op('i32.const', L).op('i32.lt_u'); }, () => {
+    rowV.forEach((v, j) => {
       address(f, aK, off(aOff, j));
-      f.mem('v128.load', { align: 0 }).op('local.set', rowV[j]!);
-    }
+      f.mem('v128.load', { align: 0 }).op('local.set', v);
+    });
     for (let g = 0; g < groups; g++) transpose(f, sh, rowV.slice(g * L, g * L + L), colV.slice(g * L, g * L + L), tmp);
     for (let j = 0; j < L; j++) {
       address(f, xK, off(xOff, j));
       f.mem(splat, { align: 0 }).op('local.set', xs);
-      for (let g = 0; g < groups; g++) addProducts(g, colV[g * L + j]!);
+      for (let g = 0; g < groups; g++) addProducts(g, at(colV, g * L + j, 'column vector'));
     }
     f.op('local.get', aK).op('i32.const', L * E).op('i32.add').op('local.set', aK);
-    f.op('local.get', xK).op('local.get', xOff[L - 1]!).op('local.get', s.bRow).op('i32.add').op('i32.add').op('local.set', xK);
+    f.op('local.get', xK).op('local.get', at(xOff, L - 1, 'row offset')).op('local.get', s.bRow).op('i32.add').op('i32.add').op('local.set', xK);
     f.op('local.get', k).op('i32.const', L).op('i32.sub').op('local.set', k);
   });
   // The last K mod L steps: each row's element put into its lane.
-  whileNot(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
+  loop(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
     f.op('local.get', xK).mem(splat, { align: 0 }).op('local.set', xs);
     for (let g = 0; g < groups; g++) {
+      const col = at(colV, g, 'column vector');
       f.v128i32(0);
       for (let l = 0; l < L; l++) {
         address(f, aK, off(aOff, g * L + l));
         f.mem(`${sh.t}.load`, { align: 0 }).op(`${sh.v}.replace_lane`, l);
       }
-      f.op('local.set', colV[g]!);
-      addProducts(g, colV[g]!);
+      f.op('local.set', col);
+      addProducts(g, col);
     }
     f.op('local.get', aK).op('i32.const', E).op('i32.add').op('local.set', aK);
     f.op('local.get', xK).op('local.get', s.bRow).op('i32.add').op('local.set', xK);
@@ -255,12 +280,12 @@ function emitRowGroups(s: Segment, groups: number, i: Local, xq: Local, cq: Loca
   });
   f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
   const laneStore = sh.t === 'f64' ? 'v128.store64_lane' : 'v128.store32_lane';
-  for (let g = 0; g < groups; g++) {
+  acc.forEach((a, g) => {
     for (let l = 0; l < L; l++) {
       address(f, cp, off(cOff, g * L + l));
-      f.op('local.get', acc[g]!).mem(laneStore, { align: 0 }, l);
+      f.op('local.get', a).mem(laneStore, { align: 0 }, l);
     }
-  }
+  });
 }
 
 /** Rows left over from row i, one at a time. */
@@ -268,12 +293,12 @@ function emitScalarRows(s: Segment, i: Local, xq: Local, cq: Local): void {
   const { f, sh } = s;
   const [aK, xK, k] = [f.local('i32'), f.local('i32'), f.local('i32')];
   const acc = f.local(sh.t);
-  whileNot(f, () => { f.op('local.get', i).op('local.get', s.n).op('i32.ge_u'); }, () => {
+  loop(f, () => { f.op('local.get', i).op('local.get', s.n).op('i32.ge_u'); }, () => {
     f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', aK);
     f.op('local.get', xq).op('local.set', xK);
     f.op('local.get', s.K).op('local.set', k);
     f.op(`${sh.t}.const`, 0).op('local.set', acc);
-    whileNot(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
+    loop(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
       f.op('local.get', acc);
       f.op('local.get', aK).mem(`${sh.t}.load`, { align: 0 });
       f.op('local.get', xK).mem(`${sh.t}.load`, { align: 0 });
@@ -284,7 +309,7 @@ function emitScalarRows(s: Segment, i: Local, xq: Local, cq: Local): void {
     });
     f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add');
     f.op('local.get', acc).mem(`${sh.t}.store`, { align: 0 });
-    f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i);
+    bump(f, i, 1);
   });
 }
 

@@ -14,31 +14,35 @@
 //   are transposed in registers, so lane l still adds its own row's products
 //   in k order.
 import type { FunctionBuilder, Local, ModuleBuilder } from '../encode/index.js';
+import { InternalError } from '../internal-error.js';
 import type { EmitContext } from './context.js';
 import { emitKernel } from './emit-kernel.js';
 import type { KernelOptions } from './emit-kernel.js';
 import { emitColumns, emitRows, shapeOf } from './emit-contraction-segments.js';
-import type { Segment } from './emit-contraction-segments.js';
+import type { Segment, Shape } from './emit-contraction-segments.js';
+import { blockLoop, loop } from './emit-loops.js';
 import type { Lanes } from './simd-widths.js';
 import { CONTRACTION, argsBytes } from './args-layout.js';
-import type { KernelSpec } from './kernel-spec.js';
+import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
 
+/** The contraction's sizes, pointers and byte strides, read from the launch block into locals. */
+interface TileFields {
+  readonly rows: Local; readonly P: Local; readonly K: Local; readonly Q: Local; readonly R: Local;
+  readonly aPtr: Local; readonly aBatch: Local; readonly aRow: Local; readonly aCol: Local;
+  readonly bPtr: Local; readonly bBatch: Local; readonly bRow: Local; readonly bCol: Local;
+  readonly cPtr: Local; readonly cRow: Local;
+}
 
-/** Emits tile(args, block) into `f`. */
-function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
-  const c = spec.contraction!;
-  const sh = shapeOf(c);
+/** Reads the contraction's fields (element strides scaled to bytes) and C's pointer and row stride. */
+function loadTileFields(f: FunctionBuilder, spec: KernelSpec, c: ContractionSpec, sh: Shape): TileFields {
   const args = f.param(0);
-  const blk = f.param(1);
   const base = argsBytes(spec.ndim, spec.arrays.length);
   const i32 = (): Local => f.local('i32');
-  const get = (l: Local): void => { f.op('local.get', l); };
-  const set = (l: Local): void => { f.op('local.set', l); };
   const field = (offset: number, into: Local, bytes = 1): void => {
-    get(args);
+    f.op('local.get', args);
     f.mem('i32.load', { offset });
     if (bytes !== 1) f.op('i32.const', bytes).op('i32.mul');
-    set(into);
+    f.op('local.set', into);
   };
   const [rows, P, K, Q, R] = [i32(), i32(), i32(), i32(), i32()];
   const [aPtr, aBatch, aRow, aCol, bPtr, bBatch, bRow, bCol, cPtr, cRow] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
@@ -57,33 +61,42 @@ function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
   field(base + CONTRACTION.bCol, bCol, sh.E);
   // The product is the epilogue array `c.product`: contiguous, a row every Q elements.
   field(argsBytes(spec.ndim, c.product), cPtr);
-  get(Q); f.op('i32.const', sh.E).op('i32.mul'); set(cRow);
+  f.op('local.get', Q).op('i32.const', sh.E).op('i32.mul').op('local.set', cRow);
+  return { rows, P, K, Q, R, aPtr, aBatch, aRow, aCol, bPtr, bBatch, bRow, bCol, cPtr, cRow };
+}
 
-  // Rows [r, r1) of this block, cut where a batch ends: a segment reads one batch of A and B.
+/** Emits tile(args, block) into `f`: rows [r, r1) of this block, cut where a batch ends, a segment each (one batch of A and B). */
+function emitContractionTile(f: FunctionBuilder, spec: KernelSpec, c: ContractionSpec): void {
+  const sh = shapeOf(c);
+  const blk = f.param(1);
+  const t = loadTileFields(f, spec, c, sh);
+  const i32 = (): Local => f.local('i32');
+  const get = (l: Local): void => { f.op('local.get', l); };
+  const set = (l: Local): void => { f.op('local.set', l); };
   const [r, r1, b, p, segEnd, n, aBase, bBase, cBase] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const min = (x: Local, y: Local, into: Local): void => {
     get(x); get(y); get(x); get(y); f.op('i32.lt_u').op('select'); set(into);
   };
-  get(blk); get(R); f.op('i32.mul'); set(r);
-  get(r); get(R); f.op('i32.add'); set(r1);
-  min(r1, rows, r1);
-  f.block().loop();
-  get(r); get(r1); f.op('i32.ge_u').op('br_if', 1);
-  get(r); get(P); f.op('i32.div_u'); set(b);
-  get(r); get(b); get(P); f.op('i32.mul').op('i32.sub'); set(p);
-  get(r); get(P); f.op('i32.add'); get(p); f.op('i32.sub'); set(segEnd);
-  min(r1, segEnd, segEnd);
-  get(segEnd); get(r); f.op('i32.sub'); set(n);
-  get(aPtr); get(b); get(aBatch); f.op('i32.mul').op('i32.add'); get(p); get(aRow); f.op('i32.mul').op('i32.add'); set(aBase);
-  get(bPtr); get(b); get(bBatch); f.op('i32.mul').op('i32.add'); set(bBase);
-  get(cPtr); get(r); get(cRow); f.op('i32.mul').op('i32.add'); set(cBase);
-  const seg: Segment = { f, sh, n, K, Q, aBase, aRow, aCol, bBase, bRow, bCol, cBase, cRow };
-  if (c.vectorise === 'columns') emitColumns(seg);
-  else emitRows(seg);
-  get(segEnd); set(r);
-  f.op('br', 0).end().end();
+  get(blk); get(t.R); f.op('i32.mul'); set(r);
+  get(r); get(t.R); f.op('i32.add'); set(r1);
+  min(r1, t.rows, r1);
+  loop(f, () => { get(r); get(r1); f.op('i32.ge_u'); }, () => {
+    get(r); get(t.P); f.op('i32.div_u'); set(b);
+    get(r); get(b); get(t.P); f.op('i32.mul').op('i32.sub'); set(p);
+    get(r); get(t.P); f.op('i32.add'); get(p); f.op('i32.sub'); set(segEnd);
+    min(r1, segEnd, segEnd);
+    get(segEnd); get(r); f.op('i32.sub'); set(n);
+    get(t.aPtr); get(b); get(t.aBatch); f.op('i32.mul').op('i32.add'); get(p); get(t.aRow); f.op('i32.mul').op('i32.add'); set(aBase);
+    get(t.bPtr); get(b); get(t.bBatch); f.op('i32.mul').op('i32.add'); set(bBase);
+    get(t.cPtr); get(r); get(t.cRow); f.op('i32.mul').op('i32.add'); set(cBase);
+    const seg: Segment = {
+      f, sh, n, K: t.K, Q: t.Q, aBase, aRow: t.aRow, aCol: t.aCol, bBase, bRow: t.bRow, bCol: t.bCol, cBase, cRow: t.cRow,
+    };
+    if (c.vectorise === 'columns') emitColumns(seg);
+    else emitRows(seg);
+    get(segEnd); set(r);
+  });
 }
-
 
 /**
  * `kernel(args, b0, b1, scratch)` of a contraction: per block, the tile of C, then the
@@ -91,8 +104,10 @@ function emitContractionTile(f: FunctionBuilder, spec: KernelSpec): void {
  */
 function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes | undefined, contextOf: (f: FunctionBuilder) => EmitContext,
   options: (f: FunctionBuilder) => KernelOptions): number {
+  const c = spec.contraction;
+  if (!c) throw new InternalError('emitContractionKernel needs a spec with a contraction');
   const [tileIndex, tile] = m.func('tile', ['i32', 'i32'], [], false);
-  emitContractionTile(tile, spec);
+  emitContractionTile(tile, spec, c);
   let epilogueIndex: number | undefined;
   if (spec.body.some((i) => i.op === 'store')) {
     const [index, e] = m.func('epilogue', ['i32', 'i32', 'i32', 'i32'], [], false);
@@ -102,17 +117,12 @@ function emitContractionKernel(m: ModuleBuilder, spec: KernelSpec, lanes: Lanes 
   const [kernelIndex, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1] = [f.param(0), f.param(1), f.param(2)];
   const blk = f.local('i32');
-  f.op('local.get', b0).op('local.set', blk);
-  f.block().loop();
-  f.op('local.get', blk).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', args).op('local.get', blk).op('call', tileIndex);
-  if (epilogueIndex !== undefined) {
+  blockLoop(f, blk, b0, b1, () => {
+    f.op('local.get', args).op('local.get', blk).op('call', tileIndex);
+    if (epilogueIndex === undefined) return;
     f.op('local.get', args).op('local.get', blk).op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.get', f.param(3)).op('call', epilogueIndex);
-  }
-  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
-  f.op('br', 0).end().end();
+  });
   return kernelIndex;
 }
-
 
 export { emitContractionKernel };

@@ -12,20 +12,24 @@
 // Scans walk the same runs and pieces: each piece's running value starts from
 // the launch's partials[piece * slots + slot], which the caller fills with the
 // running value before the piece, and is stored element by element.
-import type { FunctionBuilder, Local } from '../encode/index.js';
+import type { Local } from '../encode/index.js';
+import { InternalError, at } from '../internal-error.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { emitRandomLanes, emitRandomScalar, randomKeysOf } from './philox.js';
-import { isFloatK, isUnsignedK, scalarType } from './context.js';
+import type { RoundKeys } from './philox.js';
+import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KernelArray, KernelSpec } from './kernel-spec.js';
 import { emitConst } from './scalar-ops.js';
-import { emitBody, openBlockLoop, scalarLoop } from './emit-loops.js';
-import type { ReduceInstr, ScanInstr } from './emit-loops.js';
-import { combineHalves, combineScalar, combineVector, foldLanes, identity, vectorReduceOp } from './reduce-ops.js';
-import { emitSimdInstr, isPromotedAccumulation, splatConst } from './simd-ops.js';
+import {
+  blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
+} from './emit-loops.js';
+import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
+import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64, vectorReduceOp } from './reduce-ops.js';
+import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import type { Lanes } from './simd-widths.js';
-import { LANE_COUNT, emitVectorLoad, emitVectorStore, vectorBytes } from './simd-widths.js';
+import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
 /** Vectors per iteration of the main vector loop (and vector accumulators per reduction). */
 const UNROLL = 4;
@@ -39,218 +43,351 @@ interface KernelOptions {
   readonly temps?: { readonly fns: readonly number[]; readonly scratch: Local; readonly offset: number };
 }
 
+/** An axis of the iteration space: its size and the current element's index along it. */
+interface Axis {
+  readonly size: Local;
+  readonly idx: Local;
+}
+
+/** An array as the row kernel walks it: its row pointer, its inner stride in bytes, and its element size. */
+interface RowArray {
+  readonly spec: KernelArray;
+  readonly cur: Local;
+  readonly istride: Local;
+  /** Bytes per element; 1 for a random array, whose pointer and strides count elements. */
+  readonly bytes: number;
+}
+
+/** A reduction's accumulators: a scalar one, and with lanes UNROLL vector ones (twice as many when promoted). */
+interface ReduceAcc {
+  readonly r: ReduceInstr;
+  readonly scalar: Local;
+  /** The vector accumulators' lanes: f64x2 for a float32 value accumulated in float64; undefined without lanes. */
+  readonly lanes: Lanes | undefined;
+  readonly promoted: boolean;
+  readonly vector: readonly Local[];
+}
+
+/** A scan and its running value. */
+interface ScanAcc {
+  readonly x: ScanInstr;
+  readonly acc: Local;
+}
+
+/** What the row kernel's pieces share: the spec, its lanes and the function's locals. */
+interface RowKernel {
+  readonly ctx: EmitContext;
+  readonly spec: KernelSpec;
+  readonly lanes: Lanes | undefined;
+  readonly total: Local; readonly bs: Local; readonly blk: Local; readonly start: Local; readonly stop: Local;
+  readonly i: Local; readonly run: Local; readonly j: Local; readonly rem: Local;
+  readonly seg: Local; readonly segLcm: Local; readonly pieceStart: Local;
+  readonly axes: readonly Axis[];
+  /** The innermost axis, along which rows run. */
+  readonly inner: Axis;
+  readonly arrays: readonly RowArray[];
+  readonly cur: readonly Local[];
+  readonly istride: readonly Local[];
+  readonly values: ValueLocals;
+  readonly scans: readonly ScanAcc[];
+  /** Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps). */
+  readonly randomStash: ReadonlyMap<number, readonly [Local, Local]>;
+  readonly reduces: readonly ReduceAcc[];
+  /** Runs are cut into pieces (and pieces end) for reductions and scans alike. */
+  readonly runsMatter: boolean;
+  readonly keys: ReadonlyMap<number, RoundKeys>;
+}
+
 /** Emits the whole function body into `ctx.f` (params: args, blockBegin, blockEnd). */
 function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined, blockBegin: Local, blockEnd: Local,
   options: KernelOptions = {}): void {
+  const k = rowKernel(ctx, spec, lanes);
+  loadHeader(k);
+  const block = (): void => {
+    const pointers = new Map(options.pointers);
+    if (options.temps) for (const [t, local] of emitTemps(ctx, spec, k.blk, options.temps)) pointers.set(t, local);
+    emitBlock(k, pointers);
+  };
+  if (options.range) rangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.start, k.stop, block);
+  else blockRangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.bs, k.total, k.start, k.stop, block);
+}
+
+/** Allocates the row kernel's locals, in the order that fixes their numbers, and emits the random arrays' keys. */
+function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined): RowKernel {
   const f = ctx.f;
   const nd = spec.ndim;
   const i32 = (): Local => f.local('i32');
-  const total = i32();
-  const bs = i32();
-  const blk = i32();
-  const start = i32();
-  const stop = i32();
-  const i = i32();
-  const run = i32();
-  const j = i32();
-  const rem = i32();
-  const seg = i32();
-  const segLcm = i32();
-  const pieceStart = i32();
+  const [total, bs, blk, start, stop, i, run, j, rem, seg, segLcm, pieceStart] = [
+    i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const shape = Array.from({ length: nd }, i32);
   const idx = Array.from({ length: nd }, i32);
   const cur = spec.arrays.map(i32);
   const istride = spec.arrays.map(i32);
-  const types = spec.body.map((ins) => ins.type);
-  const scalarVals = spec.body.map((ins) => (ins.op === 'store' || ins.op === 'reduce' ? (-1 as Local) : f.local(scalarType(ins.type))));
-  const vecVals = lanes ? spec.body.map(() => f.local('v128')) : [];
-  const scans = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
-  const accScan = scans.map((x) => f.local(scalarType(x.type)));
-  // Runs are cut into pieces (and pieces end) for reductions and scans alike.
-  const runsMatter = spec.body.some((ins) => ins.op === 'reduce' || ins.op === 'scan');
-  // Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps).
-  const randomStash = new Map(spec.arrays.flatMap((a, k) => (a.random && lanes ? [[k, [f.local('v128'), f.local('v128')] as const]] : [])));
-  const reduces = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
-  const accS = reduces.map((r) => f.local(scalarType(r.type)));
+  const values = valueLocals(f, spec, lanes);
+  const scanInstrs = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
+  const accScan = scanInstrs.map((x) => f.local(scalarType(x.type)));
+  const randomStash = new Map(spec.arrays.flatMap((a, n) => (a.random && lanes ? [[n, [f.local('v128'), f.local('v128')] as const]] : [])));
+  const reduceInstrs = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
+  const accS = reduceInstrs.map((r) => f.local(scalarType(r.type)));
   // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
   // a float32 value accumulated in float64 needs two (its low and high halves) per step.
-  const promoted = reduces.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
-  const accLanes = (s: number): Lanes => (promoted[s] ? 'f64x2' : lanes!);
-  const accV = lanes ? reduces.map((_, s) => Array.from({ length: UNROLL * (promoted[s] ? 2 : 1) }, () => f.local('v128'))) : [];
-  const argLoad = (offset: number): void => { f.op('local.get', ctx.args).mem('i32.load', { offset }); };
-  // A random array has no bytes: its pointer and strides count elements.
-  const elementBytes = (k: number): number => (spec.arrays[k]!.random ? 1 : KTYPE_BYTES[spec.arrays[k]!.dtype]);
-  const stepBytes = (k: number): number => (spec.arrays[k]!.random ? LANE_COUNT[lanes!] : vectorBytes(lanes!, spec.arrays[k]!.dtype));
-  const keys = randomKeysOf(ctx, spec, lanes !== undefined);
-
-  argLoad(ARGS.total); f.op('local.set', total);
-  argLoad(ARGS.blockSize); f.op('local.set', bs);
-  argLoad(ARGS.segment); f.op('local.set', seg);
-  argLoad(ARGS.segmentLcm); f.op('local.set', segLcm);
-  shape.forEach((s, d) => { argLoad(ARGS.shape + 4 * d); f.op('local.set', s); });
-  spec.arrays.forEach((a, k) => {
-    argLoad(arrayStrideOffset(nd, k, nd - 1));
-    f.op('i32.const', elementBytes(k)).op('i32.mul').op('local.set', istride[k]!);
-  });
-
-  if (options.range) {
-    // One pass of the block loop, over [blockBegin, blockEnd).
-    f.op('i32.const', 0).op('local.set', blk);
-    f.block().loop();
-    f.op('local.get', blk).op('br_if', 1);
-    f.op('local.get', blockBegin).op('local.set', start);
-    f.op('local.get', blockEnd).op('local.set', stop);
-  } else {
-    openBlockLoop(f, blk, blockBegin, blockEnd, bs, total, start, stop);
-  }
-  const pointers = new Map(options.pointers);
-  if (options.temps) for (const [t, local] of emitTemps(ctx, spec, blk, options.temps)) pointers.set(t, local);
-  const resetAccumulators = (): void => {
-    reduces.forEach((r, s) => {
-      emitConst(ctx, r.type, identity(r.fn, r.type)); f.op('local.set', accS[s]!);
-      if (lanes) for (const acc of accV[s]!) { splatConst(ctx, accLanes(s), identity(r.fn, r.type)); f.op('local.set', acc); }
-    });
+  const promoted = reduceInstrs.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
+  const accV = lanes ? promoted.map((p) => Array.from({ length: UNROLL * (p ? 2 : 1) }, () => f.local('v128'))) : [];
+  const axes = shape.map((size, d) => ({ size, idx: at(idx, d, 'axis') }));
+  return {
+    ctx, spec, lanes, total, bs, blk, start, stop, i, run, j, rem, seg, segLcm, pieceStart, axes,
+    inner: at(axes, nd - 1, 'axis'),
+    arrays: spec.arrays.map((a, n) => ({
+      spec: a, cur: at(cur, n, 'array'), istride: at(istride, n, 'array'), bytes: a.random ? 1 : KTYPE_BYTES[a.dtype],
+    })),
+    cur, istride, values,
+    scans: scanInstrs.map((x, s) => ({ x, acc: at(accScan, s, 'scan') })),
+    randomStash,
+    reduces: reduceInstrs.map((r, s) => {
+      const isPromoted = promoted[s] === true;
+      return {
+        r, scalar: at(accS, s, 'reduction'), promoted: isPromoted,
+        lanes: lanes && (isPromoted ? 'f64x2' : lanes), vector: accV[s] ?? [],
+      };
+    }),
+    runsMatter: scanInstrs.length > 0 || reduceInstrs.length > 0,
+    keys: randomKeysOf(ctx, spec, lanes !== undefined),
   };
-  /** A piece begins at `at`: reductions start from their identity, scans from the launch's value for the piece. */
-  const startPiece = (at: Local): void => {
-    resetAccumulators();
-    f.op('local.get', at).op('local.set', pieceStart);
-    if (scans.length === 0) return;
-    const piece = pieceNumber(f, pieceStart, seg, bs, segLcm);
-    scans.forEach((x, s) => {
-      f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
-      f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', x.slot).op('i32.add');
-      f.op('i32.const', 8).op('i32.mul').op('i32.add').mem('f64.load', { align: 0 });
-      if (x.type === 'float32') f.op('f32.demote_f64');
-      else if (!isFloatK(x.type)) f.op(`i32.trunc_sat_f64_${isUnsignedK(x.type) ? 'u' : 's'}`);
-      f.op('local.set', accScan[s]!);
-    });
-  };
-  startPiece(start);
+}
+
+/** Reads the sizes and inner strides the kernel keeps in locals. */
+function loadHeader(k: RowKernel): void {
+  const nd = k.spec.ndim;
+  setArg(k.ctx, ARGS.total, k.total);
+  setArg(k.ctx, ARGS.blockSize, k.bs);
+  setArg(k.ctx, ARGS.segment, k.seg);
+  setArg(k.ctx, ARGS.segmentLcm, k.segLcm);
+  k.axes.forEach((a, d) => { setArg(k.ctx, ARGS.shape + 4 * d, a.size); });
+  k.arrays.forEach((a, n) => { setArg(k.ctx, arrayStrideOffset(nd, n, nd - 1), a.istride, a.bytes); });
+}
+
+/** One block [start, stop): row by row, each row's run through the vector loops and the scalar loop. */
+function emitBlock(k: RowKernel, pointers: ReadonlyMap<number, Local>): void {
+  const f = k.ctx.f;
+  startPiece(k, k.start);
   // The multi-index of the block's first element.
-  f.op('local.get', start).op('local.set', rem);
-  for (let d = nd - 1; d >= 0; d--) {
-    f.op('local.get', rem).op('local.get', shape[d]!).op('i32.rem_u').op('local.set', idx[d]!);
-    f.op('local.get', rem).op('local.get', shape[d]!).op('i32.div_u').op('local.set', rem);
+  f.op('local.get', k.start).op('local.set', k.rem);
+  for (const a of [...k.axes].reverse()) {
+    f.op('local.get', k.rem).op('local.get', a.size).op('i32.rem_u').op('local.set', a.idx);
+    f.op('local.get', k.rem).op('local.get', a.size).op('i32.div_u').op('local.set', k.rem);
   }
-  f.op('local.get', start).op('local.set', i);
+  f.op('local.get', k.start).op('local.set', k.i);
+  loop(f, () => { f.op('local.get', k.i).op('local.get', k.stop).op('i32.ge_u'); }, () => { emitRow(k, pointers); });
+}
 
-  f.block().loop(); // rows
-  f.op('local.get', i).op('local.get', stop).op('i32.ge_u').op('br_if', 1);
-  // run = min(shape[inner] - idx[inner], stop - i[, end of the reduced run - i])
+/** One run along the inner axis from element i, then the multi-index advanced past it. */
+function emitRow(k: RowKernel, pointers: ReadonlyMap<number, Local>): void {
+  const f = k.ctx.f;
+  setRunLength(k);
+  setRowPointers(k, pointers);
+  f.op('i32.const', 0).op('local.set', k.j);
+  if (k.lanes) emitVectorLoops(k, k.lanes);
+  scalarLoop(k.ctx, k.spec, k.values.scalar, k.cur, k.istride, k.j, k.run, (r, s) => {
+    combineScalar(f, r.fn, r.type, at(k.reduces, s, 'reduction').scalar, at(k.values.scalar, r.arg, 'value'));
+  }, k.keys, (x, s) => {
+    const acc = at(k.scans, s, 'scan').acc;
+    combineScalar(f, x.fn, x.type, acc, at(k.values.scalar, x.arg, 'value'));
+    f.op('local.get', acc);
+  });
+  advanceIndex(k);
+  if (k.runsMatter) endPiece(k);
+}
+
+/** run = min(shape[inner] - idx[inner], stop - i[, end of the reduced run - i]) */
+function setRunLength(k: RowKernel): void {
+  const f = k.ctx.f;
   const minInto = (target: Local, a: () => void, b: () => void): void => {
     a(); b(); a(); b(); f.op('i32.lt_u').op('select').op('local.set', target);
   };
-  minInto(run,
-    () => { f.op('local.get', shape[nd - 1]!).op('local.get', idx[nd - 1]!).op('i32.sub'); },
-    () => { f.op('local.get', stop).op('local.get', i).op('i32.sub'); });
-  if (runsMatter) {
-    minInto(run, () => { f.op('local.get', run); }, () => {
-      f.op('local.get', i).op('local.get', seg).op('i32.div_u').op('i32.const', 1).op('i32.add')
-        .op('local.get', seg).op('i32.mul').op('local.get', i).op('i32.sub');
-    });
-  }
-  // Row pointers: base + sum over axes of idx * stride * element size.
-  spec.arrays.forEach((_, k) => {
-    const own = pointers.get(k);
+  minInto(k.run,
+    () => { f.op('local.get', k.inner.size).op('local.get', k.inner.idx).op('i32.sub'); },
+    () => { f.op('local.get', k.stop).op('local.get', k.i).op('i32.sub'); });
+  if (!k.runsMatter) return;
+  minInto(k.run, () => { f.op('local.get', k.run); }, () => {
+    f.op('local.get', k.i).op('local.get', k.seg).op('i32.div_u').op('i32.const', 1).op('i32.add')
+      .op('local.get', k.seg).op('i32.mul').op('local.get', k.i).op('i32.sub');
+  });
+}
+
+/** Row pointers: base + sum over axes of idx * stride * element size. */
+function setRowPointers(k: RowKernel, pointers: ReadonlyMap<number, Local>): void {
+  const f = k.ctx.f;
+  const nd = k.spec.ndim;
+  k.arrays.forEach((a, n) => {
+    const own = pointers.get(n);
     if (own !== undefined) f.op('local.get', own);
-    else argLoad(arrayPtrOffset(nd, k));
-    for (let d = 0; d < nd; d++) {
-      f.op('local.get', idx[d]!);
-      argLoad(arrayStrideOffset(nd, k, d));
-      f.op('i32.mul').op('i32.const', elementBytes(k)).op('i32.mul').op('i32.add');
-    }
-    f.op('local.set', cur[k]!);
-  });
-  f.op('i32.const', 0).op('local.set', j);
-
-  if (lanes) {
-    const invariant = (ins: KInstr): boolean =>
-      ins.op === 'const' || (ins.op === 'load' && spec.arrays[ins.array]!.inner === 'broadcast');
-    // An unrolled loop of UNROLL vectors, then one vector at a time, then the scalar tail.
-    const n = LANE_COUNT[lanes];
-    const vectorLoop = (unroll: number): void => {
-      f.block().loop();
-      f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.get', run).op('i32.gt_u').op('br_if', 1);
-      for (let u = 0; u < unroll; u++) {
-        const offset = (k: number): number => (spec.arrays[k]!.inner === 'contiguous' ? u * stepBytes(k) : 0);
-        emitBody(ctx, spec, vecVals, cur, (ins, k) => {
-          if (spec.arrays[k]!.random) {
-            emitRandomLanes(f, lanes, spec.arrays[k]!.dtype, keys.get(k)!, cur[k]!, u, randomStash.get(k)!);
-            return;
-          }
-          f.op('local.get', cur[k]!);
-          if (ins.op === 'load') emitVectorLoad(ctx, lanes, spec.arrays[k]!.dtype, false, offset(k));
-        }, (ins) => emitSimdInstr(ctx, lanes, ins, vecVals, types, 'inline'), (r, s) => {
-          if (promoted[s]) {
-            combineHalves(f, 'f64x2.promote_low_f32x4', r.fn, accV[s]![2 * u]!, accV[s]![2 * u + 1]!, vecVals[r.arg]!);
-            return;
-          }
-          combineVector(f, lanes, r.fn, accV[s]![u]!, vecVals[r.arg]!);
-        }, (k) => { emitVectorStore(ctx, lanes, spec.arrays[k]!.dtype, offset(k)); }, invariant);
-      }
-      f.op('local.get', j).op('i32.const', n * unroll).op('i32.add').op('local.set', j);
-      spec.arrays.forEach((a, k) => {
-        if (a.inner === 'contiguous') {
-          f.op('local.get', cur[k]!).op('i32.const', unroll * stepBytes(k)).op('i32.add').op('local.set', cur[k]!);
-        }
-      });
-      f.op('br', 0).end().end();
-    };
-    // Broadcast operands hold one value along the row, and constants one value everywhere:
-    // splat them once, not per vector (V8 does not hoist a v128.const out of a loop).
-    spec.body.forEach((ins, v) => {
-      if (!invariant(ins)) return;
-      if (ins.op === 'const') splatConst(ctx, lanes, ins.value);
-      else {
-        const k = (ins as { array: number }).array;
-        const a = spec.arrays[k]!;
-        if (a.random) {
-          emitRandomScalar(f, keys.get(k)!, cur[k]!, a.dtype);
-          if (lanes === 'f64x2' && a.dtype === 'float32') f.op('f64.promote_f32');
-          f.op(lanes === 'f64x2' ? 'f64x2.splat' : 'f32x4.splat');
-        } else {
-          f.op('local.get', cur[k]!);
-          emitVectorLoad(ctx, lanes, a.dtype, true, 0);
-        }
-      }
-      f.op('local.set', vecVals[v]!);
+    else loadArg(k.ctx, arrayPtrOffset(nd, n));
+    k.axes.forEach((axis, d) => {
+      f.op('local.get', axis.idx);
+      loadArg(k.ctx, arrayStrideOffset(nd, n, d));
+      f.op('i32.mul').op('i32.const', a.bytes).op('i32.mul').op('i32.add');
     });
-    vectorLoop(UNROLL);
-    vectorLoop(1);
-  }
-
-  scalarLoop(ctx, spec, scalarVals, cur, istride, j, run, (r, s) => {
-    combineScalar(f, r.fn, r.type, accS[s]!, scalarVals[r.arg]!);
-  }, keys, (x, s) => {
-    combineScalar(f, x.fn, x.type, accScan[s]!, scalarVals[x.arg]!);
-    f.op('local.get', accScan[s]!);
+    f.op('local.set', a.cur);
   });
+}
 
-  // Advance the multi-index by the run, carrying into outer axes.
-  f.op('local.get', i).op('local.get', run).op('i32.add').op('local.set', i);
-  f.op('local.get', idx[nd - 1]!).op('local.get', run).op('i32.add').op('local.set', idx[nd - 1]!);
-  for (let d = nd - 1; d >= 1; d--) {
-    f.op('local.get', idx[d]!).op('local.get', shape[d]!).op('i32.ge_u').if();
-    f.op('i32.const', 0).op('local.set', idx[d]!);
-    f.op('local.get', idx[d - 1]!).op('i32.const', 1).op('i32.add').op('local.set', idx[d - 1]!);
-  }
-  for (let d = nd - 1; d >= 1; d--) f.end();
-  if (runsMatter) {
-    // The piece ends at the end of a reduced run or of the block: write its partials.
-    f.op('local.get', i).op('local.get', seg).op('i32.rem_u').op('i32.eqz');
-    f.op('local.get', i).op('local.get', stop).op('i32.eq').op('i32.or').if();
-    if (reduces.length > 0) emitPartials(ctx, spec, lanes ? accLanes : undefined, reduces, accS, accV, pieceStart, seg, bs, segLcm);
-    // The next piece, unless the block ended (the next block starts its own).
-    f.op('local.get', i).op('local.get', stop).op('i32.lt_u').if();
-    startPiece(i);
-    f.end();
-    f.end();
-  }
-  f.op('br', 0).end().end(); // rows
+/** An unrolled loop of UNROLL vectors, then one vector at a time (the scalar loop takes the tail). */
+function emitVectorLoops(k: RowKernel, lanes: Lanes): void {
+  // Broadcast operands hold one value along the row, and constants one value everywhere: set once per row.
+  const invariant = (ins: KInstr): boolean =>
+    ins.op === 'const' || (ins.op === 'load' && at(k.spec.arrays, ins.array, 'array').inner === 'broadcast');
+  emitHoisted(k.ctx, k.spec, lanes, k.values.vector, invariant, (n) => { emitRowValue(k, lanes, n); });
+  vectorLoop(k, lanes, invariant, UNROLL);
+  vectorLoop(k, lanes, invariant, 1);
+}
 
-  f.op('local.get', blk).op('i32.const', 1).op('i32.add').op('local.set', blk);
-  f.op('br', 0).end().end(); // blocks
+/** Pushes a broadcast array's one value along the row, splatted. */
+function emitRowValue(k: RowKernel, lanes: Lanes, n: number): void {
+  const f = k.ctx.f;
+  const a = at(k.arrays, n, 'array');
+  if (!a.spec.random) {
+    f.op('local.get', a.cur);
+    emitVectorLoad(k.ctx, lanes, a.spec.dtype, true, 0);
+    return;
+  }
+  emitRandomScalar(f, randomKeys(k.keys, n), a.cur, a.spec.dtype);
+  if (lanes === 'f64x2' && a.spec.dtype === 'float32') f.op('f64.promote_f32');
+  f.op(lanes === 'f64x2' ? 'f64x2.splat' : 'f32x4.splat');
+}
+
+/** `unroll` vectors per iteration while that many are left in the run. */
+function vectorLoop(k: RowKernel, lanes: Lanes, invariant: (ins: KInstr) => boolean, unroll: number): void {
+  const f = k.ctx.f;
+  // A random array has no bytes: its pointer moves by elements.
+  const stepBytes = (a: RowArray): number => (a.spec.random ? LANE_COUNT[lanes] : vectorBytes(lanes, a.spec.dtype));
+  stepLoop(f, k.j, LANE_COUNT[lanes] * unroll, k.run, () => {
+    for (let u = 0; u < unroll; u++) {
+      emitVectorStep(k.ctx, k.spec, k.cur, {
+        lanes, values: k.values, math: 'inline', hoisted: invariant,
+        offset: (n) => {
+          const a = at(k.arrays, n, 'array');
+          return a.spec.inner === 'contiguous' ? u * stepBytes(a) : 0;
+        },
+        reduce: (r, s) => { combineVectorAcc(k, lanes, at(k.reduces, s, 'reduction'), u); },
+        random: (n) => {
+          const a = at(k.arrays, n, 'array');
+          const stash = k.randomStash.get(n);
+          if (!stash) throw new InternalError(`random array ${n} has no stash`);
+          emitRandomLanes(f, lanes, a.spec.dtype, randomKeys(k.keys, n), a.cur, u, stash);
+        },
+      });
+    }
+  }, () => {
+    for (const a of k.arrays) {
+      if (a.spec.inner === 'contiguous') f.op('local.get', a.cur).op('i32.const', unroll * stepBytes(a)).op('i32.add').op('local.set', a.cur);
+    }
+  });
+}
+
+/** Folds the reduction's vector value at unrolled step u into its accumulator(s) for that step. */
+function combineVectorAcc(k: RowKernel, lanes: Lanes, acc: ReduceAcc, u: number): void {
+  const f = k.ctx.f;
+  const value = at(k.values.vector, acc.r.arg, 'value');
+  if (acc.promoted) {
+    combineHalves(f, 'f64x2.promote_low_f32x4', acc.r.fn, at(acc.vector, 2 * u, 'accumulator'), at(acc.vector, 2 * u + 1, 'accumulator'), value);
+  } else {
+    combineVector(f, lanes, acc.r.fn, at(acc.vector, u, 'accumulator'), value);
+  }
+}
+
+/** Advances the multi-index by the run, carrying into outer axes. */
+function advanceIndex(k: RowKernel): void {
+  const f = k.ctx.f;
+  f.op('local.get', k.i).op('local.get', k.run).op('i32.add').op('local.set', k.i);
+  f.op('local.get', k.inner.idx).op('local.get', k.run).op('i32.add').op('local.set', k.inner.idx);
+  const carries = k.axes.slice(1).map((a, d) => [at(k.axes, d, 'axis'), a] as const).reverse();
+  for (const [outer, axis] of carries) {
+    f.op('local.get', axis.idx).op('local.get', axis.size).op('i32.ge_u').if();
+    f.op('i32.const', 0).op('local.set', axis.idx);
+    f.op('local.get', outer.idx).op('i32.const', 1).op('i32.add').op('local.set', outer.idx);
+  }
+  carries.forEach(() => f.end());
+}
+
+/** The piece ends at the end of a reduced run or of the block: its partials written, and the next piece started unless the block ended. */
+function endPiece(k: RowKernel): void {
+  const f = k.ctx.f;
+  f.op('local.get', k.i).op('local.get', k.seg).op('i32.rem_u').op('i32.eqz');
+  f.op('local.get', k.i).op('local.get', k.stop).op('i32.eq').op('i32.or').if();
+  if (k.reduces.length > 0) emitPartials(k);
+  // The next block starts its own piece.
+  f.op('local.get', k.i).op('local.get', k.stop).op('i32.lt_u').if();
+  startPiece(k, k.i);
+  f.end();
+  f.end();
+}
+
+/** A piece begins at `start`: reductions start from their identity, scans from the launch's value for the piece. */
+function startPiece(k: RowKernel, start: Local): void {
+  const f = k.ctx.f;
+  for (const acc of k.reduces) {
+    const id = identity(acc.r.fn, acc.r.type);
+    emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
+    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id); f.op('local.set', v); }
+  }
+  f.op('local.get', start).op('local.set', k.pieceStart);
+  if (k.scans.length === 0) return;
+  const piece = pieceNumber(k);
+  for (const { x, acc } of k.scans) {
+    partialAddress(k, piece, x.slot);
+    f.mem('f64.load', { align: 0 });
+    fromF64(f, x.type, true);
+    f.op('local.set', acc);
+  }
+}
+
+/** Pushes the address of the partial of `piece` (a local) for `slot`: partials + (piece * slots + slot) * 8. */
+function partialAddress(k: RowKernel, piece: Local, slot: number): void {
+  loadArg(k.ctx, ARGS.partials);
+  k.ctx.f.op('local.get', piece).op('i32.const', k.spec.slots).op('i32.mul').op('i32.const', slot).op('i32.add')
+    .op('i32.const', 8).op('i32.mul').op('i32.add');
+}
+
+/** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
+function emitPartials(k: RowKernel): void {
+  const f = k.ctx.f;
+  const piece = pieceNumber(k);
+  for (const acc of k.reduces) {
+    partialAddress(k, piece, acc.r.slot);
+    if (acc.lanes) emitFoldedAcc(k, acc, acc.lanes);
+    else f.op('local.get', acc.scalar);
+    toF64(f, acc.r.type);
+    f.mem('f64.store', { align: 0 });
+  }
+}
+
+/** Pushes a reduction's value: the vector accumulators pairwise, then their lanes, then the scalar tail, in that fixed order. */
+function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
+  const f = k.ctx.f;
+  const { r, vector } = acc;
+  const first = at(vector, 0, 'accumulator');
+  const op = vectorReduceOp(lanes, r.fn);
+  const tree = (lo: number, hi: number): void => {
+    if (hi - lo === 1) { f.op('local.get', at(vector, lo, 'accumulator')); return; }
+    const mid = (lo + hi) >> 1;
+    tree(lo, mid); tree(mid, hi); f.op(op);
+  };
+  tree(0, vector.length);
+  f.op('local.set', first);
+  const folded = f.local(scalarType(r.type));
+  foldLanes(f, lanes, r.fn, first);
+  f.op('local.set', folded);
+  combineScalar(f, r.fn, r.type, folded, acc.scalar);
+  f.op('local.get', folded);
+}
+
+/** A local holding the number of the piece starting at pieceStart (see the head of this file). */
+function pieceNumber(k: RowKernel): Local {
+  const f = k.ctx.f;
+  const piece = f.local('i32');
+  const div = (by: Local): void => { f.op('local.get', k.pieceStart).op('local.get', by).op('i32.div_u'); };
+  div(k.seg); div(k.bs); f.op('i32.add'); div(k.segLcm); f.op('i32.sub').op('local.set', piece);
+  return piece;
 }
 
 /**
@@ -264,61 +401,20 @@ function emitTemps(ctx: EmitContext, spec: KernelSpec, blk: Local, temps: NonNul
   const f = ctx.f;
   const [lo, hi, entry] = [f.local('i32'), f.local('i32'), f.local('i32')];
   return (spec.temps ?? []).map((t, i) => {
-    const at = temps.offset + TEMPS.first + TEMPS.stride * i;
+    const field = temps.offset + TEMPS.first + TEMPS.stride * i;
     const base = f.local('i32');
-    f.op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.table });
+    loadArg(ctx, field + TEMPS.table);
     f.op('local.get', blk).op('i32.const', 8).op('i32.mul').op('i32.add').op('local.tee', entry);
     f.mem('i32.load', { offset: 0 }).op('local.set', lo);
     f.op('local.get', entry).mem('i32.load', { offset: 4 }).op('local.set', hi);
-    f.op('local.get', temps.scratch).op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.offset }).op('i32.add');
-    f.op('local.get', lo).op('i32.const', KTYPE_BYTES[spec.arrays[t.array]!.dtype]).op('i32.mul').op('i32.sub').op('local.set', base);
-    f.op('local.get', ctx.args).mem('i32.load', { offset: at + TEMPS.args });
-    f.op('local.get', lo).op('local.get', hi).op('local.get', base).op('call', temps.fns[i]!);
+    f.op('local.get', temps.scratch);
+    loadArg(ctx, field + TEMPS.offset);
+    f.op('i32.add');
+    f.op('local.get', lo).op('i32.const', KTYPE_BYTES[at(spec.arrays, t.array, 'array').dtype]).op('i32.mul').op('i32.sub').op('local.set', base);
+    loadArg(ctx, field + TEMPS.args);
+    f.op('local.get', lo).op('local.get', hi).op('local.get', base).op('call', at(temps.fns, i, 'temporary function'));
     return [t.array, base];
   });
-}
-
-/** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
-function emitPartials(ctx: EmitContext, spec: KernelSpec, accLanes: ((slotIndex: number) => Lanes) | undefined, reduces: readonly ReduceInstr[],
-  accS: readonly Local[], accV: readonly (readonly Local[])[], pieceStart: Local, seg: Local, bs: Local, segLcm: Local): void {
-  const f = ctx.f;
-  const piece = pieceNumber(f, pieceStart, seg, bs, segLcm);
-  reduces.forEach((r, s) => {
-    f.op('local.get', ctx.args).mem('i32.load', { offset: ARGS.partials });
-    f.op('local.get', piece).op('i32.const', spec.slots).op('i32.mul').op('i32.const', r.slot).op('i32.add');
-    f.op('i32.const', 8).op('i32.mul').op('i32.add');
-    if (accLanes) {
-      // The vector accumulators pairwise, then their lanes, then the scalar tail, in that fixed order.
-      const lanes = accLanes(s);
-      const accs = accV[s]!;
-      const op = vectorReduceOp(lanes, r.fn);
-      const tree = (lo: number, hi: number): void => {
-        if (hi - lo === 1) { f.op('local.get', accs[lo]!); return; }
-        const mid = (lo + hi) >> 1;
-        tree(lo, mid); tree(mid, hi); f.op(op);
-      };
-      tree(0, accs.length);
-      f.op('local.set', accs[0]!);
-      const folded = f.local(scalarType(r.type));
-      foldLanes(f, lanes, r.fn, accs[0]!);
-      f.op('local.set', folded);
-      combineScalar(f, r.fn, r.type, folded, accS[s]!);
-      f.op('local.get', folded);
-    } else {
-      f.op('local.get', accS[s]!);
-    }
-    if (r.type === 'float32') f.op('f64.promote_f32');
-    else if (!isFloatK(r.type)) f.op(`f64.convert_i32_${isUnsignedK(r.type) ? 'u' : 's'}`);
-    f.mem('f64.store', { align: 0 });
-  });
-}
-
-/** A local holding the number of the piece starting at element `at` (see the head of this file). */
-function pieceNumber(f: FunctionBuilder, at: Local, seg: Local, bs: Local, segLcm: Local): Local {
-  const piece = f.local('i32');
-  const div = (by: Local): void => { f.op('local.get', at).op('local.get', by).op('i32.div_u'); };
-  div(seg); div(bs); f.op('i32.add'); div(segLcm); f.op('i32.sub').op('local.set', piece);
-  return piece;
 }
 
 export { emitKernel };

@@ -1,7 +1,8 @@
 // Writes a launch block (args-layout.ts): the header, the shape, each array's
 // pointer and strides, and each random array's key and stream.
 import { ARGS, RANDOM_WORDS_BYTES, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
-import type { LaunchArray } from './launch.js';
+import type { LaunchArray } from './launch-types.js';
+import { at } from '../internal-error.js';
 
 /** The header fields of a launch block. */
 interface Header {
@@ -33,7 +34,7 @@ function writeLaunchBlock(words: Int32Array, at: number, h: Header, shape: reado
 /** A launch gives key and stream exactly for the spec's random arrays (their words' place and count come from the spec). */
 function checkRandomArrays(spec: ReadonlyArray<{ random?: true }>, arrays: readonly LaunchArray[], what: string): void {
   spec.forEach((a, k) => {
-    if (Boolean(a.random) !== Boolean(arrays[k]!.random)) {
+    if (Boolean(a.random) !== Boolean(arrays[k]?.random)) {
       throw new RangeError(`${what}: array ${k} is ${a.random ? '' : 'not '}a random array in the kernel, so it ${a.random ? 'needs' : 'takes no'} random words (key and stream)`);
     }
   });
@@ -54,8 +55,9 @@ function writeRandomWords(words: Int32Array, at: number, arrays: readonly Launch
 function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
   let expect = 1;
   for (let d = shape.length - 1; d >= 0; d--) {
-    if (shape[d] !== 1 && strides[d] !== expect) return false;
-    expect *= shape[d]!;
+    const n = at(shape, d, 'axis');
+    if (n !== 1 && strides[d] !== expect) return false;
+    expect *= n;
   }
   return true;
 }

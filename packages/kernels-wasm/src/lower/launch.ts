@@ -7,10 +7,10 @@ import { LRUCache } from 'lru-cache';
 import { ARGS, CONTRACTION, argsBytes, claimIndex, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
 import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
-import type { TempLaunch } from './launch-temps.js';
-import type { KernelSpec } from './kernel-spec.js';
+import type { ContractionLaunch, ContractionOperand, Launch, LaunchArray, TempLaunch } from './launch-types.js';
+import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
+import { at } from '../internal-error.js';
 import type { CompiledModule, HostFunction } from './compile.js';
-import type { RandomWords } from './philox.js';
 
 /** What a launch needs of the heap (kernels-wasm's Heap provides it). */
 interface HeapLike {
@@ -28,55 +28,6 @@ interface HostModule {
 
 /** What it takes to instantiate a kernel anywhere: a worker receives exactly this. */
 type KernelModule = Pick<CompiledModule, 'hash' | 'id' | 'module' | 'hostKeys'>;
-
-interface LaunchArray {
-  /** Byte address of element (0, ..., 0); for a random array, that element's index. */
-  readonly ptr: number;
-  /** Element strides per axis; 0 broadcasts, negative walks backwards. */
-  readonly strides: readonly number[];
-  /** A random array's key and stream (the spec marks the array random). */
-  readonly random?: RandomWords;
-}
-
-/** A contraction operand: byte address of its first element; element strides per batch, row and column. */
-interface ContractionOperand {
-  readonly ptr: number;
-  /** 0 broadcasts the operand over the batch. */
-  readonly batch: number;
-  readonly row: number;
-  readonly col: number;
-}
-
-/** C (batches x P x Q) = A (batches x P x K) @ B (batches x K x Q), for a spec with a contraction. */
-interface ContractionLaunch {
-  readonly batches: number;
-  readonly P: number;
-  readonly K: number;
-  readonly Q: number;
-  readonly a: ContractionOperand;
-  readonly b: ContractionOperand;
-  /** Rows of C per block (default: about 2^17 multiply-adds a block); fixed by the data, never by the worker count. */
-  readonly rowsPerBlock?: number;
-}
-
-interface Launch {
-  readonly shape: readonly number[];
-  readonly arrays: readonly LaunchArray[];
-  /** Elements per block (default BLOCK_SIZE): fixed by the data, never by the worker count. */
-  readonly blockSize?: number;
-  /** Elements each reduction output covers (the trailing, reduced part of the space); default: all. */
-  readonly segment?: number;
-  /** Sizes and operands of the spec's contraction; its blocks are rows of C, and the body's blocks the same rows. */
-  readonly contraction?: ContractionLaunch;
-  /** The spec's pinned temporaries: each one's own space and arrays. */
-  readonly temps?: readonly TempLaunch[];
-  /**
-   * A scan kernel's starting values, laid out as its partials
-   * (initial[piece * slots + slot]): each piece's running value before its
-   * first element. Absent: every piece starts from the scan's identity.
-   */
-  readonly initial?: Float64Array;
-}
 
 interface LaunchResult {
   /**
@@ -157,9 +108,14 @@ function contractionRows(c: ContractionLaunch): number {
   return Math.max(1, Math.min(rows, c.rowsPerBlock ?? want));
 }
 
-/** Checks a contraction launch against its spec; returns its rows per block. */
-function checkContraction(compiled: CompiledModule, l: Launch, total: number): number {
-  const spec = compiled.spec.contraction!;
+/** A contraction launch, checked, with its rows of C per block. */
+interface CheckedContraction {
+  readonly c: ContractionLaunch;
+  readonly rowsPerBlock: number;
+}
+
+/** Checks a contraction launch against its spec. */
+function checkContraction(spec: ContractionSpec, l: Launch, total: number): CheckedContraction {
   const c = l.contraction;
   if (!c) throw new RangeError('launch: the kernel computes a matrix product; give launch.contraction (sizes and operands)');
   for (const k of ['batches', 'P', 'K', 'Q'] as const) {
@@ -173,10 +129,20 @@ function checkContraction(compiled: CompiledModule, l: Launch, total: number): n
   }
   if (spec.vectorise === 'rows' && c.a.col !== 1) throw new RangeError(`launch: a 'rows' contraction reads A contiguous along k; got column stride ${c.a.col}`);
   if (spec.vectorise === 'columns' && c.b.col !== 1) throw new RangeError(`launch: a 'columns' contraction reads B contiguous along its columns; got column stride ${c.b.col}`);
-  if (total > 0 && !isRowMajor(l.shape, l.arrays[spec.product]!.strides)) {
+  if (total > 0 && !isRowMajor(l.shape, at(l.arrays, spec.product, 'array').strides)) {
     throw new RangeError('launch: the product array must be contiguous over the space');
   }
-  return contractionRows(c);
+  return { c, rowsPerBlock: contractionRows(c) };
+}
+
+/** Writes a contraction's sizes, pointers and strides after the elementwise launch block at `at`. */
+function writeContraction(words: Int32Array, at: number, { c, rowsPerBlock }: CheckedContraction): void {
+  const fields: Array<[keyof typeof CONTRACTION, number]> = [
+    ['rows', c.batches * c.P], ['P', c.P], ['K', c.K], ['Q', c.Q], ['rowsPerBlock', rowsPerBlock],
+    ['aPtr', c.a.ptr], ['aBatch', c.a.batch], ['aRow', c.a.row], ['aCol', c.a.col],
+    ['bPtr', c.b.ptr], ['bBatch', c.b.batch], ['bRow', c.b.row], ['bCol', c.b.col],
+  ];
+  for (const [name, v] of fields) words[(at + CONTRACTION[name]) >>> 2] = v;
 }
 
 /**
@@ -193,20 +159,22 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   checkRandomArrays(compiled.spec.arrays, l.arrays, 'launch');
   const total = l.shape.reduce((a, b) => a * b, 1);
   const columns = compiled.spec.mode === 'columns';
-  const contraction = compiled.spec.contraction ? checkContraction(compiled, l, total) : 0;
+  const contraction = compiled.spec.contraction ? checkContraction(compiled.spec.contraction, l, total) : undefined;
   // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements;
   // contraction kernels, rows of the product (and the body the same rows' elements).
-  const blockSize = contraction ? Math.max(1, contraction * l.contraction!.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
-  const blocks = columns ? (total === 0 ? 0 : Math.ceil(l.shape[1]! / blockSize)) : Math.ceil(total / blockSize);
+  const blockSize = contraction ? Math.max(1, contraction.rowsPerBlock * contraction.c.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
+  // A column kernel's space is [rows, columns] (validateSpec checks it).
+  const columnCount = columns ? at(l.shape, 1, 'axis') : 0;
+  const blocks = columns ? (total === 0 ? 0 : Math.ceil(columnCount / blockSize)) : Math.ceil(total / blockSize);
   const segment = Math.max(1, l.segment ?? total);
   if (total % segment !== 0) throw new RangeError(`launch: segment ${segment} does not divide the ${total} elements`);
   const lcm = (segment / gcd(segment, blockSize)) * blockSize;
   const segmentLcm = lcm > 0xfffffffe ? 0xffffffff : lcm;
   const pieceIndex = (i: number): number =>
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
-  const pieces = columns ? l.shape[1]! : total === 0 ? 0 : pieceIndex(total - 1) + 1;
+  const pieces = columns ? columnCount : total === 0 ? 0 : pieceIndex(total - 1) + 1;
   const temps = compiled.spec.temps;
-  const planned = temps ? planTemps(compiled.spec, l.shape, l.arrays, l.temps, blocks, blockSize, total) : undefined;
+  const planned = temps ? planTemps(temps, l.shape, l.arrays, l.temps, blocks, blockSize, total) : undefined;
   const held: number[] = [];
   const alloc = (bytes: number): number => {
     const p = heap.alloc(bytes);
@@ -223,19 +191,9 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     const words = (): Int32Array => new Int32Array(heap.memory.buffer);
     writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
     writeScanStarts(compiled.spec, new Float64Array(heap.memory.buffer, partialsPtr, pieces * slots), l.initial);
-    if (contraction) {
-      const c = l.contraction!;
-      const base = argsBytes(ndim, l.arrays.length);
-      const fields: Array<[keyof typeof CONTRACTION, number]> = [
-        ['rows', c.batches * c.P], ['P', c.P], ['K', c.K], ['Q', c.Q], ['rowsPerBlock', contraction],
-        ['aPtr', c.a.ptr], ['aBatch', c.a.batch], ['aRow', c.a.row], ['aCol', c.a.col],
-        ['bPtr', c.b.ptr], ['bBatch', c.b.batch], ['bRow', c.b.row], ['bCol', c.b.col],
-      ];
-      const w = words();
-      for (const [name, v] of fields) w[(argsPtr + base + CONTRACTION[name]) >>> 2] = v;
-    }
+    if (contraction) writeContraction(words(), argsPtr + argsBytes(ndim, l.arrays.length), contraction);
     const { scratch, tempArgs } = planned
-      ? writeTemps(compiled.spec, words, alloc, argsPtr, tempsOffset(compiled.spec), l.temps!, planned, Math.max(1, threads))
+      ? writeTemps(compiled.spec, words, alloc, argsPtr, tempsOffset(compiled.spec), planned, Math.max(1, threads))
       : { scratch: 0, tempArgs: [] };
     writeRandomWords(words(), argsPtr + randomOffset(compiled.spec), l.arrays);
     return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots, total, pieceIndex };
@@ -264,7 +222,7 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
   try {
     if (!ok) return { partials: new Float64Array(0), blocks: p.blocks, pieces: p.pieces, pieceIndex: p.pieceIndex, flags: { divide: 0, invalid: 0 } };
     const words = new Int32Array(heap.memory.buffer);
-    const flag = (offset: number): number => [p.argsPtr, ...p.tempArgs].reduce((n, at) => n + words[(at + offset) >>> 2]!, 0);
+    const flag = (offset: number): number => [p.argsPtr, ...p.tempArgs].reduce((n, at) => n + (words[(at + offset) >>> 2] ?? 0), 0);
     return {
       partials: new Float64Array(heap.memory.buffer, p.partialsPtr, p.pieces * p.slots).slice(),
       blocks: p.blocks,

@@ -10,6 +10,7 @@
 //   float32: (w0 >>> 8) * 2^-24
 // both in [0, 1), every value a multiple of 2^-53 (2^-24) exactly.
 import type { FunctionBuilder, Local } from '../encode/index.js';
+import { InternalError, at } from '../internal-error.js';
 import { HIGH_TO_LOW, PRODUCT_HIGH_WORDS, PRODUCT_LOW_WORDS } from '../encode/shuffles.js';
 import { RANDOM_WORDS_BYTES, randomOffset } from './args-layout.js';
 import type { EmitContext } from './context.js';
@@ -36,7 +37,11 @@ interface RoundKeys {
   readonly s0: Local;
   readonly s1: Local;
   /** For vector code (V8 does not hoist a v128.const out of a loop, so constants live here too). */
-  readonly vector?: {
+  readonly vector?: VectorKeys;
+}
+
+/** What vector code reads of a random array's keys, in v128 locals. */
+interface VectorKeys {
     /** Rounds 2..9's keys, splatted (index r - 2). */
     readonly keys: ReadonlyArray<readonly [Local, Local]>;
     /**
@@ -53,7 +58,6 @@ interface RoundKeys {
     readonly scale32: Local;
     readonly scale53: Local;
     readonly scale24: Local;
-  };
 }
 
 /** Reads the key and stream at `wordsAt` (a byte offset in the launch block `args`) and sets what the generator's code reads. */
@@ -77,8 +81,10 @@ function emitRoundKeys(f: FunctionBuilder, args: Local, wordsAt: number, vector:
     return v;
   };
   const splat = (push: () => void): Local => set(() => { push(); f.op('i32x4.splat'); });
-  const [k00, k10] = scalar[0]!;
-  const [k01, k11] = scalar[1]!;
+  const [round0, round1] = scalar;
+  if (!round0 || !round1) throw new InternalError('Philox needs at least two rounds');
+  const [k00, k10] = round0;
+  const [k01, k11] = round1;
   const p = f.local('i64');
   const a = f.local('i32');
   const q = f.local('i64');
@@ -124,8 +130,7 @@ function emitPhiloxScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   f.op('i32.const', 0).op('local.set', R[1]);
   f.op('local.get', keys.s0).op('local.set', R[2]);
   f.op('local.get', keys.s1).op('local.set', R[3]);
-  for (let r = 0; r < ROUNDS; r++) {
-    const [k0, k1] = keys.scalar[r]!;
+  for (const [k0, k1] of keys.scalar) {
     f.op('local.get', R[0]).op('i64.extend_i32_u').op('i64.const', BigInt(M0)).op('i64.mul').op('local.set', p0);
     f.op('local.get', R[2]).op('i64.extend_i32_u').op('i64.const', BigInt(M1)).op('i64.mul').op('local.set', p1);
     // R0 = hi1 ^ R1 ^ k0;  R2 = hi0 ^ R3 ^ k1;  R1 = lo1;  R3 = lo0
@@ -134,7 +139,7 @@ function emitPhiloxScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
     f.op('local.get', p1).op('i32.wrap_i64').op('local.set', R[1]);
     f.op('local.get', p0).op('i32.wrap_i64').op('local.set', R[3]);
   }
-  out.forEach((l, i) => { f.op('local.get', R[i]!).op('local.set', l); });
+  out.forEach((l, i) => { f.op('local.get', at(R, i, 'word')).op('local.set', l); });
 }
 
 /** Leaves element e's value on the stack, in scalar code (`dtype` float64 or float32: validateSpec checks it). */
@@ -156,8 +161,7 @@ function emitRandomScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 
  * Philox on the four counters [e + i, 0, s0, s1], i = 0..3, one per lane:
  * leaves w0 and w1 (or only w0) of the four in `out` as i32x4.
  */
-function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: readonly Local[]): void {
-  const v = keys.vector!;
+function emitPhiloxVector(f: FunctionBuilder, v: VectorKeys, e: Local, out: readonly Local[]): void {
   const R = [f.local('v128'), f.local('v128'), f.local('v128'), f.local('v128')] as const;
   const [lo, hi] = [f.local('v128'), f.local('v128')];
   // hi, lo of the four 32 x 32 -> 64-bit products of `x` and `m`, each into a local.
@@ -180,8 +184,7 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   f.op('local.get', lo1).op('local.set', R[1]);
   f.op('local.get', R[3]).op('local.get', c3).op('v128.xor').op('local.set', R[2]);
   f.op('local.get', c4).op('local.set', R[3]);
-  for (let r = 2; r < ROUNDS; r++) {
-    const [k0, k1] = v.keys[r - 2]!;
+  for (const [k0, k1] of v.keys) {
     mulhilo(R[0], v.m0, hi0, lo0);
     mulhilo(R[2], v.m1, hi1, lo1);
     f.op('local.get', hi1).op('local.get', R[1]).op('v128.xor').op('local.get', k0).op('v128.xor').op('local.set', R[0]);
@@ -189,24 +192,23 @@ function emitPhiloxVector(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
     f.op('local.get', lo1).op('local.set', R[1]);
     f.op('local.get', lo0).op('local.set', R[3]);
   }
-  out.forEach((l, i) => { f.op('local.get', R[i]!).op('local.set', l); });
+  out.forEach((l, i) => { f.op('local.get', at(R, i, 'word')).op('local.set', l); });
 }
 
 /**
  * Values of elements e..e+3 as vectors: float32 as one f32x4 into out[0];
  * float64 as two f64x2 (elements e, e+1 into out[0]; e+2, e+3 into out[1]).
  */
-function emitRandomVector(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 'float64' | 'float32', out: readonly Local[]): void {
-  const v = keys.vector!;
+function emitRandomVector(f: FunctionBuilder, v: VectorKeys, e: Local, dtype: 'float64' | 'float32', out: readonly [Local] | readonly [Local, Local]): void {
   const w0 = f.local('v128');
   if (dtype === 'float32') {
-    emitPhiloxVector(f, keys, e, [w0]);
+    emitPhiloxVector(f, v, e, [w0]);
     f.op('local.get', w0).op('i32.const', 8).op('i32x4.shr_u').op('f32x4.convert_i32x4_u');
-    f.op('local.get', v.scale24).op('f32x4.mul').op('local.set', out[0]!);
+    f.op('local.get', v.scale24).op('f32x4.mul').op('local.set', out[0]);
     return;
   }
   const w1 = f.local('v128');
-  emitPhiloxVector(f, keys, e, [w0, w1]);
+  emitPhiloxVector(f, v, e, [w0, w1]);
   f.op('local.get', w0).op('i32.const', 11).op('i32x4.shr_u').op('local.set', w0);
   for (const half of [0, 1]) {
     const low = (x: Local): void => {
@@ -215,7 +217,7 @@ function emitRandomVector(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 
     };
     low(w1); f.op('f64x2.convert_low_i32x4_u').op('local.get', v.scale32).op('f64x2.mul');
     low(w0); f.op('f64x2.convert_low_i32x4_u').op('local.get', v.scale53).op('f64x2.mul');
-    f.op('f64x2.add').op('local.set', out[half]!);
+    f.op('f64x2.add').op('local.set', at(out, half, 'output'));
   }
 }
 
@@ -227,15 +229,17 @@ function emitRandomVector(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: 
  */
 function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: RoundKeys, cur: Local, u: number,
   stash: readonly [Local, Local]): void {
+  const v = keys.vector;
+  if (!v) throw new InternalError('random lanes need the vector keys');
   const wide = lanes === 'f64x2';
   if (!wide || u % 2 === 0) {
     const e = f.local('i32');
     f.op('local.get', cur);
     if (u > 0) f.op('i32.const', u * LANE_COUNT[lanes]).op('i32.add');
     f.op('local.set', e);
-    if (dtype === 'float64') emitRandomVector(f, keys, e, dtype, stash);
+    if (dtype === 'float64') emitRandomVector(f, v, e, dtype, stash);
     else {
-      emitRandomVector(f, keys, e, 'float32', [stash[0]]);
+      emitRandomVector(f, v, e, 'float32', [stash[0]]);
       if (wide) {
         f.op('local.get', stash[0]).op('local.get', stash[0]).shuffle(HIGH_TO_LOW);
         f.op('f64x2.promote_low_f32x4').op('local.set', stash[1]);
@@ -247,4 +251,4 @@ function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: R
 }
 
 export { randomKeysOf, emitRandomScalar, emitRandomLanes };
-export type { RandomWords, RoundKeys };
+export type { RandomWords, RoundKeys, VectorKeys };

@@ -5,7 +5,7 @@
 // of additions is fixed).
 import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { intCompare, intRange, isFloatK, scalarType, wrapInt } from './context.js';
+import { intCompare, intRange, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -82,4 +82,19 @@ function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): v
   } else f.op(op);
 }
 
-export { identity, combineScalar, vectorReduceOp, combineVector, combineHalves, foldLanes };
+/**
+ * Partials are f64, which hold every value of the reductions' types exactly:
+ * toF64 widens the value on the stack to one, fromF64 brings one back
+ * (`saturate`: with the saturating truncation, which never traps).
+ */
+function toF64(f: FunctionBuilder, t: KType): void {
+  if (t === 'float32') f.op('f64.promote_f32');
+  else if (!isFloatK(t)) f.op(`f64.convert_i32_${isUnsignedK(t) ? 'u' : 's'}`);
+}
+
+function fromF64(f: FunctionBuilder, t: KType, saturate: boolean): void {
+  if (t === 'float32') f.op('f32.demote_f64');
+  else if (!isFloatK(t)) f.op(`i32.trunc_${saturate ? 'sat_' : ''}f64_${isUnsignedK(t) ? 'u' : 's'}`);
+}
+
+export { toF64, fromF64, identity, combineScalar, vectorReduceOp, combineVector, combineHalves, foldLanes };
