@@ -6,7 +6,7 @@ export const {
   add, subtract, sub, multiply, mul, divide, div, trueDivide, floorDivide, mod, remainder, power,
   pow, atan2, hypot, minimum, maximum, equal, eq, notEqual, ne, less, lt, lessEqual, le, greater,
   gt, greaterEqual, ge, logicalAnd, logicalOr, logicalXor, fmax, fmin, fmod, copysign, heaviside,
-  nextafter, logaddexp, logaddexp2, bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift,
+  nextafter, logaddexp, logaddexp2, bitwiseAnd, bitwiseOr, bitwiseXor, leftShift, rightShift, gcd,
   negative, neg, abs, absolute, sign, sqrt, cbrt, square, reciprocal, exp, expm1, exp2, log, log1p,
   log2, log10, sin, cos, tan, asin, arcsin, acos, arccos, atan, arctan, sinh, cosh, tanh, asinh,
   arcsinh, acosh, arccosh, atanh, arctanh, floor, ceil, round, rint, trunc, logicalNot, isnan,

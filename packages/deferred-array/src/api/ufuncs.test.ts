@@ -19,12 +19,12 @@ describe('function forms from the op table', () => {
   test('every unary and binary op and alias is a function of the package, the alias the same op', () => {
     const x = da.wrap(new Float64Array([0.25, 0.5, 2]));
     const y = da.wrap(new Float64Array([3, -1, 0.5]));
-    // Bitwise ops take integers only.
+    // Bitwise ops, shifts and gcd take integers only.
     const i = da.wrap(new Int32Array([1, 6, -12]));
     const j = da.wrap(new Int32Array([3, 1, 2]));
     const pkg = da as unknown as Record<string, (...a: unknown[]) => da.DeferredArray>;
     for (const op of [...UNARY_OPS, ...BINARY_OPS]) {
-      const bits = OPS[op].rule === 'bitwise' || OPS[op].rule === 'shift';
+      const bits = ['bitwise', 'shift', 'integer'].includes(OPS[op].rule);
       const [a, b] = bits ? [i, j] : [x, y];
       const args = OPS[op].family === 'unary' ? [a] : [a, b];
       const want = values(pkg[op]!(...args).executeSync());

@@ -46,7 +46,8 @@ const smallFloat = (d: DType): boolean => d !== 'bool' && isInteger(d) && floatF
 // Binary ops whose integer operands keep their dtype, and those that give floats, from the op table's rules.
 const ARITHMETIC: readonly string[] = BINARY_OPS.filter((op) => ['arith', 'arithNoBool', 'intArith'].includes(OPS[op].rule) && op !== 'divide');
 const FLOAT_BINARY: readonly string[] = BINARY_OPS.filter((op) => OPS[op].rule === 'float');
-const BITWISE: readonly string[] = BINARY_OPS.filter((op) => OPS[op].rule === 'bitwise' || OPS[op].rule === 'shift');
+/** Binary ops with integer loops only: bitwise ops, shifts and gcd. */
+const BITWISE: readonly string[] = BINARY_OPS.filter((op) => ['bitwise', 'shift', 'integer'].includes(OPS[op].rule));
 /** Binary ops whose integer loops differ from their float ones (division by zero, powers): no float64 stand-in for int64. */
 const INT_ARITH: readonly string[] = BINARY_OPS.filter((op) => OPS[op].rule === 'intArith');
 const COMPARISONS = ['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual'];
@@ -80,7 +81,7 @@ const DEVIATIONS: ReadonlyArray<{
   {
     numpy: 'int64', ours: 'error:TypeError',
     when: (w) => w.table === 'binary' && [...BITWISE, ...INT_ARITH].includes(w.op) && needsInt64(w.dtypes[0]!, w.dtypes[1]!),
-    why: 'no int64: bitwise ops, integer division, modulo and powers of uint32 with a signed integer have no common integer type here (a DTypeError says which cast to make)',
+    why: 'no int64: bitwise ops, gcd, integer division, modulo and powers of uint32 with a signed integer have no common integer type here (a DTypeError says which cast to make)',
   },
   {
     numpy: 'int64', ours: 'float64', when: (w) => w.table === 'binary' && needsInt64(w.dtypes[0]!, w.dtypes[1]!),

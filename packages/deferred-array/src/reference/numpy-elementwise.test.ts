@@ -1,5 +1,6 @@
-// The reference evaluator against NumPy 1.24.2, op by op and dtype by dtype
-// (test/vectors/elementwise.json, made by scripts/numpy/gen_vectors.py).
+// The reference evaluator against NumPy 1.24.2 (2.4.6 for the ops merged
+// later), op by op and dtype by dtype (test/vectors/elementwise.json, made by
+// scripts/numpy/gen_vectors.py).
 // Inputs go in through the public API and results come back as ndarrays, so
 // this checks the whole path a user sees, not just scalar-math.ts.
 import { readFileSync } from 'node:fs';

@@ -235,7 +235,7 @@ function binaryFloat(op: BinaryOp, t: DType): Binary {
     case 'nextafter': return nextafter(t);
     case 'logaddexp': return logaddexp;
     case 'logaddexp2': return logaddexp2;
-    case 'bitwiseAnd': case 'bitwiseOr': case 'bitwiseXor': case 'leftShift': case 'rightShift': return noFloatBits(op);
+    case 'bitwiseAnd': case 'bitwiseOr': case 'bitwiseXor': case 'leftShift': case 'rightShift': case 'gcd': return noFloatBits(op);
     default: return compareOrLogical(op);
   }
 }
@@ -311,6 +311,12 @@ function binaryInt(op: BinaryOp, t: DType, flags: RunFlags): Binary {
       if (kind === 'u') return (a, b) => (b >= 0 && b < w ? a >>> b : 0);
       return (a, b) => (b >= 0 && b < w ? a >> b : a < 0 ? -1 : 0);
     }
+    // Euclid's algorithm on the magnitudes, wrapped back to the type as NumPy's (the most negative value's magnitude does not fit).
+    case 'gcd': return (a, b) => {
+      let x = Math.abs(a);
+      for (let y = Math.abs(b); y !== 0;) [x, y] = [y, x % y];
+      return wrap(x);
+    };
     default: return binaryFloat(op, t);
   }
 }

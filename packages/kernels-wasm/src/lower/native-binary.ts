@@ -276,6 +276,30 @@ const rightShift: BinaryEmitter = {
   },
 };
 
+/**
+ * NumPy's gcd: Euclid's algorithm on the magnitudes, read unsigned (the most
+ * negative value's is 2^31, or 2^15, 2^7, which wrap back to it as NumPy's do).
+ */
+const gcd: BinaryEmitter = {
+  scalar: (ctx, t, a, b) => {
+    const f = ctx.f;
+    const [x, y, r] = [f.local('i32'), f.local('i32'), f.local('i32')];
+    for (const [from, to] of [[a, x], [b, y]] as const) {
+      if (isUnsignedK(t)) f.op('local.get', from);
+      else f.op('i32.const', 0).op('local.get', from).op('i32.sub').op('local.get', from).op('local.get', from).op('i32.const', 0).op('i32.lt_s').op('select');
+      f.op('local.set', to);
+    }
+    f.block().loop();
+    f.op('local.get', y).op('i32.eqz').op('br_if', 1);
+    f.op('local.get', x).op('local.get', y).op('i32.rem_u').op('local.set', r);
+    f.op('local.get', y).op('local.set', x).op('local.get', r).op('local.set', y);
+    f.op('br', 0);
+    f.end().end();
+    f.op('local.get', x);
+    wrapInt(f, t);
+  },
+};
+
 const NATIVE_BINARY = {
   add: arith('add', 'i32.or'),
   subtract: arith('sub'),
@@ -305,6 +329,7 @@ const NATIVE_BINARY = {
   bitwiseXor: bitwise('i32.xor', 'v128.xor'),
   leftShift,
   rightShift,
+  gcd,
 } as const satisfies BinaryEmitters;
 
 /** The emitter of a binary op, where the table writes it as instructions. */

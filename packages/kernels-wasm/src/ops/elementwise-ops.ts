@@ -155,6 +155,8 @@ const ELEMENTWISE_OPS = {
   leftShift: op('binary', 'shift', INT_ONLY, EXACT),
   /** NumPy's right_shift, arithmetic for signed types: past the width it gives 0, or -1 for a negative value. */
   rightShift: op('binary', 'shift', INT_ONLY, EXACT),
+  /** NumPy's gcd: of the magnitudes, so never negative, but where the most negative value's wraps (int32 gcd(-2^31, 0) is -2^31). */
+  gcd: op('binary', 'integer', INT_ONLY, EXACT),
 
   // One operand.
   negative: op('unary', 'arithNoBool', NATIVE, EXACT, ['neg']),
