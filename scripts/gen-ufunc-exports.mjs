@@ -36,7 +36,15 @@ function render(names) {
     `export const {\n${lines.join('\n')}\n} = UFUNCS;\n`;
 }
 
-const want = render(elementwiseNames(JSON.parse(readFileSync(TABLE, 'utf8'))));
+function readTable() {
+  try {
+    return JSON.parse(readFileSync(TABLE, 'utf8'));
+  } catch (e) {
+    throw new Error(`gen-ufunc-exports: cannot read ${TABLE} (${e.message}): build kernels-wasm first (npm run build)`);
+  }
+}
+
+const want = render(elementwiseNames(readTable()));
 if (process.argv.includes('--check')) {
   let have = '';
   try { have = readFileSync(OUT, 'utf8'); } catch { /* missing: stale */ }
