@@ -15,6 +15,7 @@ const common = {
   moduleNameMapper: {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^kernels-wasm$': '<rootDir>/packages/kernels-wasm/src/index.ts',
+    '^kernels-wasm/ops$': '<rootDir>/packages/kernels-wasm/src/ops/index.ts',
     '^deferred-array$': '<rootDir>/packages/deferred-array/src/index.ts',
   },
   transform: { '^.+\\.ts$': tsJest },

@@ -3,9 +3,11 @@
 // these names, so adding a row makes the type checker ask for each of them.
 // The elementwise rows are kernels-wasm's (its ops/elementwise-ops.ts), where
 // their lowering is part of the row; the graph-only rows (leaves, where, clip,
-// casts, reductions, views, ...) are this file's.
-import { ELEMENTWISE_OPS } from 'kernels-wasm';
-import type { ElementwiseRule } from 'kernels-wasm';
+// casts, reductions, views, ...) are this file's. They come through the
+// subpath kernels-wasm/ops, the op vocabulary alone (data with no imports), so
+// the graph core reads the rows without reaching the backend.
+import { ELEMENTWISE_OPS } from 'kernels-wasm/ops';
+import type { ElementwiseRule } from 'kernels-wasm/ops';
 
 /**
  * How an op's result dtype follows from its (promoted) input dtype: the
