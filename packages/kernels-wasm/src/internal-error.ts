@@ -10,7 +10,7 @@ class InternalError extends Error {
 }
 
 /** list[index], or an InternalError naming `what` when the index is out of range. */
-function at<T>(list: readonly T[], index: number, what = 'entry'): T {
+function at<T>(list: ArrayLike<T>, index: number, what = 'entry'): T {
   const x = list[index];
   if (x === undefined) throw new InternalError(`no ${what} ${index} (of ${list.length})`);
   return x;

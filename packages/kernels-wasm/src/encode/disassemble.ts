@@ -65,7 +65,7 @@ function nanText(negative: boolean, payload: bigint, canonical: bigint): string 
 function f64Text(raw: Uint8Array): string {
   const v = new DataView(raw.slice().buffer);
   const x = v.getFloat64(0, true);
-  if (Number.isNaN(x)) return nanText((raw[7]! & 0x80) !== 0, v.getBigUint64(0, true) & ((1n << 52n) - 1n), 1n << 51n);
+  if (Number.isNaN(x)) return nanText((v.getUint8(7) & 0x80) !== 0, v.getBigUint64(0, true) & ((1n << 52n) - 1n), 1n << 51n);
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   return Object.is(x, -0) ? '-0' : String(x);
 }
@@ -73,7 +73,7 @@ function f64Text(raw: Uint8Array): string {
 function f32Text(raw: Uint8Array): string {
   const v = new DataView(raw.slice().buffer);
   const x = v.getFloat32(0, true);
-  if (Number.isNaN(x)) return nanText((raw[3]! & 0x80) !== 0, BigInt(v.getUint32(0, true) & 0x7fffff), 1n << 22n);
+  if (Number.isNaN(x)) return nanText((v.getUint8(3) & 0x80) !== 0, BigInt(v.getUint32(0, true) & 0x7fffff), 1n << 22n);
   if (!Number.isFinite(x)) return x > 0 ? 'inf' : '-inf';
   if (Object.is(x, -0)) return '-0';
   // The shortest decimal that reads back as the same f32 (String(x) would show the f64 widening).

@@ -22,8 +22,8 @@ function naturalAlign(name: string): number {
   const log2Bytes = (bits: string): number => Math.log2(Number(bits) / 8);
   if (name === 'v128.load' || name === 'v128.store') return 4;
   if (/^v128\.load\d+x\d+_[su]$/.test(name)) return 3;
-  const sized = /(?:load|store|wait|rmw)(\d+)/.exec(name);
-  if (sized) return log2Bytes(sized[1]!);
+  const bits = /(?:load|store|wait|rmw)(\d+)/.exec(name)?.[1];
+  if (bits !== undefined) return log2Bytes(bits);
   if (name === 'memory.atomic.notify') return 2;
   return /^(?:i64|f64)\./.test(name) ? 3 : 2;
 }
@@ -101,11 +101,17 @@ class FunctionBuilder {
     const need = (n: number): void => {
       if (imm.length !== n) throw new TypeError(`${name} takes ${n} immediate(s); got ${imm.length}`);
     };
+    /** The one immediate an instruction takes. */
+    const only = (): number | bigint => {
+      const [x] = imm;
+      if (x === undefined || imm.length !== 1) throw new TypeError(`${name} takes 1 immediate(s); got ${imm.length}`);
+      return x;
+    };
     switch (info.imm) {
       case 'none': need(0); break;
       case 'index': need(1); w.uleb(Number(imm[0])); break;
-      case 'i32': need(1); w.sleb(BigInt.asIntN(32, BigInt(imm[0]!))); break;
-      case 'i64': need(1); w.sleb(BigInt.asIntN(64, BigInt(imm[0]!))); break;
+      case 'i32': w.sleb(BigInt.asIntN(32, BigInt(only()))); break;
+      case 'i64': w.sleb(BigInt.asIntN(64, BigInt(only()))); break;
       case 'f32': need(1); w.f32(Number(imm[0])); break;
       case 'f64': need(1); w.f64(Number(imm[0])); break;
       case 'lane': need(1); checkLane(name, Number(imm[0])); w.u8(Number(imm[0])); break;

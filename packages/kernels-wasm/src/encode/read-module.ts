@@ -190,7 +190,7 @@ function readModule(bytes: Uint8Array): ReadModule {
   }
   const importedFuncs = imports.filter((i) => i.kind === 'func').length;
   const functions = bodies.map((b, i): ReadFunction => {
-    const t = funcTypes[i]!;
+    const t = funcTypes[i] ?? r.fail(`function ${importedFuncs + i} has no type`, Math.max(bodiesAt, 0));
     const type = types[t.index] ?? r.fail(`function ${importedFuncs + i} names type ${t.index}, but there are ${types.length} types`, t.at);
     return { index: importedFuncs + i, type, locals: b.locals, codeStart: b.codeStart, codeEnd: b.codeEnd };
   });

@@ -224,67 +224,105 @@ function emitRows(s: Segment): void {
   });
 }
 
+/** The locals of a group of rows: A's and x's pointers along k, the steps left, and the vectors. */
+interface RowGroup {
+  readonly s: Segment;
+  readonly groups: number;
+  readonly aK: Local; readonly xK: Local; readonly k: Local;
+  /** One accumulator per group of L rows (lane l: row l of the group). */
+  readonly acc: readonly Local[];
+  readonly rowV: readonly Local[];
+  readonly colV: readonly Local[];
+  readonly tmp: readonly Local[];
+  readonly xs: Local;
+  readonly aOff: readonly Local[];
+  readonly xOff: readonly Local[];
+}
+
+/** The offset of entry j in `offs`, none for entry 0. */
+const offAt = (offs: readonly Local[], j: number): Local | undefined => (j === 0 ? undefined : at(offs, j, 'row offset'));
+
 /** groups x L rows of column q of C, from row i. */
 function emitRowGroups(s: Segment, groups: number, i: Local, xq: Local, cq: Local,
   aOff: readonly Local[], cOff: readonly Local[], xOff: readonly Local[]): void {
   const { f, sh } = s;
-  const { L, E } = sh;
+  const { L } = sh;
   const [aK, xK, k, cp] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const acc = Array.from({ length: groups }, () => f.local('v128'));
-  const rowV = Array.from({ length: groups * L }, () => f.local('v128'));
-  const colV = Array.from({ length: groups * L }, () => f.local('v128'));
-  const tmp = Array.from({ length: 4 }, () => f.local('v128'));
-  const xs = f.local('v128');
-  const off = (offs: readonly Local[], j: number): Local | undefined => (j === 0 ? undefined : at(offs, j, 'row offset'));
-  const splat = sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat';
+  const g: RowGroup = {
+    s, groups, aK, xK, k, aOff, xOff,
+    acc: Array.from({ length: groups }, () => f.local('v128')),
+    rowV: Array.from({ length: groups * L }, () => f.local('v128')),
+    colV: Array.from({ length: groups * L }, () => f.local('v128')),
+    tmp: Array.from({ length: 4 }, () => f.local('v128')),
+    xs: f.local('v128'),
+  };
   f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', aK);
   f.op('local.get', xq).op('local.set', xK);
   f.op('local.get', s.K).op('local.set', k);
-  for (const a of acc) f.v128i32(0).op('local.set', a);
-  const addProducts = (g: number, col: Local): void => {
-    const a = at(acc, g, 'accumulator');
-    f.op('local.get', a).op('local.get', col).op('local.get', xs).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', a);
-  };
-  // L steps of k at a time: load, transpose, accumulate in k order.
-  loop(f, () => { f.op('local.get', k).op('i32.const', L).op('i32.lt_u'); }, () => {
-    rowV.forEach((v, j) => {
-      address(f, aK, off(aOff, j));
+  for (const a of g.acc) f.v128i32(0).op('local.set', a);
+  emitTransposedSteps(g);
+  emitLastSteps(g);
+  f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
+  const laneStore = sh.t === 'f64' ? 'v128.store64_lane' : 'v128.store32_lane';
+  g.acc.forEach((a, n) => {
+    for (let l = 0; l < L; l++) {
+      address(f, cp, offAt(cOff, n * L + l));
+      f.op('local.get', a).mem(laneStore, { align: 0 }, l);
+    }
+  });
+}
+
+/** acc[n] += col * x, lane-wise. */
+function addProducts(g: RowGroup, n: number, col: Local): void {
+  const { f, sh } = g.s;
+  const a = at(g.acc, n, 'accumulator');
+  f.op('local.get', a).op('local.get', col).op('local.get', g.xs).op(`${sh.v}.mul`).op(`${sh.v}.add`).op('local.set', a);
+}
+
+/** L steps of k at a time: load, transpose, accumulate in k order. */
+function emitTransposedSteps(g: RowGroup): void {
+  const { s } = g;
+  const { f, sh } = s;
+  const { L, E } = sh;
+  const splat = sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat';
+  loop(f, () => { f.op('local.get', g.k).op('i32.const', L).op('i32.lt_u'); }, () => {
+    g.rowV.forEach((v, j) => {
+      address(f, g.aK, offAt(g.aOff, j));
       f.mem('v128.load', { align: 0 }).op('local.set', v);
     });
-    for (let g = 0; g < groups; g++) transpose(f, sh, rowV.slice(g * L, g * L + L), colV.slice(g * L, g * L + L), tmp);
+    for (let n = 0; n < g.groups; n++) transpose(f, sh, g.rowV.slice(n * L, n * L + L), g.colV.slice(n * L, n * L + L), g.tmp);
     for (let j = 0; j < L; j++) {
-      address(f, xK, off(xOff, j));
-      f.mem(splat, { align: 0 }).op('local.set', xs);
-      for (let g = 0; g < groups; g++) addProducts(g, at(colV, g * L + j, 'column vector'));
+      address(f, g.xK, offAt(g.xOff, j));
+      f.mem(splat, { align: 0 }).op('local.set', g.xs);
+      for (let n = 0; n < g.groups; n++) addProducts(g, n, at(g.colV, n * L + j, 'column vector'));
     }
-    f.op('local.get', aK).op('i32.const', L * E).op('i32.add').op('local.set', aK);
-    f.op('local.get', xK).op('local.get', at(xOff, L - 1, 'row offset')).op('local.get', s.bRow).op('i32.add').op('i32.add').op('local.set', xK);
-    f.op('local.get', k).op('i32.const', L).op('i32.sub').op('local.set', k);
+    f.op('local.get', g.aK).op('i32.const', L * E).op('i32.add').op('local.set', g.aK);
+    f.op('local.get', g.xK).op('local.get', at(g.xOff, L - 1, 'row offset')).op('local.get', s.bRow).op('i32.add').op('i32.add').op('local.set', g.xK);
+    f.op('local.get', g.k).op('i32.const', L).op('i32.sub').op('local.set', g.k);
   });
-  // The last K mod L steps: each row's element put into its lane.
-  loop(f, () => { f.op('local.get', k).op('i32.eqz'); }, () => {
-    f.op('local.get', xK).mem(splat, { align: 0 }).op('local.set', xs);
-    for (let g = 0; g < groups; g++) {
-      const col = at(colV, g, 'column vector');
+}
+
+/** The last K mod L steps: each row's element put into its lane. */
+function emitLastSteps(g: RowGroup): void {
+  const { s } = g;
+  const { f, sh } = s;
+  const { L, E } = sh;
+  const splat = sh.t === 'f64' ? 'v128.load64_splat' : 'v128.load32_splat';
+  loop(f, () => { f.op('local.get', g.k).op('i32.eqz'); }, () => {
+    f.op('local.get', g.xK).mem(splat, { align: 0 }).op('local.set', g.xs);
+    for (let n = 0; n < g.groups; n++) {
+      const col = at(g.colV, n, 'column vector');
       f.v128i32(0);
       for (let l = 0; l < L; l++) {
-        address(f, aK, off(aOff, g * L + l));
+        address(f, g.aK, offAt(g.aOff, n * L + l));
         f.mem(`${sh.t}.load`, { align: 0 }).op(`${sh.v}.replace_lane`, l);
       }
       f.op('local.set', col);
-      addProducts(g, col);
+      addProducts(g, n, col);
     }
-    f.op('local.get', aK).op('i32.const', E).op('i32.add').op('local.set', aK);
-    f.op('local.get', xK).op('local.get', s.bRow).op('i32.add').op('local.set', xK);
-    f.op('local.get', k).op('i32.const', 1).op('i32.sub').op('local.set', k);
-  });
-  f.op('local.get', cq).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
-  const laneStore = sh.t === 'f64' ? 'v128.store64_lane' : 'v128.store32_lane';
-  acc.forEach((a, g) => {
-    for (let l = 0; l < L; l++) {
-      address(f, cp, off(cOff, g * L + l));
-      f.op('local.get', a).mem(laneStore, { align: 0 }, l);
-    }
+    f.op('local.get', g.aK).op('i32.const', E).op('i32.add').op('local.set', g.aK);
+    f.op('local.get', g.xK).op('local.get', s.bRow).op('i32.add').op('local.set', g.xK);
+    f.op('local.get', g.k).op('i32.const', 1).op('i32.sub').op('local.set', g.k);
   });
 }
 

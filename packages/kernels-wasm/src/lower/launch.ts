@@ -151,15 +151,62 @@ function writeContraction(words: Int32Array, at: number, { c, rowsPerBlock }: Ch
  * once (each needs its own part of a pinned temporary's scratch).
  */
 function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, threads = 1): PreparedLaunch {
-  const { ndim, slots } = compiled.spec;
-  if (l.shape.length !== ndim) throw new RangeError(`launch: the kernel has ${ndim} axes but the shape ${JSON.stringify(l.shape)} has ${l.shape.length}`);
-  if (l.arrays.length !== compiled.spec.arrays.length) {
-    throw new RangeError(`launch: the kernel takes ${compiled.spec.arrays.length} arrays; got ${l.arrays.length}`);
-  }
-  checkRandomArrays(compiled.spec.arrays, l.arrays, 'launch');
+  const { spec } = compiled;
+  checkArrays(spec, l);
   const total = l.shape.reduce((a, b) => a * b, 1);
-  const columns = compiled.spec.mode === 'columns';
-  const contraction = compiled.spec.contraction ? checkContraction(compiled.spec.contraction, l, total) : undefined;
+  const contraction = spec.contraction ? checkContraction(spec.contraction, l, total) : undefined;
+  const plan = planBlocks(spec, l, total, contraction);
+  const planned = spec.temps ? planTemps(spec.temps, l.shape, l.arrays, l.temps, plan.blocks, plan.blockSize, total) : undefined;
+  const held: number[] = [];
+  const alloc = (bytes: number): number => {
+    const p = heap.alloc(bytes);
+    held.push(p);
+    return p;
+  };
+  try {
+    // One heap block for both: the launch block, then the partials from the next multiple of
+    // 64 bytes (one allocation per launch, not two).
+    const partialsAt = Math.ceil(launchBlockBytes(spec) / 64) * 64;
+    const argsPtr = alloc(partialsAt + Math.max(8, plan.pieces * spec.slots * 8));
+    const partialsPtr = argsPtr + partialsAt;
+    const words = (): Int32Array => new Int32Array(heap.memory.buffer);
+    const { blockSize, segment, segmentLcm } = plan;
+    writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
+    writeScanStarts(spec, new Float64Array(heap.memory.buffer, partialsPtr, plan.pieces * spec.slots), l.initial);
+    if (contraction) writeContraction(words(), argsPtr + argsBytes(spec.ndim, l.arrays.length), contraction);
+    const { scratch, tempArgs } = planned
+      ? writeTemps(spec, words, alloc, argsPtr, tempsOffset(spec), planned, Math.max(1, threads))
+      : { scratch: 0, tempArgs: [] };
+    writeRandomWords(words(), argsPtr + randomOffset(spec), l.arrays);
+    const { blocks, pieces, pieceIndex } = plan;
+    return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots: spec.slots, total, pieceIndex };
+  } catch (e) {
+    for (const p of held) heap.free(p);
+    throw e;
+  }
+}
+
+/** Checks the launch's shape and arrays against the kernel's. */
+function checkArrays(spec: KernelSpec, l: Launch): void {
+  if (l.shape.length !== spec.ndim) throw new RangeError(`launch: the kernel has ${spec.ndim} axes but the shape ${JSON.stringify(l.shape)} has ${l.shape.length}`);
+  if (l.arrays.length !== spec.arrays.length) {
+    throw new RangeError(`launch: the kernel takes ${spec.arrays.length} arrays; got ${l.arrays.length}`);
+  }
+  checkRandomArrays(spec.arrays, l.arrays, 'launch');
+}
+
+/** How a launch's space is cut into blocks, and its reductions' runs into pieces. */
+interface BlockPlan {
+  readonly blockSize: number;
+  readonly blocks: number;
+  readonly segment: number;
+  readonly segmentLcm: number;
+  readonly pieces: number;
+  readonly pieceIndex: (i: number) => number;
+}
+
+function planBlocks(spec: KernelSpec, l: Launch, total: number, contraction: CheckedContraction | undefined): BlockPlan {
+  const columns = spec.mode === 'columns';
   // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements;
   // contraction kernels, rows of the product (and the body the same rows' elements).
   const blockSize = contraction ? Math.max(1, contraction.rowsPerBlock * contraction.c.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
@@ -173,34 +220,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   const pieceIndex = (i: number): number =>
     Math.floor(i / segment) + Math.floor(i / blockSize) - Math.floor(i / segmentLcm);
   const pieces = columns ? columnCount : total === 0 ? 0 : pieceIndex(total - 1) + 1;
-  const temps = compiled.spec.temps;
-  const planned = temps ? planTemps(temps, l.shape, l.arrays, l.temps, blocks, blockSize, total) : undefined;
-  const held: number[] = [];
-  const alloc = (bytes: number): number => {
-    const p = heap.alloc(bytes);
-    held.push(p);
-    return p;
-  };
-  try {
-    // One heap block for both: the launch block, then the partials from the next multiple of
-    // 64 bytes (one allocation per launch, not two).
-    const launchBytes = launchBlockBytes(compiled.spec);
-    const partialsAt = Math.ceil(launchBytes / 64) * 64;
-    const argsPtr = alloc(partialsAt + Math.max(8, pieces * slots * 8));
-    const partialsPtr = argsPtr + partialsAt;
-    const words = (): Int32Array => new Int32Array(heap.memory.buffer);
-    writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
-    writeScanStarts(compiled.spec, new Float64Array(heap.memory.buffer, partialsPtr, pieces * slots), l.initial);
-    if (contraction) writeContraction(words(), argsPtr + argsBytes(ndim, l.arrays.length), contraction);
-    const { scratch, tempArgs } = planned
-      ? writeTemps(compiled.spec, words, alloc, argsPtr, tempsOffset(compiled.spec), planned, Math.max(1, threads))
-      : { scratch: 0, tempArgs: [] };
-    writeRandomWords(words(), argsPtr + randomOffset(compiled.spec), l.arrays);
-    return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots, total, pieceIndex };
-  } catch (e) {
-    for (const p of held) heap.free(p);
-    throw e;
-  }
+  return { blockSize, blocks, segment, segmentLcm, pieces, pieceIndex };
 }
 
 /** Fills a scan kernel's partials with each piece's starting value: the launch's, or each scan's identity. */

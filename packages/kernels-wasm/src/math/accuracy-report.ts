@@ -12,6 +12,7 @@ import { sampleInputs } from './sample-inputs.js';
 import { ulpDistance } from './ulp.js';
 import { readValidationSet } from './validation-sets.js';
 import { readReferenceVectors } from './reference-vectors.js';
+import { at } from '../internal-error.js';
 
 type Dtype = 'float64' | 'float32';
 
@@ -42,15 +43,15 @@ function measure(fn: MathFn, dtype: Dtype, a: ArrayLike<number>, b: ArrayLike<nu
   const runner = createMathRunner(fn, lanesOf(dtype));
   const out = runner.run(arrayOf(dtype, a), b ? arrayOf(dtype, b) : undefined);
   let max = 0;
-  let at: number[] = [];
+  let worst: number[] = [];
   for (let i = 0; i < out.length; i++) {
-    const d = ulpDistance(out[i]!, expected(i), dtype);
+    const d = ulpDistance(at(out, i, 'output'), expected(i), dtype);
     if (d > max) {
       max = d;
-      at = b ? [a[i]!, b[i]!] : [a[i]!];
+      worst = b ? [at(a, i, 'input'), at(b, i, 'input')] : [at(a, i, 'input')];
     }
   }
-  return { max, at, count: out.length };
+  return { max, at: worst, count: out.length };
 }
 
 /** Max ulp distance from Math.* over `count` random inputs (Math's result rounded to float32 for float32). */
@@ -58,21 +59,21 @@ function measureVsMath(fn: MathFn, dtype: Dtype, count: number, seed = 1): UlpMe
   const [a, b] = sampleInputs(fn, dtype, count, seed);
   const ref = JS_REFERENCE[fn];
   const round = dtype === 'float32' ? Math.fround : (x: number): number => x;
-  return measure(fn, dtype, a, b, (i) => round(ref(a[i]!, b?.[i] ?? Number.NaN)));
+  return measure(fn, dtype, a, b, (i) => round(ref(at(a, i, 'input'), b?.[i] ?? Number.NaN)));
 }
 
 /** Max ulp distance over the rows of NumPy's validation set for fn and dtype, if there is one. */
 function measureValidation(fn: MathFn, dtype: Dtype): UlpMeasure | undefined {
   const rows = readValidationSet(fn)?.filter((r) => r.dtype === dtype);
   if (!rows || rows.length === 0) return undefined;
-  return measure(fn, dtype, rows.map((r) => r.input), undefined, (i) => rows[i]!.expected);
+  return measure(fn, dtype, rows.map((r) => r.input), undefined, (i) => at(rows, i, 'row').expected);
 }
 
 /** Max ulp distance from the correctly rounded vectors of test/vectors, if present. */
 function measureVsReference(fn: MathFn, dtype: Dtype): UlpMeasure | undefined {
   const v = readReferenceVectors(fn, dtype);
   if (!v) return undefined;
-  return measure(fn, dtype, v.a, v.b, (i) => v.expected[i]!);
+  return measure(fn, dtype, v.a, v.b, (i) => at(v.expected, i, 'value'));
 }
 
 /** The table the README quotes: every available function, both lane types. */

@@ -12,6 +12,7 @@
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { JOIN_HIGH_HALVES, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import type { PlacedTable, Rows } from './table-pool.js';
+import { at } from '../internal-error.js';
 
 /** A v128 value: a local that holds it, or a constant emitted where it is used. */
 type V = { readonly local: Local } | { readonly bytes: Uint8Array };
@@ -171,11 +172,12 @@ class Emitter {
 
   /** v's two i64 lanes, in scalar locals (for work the scalar ALUs can take off the vector ones). */
   lanes64(v: V): Lanes64 {
-    return [0, 1].map((lane) => {
+    const lane = (k: number): Local => {
       const l = this.f.local('i64');
-      this.push(v).f.op('i64x2.extract_lane', lane).op('local.set', l);
+      this.push(v).f.op('i64x2.extract_lane', k).op('local.set', l);
       return l;
-    }) as unknown as Lanes64;
+    };
+    return [lane(0), lane(1)];
   }
 
   /**
@@ -192,12 +194,14 @@ class Emitter {
    */
   lookup(rows: Rows, index: V | Lanes64, bits?: { readonly shift: number; readonly width: number }): V[] {
     const { address, chunks } = this.#placed(rows);
-    const fields = rows[0]!.length;
+    const [first] = rows;
+    if (!first) throw new RangeError('Emitter.lookup: the table has no rows');
+    const fields = first.length;
     const scale = Math.log2(chunks * 16);
     if (bits && rows.length !== 2 ** bits.width) throw new RangeError(`Emitter.lookup: a ${bits.width}-bit entry needs ${2 ** bits.width} rows; the table has ${rows.length}`);
     const base = this.f.local('i32');
-    const loaded = [0, 1].map((lane) => {
-      if (Array.isArray(index)) this.f.op('local.get', index[lane]!);
+    const loadLane = (lane: number): V[] => {
+      if (Array.isArray(index)) this.f.op('local.get', at(index, lane, 'lane'));
       else this.push(index as V).f.op('i64x2.extract_lane', lane);
       if (bits) {
         // The field, moved to bit `scale` (the row size's power of two) by one shift, then masked.
@@ -213,11 +217,12 @@ class Emitter {
         this.f.op('local.get', base).mem('v128.load', { offset: address + 16 * c });
         return this.save();
       });
-    });
+    };
+    const [lane0, lane1] = [loadLane(0), loadLane(1)];
     const out: V[] = [];
     for (let j = 0; j < fields; j++) {
       const c = j >> 1;
-      this.push(loaded[0]![c]!).push(loaded[1]![c]!);
+      this.push(at(lane0, c, 'chunk')).push(at(lane1, c, 'chunk'));
       this.f.shuffle(j % 2 === 0 ? JOIN_LOW_HALVES : JOIN_HIGH_HALVES);
       out.push(this.save());
     }
@@ -290,14 +295,16 @@ class Emitter {
       level = this.#pairUp(level, power, lanes);
       if (level.length > 1) power = this.op(`${lanes}.mul`, power, power);
     }
-    return level[0]!;
+    return at(level, 0, 'term');
   }
 
   /** v[2i] + power * v[2i+1] for each pair (a last odd one kept): one level of Estrin's scheme. */
   #pairUp(v: readonly V[], power: V, lanes: 'f64x2' | 'f32x4'): V[] {
     const out: V[] = [];
     for (let i = 0; i < v.length; i += 2) {
-      out.push(i + 1 < v.length ? this.op(`${lanes}.add`, v[i]!, this.op(`${lanes}.mul`, power, v[i + 1]!)) : v[i]!);
+      const even = at(v, i, 'term');
+      const odd = v[i + 1];
+      out.push(odd === undefined ? even : this.op(`${lanes}.add`, even, this.op(`${lanes}.mul`, power, odd)));
     }
     return out;
   }
@@ -313,8 +320,8 @@ class Emitter {
   pairedHorner(x: V, x2: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
     if (coeffs.length === 0) throw new RangeError('pairedHorner needs at least one coefficient');
     const pairs = this.#pairUp(coeffs.map((c) => this.#splat(lanes, c)), x, lanes);
-    let acc = pairs[pairs.length - 1]!;
-    for (let i = pairs.length - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, pairs[i]!, this.op(`${lanes}.mul`, x2, acc));
+    let acc = at(pairs, pairs.length - 1, 'pair');
+    for (let i = pairs.length - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, at(pairs, i, 'pair'), this.op(`${lanes}.mul`, x2, acc));
     return acc;
   }
 
@@ -322,8 +329,8 @@ class Emitter {
   horner(x: V, coeffs: readonly number[], lanes: 'f64x2' | 'f32x4' = 'f64x2'): V {
     const n = coeffs.length;
     if (n === 0) throw new RangeError('horner needs at least one coefficient');
-    let acc = this.#splat(lanes, coeffs[n - 1]!);
-    for (let i = n - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, this.#splat(lanes, coeffs[i]!), this.op(`${lanes}.mul`, x, acc));
+    let acc = this.#splat(lanes, at(coeffs, n - 1, 'coefficient'));
+    for (let i = n - 2; i >= 0; i--) acc = this.op(`${lanes}.add`, this.#splat(lanes, at(coeffs, i, 'coefficient')), this.op(`${lanes}.mul`, x, acc));
     return acc;
   }
 

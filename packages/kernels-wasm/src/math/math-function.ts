@@ -19,7 +19,8 @@ import { MATH_CONSTANTS, constantAddress } from './constant-pool.js';
 import type { ConstantPool } from './constant-pool.js';
 import type { MathContext } from './context.js';
 import { F32_NATIVE, F32_VIA_F64, GENERATORS, MATH_ARITY, isMathFn } from './registry.js';
-import type { MathFn, MathLanes, F64Generator } from './registry.js';
+import type { MathFn, MathLanes, F64Generator, Operands } from './registry.js';
+import { InternalError } from '../internal-error.js';
 
 const defined = new WeakMap<ModuleBuilder, Map<string, number>>();
 
@@ -107,9 +108,16 @@ function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
   return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
 }
 
-function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: MathContext): V {
+/** f(each operand), keeping the operands' count in the type. */
+function mapOperands(args: Operands, f: (a: V) => V): Operands {
+  if (args.length === 1) return [f(args[0])];
+  const x = f(args[0]);
+  return [x, f(args[1])];
+}
+
+function emitF32ViaF64(e: Emitter, args: Operands, gen: F64Generator, ctx: MathContext): V {
   const half = (high: boolean): V => {
-    const widened = args.map((a) => {
+    const widened = mapOperands(args, (a) => {
       if (!high) return e.op('f64x2.promote_low_f32x4', a);
       e.push(a).push(a);
       e.f.shuffle(HIGH_TO_LOW);
@@ -125,12 +133,20 @@ function emitF32ViaF64(e: Emitter, args: readonly V[], gen: F64Generator, ctx: M
 }
 
 /** fn lane-wise on `args`: the float64 generator, or for f32x4 the native one or the f64x2 one on each half. */
-function emitMath(e: Emitter, fn: MathFn, lanes: MathLanes, args: readonly V[], ctx: MathContext): V {
-  const gen = GENERATORS[fn]!;
+function emitMath(e: Emitter, fn: MathFn, lanes: MathLanes, args: Operands, ctx: MathContext): V {
+  const gen = GENERATORS[fn];
+  if (!gen) throw new InternalError(`no generator for ${fn}; checkMath lets none through`);
   const native = F32_NATIVE[fn];
   return lanes === 'f64x2' ? gen(e, args, ctx)
     : native ? native(e, args, ctx)
     : emitF32ViaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
+}
+
+/** `arity` operands taken by `take`, last operand first. */
+function operands(arity: 1 | 2, take: () => V): Operands {
+  if (arity === 1) return [take()];
+  const y = take();
+  return [take(), y];
 }
 
 function checkMath(fn: MathFn, lanes: MathLanes): void {
@@ -148,8 +164,8 @@ function checkMath(fn: MathFn, lanes: MathLanes): void {
 function emitMathInline(m: ModuleBuilder, f: FunctionBuilder, fn: MathFn, lanes: MathLanes): void {
   checkMath(fn, lanes);
   const e = new Emitter(f, constantsFor(m), f.depth, tablesFor(m));
-  const args: V[] = [];
-  for (let i = 0; i < MATH_ARITY[fn]; i++) args.unshift(e.save());
+  // The operands are on the stack, the last on top.
+  const args = operands(MATH_ARITY[fn], () => e.save());
   e.push(emitMath(e, fn, lanes, args, contextFor(m)));
 }
 
@@ -168,7 +184,7 @@ function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   const [index, body] = m.func(`math.${fn}.${lanes}`, params, ['v128'], false);
   table.set(key, index);
   const e = new Emitter(body, constantsFor(m), 0, tablesFor(m));
-  e.push(emitMath(e, fn, lanes, params.map((_, i) => e.arg(i)), contextFor(m)));
+  e.push(emitMath(e, fn, lanes, MATH_ARITY[fn] === 2 ? [e.arg(0), e.arg(1)] : [e.arg(0)], contextFor(m)));
   return index;
 }
 

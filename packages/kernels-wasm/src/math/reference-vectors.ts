@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { MATH_ARITY } from './registry.js';
 import type { MathFn } from './registry.js';
+import { at } from '../internal-error.js';
 
 interface ReferenceVectors {
   readonly a: Float64Array;
@@ -24,7 +25,7 @@ function readReferenceVectors(fn: MathFn, dtype: 'float64' | 'float32'): Referen
   const flat = dtype === 'float64' ? new Float64Array(buf) : Float64Array.from(new Float32Array(buf));
   const width = MATH_ARITY[fn] + 1;
   const rows = flat.length / width;
-  const column = (c: number): Float64Array => Float64Array.from({ length: rows }, (_, i) => flat[i * width + c]!);
+  const column = (c: number): Float64Array => Float64Array.from({ length: rows }, (_, i) => at(flat, i * width + c, 'value'));
   return { a: column(0), b: width === 3 ? column(1) : undefined, expected: column(width - 1) };
 }
 

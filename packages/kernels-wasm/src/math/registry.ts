@@ -3,6 +3,7 @@
 // says false and mathFunction refuses it.
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';
+import { InternalError } from '../internal-error.js';
 import { expF64 } from './exp.js';
 import { logF64 } from './log.js';
 import { cosF64, sinF64 } from './trig.js';
@@ -35,11 +36,19 @@ type MathFn = keyof typeof MATH_ARITY;
 type MathLanes = 'f64x2' | 'f32x4';
 
 /** Emits fn over f64x2 operands and returns the result. */
-type F64Generator = (e: Emitter, args: readonly V[], ctx: MathContext) => V;
+type F64Generator = (e: Emitter, args: Operands, ctx: MathContext) => V;
 /** Emits fn over f32x4 operands natively and returns the result. */
 type F32Generator = F64Generator;
 
-const unary = (g: (e: Emitter, x: V, ctx: MathContext) => V): F64Generator => (e, args, ctx) => g(e, args[0]!, ctx);
+/** The operands of a generator: one or two vectors, as the function's arity says. */
+type Operands = readonly [V] | readonly [V, V];
+
+const unary = (g: (e: Emitter, x: V, ctx: MathContext) => V): F64Generator => (e, args, ctx) => g(e, args[0], ctx);
+const binary = (g: (e: Emitter, x: V, y: V) => V): F64Generator => (e, args) => {
+  const [x, y] = args;
+  if (y === undefined) throw new InternalError('a binary math function got one operand');
+  return g(e, x, y);
+};
 
 const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
   exp: unary(expF64),
@@ -58,13 +67,13 @@ const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
   atan: unary(atanF64),
   asin: unary(asinF64),
   acos: unary(acosF64),
-  atan2: (e, args) => atan2F64(e, args[0]!, args[1]!),
+  atan2: binary(atan2F64),
   asinh: unary(asinhF64),
   acosh: unary(acoshF64),
   atanh: unary(atanhF64),
   cbrt: unary(cbrtF64),
-  hypot: (e, args) => hypotF64(e, args[0]!, args[1]!),
-  pow: (e, args) => powF64(e, args[0]!, args[1]!),
+  hypot: binary(hypotF64),
+  pow: binary(powF64),
 };
 
 /**
@@ -95,4 +104,4 @@ function isMathFn(name: string): name is MathFn {
 }
 
 export { MATH_ARITY, MATH_FNS, GENERATORS, F32_NATIVE, F32_VIA_F64, isMathFn };
-export type { MathFn, MathLanes, F64Generator, F32Generator };
+export type { MathFn, MathLanes, F64Generator, F32Generator, Operands };

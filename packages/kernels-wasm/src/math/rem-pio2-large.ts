@@ -20,6 +20,7 @@
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import { pio2Parts, twoOverPiDigits } from './two-over-pi.js';
+import { at } from '../internal-error.js';
 
 const DIGITS = 10;
 /** Digits of 2/pi indexed from -2 (zeros: 2/pi < 1) up to the highest i0 + 9 a double can ask for. */
@@ -90,6 +91,23 @@ function defineRemPio2Large(m: ModuleBuilder, digitFn: number): number {
   const S = new Scalar(f);
   const x = f.param(0);
   const bits = S.set('i64', () => S.get(x).op('i64.reinterpret_f64'));
+  const { mDigits, d } = factors(S, bits, digitFn);
+  const { D, nLow } = fractionDigits(S, mDigits, d);
+  const { fh, fl, half } = roundedFraction(S, D);
+  const [y0, y1] = timesPio2(S, fh, fl);
+  // Signs: x < 0 mirrors everything; a rounded-up fraction negates y.
+  const neg = S.set('i32', () => S.get(bits).op('i64.const', 0).op('i64.lt_s'));
+  const flipY = S.set('i32', () => S.get(neg).get(half).op('i32.xor'));
+  const signed = (v: Local): void => { S.get(v).op('f64.neg'); S.get(v).get(flipY).op('select'); };
+  signed(y0);
+  signed(y1);
+  const n = S.set('i32', () => S.get(nLow).get(half).op('i32.add'));
+  S.op('i32.const', 0).get(n).op('i32.sub').get(n).get(neg).op('select');
+  return index;
+}
+
+/** The multiplication's factors: M' in four base-2^24 digits, and the DIGITS digits of 2/pi from i0 (by `digitFn`). */
+function factors(S: Scalar, bits: Local, digitFn: number): { mDigits: Local[]; d: Local[] } {
   const M = S.set('i64', () => S.get(bits).op('i64.const', 0xfffffffffffffn).op('i64.and').op('i64.const', 1n << 52n).op('i64.or'));
   const e = S.set('i32', () => S.get(bits).op('i64.const', 52).op('i64.shr_u').op('i32.wrap_i64')
     .op('i32.const', 0x7ff).op('i32.and').op('i32.const', 1075).op('i32.sub'));
@@ -103,37 +121,47 @@ function defineRemPio2Large(m: ModuleBuilder, digitFn: number): number {
   const m2 = S.set('i64', () => S.get(M).op('i64.const', 48).get(s).op('i64.sub').op('i64.shr_u').op('i64.const', MASK).op('i64.and'));
   // M >> (72 - s) in two steps: wasm takes shift counts mod 64, and 72 - s can exceed 63.
   const m3 = S.set('i64', () => S.get(M).op('i64.const', 24).op('i64.shr_u').op('i64.const', 48).get(s).op('i64.sub').op('i64.shr_u'));
-  const mDigits = [m0, m1, m2, m3];
-  const d: Local[] = [];
-  for (let j = 0; j < DIGITS; j++) {
-    d.push(S.set('i64', () => S.get(i0).op('i32.const', j).op('i32.add').op('call', digitFn)));
-  }
+  const d = Array.from({ length: DIGITS }, (_, j) => S.set('i64', () => S.get(i0).op('i32.const', j).op('i32.add').op('call', digitFn)));
+  return { mDigits: [m0, m1, m2, m3], d };
+}
+
+/** The product's fraction digits D (D[k-1] of weight 2^(-24k)) by column sums with carries, and n mod 4 from the column above. */
+function fractionDigits(S: Scalar, mDigits: readonly Local[], d: readonly Local[]): { D: Local[]; nLow: Local } {
+  const f = S.f;
   // Column p (weight 2^(24p)) of M' * 0.d0 d1 ... for p = -DIGITS .. 0; higher columns are multiples of 4.
   const column = (p: number): void => {
     let terms = 0;
     for (let a = 0; a < 4; a++) {
       const j = a - p - 1;
       if (j < 0 || j >= DIGITS) continue;
-      S.get(mDigits[a]!).get(d[j]!).op('i64.mul');
+      S.get(at(mDigits, a, 'digit')).get(at(d, j, 'digit')).op('i64.mul');
       if (terms++ > 0) f.op('i64.add');
     }
   };
   const carry = S.set('i64', () => f.op('i64.const', 0));
-  const D: Local[] = []; // D[k-1] = fraction digit k (weight 2^(-24k))
+  const D: Local[] = [];
   for (let p = -DIGITS; p <= -1; p++) {
     const v = S.set('i64', () => { column(p); S.get(carry).op('i64.add'); });
     D[-p - 1] = S.set('i64', () => S.get(v).op('i64.const', MASK).op('i64.and'));
     S.get(v).op('i64.const', 24).op('i64.shr_u').op('local.set', carry);
   }
   const nLow = S.set('i32', () => { column(0); S.get(carry).op('i64.add').op('i32.wrap_i64').op('i32.const', 3).op('i32.and'); });
-  // Round to nearest: a fraction >= 1/2 becomes -(1 - fraction), whose digits are the complements.
-  const half = S.set('i32', () => S.get(D[0]!).op('i64.const', 23).op('i64.shr_u').op('i32.wrap_i64'));
+  return { D, nLow };
+}
+
+/**
+ * The fraction rounded to nearest (a fraction >= 1/2 becomes -(1 - fraction),
+ * whose digits are the complements; `half` says so) as a double-double fh + fl.
+ */
+function roundedFraction(S: Scalar, D: readonly Local[]): { fh: Local; fl: Local; half: Local } {
+  const f = S.f;
+  const half = S.set('i32', () => S.get(at(D, 0, 'digit')).op('i64.const', 23).op('i64.shr_u').op('i32.wrap_i64'));
   const flip = S.set('i64', () => S.op('i64.const', 0).get(half).op('i64.extend_i32_u').op('i64.sub').op('i64.const', MASK).op('i64.and'));
   // Sum the digits smallest first; every term is >= 0, so the double-double keeps ~2^-104 relative accuracy.
   let hi = S.set('f64', () => f.op('f64.const', 0));
   let lo = S.set('f64', () => f.op('f64.const', 0));
   for (let k = DIGITS; k >= 1; k--) {
-    const t = S.set('f64', () => S.get(D[k - 1]!).get(flip).op('i64.xor').op('f64.convert_i64_u')
+    const t = S.set('f64', () => S.get(at(D, k - 1, 'digit')).get(flip).op('i64.xor').op('f64.convert_i64_u')
       .op('f64.const', 2 ** (-24 * k)).op('f64.mul'));
     const [sum, err] = S.twoSum(hi, t);
     lo = S.set('f64', () => S.get(lo).get(err).op('f64.add'));
@@ -141,8 +169,15 @@ function defineRemPio2Large(m: ModuleBuilder, digitFn: number): number {
   }
   const fh = S.set('f64', () => S.get(hi).get(lo).op('f64.add'));
   const fl = S.set('f64', () => S.get(lo).get(fh).get(hi).op('f64.sub').op('f64.sub'));
-  // (fh + fl) * pi/2, pi/2 = P0 + P1 as a double-double.
-  const [P0, P1] = pio2Parts([0, 0]) as [number, number];
+  return { fh, fl, half };
+}
+
+/** (fh + fl) * pi/2 by Dekker's product, pi/2 = P0 + P1 as a double-double: [y0, y1]. */
+function timesPio2(S: Scalar, fh: Local, fl: Local): [Local, Local] {
+  const f = S.f;
+  const parts = pio2Parts([0, 0]);
+  const P0 = at(parts, 0, 'part of pi/2');
+  const P1 = at(parts, 1, 'part of pi/2');
   const p = S.set('f64', () => S.get(fh).op('f64.const', P0).op('f64.mul'));
   const [ah, al] = S.split(fh);
   const bc = S.set('f64', () => f.op('f64.const', P0));
@@ -157,15 +192,7 @@ function defineRemPio2Large(m: ModuleBuilder, digitFn: number): number {
   });
   const y0 = S.set('f64', () => S.get(p).get(err).op('f64.add'));
   const y1 = S.set('f64', () => S.get(err).get(y0).get(p).op('f64.sub').op('f64.sub'));
-  // Signs: x < 0 mirrors everything; a rounded-up fraction negates y.
-  const neg = S.set('i32', () => S.get(bits).op('i64.const', 0).op('i64.lt_s'));
-  const flipY = S.set('i32', () => S.get(neg).get(half).op('i32.xor'));
-  const signed = (v: Local): void => { S.get(v).op('f64.neg'); S.get(v).get(flipY).op('select'); };
-  signed(y0);
-  signed(y1);
-  const n = S.set('i32', () => S.get(nLow).get(half).op('i32.add'));
-  S.op('i32.const', 0).get(n).op('i32.sub').get(n).get(neg).op('select');
-  return index;
+  return [y0, y1];
 }
 
 function defineRemPio2LargeWithTable(m: ModuleBuilder): number {

@@ -4,6 +4,7 @@
 // at large arguments for the trig functions, and raw random bit patterns.
 // Deterministic: a seeded xorshift128+ drives everything.
 import type { MathFn } from './registry.js';
+import { at } from '../internal-error.js';
 
 type Dtype = 'float64' | 'float32';
 
@@ -81,7 +82,7 @@ const EXP_HI = { float64: 709.782712893384, float32: 88.72283905206835 } as cons
 const EXP_LO = { float64: -745.1332191019412, float32: -103.97208178494026 } as const;
 
 /** Equal mixtures of samplers (each a region of the domain). */
-const mix = (...samplers: Sampler[]): Sampler => (r, d) => samplers[r.int(samplers.length)]!(r, d);
+const mix = (...samplers: Sampler[]): Sampler => (r, d) => at(samplers, r.int(samplers.length), 'sampler')(r, d);
 
 const tiny: Sampler = (r, d) => logUniform(r, MIN_SUB[d], 1e-6);
 const nearPio2Multiple = (kMax: number): Sampler => (r) => {
@@ -147,8 +148,9 @@ function sampleInputs(fn: MathFn, dtype: Dtype, count: number, seed = 1): [Float
   const b = binary ? new Float64Array(count) : undefined;
   const domain = DOMAINS[fn];
   for (let i = 0; i < count; i++) {
-    a[i] = round(domain(r, dtype));
-    if (b) b[i] = round(secondOperand(fn, a[i]!, r, dtype));
+    const x = round(domain(r, dtype));
+    a[i] = x;
+    if (b) b[i] = round(secondOperand(fn, x, r, dtype));
   }
   return [a, b];
 }

@@ -18,16 +18,17 @@ function atanInverse(x: bigint, one: bigint): bigint {
   return sum;
 }
 
-let cachedPi: bigint | undefined;
-
-/** floor(pi * 2^PRECISION), to within a few units. */
-function piFixed(): bigint {
-  if (cachedPi === undefined) {
-    const one = 1n << (PRECISION + GUARD);
-    cachedPi = (4n * (4n * atanInverse(5n, one) - atanInverse(239n, one))) >> GUARD;
-  }
-  return cachedPi;
+/** `compute`, run on the first call only: its value is kept in the closure for later calls. */
+function once<T>(compute: () => T): () => T {
+  let kept: { readonly value: T } | undefined;
+  return () => (kept ??= { value: compute() }).value;
 }
+
+/** floor(pi * 2^PRECISION), to within a few units (a few milliseconds of BigInt work, so done once, when first asked for). */
+const piFixed = once((): bigint => {
+  const one = 1n << (PRECISION + GUARD);
+  return (4n * (4n * atanInverse(5n, one) - atanInverse(239n, one))) >> GUARD;
+});
 
 /** 2/pi = sum_i digit(i) * 2^(-24(i+1)): the 24-bit digits 0..count-1 (fdlibm's ipio2 layout). */
 function twoOverPiDigits(count: number): number[] {

@@ -3,16 +3,14 @@
 // past the largest finite value, and -0 and +0 are zero apart). Two NaNs are
 // 0 apart; NaN against a number is Infinity.
 
-const f64 = new Float64Array(1);
-const f64Words = new Uint32Array(f64.buffer);
-const f32 = new Float32Array(1);
-const f32Bits = new Uint32Array(f32.buffer);
+// One scratch word pair, read back little-endian (a DataView needs no index checks).
+const scratch = new DataView(new ArrayBuffer(8));
 
 /** Signed position of a double on the number line as [high, low] words of |bits| with the sign applied to both. */
 function ordered64(x: number): [number, number] {
-  f64[0] = x;
-  const lo = f64Words[0]!;
-  const hi = f64Words[1]!;
+  scratch.setFloat64(0, x, true);
+  const lo = scratch.getUint32(0, true);
+  const hi = scratch.getUint32(4, true);
   const mag = hi & 0x7fffffff;
   return hi >>> 31 ? [-mag, -lo] : [mag, lo];
 }
@@ -26,8 +24,8 @@ function ulpDistance64(a: number, b: number): number {
 }
 
 function ordered32(x: number): number {
-  f32[0] = x;
-  const bits = f32Bits[0]!;
+  scratch.setFloat32(0, x, true);
+  const bits = scratch.getUint32(0, true);
   const mag = bits & 0x7fffffff;
   return bits >>> 31 ? -mag : mag;
 }
