@@ -40,7 +40,7 @@ function readTable() {
   try {
     return JSON.parse(readFileSync(TABLE, 'utf8'));
   } catch (e) {
-    throw new Error(`gen-ufunc-exports: cannot read ${TABLE} (${e.message}): build kernels-wasm first (npm run build)`);
+    throw new Error(`gen-ufunc-exports: cannot read ${TABLE} (${e.message}): build kernels-wasm first (npm run build)`, { cause: e });
   }
 }
 

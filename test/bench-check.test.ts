@@ -25,7 +25,7 @@ function check(extra: Record<string, string>): { rc: number; systems: Array<{ id
   if (!existsSync(bench)) throw new Error(`${bench} is missing: run npm run build first`);
   const out = join(mkdtempSync(join(tmpdir(), 'bench-check-')), 'check.json');
   let rc = 0;
-  let output = '';
+  let output: string;
   try {
     output = execFileSync(process.execPath, [bench], { cwd: root, encoding: 'utf8', env: { ...process.env, BENCH_CHECK: '1', BENCH_CHECK_OUT: out, ...extra }, stdio: ['ignore', 'pipe', 'pipe'] });
   } catch (e) {

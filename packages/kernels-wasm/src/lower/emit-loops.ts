@@ -5,7 +5,7 @@
 // the SSA body emitted once per element or vector.
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { InternalError, at } from '../internal-error.js';
-import { emitRandomLanes, emitRandomScalar } from './philox.js';
+import { emitRandomScalar } from './philox.js';
 import type { RoundKeys } from './philox.js';
 import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
