@@ -14,18 +14,17 @@
 // other inputs join too where neither depends on the other (x*x + y*y is one
 // kernel, not x*x stored for a second).
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import { sameShape } from '../ir/shape.js';
-import { FUSED_REDUCTIONS, FUSED_SCANS, consumersOf, groupNodes, isElementwise, isWindow, rootsOf, windowBase } from './plan.js';
-import type { FusedGroup, Plan, Step } from './plan.js';
+import { consumersOf, isFusedReduction, isFusedScan, groupNodes, isElementwise, isWindow, rootsOf, windowBase } from './plan.js';
+import type { Contraction, FusedGroup, FusedReduction, FusedScan, Plan, Step } from './plan.js';
 
 interface Building {
   readonly id: number;
   readonly shape: readonly number[];
   readonly members: Node[];
-  readonly reductions: Node[];
-  readonly scans: Node[];
-  contraction?: Node;
+  readonly reductions: FusedReduction[];
+  readonly scans: FusedScan[];
+  contraction?: Contraction;
   /** Groups this group needs to have run first. */
   readonly deps: Set<number>;
   /** Closed to further members: it computes a pinCse() value, which its consumers read from memory. */
@@ -33,7 +32,10 @@ interface Building {
 }
 
 /** Products the contraction kernels compute (float64, float32); others run through the reference evaluator. */
-const isContraction = (n: Node): boolean => (n.op === 'matmul' || n.op === 'dot') && (n.dtype === 'float64' || n.dtype === 'float32');
+const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op === 'dot') && (n.dtype === 'float64' || n.dtype === 'float32');
+
+/** A group's reductions and scans: values that exist only once the group has run. */
+const endsOf = (g: Building): readonly Node[] => [...g.reductions, ...g.scans];
 
 function fuseElementwise(plan: Plan): Plan {
   const nodes = plan.steps.map((s) => {
@@ -74,7 +76,7 @@ function fuseElementwise(plan: Plan): Plan {
    */
   const directOf = (n: Node, g?: Building): Set<number> => {
     const h = groupOf.get(n);
-    if (h) return h === g && !h.reductions.includes(n) && !h.scans.includes(n) ? new Set() : new Set([h.id]);
+    if (h) return h === g && !endsOf(h).includes(n) ? new Set() : new Set([h.id]);
     // A pinned temporary is computed inside the kernels that read it, before their members, from what its
     // cone reads: a value g itself computes is not there yet, so the temporary depends on g.
     const t = plan.temps.get(n);
@@ -131,7 +133,7 @@ function fuseElementwise(plan: Plan): Plan {
       record(n, g);
       // A shared scalar is no reason to fuse: it costs nothing to read twice.
       for (const i of n.inputs) {
-        if (groupOf.get(i) === g || OPS[i.op].family === 'scalar') continue;
+        if (groupOf.get(i) === g || i.family === 'scalar') continue;
         if (!readers.has(i)) readers.set(i, new Set());
         readers.get(i)!.add(g);
         if (!isWindow(i)) continue;
@@ -154,19 +156,19 @@ function fuseElementwise(plan: Plan): Plan {
     /** Whether a reduction or scan of `input` can end h, the group computing it (rather than start one of its own). */
     const canEnd = (h: Building | undefined): h is Building =>
       h !== undefined && !h.sealed && !h.contraction && h.scans.length === 0 && h.members.includes(input!) && sameShape(input!.shape, h.shape);
-    if (input && FUSED_REDUCTIONS.has(n.op)) {
+    if (input && isFusedReduction(n)) {
       // A reduction joins the group of its input when it can; otherwise it is
       // a kernel of its own that reads its input (a source, a view, a value
       // another step made) in one pass.
       const h = groupOf.get(input);
       // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
-      const sameAxes = (r: Node): boolean => String(r.attrs.axes) === String(n.attrs.axes);
+      const sameAxes = (r: FusedReduction): boolean => String(r.attrs.axes) === String(n.attrs.axes);
       const g = canEnd(h) && h.reductions.every(sameAxes) ? h : newGroup(input.shape);
       g.reductions.push(n);
       record(n, g);
       continue;
     }
-    if (input && FUSED_SCANS.has(n.op)) {
+    if (input && isFusedScan(n)) {
       // Likewise a scan, along one axis; the group then takes no more members,
       // since what follows a scan reads its stored value.
       const h = groupOf.get(input);
