@@ -253,7 +253,7 @@ class Compiled {
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
       // A source, or a reshape of one (the same values in row-major order), is read where it is.
-      const src = n.op === 'reshape' && n.inputs[0]!.op === 'source' ? n.inputs[0]! : n;
+      const src = n.op === 'reshape' && n.inputs[0].op === 'source' ? n.inputs[0] : n;
       if (src.op !== 'source') return n;
       this.#checkDType(n.dtype, i);
       return { value: { dtype: n.dtype, shape: n.shape, data: src.attrs.data }, source: src };

@@ -72,7 +72,7 @@ function whereLabel(target: Node, base: Node): string {
     if (n.op === 'reshape') parts.push(`.reshape${formatShape(n.shape)}`);
     else if (n.op === 'transpose') parts.push(`.transpose(${n.attrs.axes.join(', ')})`);
     else if (n.op === 'slice' && v?.axes && v.steps && v.starts) {
-      const idx = n.inputs[0]!.shape.map((_, a) => {
+      const idx = n.inputs[0].shape.map((_, a) => {
         const i = v.axes!.indexOf(a);
         if (i < 0) return String(v.starts![a]);
         const start = v.starts![a]!;

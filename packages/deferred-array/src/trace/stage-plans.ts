@@ -12,6 +12,7 @@ import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
 import { expectOp, makeNode, topoOrder } from '../ir/node.js';
 import { withInputs } from '../plan/rewrite.js';
 import type { Node, StorageRef } from '../ir/node.js';
+import { lookup } from '../util/lookup.js';
 import { attrsKey } from '../plan/merge-common.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
@@ -111,7 +112,7 @@ function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Targ
   const to = new Map<Node, Node>();
   for (const n of s.order) {
     const j = s.leafAt.get(n);
-    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => to.get(i)!));
+    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => lookup(to, i, 'stage node rebuilt')));
     inheritPin(n, m);
     inheritMark(n, m);
     to.set(n, m);

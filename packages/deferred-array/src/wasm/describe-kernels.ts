@@ -20,7 +20,8 @@ function describeKernels(plan: Plan): string[] {
     if (step.kind === 'node') {
       // Views keep their input's window; anything else (a copy, a reshape, a host step) is row-major.
       const n = step.node;
-      const x = values.get(n.inputs[0]!);
+      const [first] = n.inputs;
+      const x = first && values.get(first);
       const view = viewOf(n);
       values.set(n, view && x ? composeView(x, view, n.shape) : placeholder(n));
       continue;
