@@ -10,7 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { isThenable } from '../util/stack-context.js';
-import { makeNode, topoOrder } from '../ir/node.js';
+import { expectOp, makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';
 import type { TypedArray } from '../ir/dtypes.js';
@@ -67,7 +67,7 @@ interface Instance {
 function constantsOf(plan: Plan): Array<readonly [Node, Bound]> {
   return topoOrder(rootsOf(plan)).filter((n) => n.op === 'scalar').map((n) => {
     const value = allocDense(n.dtype, []);
-    value.data[0] = n.attrs.value!;
+    value.data[0] = expectOp(n, 'scalar').attrs.value;
     return [n, { value, source: n }] as const;
   });
 }
@@ -119,7 +119,7 @@ function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placehold
   const roots = list.map((x) => nodeOf(x as DeferredArray));
   for (const n of topoOrder(roots)) {
     if (n.op === 'stored') {
-      throw new NotSupportedError(`compile: fn reads ${n.attrs.storage!.name}, an array written in place, whose value changes between calls; ` +
+      throw new NotSupportedError(`compile: fn reads ${n.attrs.storage.name}, an array written in place, whose value changes between calls; ` +
         'pass it as an argument (a placeholder) instead');
     }
     if (n.op === 'cond') {
@@ -253,10 +253,10 @@ class Compiled {
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
       // A source, or a reshape of one (the same values in row-major order), is read where it is.
-      const src = n.op === 'reshape' && n.inputs[0]!.op === 'source' ? n.inputs[0]! : n;
+      const src = n.op === 'reshape' && n.inputs[0].op === 'source' ? n.inputs[0] : n;
       if (src.op !== 'source') return n;
       this.#checkDType(n.dtype, i);
-      return { value: { dtype: n.dtype, shape: n.shape, data: src.attrs.data! }, source: src };
+      return { value: { dtype: n.dtype, shape: n.shape, data: src.attrs.data }, source: src };
     }
     const td = typedDType(a);
     // A view result is read in place, like any source made from it (it must stay live until the call has run).
@@ -279,8 +279,9 @@ class Compiled {
   /** A source node made from an argument's values, as the placeholder's value (read in place where it is heap memory). */
   #fromSource(n: Node, i: number): Bound {
     this.#checkDType(n.dtype, i);
-    const value = { dtype: n.dtype, shape: n.shape, data: n.attrs.data! };
-    return n.attrs.lease ? { value, source: n } : { value };
+    const { data, lease } = expectOp(n, 'source').attrs;
+    const value = { dtype: n.dtype, shape: n.shape, data };
+    return lease ? { value, source: n } : { value };
   }
 
   #checkDType(d: string, i: number): void {

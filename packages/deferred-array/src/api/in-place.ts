@@ -8,6 +8,7 @@ import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js
 import { broadcastTo, reshape, slice } from '../ir/build-view.js';
 import type { IndexArg } from '../ir/indexing.js';
 import { checkNotTracing } from '../ir/symbols.js';
+import { expectOp, viewOf } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import type { BinaryOp } from '../ir/op-table.js';
 import { broadcastShapes, formatShape, sameShape } from '../ir/shape.js';
@@ -67,11 +68,11 @@ function newValues(op: InPlaceOp, target: Node, v: Operand): Node {
 function whereLabel(target: Node, base: Node): string {
   const parts: string[] = [];
   for (let n = target; n !== base && n.inputs.length === 1; n = n.inputs[0]!) {
-    const v = n.attrs.view;
+    const v = viewOf(n);
     if (n.op === 'reshape') parts.push(`.reshape${formatShape(n.shape)}`);
-    else if (n.op === 'transpose') parts.push(`.transpose(${n.attrs.axes!.join(', ')})`);
+    else if (n.op === 'transpose') parts.push(`.transpose(${n.attrs.axes.join(', ')})`);
     else if (n.op === 'slice' && v?.axes && v.steps && v.starts) {
-      const idx = n.inputs[0]!.shape.map((_, a) => {
+      const idx = n.inputs[0].shape.map((_, a) => {
         const i = v.axes!.indexOf(a);
         if (i < 0) return String(v.starts![a]);
         const start = v.starts![a]!;
@@ -95,7 +96,7 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
   if (index) {
     const sliced = slice(target, index);
     if (sliced !== target) {
-      window = window && viewWindow(window, sliced.attrs.view!, sliced.shape);
+      window = window && viewWindow(window, expectOp(sliced, 'slice').attrs.view, sliced.shape);
       target = sliced;
     }
   }

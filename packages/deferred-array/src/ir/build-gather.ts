@@ -6,7 +6,7 @@ import { DTypeError, ShapeError } from './errors.js';
 import { isInteger } from './dtypes.js';
 import { makeNode } from './node.js';
 import type { Node, TakeMode } from './node.js';
-import { formatShape, normalizeAxis } from './shape.js';
+import { axisLength, formatShape, normalizeAxis } from './shape.js';
 import { reshape } from './build-view.js';
 
 const MODES: readonly TakeMode[] = ['raise', 'wrap', 'clip'];
@@ -25,7 +25,7 @@ const outOfBounds = (i: number, axis: number, n: number): string =>
 
 /** Checks the indices that are known now: constant data, or nothing to pick from. */
 function checkKnownIndices(x: Node, indices: Node, axis: number, mode: TakeMode): void {
-  const n = x.shape[axis]!;
+  const n = axisLength(x.shape, axis);
   const count = indices.shape.reduce((p, d) => p * d, 1);
   if (count > 0 && n === 0) {
     throw new ShapeError(`take: cannot take ${count} element(s) from axis ${axis} of length 0 (shape ${formatShape(x.shape)})`);

@@ -5,7 +5,7 @@ import { promoteTypes } from './dtypes.js';
 import { elementwise } from './build-elementwise.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
-import { broadcastShapes, formatShape } from './shape.js';
+import { axisLength, broadcastShapes, formatShape } from './shape.js';
 
 function mismatch(op: string, a: Node, b: Node, ka: number, kb: number, detail: string): ShapeError {
   return new ShapeError(
@@ -32,23 +32,23 @@ function matmul(a: Node, b: Node): Node {
     throw new ShapeError(`matmul: operands must have at least one dimension; got shapes ${formatShape(a.shape)} and ${formatShape(b.shape)} (use multiply for scalars)`);
   }
   // 1-D operands are promoted to matrices and the added axis is dropped afterwards.
-  const as = a.shape.length === 1 ? [1, a.shape[0]!] : [...a.shape];
-  const bs = b.shape.length === 1 ? [b.shape[0]!, 1] : [...b.shape];
-  const ka = as[as.length - 1]!;
-  const kb = bs[bs.length - 2]!;
+  const as = a.shape.length === 1 ? [1, axisLength(a.shape, 0)] : [...a.shape];
+  const bs = b.shape.length === 1 ? [axisLength(b.shape, 0), 1] : [...b.shape];
+  const ka = axisLength(as, -1);
+  const kb = axisLength(bs, -2);
   if (ka !== kb) throw mismatch('matmul', a, b, ka, kb, 'the last axis of the first must match the second-to-last of the second');
   const batch = matmulBatch(a, b, as.slice(0, -2), bs.slice(0, -2));
   const shape = [...batch];
-  if (a.shape.length > 1) shape.push(as[as.length - 2]!);
-  if (b.shape.length > 1) shape.push(bs[bs.length - 1]!);
+  if (a.shape.length > 1) shape.push(axisLength(as, -2));
+  if (b.shape.length > 1) shape.push(axisLength(bs, -1));
   return makeNode('matmul', [a, b], shape, promoteTypes(a.dtype, b.dtype));
 }
 
 function dot(a: Node, b: Node): Node {
   if (a.shape.length === 0 || b.shape.length === 0) return elementwise('multiply', [a, b]);
-  const ka = a.shape[a.shape.length - 1]!;
+  const ka = axisLength(a.shape, -1);
   const kAxisB = b.shape.length === 1 ? 0 : b.shape.length - 2;
-  const kb = b.shape[kAxisB]!;
+  const kb = axisLength(b.shape, kAxisB);
   if (ka !== kb) throw mismatch('dot', a, b, ka, kb, `axis ${a.shape.length - 1} of the first must match axis ${kAxisB} of the second`);
   const shape = [...a.shape.slice(0, -1), ...b.shape.filter((_, i) => i !== kAxisB)];
   return makeNode('dot', [a, b], shape, promoteTypes(a.dtype, b.dtype));

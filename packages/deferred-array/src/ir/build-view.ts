@@ -6,7 +6,7 @@ import { indexLabel, resolveIndex } from './indexing.js';
 import type { IndexArg } from './indexing.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
-import { broadcastShapes, checkShape, contiguousStrides, formatShape, normalizeAxes, normalizeAxis, sameShape, sizeOf } from './shape.js';
+import { axisLength, broadcastShapes, checkShape, contiguousStrides, formatShape, normalizeAxes, normalizeAxis, sameShape, sizeOf } from './shape.js';
 import { formatValue } from './format.js';
 
 function transpose(x: Node, axes?: readonly number[]): Node {
@@ -26,10 +26,10 @@ function transpose(x: Node, axes?: readonly number[]): Node {
   }
   if (perm.every((p, i) => p === i)) return x;
   const inStrides = contiguousStrides(x.shape);
-  const shape = perm.map((p) => x.shape[p]!);
+  const shape = perm.map((p) => axisLength(x.shape, p));
   return makeNode('transpose', [x], shape, x.dtype, {
     axes: perm,
-    view: { strides: perm.map((p) => inStrides[p]!), offset: 0, axes: perm, steps: perm.map(() => 1), starts: perm.map(() => 0) },
+    view: { strides: perm.map((p) => axisLength(inStrides, p)), offset: 0, axes: perm, steps: perm.map(() => 1), starts: perm.map(() => 0) },
     label: perm.join(','),
   });
 }
@@ -45,13 +45,14 @@ function slice(x: Node, args: readonly IndexArg[], keep = false): Node {
   const steps: number[] = [];
   const starts: number[] = [];
   index.forEach((e, axis) => {
+    const stride = axisLength(inStrides, axis);
     if (e.kind === 'int') {
-      offset += e.index * inStrides[axis]!;
+      offset += e.index * stride;
       starts.push(e.index);
     } else {
-      offset += e.start * inStrides[axis]!;
+      offset += e.start * stride;
       shape.push(e.length);
-      strides.push(e.step * inStrides[axis]!);
+      strides.push(e.step * stride);
       axes.push(axis);
       steps.push(e.step);
       starts.push(e.start);
@@ -75,7 +76,7 @@ function broadcastTo(x: Node, target: unknown): Node {
   const inStrides = contiguousStrides(x.shape);
   const lead = shape.length - x.shape.length;
   const broadcast = (i: number): boolean => i < lead || x.shape[i - lead] === 1;
-  const strides = shape.map((_, i) => (broadcast(i) ? 0 : inStrides[i - lead]!));
+  const strides = shape.map((_, i) => (broadcast(i) ? 0 : axisLength(inStrides, i - lead)));
   const axes = shape.map((_, i) => (broadcast(i) ? -1 : i - lead));
   const view = { strides, offset: 0, axes, steps: axes.map((a) => (a < 0 ? 0 : 1)), starts: x.shape.map(() => 0) };
   return makeNode('broadcastTo', [x], shape, x.dtype, { view, label: formatShape(shape) });
@@ -102,7 +103,7 @@ function reshape(x: Node, target: unknown, label = 'reshape'): Node {
   }
   if (sameShape(shape, x.shape)) return x;
   // Reshapes keep row-major order, so a reshape of a reshape is one reshape of the original (or the original itself).
-  if (x.op === 'reshape') return reshape(x.inputs[0]!, raw, label);
+  if (x.op === 'reshape') return reshape(x.inputs[0], raw, label);
   return makeNode('reshape', [x], shape, x.dtype, { request: [...raw], label: formatShape(shape) });
 }
 
@@ -126,14 +127,16 @@ function expandDims(x: Node, axis: number | readonly number[]): Node {
   return reshape(x, shape, 'expandDims');
 }
 
-function checkJoinable(what: string, xs: readonly Node[]): void {
-  if (!Array.isArray(xs) || xs.length === 0) throw new TypeError(`${what} needs a non-empty array of arrays`);
+/** The first of the arrays joined, which there must be. */
+function checkJoinable(what: string, xs: readonly Node[]): Node {
+  const first: Node | undefined = Array.isArray(xs) ? xs[0] : undefined;
+  if (!first) throw new TypeError(`${what} needs a non-empty array of arrays`);
+  return first;
 }
 
 function concat(xs: readonly Node[], axis: number | null = 0): Node {
-  checkJoinable('concat', xs);
+  const first = checkJoinable('concat', xs);
   if (axis === null) return concat(xs.map((x) => reshape(x, [-1], 'concat')), 0);
-  const first = xs[0]!;
   if (first.shape.length === 0) throw new ShapeError('concat: zero-dimensional arrays cannot be concatenated; use stack');
   const ax = normalizeAxis(axis, first.shape.length, 'concat: axis');
   xs.forEach((x, i) => {
@@ -146,14 +149,13 @@ function concat(xs: readonly Node[], axis: number | null = 0): Node {
     }
   });
   if (xs.length === 1) return first;
-  const shape = first.shape.map((d, j) => (j === ax ? xs.reduce((s, x) => s + x.shape[j]!, 0) : d));
+  const shape = first.shape.map((d, j) => (j === ax ? xs.reduce((s, x) => s + axisLength(x.shape, j), 0) : d));
   const dtype = xs.map((x) => x.dtype).reduce(promoteTypes);
   return makeNode('concat', xs, shape, dtype, { axis: ax, label: `axis=${ax}` });
 }
 
 function stack(xs: readonly Node[], axis = 0): Node {
-  checkJoinable('stack', xs);
-  const first = xs[0]!;
+  const first = checkJoinable('stack', xs);
   xs.forEach((x, i) => {
     if (!sameShape(x.shape, first.shape)) {
       throw new ShapeError(`stack: array ${i} has shape ${formatShape(x.shape)} but array 0 has ${formatShape(first.shape)}; all shapes must be equal`);

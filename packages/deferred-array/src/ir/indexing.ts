@@ -1,7 +1,7 @@
 // NumPy basic indexing (`x.get('1:-1, ::2')`, stdlib Slice objects, integers)
 // resolved against a shape into a strided view. Parsing is stdlib's.
 import { ShapeError } from './errors.js';
-import { formatShape } from './shape.js';
+import { axisLength, formatShape } from './shape.js';
 import type { Shape } from './shape.js';
 import { isStdMultiSlice, isStdSlice, stdSlice } from '../util/stdlib.js';
 import type { StdMultiSlice, StdSlice } from '../util/stdlib.js';
@@ -66,7 +66,7 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
 function resolveIndex(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
   const entries = toEntries(args, shape);
   return entries.map((e, axis) => {
-    const size = shape[axis]!;
+    const size = axisLength(shape, axis);
     if (typeof e === 'number') {
       if (!Number.isInteger(e)) throw new TypeError(`index ${e} on axis ${axis} must be an integer`);
       if (e < -size || e >= size) {

@@ -2,7 +2,9 @@
 // handle on a node, and every operation makes a new node over existing ones.
 import type { DType, TypedArray } from './dtypes.js';
 import type { IndexArg } from './indexing.js';
-import type { OpName } from './op-table.js';
+import { InternalError } from '../util/lookup.js';
+import { OPS } from './op-table.js';
+import type { Family, OpName, OpsOf } from './op-table.js';
 import type { Shape } from './shape.js';
 
 /**
@@ -44,38 +46,126 @@ interface HeapLease {
   readonly heapLease: true;
 }
 
-/**
- * Operation parameters. One interface for every op, each op reading the
- * fields it owns (see op-table.ts), so that passes can treat nodes uniformly.
- */
-interface NodeAttrs {
-  /** source: the values in row-major order, owned by the graph (copied in once). */
-  readonly data?: TypedArray;
-  /** source: set when `data` is heap memory the graph does not own (a view result, read in place). */
-  readonly lease?: HeapLease;
-  /** stored: the mutable array, and which of its versions this leaf is. */
-  readonly storage?: StorageRef;
-  readonly version?: number;
-  /** scalar: the constant, already cast to the node's dtype. */
-  readonly value?: number;
-  /** random: the generator's key and the stream (the counter's upper words) this array draws from. */
-  readonly random?: RandomWords;
-  /** reduce: the reduced axes (sorted); transpose: the permutation. */
-  readonly axes?: readonly number[];
-  readonly keepdims?: boolean;
-  /** concat, stack: the axis joined along; take: the axis picked along; cumsum, cumprod: the axis accumulated along. */
-  readonly axis?: number;
-  /** take: what an index outside the axis does (NumPy's mode). */
-  readonly mode?: TakeMode;
-  /** transpose, slice, broadcastTo: where each output element is read from. */
-  readonly view?: ViewMap;
-  /** slice: the index as given, resolved again when a compiled function's sizes change. */
-  readonly index?: readonly IndexArg[];
-  /** reshape: the shape as asked for (a -1 left unresolved), for the same reason. */
-  readonly request?: readonly number[];
-  /** A short description for printers (the slice text, the cast target). */
+/** What every node's attributes may carry: a short description for printers (the slice text, the cast target). */
+interface Labelled {
   readonly label?: string;
 }
+
+/** No parameters beyond the inputs (elementwise ops, linear algebra, cond). */
+type PlainAttrs = Labelled;
+
+/** source: the values in row-major order, owned by the graph (copied in once). */
+interface SourceAttrs extends Labelled {
+  readonly data: TypedArray;
+  /** Set when `data` is heap memory the graph does not own (a view result, read in place). */
+  readonly lease?: HeapLease;
+}
+
+/** stored: the mutable array, and which of its versions this leaf is. */
+interface StoredAttrs extends Labelled {
+  readonly storage: StorageRef;
+  readonly version: number;
+}
+
+/** random: the generator's key and the stream (the counter's upper words) this array draws from. */
+interface RandomAttrs extends Labelled {
+  readonly random: RandomWords;
+}
+
+/** scalar: the constant, already cast to the node's dtype. */
+interface ScalarAttrs extends Labelled {
+  readonly value: number;
+}
+
+/** reduce: the reduced axes (sorted). */
+interface ReduceAttrs extends Labelled {
+  readonly axes: readonly number[];
+  readonly keepdims: boolean;
+}
+
+/** concat, stack: the axis joined along; cumsum, cumprod: the axis accumulated along. */
+interface AxisAttrs extends Labelled {
+  readonly axis: number;
+}
+
+/** take: the axis picked along, and what an index outside it does (NumPy's mode). */
+interface TakeAttrs extends AxisAttrs {
+  readonly mode: TakeMode;
+}
+
+/** transpose, slice, broadcastTo: where each output element is read from. */
+interface ViewAttrs extends Labelled {
+  readonly view: ViewMap;
+}
+
+/** transpose: the permutation. */
+interface TransposeAttrs extends ViewAttrs {
+  readonly axes: readonly number[];
+}
+
+/** slice: the index as given, resolved again when a compiled function's sizes change. */
+interface SliceAttrs extends ViewAttrs {
+  readonly index: readonly IndexArg[];
+}
+
+/** reshape: the shape as asked for (a -1 left unresolved), for the same reason. */
+interface ReshapeAttrs extends Labelled {
+  readonly request: readonly number[];
+}
+
+/** The attributes of each family's ops; `never` where they differ op by op (see OpAttrs). */
+interface FamilyAttrs {
+  readonly source: never;
+  readonly scalar: ScalarAttrs;
+  readonly unary: PlainAttrs;
+  readonly binary: PlainAttrs;
+  readonly ternary: PlainAttrs;
+  readonly cast: Labelled;
+  readonly reduce: ReduceAttrs;
+  readonly view: never;
+  readonly reshape: ReshapeAttrs;
+  readonly join: AxisAttrs;
+  readonly gather: TakeAttrs;
+  readonly scan: AxisAttrs;
+  readonly linalg: PlainAttrs;
+  readonly cond: PlainAttrs;
+}
+
+/** The ops whose attributes are their own rather than their family's. */
+interface OpAttrs {
+  readonly source: SourceAttrs;
+  readonly stored: StoredAttrs;
+  readonly placeholder: Labelled;
+  readonly random: RandomAttrs;
+  readonly transpose: TransposeAttrs;
+  readonly slice: SliceAttrs;
+  readonly broadcastTo: ViewAttrs;
+}
+
+/** Each family's inputs: a tuple where the arity is fixed, a list where it varies (joins) or is checked by the builder. */
+interface FamilyInputs {
+  readonly source: readonly [];
+  readonly scalar: readonly [];
+  readonly unary: readonly Node[];
+  readonly binary: readonly Node[];
+  readonly ternary: readonly Node[];
+  readonly cast: readonly [Node];
+  readonly reduce: readonly [Node];
+  readonly view: readonly [Node];
+  readonly reshape: readonly [Node];
+  readonly join: readonly Node[];
+  readonly gather: readonly [from: Node, indices: Node];
+  readonly scan: readonly [Node];
+  readonly linalg: readonly [Node, Node];
+  readonly cond: readonly [pred: Node, then: Node, otherwise: Node];
+}
+
+type FamilyOf<O extends OpName> = (typeof OPS)[O]['family'];
+type AttrsOf<O extends OpName> = O extends keyof OpAttrs ? OpAttrs[O] : FamilyAttrs[FamilyOf<O>];
+type InputsOf<O extends OpName> = FamilyInputs[FamilyOf<O>];
+
+/** raise: an error; wrap: taken modulo the length; clip: the nearest end. */
+type TakeMode = 'raise' | 'wrap' | 'clip';
 
 /** A random array's Philox key and stream, each two 32-bit words (low first). */
 interface RandomWords {
@@ -83,29 +173,80 @@ interface RandomWords {
   readonly stream: readonly [number, number];
 }
 
-/** raise: an error; wrap: taken modulo the length; clip: the nearest end. */
-type TakeMode = 'raise' | 'wrap' | 'clip';
+/** A node of one op: its family, inputs and attributes follow from the op. */
+interface OpNode<O extends OpName> {
+  readonly id: number;
+  readonly op: O;
+  readonly family: FamilyOf<O>;
+  readonly inputs: InputsOf<O>;
+  readonly shape: Shape;
+  readonly dtype: DType;
+  readonly attrs: AttrsOf<O>;
+}
 
-interface Node {
+type NodeVariants = { readonly [O in OpName]: OpNode<O> };
+/** The node of op O (of any of O's ops, when O is a union). */
+type NodeOf<O extends OpName> = NodeVariants[O];
+/** The one graph node type: a union over ops, so a switch on `op` or `family` narrows `inputs` and `attrs`. */
+type Node = NodeOf<OpName>;
+type FamilyNode<F extends Family> = NodeOf<OpsOf<F>>;
+/** Any node's attributes; read through a narrowed node where possible. */
+type NodeAttrs = Node['attrs'];
+
+/** A node as the constructor sees it, before its fields are tied to its op. */
+interface LooseNode {
   readonly id: number;
   readonly op: OpName;
+  readonly family: Family;
   readonly inputs: readonly Node[];
   readonly shape: Shape;
   readonly dtype: DType;
   readonly attrs: NodeAttrs;
 }
 
+/** The attributes argument: optional where an op has none it must be given. */
+type AttrsArg<O extends OpName> = object extends AttrsOf<O> ? [attrs?: AttrsOf<O>] : [attrs: AttrsOf<O>];
+
 let nextId = 0;
 
-function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = {}): Node {
+function makeNode<O extends OpName>(op: O, inputs: InputsOf<O>, shape: Shape, dtype: DType, ...attrs: AttrsArg<O>): NodeOf<O>;
+function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = {}): LooseNode {
   return Object.freeze({
     id: nextId++,
     op,
+    family: OPS[op].family,
     inputs: Object.freeze([...inputs]),
     shape: Object.freeze([...shape]),
     dtype,
     attrs: Object.freeze({ ...attrs }),
   });
+}
+
+/** Whether `xs` has as many entries as `like`: the check that lets a copy keep its node's input tuple. */
+const sameArity = <T extends readonly Node[]>(like: T, xs: readonly Node[]): xs is T => xs.length === like.length;
+
+/** A new node like `n` (op, shape, dtype, attributes) over `inputs`, which must be as many as n's. */
+function copyNode<N extends Node>(n: N, inputs: readonly Node[]): N {
+  const xs = [...inputs];
+  if (!sameArity(n.inputs, xs)) throw new InternalError(`${n.op} copied over ${inputs.length} inputs instead of ${n.inputs.length}`);
+  const m: N = { ...n, id: nextId++, inputs: Object.freeze(xs) };
+  return Object.freeze(m);
+}
+
+/** Whether `m` has `n`'s op, and so its node type (a rebuilt or copied node keeps its op). */
+const sameOp = <N extends Node>(n: N, m: Node): m is N => m.op === n.op;
+const isOp = <O extends OpName>(n: Node, op: O): n is NodeOf<O> => n.op === op;
+const isFamily = <F extends Family>(n: Node, family: F): n is FamilyNode<F> => n.family === family;
+
+/** The heap memory a source reads in place, if it is one that does. */
+const leaseOf = (n: Node): HeapLease | undefined => (n.op === 'source' ? n.attrs.lease : undefined);
+/** Where a view node's elements are read from; undefined for any other node (a reshape included). */
+const viewOf = (n: Node): ViewMap | undefined => (n.family === 'view' ? n.attrs.view : undefined);
+
+/** `n` as an O node, which the caller knows it is (an InternalError otherwise). */
+function expectOp<O extends OpName>(n: Node, op: O): NodeOf<O> {
+  if (isOp(n, op)) return n;
+  throw new InternalError(`expected a ${op} node, got ${n.op} (node ${n.id})`);
 }
 
 /**
@@ -121,11 +262,10 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
     if (seen.has(root)) continue;
     seen.add(root);
     stack.push({ node: root, next: 0 });
-    while (stack.length > 0) {
-      const top = stack[stack.length - 1]!;
+    for (let top = stack.at(-1); top; top = stack.at(-1)) {
       const kids = children(top.node);
-      if (top.next < kids.length) {
-        const child = kids[top.next++]!;
+      const child = kids[top.next++];
+      if (child) {
         if (!seen.has(child)) {
           seen.add(child);
           stack.push({ node: child, next: 0 });
@@ -139,5 +279,8 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
   return order;
 }
 
-export { makeNode, topoOrder };
-export type { Node, NodeAttrs, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode };
+export { makeNode, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
+export type {
+  Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
+  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
+};

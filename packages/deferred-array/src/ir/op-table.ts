@@ -126,4 +126,4 @@ function opInfo(name: OpName): OpInfo {
 }
 
 export { OPS, UNARY_OPS, BINARY_OPS, REDUCE_OPS, opInfo, opNames, isOpName, isUnaryOp, isBinaryOp };
-export type { AliasMap, AliasOf, OpName, OpInfo, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp };
+export type { AliasMap, AliasOf, OpName, OpInfo, OpsOf, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp };

@@ -10,13 +10,18 @@ function nameNodes(order: readonly Node[]): Map<Node, string> {
   return new Map(order.map((n, i) => [n, `%${i}`]));
 }
 
+/** The parameters a printed node shows besides its label: a scalar's value, a reduction's axes. */
+function attrParts(node: Node): string[] {
+  switch (node.family) {
+    case 'scalar': return [String(node.attrs.value)];
+    case 'reduce': return [`axes=[${node.attrs.axes.join(',')}]`, ...(node.attrs.keepdims ? ['keepdims'] : [])];
+    default: return [];
+  }
+}
+
 function describeAttrs(node: Node): string {
-  const a = node.attrs;
-  const parts: string[] = [];
-  if (node.op === 'scalar') parts.push(String(a.value));
-  if (a.axes && node.op !== 'transpose') parts.push(`axes=[${a.axes.join(',')}]`);
-  if (a.keepdims) parts.push('keepdims');
-  if (a.label !== undefined) parts.push(a.label);
+  const { label } = node.attrs;
+  const parts = label === undefined ? attrParts(node) : [...attrParts(node), label];
   return parts.length ? ` {${parts.join(' ')}}` : '';
 }
 

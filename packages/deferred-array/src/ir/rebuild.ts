@@ -9,14 +9,14 @@ import { inheritMark, inheritPin } from './marks.js';
 import { broadcastTo, concat, reshape, slice, transpose } from './build-view.js';
 import { elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
+import type { ReduceOptions } from './build-reduce.js';
 import { dot, matmul, outer } from './build-linalg.js';
 import { cond } from './build-cond.js';
 import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
 import { makeNode } from './node.js';
-import type { Node } from './node.js';
-import { OPS } from './op-table.js';
-import type { ReduceOp, ScanOp, UnaryOp } from './op-table.js';
+import type { FamilyNode, Node, NodeOf } from './node.js';
+import { at } from '../util/lookup.js';
 import { formatShape, sameShape } from './shape.js';
 
 /** Thrown when a graph cannot be carried to new sizes node by node. */
@@ -27,53 +27,70 @@ class NotInstantiable extends Error {}
  * (expandDims, squeeze, stack) does the same to the new input; one asked for
  * with a -1 is resolved again; any other keeps its lengths only if its input did.
  */
-function reshapeTarget(n: Node, x: Node): readonly number[] {
-  const before = n.inputs[0]!.shape;
+function reshapeTarget(n: NodeOf<'reshape'>, x: Node): readonly number[] {
+  const before = n.inputs[0].shape;
   const kept = before.flatMap((d, i) => (d === 1 ? [] : [i]));
   const outKept = n.shape.filter((d) => d !== 1);
   if (kept.length === outKept.length && kept.every((i, k) => before[i] === outKept[k])) {
+    const lengths = kept.map((i) => at(x.shape, i, 'reshape input axis'));
     let k = 0;
-    return n.shape.map((d) => (d === 1 ? 1 : x.shape[kept[k++]!]!));
+    return n.shape.map((d) => (d === 1 ? 1 : at(lengths, k++, 'kept axis')));
   }
-  if (n.attrs.request?.includes(-1)) return n.attrs.request;
+  if (n.attrs.request.includes(-1)) return n.attrs.request;
   if (sameShape(before, x.shape)) return n.shape;
   throw new NotInstantiable(`reshape to ${n.attrs.label ?? ''} has fixed lengths`);
 }
 
+/** The reduction options that made `n`, for its input now `x`. */
+function reduceOptions(n: FamilyNode<'reduce'>, x: Node): ReduceOptions {
+  const { axes, keepdims } = n.attrs;
+  const arg = n.op === 'argmin' || n.op === 'argmax';
+  return { axis: arg && axes.length === x.shape.length ? undefined : axes.length === 1 ? axes[0] : axes, keepdims };
+}
+
+function buildView(n: FamilyNode<'view'>, x: Node): Node {
+  switch (n.op) {
+    case 'transpose': return transpose(x, n.attrs.axes);
+    case 'slice': return slice(x, n.attrs.index, true);
+    case 'broadcastTo': return broadcastTo(x, n.shape);
+  }
+}
+
+function buildLinalg(n: FamilyNode<'linalg'>, a: Node, b: Node): Node {
+  switch (n.op) {
+    case 'matmul': return matmul(a, b);
+    case 'dot': return dot(a, b);
+    case 'outer': return outer(a, b);
+  }
+}
+
 function build(n: Node, inputs: readonly Node[]): Node {
-  const [x] = inputs as [Node];
-  const a = n.attrs;
-  switch (OPS[n.op].family) {
+  const input = (i: number): Node => at(inputs, i, `${n.op} rebuilt`);
+  switch (n.family) {
     case 'source': case 'scalar':
       return n;
     case 'unary': case 'binary': case 'ternary':
-      return elementwise(n.op as UnaryOp, inputs);
+      return elementwise(n.op, inputs);
     case 'cast':
-      return makeNode(n.op, inputs, x.shape, n.dtype, a);
-    case 'reduce': {
-      const arg = n.op === 'argmin' || n.op === 'argmax';
-      const axes = a.axes!;
-      const axis = arg && axes.length === x.shape.length ? undefined : axes.length === 1 ? axes[0] : axes;
-      return reduce(n.op as ReduceOp, x, { axis, keepdims: a.keepdims ?? false });
-    }
+      return makeNode(n.op, [input(0)], input(0).shape, n.dtype, n.attrs);
+    case 'reduce':
+      return reduce(n.op, input(0), reduceOptions(n, input(0)));
     case 'view':
-      if (n.op === 'transpose') return transpose(x, a.axes);
-      if (n.op === 'slice') return slice(x, a.index!, true);
-      return broadcastTo(x, n.shape);
+      return buildView(n, input(0));
     case 'reshape': {
-      const shape = reshape(x, reshapeTarget(n, x), 'reshape').shape;
-      return makeNode('reshape', [x], shape, n.dtype, { ...a, label: formatShape(shape) });
+      const shape = reshape(input(0), reshapeTarget(n, input(0)), 'reshape').shape;
+      return makeNode('reshape', [input(0)], shape, n.dtype, { ...n.attrs, label: formatShape(shape) });
     }
     case 'join':
-      return concat(inputs, a.axis);
+      return concat(inputs, n.attrs.axis);
     case 'gather':
-      return take(x, inputs[1]!, a.axis!, a.mode);
+      return take(input(0), input(1), n.attrs.axis, n.attrs.mode);
     case 'scan':
-      return scan(n.op as ScanOp, x, a.axis!);
+      return scan(n.op, input(0), n.attrs.axis);
     case 'linalg':
-      return n.op === 'matmul' ? matmul(x, inputs[1]!) : n.op === 'dot' ? dot(x, inputs[1]!) : outer(x, inputs[1]!);
+      return buildLinalg(n, input(0), input(1));
     case 'cond':
-      return cond(x, inputs[1]!, inputs[2]!);
+      return cond(input(0), input(1), input(2));
   }
 }
 

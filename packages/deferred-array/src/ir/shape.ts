@@ -2,6 +2,7 @@
 import { ShapeError } from './errors.js';
 import { stdNdarray } from '../util/stdlib.js';
 import { formatValue } from './format.js';
+import { InternalError } from '../util/lookup.js';
 
 type Shape = readonly number[];
 
@@ -11,6 +12,13 @@ function sizeOf(shape: Shape): number {
   let n = 1;
   for (const d of shape) n *= d;
   return n;
+}
+
+/** The length of `axis` (negative: counted from the end), an axis the caller knows `shape` has. */
+function axisLength(shape: Shape, axis: number): number {
+  const d = shape.at(axis);
+  if (d === undefined) throw new InternalError(`axis ${axis} of a ${shape.length}-d shape`);
+  return d;
 }
 
 function sameShape(a: Shape, b: Shape): boolean {
@@ -81,13 +89,12 @@ function normalizeAxes(axis: unknown, ndim: number, argument = 'axis'): number[]
 
 /** C-order (row-major) element strides of a contiguous array. */
 function contiguousStrides(shape: Shape): number[] {
-  const s = new Array<number>(shape.length);
   let acc = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    s[i] = acc;
-    acc *= shape[i]!;
-  }
-  return s;
+  return shape.toReversed().map((d) => {
+    const stride = acc;
+    acc *= d;
+    return stride;
+  }).reverse();
 }
 
 /** Whether `strides` walk `shape` row-major without gaps (axes of length 0 or 1 may have any stride). */
@@ -96,5 +103,5 @@ function isRowMajor(shape: Shape, strides: readonly number[]): boolean {
   return shape.every((d, i) => d <= 1 || strides[i] === c[i]);
 }
 
-export { broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
+export { axisLength, broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
 export type { Shape };

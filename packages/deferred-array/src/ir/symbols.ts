@@ -6,7 +6,8 @@
 import { DTypeError, NotSupportedError, ShapeError } from './errors.js';
 import { DTYPES } from './dtypes.js';
 import type { DType } from './dtypes.js';
-import { formatShape } from './shape.js';
+import { axisLength, formatShape } from './shape.js';
+import { at, lookup } from '../util/lookup.js';
 import { formatValue } from './format.js';
 
 class Size {
@@ -77,14 +78,14 @@ function bindSizes(ps: readonly Placeholder[], shapes: ReadonlyArray<readonly nu
   const sizes = new Map<string, number>();
   const from = new Map<string, [number, number]>();
   ps.forEach((p, i) => {
-    const shape = shapes[i]!;
+    const shape = at(shapes, i, `${fn}: argument shape`);
     // Messages are built only when one is thrown: this runs at every call.
     const which = (): string => `argument ${i} (shape ${formatShape(shape)})`;
     if (shape.length !== p.shape.length) {
       throw new ShapeError(`${fn}: ${which()} has ${shape.length} axes but its placeholder ${formatDims(p.shape)} has ${p.shape.length}`);
     }
     p.shape.forEach((d, axis) => {
-      const got = shape[axis]!;
+      const got = axisLength(shape, axis);
       if (!(d instanceof Size)) {
         if (got !== d) throw new ShapeError(`${fn}: ${which()} has length ${got} on axis ${axis}, where its placeholder ${formatDims(p.shape)} fixes ${d}`);
         return;
@@ -94,8 +95,8 @@ function bindSizes(ps: readonly Placeholder[], shapes: ReadonlyArray<readonly nu
         sizes.set(d.name, got);
         from.set(d.name, [i, axis]);
       } else if (bound !== got) {
-        const [j, at] = from.get(d.name)!;
-        throw new ShapeError(`${fn}: size '${d.name}' is ${bound} in argument ${j} (shape ${formatShape(shapes[j]!)}), axis ${at} ` +
+        const [j, first] = lookup(from, d.name, `where size '${d.name}' was bound`);
+        throw new ShapeError(`${fn}: size '${d.name}' is ${bound} in argument ${j} (shape ${formatShape(at(shapes, j, 'argument shape'))}), axis ${first} ` +
           `but ${got} in ${which()}, axis ${axis}; one symbol takes one size in a call`);
       }
     });
@@ -120,7 +121,7 @@ function primesFrom(start: number, count: number): number[] {
 function primeSizes(ps: readonly Placeholder[], from: number): Map<string, number> {
   const names = symbolsOf(ps);
   const primes = primesFrom(from, names.length);
-  return new Map(names.map((n, i) => [n, primes[i]!]));
+  return new Map(names.map((n, i) => [n, at(primes, i, 'prime size')]));
 }
 
 /**

@@ -7,7 +7,6 @@
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
-import { OPS } from '../ir/op-table.js';
 import { isWindow, readBy, rootsOf } from './plan.js';
 import type { Buffer, Plan, Step } from './plan.js';
 
@@ -16,7 +15,13 @@ const valueBytes = (n: Node): number => sizeOf(n.shape) * dtypeInfo(n.dtype).byt
 /** Values a step writes to memory it allocates (views and sources allocate nothing). */
 function writtenBy(s: Step): readonly Node[] {
   if (s.kind === 'kernel') return [...s.group.stores, ...s.group.reductions];
-  return OPS[s.node.op].family === 'source' || isWindow(s.node) ? [] : [s.node];
+  return s.node.family === 'source' || isWindow(s.node) ? [] : [s.node];
+}
+
+function addAt<T>(lists: Map<number, T[]>, i: number, x: T): void {
+  const list = lists.get(i);
+  if (list) list.push(x);
+  else lists.set(i, [x]);
 }
 
 function assignBuffers(plan: Plan): Plan {
@@ -25,7 +30,7 @@ function assignBuffers(plan: Plan): Plan {
   for (const s of plan.steps) {
     for (const n of writtenBy(s)) storage.set(n, n);
     if (s.kind !== 'node' || !isWindow(s.node)) continue;
-    const under = storage.get(s.node.inputs[0]!);
+    const under = storage.get(s.node.inputs[0]);
     if (under) storage.set(s.node, under);
   }
   const kept = new Set<Node>();
@@ -47,7 +52,8 @@ function assignBuffers(plan: Plan): Plan {
   const buffers: Building[] = [];
   const bufferOf = new Map<Node, number>();
   const idle: Building[] = [];
-  const endsAt = plan.steps.map(() => [] as Building[]);
+  /** Temporaries free once each step has run. */
+  const endsAt = new Map<number, Building[]>();
   plan.steps.forEach((s, i) => {
     for (const n of writtenBy(s)) {
       if (s.kind === 'kernel' && atTarget.has(n) && !s.group.contraction && s.group.stores.includes(n)) continue;
@@ -66,9 +72,9 @@ function assignBuffers(plan: Plan): Plan {
       if (!b) buffers.push((b = { id: buffers.length, bytes, kind, values: [] }));
       b.values.push(n);
       bufferOf.set(n, b.id);
-      if (kind === 'temporary') endsAt[lastRead.get(n) ?? i]!.push(b);
+      if (kind === 'temporary') addAt(endsAt, lastRead.get(n) ?? i, b);
     }
-    idle.push(...endsAt[i]!);
+    idle.push(...(endsAt.get(i) ?? []));
   });
   return {
     ...plan,

@@ -6,14 +6,12 @@
 // kernel that writes it once).
 import { makeNode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
-import { FUSED_REDUCTIONS, FUSED_SCANS, isElementwise, rootsOf } from './plan.js';
+import { isElementwise, isFusedReduction, isFusedScan, isWindow, rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 /** What kernels read where they run: the fuser's own tests, so argmin (a host step) gets a copy. */
-const readsInKernel = (n: Node): boolean => isElementwise(n) || FUSED_REDUCTIONS.has(n.op) || FUSED_SCANS.has(n.op);
-const PASSES_THROUGH = new Set(['view', 'reshape']);
+const readsInKernel = (n: Node): boolean => isElementwise(n) || isFusedReduction(n) || isFusedScan(n);
 
 function copyRandomReads(plan: Plan): Plan {
   const virtual = new Set<Node>();
@@ -25,10 +23,9 @@ function copyRandomReads(plan: Plan): Plan {
     return c;
   };
   return rewriteGraph(plan, (n, inputs) => {
-    const family = OPS[n.op].family;
-    const reads = readsInKernel(n) || PASSES_THROUGH.has(family) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
+    const reads = readsInKernel(n) || isWindow(n) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
     const m = withInputs(n, reads);
-    if (n.op === 'random' || (PASSES_THROUGH.has(family) && virtual.has(m.inputs[0]!))) {
+    if (m.op === 'random' || (isWindow(m) && virtual.has(m.inputs[0]))) {
       if (roots.has(n) || plan.pins.has(n)) return copyOf(m);
       virtual.add(m);
     }

@@ -4,7 +4,8 @@
 // fusion no longer holds at the new sizes (two members of a group that now
 // differ in shape) is not instantiable, and the caller plans afresh.
 import { dtypeInfo } from '../ir/dtypes.js';
-import { topoOrder } from '../ir/node.js';
+import { sameOp, topoOrder } from '../ir/node.js';
+import { InternalError, lookup } from '../util/lookup.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable, rebuildNode } from '../ir/rebuild.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
@@ -12,14 +13,15 @@ import { rootsOf } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
 
 function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
-  if (plan.stores.length > 0) throw new Error('internal: a trace stage is not instantiated at new sizes');
+  if (plan.stores.length > 0) throw new InternalError('a trace stage is not instantiated at new sizes');
   const to = new Map<Node, Node>();
   for (const n of topoOrder(rootsOf(plan))) {
-    to.set(n, leaves.get(n) ?? rebuildNode(n, n.inputs.map((i) => to.get(i)!)));
+    to.set(n, leaves.get(n) ?? rebuildNode(n, n.inputs.map((i) => lookup(to, i, `input ${i.id} rebuilt`))));
   }
-  const get = (n: Node): Node => {
+  /** `n` rebuilt, which rebuildNode keeps the same op (and so the same node type). */
+  const get = <N extends Node>(n: N): N => {
     const m = to.get(n);
-    if (!m) throw new Error(`internal: plan node ${n.id} (${n.op}) is not under the plan's roots`);
+    if (!m || !sameOp(n, m)) throw new InternalError(`plan node ${n.id} (${n.op}) is not under the plan's roots`);
     return m;
   };
   const group = (g: FusedGroup): FusedGroup => {
@@ -27,9 +29,11 @@ function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
     const reductions = g.reductions.map(get);
     const scans = g.scans?.map(get);
     const contraction = g.contraction && get(g.contraction);
-    const shape = (contraction ?? members[0] ?? [...reductions, ...(scans ?? [])][0]!.inputs[0]!).shape;
     const ends = [...reductions, ...(scans ?? [])];
-    if (!members.every((m) => sameShape(m.shape, shape)) || !ends.every((r) => sameShape(r.inputs[0]!.shape, shape))) {
+    const space = contraction ?? members[0] ?? ends[0]?.inputs[0];
+    if (!space) throw new InternalError(`group ${g.id} computes nothing`);
+    const { shape } = space;
+    if (!members.every((m) => sameShape(m.shape, shape)) || !ends.every((r) => sameShape(r.inputs[0].shape, shape))) {
       throw new NotInstantiable(`group ${g.id} no longer has one iteration space`);
     }
     return {

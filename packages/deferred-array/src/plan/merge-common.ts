@@ -3,7 +3,6 @@
 // runs once. Two nodes are equal when their ops, dtypes, shapes and
 // parameters are and their inputs are the same nodes after merging. Sources
 // and stored versions are equal only to themselves: their identity is their data.
-import { OPS } from '../ir/op-table.js';
 import type { Node, NodeAttrs } from '../ir/node.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
@@ -14,19 +13,19 @@ const numberKey = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
 /** The parameters that change what a node computes (labels are only for printers). */
 function attrsKey(a: NodeAttrs): string {
   const parts: string[] = [];
-  if (a.value !== undefined) parts.push(`v${numberKey(a.value)}`);
-  if (a.axes !== undefined) parts.push(`a${a.axes.join(',')}`);
-  if (a.keepdims !== undefined) parts.push(`k${a.keepdims ? 1 : 0}`);
-  if (a.axis !== undefined) parts.push(`x${a.axis}`);
-  if (a.mode !== undefined) parts.push(`m${a.mode}`);
-  if (a.view !== undefined) parts.push(`w${JSON.stringify(a.view)}`);
+  if ('value' in a) parts.push(`v${numberKey(a.value)}`);
+  if ('axes' in a) parts.push(`a${a.axes.join(',')}`);
+  if ('keepdims' in a) parts.push(`k${a.keepdims ? 1 : 0}`);
+  if ('axis' in a) parts.push(`x${a.axis}`);
+  if ('mode' in a) parts.push(`m${a.mode}`);
+  if ('view' in a) parts.push(`w${JSON.stringify(a.view)}`);
   return parts.join('|');
 }
 
 function mergeCommon(plan: Plan): Plan {
   const byKey = new Map<string, Node>();
   return rewriteGraph(plan, (n, inputs) => {
-    if (OPS[n.op].family === 'source') return n;
+    if (n.family === 'source') return n;
     const key = `${n.op}|${n.dtype}|${n.shape.join(',')}|${attrsKey(n.attrs)}|${inputs.map((i) => i.id).join(',')}`;
     const hit = byKey.get(key);
     if (hit) return hit;

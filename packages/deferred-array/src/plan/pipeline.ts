@@ -5,7 +5,6 @@ import { OutputNameError } from '../ir/errors.js';
 import { markOf, pinOf } from '../ir/marks.js';
 import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import { cast, elementwise } from '../ir/build-elementwise.js';
 import { reshape } from '../ir/build-view.js';
 import type { Node } from '../ir/node.js';
@@ -62,7 +61,7 @@ const copyPinnedViews: Pass = (plan) => {
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
     const kind = pinned.get(n);
-    if (!kind || !(isWindow(n) || (kind === 'pin' && OPS[n.op].family === 'source'))) return m;
+    if (!kind || !(isWindow(n) || (kind === 'pin' && n.family === 'source'))) return m;
     return makeNode('astype', [m], m.shape, m.dtype, { label: `${m.dtype} (${kind} copy)` });
   });
 };
@@ -76,7 +75,7 @@ const copyPinnedViews: Pass = (plan) => {
 const lowerOuter: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
   const m = withInputs(n, inputs);
   if (m.op !== 'outer') return m;
-  const [a, b] = m.inputs as [Node, Node];
+  const [a, b] = m.inputs;
   return elementwise('multiply', [reshape(cast(a, m.dtype), [-1, 1], 'outer'), reshape(cast(b, m.dtype), [1, -1], 'outer')]);
 });
 
@@ -95,9 +94,14 @@ const liveness: Pass = (plan) => {
     if (step.kind === 'kernel') for (const n of step.group.stores) lastUse.set(n, i);
     for (const input of readBy(step)) lastUse.set(input, i);
   });
-  const releaseAt = plan.steps.map(() => [] as Node[]);
-  for (const [node, i] of lastUse) if (!keep.has(node)) releaseAt[i]!.push(node);
-  return { ...plan, steps: plan.steps.map((s, i) => ({ ...s, release: releaseAt[i]! })) };
+  const releaseAt = new Map<number, Node[]>();
+  for (const [node, i] of lastUse) {
+    if (keep.has(node)) continue;
+    const list = releaseAt.get(i);
+    if (list) list.push(node);
+    else releaseAt.set(i, [node]);
+  }
+  return { ...plan, steps: plan.steps.map((s, i) => ({ ...s, release: releaseAt.get(i) ?? [] })) };
 };
 
 /** What the backend can run: 'nodes' evaluates node by node; 'kernels' also runs fused groups. */

@@ -1,9 +1,9 @@
 // What the planner hands a backend: the values asked for and an ordered list
 // of steps that produce them.
-import type { Node, StorageRef } from '../ir/node.js';
+import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
 import { isFloat } from '../ir/dtypes.js';
-import { OPS } from '../ir/op-table.js';
+import type { OpName } from '../ir/op-table.js';
 import type { Shape } from '../ir/shape.js';
 
 /** A value marked with output() and found under the executed arrays, with its record key. */
@@ -53,16 +53,16 @@ interface FusedGroup {
    * the members are its elementwise epilogue. It is always stored (first in
    * `stores`): the epilogue reads it back while it is in cache.
    */
-  readonly contraction?: Node;
+  readonly contraction?: Contraction;
   /** Elementwise members, inputs before users. */
   readonly members: readonly Node[];
   /** Reductions of members, all over the same axes. */
-  readonly reductions: readonly Node[];
+  readonly reductions: readonly FusedReduction[];
   /**
    * Scans (cumsum, cumprod) of members or inputs, all along one axis, in a
    * group with no reductions; each is stored whole (they are in `stores`).
    */
-  readonly scans?: readonly Node[];
+  readonly scans?: readonly FusedScan[];
   /** Nodes read from outside the group (materialised values or views of them), its temporaries' inputs included. */
   readonly inputs: readonly Node[];
   /** pin()ned values the kernel computes per block before its members read them. */
@@ -133,13 +133,23 @@ const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] :
 const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions' | 'scans'>): readonly Node[] =>
   [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions, ...(g.scans ?? [])];
 
-const ELEMENTWISE = new Set(['unary', 'binary', 'ternary', 'cast']);
-/** Reductions a kernel computes as it streams its members. */
-const FUSED_REDUCTIONS = new Set(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
-/** Scans a kernel computes as it streams its members. */
-const FUSED_SCANS = new Set(['cumsum', 'cumprod']);
+type FusedReductionOp = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean';
+/** A reduction a kernel computes as it streams its members. */
+type FusedReduction = NodeOf<FusedReductionOp>;
+/** A scan a kernel computes as it streams its members. */
+type FusedScan = FamilyNode<'scan'>;
+/** A matrix product a kernel computes block by block before its epilogue. */
+type Contraction = NodeOf<'matmul' | 'dot'>;
+type Elementwise = FamilyNode<'unary' | 'binary' | 'ternary' | 'cast'>;
+type Window = FamilyNode<'view' | 'reshape'>;
 
-const isElementwise = (n: Node): boolean => ELEMENTWISE.has(OPS[n.op].family);
+const FUSED_REDUCTIONS: ReadonlySet<OpName> = new Set<FusedReductionOp>(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
+const FUSED_SCANS: ReadonlySet<OpName> = new Set<OpName>(['cumsum', 'cumprod']);
+
+const isElementwise = (n: Node): n is Elementwise =>
+  n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast';
+const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op);
+const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan';
 
 /**
  * Ops whose kernels count elements for errors and warnings (integer division
@@ -163,13 +173,16 @@ function consumersOf(nodes: Iterable<Node>): Map<Node, Node[]> {
 }
 
 /** View and reshape nodes: windows onto their input's memory, with none of their own. */
-const isWindow = (n: Node): boolean => ['view', 'reshape'].includes(OPS[n.op].family);
+const isWindow = (n: Node): n is Window => n.family === 'view' || n.family === 'reshape';
 
 /** The value whose memory `n` reads: views and reshapes read their input's. */
-const windowBase = (n: Node): Node => (isWindow(n) && n.inputs[0] ? windowBase(n.inputs[0]) : n);
+const windowBase = (n: Node): Node => (isWindow(n) ? windowBase(n.inputs[0]) : n);
 
 /** The nodes a step reads. */
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
-export { rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, countsElements, consumersOf, FUSED_REDUCTIONS, FUSED_SCANS };
-export type { Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };
+export {
+  rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isFusedScan, countsElements, consumersOf,
+  FUSED_REDUCTIONS, FUSED_SCANS,
+};
+export type { FusedReduction, FusedScan, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

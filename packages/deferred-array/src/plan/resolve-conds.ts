@@ -5,13 +5,13 @@
 // inside an untaken branch is never looked at), so a chain of k nested conds
 // runs k predicates and k branches, not 2^k.
 import { inheritPin } from '../ir/marks.js';
-import { topoOrder } from '../ir/node.js';
+import { isOp, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { withInputs } from './rewrite.js';
 
 /** Nodes reachable from `roots` without entering a cond's branches, inputs first. */
 const reachableOutsideBranches = (roots: readonly Node[]): Node[] =>
-  topoOrder(roots, (n) => (n.op === 'cond' ? [n.inputs[0]!] : n.inputs));
+  topoOrder(roots, (n) => (n.op === 'cond' ? [n.inputs[0]] : n.inputs));
 
 /** `roots` with `c` replaced by `by` everywhere under them. */
 function replace(roots: readonly Node[], c: Node, by: Node): Node[] {
@@ -33,12 +33,12 @@ function* resolveConds(roots: readonly Node[]): Generator<Node, Node[], boolean>
   let current = [...roots];
   for (;;) {
     // The first cond in this order has no undecided cond under its predicate.
-    const next = reachableOutsideBranches(current).find((n) => n.op === 'cond');
+    const next = reachableOutsideBranches(current).find((n) => isOp(n, 'cond'));
     if (!next) return current;
-    const pred = next.inputs[0]!;
+    const [pred, then, otherwise] = next.inputs;
     // A JS boolean predicate is a constant: nothing to run.
     const value = pred.op === 'scalar' ? pred.attrs.value !== 0 : yield pred;
-    const taken = value ? next.inputs[1]! : next.inputs[2]!;
+    const taken = value ? then : otherwise;
     current = replace(current, next, taken);
   }
 }

@@ -3,8 +3,9 @@
 // the plan's results, outputs and pins onto the new graph.
 import { inheritMark, markOf } from '../ir/marks.js';
 import { reshape } from '../ir/build-view.js';
-import { makeNode, topoOrder } from '../ir/node.js';
+import { copyNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import { lookup } from '../util/lookup.js';
 import { rootsOf } from './plan.js';
 import type { Plan } from './plan.js';
 
@@ -14,8 +15,8 @@ function withInputs(n: Node, inputs: readonly Node[]): Node {
   // A reshape of what is now a reshape is one reshape, as the builder makes it (a version written
   // through a reshape and substituted under another, in a trace stage), so rewritten graphs fuse as built ones do.
   // A marked reshape stays a node of its own, so its mark does not move onto another value.
-  const collapse = n.op === 'reshape' && inputs[0]!.op === 'reshape' && !markOf(n);
-  const m = collapse ? reshape(inputs[0]!, n.attrs.request ?? n.shape) : makeNode(n.op, inputs, n.shape, n.dtype, n.attrs);
+  const [x] = inputs;
+  const m = n.op === 'reshape' && x?.op === 'reshape' && !markOf(n) ? reshape(x, n.attrs.request) : copyNode(n, inputs);
   inheritMark(n, m);
   return m;
 }
@@ -28,12 +29,12 @@ function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => N
   const to = new Map<Node, Node>();
   let changed = false;
   for (const n of topoOrder(rootsOf(plan))) {
-    const m = visit(n, n.inputs.map((i) => to.get(i)!));
+    const m = visit(n, n.inputs.map((i) => lookup(to, i, 'rewritten input')));
     if (m !== n) changed = true;
     to.set(n, m);
   }
   if (!changed) return plan;
-  const get = (n: Node): Node => to.get(n)!;
+  const get = (n: Node): Node => lookup(to, n, 'rewritten root');
   return {
     ...plan,
     results: plan.results.map(get),

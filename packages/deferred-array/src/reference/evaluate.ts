@@ -1,6 +1,6 @@
 // Evaluates one node from its inputs' values.
-import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
+import type { FamilyNode, Node } from '../ir/node.js';
+import { InternalError, at } from '../util/lookup.js';
 import { allocDense, gather } from './dense.js';
 import type { Dense } from './dense.js';
 import { evaluateElementwise } from './elementwise.js';
@@ -12,39 +12,53 @@ import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
 import { randomDense } from './philox.js';
 import { evaluateReduce } from './reduce.js';
 
+/** A leaf's values: a random array's computed, a stored version's read where it lives (the heap block holding it), a source's own. */
+function leafValue(node: FamilyNode<'source'>): Dense {
+  switch (node.op) {
+    case 'random': return randomDense(node);
+    case 'stored': return { dtype: node.dtype, shape: node.shape, data: node.attrs.storage.view(node.attrs.version) };
+    case 'source': return { dtype: node.dtype, shape: node.shape, data: node.attrs.data };
+    case 'placeholder': throw new InternalError(`placeholder ${node.attrs.label ?? node.id} reached the evaluator unbound`);
+  }
+}
+
+function evaluateLinalg(node: FamilyNode<'linalg'>, a: Dense, b: Dense): Dense {
+  switch (node.op) {
+    case 'matmul': return evaluateMatmul(node, a, b);
+    case 'dot': return evaluateDot(node, a, b);
+    case 'outer': return evaluateOuter(node, a, b);
+  }
+}
+
 function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): Dense {
-  const family = OPS[node.op].family;
-  switch (family) {
+  const input = (i: number): Dense => at(inputs, i, `${node.op}'s input values`);
+  switch (node.family) {
     case 'source':
-      if (node.op === 'random') return randomDense(node);
-      // A stored version is read where it lives (the heap block holding it), as a source's own data is.
-      return { dtype: node.dtype, shape: node.shape, data: node.op === 'stored' ? node.attrs.storage!.view(node.attrs.version!) : node.attrs.data! };
+      return leafValue(node);
     case 'scalar': {
       const out = allocDense(node.dtype, []);
-      out.data[0] = node.attrs.value!;
+      out.data[0] = node.attrs.value;
       return out;
     }
     case 'unary': case 'binary': case 'ternary': case 'cast':
       return evaluateElementwise(node, inputs, flags);
     case 'reduce':
-      return evaluateReduce(node, inputs[0]!);
+      return evaluateReduce(node, input(0));
     case 'view':
-      return gather(inputs[0]!, node.shape, node.attrs.view!);
+      return gather(input(0), node.shape, node.attrs.view);
     case 'reshape':
       // Values are row-major, so a reshape is the same data under a new shape.
-      return { dtype: node.dtype, shape: node.shape, data: inputs[0]!.data };
+      return { dtype: node.dtype, shape: node.shape, data: input(0).data };
     case 'join':
       return concatDense(node, inputs);
     case 'gather':
-      return takeDense(node, inputs[0]!, inputs[1]!);
+      return takeDense(node, input(0), input(1));
     case 'scan':
-      return scanDense(node, inputs[0]!);
+      return scanDense(node, input(0));
     case 'cond':
-      throw new Error('internal: a cond reached a backend; the linker resolves every cond before planning');
+      throw new InternalError('a cond reached a backend; the linker resolves every cond before planning');
     case 'linalg':
-      if (node.op === 'matmul') return evaluateMatmul(node, inputs[0]!, inputs[1]!);
-      if (node.op === 'dot') return evaluateDot(node, inputs[0]!, inputs[1]!);
-      return evaluateOuter(node, inputs[0]!, inputs[1]!);
+      return evaluateLinalg(node, input(0), input(1));
   }
 }
 

@@ -1,15 +1,15 @@
 // take: elements picked along one axis by an integer array.
 import { ExecutionError } from '../ir/errors.js';
 import { outOfBounds, resolveTake } from '../ir/build-gather.js';
-import type { Node } from '../ir/node.js';
+import type { NodeOf } from '../ir/node.js';
+import { axisLength } from '../ir/shape.js';
 import { allocDense } from './dense.js';
 import type { Dense } from './dense.js';
 
 /** x and the indices are row-major (Dense); the output is too: [outer, index, inner]. */
-function takeDense(node: Node, x: Dense, indices: Dense): Dense {
-  const axis = node.attrs.axis!;
-  const mode = node.attrs.mode ?? 'raise';
-  const n = x.shape[axis]!;
+function takeDense(node: NodeOf<'take'>, x: Dense, indices: Dense): Dense {
+  const { axis, mode } = node.attrs;
+  const n = axisLength(x.shape, axis);
   const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
   const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
   const picks = Array.from(indices.data as ArrayLike<number>, (i) => {

@@ -1,11 +1,11 @@
 // concat (and stack, built as concat of expanded arrays).
-import type { Node } from '../ir/node.js';
-import { contiguousStrides } from '../ir/shape.js';
+import type { FamilyNode } from '../ir/node.js';
+import { axisLength, contiguousStrides } from '../ir/shape.js';
 import { allocDense, forEachStrided } from './dense.js';
 import type { Dense } from './dense.js';
 
-function concatDense(node: Node, inputs: readonly Dense[]): Dense {
-  const axis = node.attrs.axis ?? 0;
+function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense {
+  const { axis } = node.attrs;
   const out = allocDense(node.dtype, node.shape);
   const outStrides = contiguousStrides(node.shape);
   let at = 0;
@@ -13,10 +13,10 @@ function concatDense(node: Node, inputs: readonly Dense[]): Dense {
     // Write x into its band of the output: a strided window of the result.
     const src = x.data;
     const dst = out.data;
-    forEachStrided(x.shape, [{ strides: outStrides, offset: at * outStrides[axis]! }], (i, o) => {
-      dst[o] = src[i]!;
+    forEachStrided(x.shape, [{ strides: outStrides, offset: at * axisLength(outStrides, axis) }], (i, o) => {
+      dst[o] = src[i] ?? NaN;
     });
-    at += x.shape[axis]!;
+    at += axisLength(x.shape, axis);
   }
   return out;
 }

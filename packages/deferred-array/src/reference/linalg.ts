@@ -4,7 +4,7 @@ import { wrapTo } from '../ir/dtypes.js';
 import { intMultiply } from './scalar-math.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { axisLength, contiguousStrides, sizeOf } from '../ir/shape.js';
 import { allocDense, gather } from './dense.js';
 import type { Dense } from './dense.js';
 import { broadcastMap } from './elementwise.js';
@@ -43,11 +43,11 @@ function castTo(x: Dense, t: DType): Dense {
 
 function evaluateMatmul(node: Node, a0: Dense, b0: Dense): Dense {
   const t = node.dtype;
-  const as = a0.shape.length === 1 ? [1, a0.shape[0]!] : [...a0.shape];
-  const bs = b0.shape.length === 1 ? [b0.shape[0]!, 1] : [...b0.shape];
-  const P = as[as.length - 2]!;
-  const K = as[as.length - 1]!;
-  const Q = bs[bs.length - 1]!;
+  const as = a0.shape.length === 1 ? [1, axisLength(a0.shape, 0)] : [...a0.shape];
+  const bs = b0.shape.length === 1 ? [axisLength(b0.shape, 0), 1] : [...b0.shape];
+  const P = axisLength(as, -2);
+  const K = axisLength(as, -1);
+  const Q = axisLength(bs, -1);
   const batch = node.shape.slice(0, node.shape.length - (a0.shape.length > 1 ? 1 : 0) - (b0.shape.length > 1 ? 1 : 0));
   const a = gather(a0, [...batch, P, K], broadcastMap(as, [...batch, P, K]), t);
   const b = gather(b0, [...batch, K, Q], broadcastMap(bs, [...batch, K, Q]), t);
@@ -60,15 +60,16 @@ function evaluateMatmul(node: Node, a0: Dense, b0: Dense): Dense {
 function evaluateDot(node: Node, a0: Dense, b0: Dense): Dense {
   const t = node.dtype;
   const a = castTo(a0, t);
-  const K = a.shape[a.shape.length - 1]!;
+  const K = axisLength(a.shape, -1);
   const P = sizeOf(a.shape.slice(0, -1));
   // Move b's contracted axis first so that b reads as a K x Q matrix.
   const kAxis = b0.shape.length === 1 ? 0 : b0.shape.length - 2;
   const rest = b0.shape.map((_, i) => i).filter((i) => i !== kAxis);
   const order = [kAxis, ...rest];
   const bStrides = contiguousStrides(b0.shape);
-  const b = gather(b0, order.map((i) => b0.shape[i]!), { strides: order.map((i) => bStrides[i]!), offset: 0 }, t);
-  const Q = sizeOf(rest.map((i) => b0.shape[i]!));
+  const length = (i: number): number => axisLength(b0.shape, i);
+  const b = gather(b0, order.map(length), { strides: order.map((i) => axisLength(bStrides, i)), offset: 0 }, t);
+  const Q = sizeOf(rest.map(length));
   const out = allocDense(t, node.shape);
   matmul2d(t, a.data, 0, b.data, 0, out.data, 0, P, K, Q);
   return out;
@@ -82,7 +83,7 @@ function evaluateOuter(node: Node, a0: Dense, b0: Dense): Dense {
   const f = product(t);
   const out = allocDense(t, node.shape);
   const n = b.length;
-  for (let i = 0; i < a.length; i++) for (let j = 0; j < n; j++) out.data[i * n + j] = f(a[i]!, b[j]!);
+  for (const [i, x] of a.entries()) for (const [j, y] of b.entries()) out.data[i * n + j] = f(x, y);
   return out;
 }
 

@@ -3,7 +3,7 @@
 // Element e of a random array is the generator at counter [e, 0, stream0,
 // stream1] under the array's key; its words w0..w3 give NumPy's conversions:
 // float64 ((w1 * 2^32 + w0) >> 11) * 2^-53, float32 (w0 >>> 8) * 2^-24.
-import type { Node } from '../ir/node.js';
+import type { NodeOf } from '../ir/node.js';
 import { allocDense } from './dense.js';
 import type { Dense } from './dense.js';
 
@@ -43,8 +43,8 @@ function philox4x32(counter: readonly number[], key: readonly number[]): [number
 }
 
 /** A random node's values, row-major. */
-function randomDense(node: Node): Dense {
-  const { key, stream } = node.attrs.random!;
+function randomDense(node: NodeOf<'random'>): Dense {
+  const { key, stream } = node.attrs.random;
   const out = allocDense(node.dtype, node.shape);
   const data = out.data;
   const wide = node.dtype === 'float64';

@@ -5,7 +5,8 @@
 // loop (see `segmentLength`), so sums and means match NumPy bit for bit on a
 // C-contiguous array for any axes.
 import type { DType, TypedArray } from '../ir/dtypes.js';
-import type { Node } from '../ir/node.js';
+import type { FamilyNode } from '../ir/node.js';
+import { at } from '../util/lookup.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { contiguousStrides, sizeOf } from '../ir/shape.js';
 import { resolveReduce } from '../ir/type-rules.js';
@@ -19,7 +20,7 @@ const PW_BLOCKSIZE = 128;
 function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number {
   if (n < 8) {
     let res = 0;
-    for (let i = 0; i < n; i++) res = r(res + a[start + i]!);
+    for (const v of a.subarray(start, start + n)) res = r(res + v);
     return res;
   }
   if (n <= PW_BLOCKSIZE) {
@@ -29,7 +30,7 @@ function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number 
       for (let j = 0; j < 8; j++) acc[j] = r(acc[j]! + a[start + i + j]!);
     }
     let res = r(r(r(acc[0]! + acc[1]!) + r(acc[2]! + acc[3]!)) + r(r(acc[4]! + acc[5]!) + r(acc[6]! + acc[7]!)));
-    for (; i < n; i++) res = r(res + a[start + i]!);
+    for (const v of a.subarray(start + i, start + n)) res = r(res + v);
     return res;
   }
   let n2 = Math.floor(n / 2);
@@ -47,7 +48,10 @@ function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number 
 function segmentLength(shape: readonly number[], axes: readonly number[]): number {
   const nonUnit = shape.map((_, i) => i).filter((i) => shape[i] !== 1);
   let length = 1;
-  for (let k = nonUnit.length - 1; k >= 0 && axes.includes(nonUnit[k]!); k--) length *= shape[nonUnit[k]!]!;
+  for (const axis of nonUnit.reverse()) {
+    if (!axes.includes(axis)) break;
+    length *= at(shape, axis, 'reduced axis');
+  }
   return length;
 }
 
@@ -67,56 +71,54 @@ function reducer(op: ReduceOp, compute: DType, input: DType, segment: number): R
     case 'mean': return (a, s, n) => r(sum(a, s, n) / n);
     case 'prod': return (a, s, n) => {
       let p = 1;
-      for (let i = 0; i < n; i++) p = r(p * a[s + i]!);
+      for (const v of a.subarray(s, s + n)) p = r(p * v);
       // Integer products are carried in float64, which has a -0 that integers do not.
       return isFloatInput ? p : p + 0;
     };
     case 'max': case 'min': {
       const pick = isFloatInput ? (op === 'max' ? fmax : fmin) : op === 'max' ? Math.max : Math.min;
       return (a, s, n) => {
-        let m = a[s]!;
-        for (let i = 1; i < n; i++) m = pick(m, a[s + i]!);
+        const run = a.subarray(s, s + n);
+        let m = run[0] ?? NaN;
+        for (const v of run.subarray(1)) m = pick(m, v);
         return m;
       };
     }
     case 'any': return (a, s, n) => {
-      for (let i = 0; i < n; i++) if (truthy(a[s + i]!)) return 1;
-      return 0;
+      return a.subarray(s, s + n).some(truthy) ? 1 : 0;
     };
     case 'all': return (a, s, n) => {
-      for (let i = 0; i < n; i++) if (!truthy(a[s + i]!)) return 0;
-      return 1;
+      return a.subarray(s, s + n).every(truthy) ? 1 : 0;
     };
     case 'argmax': case 'argmin': {
       const better = op === 'argmax' ? (x: number, y: number) => x > y : (x: number, y: number) => x < y;
       // The first NaN wins, as in NumPy.
       return (a, s, n) => {
-        let best = a[s]!;
-        let at = 0;
-        if (best !== best) return 0;
-        for (let i = 1; i < n; i++) {
-          const v = a[s + i]!;
+        let best = NaN;
+        let found = 0;
+        for (const [i, v] of a.subarray(s, s + n).entries()) {
           if (v !== v) return i;
-          if (better(v, best)) {
+          if (i === 0 || better(v, best)) {
             best = v;
-            at = i;
+            found = i;
           }
         }
-        return at;
+        return found;
       };
     }
   }
 }
 
-function evaluateReduce(node: Node, x: Dense): Dense {
-  const op = node.op as ReduceOp;
-  const axes = node.attrs.axes ?? [];
+function evaluateReduce(node: FamilyNode<'reduce'>, x: Dense): Dense {
+  const { op } = node;
+  const { axes } = node.attrs;
   const kept = x.shape.map((_, i) => i).filter((i) => !axes.includes(i));
   const order = [...kept, ...axes];
   const inStrides = contiguousStrides(x.shape);
   const { compute } = resolveReduce(op, x.dtype);
-  const runs = gather(x, order.map((a) => x.shape[a]!), { strides: order.map((a) => inStrides[a]!), offset: 0 }, compute);
-  const runLength = sizeOf(axes.map((a) => x.shape[a]!));
+  const length = (a: number): number => at(x.shape, a, 'reduced input axis');
+  const runs = gather(x, order.map(length), { strides: order.map((a) => at(inStrides, a, 'input stride')), offset: 0 }, compute);
+  const runLength = sizeOf(axes.map(length));
   const out = allocDense(node.dtype, node.shape);
   const f = reducer(op, compute, x.dtype, Math.max(1, segmentLength(x.shape, axes)));
   for (let o = 0; o < out.data.length; o++) out.data[o] = f(runs.data, o * runLength, runLength);

@@ -1,12 +1,13 @@
 // cumsum and cumprod: each line along the axis accumulated in element order,
 // rounded to the result dtype at every step, as NumPy's accumulate does.
-import type { Node } from '../ir/node.js';
+import type { FamilyNode } from '../ir/node.js';
+import { axisLength } from '../ir/shape.js';
 import { allocDense } from './dense.js';
 import type { Dense } from './dense.js';
 
-function scanDense(node: Node, x: Dense): Dense {
-  const axis = node.attrs.axis!;
-  const n = x.shape[axis]!;
+function scanDense(node: FamilyNode<'scan'>, x: Dense): Dense {
+  const { axis } = node.attrs;
+  const n = axisLength(x.shape, axis);
   const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
   const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
   const out = allocDense(node.dtype, node.shape);

@@ -6,7 +6,7 @@
 // up atomicity: only where nothing can fail once that kernel starts writing.
 import type { Bindings } from '../execute/backend.js';
 import { getConfig } from '../execute/config.js';
-import { topoOrder } from '../ir/node.js';
+import { leaseOf, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { source } from '../ir/build-elementwise.js';
 import { withInputs } from '../plan/rewrite.js';
@@ -21,10 +21,12 @@ import type { ViewEntry, ViewLease } from './views.js';
 function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
   const entries = new Set<ViewEntry>();
   for (const s of plan.steps) {
-    if (s.kind === 'node' && s.node.attrs.lease) entries.add((s.node.attrs.lease as ViewLease).entry);
+    const lease = s.kind === 'node' ? leaseOf(s.node) : undefined;
+    if (lease) entries.add((lease as ViewLease).entry);
   }
   for (const b of bound?.values() ?? []) {
-    if (b.source?.attrs.lease) entries.add((b.source.attrs.lease as ViewLease).entry);
+    const lease = b.source && leaseOf(b.source);
+    if (lease) entries.add((lease as ViewLease).entry);
   }
   return [...entries];
 }
@@ -98,12 +100,12 @@ function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean): Map<N
  */
 function copyViews(root: Node): Node {
   const order = topoOrder([root]);
-  if (!order.some((n) => n.attrs.lease)) return root;
+  if (!order.some((n) => leaseOf(n))) return root;
   const to = new Map<Node, Node>();
   for (const n of order) {
-    if (n.attrs.lease) {
+    if (n.op === 'source' && n.attrs.lease) {
       assertLeaseLive(n.attrs.lease, 'the value written in place');
-      to.set(n, source(n.attrs.data!.slice(), n.shape, n.dtype));
+      to.set(n, source(n.attrs.data.slice(), n.shape, n.dtype));
     } else {
       to.set(n, withInputs(n, n.inputs.map((i) => to.get(i)!)));
     }

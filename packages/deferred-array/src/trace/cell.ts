@@ -4,6 +4,7 @@
 // does, while every other operation builds an expression fixed at the point it
 // was written. The cell becomes a Storage on its first in-place write.
 import { isWindow } from '../plan/plan.js';
+import { viewOf } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { Storage } from './storage.js';
 import { assertLeaseLive } from '../results/views.js';
@@ -39,7 +40,7 @@ class Cell {
     this.storage = s;
     if (n.op === 'source') {
       // Values a whole-array assign overwrites before anything reads them are not read (the view may be gone).
-      s.initialise(overwritesAll ? new (dtypeInfo(n.dtype).ctor)(sizeOf(n.shape)) : n.attrs.data!);
+      s.initialise(overwritesAll ? new (dtypeInfo(n.dtype).ctor)(sizeOf(n.shape)) : n.attrs.data);
     }
     // A whole-array assign overwrites the expression's values before anything could read them.
     else if (!overwritesAll) enqueue('assign', s, copyViews(n), reads, undefined, '');
@@ -78,8 +79,9 @@ function extend(p: LivePath, current: Node, built: Node, build: (n: Node) => Nod
   if (!isWindow(built) || built.inputs[0] !== current) return undefined;
   let window: Window | undefined;
   if (p.window) {
-    window = built.attrs.view ? viewWindow(p.window, built.attrs.view, built.shape) : reshapeWindow(p.window, built.shape);
-    if (!built.attrs.view && !window) return undefined;
+    const view = viewOf(built);
+    window = view ? viewWindow(p.window, view, built.shape) : reshapeWindow(p.window, built.shape);
+    if (!view && !window) return undefined;
     // A broadcast is read-only, as NumPy's broadcast_to is, even where it repeats nothing.
     if (window && (isReadOnly(window) || built.op === 'broadcastTo')) window = undefined;
   }

@@ -47,7 +47,7 @@ class Force {
       if (window) return { node, storage, version, strides: window.strides, offset: window.offset };
       // A whole write is the same bytes in any shape: store the value under the reshape, which a kernel computes.
       let value = node;
-      while (value.op === 'reshape') value = value.inputs[0]!;
+      while (value.op === 'reshape') value = value.inputs[0];
       return { node: value, storage, version, strides: contiguousStrides(value.shape), offset: 0 };
     });
     const bound = stagePlan(stores, target);

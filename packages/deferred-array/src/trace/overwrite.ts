@@ -21,7 +21,7 @@ function windowsOf(plan: Plan, leaf: Node): Map<Node, Window> {
   const windows = new Map<Node, Window>([[leaf, wholeWindow(leaf.shape)]]);
   for (const s of plan.steps) {
     if (s.kind !== 'node' || !isWindow(s.node)) continue;
-    const w = windows.get(s.node.inputs[0]!);
+    const w = windows.get(s.node.inputs[0]);
     if (!w) continue;
     const n = s.node;
     const inner = n.op === 'reshape' ? reshapeWindow(w, n.shape) : n.attrs.view ? viewWindow(w, n.attrs.view, n.shape) : undefined;

@@ -9,10 +9,10 @@
 import { LRUCache } from 'lru-cache';
 import type { Bindings, Bound } from '../execute/backend.js';
 import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
-import { makeNode, topoOrder } from '../ir/node.js';
+import { expectOp, makeNode, topoOrder } from '../ir/node.js';
 import { withInputs } from '../plan/rewrite.js';
 import type { Node, StorageRef } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
+import { lookup } from '../util/lookup.js';
 import { attrsKey } from '../plan/merge-common.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
@@ -78,11 +78,11 @@ function structure(stores: readonly StoreTarget[], target: Target): Structure | 
   for (const n of order) {
     let part: string;
     if (n.op === 'stored') {
-      const storage = n.attrs.storage!;
+      const { storage } = n.attrs;
       part = `L${leaf(`${storage.id}:${n.attrs.version}`, n)}s${storageIndex(storage)}${pinOf(n) ?? ''}`;
     } else if (n.op === 'source') {
       part = `L${leaf(`n${n.id}`, n)}${pinOf(n) ?? ''}`;
-    } else if (OPS[n.op].family === 'source') {
+    } else if (n.family === 'source') {
       return undefined;
     } else {
       part = `${n.op}${pinOf(n) ?? ''}|${attrsKey(n.attrs)}|${n.inputs.map((i) => index.get(i)).join(',')}`;
@@ -112,7 +112,7 @@ function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Targ
   const to = new Map<Node, Node>();
   for (const n of s.order) {
     const j = s.leafAt.get(n);
-    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => to.get(i)!));
+    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => lookup(to, i, 'stage node rebuilt')));
     inheritPin(n, m);
     inheritMark(n, m);
     to.set(n, m);
@@ -126,10 +126,10 @@ function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Targ
 /** What a stage reads, bound to its template's placeholder: a version read where it lies, a source as a compiled function's argument. */
 function boundLeaf(n: Node): Bound {
   if (n.op === 'stored') {
-    const { storage, version } = n.attrs as Required<Pick<Node['attrs'], 'storage' | 'version'>>;
+    const { storage, version } = n.attrs;
     return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: storage.address(version) };
   }
-  return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data! }, source: n };
+  return { value: { dtype: n.dtype, shape: n.shape, data: expectOp(n, 'source').attrs.data }, source: n };
 }
 
 /**
@@ -150,8 +150,8 @@ function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
   const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
   const bound = new Map(template.leaves.map((p, i) => [p, boundLeaf(s.leaves[i]!)]));
   const overwritable = template.overwrites.map((js) => js.map((j) => {
-    const { storage, version } = s.leaves[j]!.attrs;
-    return { storage: storage as Storage, version: version! };
+    const { storage, version } = expectOp(s.leaves[j]!, 'stored').attrs;
+    return { storage: storage as Storage, version };
   }));
   return { plan, bound, overwritable };
 }

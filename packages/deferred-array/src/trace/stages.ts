@@ -91,9 +91,9 @@ function substitute(group: readonly Computation[]): { writes: StageWrite[]; read
     for (const n of topoOrder([c.value])) {
       if (rebuilt.has(n)) continue;
       if (n.op === 'stored') {
-        const k = key(n.attrs.storage as Storage, n.attrs.version!);
+        const k = key(n.attrs.storage as Storage, n.attrs.version);
         const sub = produced.get(k);
-        if (!sub) reads.set(k, { storage: n.attrs.storage as Storage, version: n.attrs.version! });
+        if (!sub) reads.set(k, { storage: n.attrs.storage as Storage, version: n.attrs.version });
         rebuilt.set(n, sub ?? n);
         continue;
       }

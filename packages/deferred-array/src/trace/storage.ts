@@ -11,7 +11,7 @@ import { StaleArrayError } from '../ir/errors.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { makeNode } from '../ir/node.js';
-import type { Node, StorageRef } from '../ir/node.js';
+import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { allocEvicting } from '../wasm/source-cache.js';
@@ -51,7 +51,7 @@ class Storage implements StorageRef {
   readonly queued: Computation[] = [];
   readonly #blocks: Block[] = [];
   /** The leaf for the latest version, made once (older leaves live on in the graphs that read them). */
-  #leaf: Node | undefined;
+  #leaf: NodeOf<'stored'> | undefined;
 
   constructor(shape: Shape, dtype: DType) {
     this.shape = Object.freeze([...shape]);

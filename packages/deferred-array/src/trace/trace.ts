@@ -40,7 +40,7 @@ interface Computation {
 
 /** Every stored version among `nodes`. */
 const storedIn = (nodes: readonly Node[]): Read[] =>
-  nodes.filter((n) => n.op === 'stored').map((n) => ({ storage: n.attrs.storage as Storage, version: n.attrs.version! }));
+  nodes.filter((n) => n.op === 'stored').map((n) => ({ storage: n.attrs.storage as Storage, version: n.attrs.version }));
 
 /** Every stored version `roots` read. */
 const readsOf = (roots: readonly Node[]): Read[] => storedIn(topoOrder(roots));

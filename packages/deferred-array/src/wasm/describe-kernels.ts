@@ -3,8 +3,8 @@
 // (addresses are left at 0), the specs built and compiled, and each kernel
 // disassembled. Behind explain({ kernels: true }).
 import { compileKernel, disassembleFunction } from 'kernels-wasm';
+import { viewOf } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { atAddress, composeView } from './heap-value.js';
@@ -20,8 +20,10 @@ function describeKernels(plan: Plan): string[] {
     if (step.kind === 'node') {
       // Views keep their input's window; anything else (a copy, a reshape, a host step) is row-major.
       const n = step.node;
-      const x = values.get(n.inputs[0]!);
-      values.set(n, OPS[n.op].family === 'view' && x ? composeView(x, n.attrs.view!, n.shape) : placeholder(n));
+      const [first] = n.inputs;
+      const x = first && values.get(first);
+      const view = viewOf(n);
+      values.set(n, view && x ? composeView(x, view, n.shape) : placeholder(n));
       continue;
     }
     const g = step.group;

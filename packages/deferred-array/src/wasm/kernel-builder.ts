@@ -114,7 +114,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const values = launchValues(loadedAt, temps, inputs, outputs);
   const inputCount = sources.length;
   // Reduced (or scanned) axes go last, so that each output reduces a run of consecutive elements.
-  const reduced = group.shape.length === 0 ? [] : scans.length ? [scans[0]!.attrs.axis!] : [...(group.reductions[0]?.attrs.axes ?? [])];
+  const reduced = group.shape.length === 0 ? [] : scans.length ? [scans[0]!.attrs.axis] : [...(group.reductions[0]?.attrs.axes ?? [])];
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
   const space = order.map((d) => full[d]!);
   const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
@@ -136,9 +136,9 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // A scan accumulates in its result dtype (resolveReduce: float64 for integers), one rounding per step as NumPy's.
   scans.forEach((x, slot) => {
     const fn = x.op === 'cumprod' ? 'prod' : 'sum';
-    const id = push({ op: 'scan', fn, arg: castTo(get(x.inputs[0]!), x.dtype), slot, type: x.dtype });
+    const id = push({ op: 'scan', fn, arg: castTo(get(x.inputs[0]), x.dtype), slot, type: x.dtype });
     // Integers have no -0, which a product of integers carried in float64 reaches (0 * -5): + 0 drops it.
-    const zero = fn === 'prod' && !isFloat(x.inputs[0]!.dtype) ? push({ op: 'const', value: 0, type: x.dtype }) : undefined;
+    const zero = fn === 'prod' && !isFloat(x.inputs[0].dtype) ? push({ op: 'const', value: 0, type: x.dtype }) : undefined;
     idOf.set(x, zero === undefined ? id : push({ op: 'binary', fn: 'add', args: [id, zero], type: x.dtype }));
   });
   group.stores.forEach((n, k) => {
@@ -146,20 +146,20 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   });
   const zeroSlots = new Map<number, number>();
   group.reductions.forEach((r, slot) => {
-    const op = r.op as ReduceOp;
-    const x = get(r.inputs[0]!);
+    const { op } = r;
+    const x = get(r.inputs[0]);
     const bool = op === 'any' || op === 'all';
-    const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0]!.dtype);
+    const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0].dtype);
     push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type });
   });
   // An integer product with a zero factor is 0, even where the float64 it is
   // carried in overflowed to Inf on the way (Inf * 0 would be NaN): a hidden
   // slot records whether every factor was nonzero.
   group.reductions.forEach((r, k) => {
-    if (r.op !== 'prod' || isFloat(r.inputs[0]!.dtype)) return;
+    if (r.op !== 'prod' || isFloat(r.inputs[0].dtype)) return;
     const slot = group.reductions.length + zeroSlots.size;
     zeroSlots.set(k, slot);
-    push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]!), 'bool'), slot, type: 'bool' });
+    push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]), 'bool'), slot, type: 'bool' });
   });
 
   const arrays = values.map((v, k) => kernelArray(v, k < inputCount ? 'in' : 'out', collapsed.strides[k]!));
@@ -229,7 +229,7 @@ function scanTotals(spec: KernelSpec): KernelSpec {
 function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[], copy: CopyFn): BuiltKernel {
   const c = group.contraction!;
   const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
-  const { launch, vectorise } = contractionOperands(c, valueOf.get(c.inputs[0]!)!, valueOf.get(c.inputs[1]!)!, copy);
+  const { launch, vectorise } = contractionOperands(c, valueOf.get(c.inputs[0])!, valueOf.get(c.inputs[1])!, copy);
   const read = new Set([...group.members.flatMap((m) => m.inputs), ...(group.temps ?? []).flatMap((t) => t.inputs)]);
   const epilogueInputs = group.inputs.filter((n) => read.has(n));
   const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };

@@ -6,7 +6,6 @@
 import { compileKernel, defaultHeap } from 'kernels-wasm';
 import type { CompiledModule, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
 import type { Node } from '../ir/node.js';
-import { OPS } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
@@ -260,21 +259,21 @@ class WasmRun {
 
   #evaluate(n: Node, launchInline: Launcher<LaunchResult>): HeapValue {
     const input = (i: number): HeapValue => this.#values.get(n.inputs[i]!)!;
-    switch (OPS[n.op].family) {
+    switch (n.family) {
       case 'source':
-        if (n.op === 'stored') return atAddress(n.attrs.storage!.address(n.attrs.version!), n.dtype, n.shape);
+        if (n.op === 'stored') return atAddress(n.attrs.storage.address(n.attrs.version), n.dtype, n.shape);
         if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
-        if (n.op === 'random') return randomValue(n.attrs.random!, n.dtype, n.shape);
+        if (n.op === 'random') return randomValue(n.attrs.random, n.dtype, n.shape);
         return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const constant = this.#bound.get(n);
         if (constant) return this.#boundValue(n, constant);
         const v = this.#place(n, []);
-        v.alloc!.data[0] = n.attrs.value!;
+        v.alloc!.data[0] = n.attrs.value;
         return v;
       }
       case 'view':
-        return composeView(input(0), n.attrs.view!, n.shape);
+        return composeView(input(0), n.attrs.view, n.shape);
       case 'reshape': {
         const x = input(0);
         if (isContiguous(x)) return reshapeValue(x, n.shape);
@@ -319,8 +318,8 @@ class WasmRun {
     }
     g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
     g.reductions.forEach((node, slot) => {
-      const op = node.op as ReduceOp;
-      const acc = accumulatorDType(op, node.inputs[0]!.dtype);
+      const { op } = node;
+      const acc = accumulatorDType(op, node.inputs[0].dtype);
       const out = this.#place(node);
       const rows = sizeOf(node.shape);
       // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
@@ -337,7 +336,7 @@ class WasmRun {
         let value = valueAt(row);
         if (allNonzero && allNonzero(row) === 0) value = 0;
         // Integer products carried in float64 can reach -0, which integers do not have.
-        if (!isFloat(node.inputs[0]!.dtype)) value += 0;
+        if (!isFloat(node.inputs[0].dtype)) value += 0;
         if (op === 'mean') value /= built.segment;
         out.alloc!.data[row] = value;
       }

@@ -7,6 +7,7 @@
 // collector. A copy whose source is collected is freed too.
 import { defaultHeap } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
+import { expectOp, leaseOf } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import type { TypedArray } from '../ir/dtypes.js';
 
@@ -76,9 +77,9 @@ function copyToHeap(data: ArrayBufferView, bytes: number): number {
  * node that holds none, such as a compiled function's constant), made now if
  * there is none; pins it for the run (see unpin).
  */
-function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = node.attrs.data!): number {
+function residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = expectOp(node, 'source').attrs.data): number {
   // Heap memory read in place (a view result): the linker holds it for the run.
-  if (node.attrs.lease) return data.byteOffset;
+  if (leaseOf(node)) return data.byteOffset;
   let e = entries.get(node);
   if (!e || e.freed) {
     const bytes = data.length * dtypeInfo(node.dtype).bytes;
