@@ -27,8 +27,24 @@ function boundValue(bound: Bindings, n: Node): Dense {
 
 class ReferenceBackend implements Backend {
   readonly name = 'reference';
+  readonly target = 'nodes';
   #runs = 0;
   #steps = 0;
+
+  /** Plain TypeScript runs anywhere. */
+  unavailable(): undefined {
+    return undefined;
+  }
+
+  /** It reads no settings: everything runs on the calling thread. */
+  start(): void {}
+
+  async shutdown(): Promise<void> {}
+
+  /** It throws this package's errors only. */
+  mapError(e: unknown): unknown {
+    return e;
+  }
 
   run(plan: Plan, bound: Bindings = new Map()): RunResult {
     this.#runs++;
@@ -64,7 +80,7 @@ class ReferenceBackend implements Backend {
   prepare(): void {}
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#steps, pooled: 0, joined: 0 };
+    return { runs: this.#runs, steps: this.#steps, pooled: 0, joined: 0, workerBlocks: [] };
   }
 }
 

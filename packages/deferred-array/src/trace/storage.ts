@@ -33,10 +33,9 @@ const registry = new FinalizationRegistry<Block[]>((blocks) => {
   for (const b of blocks.splice(0)) defaultHeap().free(b.ptr);
 });
 
-let nextId = 1;
-
 class Storage implements StorageRef {
-  readonly id = nextId++;
+  static #nextId = 1;
+  readonly id = Storage.#nextId++;
   readonly shape: Shape;
   readonly dtype: DType;
   readonly bytes: number;
