@@ -18,7 +18,7 @@ import {
   bindSizes, formatDims, isPlaceholder, probeSizes, shapeAt, sizesKey, standInSizes, symbolsOf, traceWith,
 } from '../ir/symbols.js';
 import type { Placeholder } from '../ir/symbols.js';
-import { allocDense } from '../reference/dense.js';
+import { allocDense } from '../core/dense.js';
 import type { Bindings, Bound } from '../execute/backend.js';
 import { resultOf } from '../execute/linker.js';
 import { defaultLinker } from './default-linker.js';

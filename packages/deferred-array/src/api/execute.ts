@@ -1,7 +1,7 @@
 // Module-level execution and lifetime on the default runtime: da.execute([a, b]),
 // configure(), shutdown() and statistics.
-import { defaultHeap } from 'kernels-wasm';
-import type { HeapStats } from 'kernels-wasm';
+import { heap } from '../core/heap.js';
+import type { HeapStats } from '../core/heap.js';
 import type { Linker, OutputRecord } from '../execute/linker.js';
 import type { Config, ConfigureOptions } from '../execute/config.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -10,7 +10,7 @@ import { describe } from './operand.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
 import { viewStats } from '../results/views.js';
-import { cachedBytes } from '../wasm/source-cache.js';
+import { cachedBytes } from '../core/source-cache.js';
 import { TEMPLATES } from '../trace/stage-plans.js';
 import { compiledStats } from './compile.js';
 import { defaultLinker } from './default-linker.js';
@@ -128,7 +128,7 @@ interface HeapStatistics extends HeapStats {
 
 /** The shared heap's statistics, with what view results and the source cache hold of it. */
 function heapStats(): HeapStatistics {
-  return { ...defaultHeap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
+  return { ...heap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
 }
 
 export { execute, executeSync, executeOn, executeSyncOn, configure, shutdown, stats, statsOf, heapStats };

@@ -3,8 +3,8 @@
 import type { Node } from '../ir/node.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
-import type { Dense } from '../reference/dense.js';
-import type { RunFlags } from '../reference/flags.js';
+import type { Dense } from '../core/dense.js';
+import type { RunFlags } from '../core/flags.js';
 
 interface RunResult {
   /** Data conditions met while running; the linker applies the error policy to them. */

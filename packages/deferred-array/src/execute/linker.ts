@@ -10,7 +10,7 @@ import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
-import type { RunFlags } from '../reference/flags.js';
+import type { RunFlags } from '../core/flags.js';
 import { emitWarning } from '../util/platform.js';
 import { formatBytes } from '../util/format-bytes.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';

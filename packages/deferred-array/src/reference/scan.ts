@@ -1,8 +1,8 @@
 // cumsum and cumprod: each line along the axis accumulated in element order,
 // rounded to the result dtype at every step, as NumPy's accumulate does.
 import type { Node } from '../ir/node.js';
-import { allocDense } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 function scanDense(node: Node, x: Dense): Dense {
   const axis = node.attrs.axis!;

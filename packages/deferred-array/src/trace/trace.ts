@@ -83,7 +83,7 @@ class PendingList {
   }
 
   /** Drops `gone` (and the collected) from the list. */
-  remove(gone: ReadonlySet<Computation>): void {
+  remove(gone: ReadonlySet<object>): void {
     this.#keep((c) => !gone.has(c));
   }
 
@@ -150,7 +150,7 @@ function choose(want: readonly Read[]): Computation[] {
 
 /** Takes computations that ran out of the trace. */
 function retire(done: readonly Computation[]): void {
-  const gone = new Set(done);
+  const gone = new Set<object>(done);
   for (const s of new Set(done.map((c) => c.storage))) {
     const left = s.queued.filter((c) => !gone.has(c));
     s.queued.length = 0;

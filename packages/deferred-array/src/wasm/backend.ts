@@ -13,6 +13,8 @@ import { formatValue } from '../ir/format.js';
 import type { Node } from '../ir/node.js';
 import type { Plan } from '../plan/plan.js';
 import { describeKernels } from './describe-kernels.js';
+// The package's heap is this backend's allocator: installed as this module loads.
+import './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
 import { WasmRun } from './run.js';

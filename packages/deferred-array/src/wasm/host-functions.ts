@@ -7,7 +7,7 @@ import type { HostFunction } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { OPS } from '../ir/op-table.js';
 import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
-import { newFlags } from '../reference/flags.js';
+import { newFlags } from '../core/flags.js';
 import { binaryImpl, unaryImpl } from '../reference/scalar-math.js';
 
 /** What this thread's host functions counted since the last takeFlags(). */

@@ -13,17 +13,17 @@ import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
-import type { Dense } from '../reference/dense.js';
+import type { Dense } from '../core/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
-import { newFlags } from '../reference/flags.js';
-import type { RunFlags } from '../reference/flags.js';
+import { newFlags } from '../core/flags.js';
+import type { RunFlags } from '../core/flags.js';
 import { partialsCombiner, scanStarts } from './combine.js';
 import {
   allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
-import { allocEvicting, residentAddress, unpin } from './source-cache.js';
-import type { CacheEntry } from './source-cache.js';
+import { allocEvicting, residentAddress, unpin } from '../core/source-cache.js';
+import type { CacheEntry } from '../core/source-cache.js';
 import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
