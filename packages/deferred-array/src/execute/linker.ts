@@ -294,15 +294,24 @@ class Linker {
   async #answerAsync<T>(g: Drive<T>, step: Step): Promise<IteratorResult<Step, T>> {
     if (step.kind !== 'run') return g.next(undefined);
     let run: RunResult;
-    let unhold = (): void => {};
     try {
-      unhold = holdHeapFor(step);
-      run = holding(await this.backend.runAsync(step.plan, step.bound, windows(step.direct)), unhold);
+      run = await this.#runAsync(step);
     } catch (e) {
-      unhold();
       return g.throw(this.#failed(e, step));
     }
     return g.next(run);
+  }
+
+  /** The step's plan run where the backend likes, holding the views it reads and writes until the run is released. */
+  async #runAsync(step: RunStep): Promise<RunResult> {
+    let unhold = (): void => {};
+    try {
+      unhold = holdHeapFor(step);
+      return holding(await this.backend.runAsync(step.plan, step.bound, windows(step.direct)), unhold);
+    } catch (e) {
+      unhold();
+      throw e;
+    }
   }
 
   /** A run that threw, as this package's error. */
