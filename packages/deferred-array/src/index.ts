@@ -16,14 +16,14 @@ export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
-export { execute, executeSync, shutdown, stats, heapStats } from './api/execute.js';
+export { execute, executeSync, shutdown, stats, heapStats, configure } from './api/execute.js';
+export { Runtime, createRuntime } from './api/runtime.js';
 export { scope, scopeSync, release } from './api/results.js';
 export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
 export { random, Generator } from './api/random.js';
 export { compile } from './api/compile.js';
 export { size, placeholder, Size } from './ir/symbols.js';
-export { configure } from './execute/config.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
   DeferredArrayError, ShapeError, DTypeError, StaleArrayError, HeapError, WorkerError,
@@ -35,7 +35,7 @@ export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction } from './execu
 export type { OutputRecord } from './execute/linker.js';
 export type { ExecuteOptions } from './results/request.js';
 export type { OutOption } from './results/out.js';
-export type { HeapStatistics, CacheStats } from './api/execute.js';
+export type { HeapStatistics, CacheStats, Stats } from './api/execute.js';
 export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
 export type { VarianceOptions, AverageOptions, IscloseOptions } from './api/statistics.js';

@@ -29,17 +29,44 @@ function detectSupport(): WasmSupport {
   if (!W || typeof W.validate !== 'function') return { wasm: false, simd: false, sharedMemory: false };
   const wasm = W.validate(EMPTY_MODULE);
   const simd = wasm && W.validate(SIMD_PROBE);
-  let sharedMemory = false;
-  try {
-    const mem = new W.Memory({ initial: 1, maximum: 1, shared: true });
-    sharedMemory = isSharedBuffer(mem.buffer);
-  } catch {
-    sharedMemory = false; // e.g. a browser page without cross-origin isolation
-  }
-  return { wasm, simd, sharedMemory };
+  return { wasm, simd, sharedMemory: sharedMemoryWorks(W) };
 }
 
-let heapShared: boolean | undefined;
+function sharedMemoryWorks(W: typeof WebAssembly): boolean {
+  try {
+    return isSharedBuffer(new W.Memory({ initial: 1, maximum: 1, shared: true }).buffer);
+  } catch {
+    return false; // e.g. a browser page without cross-origin isolation
+  }
+}
+
+/** A value made on first use and kept: for what is fixed for the life of the process. */
+class Lazy<T> {
+  readonly #make: () => T;
+  #made: { readonly value: T } | undefined;
+
+  constructor(make: () => T) {
+    this.#make = make;
+  }
+
+  get(): T {
+    this.#made ??= { value: this.#make() };
+    return this.#made.value;
+  }
+
+  /** Whether get() has made it. */
+  get made(): boolean {
+    return this.#made !== undefined;
+  }
+}
+
+const heapShared = new Lazy((): boolean => {
+  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_SHARED_MEMORY'];
+  if (env !== undefined && env !== '' && env !== '0' && env !== '1') {
+    throw new TypeError(`DEFERRED_ARRAY_SHARED_MEMORY must be 0 or 1; got ${JSON.stringify(env)}`);
+  }
+  return detectSupport().sharedMemory && env !== '0';
+});
 
 /**
  * Whether the process-wide heap, and so every kernel, uses a shared memory:
@@ -49,16 +76,7 @@ let heapShared: boolean | undefined;
  * pool: kernels run on the calling thread over an ordinary memory. Fixed at
  * first use, since kernels are compiled for one or the other.
  */
-function heapIsShared(): boolean {
-  if (heapShared === undefined) {
-    const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_SHARED_MEMORY'];
-    if (env !== undefined && env !== '' && env !== '0' && env !== '1') {
-      throw new TypeError(`DEFERRED_ARRAY_SHARED_MEMORY must be 0 or 1; got ${JSON.stringify(env)}`);
-    }
-    heapShared = detectSupport().sharedMemory && env !== '0';
-  }
-  return heapShared;
-}
+const heapIsShared = (): boolean => heapShared.get();
 
-export { detectSupport, heapIsShared, isSharedBuffer, SIMD_PROBE };
+export { detectSupport, heapIsShared, isSharedBuffer, SIMD_PROBE, Lazy };
 export type { WasmSupport };

@@ -18,12 +18,12 @@ import {
   bindSizes, formatDims, isPlaceholder, probeSizes, shapeAt, sizesKey, standInSizes, symbolsOf, traceWith,
 } from '../ir/symbols.js';
 import type { Placeholder } from '../ir/symbols.js';
-import { allocDense } from '../reference/dense.js';
+import { allocDense } from '../core/dense.js';
 import type { Bindings, Bound } from '../execute/backend.js';
-import { currentBackend, currentTarget, preparePlan, resultOf, runBound, runBoundAsync, runNodes, runNodesAsync } from '../execute/linker.js';
+import { resultOf } from '../execute/linker.js';
+import { defaultLinker } from './default-linker.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { instantiatePlan } from '../plan/instantiate.js';
-import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
 import { rootsOf } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
@@ -78,31 +78,41 @@ function instance(plan: Plan, leaves: readonly Node[]): Instance {
 
 /** Compiles the instance's kernels, running nothing (its placeholders bound to zeros of their shapes: small sizes only). */
 function prepare(inst: Instance): void {
-  preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
+  defaultLinker.preparePlan(inst.plan, new Map(inst.leaves.map((leaf) => [leaf, { value: allocDense(leaf.dtype, leaf.shape) }])));
 }
 
 /** Instances kept per compiled function, least recently used dropped first; a loop over more distinct sizes than this carries the plan again. */
 const INSTANCES = 64;
 
 /** Compiled functions not yet collected, for da.stats(): the sizes they hold plans for. */
-const live = new Set<WeakRef<Compiled>>();
-/** Past this size compile() sweeps the set, so a program compiling functions it drops (and never asking for stats) keeps it bounded. */
-let sweepAt = 64;
+class LiveFunctions {
+  readonly #live = new Set<WeakRef<Compiled>>();
+  /** Past this size add() sweeps the set, so a program compiling functions it drops (and never asking for stats) keeps it bounded. */
+  #sweepAt = 64;
 
-/** The compiled functions not yet collected, dropping the references to those that were. */
-function sweep(): Compiled[] {
-  const out: Compiled[] = [];
-  for (const ref of live) {
-    const c = ref.deref();
-    if (c) out.push(c);
-    else live.delete(ref);
+  add(c: Compiled): void {
+    if (this.#live.size >= this.#sweepAt) this.sweep();
+    this.#live.add(new WeakRef(c));
   }
-  sweepAt = 2 * live.size + 64;
-  return out;
+
+  /** The compiled functions not yet collected, dropping the references to those that were. */
+  sweep(): Compiled[] {
+    const out: Compiled[] = [];
+    for (const ref of this.#live) {
+      const c = ref.deref();
+      if (c) out.push(c);
+      else this.#live.delete(ref);
+    }
+    this.#sweepAt = 2 * this.#live.size + 64;
+    return out;
+  }
 }
 
+// Compiled functions run on the default runtime, so they are counted with it.
+const live = new LiveFunctions();
+
 function compiledStats(): { functions: number; sizes: number; sizesLimit: number } {
-  const functions = sweep();
+  const functions = live.sweep();
   return { functions: functions.length, sizes: functions.reduce((n, c) => n + c.instanceCount, 0), sizesLimit: INSTANCES };
 }
 
@@ -172,9 +182,9 @@ class Compiled {
   }
 
   #plan(): Plan {
-    const target = currentTarget();
+    const target = defaultLinker.target;
     let plan = this.#plans.get(target);
-    if (!plan) this.#plans.set(target, (plan = planExecution(this.#traced.roots, target)));
+    if (!plan) this.#plans.set(target, (plan = defaultLinker.plan(this.#traced.roots, target)));
     return plan;
   }
 
@@ -185,7 +195,7 @@ class Compiled {
 
   /** The plan at `sizes`: carried there from the traced one, or, where it does not carry, fn traced and planned at them. */
   #instance(sizes: ReadonlyMap<string, number>): Instance {
-    const key = `${currentTarget()}:${sizesKey(sizes)}`;
+    const key = `${defaultLinker.target}:${sizesKey(sizes)}`;
     const hit = this.#instances.get(key);
     if (hit) return hit;
     let inst: Instance | undefined;
@@ -200,7 +210,7 @@ class Compiled {
     if (!inst) {
       const traced = traceAt(this.#fn, this.#ps, sizes);
       // Not prepared: at the sizes of a call, a dry run would take the run's memory for nothing; the run compiles as it goes.
-      inst = instance(planExecution(traced.roots, currentTarget()), traced.leaves);
+      inst = instance(defaultLinker.plan(traced.roots, defaultLinker.target), traced.leaves);
     }
     this.#instances.set(key, inst);
     return inst;
@@ -225,10 +235,10 @@ class Compiled {
     this.#checkCount(args);
     const values = args.map((a, i) => {
       const v = this.#value(a, i, false);
-      return 'value' in v ? v : this.#fromResult(runNodes([v], false) as Result, i);
+      return 'value' in v ? v : this.#fromResult(defaultLinker.runNodes([v], false) as Result, i);
     });
     const { plan, bound, many } = this.#bind(values);
-    return runBound(plan, bound, many, resultRequest('compiled function', undefined));
+    return defaultLinker.runBound(plan, bound, many, resultRequest('compiled function', undefined));
   }
 
   async callAsync(args: readonly Argument[]): Promise<Result> {
@@ -237,10 +247,10 @@ class Compiled {
     // Arguments are read now, before anything awaits: the caller may change them once this returns.
     const values = await Promise.all(args.map((a, i) => {
       const v = this.#value(a, i, true);
-      return 'value' in v ? v : runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
+      return 'value' in v ? v : defaultLinker.runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
     }));
     const { plan, bound, many } = this.#bind(values);
-    return runBoundAsync(plan, bound, many, request);
+    return defaultLinker.runBoundAsync(plan, bound, many, request);
   }
 
   /**
@@ -298,11 +308,11 @@ class Compiled {
     if (this.#perSize) {
       return [...head, 'fn reads array sizes while traced (x.shape, x.size), so it is traced and planned once per set of sizes',
         // The most recently used size's plan (the cache lists it first).
-        ...[...this.#instances.values()].slice(0, 1).map((i) => printPlan(i.plan, currentBackend().name))].join('\n');
+        ...[...this.#instances.values()].slice(0, 1).map((i) => printPlan(i.plan, defaultLinker.backend.name))].join('\n');
     }
     const symbols = symbolsOf(this.#ps);
     const at = symbols.length === 0 ? '' : ` (sizes shown at stand-ins: ${[...standInSizes(this.#ps)].map(([k, v]) => `${k} = ${v}`).join(', ')})`;
-    return [...head, `one plan for every call${at}:`, printPlan(this.#plan(), currentBackend().name)].join('\n');
+    return [...head, `one plan for every call${at}:`, printPlan(this.#plan(), defaultLinker.backend.name)].join('\n');
   }
 }
 
@@ -319,8 +329,7 @@ function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly Deferr
     if (!isPlaceholder(p)) throw new TypeError(`compile: placeholders[${i}] is not a da.placeholder(shape, dtype); got ${describe(p)}`);
   });
   const c = new Compiled(fn, [...placeholders]);
-  if (live.size >= sweepAt) sweep();
-  live.add(new WeakRef(c));
+  live.add(c);
   const f = ((...args: Argument[]) => c.callAsync(args)) as CompiledFunction;
   Object.defineProperties(f, {
     sync: { value: (...args: Argument[]) => c.call(args) },

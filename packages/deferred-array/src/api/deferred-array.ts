@@ -10,13 +10,11 @@ import { OPS } from '../ir/op-table.js';
 import { printDot, printGraph } from '../ir/print-graph.js';
 import { sizeOf } from '../ir/shape.js';
 import { noteShapeRead } from '../ir/symbols.js';
-import { currentBackend, currentTarget, runNodes, runNodesAsync } from '../execute/linker.js';
 import type { OutputRecord } from '../execute/linker.js';
-import { planExecution } from '../plan/pipeline.js';
+import { defaultLinker } from './default-linker.js';
 import { printPlan } from '../plan/print-plan.js';
 import { groupNodes } from '../plan/plan.js';
-import { describeKernels } from '../wasm/describe-kernels.js';
-import { dropCopy } from '../wasm/source-cache.js';
+import { dropCopy } from '../core/source-cache.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
@@ -24,9 +22,21 @@ import { formatValue } from '../ir/format.js';
 
 const inspectSymbol = Symbol.for('nodejs.util.inspect.custom');
 
-let nodeOf: (x: DeferredArray) => Node;
-let liveOf: (x: DeferredArray) => LivePath;
-let liveView: (x: DeferredArray, build: (n: Node) => Node) => DeferredArray;
+/** What the package's other modules may read of an array's private state; the class's static block fills it in. */
+interface Friends {
+  nodeOf(x: DeferredArray): Node;
+  liveOf(x: DeferredArray): LivePath;
+  liveView(x: DeferredArray, build: (n: Node) => Node): DeferredArray;
+}
+
+const unset = (): never => {
+  throw new Error('internal: DeferredArray is not yet initialised');
+};
+const friends: Friends = { nodeOf: unset, liveOf: unset, liveView: unset };
+
+const nodeOf = (x: DeferredArray): Node => friends.nodeOf(x);
+const liveOf = (x: DeferredArray): LivePath => friends.liveOf(x);
+const liveView = (x: DeferredArray, build: (n: Node) => Node): DeferredArray => friends.liveView(x, build);
 
 class DeferredArray {
   /**
@@ -49,17 +59,17 @@ class DeferredArray {
   }
 
   static {
-    nodeOf = (x) => {
+    friends.nodeOf = (x) => {
       if (x.#disposed) {
         throw new DisposedError(`this ${x.#node.dtype}(${x.#node.shape.join(', ')}) DeferredArray was disposed; it cannot be used any more`);
       }
       return x.#node;
     };
-    liveOf = (x) => {
+    friends.liveOf = (x) => {
       nodeOf(x);
       return x.#live;
     };
-    liveView = (x, build) => {
+    friends.liveView = (x, build) => {
       const current = nodeOf(x);
       const built = build(current);
       return new DeferredArray(extend(x.#live, current, built, build) ?? built);
@@ -127,12 +137,12 @@ class DeferredArray {
    */
   async execute(options?: ExecuteOptions): Promise<StdNdarray | OutputRecord> {
     const request = resultRequest('execute', options);
-    return (await runNodesAsync([nodeOf(this)], false, false, request)) as StdNdarray | OutputRecord;
+    return (await defaultLinker.runNodesAsync([nodeOf(this)], false, false, request)) as StdNdarray | OutputRecord;
   }
 
   /** As execute(), on the calling thread. */
   executeSync(options?: ExecuteOptions): StdNdarray | OutputRecord {
-    return runNodes([nodeOf(this)], false, false, resultRequest('executeSync', options)) as StdNdarray | OutputRecord;
+    return defaultLinker.runNodes([nodeOf(this)], false, false, resultRequest('executeSync', options)) as StdNdarray | OutputRecord;
   }
 
   /**
@@ -144,15 +154,15 @@ class DeferredArray {
     if (options !== undefined && (typeof options !== 'object' || options === null || Object.keys(options).some((k) => k !== 'kernels'))) {
       throw new TypeError(`explain: options must be an object like { kernels: true }; got ${formatValue(options)}`);
     }
-    const plan = planExecution([nodeOf(this)], currentTarget());
-    const text = printPlan(plan, currentBackend().name);
-    if (!options?.kernels || currentTarget() !== 'kernels') return text;
-    return [text, ...describeKernels(plan)].join('\n\n');
+    const plan = defaultLinker.plan([nodeOf(this)]);
+    const text = printPlan(plan, defaultLinker.backend.name);
+    if (!options?.kernels) return text;
+    return [text, ...defaultLinker.describeKernels(plan)].join('\n\n');
   }
 
   /** The graph in Graphviz dot, as the planner will run it: each fused kernel a cluster. Computes nothing. */
   toDot(): string {
-    const plan = planExecution([nodeOf(this)], currentTarget());
+    const plan = defaultLinker.plan([nodeOf(this)]);
     const clusters = plan.steps.filter((st) => st.kind === 'kernel').map(({ group: g }) => ({
       label: `kernel ${g.id} over (${g.shape.join(', ')})`,
       nodes: groupNodes(g),

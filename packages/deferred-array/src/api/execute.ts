@@ -1,19 +1,19 @@
-// Module-level execution and lifetime: da.execute([a, b]), shutdown() and backend statistics.
-import { INSTANCE_CACHE, MODULE_CACHE, defaultHeap, moduleCacheSize } from 'kernels-wasm';
-import type { HeapStats } from 'kernels-wasm';
-import { backendStats, runNodes, runNodesAsync } from '../execute/linker.js';
-import type { OutputRecord } from '../execute/linker.js';
+// Module-level execution and lifetime on the default runtime: da.execute([a, b]),
+// configure(), shutdown() and statistics.
+import { heap } from '../core/heap.js';
+import type { HeapStats } from '../core/heap.js';
+import type { Linker, OutputRecord } from '../execute/linker.js';
+import type { Config, ConfigureOptions } from '../execute/config.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { DeferredArray, nodeOf } from './deferred-array.js';
 import { describe } from './operand.js';
-import { shutdownPool, workerBlocks } from '../wasm/pool.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
 import { viewStats } from '../results/views.js';
-import { cachedBytes } from '../wasm/source-cache.js';
-import { kernelInstanceCount } from '../wasm/backend.js';
-import { TEMPLATES, stagePlanStats } from '../trace/stage-plans.js';
+import { cachedBytes } from '../core/source-cache.js';
+import { TEMPLATES } from '../trace/stage-plans.js';
 import { compiledStats } from './compile.js';
+import { defaultLinker } from './default-linker.js';
 
 function checkArrays(xs: unknown): DeferredArray[] {
   if (!Array.isArray(xs) || xs.length === 0) {
@@ -25,18 +25,32 @@ function checkArrays(xs: unknown): DeferredArray[] {
   return xs as DeferredArray[];
 }
 
+/** execute() on `linker`: its arrays planned and run together. */
+async function executeOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
+  const roots = checkArrays(xs).map((x) => nodeOf(x));
+  return (await linker.runNodesAsync(roots, true, false, resultRequest('execute', options))) as StdNdarray[] | OutputRecord;
+}
+
+function executeSyncOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
+  return linker.runNodes(checkArrays(xs).map((x) => nodeOf(x)), true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
+}
+
 /**
  * Plans and runs several arrays together; resolves to one ndarray per array,
  * or the NEP record with result as that list. Options as DeferredArray.execute()
  * (out: a list of arrays, one per array executed, or a record).
  */
 async function execute(xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
-  const roots = checkArrays(xs).map((x) => nodeOf(x));
-  return (await runNodesAsync(roots, true, false, resultRequest('execute', options))) as StdNdarray[] | OutputRecord;
+  return executeOn(defaultLinker, xs, options);
 }
 
 function executeSync(xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
-  return runNodes(checkArrays(xs).map((x) => nodeOf(x)), true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
+  return executeSyncOn(defaultLinker, xs, options);
+}
+
+/** Changes settings and returns the whole configuration now in force. */
+function configure(options?: ConfigureOptions): Config {
+  return defaultLinker.configure(options);
 }
 
 /**
@@ -45,7 +59,7 @@ function executeSync(xs: readonly DeferredArray[], options?: ExecuteOptions): St
  * for freeing the workers (or for a clean exit in tests), not for exiting.
  */
 async function shutdown(): Promise<void> {
-  await shutdownPool();
+  await defaultLinker.shutdown();
 }
 
 /**
@@ -69,19 +83,25 @@ interface CacheStats {
   readonly compiledSizesLimit: number;
 }
 
-function cacheStats(): CacheStats {
-  const compiled = compiledStats();
-  return {
-    kernels: moduleCacheSize(),
-    kernelsLimit: MODULE_CACHE,
-    kernelInstances: kernelInstanceCount(),
-    kernelInstancesLimit: INSTANCE_CACHE,
-    stagePlans: stagePlanStats().templates,
+interface Stats {
+  backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
+  kernelsCompiled: number; compileMs: number; bytesMoved: number;
+  /** Blocks each worker of the pool has run since it started (empty without a pool; the calling thread's share is not counted). */
+  workerBlocks: number[];
+  caches: CacheStats;
+}
+
+/** A runtime's statistics; compiled functions (which run on the default runtime) are counted with it only. */
+function statsOf(linker: Linker): Stats {
+  const compiled = linker === defaultLinker ? compiledStats() : { functions: 0, sizes: 0, sizesLimit: compiledStats().sizesLimit };
+  const caches: CacheStats = {
+    ...linker.cacheStats(),
     stagePlansLimit: TEMPLATES,
     compiledFunctions: compiled.functions,
     compiledSizes: compiled.sizes,
     compiledSizesLimit: compiled.sizesLimit,
   };
+  return { ...linker.stats(), caches };
 }
 
 /**
@@ -93,14 +113,8 @@ function cacheStats(): CacheStats {
  * block of the one they replace): tests use them to prove that nothing ran,
  * or that nothing was planned or recompiled.
  */
-function stats(): {
-  backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
-  kernelsCompiled: number; compileMs: number; bytesMoved: number;
-  /** Blocks each worker of the pool has run since it started (empty without a pool; the calling thread's share is not counted). */
-  workerBlocks: number[];
-  caches: CacheStats;
-} {
-  return { ...backendStats(), workerBlocks: workerBlocks(), caches: cacheStats() };
+function stats(): Stats {
+  return statsOf(defaultLinker);
 }
 
 /** kernels-wasm's heap statistics, with what view results and the source cache hold of the heap. */
@@ -114,8 +128,8 @@ interface HeapStatistics extends HeapStats {
 
 /** The shared heap's statistics, with what view results and the source cache hold of it. */
 function heapStats(): HeapStatistics {
-  return { ...defaultHeap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
+  return { ...heap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
 }
 
-export { execute, executeSync, shutdown, stats, heapStats };
-export type { HeapStatistics, CacheStats };
+export { execute, executeSync, executeOn, executeSyncOn, configure, shutdown, stats, statsOf, heapStats };
+export type { HeapStatistics, CacheStats, Stats };

@@ -13,7 +13,7 @@ import type { Node } from '../ir/node.js';
 import type { BinaryOp } from '../ir/op-table.js';
 import { broadcastShapes, formatShape, sameShape } from '../ir/shape.js';
 import { copyViews } from '../results/in-place.js';
-import { decideConds } from '../execute/linker.js';
+import { defaultLinker } from './default-linker.js';
 import { checkReadable, enqueue, readsOf } from '../trace/trace.js';
 import type { InPlaceOp } from '../trace/trace.js';
 import { isWhole, viewWindow } from '../trace/window.js';
@@ -108,7 +108,7 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
   // A write to all of the array through a reshape of it is a write of the whole array, in its own shape.
   // Trace stages are planned without deciding conds, so a cond in the value is decided now: its predicate
   // runs in program order (as a mask's values are read when a selection is made), its other branch never.
-  const [decided] = decideConds([newValues(op, target, v)]);
+  const [decided] = defaultLinker.decideConds([newValues(op, target, v)]);
   const values = copyViews(decided!);
   const value = whole ? reshape(values, live.cell.node.shape) : values;
   // Refused now, before anything changes, if it reads values already overwritten.

@@ -8,26 +8,12 @@ import type { Node } from '../ir/node.js';
 import { isRowMajor, sizeOf } from '../ir/shape.js';
 import { ViewLease, assertLive, heapViewOf, viewEntryOf } from '../results/views.js';
 import type { ViewEntry } from '../results/views.js';
+import { describe, typedDType } from '../core/values.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 type NestedArray = ReadonlyArray<number | boolean | NestedArray>;
 type ArrayInput = StdNdarray | TypedArray | NestedArray;
-
-const TYPED_DTYPES: ReadonlyArray<[Function, DType]> = [
-  [Float64Array, 'float64'],
-  [Float32Array, 'float32'],
-  [Int32Array, 'int32'],
-  [Uint32Array, 'uint32'],
-  [Int16Array, 'int16'],
-  [Uint16Array, 'uint16'],
-  [Int8Array, 'int8'],
-  [Uint8Array, 'uint8'],
-];
-
-function typedDType(x: unknown): DType | undefined {
-  return TYPED_DTYPES.find(([ctor]) => x instanceof ctor)?.[1];
-}
 
 function isArrayInput(x: unknown): x is ArrayInput {
   return Array.isArray(x) || typedDType(x) !== undefined || isStdNdarray(x);
@@ -185,12 +171,6 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
     );
   }
   throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a typed array of a supported dtype (Float64Array, Int16Array, ...) or a nested list of numbers; got ${describe(x)}`);
-}
-
-function describe(x: unknown): string {
-  if (x === null) return 'null';
-  if (typeof x === 'object') return (x as object).constructor?.name ?? 'object';
-  return `${typeof x} ${String(x)}`;
 }
 
 export { sourceFrom, isArrayInput, describe, checkScalarFits, typedDType };

@@ -1,5 +1,5 @@
 // da.flush() and da.trace(): running and drawing the execution trace.
-import { runNodes, runNodesAsync } from '../execute/linker.js';
+import { defaultLinker } from './default-linker.js';
 import { dependency, pendingComputations } from '../trace/trace.js';
 import type { Computation } from '../trace/trace.js';
 
@@ -58,12 +58,12 @@ function traceDot(cs: readonly Computation[], info: readonly TracedComputation[]
 
 /** Runs every pending in-place computation (on the worker pool where it pays). */
 async function flush(): Promise<void> {
-  await runNodesAsync([], false, true);
+  await defaultLinker.runNodesAsync([], false, true);
 }
 
 /** As flush(), on the calling thread. */
 function flushSync(): void {
-  runNodes([], false, true);
+  defaultLinker.runNodes([], false, true);
 }
 
 export { trace, flush, flushSync };

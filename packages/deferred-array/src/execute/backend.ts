@@ -1,9 +1,10 @@
 // The boundary between planning and computing. A backend receives a plan and
 // returns the values of its results and outputs; it never builds graphs.
 import type { Node } from '../ir/node.js';
+import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
-import type { Dense } from '../reference/dense.js';
-import type { RunFlags } from '../reference/flags.js';
+import type { Dense } from '../core/dense.js';
+import type { RunFlags } from '../core/flags.js';
 
 interface RunResult {
   /** Data conditions met while running; the linker applies the error policy to them. */
@@ -39,6 +40,35 @@ interface BackendStats {
   readonly pooled: number;
   /** Of those, launches the calling thread took part in (a short launch). */
   readonly joined: number;
+  /** Blocks each worker of its pool has run since the pool started (empty without a pool). */
+  readonly workerBlocks: readonly number[];
+  /** What a compiling backend's kernel caches hold and have cost; absent for an interpreter. */
+  readonly kernels?: KernelStats;
+}
+
+interface KernelStats {
+  /** Modules compiled (cache misses) and the milliseconds spent on them. */
+  readonly compiled: number;
+  readonly compileMs: number;
+  /** Compiled modules held, and the most held. */
+  readonly cached: number;
+  readonly cacheLimit: number;
+  /** Kernels instantiated on the calling thread, and the most kept. */
+  readonly instances: number;
+  readonly instancesLimit: number;
+}
+
+/** The settings of the runtime a backend runs in, read at each run (configure() may change them between runs). */
+interface BackendSettings {
+  /** Workers runAsync may use. */
+  readonly threads: number;
+  /** Kernels with less work than this run on the calling thread even in runAsync. */
+  readonly inlineThreshold: number;
+}
+
+/** What a runtime gives a backend it starts. */
+interface BackendHost {
+  settings(): BackendSettings;
 }
 
 /**
@@ -58,7 +88,21 @@ interface Bound {
 type Bindings = ReadonlyMap<Node, Bound>;
 
 interface Backend {
+  /** The name configure({ backend }) selects it by. */
   readonly name: string;
+  /** What the planner makes for it: fused kernels, or one step per node. */
+  readonly target: Target;
+  /** Why this host cannot run it (configure() says so), or undefined when it can. */
+  unavailable(): string | undefined;
+  /** Called once by the runtime that registers it, before any run. */
+  start(host: BackendHost): void;
+  /** Frees what it holds between runs (a worker pool) once the work already given to it is done; a later run starts afresh. */
+  shutdown(): Promise<void>;
+  /**
+   * Its own errors as this package's (a worker's failure as the error it
+   * threw); anything else is returned as it is.
+   */
+  mapError(e: unknown): unknown;
   /**
    * Runs on the calling thread (executeSync); `bound` gives the placeholders'
    * values, `outs` heap windows the results may be written into directly.
@@ -68,7 +112,9 @@ interface Backend {
   runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult>;
   /** Makes ready what runs of `plan` will need (compiled kernels), running nothing; `bound` at any sizes the plan takes. */
   prepare(plan: Plan, bound: Bindings): void;
+  /** For explain({ kernels: true }): what its kernels for `plan` are, where it compiles any. */
+  describe?(plan: Plan): readonly string[];
   stats(): BackendStats;
 }
 
-export type { Backend, BackendStats, RunResult, Bound, Bindings, OutWindow };
+export type { Backend, BackendHost, BackendSettings, BackendStats, KernelStats, RunResult, Bound, Bindings, OutWindow };

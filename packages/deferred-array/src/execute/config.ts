@@ -1,10 +1,12 @@
-// da.configure(): validated, process-wide settings.
-import { detectSupport } from 'kernels-wasm';
+// Settings of a runtime (da.configure() changes the default runtime's):
+// validated here, held by the runtime.
 import { NotSupportedError } from '../ir/errors.js';
 import { availableCores } from '../util/platform.js';
 import { formatValue } from '../ir/format.js';
 
 type ErrorAction = 'ignore' | 'warn' | 'raise';
+
+type BackendName = 'reference' | 'wasm';
 
 interface ErrorPolicy {
   /** Integer division, modulo or reciprocal by zero (the result is 0). */
@@ -14,7 +16,7 @@ interface ErrorPolicy {
 }
 
 interface Config {
-  readonly backend: 'reference' | 'wasm';
+  readonly backend: BackendName;
   /** Workers execute() runs kernels on (executeSync() always uses the calling thread). */
   readonly threads: number;
   /**
@@ -30,11 +32,19 @@ interface Config {
 }
 
 interface ConfigureOptions {
-  backend?: 'reference' | 'wasm';
+  backend?: BackendName;
   threads?: number;
   inlineThreshold?: number;
   errors?: Partial<ErrorPolicy>;
 }
+
+/** What configuring needs to know of the registered backends: their names, and whether this host can run each. */
+interface BackendChoice {
+  readonly name: string;
+  unavailable(): string | undefined;
+}
+
+type Choices = ReadonlyMap<string, BackendChoice>;
 
 /**
  * Measured on the 2-core development machine (node
@@ -46,25 +56,39 @@ interface ConfigureOptions {
  */
 const DEFAULT_INLINE_THRESHOLD = 1 << 19;
 
-const ACTIONS: readonly ErrorAction[] = ['ignore', 'warn', 'raise'];
+const ACTIONS: readonly string[] = ['ignore', 'warn', 'raise'];
 
-const support = detectSupport();
-// Without shared memory the WebAssembly backend still runs, on the calling thread (wasm/pool.ts says so once).
-const wasmUsable = support.wasm && support.simd;
+const isAction = (x: unknown): x is ErrorAction => typeof x === 'string' && ACTIONS.includes(x);
 
-/** DEFERRED_ARRAY_BACKEND=reference in the environment picks the reference evaluator from the start. */
-function initialBackend(): 'reference' | 'wasm' {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_BACKEND'];
-  if (env === 'reference' || !wasmUsable) return 'reference';
-  if (env !== undefined && env !== 'wasm') {
-    throw new TypeError(`DEFERRED_ARRAY_BACKEND must be 'reference' or 'wasm'; got ${formatValue(env)}`);
+const isBackendName = (x: unknown, backends: Choices): x is BackendName =>
+  (x === 'reference' || x === 'wasm') && backends.has(x);
+
+/** 'reference' or 'wasm', as messages list the registered backends. */
+const listNames = (backends: Choices): string => [...backends.keys()].sort().map((n) => `'${n}'`).join(' or ');
+
+const environment = (name: string): string | undefined =>
+  (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.[name];
+
+/**
+ * DEFERRED_ARRAY_BACKEND in the environment picks the backend from the start;
+ * else the first registered one this host can run (WebAssembly SIMD over a
+ * shared heap where the host has it, the reference evaluator elsewhere).
+ */
+function initialBackend(backends: Choices): BackendName {
+  const env = environment('DEFERRED_ARRAY_BACKEND');
+  const runnable = [...backends.values()].filter((b) => b.unavailable() === undefined).map((b) => b.name);
+  if (env !== undefined && isBackendName(env, backends) && runnable.includes(env)) return env;
+  const fallback = runnable.find((n) => isBackendName(n, backends));
+  if (env !== undefined && !isBackendName(env, backends) && fallback !== 'reference') {
+    throw new TypeError(`DEFERRED_ARRAY_BACKEND must be ${listNames(backends)}; got ${formatValue(env)}`);
   }
-  return 'wasm';
+  if (fallback === undefined || !isBackendName(fallback, backends)) throw new NotSupportedError('no registered backend runs on this host');
+  return fallback;
 }
 
 /** DEFERRED_ARRAY_INLINE_THRESHOLD in the environment sets inlineThreshold from the start (0: every kernel of execute() on the pool's workers). */
 function initialInlineThreshold(): number {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env?.['DEFERRED_ARRAY_INLINE_THRESHOLD'];
+  const env = environment('DEFERRED_ARRAY_INLINE_THRESHOLD');
   if (env === undefined || env === '') return DEFAULT_INLINE_THRESHOLD;
   const t = env === 'Infinity' ? Infinity : Number(env);
   if (!(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
@@ -73,23 +97,62 @@ function initialInlineThreshold(): number {
   return t;
 }
 
-let current: Config = Object.freeze({
-  // WebAssembly SIMD over a shared heap where the host has it; the reference evaluator elsewhere.
-  backend: initialBackend(),
-  threads: availableCores(),
-  inlineThreshold: initialInlineThreshold(),
-  errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
-});
-
-function checkAction(value: unknown, name: string): ErrorAction {
-  if (!ACTIONS.includes(value as ErrorAction)) {
-    throw new TypeError(`configure: option errors.${name} must be one of 'ignore', 'warn', 'raise'; got ${formatValue(value)}`);
-  }
-  return value as ErrorAction;
+/** A runtime's settings before configure(): the environment's, else the defaults. */
+function initialConfig(backends: Choices): Config {
+  return Object.freeze({
+    backend: initialBackend(backends),
+    threads: availableCores(),
+    inlineThreshold: initialInlineThreshold(),
+    errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
+  });
 }
 
-/** Changes settings and returns the whole configuration now in force. */
-function configure(options: ConfigureOptions = {}): Config {
+function checkAction(value: unknown, name: string): ErrorAction {
+  if (!isAction(value)) {
+    throw new TypeError(`configure: option errors.${name} must be one of 'ignore', 'warn', 'raise'; got ${formatValue(value)}`);
+  }
+  return value;
+}
+
+function checkBackend(value: unknown, backends: Choices): BackendName {
+  const reason = typeof value === 'string' ? backends.get(value)?.unavailable() : undefined;
+  if (reason !== undefined) throw new NotSupportedError(`configure: ${reason}; use 'reference'`);
+  if (!isBackendName(value, backends)) {
+    throw new TypeError(`configure: option backend must be ${listNames(backends)}; got ${formatValue(value)}`);
+  }
+  return value;
+}
+
+function checkThreads(t: unknown): number {
+  if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 1024) {
+    throw new RangeError(`configure: option threads must be an integer from 1 to 1024; got ${String(t)}`);
+  }
+  return t;
+}
+
+function checkInlineThreshold(t: unknown): number {
+  if (typeof t !== 'number' || !(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
+    throw new RangeError(`configure: option inlineThreshold must be a whole number of work units, 0 or more (Infinity keeps every kernel on the calling thread); got ${String(t)}`);
+  }
+  return t;
+}
+
+function checkErrors(e: unknown, errors: ErrorPolicy): ErrorPolicy {
+  if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
+  const given: { divide?: unknown; invalid?: unknown } = e;
+  for (const key of Object.keys(e)) {
+    if (key !== 'divide' && key !== 'invalid') {
+      throw new TypeError(`configure: unknown option errors.${key} (expected divide, invalid)`);
+    }
+  }
+  return Object.freeze({
+    divide: given.divide === undefined ? errors.divide : checkAction(given.divide, 'divide'),
+    invalid: given.invalid === undefined ? errors.invalid : checkAction(given.invalid, 'invalid'),
+  });
+}
+
+/** `current` with `options` applied, each validated with an error naming it. */
+function configured(current: Config, options: ConfigureOptions, backends: Choices): Config {
   if (typeof options !== 'object' || options === null) {
     throw new TypeError(`configure: options must be an object; got ${String(options)}`);
   }
@@ -98,51 +161,13 @@ function configure(options: ConfigureOptions = {}): Config {
       throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors)`);
     }
   }
-  let { backend, threads, inlineThreshold, errors } = current;
-  if (options.backend !== undefined) {
-    if (options.backend === 'wasm' && !wasmUsable) {
-      throw new NotSupportedError(
-        `configure: backend 'wasm' needs WebAssembly with SIMD, which this host lacks ` +
-        `(${formatValue(support)}); use 'reference'`,
-      );
-    }
-    if (options.backend !== 'reference' && options.backend !== 'wasm') {
-      throw new TypeError(`configure: option backend must be 'reference' or 'wasm'; got ${formatValue(options.backend)}`);
-    }
-    backend = options.backend;
-  }
-  if (options.threads !== undefined) {
-    const t = options.threads;
-    if (typeof t !== 'number' || !Number.isInteger(t) || t < 1 || t > 1024) {
-      throw new RangeError(`configure: option threads must be an integer from 1 to 1024; got ${String(t)}`);
-    }
-    threads = t;
-  }
-  if (options.inlineThreshold !== undefined) {
-    const t = options.inlineThreshold;
-    if (typeof t !== 'number' || !(t >= 0) || (!Number.isInteger(t) && t !== Infinity)) {
-      throw new RangeError(`configure: option inlineThreshold must be a whole number of work units, 0 or more (Infinity keeps every kernel on the calling thread); got ${String(t)}`);
-    }
-    inlineThreshold = t;
-  }
-  if (options.errors !== undefined) {
-    const e = options.errors;
-    if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
-    for (const key of Object.keys(e)) {
-      if (key !== 'divide' && key !== 'invalid') {
-        throw new TypeError(`configure: unknown option errors.${key} (expected divide, invalid)`);
-      }
-    }
-    errors = Object.freeze({
-      divide: e.divide === undefined ? errors.divide : checkAction(e.divide, 'divide'),
-      invalid: e.invalid === undefined ? errors.invalid : checkAction(e.invalid, 'invalid'),
-    });
-  }
-  current = Object.freeze({ backend, threads, inlineThreshold, errors });
-  return current;
+  return Object.freeze({
+    backend: options.backend === undefined ? current.backend : checkBackend(options.backend, backends),
+    threads: options.threads === undefined ? current.threads : checkThreads(options.threads),
+    inlineThreshold: options.inlineThreshold === undefined ? current.inlineThreshold : checkInlineThreshold(options.inlineThreshold),
+    errors: options.errors === undefined ? current.errors : checkErrors(options.errors, current.errors),
+  });
 }
 
-const getConfig = (): Config => current;
-
-export { configure, getConfig, DEFAULT_INLINE_THRESHOLD };
-export type { Config, ConfigureOptions, ErrorPolicy, ErrorAction };
+export { configured, initialConfig, DEFAULT_INLINE_THRESHOLD };
+export type { BackendChoice, BackendName, Config, ConfigureOptions, ErrorPolicy, ErrorAction };

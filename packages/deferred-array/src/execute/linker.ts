@@ -1,23 +1,22 @@
-// execute(): plans the requested arrays, runs the plan on the configured
-// backend, applies the error policy, and shapes the NEP result.
-import { DeferredArrayError, ExecutionError, HeapError, WorkerError, fromSerialized } from '../ir/errors.js';
+// The linker: plans the requested arrays, runs the plan on the configured
+// backend, applies the error policy, and shapes the NEP result. A Linker is
+// a runtime's engine: it holds the registered backends, the settings, the
+// plan caches and the counters, and nothing of it is module state.
+import { DeferredArrayError, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
-import { planCount, planExecution } from '../plan/pipeline.js';
-import { cachedPlan, lookupPlan } from './plan-cache.js';
+import { planExecution } from '../plan/pipeline.js';
+import type { Target } from '../plan/pipeline.js';
+import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
-import type { Target } from '../plan/pipeline.js';
-import { WasmBackend } from '../wasm/backend.js';
-import { compileCount, compileMs } from 'kernels-wasm';
-import type { WorkerFailure } from 'kernels-wasm';
-import type { Plan } from '../plan/plan.js';
-import { ReferenceBackend } from '../reference/backend.js';
-import type { RunFlags } from '../reference/flags.js';
+import type { RunFlags } from '../core/flags.js';
 import { emitWarning } from '../util/platform.js';
-import type { Backend, Bindings, OutWindow, RunResult } from './backend.js';
-import { getConfig } from './config.js';
-import type { ErrorAction } from './config.js';
+import { formatBytes } from '../util/format-bytes.js';
+import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
+import { configured, initialConfig } from './config.js';
+import type { Config, ConfigureOptions, ErrorAction, ErrorPolicy } from './config.js';
+import { PlanCache } from './plan-cache.js';
 import { deliver } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
 import { directTargets, holdHeap } from '../results/in-place.js';
@@ -26,21 +25,34 @@ import type { OutBinding, OutTarget } from '../results/out.js';
 import { COPIES } from '../results/request.js';
 import type { ResultRequest } from '../results/request.js';
 import { viewStats } from '../results/views.js';
-import { formatBytes } from 'kernels-wasm';
-import { checkNotForcing, prepareForce, serialised, writtenOverCount } from '../trace/force.js';
-import { stagePlanStats } from '../trace/stage-plans.js';
+import { forces, prepareForce } from '../trace/force.js';
+import { StagePlans } from '../trace/stage-plans.js';
 import { storedIn } from '../trace/trace.js';
 import type { Read } from '../trace/trace.js';
 
-const reference = new ReferenceBackend();
-const wasm = new WasmBackend();
+type Outcome = Single | Single[] | Record;
 
-function currentBackend(): Backend {
-  return getConfig().backend === 'wasm' ? wasm : reference;
+/** A plan to run, with what it is bound to; the driver answers with its run. */
+interface RunStep {
+  readonly kind: 'run';
+  readonly plan: Plan;
+  readonly bound?: Bindings;
+  readonly outs?: OutBinding;
+  readonly direct?: ReadonlyMap<Node, OutTarget>;
 }
 
-/** What the planner may produce for the current backend. */
-const currentTarget = (): Target => (currentBackend() === wasm ? 'kernels' : 'nodes');
+/**
+ * What a request asks of its driver: a plan run, or the bounds of a force
+ * (which touches mutable arrays: forces run one at a time, and a synchronous
+ * run may not start while an asynchronous force is running).
+ */
+type Step = RunStep | { readonly kind: 'force' } | { readonly kind: 'forced' };
+
+/** A request as a step list: run on the calling thread, or awaited only where a plan runs on the backend's terms. */
+type Drive<T> = Generator<Step, T, RunResult | undefined>;
+
+const FORCE: Step = { kind: 'force' };
+const FORCED: Step = { kind: 'forced' };
 
 function apply(action: ErrorAction, count: number, message: string): void {
   if (count === 0 || action === 'ignore') return;
@@ -48,8 +60,7 @@ function apply(action: ErrorAction, count: number, message: string): void {
   emitWarning(message);
 }
 
-function applyPolicy(flags: RunFlags): void {
-  const { errors } = getConfig();
+function applyPolicy(flags: RunFlags, errors: ErrorPolicy): void {
   const where = [...flags.where].join(', ');
   apply(errors.divide, flags.divideByZero,
     `integer division by zero in ${where} (${flags.divideByZero} element(s), each set to 0); ` +
@@ -57,37 +68,6 @@ function applyPolicy(flags: RunFlags): void {
   apply(errors.invalid, flags.invalidCast,
     `invalid value in ${where}: ${flags.invalidCast} NaN, infinite or out-of-range float(s) cast to an integer dtype ` +
     `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
-}
-
-/**
- * Applies the error policy and hands the results out as the request asks:
- * one per root, or the record when outputs are marked.
- */
-function finish(many: boolean, plan: Plan, run: RunResult, request: ResultRequest, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Single | Single[] | Record {
-  try {
-    applyPolicy(run.flags);
-    return deliver(many, plan, run, { ...request, outs, direct });
-  } catch (e) {
-    throw asPackageError(e);
-  } finally {
-    run.release();
-  }
-}
-
-/**
- * kernels-wasm's heap and pool errors as this package's HeapError and
- * WorkerError (same message, the original as cause); an error of this
- * package's own thrown in a worker (a data error in a host function) is
- * rebuilt as its class, as if it had been thrown here.
- */
-function asPackageError(e: unknown): unknown {
-  if (!(e instanceof Error) || e instanceof DeferredArrayError) return e;
-  const code = (e as { code?: unknown }).code;
-  if (code === 'HEAP') return new HeapError(e.message + viewsNote(), { cause: e });
-  if (code !== 'WORKER') return e;
-  // What the worker threw, if it threw rather than died.
-  const thrown = (e as WorkerFailure).thrown ?? { name: 'WorkerFailure', message: e.message };
-  return fromSerialized(thrown, { message: e.message, cause: e });
 }
 
 /** What a heap error adds when view results hold heap memory. */
@@ -98,29 +78,18 @@ function viewsNote(): string {
     '(da.release(r), r[Symbol.dispose]() or `using`), or make them inside da.scope()/da.scopeSync(), which releases them at its end.';
 }
 
-let bytesMoved = 0;
-
-/** The plan's run, its error policy applied (a stage of a force returns nothing, but may raise). */
-function finishStage(run: RunResult): void {
-  try {
-    applyPolicy(run.flags);
-  } finally {
-    run.release();
-  }
-}
-
 /** Each plan's traffic, worked out once: a compiled function runs one plan many times, a time loop one stage plan bound anew. */
 const traffic = new WeakMap<Plan['steps'], number>();
 
-function countTraffic(plan: Plan): void {
+function trafficOf(plan: Plan): number {
   let t = traffic.get(plan.steps);
   if (t === undefined) traffic.set(plan.steps, (t = planTraffic(plan)));
-  bytesMoved += t;
+  return t;
 }
 
 /** The heap outs the backend may write directly, as windows. */
 const windows = (direct?: ReadonlyMap<Node, OutTarget>): ReadonlyMap<Node, OutWindow> | undefined =>
-  direct && direct.size > 0 ? new Map([...direct].map(([n, t]) => [n, { ptr: t.heap!.ptr, strides: t.strides }])) : undefined;
+  direct && direct.size > 0 ? new Map([...direct].flatMap(([n, t]) => (t.heap ? [[n, { ptr: t.heap.ptr, strides: t.strides }]] : []))) : undefined;
 
 /** `r`, whose release also ends the hold on the heap memory the run used. */
 const holding = (r: RunResult, unhold: () => void): RunResult => ({
@@ -134,75 +103,16 @@ const holding = (r: RunResult, unhold: () => void): RunResult => ({
   },
 });
 
-/**
- * Runs a plan on the calling thread, counting its traffic, holding the views
- * it reads and writes (see results/in-place.ts) and mapping kernels-wasm's errors to ours.
- */
-function runPlan(plan: Plan, bound?: Bindings, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): RunResult {
-  countTraffic(plan);
-  const unhold = holdHeap(plan, bound, outs);
-  try {
-    return holding(currentBackend().run(plan, bound, windows(direct)), unhold);
-  } catch (e) {
-    unhold();
-    throw asPackageError(e);
-  }
-}
-
-/** As runPlan, where the backend chooses. */
-async function runPlanAsync(plan: Plan, bound?: Bindings, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Promise<RunResult> {
-  countTraffic(plan);
-  const unhold = holdHeap(plan, bound, outs);
-  try {
-    return holding(await currentBackend().runAsync(plan, bound, windows(direct)), unhold);
-  } catch (e) {
-    unhold();
-    const mapped = asPackageError(e);
-    // The one failure writing outs in place cannot undo (see directTargets).
-    if (mapped instanceof WorkerError && direct && direct.size > 0) {
-      throw new WorkerError(`${mapped.message}; ${[...direct.values()].map((t) => t.name).join(', ')} was being written in place and may be partly written`, { cause: mapped });
-    }
-    throw mapped;
-  }
-}
-
-/** The request planned, its out bound and the outs its kernels may write directly. */
-function planRequest(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
-  return bindRequest(reused ? cachedPlan(roots, currentTarget()) : planExecution(roots, currentTarget()), many, request);
-}
-
-/** `plan` with the request's outs bound to it. */
-function bindRequest(plan: Plan, many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
-  if (request.out === undefined) return { plan };
-  const outs = bindOut(request.out, plan, many);
-  return { plan, outs, direct: directTargets(plan, outs, request.view) };
-}
-
-/** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
-function runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Single | Single[] | Record {
-  return finish(many, plan, runPlan(plan, bound), request);
-}
-
-async function runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Promise<Single | Single[] | Record> {
-  return finish(many, plan, await runPlanAsync(plan, bound), request);
-}
-
-/** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
-function preparePlan(plan: Plan, bound: Bindings): void {
-  try {
-    currentBackend().prepare(plan, bound);
-  } catch (e) {
-    throw asPackageError(e);
-  }
-}
+/** Holds the views a run reads and writes (see results/in-place.ts) until its release. */
+const holdHeapFor = (step: RunStep): (() => void) => holdHeap(step.plan, step.bound, step.outs);
 
 /** The array one root's run returned: itself, or its record's result when it marks outputs. */
-function resultOf(r: Single | Single[] | Record | undefined): Single {
+function resultOf(r: Outcome | undefined): Single {
   return (r && !Array.isArray(r) && 'result' in r ? (r as Record)['result'] : r) as Single;
 }
 
 /** A predicate's value from what running it returned. */
-const truth = (r: Single | Single[] | Record | undefined): boolean => Boolean(resultOf(r).get());
+const truth = (r: Outcome | undefined): boolean => Boolean(resultOf(r).get());
 
 /** What a request needs before its plan: conds to decide, and the mutable arrays' versions it reads. */
 function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
@@ -210,107 +120,332 @@ function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
   return { conds: order.some((n) => n.op === 'cond'), reads: storedIn(order) };
 }
 
-/**
- * `roots` with every cond they hold decided now, on the calling thread
- * (each predicate run in program order, as executeSync() would): for a value
- * that goes where conds are not planned, an in-place write's.
- */
-function decideConds(roots: readonly Node[]): Node[] {
-  if (!survey(roots).conds) return [...roots];
-  const decide = resolveConds(roots);
-  let next = decide.next();
-  while (!next.done) next = decide.next(truth(runNodes([next.value], false)));
-  return next.value;
+/** The counters a linker keeps beside its backends'. */
+interface LinkerCounters {
+  plans: number;
+  bytesMoved: number;
+  writtenOver: number;
 }
 
-/**
- * Runs `roots` on the calling thread, after deciding the conds they hold
- * (predicates first, then only the branches taken) and after the pending
- * in-place computations they need (all of them when `all`); with no roots, only those.
- */
-function runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Single | Single[] | Record | undefined {
-  // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
-  const again = all ? undefined : lookupPlan(roots, currentTarget());
-  if (again) {
-    const { plan, outs, direct } = bindRequest(again, many, request);
-    return finish(many, plan, runPlan(plan, undefined, outs, direct), request, outs, direct);
-  }
-  let { conds, reads } = survey(roots);
-  if (conds) {
-    const decide = resolveConds(roots);
-    let next = decide.next();
-    while (!next.done) next = decide.next(truth(runNodes([next.value], false)));
-    roots = next.value;
-    reads = survey(roots).reads;
-  }
-  if (all || reads.length > 0) checkNotForcing('executeSync');
-  const force = prepareForce(reads, all);
-  try {
-    force?.stages.forEach((_, i) => {
-      const stage = force.stagePlan(i, currentTarget());
-      finishStage(runPlan(stage.plan, stage.bound));
-    });
-    let result: Single | Single[] | Record | undefined;
-    if (roots.length > 0) {
-      const { plan, outs, direct } = planRequest(roots, many, request, !conds && reads.length === 0);
-      result = finish(many, plan, runPlan(plan, undefined, outs, direct), request, outs, direct);
-    }
-    force?.commit();
-    return result;
-  } catch (e) {
-    force?.rollback();
-    throw e;
-  }
-}
-
-/** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
-async function runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Single | Single[] | Record | undefined> {
-  const again = all ? undefined : lookupPlan(roots, currentTarget());
-  if (again) {
-    const { plan, outs, direct } = bindRequest(again, many, request);
-    return finish(many, plan, await runPlanAsync(plan, undefined, outs, direct), request, outs, direct);
-  }
-  let { conds, reads } = survey(roots);
-  if (conds) {
-    const decide = resolveConds(roots);
-    let next = decide.next();
-    while (!next.done) next = decide.next(truth(await runNodesAsync([next.value], false)));
-    roots = next.value;
-    reads = survey(roots).reads;
-  }
-  const runRequest = async (): Promise<Single | Single[] | Record | undefined> => {
-    if (roots.length === 0) return undefined;
-    const { plan, outs, direct } = planRequest(roots, many, request, !conds && reads.length === 0);
-    return finish(many, plan, await runPlanAsync(plan, undefined, outs, direct), request, outs, direct);
+/** Sums what compiling backends report of their kernel caches. */
+function kernelTotals(all: readonly (KernelStats | undefined)[]): KernelStats {
+  const ks = all.flatMap((k) => (k ? [k] : []));
+  const sum = (f: (k: KernelStats) => number): number => ks.reduce((a, k) => a + f(k), 0);
+  const max = (f: (k: KernelStats) => number): number => ks.reduce((a, k) => Math.max(a, f(k)), 0);
+  return {
+    compiled: sum((k) => k.compiled), compileMs: sum((k) => k.compileMs), cached: sum((k) => k.cached),
+    cacheLimit: max((k) => k.cacheLimit), instances: max((k) => k.instances), instancesLimit: max((k) => k.instancesLimit),
   };
-  if (!all && reads.length === 0) return runRequest();
-  return serialised(async () => {
+}
+
+class Linker {
+  readonly #backends = new Map<string, Backend>();
+  #config: Config | undefined;
+  readonly #counters: LinkerCounters = { plans: 0, bytesMoved: 0, writtenOver: 0 };
+  readonly #plans = new PlanCache((roots, target) => this.plan(roots, target));
+  readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores));
+
+  /** Adds a backend configure({ backend }) can select by its name, and starts it. */
+  register(backend: Backend): void {
+    if (this.#backends.has(backend.name)) throw new Error(`internal: a backend named '${backend.name}' is registered already`);
+    this.#backends.set(backend.name, backend);
+    backend.start({ settings: () => this.#settings() });
+  }
+
+  /** The settings in force (from the environment until configure() changes them). */
+  get config(): Config {
+    this.#config ??= initialConfig(this.#backends);
+    return this.#config;
+  }
+
+  configure(options: ConfigureOptions = {}): Config {
+    this.#config = configured(this.config, options, this.#backends);
+    return this.#config;
+  }
+
+  get backend(): Backend {
+    const b = this.#backends.get(this.config.backend);
+    if (!b) throw new Error(`internal: backend '${this.config.backend}' is not registered`);
+    return b;
+  }
+
+  /** What the planner may produce for the current backend. */
+  get target(): Target {
+    return this.backend.target;
+  }
+
+  /** Plans `results` (and a trace stage's `stores`), counting it. */
+  plan(results: readonly Node[], target: Target = this.target, stores: readonly StoreTarget[] = []): Plan {
+    this.#counters.plans++;
+    return planExecution(results, target, stores);
+  }
+
+  /** Runs `roots` on the calling thread, after deciding their conds and the pending in-place computations they need (all when `all`). */
+  runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Outcome | undefined {
+    return this.#driveSync(this.#request(roots, many, all, request));
+  }
+
+  /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
+  runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Outcome | undefined> {
+    return this.#driveAsync(this.#request(roots, many, all, request));
+  }
+
+  /** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
+  runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Outcome {
+    return this.#driveSync(this.#bound(plan, bound, many, request));
+  }
+
+  runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Promise<Outcome> {
+    return this.#driveAsync(this.#bound(plan, bound, many, request));
+  }
+
+  /**
+   * `roots` with every cond they hold decided now, on the calling thread
+   * (each predicate run in program order, as executeSync() would): for a value
+   * that goes where conds are not planned, an in-place write's.
+   */
+  decideConds(roots: readonly Node[]): Node[] {
+    return this.#driveSync(this.#decide(roots));
+  }
+
+  /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
+  preparePlan(plan: Plan, bound: Bindings): void {
+    try {
+      this.backend.prepare(plan, bound);
+    } catch (e) {
+      throw this.#mapError(e);
+    }
+  }
+
+  /** For explain({ kernels: true }): the current backend's kernels for `plan`, where it compiles any. */
+  describeKernels(plan: Plan): readonly string[] {
+    return this.backend.describe?.(plan) ?? [];
+  }
+
+  /** Ends what the backends hold between runs (the worker pool) once their running work is done. */
+  async shutdown(): Promise<void> {
+    await Promise.all([...this.#backends.values()].map((b) => b.shutdown()));
+  }
+
+  stats(): {
+    backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number;
+    writtenOver: number; kernelsCompiled: number; bytesMoved: number; compileMs: number; workerBlocks: number[];
+  } {
+    const all = [...this.#backends.values()].map((b): BackendStats => b.stats());
+    const { runs, steps, pooled, joined } = this.backend.stats();
+    const kernels = kernelTotals(all.map((s) => s.kernels));
+    const { plans, writtenOver, bytesMoved } = this.#counters;
+    return {
+      backend: this.backend.name, runs, steps, pooled, joined, plans, stagePlansReused: this.#stagePlans.stats().reused, writtenOver,
+      kernelsCompiled: kernels.compiled, bytesMoved, compileMs: kernels.compileMs, workerBlocks: all.flatMap((s) => [...s.workerBlocks]),
+    };
+  }
+
+  /** What the runtime's caches hold, beside their limits. */
+  cacheStats(): { kernels: number; kernelsLimit: number; kernelInstances: number; kernelInstancesLimit: number; stagePlans: number } {
+    const k = kernelTotals([...this.#backends.values()].map((b) => b.stats().kernels));
+    return { kernels: k.cached, kernelsLimit: k.cacheLimit, kernelInstances: k.instances, kernelInstancesLimit: k.instancesLimit, stagePlans: this.#stagePlans.stats().templates };
+  }
+
+  #settings(): BackendSettings {
+    const { threads, inlineThreshold } = this.config;
+    return { threads, inlineThreshold };
+  }
+
+  // The driver: a request is one step list, answered here on the calling
+  // thread or awaited where a plan runs on the backend's terms.
+
+  #driveSync<T>(g: Drive<T>): T {
+    let next = g.next();
+    while (!next.done) next = this.#answerSync(g, next.value);
+    return next.value;
+  }
+
+  #answerSync<T>(g: Drive<T>, step: Step): IteratorResult<Step, T> {
+    if (step.kind === 'force') forces.checkNotForcing('executeSync');
+    if (step.kind !== 'run') return g.next(undefined);
+    let run: RunResult;
+    let unhold = (): void => {};
+    try {
+      unhold = holdHeapFor(step);
+      run = holding(this.backend.run(step.plan, step.bound, windows(step.direct)), unhold);
+    } catch (e) {
+      unhold();
+      return g.throw(this.#failed(e, step));
+    }
+    return g.next(run);
+  }
+
+  async #driveAsync<T>(g: Drive<T>): Promise<T> {
+    let next = g.next();
+    while (!next.done) {
+      next = next.value.kind === 'force' ? await forces.serialised(() => this.#forceAsync(g)) : await this.#answerAsync(g, next.value);
+    }
+    return next.value;
+  }
+
+  /** A force's steps, once every earlier force has finished; returns the step after its end. */
+  async #forceAsync<T>(g: Drive<T>): Promise<IteratorResult<Step, T>> {
+    let next = g.next();
+    while (!next.done && next.value.kind !== 'forced') next = await this.#answerAsync(g, next.value);
+    return next.done ? next : g.next();
+  }
+
+  async #answerAsync<T>(g: Drive<T>, step: Step): Promise<IteratorResult<Step, T>> {
+    if (step.kind !== 'run') return g.next(undefined);
+    let run: RunResult;
+    try {
+      run = await this.#runAsync(step);
+    } catch (e) {
+      return g.throw(this.#failed(e, step));
+    }
+    return g.next(run);
+  }
+
+  /** The step's plan run where the backend likes, holding the views it reads and writes until the run is released. */
+  async #runAsync(step: RunStep): Promise<RunResult> {
+    let unhold = (): void => {};
+    try {
+      unhold = holdHeapFor(step);
+      return holding(await this.backend.runAsync(step.plan, step.bound, windows(step.direct)), unhold);
+    } catch (e) {
+      unhold();
+      throw e;
+    }
+  }
+
+  /** A run that threw, as this package's error. */
+  #failed(e: unknown, step: RunStep): unknown {
+    const mapped = this.#mapError(e);
+    // The one failure writing outs in place cannot undo (see directTargets).
+    if (mapped instanceof WorkerError && step.direct && step.direct.size > 0) {
+      return new WorkerError(`${mapped.message}; ${[...step.direct.values()].map((t) => t.name).join(', ')} was being written in place and may be partly written`, { cause: mapped });
+    }
+    return mapped;
+  }
+
+  /**
+   * A backend's error as this package's: the current backend's mapping
+   * first, then the others' (the heap is shared by all of them); a heap
+   * error says what view results hold of the heap.
+   */
+  #mapError(e: unknown): unknown {
+    if (!(e instanceof Error) || e instanceof DeferredArrayError) return e;
+    const current = this.backend;
+    const order = [current, ...[...this.#backends.values()].filter((b) => b !== current)];
+    const mapped = order.map((b) => b.mapError(e)).find((m) => m !== e) ?? e;
+    return mapped instanceof HeapError ? new HeapError(mapped.message + viewsNote(), { cause: e }) : mapped;
+  }
+
+  /** A plan run as one step, its traffic counted. */
+  *#run(step: Omit<RunStep, 'kind'>): Generator<Step, RunResult, RunResult | undefined> {
+    this.#counters.bytesMoved += trafficOf(step.plan);
+    const run = yield { kind: 'run', ...step };
+    if (!run) throw new Error('internal: the driver gave no run for a plan');
+    return run;
+  }
+
+  /**
+   * Applies the error policy and hands the results out as the request asks:
+   * one per root, or the record when outputs are marked.
+   */
+  #finish(many: boolean, plan: Plan, run: RunResult, request: ResultRequest, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Outcome {
+    try {
+      applyPolicy(run.flags, this.config.errors);
+      return deliver(many, plan, run, { ...request, outs, direct });
+    } catch (e) {
+      throw this.#mapError(e);
+    } finally {
+      run.release();
+    }
+  }
+
+  /** The plan's run, its error policy applied (a stage of a force returns nothing, but may raise). */
+  #finishStage(run: RunResult): void {
+    try {
+      applyPolicy(run.flags, this.config.errors);
+    } finally {
+      run.release();
+    }
+  }
+
+  /** `plan` with the request's outs bound to it. */
+  #bindRequest(plan: Plan, many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
+    if (request.out === undefined) return { plan };
+    const outs = bindOut(request.out, plan, many);
+    return { plan, outs, direct: directTargets(plan, outs, request.view, this.config.errors) };
+  }
+
+  /** Runs `plan` (made already) for the request and hands its results out. */
+  *#deliver(plan: Plan, many: boolean, request: ResultRequest): Drive<Outcome> {
+    const bound = this.#bindRequest(plan, many, request);
+    const run = yield* this.#run(bound);
+    return this.#finish(many, bound.plan, run, request, bound.outs, bound.direct);
+  }
+
+  *#bound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest): Drive<Outcome> {
+    const run = yield* this.#run({ plan, bound });
+    return this.#finish(many, plan, run, request);
+  }
+
+  /** The one place conds are decided: each predicate run as a request of its own, in program order. */
+  *#decide(roots: readonly Node[]): Drive<Node[]> {
+    if (!survey(roots).conds) return [...roots];
+    const decide = resolveConds(roots);
+    let next = decide.next();
+    while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false)));
+    return next.value;
+  }
+
+  /**
+   * A request: the conds its roots hold decided (predicates first, then only
+   * the branches taken), then the pending in-place computations it needs
+   * (all of them when `all`) run as a force, then its own plan; with no
+   * roots, only the force.
+   */
+  *#request(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Drive<Outcome | undefined> {
+    // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
+    const again = all ? undefined : this.#plans.lookup(roots, this.target);
+    if (again) return yield* this.#deliver(again, many, request);
+    const first = survey(roots);
+    const decided = first.conds ? yield* this.#decide(roots) : [...roots];
+    const reads = first.conds ? survey(decided).reads : first.reads;
+    const reused = !first.conds && reads.length === 0;
+    const main = (): Drive<Outcome | undefined> => this.#main(decided, many, request, reused);
+    if (!all && reads.length === 0) return yield* main();
+    yield FORCE;
+    const result = yield* this.#force(reads, all, main);
+    yield FORCED;
+    return result;
+  }
+
+  /** The request's own plan, run; none for a request with no roots. */
+  *#main(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): Drive<Outcome | undefined> {
+    if (roots.length === 0) return undefined;
+    const plan = reused ? this.#plans.plan(roots, this.target) : this.plan(roots);
+    return yield* this.#deliver(plan, many, request);
+  }
+
+  /** The force the request needs, stage by stage, then `then`; every array it writes moves only if all of it succeeds. */
+  *#force<T>(reads: readonly Read[], all: boolean, then: () => Drive<T>): Drive<T> {
     const force = prepareForce(reads, all);
     try {
       for (let i = 0; i < (force?.stages.length ?? 0); i++) {
-        const stage = force!.stagePlan(i, currentTarget());
-        finishStage(await runPlanAsync(stage.plan, stage.bound));
+        const stage = force?.stagePlan(i, this.#stagePlans, this.target);
+        if (!stage) break;
+        this.#finishStage(yield* this.#run(stage));
       }
-      const result = await runRequest();
+      const result = yield* then();
       force?.commit();
       return result;
     } catch (e) {
       force?.rollback();
       throw e;
+    } finally {
+      this.#counters.writtenOver += force?.writtenOver ?? 0;
     }
-  });
+  }
 }
 
-const backendStats = () => ({
-  backend: currentBackend().name,
-  ...currentBackend().stats(),
-  plans: planCount(),
-  stagePlansReused: stagePlanStats().reused,
-  writtenOver: writtenOverCount(),
-  kernelsCompiled: compileCount(),
-  bytesMoved,
-  compileMs: compileMs(),
-});
-
-export { runNodes, runNodesAsync, resultOf, runBound, runBoundAsync, preparePlan, backendStats, currentBackend, currentTarget, decideConds };
-export type { Record as OutputRecord };
+export { Linker, resultOf };
+export type { Outcome, Record as OutputRecord };

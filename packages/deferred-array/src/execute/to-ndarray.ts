@@ -1,6 +1,6 @@
 // Hands computed values to the caller as @stdlib/ndarray arrays (zero copy,
 // but for bool, which stdlib keeps in its own BooleanArray).
-import type { Dense } from '../reference/dense.js';
+import type { Dense } from '../core/dense.js';
 import { contiguousStrides } from '../ir/shape.js';
 import { stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';

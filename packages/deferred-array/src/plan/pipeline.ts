@@ -122,18 +122,12 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['assignBuffers', assignBuffers, ['kernels']],
 ];
 
-let plansMade = 0;
-
 /** Plans `results` (and, for a trace stage, the `stores` into mutable arrays). */
 function planExecution(results: readonly Node[], target: Target = 'nodes', stores: readonly StoreTarget[] = []): Plan {
-  plansMade++;
   let plan: Plan = { results, outputs: [], stores, pins: new Map(), temps: new Map(), pinNotes: new Map(), steps: [], buffers: [], bufferOf: new Map() };
   for (const [, pass, targets] of PASSES) if (targets.includes(target)) plan = pass(plan);
   return plan;
 }
 
-/** How many plans the planner has made (stats().plans): a compiled function makes one, not one per call. */
-const planCount = (): number => plansMade;
-
-export { planExecution, planCount, PASSES };
+export { planExecution, PASSES };
 export type { Pass, Target };

@@ -1,13 +1,13 @@
 // The reference backend: evaluates a plan node by node in plain TypeScript.
 // Slow and obviously correct; the oracle every other backend is tested against.
-import { inDefaultHeap } from 'kernels-wasm';
+import { heap } from '../core/heap.js';
 import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
-import { forEachStrided } from './dense.js';
-import type { Dense } from './dense.js';
+import { forEachStrided } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 import { evaluateNode } from './evaluate.js';
-import { newFlags } from './flags.js';
+import { newFlags } from '../core/flags.js';
 
 /** Writes a trace stage's value into its window of the mutable array's block. */
 function writeStore(st: StoreTarget, v: Dense): void {
@@ -27,8 +27,24 @@ function boundValue(bound: Bindings, n: Node): Dense {
 
 class ReferenceBackend implements Backend {
   readonly name = 'reference';
+  readonly target = 'nodes';
   #runs = 0;
   #steps = 0;
+
+  /** Plain TypeScript runs anywhere. */
+  unavailable(): undefined {
+    return undefined;
+  }
+
+  /** It reads no settings: everything runs on the calling thread. */
+  start(): void {}
+
+  async shutdown(): Promise<void> {}
+
+  /** It throws this package's errors only. */
+  mapError(e: unknown): unknown {
+    return e;
+  }
 
   run(plan: Plan, bound: Bindings = new Map()): RunResult {
     this.#runs++;
@@ -50,7 +66,7 @@ class ReferenceBackend implements Backend {
     return {
       flags,
       value: (node) => kept.get(node)!,
-      owns: (data) => !sources.has(data) && !inDefaultHeap(data.buffer),
+      owns: (data) => !sources.has(data) && !heap().isHeapBuffer(data.buffer),
       written: new Set(),
       release: () => undefined,
     };
@@ -64,7 +80,7 @@ class ReferenceBackend implements Backend {
   prepare(): void {}
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#steps, pooled: 0, joined: 0 };
+    return { runs: this.#runs, steps: this.#steps, pooled: 0, joined: 0, workerBlocks: [] };
   }
 }
 

@@ -6,7 +6,7 @@
 // Integer to narrower integer wraps, as NumPy does. Anything to bool is `x != 0`.
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import type { RunFlags } from './flags.js';
+import type { RunFlags } from '../core/flags.js';
 import type { Unary } from './scalar-math.js';
 
 function castImpl(from: DType, to: DType, flags: RunFlags): Unary {

@@ -6,9 +6,9 @@ import { contiguousStrides } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { resolveElementwise } from '../ir/type-rules.js';
 import { castImpl } from './cast.js';
-import { allocDense, forEachStrided } from './dense.js';
-import type { Dense } from './dense.js';
-import type { RunFlags } from './flags.js';
+import { allocDense, forEachStrided } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
+import type { RunFlags } from '../core/flags.js';
 import { binaryImpl, fmax, fmin, truthy, unaryImpl } from './scalar-math.js';
 
 /** How an operand of shape `from` is read when broadcast to `to`. */

@@ -1,10 +1,10 @@
 // Evaluates one node from its inputs' values.
 import type { FamilyNode, Node } from '../ir/node.js';
 import { InternalError, at } from '../util/lookup.js';
-import { allocDense, gather } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense, gather } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 import { evaluateElementwise } from './elementwise.js';
-import type { RunFlags } from './flags.js';
+import type { RunFlags } from '../core/flags.js';
 import { concatDense } from './join.js';
 import { takeDense } from './gather.js';
 import { scanDense } from './scan.js';

@@ -3,8 +3,8 @@ import { ExecutionError } from '../ir/errors.js';
 import { outOfBounds, resolveTake } from '../ir/build-gather.js';
 import type { NodeOf } from '../ir/node.js';
 import { axisLength } from '../ir/shape.js';
-import { allocDense } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 /** x and the indices are row-major (Dense); the output is too: [outer, index, inner]. */
 function takeDense(node: NodeOf<'take'>, x: Dense, indices: Dense): Dense {

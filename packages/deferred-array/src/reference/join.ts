@@ -1,8 +1,8 @@
 // concat (and stack, built as concat of expanded arrays).
 import type { FamilyNode } from '../ir/node.js';
 import { axisLength, contiguousStrides } from '../ir/shape.js';
-import { allocDense, forEachStrided } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense, forEachStrided } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense {
   const { axis } = node.attrs;

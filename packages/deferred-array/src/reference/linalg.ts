@@ -5,8 +5,8 @@ import { intMultiply } from './scalar-math.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { axisLength, contiguousStrides, sizeOf } from '../ir/shape.js';
-import { allocDense, gather } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense, gather } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 import { broadcastMap } from './elementwise.js';
 
 type MulAdd = (acc: number, x: number, y: number) => number;

@@ -4,8 +4,8 @@
 // stream1] under the array's key; its words w0..w3 give NumPy's conversions:
 // float64 ((w1 * 2^32 + w0) >> 11) * 2^-53, float32 (w0 >>> 8) * 2^-24.
 import type { NodeOf } from '../ir/node.js';
-import { allocDense } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 const M0 = 0xd2511f53;
 const M1 = 0xcd9e8d57;

@@ -10,8 +10,8 @@ import { at } from '../util/lookup.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { contiguousStrides, sizeOf } from '../ir/shape.js';
 import { resolveReduce } from '../ir/type-rules.js';
-import { allocDense, gather } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense, gather } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 import { fmax, fmin, truthy } from './scalar-math.js';
 import type { Unary } from './scalar-math.js';
 

@@ -6,7 +6,7 @@ import type { DType } from '../ir/dtypes.js';
 import { ExecutionError } from '../ir/errors.js';
 import { bitsOf, dtypeInfo, isFloat, wrapTo } from '../ir/dtypes.js';
 import type { BinaryOp, UnaryOp } from '../ir/op-table.js';
-import type { RunFlags } from './flags.js';
+import type { RunFlags } from '../core/flags.js';
 
 type Unary = (x: number) => number;
 type Binary = (a: number, b: number) => number;

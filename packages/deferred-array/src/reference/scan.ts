@@ -2,8 +2,8 @@
 // rounded to the result dtype at every step, as NumPy's accumulate does.
 import type { FamilyNode } from '../ir/node.js';
 import { axisLength } from '../ir/shape.js';
-import { allocDense } from './dense.js';
-import type { Dense } from './dense.js';
+import { allocDense } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 function scanDense(node: FamilyNode<'scan'>, x: Dense): Dense {
   const { axis } = node.attrs;

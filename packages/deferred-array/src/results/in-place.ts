@@ -5,7 +5,7 @@
 // out directly from the kernel that computes it (zero copies) without giving
 // up atomicity: only where nothing can fail once that kernel starts writing.
 import type { Bindings } from '../execute/backend.js';
-import { getConfig } from '../execute/config.js';
+import type { ErrorPolicy } from '../execute/config.js';
 import { leaseOf, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { source } from '../ir/build-elementwise.js';
@@ -54,8 +54,7 @@ function holdHeap(plan: Plan, bound?: Bindings, outs?: OutBinding): () => void {
  * Whether some op of the plan can fail on the data under the error policy in
  * force. (Ops that throw, integer powers, are host calls: the backend keeps them from outs.)
  */
-function mayRaise(plan: Plan): boolean {
-  const { errors } = getConfig();
+function mayRaise(plan: Plan, errors: ErrorPolicy): boolean {
   const nodes = [...plan.steps.flatMap(producedBy), ...[...plan.temps.values()].flatMap((t) => t.members)];
   return nodes.some((n) => countsElements(n) && (n.op === 'astype' ? errors.invalid : errors.divide) === 'raise');
 }
@@ -73,13 +72,13 @@ function mayRaise(plan: Plan): boolean {
  * memory. A worker thread dying mid-kernel (a trap or an exit: a bug or the
  * host killing it, never the data) is the one failure this cannot exclude.
  */
-function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean): Map<Node, OutTarget> {
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy): Map<Node, OutTarget> {
   const direct = new Map<Node, OutTarget>();
   const last = plan.steps[plan.steps.length - 1];
   if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
-  if (mayRaise(plan)) return direct;
+  if (mayRaise(plan, errors)) return direct;
   const read = leasedBy(plan);
   const stored = new Set(last.group.stores);
   for (const { n, t } of places) {

@@ -4,7 +4,7 @@
 // to the enclosing scope, which then owns it (no copy), or, at the outermost
 // scope, as an ordinary array copied out of the heap, so that outside every
 // scope nobody holds heap memory without having asked for it ({ view: true }).
-import { gather } from '../reference/dense.js';
+import { gather } from '../core/dense.js';
 import { isRowMajor, sizeOf } from '../ir/shape.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { toNdarray } from '../execute/to-ndarray.js';
@@ -12,7 +12,7 @@ import { mapNested } from '../util/nested.js';
 import { asyncContext } from '../util/platform.js';
 import { isThenable } from '../util/stack-context.js';
 import type { StdNdarray } from '../util/stdlib.js';
-import { describe } from '../api/operand.js';
+import { describe } from '../core/values.js';
 import { release, viewEntryOf } from './views.js';
 import type { ViewEntry, ViewOwner } from './views.js';
 

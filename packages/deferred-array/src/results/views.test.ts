@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe as describeAll, expect, test } from '@jest/globals';
 import { defaultHeap, heapIsShared } from 'kernels-wasm';
 import * as da from '../index.js';
-import { cachedBytes } from '../wasm/source-cache.js';
+import { cachedBytes } from '../core/source-cache.js';
 
 // Views alias a shared heap; without one (the 'unshared' jest project, a page without
 // cross-origin isolation) results are copies, which unshared-heap.unshared.test.ts covers.

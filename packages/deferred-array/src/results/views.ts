@@ -6,14 +6,13 @@
 // view: every way an array enters it asks this registry first (DisposedError).
 // A run reading or writing a view pins it, so a release during the run frees
 // the block only when the run ends.
-import { defaultHeap } from 'kernels-wasm';
 import { DisposedError } from '../ir/errors.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { HeapLease } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { toNdarray } from '../execute/to-ndarray.js';
-import { viewType } from '../wasm/heap-value.js';
+import { heap } from '../core/heap.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 /** Whoever releases a view in bulk: a scope. */
@@ -37,7 +36,7 @@ class ViewEntry {
 
   constructor(ptr: number, label: string, data: object, owner: ViewOwner | undefined) {
     this.ptr = ptr;
-    this.bytes = defaultHeap().sizeOf(ptr);
+    this.bytes = heap().sizeOf(ptr);
     this.label = label;
     this.data = new WeakRef(data);
     this.owner = owner;
@@ -91,7 +90,7 @@ const collected = new FinalizationRegistry<ViewEntry>((e) => release(e));
  * or, without one, released by hand or by the collector.
  */
 function makeView(ptr: number, dtype: Exclude<DType, 'bool'>, shape: Shape, owner: ViewOwner | undefined): StdNdarray {
-  const data = defaultHeap().view(viewType(dtype), ptr, sizeOf(shape)) as TypedArray;
+  const data = heap().view(dtype, ptr, sizeOf(shape));
   const entry = new ViewEntry(ptr, `${dtype}${formatShape(shape)}`, data, owner);
   const nd = toNdarray({ dtype, shape, data });
   Object.defineProperty(nd, Symbol.dispose, { value: () => release(entry), enumerable: false });
@@ -116,7 +115,7 @@ function viewEntryOf(x: unknown): ViewEntry | undefined {
  * DisposedError, since reading it would read whatever the heap put there since.
  */
 function heapViewOf(data: TypedArray, what: string): ViewEntry | undefined {
-  if (!defaultHeap().isHeapBuffer(data.buffer)) return undefined;
+  if (!heap().isHeapBuffer(data.buffer)) return undefined;
   const known = byObject.get(data);
   const from = data.byteOffset;
   const to = from + data.byteLength;
@@ -149,7 +148,7 @@ function release(e: ViewEntry): void {
   e.owner?.views.delete(e);
   e.owner = undefined;
   collected.unregister(e);
-  if (e.pins === 0) defaultHeap().free(e.ptr);
+  if (e.pins === 0) heap().free(e.ptr);
 }
 
 function pin(e: ViewEntry): void {
@@ -158,7 +157,7 @@ function pin(e: ViewEntry): void {
 
 function unpin(e: ViewEntry): void {
   e.pins--;
-  if (e.pins === 0 && e.released) defaultHeap().free(e.ptr);
+  if (e.pins === 0 && e.released) heap().free(e.ptr);
 }
 
 /** Views not yet released, and the heap bytes they hold. */

@@ -7,8 +7,7 @@ import { NotSupportedError } from '../ir/errors.js';
 import { contiguousStrides } from '../ir/shape.js';
 import type { Target } from '../plan/pipeline.js';
 import type { StoreTarget } from '../plan/plan.js';
-import { stagePlan } from './stage-plans.js';
-import type { BoundStage } from './stage-plans.js';
+import type { BoundStage, StagePlans } from './stage-plans.js';
 import { buildStages } from './stages.js';
 import type { Stage } from './stages.js';
 import type { Storage } from './storage.js';
@@ -16,13 +15,11 @@ import { choose, pendingComputations, pendingReads, retire } from './trace.js';
 import type { Computation, Read } from './trace.js';
 import { copyOutside } from './window.js';
 
-/** Versions written over the block of the one they replace (stats().writtenOver). */
-let writtenOver = 0;
-const writtenOverCount = (): number => writtenOver;
-
 class Force {
   readonly chosen: readonly Computation[];
   readonly stages: readonly Stage[];
+  /** Versions written over the block of the one they replace (stats().writtenOver). */
+  writtenOver = 0;
   readonly #touched: ReadonlySet<Storage>;
 
   constructor(chosen: readonly Computation[], rootReads: readonly Read[]) {
@@ -40,7 +37,7 @@ class Force {
    * stage reads, where the plan allows it; else into a block of its own,
    * which a slice assignment first fills with what lies outside its window.
    */
-  stagePlan(i: number, target: Target): BoundStage {
+  stagePlan(i: number, plans: StagePlans, target: Target): BoundStage {
     const stage = this.stages[i]!;
     const stores: StoreTarget[] = stage.writes.map(({ computation: c, node }) => {
       const { storage, version, window } = c;
@@ -50,14 +47,14 @@ class Force {
       while (value.op === 'reshape') value = value.inputs[0];
       return { node: value, storage, version, strides: contiguousStrides(value.shape), offset: 0 };
     });
-    const bound = stagePlan(stores, target);
+    const bound = plans.plan(stores, target);
     stage.writes.forEach(({ computation: c }, k) => {
       const { storage, version, window } = c;
       // A slice assignment keeps the version before it outside its window: only that one's block will do.
       const over = bound.overwritable[k]!.some((r) => (!window || r.version === version - 1) &&
         !stage.later.get(storage)?.has(r.version) && storage.overwrite(r.version, version));
       if (over) {
-        writtenOver++;
+        this.writtenOver++;
         return;
       }
       storage.stage(version, stage.keep.get(storage) ?? new Set());
@@ -99,30 +96,38 @@ function prepareForce(reads: readonly Read[], all = false): Force | undefined {
   return undefined;
 }
 
-// Forces run one at a time: a force's stages await the pool, and another
-// force meanwhile could choose the same computations or recycle a block it reads.
-let tail: Promise<void> = Promise.resolve();
-let running = 0;
+/**
+ * Forces run one at a time, whichever runtime runs them: a force's stages
+ * await the pool, and another force meanwhile could choose the same
+ * computations or recycle a block it reads. The trace is the process's (the
+ * arrays are), so the queue is too.
+ */
+class ForceQueue {
+  #tail: Promise<void> = Promise.resolve();
+  #running = 0;
 
-/** Runs `body` once every earlier force has finished. */
-function serialised<T>(body: () => Promise<T>): Promise<T> {
-  const result = tail.then(async () => {
-    running++;
-    try {
-      return await body();
-    } finally {
-      running--;
+  /** Runs `body` once every earlier force has finished. */
+  serialised<T>(body: () => Promise<T>): Promise<T> {
+    const result = this.#tail.then(async () => {
+      this.#running++;
+      try {
+        return await body();
+      } finally {
+        this.#running--;
+      }
+    });
+    this.#tail = result.then(() => undefined, () => undefined);
+    return result;
+  }
+
+  /** A synchronous run that needs the trace cannot wait for an asynchronous force in progress. */
+  checkNotForcing(fn: string): void {
+    if (this.#running > 0) {
+      throw new NotSupportedError(`${fn}: an execute() that reads or writes mutable arrays is still running; await it before ${fn}`);
     }
-  });
-  tail = result.then(() => undefined, () => undefined);
-  return result;
-}
-
-/** A synchronous run that needs the trace cannot wait for an asynchronous force in progress. */
-function checkNotForcing(fn: string): void {
-  if (running > 0) {
-    throw new NotSupportedError(`${fn}: an execute() that reads or writes mutable arrays is still running; await it before ${fn}`);
   }
 }
 
-export { Force, prepareForce, serialised, checkNotForcing, writtenOverCount };
+const forces = new ForceQueue();
+
+export { Force, prepareForce, forces };

@@ -11,8 +11,8 @@ import vm from 'node:vm';
 import { defaultHeap } from 'kernels-wasm';
 import * as da from '../index.js';
 import { source } from '../ir/build-elementwise.js';
-import { allocEvicting, residentAddress, unpin } from '../wasm/source-cache.js';
-import type { CacheEntry } from '../wasm/source-cache.js';
+import { allocEvicting, residentAddress, unpin } from '../core/source-cache.js';
+import type { CacheEntry } from '../core/source-cache.js';
 import { toList as list } from '../../test/to-list.js';
 
 // Each test runs full collections, whose cost grows with what the jest worker

@@ -4,7 +4,7 @@
 // test/wave.test.ts.
 import { afterEach, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
-import { stagePlanStats, TEMPLATES } from './stage-plans.js';
+import { TEMPLATES } from './stage-plans.js';
 
 const data = async (x: da.DeferredArray): Promise<number[]> => Array.from(((await x.execute()) as da.StdNdarray).data as Float64Array);
 
@@ -54,7 +54,7 @@ describe('stage plans reused by structure', () => {
       x.iadd(k + 0.5);
       await da.flush();
     }
-    expect(stagePlanStats().templates).toBeLessThanOrEqual(TEMPLATES);
+    expect(da.stats().caches.stagePlans).toBeLessThanOrEqual(TEMPLATES);
     expect((await data(x))[0]).toBe(((TEMPLATES + 10) * (TEMPLATES + 9)) / 2 + (TEMPLATES + 10) * 0.5);
   });
 });

@@ -14,7 +14,6 @@ import { withInputs } from '../plan/rewrite.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
 import { attrsKey } from '../plan/merge-common.js';
-import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { mayOverwrite } from './overwrite.js';
@@ -39,8 +38,9 @@ interface BoundStage {
 
 /** Templates kept, least recently used dropped first: a program forcing more distinct stages in turn plans some again. */
 const TEMPLATES = 64;
-const templates = new LRUCache<string, Template>({ max: TEMPLATES });
-let hits = 0;
+
+/** Makes a plan of `results` and `stores` (the runtime's planner, which counts them). */
+type StagePlanner = (results: readonly Node[], target: Target, stores: readonly StoreTarget[]) => Plan;
 
 /** A stage's graph as the cache sees it. */
 interface Structure {
@@ -107,7 +107,7 @@ const standIn = (k: number): StorageRef => ({
 });
 
 /** Plans the stage's graph over a placeholder per leaf, its stores aimed at stand-ins. */
-function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Target): Template {
+function makeTemplate(planner: StagePlanner, stores: readonly StoreTarget[], s: Structure, target: Target): Template {
   const placeholders = s.leaves.map((n) => makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `source ${n.id}` }));
   const to = new Map<Node, Node>();
   for (const n of s.order) {
@@ -117,7 +117,7 @@ function makeTemplate(stores: readonly StoreTarget[], s: Structure, target: Targ
     inheritMark(n, m);
     to.set(n, m);
   }
-  const plan = planExecution([], target, stores.map((st, k) => ({ ...st, node: to.get(st.node)!, storage: standIn(k), version: 0 })));
+  const plan = planner([], target, stores.map((st, k) => ({ ...st, node: to.get(st.node)!, storage: standIn(k), version: 0 })));
   const overwrites = stores.map((st, k) => (target !== 'kernels' ? [] : s.leaves.flatMap((n, j) =>
     (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, placeholders[j]!) ? [j] : []))));
   return { plan, leaves: placeholders, overwrites };
@@ -132,21 +132,42 @@ function boundLeaf(n: Node): Bound {
   return { value: { dtype: n.dtype, shape: n.shape, data: expectOp(n, 'source').attrs.data }, source: n };
 }
 
-/**
- * The plan of a trace stage writing `stores`: its structure's template, bound
- * to this stage. The versions it reads are bound now: call it before staging
- * the blocks its stores write, since a store may take the block of one of them.
- */
-function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
-  const s = structure(stores, target);
-  if (!s) return { plan: planExecution([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
-  let template = templates.get(s.key);
-  if (template) {
-    hits++;
-  } else {
-    template = makeTemplate(stores, s, target);
-    templates.set(s.key, template);
+/** A runtime's stage templates, and how many stage plans it bound rather than made. */
+class StagePlans {
+  readonly #templates = new LRUCache<string, Template>({ max: TEMPLATES });
+  readonly #planner: StagePlanner;
+  #hits = 0;
+
+  constructor(planner: StagePlanner) {
+    this.#planner = planner;
   }
+
+  /**
+   * The plan of a trace stage writing `stores`: its structure's template, bound
+   * to this stage. The versions it reads are bound now: call it before staging
+   * the blocks its stores write, since a store may take the block of one of them.
+   */
+  plan(stores: readonly StoreTarget[], target: Target): BoundStage {
+    const s = structure(stores, target);
+    if (!s) return { plan: this.#planner([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
+    let template = this.#templates.get(s.key);
+    if (template) {
+      this.#hits++;
+    } else {
+      template = makeTemplate(this.#planner, stores, s, target);
+      this.#templates.set(s.key, template);
+    }
+    return bindTemplate(template, stores, s);
+  }
+
+  /** Templates held and stage plans reused (for statistics and tests). */
+  stats(): { templates: number; reused: number } {
+    return { templates: this.#templates.size, reused: this.#hits };
+  }
+}
+
+/** The template bound to one stage: its stores aimed at the real arrays, its placeholders at what the stage reads. */
+function bindTemplate(template: Template, stores: readonly StoreTarget[], s: Structure): BoundStage {
   const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
   const bound = new Map(template.leaves.map((p, i) => [p, boundLeaf(s.leaves[i]!)]));
   const overwritable = template.overwrites.map((js) => js.map((j) => {
@@ -156,8 +177,5 @@ function stagePlan(stores: readonly StoreTarget[], target: Target): BoundStage {
   return { plan, bound, overwritable };
 }
 
-/** Templates held and stage plans reused (for statistics and tests). */
-const stagePlanStats = (): { templates: number; reused: number } => ({ templates: templates.size, reused: hits });
-
-export { stagePlan, stagePlanStats, TEMPLATES };
-export type { BoundStage };
+export { StagePlans, TEMPLATES };
+export type { BoundStage, StagePlanner };

@@ -6,7 +6,6 @@
 // the committed one and at most two spares (holding the latest earlier
 // versions, which expressions built before the writes may still read) are
 // kept, so a time loop allocates nothing after its first steps.
-import { defaultHeap } from 'kernels-wasm';
 import { StaleArrayError } from '../ir/errors.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
@@ -14,8 +13,8 @@ import { makeNode } from '../ir/node.js';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
-import { allocEvicting } from '../wasm/source-cache.js';
-import type { Computation } from './trace.js';
+import { heap } from '../core/heap.js';
+import { allocEvicting } from '../core/source-cache.js';
 
 interface Block {
   readonly ptr: number;
@@ -30,13 +29,12 @@ const SPARES = 2;
 
 /** Frees a collected array's blocks; holds the block list, never the array. */
 const registry = new FinalizationRegistry<Block[]>((blocks) => {
-  for (const b of blocks.splice(0)) defaultHeap().free(b.ptr);
+  for (const b of blocks.splice(0)) heap().free(b.ptr);
 });
 
-let nextId = 1;
-
 class Storage implements StorageRef {
-  readonly id = nextId++;
+  static #nextId = 1;
+  readonly id = Storage.#nextId++;
   readonly shape: Shape;
   readonly dtype: DType;
   readonly bytes: number;
@@ -48,7 +46,7 @@ class Storage implements StorageRef {
    * Its pending computations, oldest first. The trace's own list is weak, so
    * these live exactly as long as the array can still be read.
    */
-  readonly queued: Computation[] = [];
+  readonly queued: object[] = [];
   readonly #blocks: Block[] = [];
   /** The leaf for the latest version, made once (older leaves live on in the graphs that read them). */
   #leaf: NodeOf<'stored'> | undefined;
@@ -156,7 +154,7 @@ class Storage implements StorageRef {
       .sort((a, b) => (b.version ?? -1) - (a.version ?? -1));
     for (const b of others.slice(SPARES)) {
       this.#blocks.splice(this.#blocks.indexOf(b), 1);
-      defaultHeap().free(b.ptr);
+      heap().free(b.ptr);
     }
   }
 
@@ -168,7 +166,7 @@ class Storage implements StorageRef {
 
   #viewAt(ptr: number): TypedArray {
     const n = sizeOf(this.shape);
-    return defaultHeap().view(this.dtype === 'bool' ? 'uint8' : this.dtype, ptr, n) as TypedArray;
+    return heap().view(this.dtype, ptr, n);
   }
 }
 

@@ -47,31 +47,64 @@ const readsOf = (roots: readonly Node[]): Read[] => storedIn(topoOrder(roots));
 
 const SYMBOL: Record<InPlaceOp, string> = { assign: '=', set: '=', iadd: '+=', isub: '-=', imul: '*=', idiv: '/=' };
 
-let seq = 0;
-// The trace in program order, held weakly: each computation is held by the
-// array it writes (Storage.queued), so once nothing can read that array (no
-// handle, no expression, no pending computation reading it) its pending
-// writes can never be observed, and the collector takes them with the array
-// and its heap blocks. A write that failed and is never retried, or one never
-// forced, would otherwise be kept for the life of the process.
-const order: Array<WeakRef<Computation>> = [];
-/** Past this length enqueue compacts the list, so a program that writes and drops arrays without forcing keeps it bounded. */
-let compactAt = 64;
+/**
+ * The trace in program order, held weakly: each computation is held by the
+ * array it writes (Storage.queued), so once nothing can read that array (no
+ * handle, no expression, no pending computation reading it) its pending
+ * writes can never be observed, and the collector takes them with the array
+ * and its heap blocks. A write that failed and is never retried, or one never
+ * forced, would otherwise be kept for the life of the process.
+ */
+class PendingList {
+  #seq = 0;
+  readonly #order: Array<WeakRef<Computation>> = [];
+  /** Past this length add() compacts the list, so a program that writes and drops arrays without forcing keeps it bounded. */
+  #compactAt = 64;
 
-/** The live pending computations in program order, dropping those collected with their arrays. */
-function live(): Computation[] {
-  const out: Computation[] = [];
-  let k = 0;
-  for (const ref of order) {
-    const c = ref.deref();
-    if (!c) continue;
-    out.push(c);
-    order[k++] = ref;
+  /** The next computation's place in program order. */
+  nextSeq(): number {
+    return this.#seq++;
   }
-  order.length = k;
-  compactAt = 2 * k + 64;
-  return out;
+
+  add(c: Computation): void {
+    if (this.#order.length >= this.#compactAt) this.live();
+    this.#order.push(new WeakRef(c));
+  }
+
+  /** The live pending computations in program order, dropping those collected with their arrays. */
+  live(): Computation[] {
+    const out: Computation[] = [];
+    this.#keep((c) => {
+      out.push(c);
+      return true;
+    });
+    this.#compactAt = 2 * this.#order.length + 64;
+    return out;
+  }
+
+  /** Drops `gone` (and the collected) from the list. */
+  remove(gone: ReadonlySet<object>): void {
+    this.#keep((c) => !gone.has(c));
+  }
+
+  clear(): void {
+    this.#order.length = 0;
+  }
+
+  #keep(keep: (c: Computation) => boolean): void {
+    let k = 0;
+    for (const ref of this.#order) {
+      const c = ref.deref();
+      if (c && keep(c)) this.#order[k++] = ref;
+    }
+    this.#order.length = k;
+  }
 }
+
+// The process's trace: mutable arrays belong to no runtime, so neither do their pending writes.
+const pending = new PendingList();
+
+const live = (): Computation[] => pending.live();
 
 /** Enqueues a write of `value` (which reads `valueReads`) into `storage`, through `window` if given; returns it. */
 function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: readonly Read[], window: Window | undefined, where: string): Computation {
@@ -79,10 +112,9 @@ function enqueue(op: InPlaceOp, storage: Storage, value: Node, valueReads: reado
   const reads = [...valueReads];
   if (window) reads.push({ storage, version: version - 1 });
   const label = `${storage.name}${where} ${SYMBOL[op]} ${value.dtype}${formatShape(value.shape)}`;
-  const c: Computation = Object.freeze({ seq: seq++, op, storage, version, value, window, reads: Object.freeze(reads), label });
+  const c: Computation = Object.freeze({ seq: pending.nextSeq(), op, storage, version, value, window, reads: Object.freeze(reads), label });
   storage.queued.push(c);
-  if (order.length >= compactAt) live();
-  order.push(new WeakRef(c));
+  pending.add(c);
   return c;
 }
 
@@ -118,18 +150,13 @@ function choose(want: readonly Read[]): Computation[] {
 
 /** Takes computations that ran out of the trace. */
 function retire(done: readonly Computation[]): void {
-  const gone = new Set(done);
+  const gone = new Set<object>(done);
   for (const s of new Set(done.map((c) => c.storage))) {
     const left = s.queued.filter((c) => !gone.has(c));
     s.queued.length = 0;
     s.queued.push(...left);
   }
-  let k = 0;
-  for (const ref of order) {
-    const c = ref.deref();
-    if (c && !gone.has(c)) order[k++] = ref;
-  }
-  order.length = k;
+  pending.remove(gone);
 }
 
 const pendingComputations = (): readonly Computation[] => live();
@@ -137,7 +164,7 @@ const pendingComputations = (): readonly Computation[] => live();
 /** Drops every pending computation unrun (tests start each program from an empty trace with it). */
 function discardPending(): void {
   for (const c of live()) c.storage.queued.length = 0;
-  order.length = 0;
+  pending.clear();
 }
 
 /**

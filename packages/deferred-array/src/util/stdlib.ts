@@ -68,17 +68,19 @@ interface Pieces {
   readonly normalizeMultiSlice: SliceModule['base']['normalizeMultiSlice'];
 }
 
-let ndarrayModule: NdarrayModule | undefined;
-let sliceModule: SliceModule | undefined;
+/** The stdlib pieces, loaded on first use (importing the package loads none of them). */
+const modules: { loaded?: { readonly ndarray: NdarrayModule; readonly slice: SliceModule } } = {};
 
-function load(): void {
+function load(): { readonly ndarray: NdarrayModule; readonly slice: SliceModule } {
   const p = loadPieces() as Pieces;
-  ndarrayModule = { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } };
-  sliceModule = { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } };
+  return {
+    ndarray: { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } },
+    slice: { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } },
+  };
 }
 
-const stdNdarray = (): NdarrayModule => ndarrayModule ?? (load(), ndarrayModule!);
-const stdSlice = (): SliceModule => sliceModule ?? (load(), sliceModule!);
+const stdNdarray = (): NdarrayModule => (modules.loaded ??= load()).ndarray;
+const stdSlice = (): SliceModule => (modules.loaded ??= load()).slice;
 
 function isStdNdarray(x: unknown): x is StdNdarray {
   if (typeof x !== 'object' || x === null) return false;

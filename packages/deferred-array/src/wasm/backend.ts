@@ -5,15 +5,18 @@
 // evaluator on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
-import { inDefaultHeap } from 'kernels-wasm';
-import { defaultHeap, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
-import type { HeapLike, LaunchResult } from 'kernels-wasm';
-import type { Backend, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
+import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, defaultHeap, detectSupport, inDefaultHeap, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
+import type { HeapLike, KernelSpec, LaunchResult } from 'kernels-wasm';
+import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
+import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
+import { formatValue } from '../ir/format.js';
 import type { Node } from '../ir/node.js';
-import { getConfig } from '../execute/config.js';
 import type { Plan } from '../plan/plan.js';
+import { describeKernels } from './describe-kernels.js';
+// The package's heap is this backend's allocator: installed as this module loads.
+import './heap.js';
 import * as host from './host-functions.js';
-import { noSharedHeap, withPool } from './pool.js';
+import { WorkerPool, noSharedHeap } from './pool.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher } from './run.js';
 
@@ -46,17 +49,63 @@ function launchInline(k: KernelLaunch, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
 }
 
+/** Before a runtime starts the backend: nothing runs on the pool. */
+const UNSTARTED: BackendSettings = { threads: 1, inlineThreshold: Infinity };
+
+/**
+ * kernels-wasm's heap and pool errors as this package's HeapError and
+ * WorkerError (same message, the original as cause); an error of this
+ * package's own thrown in a worker (a data error in a host function) is
+ * rebuilt as its class, as if it had been thrown here.
+ */
+function asPackageError(e: unknown): unknown {
+  if (!(e instanceof Error) || e instanceof DeferredArrayError || !('code' in e)) return e;
+  if (e.code === 'HEAP') return new HeapError(e.message, { cause: e });
+  if (e.code !== 'WORKER') return e;
+  // What the worker threw, if it threw rather than died.
+  const thrown = (e instanceof WorkerFailure ? e.thrown : undefined) ?? { name: 'WorkerFailure', message: e.message };
+  return fromSerialized(thrown, { message: e.message, cause: e });
+}
+
 class WasmBackend implements Backend {
   readonly name = 'wasm';
+  readonly target = 'kernels';
+  readonly #kernels = new KernelCache();
+  readonly #compile = (spec: KernelSpec) => this.#kernels.compile(spec);
+  readonly #pool = new WorkerPool();
+  #host: BackendHost = { settings: () => UNSTARTED };
   #runs = 0;
   #launches = 0;
   #pooled = 0;
   #joined = 0;
   #hostSteps = 0;
 
+  unavailable(): string | undefined {
+    const support = detectSupport();
+    // Without shared memory it still runs, on the calling thread (pool.ts says so once).
+    if (support.wasm && support.simd) return undefined;
+    return `backend 'wasm' needs WebAssembly with SIMD, which this host lacks (${formatValue(support)})`;
+  }
+
+  start(host: BackendHost): void {
+    this.#host = host;
+  }
+
+  async shutdown(): Promise<void> {
+    await this.#pool.shutdown();
+  }
+
+  mapError(e: unknown): unknown {
+    return asPackageError(e);
+  }
+
+  describe(plan: Plan): readonly string[] {
+    return describeKernels(plan, this.#compile);
+  }
+
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
     noSharedHeap();
-    const run = new WasmRun(plan, bound, outs);
+    const run = new WasmRun(this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
@@ -69,7 +118,7 @@ class WasmBackend implements Backend {
   }
 
   async runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult> {
-    const run = new WasmRun(plan, bound, outs);
+    const run = new WasmRun(this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -104,7 +153,7 @@ class WasmBackend implements Backend {
    * the sizes `bound` gives, and freed.
    */
   prepare(plan: Plan, bound: Bindings): void {
-    const run = new WasmRun(plan, bound);
+    const run = new WasmRun(this.#compile, plan, bound);
     // Copies (a reshape's, a product operand's) ignore their launch's result.
     const dry: Launcher<LaunchResult> = () => undefined as unknown as LaunchResult;
     try {
@@ -119,7 +168,21 @@ class WasmBackend implements Backend {
   }
 
   stats(): BackendStats {
-    return { runs: this.#runs, steps: this.#launches + this.#hostSteps, pooled: this.#pooled, joined: this.#joined };
+    return {
+      runs: this.#runs,
+      steps: this.#launches + this.#hostSteps,
+      pooled: this.#pooled,
+      joined: this.#joined,
+      workerBlocks: this.#pool.workerBlocks(),
+      kernels: {
+        compiled: this.#kernels.compiled,
+        compileMs: this.#kernels.compileMs,
+        cached: this.#kernels.size,
+        cacheLimit: MODULE_CACHE,
+        instances: kernelInstanceCount(),
+        instancesLimit: INSTANCE_CACHE,
+      },
+    };
   }
 
   /**
@@ -131,9 +194,9 @@ class WasmBackend implements Backend {
   async #launchAsync(k: KernelLaunch, heap: HeapLike): Promise<LaunchResult> {
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
     const work = launchWork(k.compiled, elements, k.launch.contraction?.K);
-    const { inlineThreshold } = getConfig();
+    const { inlineThreshold, threads } = this.#host.settings();
     if (work < inlineThreshold) return launchInline(k, heap);
-    return withPool(async (pool) => {
+    return this.#pool.withPool(threads, async (pool) => {
       if (!pool) return launchInline(k, heap);
       this.#pooled++;
       let joined = false;
@@ -168,4 +231,4 @@ class WasmBackend implements Backend {
   }
 }
 
-export { WasmBackend, kernelInstanceCount };
+export { WasmBackend };

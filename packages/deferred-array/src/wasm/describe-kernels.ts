@@ -4,6 +4,7 @@
 // disassembled. Behind explain({ kernels: true }).
 import { compileKernel, disassembleFunction } from 'kernels-wasm';
 import { viewOf } from '../ir/node.js';
+import type { CompiledModule, KernelSpec } from 'kernels-wasm';
 import type { Node } from '../ir/node.js';
 import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
@@ -13,7 +14,8 @@ import { buildContraction, buildKernel } from './kernel-builder.js';
 
 const placeholder = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
 
-function describeKernels(plan: Plan): string[] {
+/** `compile` is the backend's own kernel cache, so that what explain() compiles a run reuses. */
+function describeKernels(plan: Plan, compile: (spec: KernelSpec) => CompiledModule = compileKernel): string[] {
   const values = new Map<Node, HeapValue>();
   const out: string[] = [];
   for (const step of plan.steps) {
@@ -32,7 +34,7 @@ function describeKernels(plan: Plan): string[] {
       ? buildContraction(g, inputs, g.stores.map(placeholder), (v, dtype) => atAddress(0, dtype, v.shape))
       : buildKernel(g, inputs, g.stores.map(placeholder));
     for (const n of groupNodes(g)) values.set(n, placeholder(n));
-    const compiled = compileKernel(built.spec);
+    const compiled = compile(built.spec);
     const c = built.spec.contraction;
     const how = (c ? `${c.dtype} matrix product (lanes along its ${c.vectorise}) per block, then the epilogue ` : '') +
       (compiled.lanes ? `vectorised as ${compiled.lanes}` : 'scalar loop');

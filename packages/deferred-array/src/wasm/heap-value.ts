@@ -7,8 +7,8 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { RandomWords, ViewMap } from '../ir/node.js';
 import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
-import { allocDense, forEachStrided } from '../reference/dense.js';
-import type { Dense } from '../reference/dense.js';
+import { allocDense, forEachStrided } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
 
 /** A heap block this run allocated, shared by every window onto it. */
 interface Allocation {

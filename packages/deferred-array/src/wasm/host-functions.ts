@@ -6,7 +6,7 @@
 import type { HostFunction } from 'kernels-wasm';
 import { isDType } from '../ir/dtypes.js';
 import { isBinaryOp, isOpName, isUnaryOp } from '../ir/op-table.js';
-import { newFlags } from '../reference/flags.js';
+import { newFlags } from '../core/flags.js';
 import { binaryImpl, unaryImpl } from '../reference/scalar-math.js';
 
 /** What this thread's host functions counted since the last takeFlags(). */

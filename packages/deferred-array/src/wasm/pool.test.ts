@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, jest, test } from '@jest/globals';
 import * as da from '../index.js';
 import { setPoolSettings } from './pool.js';
-import { cachedBytes } from './source-cache.js';
+import { cachedBytes } from '../core/source-cache.js';
 
 jest.setTimeout(60000);
 

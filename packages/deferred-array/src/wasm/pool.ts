@@ -1,10 +1,10 @@
 // The worker pool the WebAssembly backend runs big kernels on: made on first
-// need with configure({ threads }) workers, remade when that changes, ended
-// by shutdown(). A pool that cannot start is not retried: execution stays on
-// the calling thread, with one warning saying why.
+// need with the runtime's thread count, remade when that changes, ended by
+// shutdown(). A pool that cannot start is not retried: execution stays on
+// the calling thread, with one warning saying why. Each runtime's backend
+// holds its own pool; all of them work over the one process heap.
 import { createPool, defaultHeap, heapIsShared } from 'kernels-wasm';
 import type { KernelPool, PoolKind } from 'kernels-wasm';
-import { getConfig } from '../execute/config.js';
 import { hostModuleUrl } from './host-module.js';
 import { emitWarning } from '../util/platform.js';
 
@@ -16,44 +16,14 @@ interface PoolSettings {
 
 const defaults = (): PoolSettings => ({ hostModule: hostModuleUrl() });
 
-let settings: PoolSettings = defaults();
+/** For tests, process-wide: what every pool started from now on uses. */
+const testSettings: { current: PoolSettings | undefined } = { current: undefined };
+
 /** A pool for a thread count; `ready` once it has started (for its counts). */
 interface PoolEntry { readonly threads: number; readonly pool: Promise<KernelPool | undefined>; ready?: KernelPool }
-let current: PoolEntry | undefined;
-/** Set once a pool failed to start: nothing is retried until shutdown(). */
-let unavailable = false;
-/** Jobs on each pool, so a pool being replaced or shut down finishes them first. */
-const inFlight = new Map<Promise<KernelPool | undefined>, Set<Promise<unknown>>>();
 
-async function startPool(threads: number): Promise<KernelPool | undefined> {
-  let pool: KernelPool | undefined;
-  try {
-    pool = await createPool({ threads, memory: defaultHeap().memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
-    await pool.start();
-    return pool;
-  } catch (e) {
-    unavailable = true;
-    void pool?.close().catch(() => {});
-    emitWarning(
-      `deferred-array: ${(e as Error)?.message ?? String(e)}; ` +
-      'kernels run on the calling thread from now on. da.shutdown() resets this.',
-    );
-    return undefined;
-  }
-}
-
-/** Closes a pool once the jobs already given to it are done. */
-async function retire(pool: Promise<KernelPool | undefined>): Promise<void> {
-  await Promise.allSettled([...(inFlight.get(pool) ?? [])]);
-  inFlight.delete(pool);
-  await (await pool)?.close();
-}
-
-let warnedUnshared = false;
-/** Blocks each worker of the current pool has run since it started (none without a pool). */
-function workerBlocks(): number[] {
-  return current?.ready ? [...current.ready.stats().blocksPerWorker] : [];
-}
+/** Says once per process that there is no shared memory: the fact is the host's, not a runtime's. */
+const warned = { unshared: false };
 
 /**
  * Where the heap is not shared (a browser page without cross-origin
@@ -62,8 +32,8 @@ function workerBlocks(): number[] {
  */
 function noSharedHeap(): boolean {
   if (heapIsShared()) return false;
-  if (!warnedUnshared) {
-    warnedUnshared = true;
+  if (!warned.unshared) {
+    warned.unshared = true;
     emitWarning(
       'deferred-array: no shared memory (SharedArrayBuffer) here, so kernels run on the calling thread over an ordinary ' +
       'WebAssembly.Memory, with the same results; in a browser, serve the page cross-origin isolated ' +
@@ -73,42 +43,80 @@ function noSharedHeap(): boolean {
   return true;
 }
 
-/** Runs `job` with the pool for the configured thread count, or with none where there is no pool. */
-async function withPool<T>(job: (pool: KernelPool | undefined) => Promise<T>): Promise<T> {
-  const { threads } = getConfig();
-  if (noSharedHeap()) return job(undefined);
-  if (current && current.threads !== threads) {
-    void retire(current.pool);
-    current = undefined;
+class WorkerPool {
+  #current: PoolEntry | undefined;
+  /** Set once a pool failed to start: nothing is retried until shutdown(). */
+  #unavailable = false;
+  /** Jobs on each pool, so a pool being replaced or shut down finishes them first. */
+  readonly #inFlight = new Map<Promise<KernelPool | undefined>, Set<Promise<unknown>>>();
+
+  /** Blocks each worker of the current pool has run since it started (none without a pool). */
+  workerBlocks(): number[] {
+    return this.#current?.ready ? [...this.#current.ready.stats().blocksPerWorker] : [];
   }
-  if (unavailable) return job(undefined);
-  if (!current) {
-    const entry: PoolEntry = { threads, pool: startPool(threads).then((p) => (entry.ready = p)) };
-    current = entry;
+
+  /** Runs `job` with the pool for `threads` workers, or with none where there is no pool. */
+  async withPool<T>(threads: number, job: (pool: KernelPool | undefined) => Promise<T>): Promise<T> {
+    if (noSharedHeap()) return job(undefined);
+    if (this.#current && this.#current.threads !== threads) {
+      void this.#retire(this.#current.pool);
+      this.#current = undefined;
+    }
+    if (this.#unavailable) return job(undefined);
+    const handle = (this.#current ??= this.#entry(threads)).pool;
+    const run = handle.then(job);
+    let jobs = this.#inFlight.get(handle);
+    if (!jobs) this.#inFlight.set(handle, (jobs = new Set()));
+    jobs.add(run);
+    try {
+      return await run;
+    } finally {
+      jobs.delete(run);
+    }
   }
-  const handle = current.pool;
-  const run = handle.then(job);
-  let jobs = inFlight.get(handle);
-  if (!jobs) inFlight.set(handle, (jobs = new Set()));
-  jobs.add(run);
-  try {
-    return await run;
-  } finally {
-    jobs.delete(run);
+
+  /** Ends the pool after its running jobs; the next withPool() starts a new one. */
+  async shutdown(): Promise<void> {
+    const old = this.#current;
+    this.#current = undefined;
+    this.#unavailable = false;
+    if (old) await this.#retire(old.pool);
+  }
+
+  #entry(threads: number): PoolEntry {
+    const entry: PoolEntry = { threads, pool: this.#start(threads).then((p) => (entry.ready = p)) };
+    return entry;
+  }
+
+  async #start(threads: number): Promise<KernelPool | undefined> {
+    const settings = testSettings.current ?? defaults();
+    let pool: KernelPool | undefined;
+    try {
+      pool = await createPool({ threads, memory: defaultHeap().memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
+      await pool.start();
+      return pool;
+    } catch (e) {
+      this.#unavailable = true;
+      void pool?.close().catch(() => {});
+      emitWarning(
+        `deferred-array: ${e instanceof Error ? e.message : String(e)}; ` +
+        'kernels run on the calling thread from now on. da.shutdown() resets this.',
+      );
+      return undefined;
+    }
+  }
+
+  /** Closes a pool once the jobs already given to it are done. */
+  async #retire(pool: Promise<KernelPool | undefined>): Promise<void> {
+    await Promise.allSettled([...(this.#inFlight.get(pool) ?? [])]);
+    this.#inFlight.delete(pool);
+    await (await pool)?.close();
   }
 }
 
-/** Ends the pool after its running jobs; the next execute() starts a new one. */
-async function shutdownPool(): Promise<void> {
-  const old = current;
-  current = undefined;
-  unavailable = false;
-  if (old) await retire(old.pool);
-}
-
-/** For tests: a different host module or pool kind, taking effect with the next pool. */
+/** For tests: a different host module or pool kind, taking effect with the next pool of every runtime. */
 function setPoolSettings(s: Partial<PoolSettings> | undefined): void {
-  settings = s ? { ...defaults(), ...s } : defaults();
+  testSettings.current = s ? { ...defaults(), ...s } : undefined;
 }
 
-export { noSharedHeap, withPool, shutdownPool, setPoolSettings, workerBlocks };
+export { WorkerPool, noSharedHeap, setPoolSettings };

@@ -3,8 +3,8 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import { compileKernel, defaultHeap } from 'kernels-wasm';
-import type { CompiledModule, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import { defaultHeap } from 'kernels-wasm';
+import type { CompiledModule, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
 import type { Node } from '../ir/node.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
@@ -12,17 +12,17 @@ import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
-import type { Dense } from '../reference/dense.js';
+import type { Dense } from '../core/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
-import { newFlags } from '../reference/flags.js';
-import type { RunFlags } from '../reference/flags.js';
+import { newFlags } from '../core/flags.js';
+import type { RunFlags } from '../core/flags.js';
 import { partialsCombiner, scanStarts } from './combine.js';
 import {
   allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
-import { allocEvicting, residentAddress, unpin } from './source-cache.js';
-import type { CacheEntry } from './source-cache.js';
+import { allocEvicting, residentAddress, unpin } from '../core/source-cache.js';
+import type { CacheEntry } from '../core/source-cache.js';
 import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
@@ -47,6 +47,9 @@ interface PendingKernel {
 type KernelLaunch = Pick<PendingKernel, 'compiled' | 'launch' | 'label'>;
 
 /** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
+/** Compiles a kernel, or finds it compiled, in the backend's cache. */
+type Compile = (spec: KernelSpec) => CompiledModule;
+
 type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
@@ -70,9 +73,11 @@ class WasmRun {
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
   readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
   #done = false;
+  readonly #compile: Compile;
 
-  /** `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
-  constructor(plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
+  /** `compile`: the backend's kernel cache; `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
+  constructor(compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
+    this.#compile = compile;
     this.#plan = plan;
     this.#bound = bound;
     this.#outs = outs;
@@ -128,12 +133,12 @@ class WasmRun {
     const inputs = g.inputs.map((n) => this.#values.get(n)!);
     const copies: HeapValue[] = [];
     const build = (outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } => (g.contraction
-      ? compiledKernel(buildContraction(g, inputs, outputs, (v, dtype) => {
+      ? compiledKernel(this.#compile, buildContraction(g, inputs, outputs, (v, dtype) => {
         const c = this.#copy(v, dtype, launchInline, `copy of a ${g.contraction!.op} operand`);
         copies.push(c);
         return c;
       }))
-      : elementwiseKernel(g, inputs, outputs));
+      : elementwiseKernel(this.#compile, g, inputs, outputs));
     let outputs = g.stores.map((n) => this.#output(n));
     let { built, compiled } = build(outputs);
     // A host function may throw mid-kernel, so a kernel calling one never writes an out directly.
@@ -158,7 +163,7 @@ class WasmRun {
     // each piece of the scan then starts from the running value before it.
     let initial: Float64Array | undefined;
     const prelude = g.scans && built.blockSize !== undefined && built.segment > built.blockSize ? {
-      kernel: { compiled: compileKernel(scanTotals(built.spec)), launch, get label() { return `${label()}, piece totals`; } },
+      kernel: { compiled: this.#compile(scanTotals(built.spec)), launch, get label() { return `${label()}, piece totals`; } },
       done: (r: LaunchResult) => {
         this.launches++;
         initial = scanStarts(r, built.spec, sizeOf(built.shape) / built.segment, built.segment);
@@ -187,7 +192,7 @@ class WasmRun {
     const copy = this.#keep(allocValue(dtype, v.shape, this.#alloc));
     const built = buildCopy(v, copy);
     this.launches++;
-    launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
+    launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
     return copy;
   }
 
@@ -213,7 +218,7 @@ class WasmRun {
       if (sizeOf(t.shape) === 0) continue;
       const built = buildCopy(v, t);
       this.launches++;
-      launchInline({ compiled: compileKernel(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `store into ${st.storage.name}` }, this.heap);
+      launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `store into ${st.storage.name}` }, this.heap);
     }
   }
 
@@ -345,7 +350,7 @@ class WasmRun {
   }
 }
 
-const compiledKernel = (built: BuiltKernel): { built: BuiltKernel; compiled: CompiledModule } => ({ built, compiled: compileKernel(built.spec) });
+const compiledKernel = (compile: Compile, built: BuiltKernel): { built: BuiltKernel; compiled: CompiledModule } => ({ built, compiled: compile(built.spec) });
 
 /** The layout of the values a group's kernel was last built for, and that kernel. */
 interface LastBuilt {
@@ -362,7 +367,7 @@ const lastBuilt = new WeakMap<FusedGroup, LastBuilt>();
  * the new addresses; otherwise built and compiled (compiling is cached by the
  * spec's hash).
  */
-function elementwiseKernel(g: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } {
+function elementwiseKernel(compile: Compile, g: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } {
   const values = [...inputs, ...outputs];
   const last = lastBuilt.get(g);
   if (last && last.layout.length === values.length &&
@@ -370,7 +375,7 @@ function elementwiseKernel(g: FusedGroup, inputs: readonly HeapValue[], outputs:
     const { arrays, temps } = last.built.rebind!(inputs, outputs);
     return { built: { ...last.built, arrays, ...(temps ? { temps } : {}) }, compiled: last.compiled };
   }
-  const made = compiledKernel(buildKernel(g, inputs, outputs));
+  const made = compiledKernel(compile, buildKernel(g, inputs, outputs));
   lastBuilt.set(g, { layout: values.map(({ dtype, shape, strides }) => ({ dtype, shape, strides })), ...made });
   return made;
 }
@@ -382,4 +387,4 @@ function targetValue(st: StoreTarget): HeapValue {
 }
 
 export { WasmRun };
-export type { PendingKernel, KernelLaunch, Launcher };
+export type { PendingKernel, KernelLaunch, Launcher, Compile };

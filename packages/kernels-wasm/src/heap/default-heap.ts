@@ -1,9 +1,10 @@
 // One heap per process (per thread that allocates), made on first use so that
 // importing the package costs nothing and reserves no memory.
 import { Heap } from './heap.js';
-import { heapIsShared } from '../support.js';
+import { Lazy, heapIsShared } from '../support.js';
 
-let instance: Heap | undefined;
+// The heap outlives any one runtime of deferred-array: arrays and views made under one are read under another.
+const instance = new Lazy(() => new Heap({ shared: heapIsShared(), ...ceiling() }));
 
 /**
  * The process-wide heap, shared where the host allows (heapIsShared). It grows
@@ -12,8 +13,7 @@ let instance: Heap | undefined;
  * exhaust the heap mid-run, and for hosts that must cap their memory.
  */
 function defaultHeap(): Heap {
-  instance ??= new Heap({ shared: heapIsShared(), ...ceiling() });
-  return instance;
+  return instance.get();
 }
 
 function ceiling(): { maxPages?: number } {
@@ -28,7 +28,7 @@ function ceiling(): { maxPages?: number } {
 
 /** Whether `buffer` is (or was, before a grow) the process-wide heap's memory; false while there is no heap yet. */
 function inDefaultHeap(buffer: ArrayBufferLike): boolean {
-  return instance !== undefined && instance.isHeapBuffer(buffer);
+  return instance.made && instance.get().isHeapBuffer(buffer);
 }
 
 export { defaultHeap, inDefaultHeap };

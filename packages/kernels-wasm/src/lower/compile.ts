@@ -117,22 +117,7 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
   f.op('local.get', ran);
 }
 
-/**
- * Compiled modules kept, by spec hash, least recently used dropped first: a
- * program cycling through more distinct kernels than this compiles some again
- * (the compiled code of each is tens of KiB). Ids are never reused, so a pool
- * worker holding an evicted kernel's id cannot mistake a new kernel for it.
- */
-const MODULE_CACHE = 256;
-const modules = new LRUCache<string, CompiledModule>({ max: MODULE_CACHE });
-let compiled = 0;
-let compileTime = 0;
-let lastId = 0;
-
-function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): CompiledModule {
-  const hash = specHash(spec, math);
-  const hit = modules.get(hash);
-  if (hit) return hit;
+function buildModule(spec: KernelSpec, math: MathProvider, hash: string, id: number): CompiledModule {
   const t0 = performance.now();
   validateSpec(spec);
   const m = new ModuleBuilder();
@@ -180,19 +165,62 @@ function compileKernel(spec: KernelSpec, math: MathProvider = VECTOR_MATH): Comp
   emitClaimLoop(m, kernelIndex, temps);
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  const result: CompiledModule = Object.freeze({ hash, id: ++lastId, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
-  modules.set(hash, result);
-  compiled++;
-  compileTime += result.compileMs;
-  return result;
+  return Object.freeze({ hash, id, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
 }
 
-/** Modules compiled so far (cache misses): tests read it to prove reuse. */
-const compileCount = (): number => compiled;
-/** Milliseconds spent generating and compiling them. */
-const compileMs = (): number => compileTime;
-/** Modules the cache holds now (at most MODULE_CACHE). */
-const moduleCacheSize = (): number => modules.size;
+/**
+ * Compiled modules kept, by spec hash, least recently used dropped first: a
+ * program cycling through more distinct kernels than this compiles some again
+ * (the compiled code of each is tens of KiB). Ids are never reused, so a pool
+ * worker holding an evicted kernel's id cannot mistake a new kernel for it.
+ */
+const MODULE_CACHE = 256;
 
-export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE };
+/**
+ * A cache of compiled kernels with its own counters: each runtime of
+ * deferred-array keeps one, so its statistics count only its own compiles.
+ */
+class KernelCache {
+  // Ids are unique across caches: workers of different pools share the heap's instances.
+  static #lastId = 0;
+  readonly #modules = new LRUCache<string, CompiledModule>({ max: MODULE_CACHE });
+  #compiled = 0;
+  #compileMs = 0;
+
+  compile(spec: KernelSpec, math: MathProvider = VECTOR_MATH): CompiledModule {
+    const hash = specHash(spec, math);
+    const hit = this.#modules.get(hash);
+    if (hit) return hit;
+    const result = buildModule(spec, math, hash, ++KernelCache.#lastId);
+    this.#modules.set(hash, result);
+    this.#compiled++;
+    this.#compileMs += result.compileMs;
+    return result;
+  }
+
+  /** Modules compiled so far (cache misses): tests read it to prove reuse. */
+  get compiled(): number {
+    return this.#compiled;
+  }
+
+  /** Milliseconds spent generating and compiling them. */
+  get compileMs(): number {
+    return this.#compileMs;
+  }
+
+  /** Modules the cache holds now (at most MODULE_CACHE). */
+  get size(): number {
+    return this.#modules.size;
+  }
+}
+
+/** The cache of callers that keep none of their own. */
+const shared = new KernelCache();
+
+const compileKernel = (spec: KernelSpec, math?: MathProvider): CompiledModule => shared.compile(spec, math);
+const compileCount = (): number => shared.compiled;
+const compileMs = (): number => shared.compileMs;
+const moduleCacheSize = (): number => shared.size;
+
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache };
 export type { CompiledModule, MathProvider, HostFunction };

@@ -1,5 +1,5 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
-export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE } from './compile.js';
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache } from './compile.js';
 export { launch, instantiate, instanceCount, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
 export { collapseDims } from './collapse.js';
 export { validateSpec } from './validate-spec.js';

@@ -1,0 +1,139 @@
+// The heap as a cache of source arrays. Sources live in ordinary JS memory,
+// which the garbage collector understands; kernels need them in the heap, so
+// each is copied in on first use and kept for later runs. When the heap is
+// full, the least recently used copies that the running plan does not read
+// are evicted (they can always be copied in again), so a loop that makes new
+// arrays every step never exhausts the heap waiting for the collector. A
+// copy whose source is collected is freed too. The cache is the heap's, so
+// every runtime shares it.
+import { dtypeInfo } from '../ir/dtypes.js';
+import { expectOp, leaseOf } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import type { TypedArray } from '../ir/dtypes.js';
+import { heap } from './heap.js';
+
+interface Entry {
+  ptr: number;
+  readonly bytes: number;
+  freed: boolean;
+  /** Runs in progress that read this copy (several when execute() calls overlap); pinned copies are never evicted. */
+  pins: number;
+  /** Its source's handle was disposed while a run read it: freed when that run ends. */
+  dropped?: boolean;
+}
+
+/** Copies kept between runs beyond this are evicted, oldest first, so an idle heap stays modest. */
+const CACHE_BUDGET = 1024 ** 3;
+
+class SourceCache {
+  readonly #entries = new WeakMap<Node, Entry>();
+  /** Insertion order is recency: the first entry is the least recently used. */
+  readonly #recency = new Map<Entry, true>();
+  readonly #registry = new FinalizationRegistry<Entry>((e) => this.#release(e));
+  #cached = 0;
+
+  /** Bytes the cache holds (for tests and statistics). */
+  get cachedBytes(): number {
+    return this.#cached;
+  }
+
+  /**
+   * Allocates `bytes`, evicting unpinned cached copies until it fits; rethrows
+   * the heap's error when nothing is left to evict.
+   */
+  allocEvicting(bytes: number): number {
+    for (;;) {
+      try {
+        return heap().alloc(bytes);
+      } catch (e) {
+        if (!heap().isFull(e)) throw e;
+        const victim = [...this.#recency.keys()].find((v) => v.pins === 0);
+        if (!victim) throw e;
+        this.#release(victim);
+      }
+    }
+  }
+
+  /**
+   * The heap address of a copy of `node`'s data (or of `data`, the values of a
+   * node that holds none, such as a compiled function's constant), made now if
+   * there is none; pins it for the run (see unpin).
+   */
+  residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = expectOp(node, 'source').attrs.data): number {
+    // Heap memory read in place (a view result): the linker holds it for the run.
+    if (leaseOf(node)) return data.byteOffset;
+    let e = this.#entries.get(node);
+    if (!e || e.freed) {
+      const bytes = data.length * dtypeInfo(node.dtype).bytes;
+      this.#trim(bytes);
+      e = { ptr: copyToHeap(data, bytes), bytes, freed: false, pins: 0 };
+      this.#cached += bytes;
+      this.#entries.set(node, e);
+      // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
+      this.#registry.unregister(node);
+      this.#registry.register(node, e, node);
+    }
+    this.#recency.delete(e);
+    this.#recency.set(e, true);
+    if (!pinned.has(e)) {
+      pinned.add(e);
+      e.pins++;
+    }
+    return e.ptr;
+  }
+
+  /** Ends a run's pins. */
+  unpin(pinned: ReadonlySet<Entry>): void {
+    for (const e of pinned) {
+      e.pins--;
+      if (e.pins === 0 && e.dropped) this.#release(e);
+    }
+  }
+
+  /**
+   * Frees the heap copy of `node` (a source whose handle was disposed) now, or
+   * when the runs reading it end. Graphs that still read the source copy it in again.
+   */
+  dropCopy(node: Node): void {
+    const e = this.#entries.get(node);
+    if (!e || e.freed) return;
+    this.#entries.delete(node);
+    this.#registry.unregister(node);
+    if (e.pins === 0) this.#release(e);
+    else e.dropped = true;
+  }
+
+  #release(e: Entry): void {
+    if (e.freed) return;
+    e.freed = true;
+    this.#recency.delete(e);
+    this.#cached -= e.bytes;
+    heap().free(e.ptr);
+  }
+
+  /** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
+  #trim(more: number): void {
+    for (const e of [...this.#recency.keys()]) {
+      if (this.#cached + more <= CACHE_BUDGET) return;
+      if (e.pins === 0) this.#release(e);
+    }
+  }
+}
+
+const sources = new SourceCache();
+
+/** A heap block of its own (evicting cached copies for room) holding the first `bytes` bytes of `data`. */
+function copyToHeap(data: ArrayBufferView, bytes: number): number {
+  const ptr = sources.allocEvicting(bytes);
+  heap().view('uint8', ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+  return ptr;
+}
+
+const allocEvicting = (bytes: number): number => sources.allocEvicting(bytes);
+const residentAddress = (node: Node, pinned: Set<Entry>, data?: TypedArray): number => sources.residentAddress(node, pinned, data);
+const unpin = (pinned: ReadonlySet<Entry>): void => sources.unpin(pinned);
+const dropCopy = (node: Node): void => sources.dropCopy(node);
+const cachedBytes = (): number => sources.cachedBytes;
+
+export { residentAddress, allocEvicting, unpin, cachedBytes, dropCopy, copyToHeap };
+export type { Entry as CacheEntry };

@@ -1,0 +1,29 @@
+// What every layer says of a value a user passed: its typed array's dtype,
+// and how to name it in an error message.
+import type { DType } from '../ir/dtypes.js';
+
+/** The typed array constructors, with the dtype each holds. */
+const TYPED_DTYPES: ReadonlyArray<[abstract new (...args: never[]) => ArrayBufferView, DType]> = [
+  [Float64Array, 'float64'],
+  [Float32Array, 'float32'],
+  [Int32Array, 'int32'],
+  [Uint32Array, 'uint32'],
+  [Int16Array, 'int16'],
+  [Uint16Array, 'uint16'],
+  [Int8Array, 'int8'],
+  [Uint8Array, 'uint8'],
+];
+
+/** The dtype of a typed array (a Uint8Array is uint8, never bool); undefined for anything else. */
+function typedDType(x: unknown): DType | undefined {
+  return TYPED_DTYPES.find(([ctor]) => x instanceof ctor)?.[1];
+}
+
+/** A value as an error message names it: its class, or its type and value. */
+function describe(x: unknown): string {
+  if (x === null) return 'null';
+  if (typeof x === 'object') return x.constructor?.name ?? 'object';
+  return `${typeof x} ${String(x)}`;
+}
+
+export { typedDType, describe };
