@@ -1,7 +1,7 @@
 // NumPy's cumsum, cumprod and nancumsum. A line of up to 16 Ki elements is
 // scanned in element order, rounding as NumPy's accumulate does, so results
 // match NumPy's to the bit; a longer line is scanned in pieces, each starting
-// from the total of the pieces before (README: Scans). Neither depends on the
+// from the total of the pieces before (docs/performance.md: Reductions, products and scans). Neither depends on the
 // worker count.
 import { scan } from '../ir/build-scan.js';
 import { isFloat } from '../ir/dtypes.js';

@@ -18,7 +18,7 @@ describe('take with indices computed later', () => {
     expect(y.shape).toEqual([2]);
     expect(() => y.executeSync()).toThrow(da.ExecutionError);
     expect(() => y.executeSync()).toThrow(/index 8 is out of bounds for axis 0 with size 5/);
-    // In place: the write fails at its force and stays pending (README: atomic forces); x is untouched.
+    // In place: the write fails at its force and stays pending (docs/trace.md: Atomic); x is untouched.
     const m = da.zeros([3]);
     m.set('0:2', da.take(x, idx));
     expect(() => m.executeSync()).toThrow(da.ExecutionError);

@@ -72,7 +72,7 @@ describe('wasm backend review: demonstrated bugs', () => {
   test('float64 prod that overflows on the way: order-dependent, 0 or NaN (documented), never a number', () => {
     // Sequentially 0 * 2 * 2 ... stays 0; blocked and vectorised, some lanes
     // overflow to Inf before meeting the zero, and Inf * 0 is NaN. Float
-    // products, like float sums, are reordered; README says so.
+    // products, like float sums, are reordered; docs/api-guide.md says so.
     const x = da.wrap(seq(40000, (i) => (i === 0 ? 0 : 2)));
     const initial = da.configure().backend;
     da.configure({ backend: 'wasm' });

@@ -1,4 +1,4 @@
-// Measured accuracy per function, for the README and for tests: the largest
+// Measured accuracy per function, for docs/correctness.md and for tests: the largest
 // ulp distance from V8's Math (random inputs over the domain, see
 // sample-inputs.ts), from the correctly rounded vectors of test/vectors
 // (mpmath), and from the correctly rounded outputs of NumPy's validation
@@ -76,7 +76,7 @@ function measureVsReference(fn: MathFn, dtype: Dtype): UlpMeasure | undefined {
   return measure(fn, dtype, v.a, v.b, (i) => at(v.expected, i, 'value'));
 }
 
-/** The table the README quotes: every available function, both lane types. */
+/** The table docs/correctness.md quotes: every available function, both lane types. */
 function measureMaxUlp(count = 20000): UlpReportRow[] {
   const rows: UlpReportRow[] = [];
   for (const fn of MATH_FNS) {

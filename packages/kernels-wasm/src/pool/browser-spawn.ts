@@ -4,7 +4,7 @@
 // dist/pool/, and the browser build writes its own self-contained
 // comlink-worker.js beside its bundle (dist/browser/), so the form holds there
 // too. A bundler that leaves the URL alone (esbuild) needs that file copied
-// beside its output: see the README.
+// beside its output: see docs/browser.md.
 import type { SpawnWorker } from './comlink-pool.js';
 
 /** A module Web Worker; it dies as far as the pool cares on its first uncaught error. */
