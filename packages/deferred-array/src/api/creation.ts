@@ -22,6 +22,8 @@ function checkOptions(fn: string, options: unknown, allowed: readonly string[]):
   return options as Record<string, unknown>;
 }
 
+function dtypeOption(fn: string, options: unknown, fallback: DType): DType;
+function dtypeOption(fn: string, options: unknown, fallback?: DType): DType | undefined;
 function dtypeOption(fn: string, options: unknown, fallback?: DType): DType | undefined {
   const o = checkOptions(fn, options, ['dtype']);
   return o['dtype'] === undefined ? fallback : checkDType(o['dtype'], `${fn}: option dtype`);
@@ -71,20 +73,20 @@ function full(shape: number | readonly number[], value: number | boolean, option
   if (typeof value !== 'number' && typeof value !== 'boolean') {
     throw new TypeError(`full: value must be a number or boolean; got ${describe(value)}`);
   }
-  return filled('full', shape, Number(value), dtypeOption('full', options, typeof value === 'boolean' ? 'bool' : 'float64')!);
+  return filled('full', shape, Number(value), dtypeOption('full', options, typeof value === 'boolean' ? 'bool' : 'float64'));
 }
 
 function zeros(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return filled('zeros', shape, 0, dtypeOption('zeros', options, 'float64')!);
+  return filled('zeros', shape, 0, dtypeOption('zeros', options, 'float64'));
 }
 
 function ones(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return filled('ones', shape, 1, dtypeOption('ones', options, 'float64')!);
+  return filled('ones', shape, 1, dtypeOption('ones', options, 'float64'));
 }
 
 /** JavaScript has no uninitialised memory, so empty() is zeros(); no code should rely on that. */
 function empty(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
-  return filled('empty', shape, 0, dtypeOption('empty', options, 'float64')!);
+  return filled('empty', shape, 0, dtypeOption('empty', options, 'float64'));
 }
 
 function checkFinite(fn: string, name: string, v: unknown): number {

@@ -20,6 +20,7 @@ import { repeatIndices } from './selection.js';
 import { viewOf } from './shaping.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
+import { at } from '../util/lookup.js';
 
 type Axis = number | readonly number[] | null;
 
@@ -74,7 +75,7 @@ function roll(x: Operand, shift: number | readonly number[], options?: { axis?: 
   if (o.axis === undefined || o.axis === null) {
     if (shifts.length !== 1) throw new ShapeError(`roll: without an axis, shift must be one integer; got ${describe(shift)}`);
     const flat = view.reshape(a, [-1], 'roll');
-    return wrapNode(view.reshape(rollAlong(flat, [shifts[0]!]), a.shape, 'roll'));
+    return wrapNode(view.reshape(rollAlong(flat, shifts), a.shape, 'roll'));
   }
   const axes = integers('roll', 'axis', o.axis).map((ax) => normalizeAxis(ax, a.shape.length, 'roll: axis'));
   if (shifts.length !== axes.length && shifts.length !== 1 && axes.length !== 1) {
@@ -82,7 +83,8 @@ function roll(x: Operand, shift: number | readonly number[], options?: { axis?: 
   }
   const total = a.shape.map(() => 0);
   for (let i = 0; i < Math.max(shifts.length, axes.length); i++) {
-    total[axes[axes.length === 1 ? 0 : i]!]! += shifts[shifts.length === 1 ? 0 : i]!;
+    const axis = at(axes, axes.length === 1 ? 0 : i, 'roll axis');
+    total[axis] = at(total, axis, 'roll total') + at(shifts, shifts.length === 1 ? 0 : i, 'roll shift');
   }
   return wrapNode(rollAlong(a, total));
 }
@@ -91,7 +93,7 @@ function roll(x: Operand, shift: number | readonly number[], options?: { axis?: 
 function rollAlong(x: Node, shifts: readonly number[]): Node {
   let out = x;
   shifts.forEach((s, axis) => {
-    const n = x.shape[axis]!;
+    const n = at(x.shape, axis, 'rolled axis');
     const k = n === 0 ? 0 : ((s % n) + n) % n;
     if (k === 0) return;
     const tail = view.slice(out, [index(x.shape.length, (a) => (a === axis ? `${n - k}:` : ':'))]);
@@ -140,9 +142,10 @@ function diff(x: Operand, options?: DiffOptions): DeferredArray {
 /** A broadcast of `x` (shape [..., s_i, ...]) to [..., r_i, s_i, ...] or [..., s_i, r_i, ...], made contiguous as [..., r_i * s_i, ...]. */
 function spread(x: Node, reps: readonly number[], inner: boolean, fn: string): Node {
   const expanded = x.shape.flatMap((s) => (inner ? [s, 1] : [1, s]));
-  const target = x.shape.flatMap((s, i) => (inner ? [s, reps[i]!] : [reps[i]!, s]));
+  const rep = (i: number): number => at(reps, i, `${fn} reps`);
+  const target = x.shape.flatMap((s, i) => (inner ? [s, rep(i)] : [rep(i), s]));
   const b = view.broadcastTo(view.reshape(x, expanded, fn), target);
-  return view.reshape(b, x.shape.map((s, i) => s * reps[i]!), fn);
+  return view.reshape(b, x.shape.map((s, i) => s * rep(i)), fn);
 }
 
 /**
@@ -172,9 +175,10 @@ function repeat(x: Operand, repeats: number | readonly number[], options?: { axi
   if (o.axis === undefined || o.axis === null) a = view.reshape(a, [-1], 'repeat');
   const axis = normalizeAxis(o.axis ?? 0, a.shape.length, 'repeat: axis');
   const counts = integers('repeat', 'repeats', repeats, 0);
-  const n = a.shape[axis]!;
-  if (counts.length === 1) {
-    return wrapNode(spread(a, a.shape.map((_, i) => (i === axis ? counts[0]! : 1)), true, 'repeat'));
+  const n = at(a.shape, axis, 'repeat axis');
+  const [count] = counts;
+  if (counts.length === 1 && count !== undefined) {
+    return wrapNode(spread(a, a.shape.map((_, i) => (i === axis ? count : 1)), true, 'repeat'));
   }
   if (counts.length !== n) {
     throw new ShapeError(`repeat: repeats has ${counts.length} counts for an axis of length ${n}; give one count, or one per element`);

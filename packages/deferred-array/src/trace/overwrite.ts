@@ -54,13 +54,12 @@ function mayOverwrite(plan: Plan, k: number, leaf: Node): boolean {
   if (!step || step.kind !== 'kernel' || step.group.contraction || step.group.temps?.length) return false;
   const windows = windowsOf(plan, leaf);
   if (plan.stores.some((st) => windows.has(st.node))) return false;
-  for (let i = 0; i < plan.steps.length; i++) {
-    const s = plan.steps[i]!;
+  for (const [i, s] of plan.steps.entries()) {
     if (s.kind === 'node' && windows.has(s.node)) continue;
-    const reads = readBy(s).filter((n) => windows.has(n));
+    const reads = readBy(s).flatMap((n) => { const w = windows.get(n); return w ? [{ n, w }] : []; });
     if (reads.length === 0 || i < at) continue;
     if (i > at) return false;
-    if (!reads.every((n) => aligned(windows.get(n)!, n.shape, step.group.shape, store))) return false;
+    if (!reads.every(({ n, w }) => aligned(w, n.shape, step.group.shape, store))) return false;
   }
   return true;
 }

@@ -56,19 +56,18 @@ function buildStages(chosen: readonly Computation[], laterReads: readonly Read[]
     if (c.window) windowed.add(c.storage);
   }
   // Versions read from memory by each stage, then by everything after it.
-  const substituted = groups.map((g) => substitute(g));
+  const substituted = groups.map((g) => ({ group: g, s: substitute(g) }));
   const keep: ReadSets = new Map();
   for (const r of laterReads) addRead(keep, r);
   const stages: Stage[] = [];
-  for (let i = substituted.length - 1; i >= 0; i--) {
-    const s = substituted[i]!;
+  for (const { group, s } of substituted.reverse()) {
     const lastOf = new Map<Storage, Computation>();
-    for (const c of groups[i]!) lastOf.set(c.storage, c);
+    for (const c of group) lastOf.set(c.storage, c);
     const writes = s.writes.filter(({ computation: c }) => lastOf.get(c.storage) === c || keep.get(c.storage)?.has(c.version));
     // What the stages after this one read: the keep of the next stage (pushed just before), or the reads after the last.
     const later = stages[stages.length - 1]?.keep ?? copySets(keep);
     for (const r of s.reads) addRead(keep, r);
-    stages.push({ computations: groups[i]!, writes, reads: s.reads, keep: copySets(keep), later });
+    stages.push({ computations: group, writes, reads: s.reads, keep: copySets(keep), later });
   }
   return stages.reverse();
 }

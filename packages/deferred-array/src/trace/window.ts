@@ -7,6 +7,7 @@ import type { TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
 import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
+import { at } from '../util/lookup.js';
 
 interface Window {
   readonly shape: Shape;
@@ -21,8 +22,9 @@ function viewWindow(w: Window, view: ViewMap, shape: Shape): Window {
   const { axes, steps, starts } = view;
   if (!axes || !steps || !starts) throw new Error('internal: view without per-axis mapping');
   if (sizeOf(shape) === 0) return { shape: [...shape], strides: shape.map(() => 0), offset: w.offset };
-  const offset = starts.reduce((o, s, a) => o + s * w.strides[a]!, w.offset);
-  return { shape: [...shape], strides: axes.map((a, i) => (a < 0 ? 0 : steps[i]! * w.strides[a]!)), offset };
+  const stride = (a: number): number => at(w.strides, a, 'window stride');
+  const offset = starts.reduce((o, s, a) => o + s * stride(a), w.offset);
+  return { shape: [...shape], strides: axes.map((a, i) => (a < 0 ? 0 : at(steps, i, 'view step') * stride(a))), offset };
 }
 
 /** Row-major and gap-free (axes of length 1 may have any stride). */
@@ -49,12 +51,15 @@ const isWhole = (w: Window, base: Shape): boolean => sizeOf(w.shape) === sizeOf(
  */
 function rowsOf(w: Window): { runLength: number; starts: number[] } | undefined {
   const nd = w.shape.length;
-  if (nd === 0 || w.strides[nd - 1] !== 1) return undefined;
-  let span = w.shape[nd - 1]!;
+  const runLength = w.shape[nd - 1];
+  if (runLength === undefined || w.strides[nd - 1] !== 1) return undefined;
+  let span = runLength;
   for (let a = nd - 2; a >= 0; a--) {
-    if (w.shape[a]! <= 1) continue;
-    if (w.strides[a]! < span) return undefined;
-    span = w.strides[a]! * (w.shape[a]! - 1) + span;
+    const d = at(w.shape, a, 'window axis');
+    if (d <= 1) continue;
+    const stride = at(w.strides, a, 'window stride');
+    if (stride < span) return undefined;
+    span = stride * (d - 1) + span;
   }
   const outer = w.shape.slice(0, -1);
   const starts: number[] = [];
@@ -66,7 +71,7 @@ function rowsOf(w: Window): { runLength: number; starts: number[] } | undefined 
       idx[a] = 0;
     }
   }
-  return { runLength: w.shape[nd - 1]!, starts };
+  return { runLength, starts };
 }
 
 /**

@@ -42,13 +42,13 @@ function flatten(m: Matrix, batchDims: number, rowDims: number): [number, number
 function matmulMatrices(node: Node, a: HeapValue, b: HeapValue): { A: Matrix; B: Matrix; batch: number[] } {
   const batch = node.shape.slice(0, node.shape.length - (a.shape.length > 1 ? 1 : 0) - (b.shape.length > 1 ? 1 : 0));
   const promote = (v: HeapValue, asRow: boolean): Matrix => {
-    const shape = v.shape.length === 1 ? (asRow ? [1, v.shape[0]!] : [v.shape[0]!, 1]) : [...v.shape];
-    const strides = v.shape.length === 1 ? (asRow ? [0, v.strides[0]!] : [v.strides[0]!, 0]) : [...v.strides];
+    const shape = v.shape.length === 1 ? (asRow ? [1, ...v.shape] : [...v.shape, 1]) : [...v.shape];
+    const strides = v.shape.length === 1 ? (asRow ? [0, ...v.strides] : [...v.strides, 0]) : [...v.strides];
     const lead = batch.length - (shape.length - 2);
     return {
       value: v,
       shape: [...batch, ...shape.slice(-2)],
-      strides: [...batch.map((n, d) => (d < lead || shape[d - lead] === 1 ? 0 : strides[d - lead]!)), ...strides.slice(-2)],
+      strides: [...batch.slice(0, lead).map(() => 0), ...strides.slice(0, -2).map((s, d) => (shape[d] === 1 ? 0 : s)), ...strides.slice(-2)],
     };
   };
   return { A: promote(a, true), B: promote(b, false), batch };
@@ -57,11 +57,11 @@ function matmulMatrices(node: Node, a: HeapValue, b: HeapValue): { A: Matrix; B:
 /** dot: a's leading axes are rows, b's axes other than its second-to-last (or only) one are columns. */
 function dotMatrices(a: HeapValue, b: HeapValue): { A: Matrix; B: Matrix; rowDims: [number, number] } {
   const kAxis = b.shape.length === 1 ? 0 : b.shape.length - 2;
-  const rest = b.shape.map((_, d) => d).filter((d) => d !== kAxis);
-  const order = [kAxis, ...rest];
+  // b's axes with kAxis moved first.
+  const kFirst = (xs: readonly number[]): number[] => [...xs.slice(kAxis, kAxis + 1), ...xs.filter((_, d) => d !== kAxis)];
   return {
     A: { value: a, shape: a.shape, strides: a.strides },
-    B: { value: b, shape: order.map((d) => b.shape[d]!), strides: order.map((d) => b.strides[d]!) },
+    B: { value: b, shape: kFirst(b.shape), strides: kFirst(b.strides) },
     rowDims: [a.shape.length - 1, 1],
   };
 }

@@ -17,6 +17,7 @@ import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
 import { mergeAxes } from './strides.js';
 import type { CopyFn } from './contraction-operands.js';
+import { InternalError, at, lookup } from '../util/lookup.js';
 
 interface BuiltKernel {
   readonly spec: KernelSpec;
@@ -42,6 +43,14 @@ interface BuiltKernel {
   readonly rebind?: (inputs: readonly HeapValue[], outputs: readonly HeapValue[]) => { arrays: LaunchArray[]; temps?: TempLaunch[] };
 }
 
+type Rebind = NonNullable<BuiltKernel['rebind']>;
+
+/** A pinned temporary with the kernel that computes it, which can be rebound to other values. */
+interface TempKernel {
+  readonly temp: PinnedTemp;
+  readonly built: BuiltKernel & { readonly rebind: Rebind };
+}
+
 const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
 
 /**
@@ -51,7 +60,7 @@ const BOOL_RESULT = new Set(['compare', 'predicate', 'logical']);
  */
 function broadcastStrides(v: HeapValue, shape: readonly number[]): number[] {
   const lead = shape.length - v.shape.length;
-  return shape.map((d, i) => (i < lead || (v.shape[i - lead] === 1 && d !== 1) ? 0 : v.strides[i - lead]!));
+  return [...shape.slice(0, lead).map(() => 0), ...v.strides.map((s, j) => (v.shape[j] === 1 && shape[lead + j] !== 1 ? 0 : s))];
 }
 
 /** A value as a launch passes it: a random array by its first element's index (its pointer counts elements), with its key and stream. */
@@ -74,7 +83,7 @@ const tempValue = (n: Node): HeapValue => atAddress(0, n.dtype, n.shape);
 
 /** The values a launch passes, in the spec's order: loaded inputs, temporaries, outputs. */
 const launchValues = (loadedAt: readonly number[], temps: readonly PinnedTemp[], ins: readonly HeapValue[], outs: readonly HeapValue[]): HeapValue[] =>
-  [...loadedAt.map((k) => ins[k]!), ...temps.map((t) => tempValue(t.node)), ...outs];
+  [...ins.filter((_, k) => loadedAt.includes(k)), ...temps.map((t) => tempValue(t.node)), ...outs];
 
 /**
  * The launch's arrays for a kernel's values or any others of their layout:
@@ -82,15 +91,18 @@ const launchValues = (loadedAt: readonly number[], temps: readonly PinnedTemp[],
  * (kept with the kernel for later runs) holds the layout and never the values
  * of the run that built it, nor that run's plan and arrays.
  */
-function rebinder(groupInputs: readonly Node[], loadedAt: readonly number[], temps: readonly PinnedTemp[], tempKernels: readonly BuiltKernel[],
-  strides: readonly (readonly number[])[]): NonNullable<BuiltKernel['rebind']> {
+function rebinder(groupInputs: readonly Node[], loadedAt: readonly number[], temps: readonly PinnedTemp[], tempKernels: readonly TempKernel[],
+  strides: readonly (readonly number[])[]): Rebind {
   return (ins, outs) => {
-    const arrays = launchValues(loadedAt, temps, ins, outs).map((v, k) => launchArray(v, strides[k]!));
+    const arrays = launchValues(loadedAt, temps, ins, outs).map((v, k) => launchArray(v, at(strides, k, 'launch strides')));
     if (temps.length === 0) return { arrays };
-    const at = new Map(groupInputs.map((n, k) => [n, ins[k]!]));
+    const valueOf = new Map(groupInputs.map((n, k) => [n, at(ins, k, 'rebound input')]));
     return {
       arrays,
-      temps: tempKernels.map((t, i) => ({ shape: t.shape, arrays: t.rebind!(temps[i]!.inputs.map((n) => at.get(n)!), [tempValue(temps[i]!.node)]).arrays })),
+      temps: tempKernels.map(({ temp, built }) => ({
+        shape: built.shape,
+        arrays: built.rebind(temp.inputs.map((n) => lookup(valueOf, n, 'temporary input')), [tempValue(temp.node)]).arrays,
+      })),
     };
   };
 }
@@ -101,7 +113,7 @@ function rebinder(groupInputs: readonly Node[], loadedAt: readonly number[], tem
  * input array, row-major over its own shape and read through its broadcast
  * strides; its computation (its cone over its own space) comes with the spec.
  */
-function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): BuiltKernel {
+function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): BuiltKernel & { readonly rebind: Rebind } {
   const full = group.shape.length === 0 ? [1] : [...group.shape];
   const temps = group.temps ?? [];
   // The body loads what its members and reductions read; the temporaries' own inputs are theirs.
@@ -109,27 +121,28 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const read = new Set([...group.members, ...group.reductions, ...scans].flatMap((m) => m.inputs));
   if (group.contraction) read.add(group.contraction);
   const loadedAt = group.inputs.flatMap((n, k) => (read.has(n) ? [k] : []));
-  const loaded = loadedAt.map((k) => [group.inputs[k]!, inputs[k]!] as const);
+  const loaded = loadedAt.map((k) => [at(group.inputs, k, 'group input'), at(inputs, k, 'input value')] as const);
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
   const values = launchValues(loadedAt, temps, inputs, outputs);
   const inputCount = sources.length;
   // Reduced (or scanned) axes go last, so that each output reduces a run of consecutive elements.
-  const reduced = group.shape.length === 0 ? [] : scans.length ? [scans[0]!.attrs.axis] : [...(group.reductions[0]?.attrs.axes ?? [])];
+  const [scan] = scans;
+  const reduced = group.shape.length === 0 ? [] : scan ? [scan.attrs.axis] : [...(group.reductions[0]?.attrs.axes ?? [])];
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
-  const space = order.map((d) => full[d]!);
-  const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => s[d]!); });
+  const space = order.map((d) => at(full, d, 'group axis'));
+  const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => at(s, d, 'broadcast stride')); });
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
-  const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * full[d]!, 1);
+  const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * at(full, d, 'reduced axis'), 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
   const columns = temps.length || scans.length || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
-  const typeOf = (id: number): KType => body[id]!.type;
+  const typeOf = (id: number): KType => at(body, id, 'kernel value').type;
   const push = (ins: KInstr): number => body.push(ins) - 1;
   const castTo = (id: number, t: DType): number => (typeOf(id) === t ? id : push({ op: 'cast', arg: id, type: t }));
   const idOf = new Map<Node, number>();
-  const get = (n: Node): number => idOf.get(n)!;
+  const get = (n: Node): number => lookup(idOf, n, 'kernel value of a node');
 
   sources.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
   for (const m of group.members) idOf.set(m, emitMember(m, get, push, castTo));
@@ -162,15 +175,15 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]), 'bool'), slot, type: 'bool' });
   });
 
-  const arrays = values.map((v, k) => kernelArray(v, k < inputCount ? 'in' : 'out', collapsed.strides[k]!));
+  const arrays = values.map((v, k) => kernelArray(v, k < inputCount ? 'in' : 'out', at(collapsed.strides, k, 'collapsed strides')));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
-  const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
-  const tempKernels = temps.map((t, i): { spec: TempSpec; built: BuiltKernel } => {
+  const valueOf = new Map(group.inputs.map((n, k) => [n, at(inputs, k, 'input value')]));
+  const tempKernels = temps.map((t, i): TempKernel & { spec: TempSpec } => {
     const cone: FusedGroup = { id: -1, shape: t.node.shape, members: t.members, reductions: [], inputs: t.inputs, stores: [t.node] };
-    const built = buildKernel(cone, t.inputs.map((n) => valueOf.get(n)!), [tempValue(t.node)]);
-    return { spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 }, built };
+    const built = buildKernel(cone, t.inputs.map((n) => lookup(valueOf, n, 'temporary input')), [tempValue(t.node)]);
+    return { spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 }, temp: t, built };
   });
-  const rebind = rebinder(group.inputs, loadedAt, temps, tempKernels.map((t) => t.built), collapsed.strides);
+  const rebind = rebinder(group.inputs, loadedAt, temps, tempKernels, collapsed.strides);
   const launch = rebind(inputs, outputs);
   return {
     spec: {
@@ -204,17 +217,18 @@ const scanBlockSize = (line: number): number => (line > 0 && line <= BLOCK_SIZE 
 function scanTotals(spec: KernelSpec): KernelSpec {
   const body: KInstr[] = [];
   // Old value index -> new; the scans' values, and what is computed from them, are dropped.
-  const at = new Map<number, number>();
-  const keep = (v: number, ins: KInstr): void => { at.set(v, body.push(ins) - 1); };
-  const dropped = (args: readonly number[]): boolean => args.some((a) => !at.has(a));
+  const renumbered = new Map<number, number>();
+  const keep = (v: number, ins: KInstr): void => { renumbered.set(v, body.push(ins) - 1); };
+  const dropped = (args: readonly number[]): boolean => args.some((a) => !renumbered.has(a));
+  const get = (v: number): number => lookup(renumbered, v, 'kept value of a scan kernel');
   spec.body.forEach((ins, v) => {
     switch (ins.op) {
       case 'store': break;
-      case 'scan': body.push({ op: 'reduce', fn: ins.fn, arg: at.get(ins.arg)!, slot: ins.slot, type: ins.type }); break;
+      case 'scan': body.push({ op: 'reduce', fn: ins.fn, arg: get(ins.arg), slot: ins.slot, type: ins.type }); break;
       case 'load': case 'const': keep(v, ins); break;
-      case 'unary': case 'cast': if (!dropped([ins.arg])) keep(v, { ...ins, arg: at.get(ins.arg)! }); break;
-      case 'binary': if (!dropped(ins.args)) keep(v, { ...ins, args: [at.get(ins.args[0])!, at.get(ins.args[1])!] }); break;
-      case 'select': if (!dropped(ins.args)) keep(v, { ...ins, args: [at.get(ins.args[0])!, at.get(ins.args[1])!, at.get(ins.args[2])!] }); break;
+      case 'unary': case 'cast': if (!dropped([ins.arg])) keep(v, { ...ins, arg: get(ins.arg) }); break;
+      case 'binary': if (!dropped(ins.args)) keep(v, { ...ins, args: [get(ins.args[0]), get(ins.args[1])] }); break;
+      case 'select': if (!dropped(ins.args)) keep(v, { ...ins, args: [get(ins.args[0]), get(ins.args[1]), get(ins.args[2])] }); break;
       case 'reduce': throw new Error('internal: a scan kernel has no reductions');
     }
   });
@@ -227,13 +241,15 @@ function scanTotals(spec: KernelSpec): KernelSpec {
  * which loads it as input 0. Operands are read in place or copied by `copy`.
  */
 function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[], copy: CopyFn): BuiltKernel {
-  const c = group.contraction!;
-  const valueOf = new Map(group.inputs.map((n, k) => [n, inputs[k]!]));
-  const { launch, vectorise } = contractionOperands(c, valueOf.get(c.inputs[0])!, valueOf.get(c.inputs[1])!, copy);
+  const c = group.contraction;
+  if (!c) throw new InternalError('buildContraction: the group has no contraction');
+  const valueOf = new Map(group.inputs.map((n, k) => [n, at(inputs, k, 'input value')]));
+  const operand = (n: Node): HeapValue => lookup(valueOf, n, 'contraction operand');
+  const { launch, vectorise } = contractionOperands(c, operand(c.inputs[0]), operand(c.inputs[1]), copy);
   const read = new Set([...group.members.flatMap((m) => m.inputs), ...(group.temps ?? []).flatMap((t) => t.inputs)]);
   const epilogueInputs = group.inputs.filter((n) => read.has(n));
   const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };
-  const built = buildKernel(epilogue, [outputs[0]!, ...epilogueInputs.map((n) => valueOf.get(n)!)], outputs.slice(1));
+  const built = buildKernel(epilogue, [at(outputs, 0, 'product output'), ...epilogueInputs.map((n) => lookup(valueOf, n, 'epilogue input'))], outputs.slice(1));
   const dtype = c.dtype as 'float64' | 'float32';
   const { rebind: _, ...fixed } = built;
   return { ...fixed, spec: { ...built.spec, contraction: { dtype, product: 0, vectorise } }, contraction: launch };
@@ -249,28 +265,29 @@ function columnLayout(shape: readonly number[], reduced: readonly number[], stri
   if (reduced.length === 0 || kept.length === 0) return undefined;
   const merged = strides.map((s) => [mergeAxes(shape, s, reduced), mergeAxes(shape, s, kept)]);
   if (merged.some(([a, b]) => a === undefined || b === undefined)) return undefined;
-  const [rowStride, colStride] = merged[0]! as [number, number];
-  const columns = kept.reduce((a, d) => a * shape[d]!, 1);
+  const [rowStride, colStride] = at(merged, 0, 'first array of a column layout');
+  const columns = kept.reduce((a, d) => a * at(shape, d, 'kept axis'), 1);
   if (colStride !== 1 || rowStride === 1 || columns < 2) return undefined;
-  return { shape: [reduced.reduce((a, d) => a * shape[d]!, 1), columns], strides: merged as number[][] };
+  return { shape: [reduced.reduce((a, d) => a * at(shape, d, 'reduced axis'), 1), columns], strides: merged as number[][] };
 }
 
 /** A kernel that copies `x` into the contiguous `out` (materialising a view), cast to out's dtype where they differ. */
 function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   const space = x.shape.length === 0 ? [1] : [...x.shape];
   const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
+  const [xStrides, outStrides] = [at(collapsed.strides, 0, 'copied strides'), at(collapsed.strides, 1, 'copy strides')];
   const body: KInstr[] = [{ op: 'load', array: 0, type: x.dtype }];
   if (out.dtype !== x.dtype) body.push({ op: 'cast', arg: 0, type: out.dtype });
   body.push({ op: 'store', array: 1, arg: body.length - 1, type: out.dtype });
   return {
     spec: {
       ndim: collapsed.shape.length,
-      arrays: [kernelArray(x, 'in', collapsed.strides[0]!), kernelArray(out, 'out', collapsed.strides[1]!)],
+      arrays: [kernelArray(x, 'in', xStrides), kernelArray(out, 'out', outStrides)],
       body,
       slots: 0,
     },
     shape: collapsed.shape,
-    arrays: [launchArray(x, collapsed.strides[0]!), launchArray(out, collapsed.strides[1]!)],
+    arrays: [launchArray(x, xStrides), launchArray(out, outStrides)],
     segment: 1,
     mode: 'rows',
     zeroSlots: new Map(),
@@ -280,21 +297,22 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
 function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => number, castTo: (id: number, t: DType) => number): number {
   const family = OPS[m.op].family;
   const ins = m.inputs.map(get);
-  if (family === 'cast') return castTo(ins[0]!, m.dtype);
+  const arg = (list: readonly number[], k: number): number => at(list, k, `operand of ${m.op}`);
+  if (family === 'cast') return castTo(arg(ins, 0), m.dtype);
   const { compute } = resolveElementwise(m.op, m.inputs.map((n) => n.dtype));
   if (m.op === 'where') {
-    return push({ op: 'select', args: [castTo(ins[0]!, 'bool'), castTo(ins[1]!, m.dtype), castTo(ins[2]!, m.dtype)], type: m.dtype });
+    return push({ op: 'select', args: [castTo(arg(ins, 0), 'bool'), castTo(arg(ins, 1), m.dtype), castTo(arg(ins, 2), m.dtype)], type: m.dtype });
   }
   const args = ins.map((id) => castTo(id, compute));
   if (m.op === 'clip') {
-    const lo = push({ op: 'binary', fn: 'maximum', args: [args[0]!, args[1]!], type: compute });
-    return castTo(push({ op: 'binary', fn: 'minimum', args: [lo, args[2]!], type: compute }), m.dtype);
+    const lo = push({ op: 'binary', fn: 'maximum', args: [arg(args, 0), arg(args, 1)], type: compute });
+    return castTo(push({ op: 'binary', fn: 'minimum', args: [lo, arg(args, 2)], type: compute }), m.dtype);
   }
   const type = BOOL_RESULT.has(OPS[m.op].rule) ? 'bool' : compute;
   // The unary and binary ops are kernels-wasm's own rows (KUnary, KBinary): the spec names them as they are.
   const fn = m.op;
-  if (isUnaryOp(fn)) return castTo(push({ op: 'unary', fn, arg: args[0]!, type }), m.dtype);
-  if (isBinaryOp(fn)) return castTo(push({ op: 'binary', fn, args: [args[0]!, args[1]!], type }), m.dtype);
+  if (isUnaryOp(fn)) return castTo(push({ op: 'unary', fn, arg: arg(args, 0), type }), m.dtype);
+  if (isBinaryOp(fn)) return castTo(push({ op: 'binary', fn, args: [arg(args, 0), arg(args, 1)], type }), m.dtype);
   throw new Error(`internal: ${fn} is not an elementwise op of a kernel`);
 }
 

@@ -12,6 +12,7 @@ import type { KBinary, KInstr, KType, KUnary } from './kernel-spec.js';
 import { binaryEmitter } from './native-binary.js';
 import { unaryEmitter } from './native-unary.js';
 import { isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
+import { at } from '../internal-error.js';
 
 const W = (t: KType): string => scalarType(t); // wasm op prefix: f64, f32 or i32
 
@@ -95,24 +96,26 @@ function emitCall(ctx: EmitContext, fn: KUnary | KBinary, t: KType, args: readon
 
 /** Leaves the value of `ins` on the stack. `vals` holds the locals of earlier values. */
 function emitScalarInstr(ctx: EmitContext, ins: KInstr, vals: readonly Local[], types: readonly KType[]): void {
+  const local = (v: number): Local => at(vals, v, 'value local');
+  const type = (v: number): KType => at(types, v, 'value type');
   switch (ins.op) {
     case 'const': emitConst(ctx, ins.type, ins.value); return;
-    case 'cast': emitCast(ctx, types[ins.arg]!, ins.type, vals[ins.arg]!); return;
+    case 'cast': emitCast(ctx, type(ins.arg), ins.type, local(ins.arg)); return;
     case 'select':
-      ctx.f.op('local.get', vals[ins.args[1]]!).op('local.get', vals[ins.args[2]]!).op('local.get', vals[ins.args[0]]!).op('select');
+      ctx.f.op('local.get', local(ins.args[1])).op('local.get', local(ins.args[2])).op('local.get', local(ins.args[0])).op('select');
       return;
     case 'unary': {
-      const t = types[ins.arg]!;
+      const t = type(ins.arg);
       const native = isNativeUnary(ins.fn, t) ? unaryEmitter(ins.fn) : undefined;
-      if (native) native.scalar(ctx, t, vals[ins.arg]!);
-      else emitCall(ctx, ins.fn, t, [vals[ins.arg]!]);
+      if (native) native.scalar(ctx, t, local(ins.arg));
+      else emitCall(ctx, ins.fn, t, [local(ins.arg)]);
       return;
     }
     case 'binary': {
-      const t = types[ins.args[0]]!;
+      const t = type(ins.args[0]);
       const native = isNativeBinary(ins.fn, t) ? binaryEmitter(ins.fn) : undefined;
-      if (native) native.scalar(ctx, t, vals[ins.args[0]]!, vals[ins.args[1]]!);
-      else emitCall(ctx, ins.fn, t, [vals[ins.args[0]]!, vals[ins.args[1]]!]);
+      if (native) native.scalar(ctx, t, local(ins.args[0]), local(ins.args[1]));
+      else emitCall(ctx, ins.fn, t, [local(ins.args[0]), local(ins.args[1])]);
       return;
     }
     default: throw new Error(`internal: ${ins.op} is emitted by the loop, not as a value`);

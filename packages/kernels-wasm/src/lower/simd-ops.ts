@@ -13,6 +13,7 @@ import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { hasNativeLanes, opsWhere } from './op-rules.js';
 import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
+import { at } from '../internal-error.js';
 
 
 /** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
@@ -34,8 +35,8 @@ const BOOL_BINARY: ReadonlySet<KBinary> = new Set([...LOGICAL, 'equal', 'notEqua
  */
 const isLaneShift = (spec: KernelSpec, ins: KInstr): boolean => {
   if (ins.op !== 'binary' || (ins.fn !== 'leftShift' && ins.fn !== 'rightShift')) return false;
-  const count = spec.body[ins.args[1]]!;
-  return count.op === 'const' || (count.op === 'load' && spec.arrays[count.array]!.inner === 'broadcast');
+  const count = at(spec.body, ins.args[1], 'value');
+  return count.op === 'const' || (count.op === 'load' && at(spec.arrays, count.array, 'array').inner === 'broadcast');
 };
 
 /**
@@ -61,21 +62,21 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
     switch (ins.op) {
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
-        const t = spec.arrays[ins.array]!.dtype;
-        if (!ok(t) && !uses[v]!.every((u) => spec.body[u]!.op === 'cast' && spec.body[u]!.type === dtype)) return undefined;
+        const t = at(spec.arrays, ins.array, 'array').dtype;
+        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && user.type === dtype; })) return undefined;
         break;
       }
       case 'store': {
         // A narrower array takes a cast from the lane type (validateSpec: the value's type is the array's).
-        const value = spec.body[ins.arg]!;
-        if (!ok(ins.type) && !(value.op === 'cast' && spec.body[value.arg]!.type === dtype)) return undefined;
+        const value = at(spec.body, ins.arg, 'value');
+        if (!ok(ins.type) && !(value.op === 'cast' && at(spec.body, value.arg, 'value').type === dtype)) return undefined;
         break;
       }
       case 'const': if (ins.type !== dtype) return undefined; break;
       case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return undefined; break;
       case 'select': if (ins.type !== dtype) return undefined; break;
       case 'unary': {
-        const t = spec.body[ins.arg]!.type;
+        const t = at(spec.body, ins.arg, 'value').type;
         if (!ok(t)) return undefined;
         if (t === 'bool' && !BOOL_UNARY.has(ins.fn)) return undefined;
         const native = (isFloat ? FLOAT_UNARY : INT_UNARY).has(ins.fn);
@@ -84,7 +85,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         break;
       }
       case 'binary': {
-        const t = spec.body[ins.args[0]]!.type;
+        const t = at(spec.body, ins.args[0], 'value').type;
         if (!ok(t)) return undefined;
         if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return undefined;
         const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn) || (!isFloat && isLaneShift(spec, ins));
@@ -95,7 +96,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
       case 'scan': return undefined;
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
-        if (spec.body[ins.arg]!.type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;
+        if (at(spec.body, ins.arg, 'value').type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;
         break;
     }
   }
@@ -108,7 +109,7 @@ function usesOf(spec: KernelSpec): number[][] {
   spec.body.forEach((u, i) => {
     const args = u.op === 'unary' || u.op === 'cast' || u.op === 'store' || u.op === 'reduce' || u.op === 'scan' ? [u.arg]
       : u.op === 'binary' || u.op === 'select' ? [...u.args] : [];
-    for (const a of args) uses[a]!.push(i);
+    for (const a of args) at(uses, a, 'value').push(i);
   });
   return uses;
 }
@@ -122,12 +123,12 @@ function usesOf(spec: KernelSpec): number[][] {
  */
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
-  const arg = spec.body[ins.arg]!;
+  const arg = at(spec.body, ins.arg, 'value');
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
   if (arg.type !== dtype) return false;
   if (ins.type === 'bool') return true;
-  return uses[v]!.every((u) => spec.body[u]!.op === 'store');
+  return at(uses, v, 'value').every((u) => at(spec.body, u, 'value').op === 'store');
 }
 
 /**
@@ -138,9 +139,9 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
 function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses: readonly number[][] = usesOf(spec)): boolean {
   if (lanes !== 'f32x4') return false;
   const ins = spec.body[v];
-  if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || spec.body[ins.arg]!.type !== 'float32') return false;
-  return uses[v]!.every((u) => {
-    const user = spec.body[u]!;
+  if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || at(spec.body, ins.arg, 'value').type !== 'float32') return false;
+  return at(uses, v, 'value').every((u) => {
+    const user = at(spec.body, u, 'value');
     return user.op === 'reduce' && user.fn !== 'any' && user.fn !== 'all';
   });
 }
@@ -156,7 +157,8 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   const f = ctx.f;
   const L = lanes;
   const isFloat = L !== 'i32x4';
-  const get = (i: number): void => { f.op('local.get', vals[i]!); };
+  const local = (i: number): Local => at(vals, i, 'value local');
+  const get = (i: number): void => { f.op('local.get', local(i)); };
   /** A lane mask of x != 0 (bool values already are masks). */
   const truth = (i: number): void => {
     get(i);
@@ -187,7 +189,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       const x = ins.arg;
       if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
       const native = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
-      if (native) { native(ctx, L, vals[x]!); return; }
+      if (native) { native(ctx, L, local(x)); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
       if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
       get(x); m[math](); return;
@@ -197,7 +199,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       // Shifts have a lane form only where the count is the same in every lane (isLaneShift).
       const lanes = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
       const native = lanes ? binaryEmitter(ins.fn)?.lanes : undefined;
-      if (native) { native(ctx, L, vals[a]!, vals[b]!, types[a]!); return; }
+      if (native) { native(ctx, L, local(a), local(b), at(types, a, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
       if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
       get(a); get(b); m[math](); return;

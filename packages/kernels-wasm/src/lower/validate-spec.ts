@@ -21,14 +21,14 @@ function validateSpec(spec: KernelSpec): void {
           : spec.contraction?.product === k ? 'cannot be the product' : undefined;
     if (why) throw new TypeError(`KernelSpec array ${k} is random, so it ${why}`);
   });
-  if (spec.contraction) validateContraction(spec);
-  if (spec.temps) validateTemps(spec);
+  if (spec.contraction) validateContraction(spec, spec.contraction);
+  if (spec.temps) validateTemps(spec, spec.temps);
   const slots = new Set<number>();
   spec.body.forEach((ins: KInstr, v) => {
     if (!TYPES.has(ins.type)) fail(v, `unknown type ${String(ins.type)}`);
     const arg = (a: number): KType => {
-      if (!Number.isInteger(a) || a < 0 || a >= v) fail(v, `operand ${a} is not an earlier value`);
-      const src = spec.body[a]!;
+      const src = Number.isInteger(a) && a >= 0 && a < v ? spec.body[a] : undefined;
+      if (!src) return fail(v, `operand ${a} is not an earlier value`);
       if (src.op === 'store' || src.op === 'reduce') fail(v, `operand ${a} is a ${src.op}, which has no value`);
       return src.type;
     };
@@ -81,8 +81,7 @@ function validateSpec(spec: KernelSpec): void {
   });
 }
 
-function validateContraction(spec: KernelSpec): void {
-  const c = spec.contraction!;
+function validateContraction(spec: KernelSpec, c: NonNullable<KernelSpec['contraction']>): void {
   const fail = (why: string): never => { throw new TypeError(`KernelSpec.contraction ${JSON.stringify(c)}: ${why}`); };
   if (c.dtype !== 'float64' && c.dtype !== 'float32') fail('dtype must be float64 or float32');
   if (c.vectorise !== 'columns' && c.vectorise !== 'rows') fail("vectorise must be 'columns' or 'rows'");
@@ -94,21 +93,21 @@ function validateContraction(spec: KernelSpec): void {
   if (spec.slots !== 0 || spec.body.some((i) => i.op === 'reduce')) fail('a contraction kernel has no reductions');
 }
 
-function validateTemps(spec: KernelSpec): void {
+function validateTemps(spec: KernelSpec, temps: NonNullable<KernelSpec['temps']>): void {
   if (spec.mode === 'columns') throw new TypeError("KernelSpec.temps: a kernel with pinned temporaries runs in 'rows' mode");
   const used = new Set<number>();
-  spec.temps!.forEach((t, i) => {
+  temps.forEach((t, i) => {
     const fail = (why: string): never => { throw new TypeError(`KernelSpec.temps[${i}]: ${why}`); };
     const a = spec.arrays[t.array];
-    if (!a || a.role !== 'in') fail(`array ${t.array} must be an input of the body`);
+    if (!a || a.role !== 'in') return fail(`array ${t.array} must be an input of the body`);
     if (used.has(t.array)) fail(`array ${t.array} reads another temporary already`);
     used.add(t.array);
     const k = t.kernel;
     if (k.temps || k.contraction || k.mode === 'columns' || k.slots !== 0) fail("its kernel must be plain elementwise ('rows', no reductions, contraction or temporaries)");
     const out = k.arrays[t.out];
-    if (!out || out.role !== 'out' || out.dtype !== a!.dtype) fail(`its array ${t.out} must be an output of ${a!.dtype}, the body array's dtype`);
+    if (!out || out.role !== 'out' || out.dtype !== a.dtype) fail(`its array ${t.out} must be an output of ${a.dtype}, the body array's dtype`);
     const stores = k.body.filter((ins) => ins.op === 'store');
-    if (stores.length !== 1 || stores[0]!.array !== t.out) fail(`its kernel must store once, into array ${t.out}`);
+    if (stores.length !== 1 || stores[0]?.array !== t.out) fail(`its kernel must store once, into array ${t.out}`);
     try {
       validateSpec(k);
     } catch (e) {
