@@ -37,6 +37,8 @@ interface Heap {
   /** Whether `e` is the heap's "no block fits" error. */
   isFull(e: unknown): boolean;
   stats(): HeapStats;
+  /** A byte count as the heap's own errors print it, so that a note added to one of them reads the same. */
+  formatBytes(bytes: number): string;
 }
 
 /** The process's heap, once the backend that provides it has been loaded. */

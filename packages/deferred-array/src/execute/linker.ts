@@ -10,9 +10,9 @@ import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
+import { heap } from '../core/heap.js';
 import type { RunFlags } from '../core/flags.js';
 import { emitWarning } from '../util/platform.js';
-import { formatBytes } from '../util/format-bytes.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
 import type { Config, ConfigureOptions, ErrorAction, ErrorPolicy } from './config.js';
@@ -74,7 +74,7 @@ function applyPolicy(flags: RunFlags, errors: ErrorPolicy): void {
 function viewsNote(): string {
   const { views, viewBytes } = viewStats();
   if (views === 0) return '';
-  return ` ${views} view result(s) not yet released hold ${formatBytes(viewBytes)} of it: release them ` +
+  return ` ${views} view result(s) not yet released hold ${heap().formatBytes(viewBytes)} of it: release them ` +
     '(da.release(r), r[Symbol.dispose]() or `using`), or make them inside da.scope()/da.scopeSync(), which releases them at its end.';
 }
 

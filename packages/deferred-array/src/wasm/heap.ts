@@ -1,6 +1,6 @@
 // kernels-wasm's process heap as the package's Heap (core/heap.ts): installed
 // when this module loads, which every runtime's WebAssembly backend does.
-import { defaultHeap, heapIsShared, inDefaultHeap } from 'kernels-wasm';
+import { defaultHeap, formatBytes, heapIsShared, inDefaultHeap } from 'kernels-wasm';
 import type { TypedArray } from '../ir/dtypes.js';
 import { installHeap } from '../core/heap.js';
 import type { Heap } from '../core/heap.js';
@@ -17,6 +17,7 @@ const wasmHeap: Heap = {
   isHeapBuffer: (buffer) => inDefaultHeap(buffer),
   isFull: (e) => e instanceof Error && 'code' in e && e.code === 'HEAP',
   stats: () => defaultHeap().stats(),
+  formatBytes,
 };
 
 installHeap(wasmHeap);
