@@ -23,6 +23,12 @@ function graph(k: number, x: da.DeferredArray, length: number): da.DeferredArray
 const input = (): da.DeferredArray => da.arange(1, 65).mul(0.75);
 const values = (r: unknown): number[] => Array.from((r as da.StdNdarray).data as Float64Array);
 const initial = da.configure();
+/**
+ * Hundreds of kernels compiled and launched: about 2 s alone, past jest's
+ * 5 s default when the full suite loads both cores (a time limit, not a
+ * measurement: speed is the benchmarks' job).
+ */
+const HEAVY_MS = 60_000;
 
 afterAll(() => {
   da.configure({ backend: initial.backend, threads: initial.threads, inlineThreshold: initial.inlineThreshold });
@@ -50,7 +56,7 @@ describe('bounded caches', () => {
     const again = da.stats().kernelsCompiled;
     expect(values(graph(0, x, 3).executeSync())).toEqual(first);
     expect(da.stats().kernelsCompiled).toBe(again + 1);
-  });
+  }, HEAVY_MS);
 
   test('a kernel a pool worker dropped is sent to it again', async () => {
     da.configure({ threads: 1, inlineThreshold: 0 });
@@ -70,7 +76,7 @@ describe('bounded caches', () => {
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
-  });
+ }, HEAVY_MS);
 
   test('a compiled function keeps plans for at most 64 sizes, the most recently used', () => {
     const f = da.compile((a: da.DeferredArray) => a.mul(2).add(1), [da.placeholder([da.size('n')], 'float64')]);
