@@ -231,12 +231,14 @@ class Linker {
     backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number;
     writtenOver: number; kernelsCompiled: number; bytesMoved: number; compileMs: number; workerBlocks: number[];
   } {
-    const all = [...this.#backends.values()].map((b): BackendStats => b.stats());
-    const { runs, steps, pooled, joined } = this.backend.stats();
+    const current = this.backend;
+    const each = new Map([...this.#backends.values()].map((b): [Backend, BackendStats] => [b, b.stats()]));
+    const all = [...each.values()];
+    const { runs, steps, pooled, joined } = each.get(current) ?? current.stats();
     const kernels = kernelTotals(all.map((s) => s.kernels));
     const { plans, writtenOver, bytesMoved } = this.#counters;
     return {
-      backend: this.backend.name, runs, steps, pooled, joined, plans, stagePlansReused: this.#stagePlans.stats().reused, writtenOver,
+      backend: current.name, runs, steps, pooled, joined, plans, stagePlansReused: this.#stagePlans.stats().reused, writtenOver,
       kernelsCompiled: kernels.compiled, bytesMoved, compileMs: kernels.compileMs, workerBlocks: all.flatMap((s) => [...s.workerBlocks]),
     };
   }
