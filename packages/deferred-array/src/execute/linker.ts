@@ -149,7 +149,8 @@ class Linker {
   register(backend: Backend): void {
     if (this.#backends.has(backend.name)) throw new Error(`internal: a backend named '${backend.name}' is registered already`);
     this.#backends.set(backend.name, backend);
-    backend.start({ settings: () => this.#settings() });
+    // The config in force is the settings (a Config is a BackendSettings): read per launch, so nothing is copied.
+    backend.start({ settings: (): BackendSettings => this.config });
   }
 
   /** The settings in force (from the environment until configure() changes them). */
@@ -247,11 +248,6 @@ class Linker {
   cacheStats(): { kernels: number; kernelsLimit: number; kernelInstances: number; kernelInstancesLimit: number; stagePlans: number } {
     const k = kernelTotals([...this.#backends.values()].map((b) => b.stats().kernels));
     return { kernels: k.cached, kernelsLimit: k.cacheLimit, kernelInstances: k.instances, kernelInstancesLimit: k.instancesLimit, stagePlans: this.#stagePlans.stats().templates };
-  }
-
-  #settings(): BackendSettings {
-    const { threads, inlineThreshold } = this.config;
-    return { threads, inlineThreshold };
   }
 
   // The driver: a request is one step list, answered here on the calling
