@@ -172,7 +172,8 @@ describe('atomic: a failed execute() leaves every out as it was', () => {
       // Launch blocks and scalar cells only: far less than one 800 KB result.
       expect(grown / 50).toBeLessThan(4096);
       expect(values(v)).toEqual(want);
-      expect(da.heapStats().bytesInUse).toBe(before.bytesInUse);
+      // Nothing kept: at most what it was (the collector may free an earlier test's source copies meanwhile).
+      expect(da.heapStats().bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
     });
   });
 
