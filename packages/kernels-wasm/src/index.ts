@@ -7,6 +7,8 @@ export type { WasmSupport } from './support.js';
 export {
   Heap,
   defaultHeap,
+  defaultHeapIfMade,
+  newHeap,
   inDefaultHeap,
   HeapExhaustedError,
   HeapPointerError,

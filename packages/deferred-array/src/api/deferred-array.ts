@@ -14,7 +14,7 @@ import type { OutputRecord } from '../execute/linker.js';
 import { defaultLinker } from './default-linker.js';
 import { printPlan } from '../plan/print-plan.js';
 import { groupNodes } from '../plan/plan.js';
-import { dropCopy } from '../core/source-cache.js';
+import { dropCopies } from '../core/source-cache.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
@@ -191,7 +191,7 @@ class DeferredArray {
     if (this.#disposed) return;
     const n = this.#node;
     this.#disposed = true;
-    if (n.op === 'source') dropCopy(n);
+    if (n.op === 'source') dropCopies(n);
   }
 
   [Symbol.dispose](): void {

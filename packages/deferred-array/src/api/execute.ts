@@ -1,6 +1,5 @@
 // Module-level execution and lifetime on the default runtime: da.execute([a, b]),
 // configure(), shutdown() and statistics.
-import { heap } from '../core/heap.js';
 import type { HeapStats } from '../core/heap.js';
 import type { Linker, OutputRecord } from '../execute/linker.js';
 import type { Config, ConfigureOptions } from '../execute/config.js';
@@ -10,7 +9,7 @@ import { describe } from './operand.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions } from '../results/request.js';
 import { viewStats } from '../results/views.js';
-import { cachedBytes } from '../core/source-cache.js';
+import { sourcesOf } from '../core/source-cache.js';
 import { TEMPLATES } from '../trace/stage-plans.js';
 import { compiledStats } from './compile.js';
 import { defaultLinker } from './default-linker.js';
@@ -126,10 +125,16 @@ interface HeapStatistics extends HeapStats {
   readonly cachedBytes: number;
 }
 
-/** The shared heap's statistics, with what view results and the source cache hold of it. */
-function heapStats(): HeapStatistics {
-  return { ...heap().stats(), ...viewStats(), cachedBytes: cachedBytes() };
+/** `linker`'s heap statistics, with what view results and the source cache hold of it. */
+function heapStatsOf(linker: Linker): HeapStatistics {
+  const { heap } = linker;
+  return { ...heap.stats(), ...viewStats(heap), cachedBytes: sourcesOf(heap).cachedBytes };
 }
 
-export { execute, executeSync, executeOn, executeSyncOn, configure, shutdown, stats, statsOf, heapStats };
+/** The default runtime's heap (the process heap) statistics, with what view results and the source cache hold of it. */
+function heapStats(): HeapStatistics {
+  return heapStatsOf(defaultLinker);
+}
+
+export { execute, executeSync, executeOn, executeSyncOn, configure, shutdown, stats, statsOf, heapStats, heapStatsOf };
 export type { HeapStatistics, CacheStats, Stats };

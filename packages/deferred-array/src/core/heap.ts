@@ -1,8 +1,11 @@
-// The heap as this package sees it: one shared memory that kernels, mutable
-// arrays, view results and cached sources live in. Its allocator is the
-// WebAssembly backend's (wasm/heap.ts installs it when the package loads), so
-// that nothing outside wasm/ knows kernels-wasm; the heap outlives any
-// runtime, since arrays and views made under one are read under another.
+// The heap as this package sees it: a memory that kernels, view results and
+// cached sources live in. Each runtime has its own (made on its first run);
+// the default runtime's is the process heap, which is also home to mutable
+// arrays, since those belong to no runtime. The allocator is the WebAssembly
+// backend's (wasm/heap.ts), so that nothing outside wasm/ knows kernels-wasm.
+// Data crosses heaps by copy: a view result of one runtime read by another is
+// copied in like any array, and a runtime reads and writes mutable arrays in
+// the process heap through copies.
 import type { DType, TypedArray } from '../ir/dtypes.js';
 
 /** What the heap holds now and has handed out. */
@@ -32,7 +35,7 @@ interface Heap {
   view(dtype: DType, ptr: number, length: number): TypedArray;
   /** The size of the block at `ptr`. */
   sizeOf(ptr: number): number;
-  /** Whether `buffer` is (or was, before a grow) the heap's memory; false, and no heap made, when there is none yet. */
+  /** Whether `buffer` is (or was, before a grow) this heap's memory; false, and no memory made, when it has none yet. */
   isHeapBuffer(buffer: ArrayBufferLike): boolean;
   /** Whether `e` is the heap's "no block fits" error. */
   isFull(e: unknown): boolean;
@@ -41,18 +44,41 @@ interface Heap {
   formatBytes(bytes: number): string;
 }
 
-/** The process's heap, once the backend that provides it has been loaded. */
-const installed: { heap?: Heap } = {};
+/** The process heap once the backend that provides it has been loaded, and every heap made since (weakly). */
+const heaps: { process?: Heap; readonly all: Set<WeakRef<Heap>> } = { all: new Set() };
 
-/** Makes `h` the process's heap (wasm/heap.ts, once, when the package loads). */
+/** Makes `h` the process heap: the default runtime's, and home to mutable arrays (wasm/heap.ts, once, when the package loads). */
 function installHeap(h: Heap): void {
-  installed.heap = h;
+  heaps.process = h;
+  registerHeap(h);
 }
 
-function heap(): Heap {
-  if (!installed.heap) throw new Error('internal: no heap installed (import the package through its index)');
-  return installed.heap;
+/** Counts `h` among the heaps whose memory a typed array may lie in (a runtime's own heap, when it is made). */
+function registerHeap(h: Heap): void {
+  heaps.all.add(new WeakRef(h));
 }
 
-export { heap, installHeap };
+/** The default runtime's heap, where mutable arrays live. */
+function processHeap(): Heap {
+  if (!heaps.process) throw new Error('internal: no heap installed (import the package through its index)');
+  return heaps.process;
+}
+
+/** Every heap still reachable. */
+function liveHeaps(): Heap[] {
+  const live: Heap[] = [];
+  for (const ref of heaps.all) {
+    const h = ref.deref();
+    if (h) live.push(h);
+    else heaps.all.delete(ref);
+  }
+  return live;
+}
+
+/** The heap whose memory `buffer` is, if any. */
+function heapHolding(buffer: ArrayBufferLike): Heap | undefined {
+  return liveHeaps().find((h) => h.isHeapBuffer(buffer));
+}
+
+export { processHeap, installHeap, registerHeap, liveHeaps, heapHolding };
 export type { Heap, HeapStats };

@@ -4,13 +4,14 @@
 // full, the least recently used copies that the running plan does not read
 // are evicted (they can always be copied in again), so a loop that makes new
 // arrays every step never exhausts the heap waiting for the collector. A
-// copy whose source is collected is freed too. The cache is the heap's, so
-// every runtime shares it.
+// copy whose source is collected is freed too. Each heap has its cache: a
+// source read by two runtimes of their own heaps is copied into each.
 import { dtypeInfo } from '../ir/dtypes.js';
 import { expectOp, leaseOf } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import type { TypedArray } from '../ir/dtypes.js';
-import { heap } from './heap.js';
+import { liveHeaps } from './heap.js';
+import type { Heap } from './heap.js';
 
 interface Entry {
   ptr: number;
@@ -26,11 +27,16 @@ interface Entry {
 const CACHE_BUDGET = 1024 ** 3;
 
 class SourceCache {
+  readonly #heap: Heap;
   readonly #entries = new WeakMap<Node, Entry>();
   /** Insertion order is recency: the first entry is the least recently used. */
   readonly #recency = new Map<Entry, true>();
   readonly #registry = new FinalizationRegistry<Entry>((e) => this.#release(e));
   #cached = 0;
+
+  constructor(heap: Heap) {
+    this.#heap = heap;
+  }
 
   /** Bytes the cache holds (for tests and statistics). */
   get cachedBytes(): number {
@@ -44,9 +50,9 @@ class SourceCache {
   allocEvicting(bytes: number): number {
     for (;;) {
       try {
-        return heap().alloc(bytes);
+        return this.#heap.alloc(bytes);
       } catch (e) {
-        if (!heap().isFull(e)) throw e;
+        if (!this.#heap.isFull(e)) throw e;
         const victim = [...this.#recency.keys()].find((v) => v.pins === 0);
         if (!victim) throw e;
         this.#release(victim);
@@ -60,13 +66,20 @@ class SourceCache {
    * there is none; pins it for the run (see unpin).
    */
   residentAddress(node: Node, pinned: Set<Entry>, data: TypedArray = expectOp(node, 'source').attrs.data): number {
-    // Heap memory read in place (a view result): the linker holds it for the run.
-    if (leaseOf(node)) return data.byteOffset;
+    const bytes = data.length * dtypeInfo(node.dtype).bytes;
+    const lease = leaseOf(node);
+    // A view result of this heap, read in place: the linker holds it for the run.
+    if (lease?.heap === this.#heap) return data.byteOffset;
+    if (lease) {
+      // Another heap's view: copied for this run alone, since its values may change before the next.
+      const e: Entry = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 1, dropped: true };
+      pinned.add(e);
+      return e.ptr;
+    }
     let e = this.#entries.get(node);
     if (!e || e.freed) {
-      const bytes = data.length * dtypeInfo(node.dtype).bytes;
       this.#trim(bytes);
-      e = { ptr: copyToHeap(data, bytes), bytes, freed: false, pins: 0 };
+      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0 };
       this.#cached += bytes;
       this.#entries.set(node, e);
       // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
@@ -103,12 +116,18 @@ class SourceCache {
     else e.dropped = true;
   }
 
+  /** A heap block of its own (evicting cached copies for room) holding the first `bytes` bytes of `data`. */
+  copyIn(data: ArrayBufferView, bytes: number): number {
+    const ptr = this.allocEvicting(bytes);
+    this.#heap.view('uint8', ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+    return ptr;
+  }
+
   #release(e: Entry): void {
     if (e.freed) return;
     e.freed = true;
-    this.#recency.delete(e);
-    this.#cached -= e.bytes;
-    heap().free(e.ptr);
+    if (this.#recency.delete(e)) this.#cached -= e.bytes;
+    this.#heap.free(e.ptr);
   }
 
   /** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
@@ -120,20 +139,22 @@ class SourceCache {
   }
 }
 
-const sources = new SourceCache();
+const caches = new WeakMap<Heap, SourceCache>();
 
-/** A heap block of its own (evicting cached copies for room) holding the first `bytes` bytes of `data`. */
-function copyToHeap(data: ArrayBufferView, bytes: number): number {
-  const ptr = sources.allocEvicting(bytes);
-  heap().view('uint8', ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
-  return ptr;
+/** The cache of `heap`'s copies of sources. */
+function sourcesOf(heap: Heap): SourceCache {
+  let c = caches.get(heap);
+  if (!c) caches.set(heap, (c = new SourceCache(heap)));
+  return c;
 }
 
-const allocEvicting = (bytes: number): number => sources.allocEvicting(bytes);
-const residentAddress = (node: Node, pinned: Set<Entry>, data?: TypedArray): number => sources.residentAddress(node, pinned, data);
-const unpin = (pinned: ReadonlySet<Entry>): void => sources.unpin(pinned);
-const dropCopy = (node: Node): void => sources.dropCopy(node);
-const cachedBytes = (): number => sources.cachedBytes;
+/**
+ * Frees every heap's copy of `node` (a source whose handle was disposed) now,
+ * or when the runs reading it end. Graphs that still read the source copy it in again.
+ */
+function dropCopies(node: Node): void {
+  for (const h of liveHeaps()) caches.get(h)?.dropCopy(node);
+}
 
-export { residentAddress, allocEvicting, unpin, cachedBytes, dropCopy, copyToHeap };
+export { SourceCache, sourcesOf, dropCopies };
 export type { Entry as CacheEntry };

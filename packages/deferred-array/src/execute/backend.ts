@@ -81,8 +81,11 @@ interface Bound {
   readonly value: Dense;
   /** The node whose values these are, when they do not change between calls, so a backend can keep its copy. */
   readonly source?: Node;
-  /** Where `value` lies in the heap (a mutable array's block, bound to a trace stage's plan): read there, never copied. */
-  readonly at?: number;
+  /**
+   * Where `value` lies in a heap (a mutable array's block, bound to a trace
+   * stage's plan): read there by a backend over that heap, never copied.
+   */
+  readonly at?: { readonly heap: object; readonly ptr: number };
 }
 
 type Bindings = ReadonlyMap<Node, Bound>;

@@ -3,6 +3,7 @@
 // that knows them.
 import { describe, expect, test } from '@jest/globals';
 import '../index.js';
+import { processWasmHeap } from '../wasm/heap.js';
 import { elementwise, source } from '../ir/build-elementwise.js';
 import { WorkerError } from '../ir/errors.js';
 import { ReferenceBackend } from '../reference/backend.js';
@@ -54,7 +55,7 @@ class Recording implements Backend {
 }
 
 function linkerWith(): { linker: Linker; recording: Recording } {
-  const linker = new Linker();
+  const linker = new Linker(processWasmHeap);
   const recording = new Recording();
   linker.register(recording);
   linker.register(new ReferenceBackend());

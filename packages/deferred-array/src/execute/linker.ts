@@ -1,7 +1,8 @@
 // The linker: plans the requested arrays, runs the plan on the configured
 // backend, applies the error policy, and shapes the NEP result. A Linker is
-// a runtime's engine: it holds the registered backends, the settings, the
-// plan caches and the counters, and nothing of it is module state.
+// a runtime's engine: it holds the registered backends, the heap they run
+// over, the settings, the plan caches and the counters, and nothing of it is
+// module state.
 import { DeferredArrayError, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
@@ -10,7 +11,7 @@ import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
-import { heap } from '../core/heap.js';
+import type { Heap } from '../core/heap.js';
 import type { RunFlags } from '../core/flags.js';
 import { emitWarning } from '../util/platform.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
@@ -70,11 +71,11 @@ function applyPolicy(flags: RunFlags, errors: ErrorPolicy): void {
     `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
 }
 
-/** What a heap error adds when view results hold heap memory. */
-function viewsNote(): string {
-  const { views, viewBytes } = viewStats();
+/** What a heap error adds when view results hold memory of `heap`. */
+function viewsNote(heap: Heap): string {
+  const { views, viewBytes } = viewStats(heap);
   if (views === 0) return '';
-  return ` ${views} view result(s) not yet released hold ${heap().formatBytes(viewBytes)} of it: release them ` +
+  return ` ${views} view result(s) not yet released hold ${heap.formatBytes(viewBytes)} of it: release them ` +
     '(da.release(r), r[Symbol.dispose]() or `using`), or make them inside da.scope()/da.scopeSync(), which releases them at its end.';
 }
 
@@ -139,11 +140,17 @@ function kernelTotals(all: readonly (KernelStats | undefined)[]): KernelStats {
 }
 
 class Linker {
+  /** Where its backends' runs keep their values and its view results lie. */
+  readonly heap: Heap;
   readonly #backends = new Map<string, Backend>();
   #config: Config | undefined;
   readonly #counters: LinkerCounters = { plans: 0, bytesMoved: 0, writtenOver: 0 };
   readonly #plans = new PlanCache((roots, target) => this.plan(roots, target));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores));
+
+  constructor(heap: Heap) {
+    this.heap = heap;
+  }
 
   /** Adds a backend configure({ backend }) can select by its name, and starts it. */
   register(backend: Backend): void {
@@ -324,7 +331,7 @@ class Linker {
 
   /**
    * A backend's error as this package's: the current backend's mapping
-   * first, then the others' (the heap is shared by all of them); a heap
+   * first, then the others' (they share the runtime's heap); a heap
    * error says what view results hold of the heap.
    */
   #mapError(e: unknown): unknown {
@@ -332,7 +339,7 @@ class Linker {
     const current = this.backend;
     const order = [current, ...[...this.#backends.values()].filter((b) => b !== current)];
     const mapped = order.map((b) => b.mapError(e)).find((m) => m !== e) ?? e;
-    return mapped instanceof HeapError ? new HeapError(mapped.message + viewsNote(), { cause: e }) : mapped;
+    return mapped instanceof HeapError ? new HeapError(mapped.message + viewsNote(this.heap), { cause: e }) : mapped;
   }
 
   /** A plan run as one step, its traffic counted. */
@@ -350,7 +357,7 @@ class Linker {
   #finish(many: boolean, plan: Plan, run: RunResult, request: ResultRequest, outs?: OutBinding, direct?: ReadonlyMap<Node, OutTarget>): Outcome {
     try {
       applyPolicy(run.flags, this.config.errors);
-      return deliver(many, plan, run, { ...request, outs, direct });
+      return deliver(many, plan, run, { ...request, heap: this.heap, outs, direct });
     } catch (e) {
       throw this.#mapError(e);
     } finally {
@@ -371,7 +378,7 @@ class Linker {
   #bindRequest(plan: Plan, many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
     if (request.out === undefined) return { plan };
     const outs = bindOut(request.out, plan, many);
-    return { plan, outs, direct: directTargets(plan, outs, request.view, this.config.errors) };
+    return { plan, outs, direct: directTargets(plan, outs, request.view, this.config.errors, this.heap) };
   }
 
   /** Runs `plan` (made already) for the request and hands its results out. */

@@ -32,6 +32,8 @@ interface StorageRef {
   readonly id: number;
   /** How errors and printers name the array, e.g. 'A3 float64(4, 4)'. */
   readonly name: string;
+  /** The heap its blocks lie in (the process heap): a backend on another reads and writes it through copies. */
+  readonly heap: object;
   /** Byte address of the heap block holding `version`; StaleArrayError when none does. */
   address(version: number): number;
   /** The block holding `version` as a typed array over the heap (bool as uint8). */
@@ -44,6 +46,8 @@ interface StorageRef {
  */
 interface HeapLease {
   readonly heapLease: true;
+  /** The heap the memory lies in: read in place there, copied into any other. */
+  readonly heap: object;
 }
 
 /** What every node's attributes may carry: a short description for printers (the slice text, the cast target). */

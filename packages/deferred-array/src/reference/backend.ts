@@ -1,6 +1,6 @@
 // The reference backend: evaluates a plan node by node in plain TypeScript.
 // Slow and obviously correct; the oracle every other backend is tested against.
-import { heap } from '../core/heap.js';
+import { heapHolding } from '../core/heap.js';
 import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
@@ -66,7 +66,7 @@ class ReferenceBackend implements Backend {
     return {
       flags,
       value: (node) => kept.get(node)!,
-      owns: (data) => !sources.has(data) && !heap().isHeapBuffer(data.buffer),
+      owns: (data) => !sources.has(data) && !heapHolding(data.buffer),
       written: new Set(),
       release: () => undefined,
     };

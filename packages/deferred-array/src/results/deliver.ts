@@ -14,7 +14,8 @@ import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../core/dense.js';
-import { copyToHeap } from '../core/source-cache.js';
+import { sourcesOf } from '../core/source-cache.js';
+import type { Heap } from '../core/heap.js';
 import { toNdarray } from '../execute/to-ndarray.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { typedDType } from '../core/values.js';
@@ -25,6 +26,8 @@ import type { ViewEntry, ViewOwner } from './views.js';
 
 /** How the caller asked for the results of one request. */
 interface Delivery {
+  /** The runtime's heap: where the run's blocks lie and views are made. */
+  readonly heap: Heap;
   /** Results without an out: heap views (true) or ordinary copies. */
   readonly view: boolean;
   /** The scope that releases the views; without one they are released by hand (or by the collector). */
@@ -37,9 +40,9 @@ interface Delivery {
 type Single = StdNdarray;
 type Record = { [key: string]: StdNdarray | StdNdarray[] };
 
-/** A block of its own in the heap holding `value`, row-major. */
-function toHeap(value: Dense): number {
-  return copyToHeap(value.data, sizeOf(value.shape) * dtypeInfo(value.dtype).bytes);
+/** A block of its own in `heap` holding `value`, row-major. */
+function toHeap(heap: Heap, value: Dense): number {
+  return sourcesOf(heap).copyIn(value.data, sizeOf(value.shape) * dtypeInfo(value.dtype).bytes);
 }
 
 /** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
@@ -61,8 +64,8 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
     }
     // stdlib's BooleanArray cannot view shared memory, so bool results are always copies.
     if (views && node.dtype !== 'bool') {
-      const ptr = run.take?.(node) ?? toHeap(run.value(node));
-      const nd = makeView(ptr, node.dtype, node.shape, d.owner);
+      const ptr = run.take?.(node) ?? toHeap(d.heap, run.value(node));
+      const nd = makeView(d.heap, ptr, node.dtype, node.shape, d.owner);
       made.push(viewEntryOf(nd)!);
       return nd;
     }

@@ -68,21 +68,23 @@ function mayRaise(plan: Plan, errors: ErrorPolicy): boolean {
  * no op can raise under the error policy, and the out shares no memory with
  * what the run reads (NumPy's rule: as if the inputs were copied first). The
  * backend also declines it for a kernel calling host functions, which may
- * throw midway. Every other out is written after the run, from the run's own
- * memory. A worker thread dying mid-kernel (a trap or an exit: a bug or the
- * host killing it, never the data) is the one failure this cannot exclude.
+ * throw midway. Every other out (one in another runtime's heap among them)
+ * is written after the run, from the run's own memory. A worker thread dying
+ * mid-kernel (a trap or an exit: a bug or the host killing it, never the
+ * data) is the one failure this cannot exclude.
  */
-function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy): Map<Node, OutTarget> {
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy, heap: object): Map<Node, OutTarget> {
   const direct = new Map<Node, OutTarget>();
   const last = plan.steps[plan.steps.length - 1];
   if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
   if (mayRaise(plan, errors)) return direct;
-  const read = leasedBy(plan);
+  const read = leasedBy(plan).filter((e) => e.heap === heap);
   const stored = new Set(last.group.stores);
   for (const { n, t } of places) {
-    if (!t?.heap || !stored.has(n) || direct.has(n)) continue;
+    // Another heap's view is written after the run, by copy.
+    if (!t?.heap || t.heap.entry.heap !== heap || !stored.has(n) || direct.has(n)) continue;
     // A heap out's byte offsets are heap addresses.
     const { from, to } = extent(t, n.shape);
     if (read.some((e) => from < e.ptr + e.bytes && e.ptr < to)) continue;

@@ -122,9 +122,9 @@ function extent(t: OutTarget, shape: readonly number[]): { from: number; to: num
   return { from: t.data.byteOffset + lo * bytes, to: t.data.byteOffset + (hi + 1) * bytes };
 }
 
-/** Whether two targets share memory (the heap counts as one buffer whatever its buffer object). */
+/** Whether two targets share memory (a heap counts as one buffer whatever its buffer object after a grow). */
 function overlap(a: OutTarget, an: Node, b: OutTarget, bn: Node): boolean {
-  const same = a.data.buffer === b.data.buffer || (a.heap !== undefined && b.heap !== undefined);
+  const same = a.data.buffer === b.data.buffer || (a.heap !== undefined && a.heap.entry.heap === b.heap?.entry.heap);
   if (!same) return false;
   const x = extent(a, an.shape);
   const y = extent(b, bn.shape);

@@ -1,5 +1,5 @@
 // execute()'s options, { out, view }, as a request the linker carries out.
-import { heap } from '../core/heap.js';
+import { processHeap } from '../core/heap.js';
 import { describe } from '../core/values.js';
 import { mapNested } from '../util/nested.js';
 import { currentScope } from './scope.js';
@@ -29,7 +29,7 @@ interface ExecuteOptions {
 /** Checks execute()'s options (`fn` names the caller) and resolves the scope in force now. */
 function resultRequest(fn: string, options: unknown): ResultRequest {
   const owner = currentScope();
-  if (options === undefined) return owner && heap().shared ? { view: true, owner } : COPIES;
+  if (options === undefined) return owner && processHeap().shared ? { view: true, owner } : COPIES;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an object like { out, view }; got ${describe(options)}`);
   }
@@ -46,7 +46,7 @@ function resultRequest(fn: string, options: unknown): ResultRequest {
   }, 'out');
   // Without a shared heap (a page without cross-origin isolation), growing the memory detaches
   // its buffer and every view with it: results are copies there, views asked for included.
-  const views = (view ?? owner !== undefined) && heap().shared;
+  const views = (view ?? owner !== undefined) && processHeap().shared;
   return { view: views, ...(views && owner ? { owner } : {}), ...(out !== undefined ? { out } : {}) };
 }
 

@@ -6,7 +6,6 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe as describeAll, expect, test } from '@jest/globals';
 import { defaultHeap, heapIsShared } from 'kernels-wasm';
 import * as da from '../index.js';
-import { cachedBytes } from '../core/source-cache.js';
 
 // Views alias a shared heap; without one (the 'unshared' jest project, a page without
 // cross-origin isolation) results are copies, which unshared-heap.unshared.test.ts covers.
@@ -369,13 +368,13 @@ describe('memory', () => {
   });
 
   test('dispose() frees a wrapped array\'s heap copy now: 10^4 wrap/execute/dispose cycles of 8 KB arrays hold nothing', () => {
-    const start = cachedBytes();
+    const start = da.heapStats().cachedBytes;
     for (let i = 0; i < 10_000; i++) {
       const x = da.wrap(new Float64Array(1024).fill(i));
       x.mul(2).sum().executeSync();
       x.dispose();
     }
-    expect(cachedBytes() - start).toBeLessThan(64 * 1024);
+    expect(da.heapStats().cachedBytes - start).toBeLessThan(64 * 1024);
     // An array computed from a disposed one still runs: its source is copied in again.
     const x = da.wrap(ramp(16));
     const z = x.mul(2);

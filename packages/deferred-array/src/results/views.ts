@@ -12,7 +12,8 @@ import type { HeapLease } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { toNdarray } from '../execute/to-ndarray.js';
-import { heap } from '../core/heap.js';
+import { heapHolding } from '../core/heap.js';
+import type { Heap } from '../core/heap.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
 /** Whoever releases a view in bulk: a scope. */
@@ -21,6 +22,8 @@ interface ViewOwner {
 }
 
 class ViewEntry {
+  /** The heap of the runtime that made it. */
+  readonly heap: Heap;
   /** Byte address of the heap block, which the view owns. */
   readonly ptr: number;
   /** The block's size. */
@@ -34,9 +37,10 @@ class ViewEntry {
   pins = 0;
   owner: ViewOwner | undefined;
 
-  constructor(ptr: number, label: string, data: object, owner: ViewOwner | undefined) {
+  constructor(heap: Heap, ptr: number, label: string, data: object, owner: ViewOwner | undefined) {
+    this.heap = heap;
     this.ptr = ptr;
-    this.bytes = heap().sizeOf(ptr);
+    this.bytes = heap.sizeOf(ptr);
     this.label = label;
     this.data = new WeakRef(data);
     this.owner = owner;
@@ -70,6 +74,11 @@ class ViewLease implements HeapLease {
   get data(): object {
     return this.#data;
   }
+
+  /** The heap the view lies in: read in place there, copied into any other. */
+  get heap(): Heap {
+    return this.entry.heap;
+  }
 }
 
 /** DisposedError unless the view a source reads in place (if any) is live; `what` names it. */
@@ -85,13 +94,13 @@ const live = new Set<ViewEntry>();
 const collected = new FinalizationRegistry<ViewEntry>((e) => release(e));
 
 /**
- * A view over the heap block at `ptr` (its ownership passes to the view),
+ * A view over the block of `heap` at `ptr` (its ownership passes to the view),
  * holding a `dtype` array of `shape`, row-major. Owned by `owner` (a scope)
  * or, without one, released by hand or by the collector.
  */
-function makeView(ptr: number, dtype: Exclude<DType, 'bool'>, shape: Shape, owner: ViewOwner | undefined): StdNdarray {
-  const data = heap().view(dtype, ptr, sizeOf(shape));
-  const entry = new ViewEntry(ptr, `${dtype}${formatShape(shape)}`, data, owner);
+function makeView(heap: Heap, ptr: number, dtype: Exclude<DType, 'bool'>, shape: Shape, owner: ViewOwner | undefined): StdNdarray {
+  const data = heap.view(dtype, ptr, sizeOf(shape));
+  const entry = new ViewEntry(heap, ptr, `${dtype}${formatShape(shape)}`, data, owner);
   const nd = toNdarray({ dtype, shape, data });
   Object.defineProperty(nd, Symbol.dispose, { value: () => release(entry), enumerable: false });
   byObject.set(nd, entry);
@@ -115,11 +124,12 @@ function viewEntryOf(x: unknown): ViewEntry | undefined {
  * DisposedError, since reading it would read whatever the heap put there since.
  */
 function heapViewOf(data: TypedArray, what: string): ViewEntry | undefined {
-  if (!heap().isHeapBuffer(data.buffer)) return undefined;
+  const heap = heapHolding(data.buffer);
+  if (!heap) return undefined;
   const known = byObject.get(data);
   const from = data.byteOffset;
   const to = from + data.byteLength;
-  const entry = known && known.holds(from, to) ? known : [...live].find((e) => e.holds(from, to));
+  const entry = known && known.holds(from, to) ? known : [...live].find((e) => e.heap === heap && e.holds(from, to));
   if (!entry || entry.released) {
     throw new DisposedError(
       `${what} lies in the package's heap, in ${known ? `a released ${known.label} view result` : 'memory no live view result owns'}; ` +
@@ -148,7 +158,7 @@ function release(e: ViewEntry): void {
   e.owner?.views.delete(e);
   e.owner = undefined;
   collected.unregister(e);
-  if (e.pins === 0) heap().free(e.ptr);
+  if (e.pins === 0) e.heap.free(e.ptr);
 }
 
 function pin(e: ViewEntry): void {
@@ -157,14 +167,19 @@ function pin(e: ViewEntry): void {
 
 function unpin(e: ViewEntry): void {
   e.pins--;
-  if (e.pins === 0 && e.released) heap().free(e.ptr);
+  if (e.pins === 0 && e.released) e.heap.free(e.ptr);
 }
 
-/** Views not yet released, and the heap bytes they hold. */
-function viewStats(): { views: number; viewBytes: number } {
+/** Views of `heap` not yet released, and the bytes they hold of it. */
+function viewStats(heap: Heap): { views: number; viewBytes: number } {
+  let views = 0;
   let viewBytes = 0;
-  for (const e of live) viewBytes += e.bytes;
-  return { views: live.size, viewBytes };
+  for (const e of live) {
+    if (e.heap !== heap) continue;
+    views++;
+    viewBytes += e.bytes;
+  }
+  return { views, viewBytes };
 }
 
 export { ViewEntry, ViewLease, makeView, viewEntryOf, heapViewOf, assertLive, assertLeaseLive, release, pin, unpin, viewStats };

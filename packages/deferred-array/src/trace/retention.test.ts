@@ -11,7 +11,8 @@ import vm from 'node:vm';
 import { defaultHeap } from 'kernels-wasm';
 import * as da from '../index.js';
 import { source } from '../ir/build-elementwise.js';
-import { allocEvicting, residentAddress, unpin } from '../core/source-cache.js';
+import { sourcesOf } from '../core/source-cache.js';
+import { processHeap } from '../core/heap.js';
 import type { CacheEntry } from '../core/source-cache.js';
 import { toList as list } from '../../test/to-list.js';
 
@@ -136,11 +137,11 @@ describe('heap copies of sources', () => {
     const evicted: Array<WeakRef<CacheEntry>> = [];
     for (let i = 0; i < 4; i++) {
       const pinned = new Set<CacheEntry>();
-      residentAddress(node, pinned);
+      sourcesOf(processHeap()).residentAddress(node, pinned);
       evicted.push(new WeakRef([...pinned][0]!));
-      unpin(pinned);
+      sourcesOf(processHeap()).unpin(pinned);
       // A request no heap can hold evicts every unpinned copy before it gives up.
-      expect(() => allocEvicting(defaultHeap().limitBytes + 16)).toThrow(expect.objectContaining({ code: 'HEAP' }));
+      expect(() => sourcesOf(processHeap()).allocEvicting(defaultHeap().limitBytes + 16)).toThrow(expect.objectContaining({ code: 'HEAP' }));
     }
     // The newest copy's record stays with its source (one per source); the earlier ones must go.
     const earlier = evicted.slice(0, -1);

@@ -94,10 +94,14 @@ function structure(stores: readonly StoreTarget[], target: Target): Structure | 
   return { key: parts.join(';'), leaves, order, leafAt };
 }
 
+/** A heap no backend runs over: a template is planned, never run. */
+const STAND_IN = Object.freeze({});
+
 /** Stands in for the array a template's store writes; a bound stage names the real one. */
 const standIn = (k: number): StorageRef => ({
   id: -1 - k,
   name: `stage target ${k}`,
+  heap: STAND_IN,
   address: () => {
     throw new Error('internal: a stage template was run unbound');
   },
@@ -127,7 +131,7 @@ function makeTemplate(planner: StagePlanner, stores: readonly StoreTarget[], s: 
 function boundLeaf(n: Node): Bound {
   if (n.op === 'stored') {
     const { storage, version } = n.attrs;
-    return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: storage.address(version) };
+    return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: { heap: storage.heap, ptr: storage.address(version) } };
   }
   return { value: { dtype: n.dtype, shape: n.shape, data: expectOp(n, 'source').attrs.data }, source: n };
 }

@@ -13,8 +13,9 @@ import { makeNode } from '../ir/node.js';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { formatShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
-import { heap } from '../core/heap.js';
-import { allocEvicting } from '../core/source-cache.js';
+import { processHeap } from '../core/heap.js';
+import type { Heap } from '../core/heap.js';
+import { sourcesOf } from '../core/source-cache.js';
 
 interface Block {
   readonly ptr: number;
@@ -27,9 +28,9 @@ interface Block {
 /** Blocks beyond the committed one kept for reuse (and for reads of recent versions). */
 const SPARES = 2;
 
-/** Frees a collected array's blocks; holds the block list, never the array. */
-const registry = new FinalizationRegistry<Block[]>((blocks) => {
-  for (const b of blocks.splice(0)) heap().free(b.ptr);
+/** Frees a collected array's blocks; holds the block list and heap, never the array. */
+const registry = new FinalizationRegistry<{ heap: Heap; blocks: Block[] }>(({ heap, blocks }) => {
+  for (const b of blocks.splice(0)) heap.free(b.ptr);
 });
 
 class Storage implements StorageRef {
@@ -38,6 +39,11 @@ class Storage implements StorageRef {
   readonly shape: Shape;
   readonly dtype: DType;
   readonly bytes: number;
+  /**
+   * Where its blocks lie: the process heap, since a mutable array belongs to
+   * no runtime (another runtime's backend reads and writes it through copies).
+   */
+  readonly heap: Heap = processHeap();
   /** The version every committed write has brought it to. */
   committed = 0;
   /** The version its newest enqueued computation produces. */
@@ -55,7 +61,7 @@ class Storage implements StorageRef {
     this.shape = Object.freeze([...shape]);
     this.dtype = dtype;
     this.bytes = sizeOf(shape) * dtypeInfo(dtype).bytes;
-    registry.register(this, this.#blocks);
+    registry.register(this, { heap: this.heap, blocks: this.#blocks });
   }
 
   get name(): string {
@@ -154,19 +160,19 @@ class Storage implements StorageRef {
       .sort((a, b) => (b.version ?? -1) - (a.version ?? -1));
     for (const b of others.slice(SPARES)) {
       this.#blocks.splice(this.#blocks.indexOf(b), 1);
-      heap().free(b.ptr);
+      this.heap.free(b.ptr);
     }
   }
 
   #newBlock(): Block {
-    const b: Block = { ptr: allocEvicting(Math.max(this.bytes, 1)), version: undefined, staged: false };
+    const b: Block = { ptr: sourcesOf(this.heap).allocEvicting(Math.max(this.bytes, 1)), version: undefined, staged: false };
     this.#blocks.push(b);
     return b;
   }
 
   #viewAt(ptr: number): TypedArray {
     const n = sizeOf(this.shape);
-    return heap().view(this.dtype, ptr, n);
+    return this.heap.view(this.dtype, ptr, n);
   }
 }
 

@@ -1,11 +1,11 @@
 // The WebAssembly backend: fused groups run as generated SIMD kernels over
-// the shared heap (floating-point matmul and dot with their elementwise
+// its runtime's heap (floating-point matmul and dot with their elementwise
 // epilogue among them); views are windows onto heap memory; the few ops without a
 // kernel yet (argmin/argmax, joins, integer linear algebra) run through the reference
 // evaluator on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
-import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, defaultHeap, detectSupport, inDefaultHeap, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
+import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
 import type { HeapLike, KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
 import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
@@ -13,8 +13,7 @@ import { formatValue } from '../ir/format.js';
 import type { Node } from '../ir/node.js';
 import type { Plan } from '../plan/plan.js';
 import { describeKernels } from './describe-kernels.js';
-// The package's heap is this backend's allocator: installed as this module loads.
-import './heap.js';
+import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
 import { WasmRun } from './run.js';
@@ -40,9 +39,6 @@ const JOIN_SHARE = 1 << 21;
 function joins(work: number, blocks: number, threads: number): boolean {
   return threads > 1 && work / Math.min(blocks, threads) < JOIN_SHARE;
 }
-
-/** Kernels instantiated on the calling thread (on the shared heap, with this package's host functions). */
-const kernelInstanceCount = (): number => instanceCount(defaultHeap().memory, host);
 
 /** Runs a kernel to the end on the calling thread. */
 function launchInline(k: KernelLaunch, heap: HeapLike): LaunchResult {
@@ -70,15 +66,22 @@ function asPackageError(e: unknown): unknown {
 class WasmBackend implements Backend {
   readonly name = 'wasm';
   readonly target = 'kernels';
+  readonly #heap: WasmHeap;
   readonly #kernels = new KernelCache();
   readonly #compile = (spec: KernelSpec) => this.#kernels.compile(spec);
-  readonly #pool = new WorkerPool();
+  readonly #pool: WorkerPool;
   #host: BackendHost = { settings: () => UNSTARTED };
   #runs = 0;
   #launches = 0;
   #pooled = 0;
   #joined = 0;
   #hostSteps = 0;
+
+  /** Runs over `heap`: its kernels, and its pool's workers, import that memory. */
+  constructor(heap: WasmHeap) {
+    this.#heap = heap;
+    this.#pool = new WorkerPool(heap);
+  }
 
   unavailable(): string | undefined {
     const support = detectSupport();
@@ -105,7 +108,7 @@ class WasmBackend implements Backend {
 
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
     noSharedHeap();
-    const run = new WasmRun(this.#compile, plan, bound, outs);
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
@@ -118,7 +121,7 @@ class WasmBackend implements Backend {
   }
 
   async runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult> {
-    const run = new WasmRun(this.#compile, plan, bound, outs);
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -153,7 +156,7 @@ class WasmBackend implements Backend {
    * the sizes `bound` gives, and freed.
    */
   prepare(plan: Plan, bound: Bindings): void {
-    const run = new WasmRun(this.#compile, plan, bound);
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound);
     // Copies (a reshape's, a product operand's) ignore their launch's result.
     const dry: Launcher<LaunchResult> = () => undefined as unknown as LaunchResult;
     try {
@@ -179,7 +182,8 @@ class WasmBackend implements Backend {
         compileMs: this.#kernels.compileMs,
         cached: this.#kernels.size,
         cacheLimit: MODULE_CACHE,
-        instances: kernelInstanceCount(),
+        // Kernels instantiated on the calling thread (on this heap, with this package's host functions).
+        instances: this.#heap.made ? instanceCount(this.#heap.made.memory, host) : 0,
         instancesLimit: INSTANCE_CACHE,
       },
     };
@@ -213,7 +217,7 @@ class WasmBackend implements Backend {
     return {
       flags: run.flags,
       value: (n) => run.valueOf(n),
-      owns: (data) => !inDefaultHeap(data.buffer),
+      owns: (data) => !this.#heap.isHeapBuffer(data.buffer),
       take: (n) => run.take(n),
       written: run.written,
       release: () => run.end(),

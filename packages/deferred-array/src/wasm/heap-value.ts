@@ -1,7 +1,7 @@
 // Values in the WebAssembly backend: strided windows onto heap memory. A view
 // (transpose, slice, broadcast, reshape of contiguous data) is a new window
 // over the same bytes, so views cost nothing until something reads them.
-import { defaultHeap } from 'kernels-wasm';
+import type { Heap } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { RandomWords, ViewMap } from '../ir/node.js';
@@ -12,6 +12,8 @@ import type { Dense } from '../core/dense.js';
 
 /** A heap block this run allocated, shared by every window onto it. */
 interface Allocation {
+  /** The heap it lies in, which frees it. */
+  readonly heap: Heap;
   readonly ptr: number;
   readonly data: TypedArray;
   refs: number;
@@ -42,12 +44,12 @@ const viewType = (d: DType) => (d === 'bool' ? 'uint8' : d);
 /** Allocates heap bytes (the backend's allocator, which may evict cached sources). */
 type Alloc = (bytes: number) => number;
 
-function allocValue(dtype: DType, shape: Shape, alloc: Alloc, release?: () => void): HeapValue {
-  const heap = defaultHeap();
+/** A new contiguous value in `heap`, its block from `alloc` (freed when its last reference drops, or handed to `release`). */
+function allocValue(heap: Heap, dtype: DType, shape: Shape, alloc: Alloc, release?: () => void): HeapValue {
   const n = sizeOf(shape);
   const ptr = alloc(n * dtypeInfo(dtype).bytes);
   const data = heap.view(viewType(dtype), ptr, n) as TypedArray;
-  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { ptr, data, refs: 1, ...(release ? { release } : {}) } };
+  return { dtype, shape, ptr, strides: contiguousStrides(shape), alloc: { heap, ptr, data, refs: 1, ...(release ? { release } : {}) } };
 }
 
 /** A source's cached copy at `ptr` (the cache owns it, not the run). */
@@ -94,20 +96,20 @@ function dropValue(v: HeapValue): void {
   a.refs--;
   if (a.refs > 0) return;
   if (a.release) a.release();
-  else defaultHeap().free(a.ptr);
+  else a.heap.free(a.ptr);
 }
 
 /**
- * The value as a row-major Dense: a view of the heap where it is contiguous
- * (valid while its memory is: read it before the run ends), else a JS copy.
+ * The value, a window onto `heap`, as a row-major Dense: a view of the heap
+ * where it is contiguous (valid while its memory is: read it before the run
+ * ends), else a JS copy.
  */
-function toDense(v: HeapValue): Dense {
+function toDense(v: HeapValue, heap: Heap): Dense {
   if (v.random) throw new Error('internal: a random array reached the host; the planner copies one that a kernel does not read');
   if (isContiguous(v)) {
-    return { dtype: v.dtype, shape: v.shape, data: defaultHeap().view(viewType(v.dtype), v.ptr, sizeOf(v.shape)) as TypedArray };
+    return { dtype: v.dtype, shape: v.shape, data: heap.view(viewType(v.dtype), v.ptr, sizeOf(v.shape)) as TypedArray };
   }
   const out = allocDense(v.dtype, v.shape);
-  const heap = defaultHeap();
   const bytes = dtypeInfo(v.dtype).bytes;
   const n = sizeOf(v.shape);
   if (n === 0) return out;

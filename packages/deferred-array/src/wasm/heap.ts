@@ -1,25 +1,82 @@
-// kernels-wasm's process heap as the package's Heap (core/heap.ts): installed
-// when this module loads, which every runtime's WebAssembly backend does.
-import { defaultHeap, formatBytes, heapIsShared, inDefaultHeap } from 'kernels-wasm';
+// kernels-wasm heaps as the package's Heap (core/heap.ts): the process heap,
+// installed when this module loads (which every runtime's WebAssembly backend
+// does), and a runtime's own, each made on first use so that a runtime
+// reserves no memory until it runs.
+import { defaultHeap, defaultHeapIfMade, formatBytes, heapIsShared, newHeap } from 'kernels-wasm';
+import type { Heap as KernelHeap } from 'kernels-wasm';
 import type { TypedArray } from '../ir/dtypes.js';
-import { installHeap } from '../core/heap.js';
-import type { Heap } from '../core/heap.js';
+import { installHeap, registerHeap } from '../core/heap.js';
+import type { Heap, HeapStats } from '../core/heap.js';
 
-const wasmHeap: Heap = {
-  get shared() {
+class WasmHeap implements Heap {
+  readonly #get: () => KernelHeap;
+  readonly #peek: () => KernelHeap | undefined;
+
+  /** `get` makes the memory on first call; `peek` gives it only once made. */
+  constructor(get: () => KernelHeap, peek: () => KernelHeap | undefined) {
+    this.#get = get;
+    this.#peek = peek;
+  }
+
+  /** kernels-wasm's heap, made now if it is not yet: its memory is what kernels and workers import. */
+  get kernels(): KernelHeap {
+    return this.#get();
+  }
+
+  /** kernels-wasm's heap if it has been made. */
+  get made(): KernelHeap | undefined {
+    return this.#peek();
+  }
+
+  get shared(): boolean {
     return heapIsShared();
-  },
-  alloc: (bytes) => defaultHeap().alloc(bytes),
-  free: (ptr) => defaultHeap().free(ptr),
-  view: (dtype, ptr, length): TypedArray => defaultHeap().view(dtype, ptr, length),
-  sizeOf: (ptr) => defaultHeap().sizeOf(ptr),
-  // Never makes the heap: a buffer cannot be the memory of a heap not yet made.
-  isHeapBuffer: (buffer) => inDefaultHeap(buffer),
-  isFull: (e) => e instanceof Error && 'code' in e && e.code === 'HEAP',
-  stats: () => defaultHeap().stats(),
-  formatBytes,
-};
+  }
 
-installHeap(wasmHeap);
+  alloc(bytes: number): number {
+    return this.#get().alloc(bytes);
+  }
 
-export { wasmHeap };
+  free(ptr: number): void {
+    this.#get().free(ptr);
+  }
+
+  view(dtype: Parameters<Heap['view']>[0], ptr: number, length: number): TypedArray {
+    return this.#get().view(dtype, ptr, length);
+  }
+
+  sizeOf(ptr: number): number {
+    return this.#get().sizeOf(ptr);
+  }
+
+  // Never makes the memory: a buffer cannot be the memory of a heap not yet made.
+  isHeapBuffer(buffer: ArrayBufferLike): boolean {
+    return this.#peek()?.isHeapBuffer(buffer) ?? false;
+  }
+
+  isFull(e: unknown): boolean {
+    return e instanceof Error && 'code' in e && e.code === 'HEAP';
+  }
+
+  stats(): HeapStats {
+    return this.#get().stats();
+  }
+
+  formatBytes(bytes: number): string {
+    return formatBytes(bytes);
+  }
+}
+
+/** The process heap: kernels-wasm's default one. */
+const processWasmHeap = new WasmHeap(defaultHeap, defaultHeapIfMade);
+
+installHeap(processWasmHeap);
+
+/** A heap of a runtime's own, under the same ceiling as the process heap. */
+function ownHeap(): WasmHeap {
+  let made: KernelHeap | undefined;
+  const h = new WasmHeap(() => (made ??= newHeap()), () => made);
+  registerHeap(h);
+  return h;
+}
+
+export { WasmHeap, processWasmHeap, ownHeap };

@@ -2,11 +2,12 @@
 // need with the runtime's thread count, remade when that changes, ended by
 // shutdown(). A pool that cannot start is not retried: execution stays on
 // the calling thread, with one warning saying why. Each runtime's backend
-// holds its own pool; all of them work over the one process heap.
-import { createPool, defaultHeap, heapIsShared } from 'kernels-wasm';
+// holds its own pool, whose workers import that runtime's heap.
+import { createPool, heapIsShared } from 'kernels-wasm';
 import type { KernelPool, PoolKind } from 'kernels-wasm';
 import { hostModuleUrl } from './host-module.js';
 import { emitWarning } from '../util/platform.js';
+import type { WasmHeap } from './heap.js';
 
 interface PoolSettings {
   /** The module workers load host functions from (tests substitute one that fails on cue). */
@@ -44,11 +45,16 @@ function noSharedHeap(): boolean {
 }
 
 class WorkerPool {
+  readonly #heap: WasmHeap;
   #current: PoolEntry | undefined;
   /** Set once a pool failed to start: nothing is retried until shutdown(). */
   #unavailable = false;
   /** Jobs on each pool, so a pool being replaced or shut down finishes them first. */
   readonly #inFlight = new Map<Promise<KernelPool | undefined>, Set<Promise<unknown>>>();
+
+  constructor(heap: WasmHeap) {
+    this.#heap = heap;
+  }
 
   /** Blocks each worker of the current pool has run since it started (none without a pool). */
   workerBlocks(): number[] {
@@ -92,7 +98,7 @@ class WorkerPool {
     const settings = testSettings.current ?? defaults();
     let pool: KernelPool | undefined;
     try {
-      pool = await createPool({ threads, memory: defaultHeap().memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
+      pool = await createPool({ threads, memory: this.#heap.kernels.memory, hostModule: settings.hostModule, ...(settings.kind ? { kind: settings.kind } : {}) });
       await pool.start();
       return pool;
     } catch (e) {

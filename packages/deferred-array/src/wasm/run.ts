@@ -3,9 +3,8 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import { defaultHeap } from 'kernels-wasm';
-import type { CompiledModule, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
-import type { Node } from '../ir/node.js';
+import type { CompiledModule, Heap as KernelHeap, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
+import type { Node, StorageRef } from '../ir/node.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
@@ -21,8 +20,10 @@ import {
   allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
-import { allocEvicting, residentAddress, unpin } from '../core/source-cache.js';
-import type { CacheEntry } from '../core/source-cache.js';
+import { sourcesOf } from '../core/source-cache.js';
+import type { CacheEntry, SourceCache } from '../core/source-cache.js';
+import { forEachStrided } from '../core/dense.js';
+import type { WasmHeap } from './heap.js';
 import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
@@ -61,7 +62,11 @@ class WasmRun {
   readonly #allocations = new Set<Allocation>();
   /** Cached sources this run reads: not evicted to make room while it runs. */
   readonly #pinned = new Set<CacheEntry>();
-  readonly #alloc: Alloc = (bytes) => allocEvicting(bytes);
+  readonly #space: WasmHeap;
+  /** The heap's kernels-wasm allocator, and its cache of source copies. */
+  readonly #kernelHeap: KernelHeap;
+  readonly #sources: SourceCache;
+  readonly #alloc: Alloc;
   readonly #plan: Plan;
   readonly #bound: Bindings;
   /** Heap outs the kernels store results into directly. */
@@ -71,12 +76,17 @@ class WasmRun {
   /** Heap blocks of the plan's buffers, while a value in them is live or a later one is to come. */
   readonly #blocks = new Map<number, { readonly ptr: number; live: boolean }>();
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
-  readonly heap: HeapLike = { memory: defaultHeap().memory, alloc: this.#alloc, free: (ptr) => defaultHeap().free(ptr) };
+  readonly heap: HeapLike;
   #done = false;
   readonly #compile: Compile;
 
-  /** `compile`: the backend's kernel cache; `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
-  constructor(compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
+  /** `heap`: the runtime's; `compile`: the backend's kernel cache; `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
+  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
+    this.#space = heap;
+    const kernelHeap = (this.#kernelHeap = heap.kernels);
+    this.#sources = sourcesOf(heap);
+    this.#alloc = (bytes) => this.#sources.allocEvicting(bytes);
+    this.heap = { memory: kernelHeap.memory, alloc: this.#alloc, free: (ptr) => kernelHeap.free(ptr) };
     this.#compile = compile;
     this.#plan = plan;
     this.#bound = bound;
@@ -99,7 +109,7 @@ class WasmRun {
     if (id === undefined) {
       // A trace stage's write that the planner gave no buffer: the kernel stores it in its target block.
       const target = this.#plan.stores.find((st) => st.node === n);
-      return target ? targetValue(target) : this.#keep(allocValue(n.dtype, shape, this.#alloc));
+      return target && this.#inHeap(target.storage) ? targetValue(target) : this.#keep(allocValue(this.#kernelHeap, n.dtype, shape, this.#alloc));
     }
     const buffer = this.#plan.buffers[id]!;
     const block = (): number => {
@@ -114,9 +124,9 @@ class WasmRun {
       b.live = false;
       if (buffer.values[buffer.values.length - 1] !== n) return;
       this.#blocks.delete(id);
-      defaultHeap().free(b.ptr);
+      this.#kernelHeap.free(b.ptr);
     };
-    return this.#keep(allocValue(n.dtype, shape, block, release));
+    return this.#keep(allocValue(this.#kernelHeap, n.dtype, shape, block, release));
   }
 
   /** Evaluates a node step on this thread (sources, views, scalars, reshapes, and ops without kernels). */
@@ -189,7 +199,7 @@ class WasmRun {
 
   /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
   #copy(v: HeapValue, dtype: DType, launchInline: Launcher<LaunchResult>, label: string): HeapValue {
-    const copy = this.#keep(allocValue(dtype, v.shape, this.#alloc));
+    const copy = this.#keep(allocValue(this.#kernelHeap, dtype, v.shape, this.#alloc));
     const built = buildCopy(v, copy);
     this.launches++;
     launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
@@ -208,11 +218,16 @@ class WasmRun {
   /**
    * Writes each of a trace stage's stores into its target block, where its
    * kernel did not already (a value no kernel computed, a product, or a value
-   * with two targets), by a copy kernel on this thread.
+   * with two targets), by a copy kernel on this thread; into a block in
+   * another heap, by a copy from this one.
    */
   writeStores(launchInline: Launcher<LaunchResult>): void {
     for (const st of this.#plan.stores) {
       const v = this.#values.get(st.node)!;
+      if (!this.#inHeap(st.storage)) {
+        copyOut(toDense(v, this.#kernelHeap), st);
+        continue;
+      }
       const t = targetValue(st);
       if (v.ptr === t.ptr && v.strides.every((x, i) => x === t.strides[i] || v.shape[i]! <= 1)) continue;
       if (sizeOf(t.shape) === 0) continue;
@@ -224,7 +239,7 @@ class WasmRun {
 
   /** A result's values, row-major: its own block where that is exactly it, else a copy. Valid until end(). */
   valueOf(n: Node): Dense {
-    return toDense(this.#values.get(n)!);
+    return toDense(this.#values.get(n)!, this.#kernelHeap);
   }
 
   /**
@@ -250,11 +265,24 @@ class WasmRun {
     for (const a of this.#allocations) {
       if (a.refs === 0) continue;
       a.refs = 0;
-      if (!a.release) defaultHeap().free(a.ptr);
+      if (!a.release) this.#kernelHeap.free(a.ptr);
     }
-    for (const b of this.#blocks.values()) defaultHeap().free(b.ptr);
+    for (const b of this.#blocks.values()) this.#kernelHeap.free(b.ptr);
     this.#blocks.clear();
-    unpin(this.#pinned);
+    this.#sources.unpin(this.#pinned);
+  }
+
+  /** Whether a mutable array's blocks lie in this run's heap (else it is read and written through copies). */
+  #inHeap(storage: StorageRef): boolean {
+    return storage.heap === this.#space;
+  }
+
+  /** A mutable array's version: read where it lies, or copied in from another heap for this run. */
+  #stored(storage: StorageRef, version: number, dtype: DType, shape: readonly number[]): HeapValue {
+    if (this.#inHeap(storage)) return atAddress(storage.address(version), dtype, shape);
+    const v = this.#keep(allocValue(this.#kernelHeap, dtype, shape, this.#alloc));
+    v.alloc!.data.set(storage.view(version));
+    return v;
   }
 
   #keep(v: HeapValue): HeapValue {
@@ -266,10 +294,10 @@ class WasmRun {
     const input = (i: number): HeapValue => this.#values.get(n.inputs[i]!)!;
     switch (n.family) {
       case 'source':
-        if (n.op === 'stored') return atAddress(n.attrs.storage.address(n.attrs.version), n.dtype, n.shape);
+        if (n.op === 'stored') return this.#stored(n.attrs.storage, n.attrs.version, n.dtype, n.shape);
         if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
         if (n.op === 'random') return randomValue(n.attrs.random, n.dtype, n.shape);
-        return atAddress(residentAddress(n, this.#pinned), n.dtype, n.shape);
+        return atAddress(this.#sources.residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const constant = this.#bound.get(n);
         if (constant) return this.#boundValue(n, constant);
@@ -290,7 +318,7 @@ class WasmRun {
       }
       default: {
         this.hostSteps++;
-        const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i))), this.flags);
+        const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);
         const v = this.#place(n, dense.shape);
         v.alloc!.data.set(dense.data);
         return v;
@@ -304,9 +332,9 @@ class WasmRun {
    */
   #boundValue(n: Node, b: Bound | undefined): HeapValue {
     if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
-    if (b.at !== undefined) return atAddress(b.at, n.dtype, n.shape);
-    if (b.source) return atAddress(residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
-    const v = this.#keep(allocValue(n.dtype, n.shape, this.#alloc));
+    if (b.at && b.at.heap === this.#space) return atAddress(b.at.ptr, n.dtype, n.shape);
+    if (b.source) return atAddress(this.#sources.residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
+    const v = this.#keep(allocValue(this.#kernelHeap, n.dtype, n.shape, this.#alloc));
     v.alloc!.data.set(b.value.data);
     return v;
   }
@@ -378,6 +406,14 @@ function elementwiseKernel(compile: Compile, g: FusedGroup, inputs: readonly Hea
   const made = compiledKernel(compile, buildKernel(g, inputs, outputs));
   lastBuilt.set(g, { layout: values.map(({ dtype, shape, strides }) => ({ dtype, shape, strides })), ...made });
   return made;
+}
+
+/** Writes `value` into the window of its mutable array's block that `st` stores to, through the array's own view of it. */
+function copyOut(value: Dense, st: StoreTarget): void {
+  const block = st.storage.view(st.version);
+  forEachStrided(value.shape, [{ strides: st.strides, offset: st.offset }], (i, o) => {
+    block[o] = value.data[i]!;
+  });
 }
 
 /** The window of a mutable array's block that a store writes (the array owns the block, not the run). */

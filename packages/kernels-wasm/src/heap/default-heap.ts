@@ -3,8 +3,10 @@
 import { Heap } from './heap.js';
 import { Lazy, heapIsShared } from '../support.js';
 
-// The heap outlives any one runtime of deferred-array: arrays and views made under one are read under another.
-const instance = new Lazy(() => new Heap({ shared: heapIsShared(), ...ceiling() }));
+/** A heap as the process's is made: shared where the host allows, under the environment's ceiling. */
+const newHeap = (): Heap => new Heap({ shared: heapIsShared(), ...ceiling() });
+
+const instance = new Lazy(newHeap);
 
 /**
  * The process-wide heap, shared where the host allows (heapIsShared). It grows
@@ -31,4 +33,7 @@ function inDefaultHeap(buffer: ArrayBufferLike): boolean {
   return instance.made && instance.get().isHeapBuffer(buffer);
 }
 
-export { defaultHeap, inDefaultHeap };
+/** The process-wide heap if it has been made; never makes it. */
+const defaultHeapIfMade = (): Heap | undefined => (instance.made ? instance.get() : undefined);
+
+export { defaultHeap, defaultHeapIfMade, inDefaultHeap, newHeap };

@@ -20,7 +20,7 @@
 //   at least 16), which is what they occupy.
 export { Heap } from './heap.js';
 export type { HeapStats } from './heap.js';
-export { defaultHeap, inDefaultHeap } from './default-heap.js';
+export { defaultHeap, defaultHeapIfMade, inDefaultHeap, newHeap } from './default-heap.js';
 export { HeapExhaustedError, HeapPointerError, formatBytes } from './errors.js';
 export type { HeapPointerProblem } from './errors.js';
 export type { HeapOptions } from './options.js';
