@@ -26,6 +26,9 @@ const bits = (x: da.StdNdarray): string => {
   return Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
 };
 
+/** The first result of an execute() without marked outputs. */
+const first = (r: da.StdNdarray[] | da.OutputRecord): da.StdNdarray => (r as da.StdNdarray[])[0]!;
+
 const ramp = (n: number): da.DeferredArray => da.array(new Float64Array(n).map((_, i) => Math.sin(i * 0.37) * 10));
 
 /** Whether results may be views (the WebAssembly backend over a shared heap; elsewhere they are copies). */
@@ -51,21 +54,21 @@ test("one runtime's view results are read, and written as outs, by another, thro
   const rt = runtime();
   const x = ramp(1000);
   const [v] = (await rt.execute([da.cos(x)], { view: true })) as da.StdNdarray[];
-  const cos = list(da.wrap(da.executeSync([da.cos(x)])[0] as da.StdNdarray));
+  const cos = list(da.wrap(first(da.executeSync([da.cos(x)])))) as number[];
   if (views(rt)) {
     expect(rt.heapStats().views).toBe(1);
     expect(da.heapStats().views).toBe(0);
-    expect(inDefaultHeap(v!.data.buffer)).toBe(false);
+    expect(inDefaultHeap((v!.data as Float64Array).buffer)).toBe(false);
   }
   // Read by the default runtime, which copies it into the process heap.
   const [w] = (await da.execute([da.wrap(v!).add(1)])) as da.StdNdarray[];
-  expect(list(da.wrap(w!))).toEqual((cos as number[]).map((c) => c + 1));
+  expect(list(da.wrap(w!))).toEqual(cos.map((c) => c + 1));
   // Written as an out by the default runtime, and a process-heap view written by the runtime.
   da.executeSync([da.sin(x)], { out: [v] });
-  expect(list(da.wrap(v!))).toEqual(list(da.wrap(da.executeSync([da.sin(x)])[0] as da.StdNdarray)));
+  expect(list(da.wrap(v!))).toEqual(list(da.wrap(first(da.executeSync([da.sin(x)])))));
   const [p] = (await da.execute([da.exp(x.mul(0.01))], { view: true })) as da.StdNdarray[];
   await rt.execute([da.tan(x.mul(0.01))], { out: [p] });
-  expect(list(da.wrap(p!))).toEqual(list(da.wrap(da.executeSync([da.tan(x.mul(0.01))])[0] as da.StdNdarray)));
+  expect(list(da.wrap(p!))).toEqual(list(da.wrap(first(da.executeSync([da.tan(x.mul(0.01))])))));
   // Each heap's views are counted by its runtime, and released there.
   if (views(rt)) expect([rt.heapStats().views, da.heapStats().views]).toEqual([1, 1]);
   da.release(v!);
