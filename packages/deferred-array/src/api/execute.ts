@@ -73,6 +73,9 @@ interface CacheStats {
   /** Kernels instantiated on the calling thread (each pool worker keeps as many at most). */
   readonly kernelInstances: number;
   readonly kernelInstancesLimit: number;
+  /** Plans of requests (execute() calls), kept by graph structure. */
+  readonly plans: number;
+  readonly plansLimit: number;
   /** Plans of in-place trace stages, kept by graph structure. */
   readonly stagePlans: number;
   readonly stagePlansLimit: number;
@@ -83,7 +86,7 @@ interface CacheStats {
 }
 
 interface Stats {
-  backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number; writtenOver: number;
+  backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; plansReused: number; stagePlansReused: number; writtenOver: number;
   kernelsCompiled: number; compileMs: number; bytesMoved: number;
   /** Blocks each worker of the pool has run since it started (empty without a pool; the calling thread's share is not counted). */
   workerBlocks: number[];

@@ -72,5 +72,13 @@ function gather(src: Dense, shape: Shape, view: ViewMap, dtype: DType = src.dtyp
   return out;
 }
 
-export { allocDense, forEachStrided, gather };
+/** Writes `v`, row-major, into the strided window `view` of `to` (a mutable array's block, where a trace stage stores). */
+function scatter(v: Dense, to: TypedArray, view: ViewMap): void {
+  const from = v.data;
+  forEachStrided(v.shape, [view], (i, o) => {
+    to[o] = from[i]!;
+  });
+}
+
+export { allocDense, forEachStrided, gather, scatter };
 export type { Dense };

@@ -18,6 +18,7 @@ import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, Out
 import { configured, initialConfig } from './config.js';
 import type { Config, ConfigureOptions, ErrorAction, ErrorPolicy } from './config.js';
 import { PlanCache } from './plan-cache.js';
+import { RequestPlans } from './request-plans.js';
 import { deliver } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
 import { directTargets, holdHeap } from '../results/in-place.js';
@@ -55,19 +56,20 @@ type Drive<T> = Generator<Step, T, RunResult | undefined>;
 const FORCE: Step = { kind: 'force' };
 const FORCED: Step = { kind: 'forced' };
 
-function apply(action: ErrorAction, count: number, message: string): void {
+/** Warns or raises as `action` says when `count` is not 0; the message is made only then (this runs on every run). */
+function apply(action: ErrorAction, count: number, message: () => string): void {
   if (count === 0 || action === 'ignore') return;
-  if (action === 'raise') throw new ExecutionError(message);
-  emitWarning(message);
+  if (action === 'raise') throw new ExecutionError(message());
+  emitWarning(message());
 }
 
 function applyPolicy(flags: RunFlags, errors: ErrorPolicy): void {
-  const where = [...flags.where].join(', ');
-  apply(errors.divide, flags.divideByZero,
-    `integer division by zero in ${where} (${flags.divideByZero} element(s), each set to 0); ` +
+  const where = (): string => [...flags.where].join(', ');
+  apply(errors.divide, flags.divideByZero, () =>
+    `integer division by zero in ${where()} (${flags.divideByZero} element(s), each set to 0); ` +
     `configure({ errors: { divide: 'ignore' } }) to silence, or 'raise' to fail`);
-  apply(errors.invalid, flags.invalidCast,
-    `invalid value in ${where}: ${flags.invalidCast} NaN, infinite or out-of-range float(s) cast to an integer dtype ` +
+  apply(errors.invalid, flags.invalidCast, () =>
+    `invalid value in ${where()}: ${flags.invalidCast} NaN, infinite or out-of-range float(s) cast to an integer dtype ` +
     `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
 }
 
@@ -145,7 +147,8 @@ class Linker {
   readonly #backends = new Map<string, Backend>();
   #config: Config | undefined;
   readonly #counters: LinkerCounters = { plans: 0, bytesMoved: 0, writtenOver: 0 };
-  readonly #plans = new PlanCache((roots, target) => this.plan(roots, target));
+  readonly #requests = new RequestPlans((roots, target) => this.plan(roots, target));
+  readonly #plans = new PlanCache((roots, target) => this.#requests.plan(roots, target));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores));
 
   constructor(heap: Heap) {
@@ -236,7 +239,7 @@ class Linker {
   }
 
   stats(): {
-    backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; stagePlansReused: number;
+    backend: string; runs: number; steps: number; pooled: number; joined: number; plans: number; plansReused: number; stagePlansReused: number;
     writtenOver: number; kernelsCompiled: number; bytesMoved: number; compileMs: number; workerBlocks: number[];
   } {
     const current = this.backend;
@@ -246,15 +249,21 @@ class Linker {
     const kernels = kernelTotals(all.map((s) => s.kernels));
     const { plans, writtenOver, bytesMoved } = this.#counters;
     return {
-      backend: current.name, runs, steps, pooled, joined, plans, stagePlansReused: this.#stagePlans.stats().reused, writtenOver,
+      backend: current.name, runs, steps, pooled, joined, plans, plansReused: this.#requests.stats().reused, stagePlansReused: this.#stagePlans.stats().reused, writtenOver,
       kernelsCompiled: kernels.compiled, bytesMoved, compileMs: kernels.compileMs, workerBlocks: all.flatMap((s) => [...s.workerBlocks]),
     };
   }
 
   /** What the runtime's caches hold, beside their limits. */
-  cacheStats(): { kernels: number; kernelsLimit: number; kernelInstances: number; kernelInstancesLimit: number; stagePlans: number } {
+  cacheStats(): {
+    kernels: number; kernelsLimit: number; kernelInstances: number; kernelInstancesLimit: number; plans: number; plansLimit: number; stagePlans: number;
+  } {
     const k = kernelTotals([...this.#backends.values()].map((b) => b.stats().kernels));
-    return { kernels: k.cached, kernelsLimit: k.cacheLimit, kernelInstances: k.instances, kernelInstancesLimit: k.instancesLimit, stagePlans: this.#stagePlans.stats().templates };
+    const requests = this.#requests.stats();
+    return {
+      kernels: k.cached, kernelsLimit: k.cacheLimit, kernelInstances: k.instances, kernelInstancesLimit: k.instancesLimit,
+      plans: requests.templates, plansLimit: requests.limit, stagePlans: this.#stagePlans.stats().templates,
+    };
   }
 
   // The driver: a request is one step list, answered here on the calling
@@ -374,18 +383,18 @@ class Linker {
     }
   }
 
-  /** `plan` with the request's outs bound to it. */
-  #bindRequest(plan: Plan, many: boolean, request: ResultRequest): { plan: Plan; outs?: OutBinding; direct?: ReadonlyMap<Node, OutTarget> } {
-    if (request.out === undefined) return { plan };
+  /** `plan` (its leaves bound to `bound`) with the request's outs bound to it. */
+  #bindRequest(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings): Omit<RunStep, 'kind'> {
+    if (request.out === undefined) return { plan, bound };
     const outs = bindOut(request.out, plan, many);
-    return { plan, outs, direct: directTargets(plan, outs, request.view, this.config.errors, this.heap) };
+    return { plan, bound, outs, direct: directTargets(plan, outs, request.view, this.config.errors, this.heap, bound) };
   }
 
-  /** Runs `plan` (made already) for the request and hands its results out. */
-  *#deliver(plan: Plan, many: boolean, request: ResultRequest): Drive<Outcome> {
-    const bound = this.#bindRequest(plan, many, request);
-    const run = yield* this.#run(bound);
-    return this.#finish(many, bound.plan, run, request, bound.outs, bound.direct);
+  /** Runs `plan` (made already, its leaves bound to `bound`) for the request and hands its results out. */
+  *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings): Drive<Outcome> {
+    const step = this.#bindRequest(plan, many, request, bound);
+    const run = yield* this.#run(step);
+    return this.#finish(many, plan, run, request, step.outs, step.direct);
   }
 
   *#bound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest): Drive<Outcome> {
@@ -411,7 +420,7 @@ class Linker {
   *#request(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Drive<Outcome | undefined> {
     // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
     const again = all ? undefined : this.#plans.lookup(roots, this.target);
-    if (again) return yield* this.#deliver(again, many, request);
+    if (again) return yield* this.#deliver(again.plan, many, request, again.bound);
     const first = survey(roots);
     const decided = first.conds ? yield* this.#decide(roots) : [...roots];
     const reads = first.conds ? survey(decided).reads : first.reads;
@@ -427,8 +436,8 @@ class Linker {
   /** The request's own plan, run; none for a request with no roots. */
   *#main(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): Drive<Outcome | undefined> {
     if (roots.length === 0) return undefined;
-    const plan = reused ? this.#plans.plan(roots, this.target) : this.plan(roots);
-    return yield* this.#deliver(plan, many, request);
+    const { plan, bound } = reused ? this.#plans.plan(roots, this.target) : this.#requests.plan(roots, this.target);
+    return yield* this.#deliver(plan, many, request, bound);
   }
 
   /** The force the request needs, stage by stage, then `then`; every array it writes moves only if all of it succeeds. */

@@ -1,25 +1,26 @@
 // Plans of graphs executed again. Nodes never change, so a request over the
 // same roots, for the same target, while no output() or pin() mark has been
-// set since, gets the plan made the first time: a loop executing one
-// DeferredArray plans once, as a compiled function does. Requests that read
-// mutable arrays are planned afresh (their versions move with the trace).
+// set since, gets the plan and bindings it had the first time, without even
+// reading its structure: a loop executing one DeferredArray finds its plan at
+// once. Requests that read mutable arrays are bound afresh (their versions
+// move with the trace).
 import type { Node } from '../ir/node.js';
 import { marksGeneration } from '../ir/marks.js';
 import type { Target } from '../plan/pipeline.js';
-import type { Plan } from '../plan/plan.js';
+import type { Planned } from './request-plans.js';
 
 interface Entry {
   readonly roots: readonly Node[];
   readonly target: Target;
   readonly marks: number;
-  readonly plan: Plan;
+  readonly planned: Planned;
 }
 
 /** A few plans per first root (different companions, targets or marks); collected with the root. */
 const PER_ROOT = 4;
 
-/** Makes a plan (the runtime's planner, which counts them). */
-type Planner = (roots: readonly Node[], target: Target) => Plan;
+/** Plans a request, or binds its structure's plan (the runtime's request plans). */
+type Planner = (roots: readonly Node[], target: Target) => Planned;
 
 class PlanCache {
   readonly #cache = new WeakMap<Node, Entry[]>();
@@ -34,23 +35,23 @@ class PlanCache {
    * since. Only requests without conds or mutable reads are ever stored, so a
    * hit also says the request needs neither.
    */
-  lookup(roots: readonly Node[], target: Target): Plan | undefined {
+  lookup(roots: readonly Node[], target: Target): Planned | undefined {
     const first = roots[0];
     if (!first) return undefined;
     const marks = marksGeneration();
-    return this.#cache.get(first)?.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]))?.plan;
+    return this.#cache.get(first)?.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]))?.planned;
   }
 
   /** Plans a request without conds or mutable reads, or reuses its plan. */
-  plan(roots: readonly Node[], target: Target): Plan {
+  plan(roots: readonly Node[], target: Target): Planned {
     const first = roots[0];
     const hit = this.lookup(roots, target);
     if (hit || !first) return hit ?? this.#plan(roots, target);
-    const plan = this.#plan(roots, target);
+    const planned = this.#plan(roots, target);
     const marks = marksGeneration();
     const entries = this.#cache.get(first) ?? [];
-    this.#cache.set(first, [{ roots: [...roots], target, marks, plan }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);
-    return plan;
+    this.#cache.set(first, [{ roots: [...roots], target, marks, planned }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);
+    return planned;
   }
 }
 

@@ -35,4 +35,4 @@ function mergeCommon(plan: Plan): Plan {
   });
 }
 
-export { mergeCommon, attrsKey };
+export { mergeCommon, attrsKey, numberKey };

@@ -38,6 +38,15 @@ function exactReciprocal(c: number, dtype: DType): number | undefined {
   return r;
 }
 
+/**
+ * Whether a rewrite below may depend on a constant of this value (1, 0 and -0,
+ * small integer exponents, powers of two), so that a plan made over it holds
+ * for it alone: plan templates key such constants by value and take any other
+ * as a leaf bound per run (plan/template.ts). Errs towards true.
+ */
+const valueMatters = (c: number, dtype: DType): boolean =>
+  Object.is(c, -0) || (Number.isInteger(c) && Math.abs(c) <= MAX_INT_POWER) || exactReciprocal(c, dtype) !== undefined;
+
 /** The value of a scalar operand of the node's own dtype (so no cast is skipped); else undefined. */
 const constantOf = (n: Node, dtype: DType): number | undefined =>
   (n.op === 'scalar' && n.dtype === dtype ? (n.attrs.value as number) : undefined);
@@ -105,4 +114,4 @@ function reduceStrength(plan: Plan): Plan {
   });
 }
 
-export { reduceStrength };
+export { reduceStrength, valueMatters };

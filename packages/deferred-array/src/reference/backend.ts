@@ -4,19 +4,13 @@ import { heapHolding } from '../core/heap.js';
 import type { Backend, BackendStats, Bindings, RunResult } from '../execute/backend.js';
 import type { Node } from '../ir/node.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
-import { forEachStrided } from '../core/dense.js';
+import { scatter } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { evaluateNode } from './evaluate.js';
 import { newFlags } from '../core/flags.js';
 
 /** Writes a trace stage's value into its window of the mutable array's block. */
-function writeStore(st: StoreTarget, v: Dense): void {
-  const block = st.storage.view(st.version);
-  const from = v.data;
-  forEachStrided(v.shape, [{ strides: st.strides, offset: st.offset }], (i, o) => {
-    block[o] = from[i]!;
-  });
-}
+const writeStore = (st: StoreTarget, v: Dense): void => scatter(v, st.storage.view(st.version), st);
 
 /** A placeholder's value in this run. */
 function boundValue(bound: Bindings, n: Node): Dense {
@@ -53,7 +47,9 @@ class ReferenceBackend implements Backend {
     for (const step of plan.steps) {
       if (step.kind !== 'node') throw new Error('internal: the reference backend runs node steps only');
       const inputs = step.node.inputs.map((n) => values.get(n)!);
-      values.set(step.node, step.node.op === 'placeholder' ? boundValue(bound, step.node) : evaluateNode(step.node, inputs, flags));
+      // A placeholder, and a constant of a plan template, take the value bound to them.
+      const given = step.node.op === 'placeholder' ? boundValue(bound, step.node) : bound.get(step.node)?.value;
+      values.set(step.node, given ?? evaluateNode(step.node, inputs, flags));
       this.#steps++;
       for (const n of step.release) values.delete(n);
     }

@@ -73,14 +73,14 @@ function mayRaise(plan: Plan, errors: ErrorPolicy): boolean {
  * mid-kernel (a trap or an exit: a bug or the host killing it, never the
  * data) is the one failure this cannot exclude.
  */
-function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy, heap: object): Map<Node, OutTarget> {
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy, heap: object, bound?: Bindings): Map<Node, OutTarget> {
   const direct = new Map<Node, OutTarget>();
   const last = plan.steps[plan.steps.length - 1];
   if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
   if (mayRaise(plan, errors)) return direct;
-  const read = leasedBy(plan).filter((e) => e.heap === heap);
+  const read = leasedBy(plan, bound).filter((e) => e.heap === heap);
   const stored = new Set(last.group.stores);
   for (const { n, t } of places) {
     // Another heap's view is written after the run, by copy.

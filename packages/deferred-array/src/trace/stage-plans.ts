@@ -1,19 +1,16 @@
-// Trace stages planned once per structure. A time loop forces the same
-// statements step after step, so its stages differ only in which versions of
-// its arrays they read and which blocks they write. A stage is planned as a
-// template: the same graph over placeholders standing for what it reads, its
-// writes aimed at stand-ins. Every stage of that structure is then the
-// template bound, as a compiled function's plan is bound per call: no pass
-// runs again, and the kernels (kept per fused group) are only rebound to the
-// new addresses.
-import { LRUCache } from 'lru-cache';
-import type { Bindings, Bound } from '../execute/backend.js';
-import { inheritMark, inheritPin, pinOf } from '../ir/marks.js';
-import { expectOp, makeNode, topoOrder } from '../ir/node.js';
-import { withInputs } from '../plan/rewrite.js';
+// Trace stages planned once per structure (plan/template.ts), as requests
+// are. A time loop forces the same statements step after step, so its stages
+// differ only in which versions of its arrays they read, the constants they
+// take and which blocks they write. A stage's template is its graph over a
+// leaf per value it reads, its writes aimed at stand-ins; every stage of that
+// structure is the template bound.
+import type { Bindings } from '../execute/backend.js';
+import { bindLeaves } from '../execute/request-plans.js';
+import { expectOp } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
-import { attrsKey } from '../plan/merge-common.js';
+import { Templates, structureOf, templateGraph } from '../plan/template.js';
+import type { Structure } from '../plan/template.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
 import { mayOverwrite } from './overwrite.js';
@@ -22,7 +19,7 @@ import type { Read } from './trace.js';
 
 interface Template {
   readonly plan: Plan;
-  /** The placeholders, one per distinct value the stage reads from memory, in the key's order. */
+  /** Its leaves, one per distinct value the stage reads, in the key's order. */
   readonly leaves: readonly Node[];
   /** Per store, the leaves (by index) of its own array whose blocks its kernel may write over (overwrite.ts). */
   readonly overwrites: ReadonlyArray<readonly number[]>;
@@ -42,56 +39,22 @@ const TEMPLATES = 64;
 /** Makes a plan of `results` and `stores` (the runtime's planner, which counts them). */
 type StagePlanner = (results: readonly Node[], target: Target, stores: readonly StoreTarget[]) => Plan;
 
-/** A stage's graph as the cache sees it. */
-interface Structure {
-  readonly key: string;
-  /** The values it reads from memory, in the key's order: each distinct version of a mutable array once, and each source. */
-  readonly leaves: readonly Node[];
-  /** The graph's nodes, inputs first, and the leaf each leaf node is (equal versions made apart are one). */
-  readonly order: readonly Node[];
-  readonly leafAt: ReadonlyMap<Node, number>;
-}
-
-/** The stage's structure; undefined for a graph holding a placeholder (a compiled function's trace), which is not cached. */
+/**
+ * The stage's structure: its graph's, with where each store writes; undefined
+ * for a graph the cache does not take (see structureOf).
+ */
 function structure(stores: readonly StoreTarget[], target: Target): Structure | undefined {
-  const index = new Map<Node, number>();
-  const leafOf = new Map<string, number>();
-  const leafAt = new Map<Node, number>();
-  const leaves: Node[] = [];
-  const storages = new Map<StorageRef, number>();
-  const storageIndex = (s: StorageRef): number => {
-    let i = storages.get(s);
-    if (i === undefined) storages.set(s, (i = storages.size));
+  const s = structureOf(stores.map((st) => st.node), target);
+  if (!s) return undefined;
+  // Arrays written but not read are numbered after those read.
+  const written = new Map<StorageRef, number>();
+  const storageIndex = (r: StorageRef): number => {
+    let i = s.storages.get(r) ?? written.get(r);
+    if (i === undefined) written.set(r, (i = s.storages.size + written.size));
     return i;
   };
-  const leaf = (key: string, n: Node): number => {
-    let i = leafOf.get(key);
-    if (i === undefined) {
-      leafOf.set(key, (i = leaves.length));
-      leaves.push(n);
-    }
-    leafAt.set(n, i);
-    return i;
-  };
-  const parts: string[] = [target];
-  const order = topoOrder(stores.map((st) => st.node));
-  for (const n of order) {
-    let part: string;
-    if (n.op === 'stored') {
-      const { storage } = n.attrs;
-      part = `L${leaf(`${storage.id}:${n.attrs.version}`, n)}s${storageIndex(storage)}${pinOf(n) ?? ''}`;
-    } else if (n.op === 'source') {
-      part = `L${leaf(`n${n.id}`, n)}${pinOf(n) ?? ''}`;
-    } else if (n.family === 'source') {
-      return undefined;
-    } else {
-      part = `${n.op}${pinOf(n) ?? ''}|${attrsKey(n.attrs)}|${n.inputs.map((i) => index.get(i)).join(',')}`;
-    }
-    parts.push(`${part}|${n.dtype}|${n.shape.join(',')}`);
-    index.set(n, index.size);
-  }
-  for (const st of stores) parts.push(`T${index.get(st.node)}s${storageIndex(st.storage)}|${st.strides.join(',')}|${st.offset}`);
-  return { key: parts.join(';'), leaves, order, leafAt };
+  const targets = stores.map((st) => `T${s.index.get(st.node)}s${storageIndex(st.storage)}|${st.strides.join(',')}|${st.offset}`);
+  return { ...s, key: `${s.key};${targets.join(';')}` };
 }
 
 /** A heap no backend runs over: a template is planned, never run. */
@@ -110,37 +73,19 @@ const standIn = (k: number): StorageRef => ({
   },
 });
 
-/** Plans the stage's graph over a placeholder per leaf, its stores aimed at stand-ins. */
+/** Plans the stage's graph over a leaf per value it reads, its stores aimed at stand-ins. */
 function makeTemplate(planner: StagePlanner, stores: readonly StoreTarget[], s: Structure, target: Target): Template {
-  const placeholders = s.leaves.map((n) => makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `source ${n.id}` }));
-  const to = new Map<Node, Node>();
-  for (const n of s.order) {
-    const j = s.leafAt.get(n);
-    const m = j !== undefined ? placeholders[j]! : withInputs(n, n.inputs.map((i) => lookup(to, i, 'stage node rebuilt')));
-    inheritPin(n, m);
-    inheritMark(n, m);
-    to.set(n, m);
-  }
-  const plan = planner([], target, stores.map((st, k) => ({ ...st, node: to.get(st.node)!, storage: standIn(k), version: 0 })));
+  const { leaves, copyOf } = templateGraph(s);
+  const plan = planner([], target, stores.map((st, k) => ({ ...st, node: lookup(copyOf, st.node, 'stage store rebuilt'), storage: standIn(k), version: 0 })));
   const overwrites = stores.map((st, k) => (target !== 'kernels' ? [] : s.leaves.flatMap((n, j) =>
-    (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, placeholders[j]!) ? [j] : []))));
-  return { plan, leaves: placeholders, overwrites };
-}
-
-/** What a stage reads, bound to its template's placeholder: a version read where it lies, a source as a compiled function's argument. */
-function boundLeaf(n: Node): Bound {
-  if (n.op === 'stored') {
-    const { storage, version } = n.attrs;
-    return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: { heap: storage.heap, ptr: storage.address(version) } };
-  }
-  return { value: { dtype: n.dtype, shape: n.shape, data: expectOp(n, 'source').attrs.data }, source: n };
+    (n.op === 'stored' && n.attrs.storage === st.storage && mayOverwrite(plan, k, leaves[j]!) ? [j] : []))));
+  return { plan, leaves, overwrites };
 }
 
 /** A runtime's stage templates, and how many stage plans it bound rather than made. */
 class StagePlans {
-  readonly #templates = new LRUCache<string, Template>({ max: TEMPLATES });
+  readonly #templates = new Templates<Template>(TEMPLATES);
   readonly #planner: StagePlanner;
-  #hits = 0;
 
   constructor(planner: StagePlanner) {
     this.#planner = planner;
@@ -154,26 +99,20 @@ class StagePlans {
   plan(stores: readonly StoreTarget[], target: Target): BoundStage {
     const s = structure(stores, target);
     if (!s) return { plan: this.#planner([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
-    let template = this.#templates.get(s.key);
-    if (template) {
-      this.#hits++;
-    } else {
-      template = makeTemplate(this.#planner, stores, s, target);
-      this.#templates.set(s.key, template);
-    }
+    const template = this.#templates.get(s, () => makeTemplate(this.#planner, stores, s, target));
     return bindTemplate(template, stores, s);
   }
 
   /** Templates held and stage plans reused (for statistics and tests). */
   stats(): { templates: number; reused: number } {
-    return { templates: this.#templates.size, reused: this.#hits };
+    return this.#templates.stats();
   }
 }
 
-/** The template bound to one stage: its stores aimed at the real arrays, its placeholders at what the stage reads. */
+/** The template bound to one stage: its stores aimed at the real arrays, its leaves at what the stage reads. */
 function bindTemplate(template: Template, stores: readonly StoreTarget[], s: Structure): BoundStage {
   const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
-  const bound = new Map(template.leaves.map((p, i) => [p, boundLeaf(s.leaves[i]!)]));
+  const bound = bindLeaves(template.leaves, s.leaves);
   const overwritable = template.overwrites.map((js) => js.map((j) => {
     const { storage, version } = expectOp(s.leaves[j]!, 'stored').attrs;
     return { storage: storage as Storage, version };

@@ -22,7 +22,7 @@ import {
 import type { Alloc, Allocation, HeapValue } from './heap-value.js';
 import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
-import { forEachStrided } from '../core/dense.js';
+import { scatter } from '../core/dense.js';
 import type { WasmHeap } from './heap.js';
 import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
@@ -225,7 +225,7 @@ class WasmRun {
     for (const st of this.#plan.stores) {
       const v = this.#values.get(st.node)!;
       if (!this.#inHeap(st.storage)) {
-        copyOut(toDense(v, this.#kernelHeap), st);
+        scatter(toDense(v, this.#kernelHeap), st.storage.view(st.version), st);
         continue;
       }
       const t = targetValue(st);
@@ -406,14 +406,6 @@ function elementwiseKernel(compile: Compile, g: FusedGroup, inputs: readonly Hea
   const made = compiledKernel(compile, buildKernel(g, inputs, outputs));
   lastBuilt.set(g, { layout: values.map(({ dtype, shape, strides }) => ({ dtype, shape, strides })), ...made });
   return made;
-}
-
-/** Writes `value` into the window of its mutable array's block that `st` stores to, through the array's own view of it. */
-function copyOut(value: Dense, st: StoreTarget): void {
-  const block = st.storage.view(st.version);
-  forEachStrided(value.shape, [{ strides: st.strides, offset: st.offset }], (i, o) => {
-    block[o] = value.data[i]!;
-  });
 }
 
 /** The window of a mutable array's block that a store writes (the array owns the block, not the run). */

@@ -1,0 +1,84 @@
+// Requests planned once per structure (plan/template.ts): a loop that builds
+// the same expression afresh each step, over new arrays and with new
+// constants, plans it once. A hit binds the template's leaves to the
+// request's arrays and constants; a miss makes the template and binds it the
+// same way, so both run one plan and give the same bits.
+import { allocDense } from '../core/dense.js';
+import type { Node } from '../ir/node.js';
+import type { Target } from '../plan/pipeline.js';
+import type { Plan } from '../plan/plan.js';
+import { Templates, structureOf, templateGraph } from '../plan/template.js';
+import { at, lookup } from '../util/lookup.js';
+import type { Bindings, Bound } from './backend.js';
+
+/** A plan, and what its leaves are bound to for this request (none for a plan made of the request's own graph). */
+interface Planned {
+  readonly plan: Plan;
+  readonly bound?: Bindings;
+}
+
+interface RequestTemplate {
+  readonly plan: Plan;
+  readonly leaves: readonly Node[];
+}
+
+/** Request templates kept, least recently used dropped first. */
+const REQUEST_TEMPLATES = 256;
+
+/** Makes a plan of `roots` (the runtime's planner, which counts them). */
+type RequestPlanner = (roots: readonly Node[], target: Target) => Plan;
+
+/**
+ * What a leaf of a graph stands for, bound to its template's leaf: a
+ * mutable array's version read where it lies, a source as a compiled
+ * function's argument (its heap copy cached), a constant's value.
+ */
+function boundLeaf(n: Node): Bound {
+  switch (n.op) {
+    case 'stored': {
+      const { storage, version } = n.attrs;
+      return { value: { dtype: n.dtype, shape: n.shape, data: storage.view(version) }, at: { heap: storage.heap, ptr: storage.address(version) } };
+    }
+    case 'source':
+      return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data }, source: n };
+    case 'scalar': {
+      const value = allocDense(n.dtype, []);
+      value.data[0] = n.attrs.value;
+      return { value };
+    }
+    default:
+      throw new Error(`internal: a ${n.op} node is not a template leaf`);
+  }
+}
+
+/** Binds each of a template's leaves to what the request's leaf in its place stands for. */
+const bindLeaves = (templateLeaves: readonly Node[], leaves: readonly Node[]): Bindings =>
+  new Map(templateLeaves.map((t, i) => [t, boundLeaf(at(leaves, i, 'request leaf'))]));
+
+class RequestPlans {
+  readonly #templates = new Templates<RequestTemplate>(REQUEST_TEMPLATES);
+  readonly #planner: RequestPlanner;
+
+  constructor(planner: RequestPlanner) {
+    this.#planner = planner;
+  }
+
+  /** The request's plan: its structure's template bound to its leaves, or, for a graph the cache does not take, its own. */
+  plan(roots: readonly Node[], target: Target): Planned {
+    const s = structureOf(roots, target);
+    if (!s) return { plan: this.#planner(roots, target) };
+    const template = this.#templates.get(s, () => {
+      const { leaves, copyOf } = templateGraph(s);
+      return { plan: this.#planner(roots.map((r) => lookup(copyOf, r, 'request root rebuilt')), target), leaves };
+    });
+    return { plan: template.plan, bound: bindLeaves(template.leaves, s.leaves) };
+  }
+
+  /** Templates held and requests that bound one rather than planning (for statistics and tests). */
+  stats(): { templates: number; reused: number; limit: number } {
+    return { ...this.#templates.stats(), limit: REQUEST_TEMPLATES };
+  }
+}
+
+export { RequestPlans, boundLeaf, bindLeaves, REQUEST_TEMPLATES };
+export type { Planned, RequestPlanner };
