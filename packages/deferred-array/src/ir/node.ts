@@ -213,16 +213,22 @@ type AttrsArg<O extends OpName> = object extends AttrsOf<O> ? [attrs?: AttrsOf<O
 
 let nextId = 0;
 
+/** The attributes of a node that has none: one frozen object, shared. */
+const NO_ATTRS: NodeAttrs = Object.freeze({});
+
+/** `xs` itself when already frozen (nothing can change it, so nodes may share it: most shapes are an input's), else a frozen copy. */
+const frozenCopy = <T>(xs: readonly T[]): readonly T[] => (Object.isFrozen(xs) ? xs : Object.freeze([...xs]));
+
 function makeNode<O extends OpName>(op: O, inputs: InputsOf<O>, shape: Shape, dtype: DType, ...attrs: AttrsArg<O>): NodeOf<O>;
-function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = {}): LooseNode {
+function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = NO_ATTRS): LooseNode {
   return Object.freeze({
     id: nextId++,
     op,
     family: OPS[op].family,
     inputs: Object.freeze([...inputs]),
-    shape: Object.freeze([...shape]),
+    shape: frozenCopy(shape),
     dtype,
-    attrs: Object.freeze({ ...attrs }),
+    attrs: attrs === NO_ATTRS ? NO_ATTRS : Object.freeze({ ...attrs }),
   });
 }
 
