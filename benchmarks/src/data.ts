@@ -13,11 +13,14 @@ function randomData(n: number, seed: number, lo = -180, hi = 180): Float64Array 
   return x;
 }
 
-/** The 10 elementwise operations of the chain case, on deferred arrays. */
-const chain = (A: da.DeferredArray, B: da.DeferredArray): da.DeferredArray =>
-  A.mul(1.5).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
+/** The 10 elementwise operations of the chain case, on deferred arrays, with `c` for its first constant. */
+const chainWith = (A: da.DeferredArray, B: da.DeferredArray, c: number): da.DeferredArray =>
+  A.mul(c).add(B).sub(0.25).mul(A).add(2).mul(0.5).sub(B).abs().sqrt().add(1);
+
+/** The chain case's chain. */
+const chain = (A: da.DeferredArray, B: da.DeferredArray): da.DeferredArray => chainWith(A, B, 1.5);
 
 /** The same chain as one JS expression per element. */
 const chainJs = (x: number, y: number): number => Math.sqrt(Math.abs(((x * 1.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
 
-export { randomData, chain, chainJs };
+export { randomData, chain, chainWith, chainJs };
