@@ -118,9 +118,9 @@ function resultOf(r: Outcome | undefined): Single {
 const truth = (r: Outcome | undefined): boolean => Boolean(resultOf(r).get());
 
 /** What a request needs before its plan: conds to decide, and the mutable arrays' versions it reads. */
-function survey(roots: readonly Node[]): { conds: boolean; reads: Read[] } {
+function survey(roots: readonly Node[]): { order: readonly Node[]; conds: boolean; reads: Read[] } {
   const order = topoOrder(roots);
-  return { conds: order.some((n) => n.op === 'cond'), reads: storedIn(order) };
+  return { order, conds: order.some((n) => n.op === 'cond'), reads: storedIn(order) };
 }
 
 /** The counters a linker keeps beside its backends'. */
@@ -148,7 +148,7 @@ class Linker {
   #config: Config | undefined;
   readonly #counters: LinkerCounters = { plans: 0, bytesMoved: 0, writtenOver: 0 };
   readonly #requests = new RequestPlans((roots, target) => this.plan(roots, target));
-  readonly #plans = new PlanCache((roots, target) => this.#requests.plan(roots, target));
+  readonly #plans = new PlanCache((roots, target, order) => this.#requests.plan(roots, target, order));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores));
 
   constructor(heap: Heap) {
@@ -216,7 +216,7 @@ class Linker {
    * that goes where conds are not planned, an in-place write's.
    */
   decideConds(roots: readonly Node[]): Node[] {
-    return this.#driveSync(this.#decide(roots));
+    return survey(roots).conds ? this.#driveSync(this.#decide(roots)) : [...roots];
   }
 
   /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -402,9 +402,8 @@ class Linker {
     return this.#finish(many, plan, run, request);
   }
 
-  /** The one place conds are decided: each predicate run as a request of its own, in program order. */
+  /** The one place conds are decided (`roots` hold some): each predicate run as a request of its own, in program order. */
   *#decide(roots: readonly Node[]): Drive<Node[]> {
-    if (!survey(roots).conds) return [...roots];
     const decide = resolveConds(roots);
     let next = decide.next();
     while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false)));
@@ -423,9 +422,10 @@ class Linker {
     if (again) return yield* this.#deliver(again.plan, many, request, again.bound);
     const first = survey(roots);
     const decided = first.conds ? yield* this.#decide(roots) : [...roots];
-    const reads = first.conds ? survey(decided).reads : first.reads;
+    // The graph walked once more only where deciding its conds changed it.
+    const { order, reads } = first.conds ? survey(decided) : first;
     const reused = !first.conds && reads.length === 0;
-    const main = (): Drive<Outcome | undefined> => this.#main(decided, many, request, reused);
+    const main = (): Drive<Outcome | undefined> => this.#main(decided, order, many, request, reused);
     if (!all && reads.length === 0) return yield* main();
     yield FORCE;
     const result = yield* this.#force(reads, all, main);
@@ -433,10 +433,10 @@ class Linker {
     return result;
   }
 
-  /** The request's own plan, run; none for a request with no roots. */
-  *#main(roots: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): Drive<Outcome | undefined> {
+  /** The request's own plan (`order`: its graph, inputs first), run; none for a request with no roots. */
+  *#main(roots: readonly Node[], order: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): Drive<Outcome | undefined> {
     if (roots.length === 0) return undefined;
-    const { plan, bound } = reused ? this.#plans.plan(roots, this.target) : this.#requests.plan(roots, this.target);
+    const { plan, bound } = reused ? this.#plans.plan(roots, this.target, order) : this.#requests.plan(roots, this.target, order);
     return yield* this.#deliver(plan, many, request, bound);
   }
 

@@ -19,8 +19,8 @@ interface Entry {
 /** A few plans per first root (different companions, targets or marks); collected with the root. */
 const PER_ROOT = 4;
 
-/** Plans a request, or binds its structure's plan (the runtime's request plans). */
-type Planner = (roots: readonly Node[], target: Target) => Planned;
+/** Plans a request (`order`: its graph, inputs first), or binds its structure's plan (the runtime's request plans). */
+type Planner = (roots: readonly Node[], target: Target, order: readonly Node[]) => Planned;
 
 class PlanCache {
   readonly #cache = new WeakMap<Node, Entry[]>();
@@ -42,12 +42,12 @@ class PlanCache {
     return this.#cache.get(first)?.find((e) => e.target === target && e.marks === marks && e.roots.length === roots.length && e.roots.every((r, i) => r === roots[i]))?.planned;
   }
 
-  /** Plans a request without conds or mutable reads, or reuses its plan. */
-  plan(roots: readonly Node[], target: Target): Planned {
+  /** Plans a request without conds or mutable reads (`order`: its graph, inputs first), or reuses its plan. */
+  plan(roots: readonly Node[], target: Target, order: readonly Node[]): Planned {
     const first = roots[0];
     const hit = this.lookup(roots, target);
-    if (hit || !first) return hit ?? this.#plan(roots, target);
-    const planned = this.#plan(roots, target);
+    if (hit || !first) return hit ?? this.#plan(roots, target, order);
+    const planned = this.#plan(roots, target, order);
     const marks = marksGeneration();
     const entries = this.#cache.get(first) ?? [];
     this.#cache.set(first, [{ roots: [...roots], target, marks, planned }, ...entries.filter((e) => e.marks === marks).slice(0, PER_ROOT - 1)]);

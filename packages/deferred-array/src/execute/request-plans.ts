@@ -63,9 +63,13 @@ class RequestPlans {
     this.#planner = planner;
   }
 
-  /** The request's plan: its structure's template bound to its leaves, or, for a graph the cache does not take, its own. */
-  plan(roots: readonly Node[], target: Target): Planned {
-    const s = structureOf(roots, target);
+  /**
+   * The request's plan: its structure's template bound to its leaves, or, for
+   * a graph the cache does not take, its own. `order`: its graph, inputs first,
+   * where the caller has walked it already.
+   */
+  plan(roots: readonly Node[], target: Target, order?: readonly Node[]): Planned {
+    const s = structureOf(roots, target, order);
     if (!s) return { plan: this.#planner(roots, target) };
     const template = this.#templates.get(s, () => {
       const { leaves, copyOf } = templateGraph(s);

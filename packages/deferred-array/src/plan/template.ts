@@ -34,12 +34,13 @@ interface Structure {
 }
 
 /**
- * The structure of the graph under `roots` (the key starts with `prefix`: the
- * target, and what else tells plans apart); undefined for a graph the cache
- * does not take: one holding a placeholder (a compiled function's trace), a
- * random array (its stream is planned in) or a cond (decided before planning).
+ * The structure of the graph under `roots` (`order`: its nodes, inputs first;
+ * the key starts with `prefix`: the target, and what else tells plans apart);
+ * undefined for a graph the cache does not take: one holding a placeholder (a
+ * compiled function's trace), a random array (its stream is planned in) or a
+ * cond (decided before planning).
  */
-function structureOf(roots: readonly Node[], prefix: string): Structure | undefined {
+function structureOf(roots: readonly Node[], prefix: string, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
   const index = new Map<Node, number>();
   const leafOf = new Map<unknown, number>();
   const leafAt = new Map<Node, number>();
@@ -56,7 +57,6 @@ function structureOf(roots: readonly Node[], prefix: string): Structure | undefi
   };
   const parts: string[] = [prefix];
   const marked: Array<{ readonly at: number; readonly seq: number }> = [];
-  const order = topoOrder(roots);
   for (const n of order) {
     let part: string;
     if (n.op === 'stored') {
@@ -86,12 +86,12 @@ function structureOf(roots: readonly Node[], prefix: string): Structure | undefi
 
 /**
  * The graph of `s` over a leaf of its own per leaf, with its marks and pins:
- * each node's copy. An array's leaf is a placeholder; a constant's is a copy
- * (it stays a constant for the passes; distinct leaves hold distinct values,
- * so none merges with another), bound its value per request.
+ * each node's copy. An array's leaf is a placeholder; a constant's is the
+ * constant node itself (it stays a constant for the passes; distinct leaves
+ * hold distinct values, so none merges with another), bound its value per request.
  */
 function templateGraph(s: Structure): { readonly leaves: readonly Node[]; readonly copyOf: ReadonlyMap<Node, Node> } {
-  const leaves = s.leaves.map((n) => (n.op === 'scalar' ? withInputs(n, [])
+  const leaves = s.leaves.map((n) => (n.op === 'scalar' ? n
     : makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `${n.op} ${n.id}` })));
   const copyOf = new Map<Node, Node>();
   for (const n of s.order) {

@@ -47,10 +47,10 @@ interface PendingKernel {
 /** What a launcher needs of a pending kernel: the module, its launch and its label. */
 type KernelLaunch = Pick<PendingKernel, 'compiled' | 'launch' | 'label'>;
 
-/** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
 /** Compiles a kernel, or finds it compiled, in the backend's cache. */
 type Compile = (spec: KernelSpec) => CompiledModule;
 
+/** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
 type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
@@ -279,9 +279,13 @@ class WasmRun {
 
   /** A mutable array's version: read where it lies, or copied in from another heap for this run. */
   #stored(storage: StorageRef, version: number, dtype: DType, shape: readonly number[]): HeapValue {
-    if (this.#inHeap(storage)) return atAddress(storage.address(version), dtype, shape);
-    const v = this.#keep(allocValue(this.#kernelHeap, dtype, shape, this.#alloc));
-    v.alloc!.data.set(storage.view(version));
+    return this.#inHeap(storage) ? atAddress(storage.address(version), dtype, shape) : this.#copyIn({ dtype, shape, data: storage.view(version) });
+  }
+
+  /** `d`'s values in a block of this run. */
+  #copyIn(d: Dense): HeapValue {
+    const v = this.#keep(allocValue(this.#kernelHeap, d.dtype, d.shape, this.#alloc));
+    v.alloc!.data.set(d.data);
     return v;
   }
 
@@ -334,9 +338,7 @@ class WasmRun {
     if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
     if (b.at && b.at.heap === this.#space) return atAddress(b.at.ptr, n.dtype, n.shape);
     if (b.source) return atAddress(this.#sources.residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
-    const v = this.#keep(allocValue(this.#kernelHeap, n.dtype, n.shape, this.#alloc));
-    v.alloc!.data.set(b.value.data);
-    return v;
+    return this.#copyIn({ dtype: n.dtype, shape: n.shape, data: b.value.data });
   }
 
   #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
