@@ -3,7 +3,7 @@
 // a runtime's engine: it holds the registered backends, the heap they run
 // over, the settings, the plan caches and the counters, and nothing of it is
 // module state.
-import { DeferredArrayError, ExecutionError, HeapError, WorkerError } from '../ir/errors.js';
+import { DeferredArrayError, HeapError, WorkerError } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { planExecution } from '../plan/pipeline.js';
@@ -12,11 +12,10 @@ import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Heap } from '../core/heap.js';
-import type { RunFlags } from '../core/flags.js';
-import { emitWarning } from '../util/platform.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
-import type { Config, ConfigureOptions, ErrorAction, ErrorPolicy } from './config.js';
+import { applyPolicy } from './error-policy.js';
+import type { Config, ConfigureOptions } from './config.js';
 import { PlanCache } from './plan-cache.js';
 import { RequestPlans } from './request-plans.js';
 import { deliver } from '../results/deliver.js';
@@ -55,23 +54,6 @@ type Drive<T> = Generator<Step, T, RunResult | undefined>;
 
 const FORCE: Step = { kind: 'force' };
 const FORCED: Step = { kind: 'forced' };
-
-/** Warns or raises as `action` says when `count` is not 0; the message is made only then (this runs on every run). */
-function apply(action: ErrorAction, count: number, message: () => string): void {
-  if (count === 0 || action === 'ignore') return;
-  if (action === 'raise') throw new ExecutionError(message());
-  emitWarning(message());
-}
-
-function applyPolicy(flags: RunFlags, errors: ErrorPolicy): void {
-  const where = (): string => [...flags.where].join(', ');
-  apply(errors.divide, flags.divideByZero, () =>
-    `integer division by zero in ${where()} (${flags.divideByZero} element(s), each set to 0); ` +
-    `configure({ errors: { divide: 'ignore' } }) to silence, or 'raise' to fail`);
-  apply(errors.invalid, flags.invalidCast, () =>
-    `invalid value in ${where()}: ${flags.invalidCast} NaN, infinite or out-of-range float(s) cast to an integer dtype ` +
-    `(saturated, NaN to 0); configure({ errors: { invalid: 'ignore' } }) to silence, or 'raise' to fail`);
-}
 
 /** What a heap error adds when view results hold memory of `heap`. */
 function viewsNote(heap: Heap): string {
