@@ -37,11 +37,11 @@ export type {
 } from './heap/index.js';
 export {
   compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, launch, instantiate, instanceCount, INSTANCE_CACHE, BLOCK_SIZE, collapseDims, validateSpec, KTYPE_BYTES,
-  workPerElement, launchWork,
+  workPerElement, launchWork, fixLaunch, runFixed,
 } from './lower/index.js';
 export type {
   CompiledModule, MathProvider, HostFunction, HostModule, KernelModule, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
-  KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, ContractionLaunch, ContractionOperand, TempSpec, TempLaunch,
+  FixedLaunch, KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, ContractionLaunch, ContractionOperand, TempSpec, TempLaunch,
 } from './lower/index.js';
 export { ELEMENTWISE_OPS, isElementwiseOp, rowOf, arity } from './ops/index.js';
 export type { ElementwiseRow, ElementwiseRule, ElementwiseOp, NativeOp, Lowering, UlpBound } from './ops/index.js';

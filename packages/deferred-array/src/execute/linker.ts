@@ -20,7 +20,7 @@ import { PlanCache } from './plan-cache.js';
 import { RequestPlans } from './request-plans.js';
 import { deliver } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
-import { directTargets, holdHeap } from '../results/in-place.js';
+import { HOLDS_NOTHING, directTargets, holdHeap } from '../results/in-place.js';
 import { bindOut } from '../results/out.js';
 import type { OutBinding, OutTarget } from '../results/out.js';
 import { COPIES } from '../results/request.js';
@@ -77,16 +77,23 @@ const windows = (direct?: ReadonlyMap<Node, OutTarget>): ReadonlyMap<Node, OutWi
   direct && direct.size > 0 ? new Map([...direct].flatMap(([n, t]) => (t.heap ? [[n, { ptr: t.heap.ptr, strides: t.strides }]] : []))) : undefined;
 
 /** `r`, whose release also ends the hold on the heap memory the run used. */
-const holding = (r: RunResult, unhold: () => void): RunResult => ({
-  ...r,
-  release: () => {
-    try {
-      r.release();
-    } finally {
-      unhold();
-    }
-  },
-});
+function holding(r: RunResult, unhold: () => void): RunResult {
+  if (unhold === HOLDS_NOTHING) return r;
+  return {
+    flags: r.flags,
+    written: r.written,
+    value: (n) => r.value(n),
+    owns: (data) => r.owns(data),
+    ...(r.take ? { take: (n: Node) => r.take!(n) } : {}),
+    release: () => {
+      try {
+        r.release();
+      } finally {
+        unhold();
+      }
+    },
+  };
+}
 
 /** Holds the views a run reads and writes (see results/in-place.ts) until its release. */
 const holdHeapFor = (step: RunStep): (() => void) => holdHeap(step.plan, step.bound, step.outs);

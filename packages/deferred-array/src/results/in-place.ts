@@ -31,6 +31,9 @@ function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
   return [...entries];
 }
 
+/** The unhold of a run that holds no view. */
+const HOLDS_NOTHING = (): void => {};
+
 /**
  * Checks that every view the run reads or writes is live (DisposedError
  * otherwise) and pins them; returns what unpins them.
@@ -41,6 +44,7 @@ function holdHeap(plan: Plan, bound?: Bindings, outs?: OutBinding): () => void {
   const writes = outs ? [...outs.results, ...outs.outputs.values()].flatMap((t) => (t?.heap ? [t.heap.entry] : [])) : [];
   for (const e of writes) assertLive(e, 'an out of this execute()');
   const held = [...reads, ...writes];
+  if (held.length === 0) return HOLDS_NOTHING;
   for (const e of held) pin(e);
   let done = false;
   return () => {
@@ -79,6 +83,8 @@ function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors
   if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
+  // Only this heap's views are written by kernels: most outs are ordinary arrays, and need none of the checks below.
+  if (!places.some((p) => p.t?.heap?.entry.heap === heap)) return direct;
   if (mayRaise(plan, errors)) return direct;
   const read = leasedBy(plan, bound).filter((e) => e.heap === heap);
   const stored = new Set(last.group.stores);
@@ -114,4 +120,4 @@ function copyViews(root: Node): Node {
   return to.get(root)!;
 }
 
-export { holdHeap, directTargets, copyViews };
+export { HOLDS_NOTHING, holdHeap, directTargets, copyViews };

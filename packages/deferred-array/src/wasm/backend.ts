@@ -16,6 +16,8 @@ import { describeKernels } from './describe-kernels.js';
 import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
+import { LeanRun, leanPlanOf } from './lean-run.js';
+import type { LeanPlan } from './lean-run.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher } from './run.js';
 
@@ -77,10 +79,14 @@ class WasmBackend implements Backend {
   #joined = 0;
   #hostSteps = 0;
 
+  /** Whether plans of one elementwise kernel take the lean run (lean-run.ts); tests turn it off to compare. */
+  readonly #lean: boolean;
+
   /** Runs over `heap`: its kernels, and its pool's workers, import that memory. */
-  constructor(heap: WasmHeap) {
+  constructor(heap: WasmHeap, options: { readonly lean?: boolean } = {}) {
     this.#heap = heap;
     this.#pool = new WorkerPool(heap);
+    this.#lean = options.lean ?? true;
   }
 
   unavailable(): string | undefined {
@@ -108,6 +114,8 @@ class WasmBackend implements Backend {
 
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult {
     noSharedHeap();
+    const lean = !this.#lean || (outs && outs.size > 0) ? null : leanPlanOf(plan, this.#compile);
+    if (lean) return this.#runLean(lean, bound);
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
@@ -121,6 +129,14 @@ class WasmBackend implements Backend {
   }
 
   async runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult> {
+    const lean = !this.#lean || (outs && outs.size > 0) ? null : leanPlanOf(plan, this.#compile);
+    if (lean) {
+      // A kernel that would run on the calling thread anyway runs as executeSync() runs it.
+      if (launchWork(lean.compiled, lean.elements) < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
+      this.#runs++;
+      this.#launches++;
+      return new LeanRun(lean, this.#heap).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
+    }
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
@@ -209,6 +225,13 @@ class WasmBackend implements Backend {
       if (joined) this.#joined++;
       return r;
     });
+  }
+
+  /** A lean plan's run (lean-run.ts), on the calling thread. */
+  #runLean(lean: LeanPlan, bound?: Bindings): RunResult {
+    this.#runs++;
+    this.#launches++;
+    return new LeanRun(lean, this.#heap).run(bound);
   }
 
   #result(run: WasmRun): RunResult {

@@ -4,7 +4,7 @@
 // op's computation dtype, stored members become outputs, full reductions
 // become per-block partials, and scans running values along their axis.
 import { BLOCK_SIZE, collapseDims } from 'kernels-wasm';
-import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, KernelSpec, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
+import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, KernelSpec, Launch, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -41,9 +41,21 @@ interface BuiltKernel {
    * addresses change. Absent for a contraction, whose operands may be copies.
    */
   readonly rebind?: (inputs: readonly HeapValue[], outputs: readonly HeapValue[]) => { arrays: LaunchArray[]; temps?: TempLaunch[] };
+  /**
+   * What each launch array passes, for an elementwise kernel: an index into
+   * [...inputs, ...outputs], or -1 for a pinned temporary.
+   */
+  readonly operands?: readonly number[];
 }
 
 type Rebind = NonNullable<BuiltKernel['rebind']>;
+
+/** The launch of a built kernel: its space, arrays, reduction runs and blocks, and a contraction's or temporaries' own. */
+const launchOf = (built: BuiltKernel): Launch => ({
+  shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
+  ...(built.blockSize ? { blockSize: built.blockSize } : {}),
+  ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
+});
 
 /** A pinned temporary with the kernel that computes it, which can be rebound to other values. */
 interface TempKernel {
@@ -193,6 +205,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     shape: collapsed.shape,
     arrays: launch.arrays,
     rebind,
+    operands: [...loadedAt, ...temps.map(() => -1), ...outputs.map((_, j) => inputs.length + j)],
     segment,
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
@@ -329,5 +342,5 @@ function accumulatorDType(op: ReduceOp, input: DType): DType {
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }
 
-export { buildKernel, buildContraction, buildCopy, accumulatorDType, scanTotals };
+export { buildKernel, buildContraction, buildCopy, accumulatorDType, scanTotals, launchOf };
 export type { BuiltKernel };

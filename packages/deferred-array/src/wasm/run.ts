@@ -5,9 +5,8 @@
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
 import type { Node, StorageRef } from '../ir/node.js';
-import type { ReduceOp } from '../ir/op-table.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
-import { dtypeInfo, isFloat } from '../ir/dtypes.js';
+import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
@@ -15,7 +14,8 @@ import type { Dense } from '../core/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
 import { newFlags } from '../core/flags.js';
 import type { RunFlags } from '../core/flags.js';
-import { partialsCombiner, scanStarts } from './combine.js';
+import { scanStarts } from './combine.js';
+import { addLaunchFlags, kernelLabel, writeReduction } from './kernel-results.js';
 import {
   allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
 } from './heap-value.js';
@@ -24,7 +24,7 @@ import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
 import { scatter } from '../core/dense.js';
 import type { WasmHeap } from './heap.js';
-import { accumulatorDType, buildContraction, buildCopy, buildKernel, scanTotals } from './kernel-builder.js';
+import { buildContraction, buildCopy, buildKernel, launchOf, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
 /** A kernel ready to launch, and what to do with its result. */
@@ -158,17 +158,9 @@ class WasmRun {
     }
     const direct = g.stores.filter((n, k) => this.#outs.get(n)?.ptr === outputs[k]!.ptr);
     this.launches++;
-    const launch: Launch = {
-      shape: built.shape, arrays: built.arrays, ...(built.segment ? { segment: built.segment } : {}),
-      ...(built.blockSize ? { blockSize: built.blockSize } : {}),
-      ...(built.contraction ? { contraction: built.contraction } : {}), ...(built.temps ? { temps: built.temps } : {}),
-    };
+    const launch = launchOf(built);
     // Read only by pooled launches (for their errors), so built only then.
-    const label = (): string => {
-      const ops = [...(g.contraction ? [g.contraction] : []), ...g.members].map((m) => m.op).join(', ') || 'copy';
-      const ends = [...g.reductions, ...(g.scans ?? [])].map((r) => r.op).join(', ');
-      return `${g.id} (${ops}${ends ? ` -> ${ends}` : ''}) over [${g.shape.join(', ')}]`;
-    };
+    const label = (): string => kernelLabel(g);
     // Lines longer than a block are cut into pieces: a first launch totals each piece, and
     // each piece of the scan then starts from the running value before it.
     let initial: Float64Array | undefined;
@@ -342,39 +334,12 @@ class WasmRun {
   }
 
   #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
-    const flags = this.flags;
-    flags.divideByZero += r.flags.divide;
-    flags.invalidCast += r.flags.invalid;
-    if (r.flags.divide) {
-      for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'reciprocal') flags.where.add(m.op);
-    }
-    if (r.flags.invalid) {
-      for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);
-    }
+    addLaunchFlags(this.flags, g, r);
     g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
+    const layout = { ...built, slots: built.spec.slots };
     g.reductions.forEach((node, slot) => {
-      const { op } = node;
-      const acc = accumulatorDType(op, node.inputs[0].dtype);
       const out = this.#place(node);
-      const rows = sizeOf(node.shape);
-      // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
-      const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
-        const combine = partialsCombiner(r.partials, built.spec.slots, s, fn, type);
-        if (built.segment === 0) return () => combine(0, 0);
-        if (built.mode === 'columns') return (row) => r.partials[s * rows + row]!;
-        return (row) => combine(r.pieceIndex(row * built.segment), row + 1 < rows ? r.pieceIndex((row + 1) * built.segment) : r.pieces);
-      };
-      const valueAt = valueOf(slot, op, acc);
-      const zeroSlot = built.zeroSlots.get(slot);
-      const allNonzero = zeroSlot === undefined ? undefined : valueOf(zeroSlot, 'all', 'bool');
-      for (let row = 0; row < rows; row++) {
-        let value = valueAt(row);
-        if (allNonzero && allNonzero(row) === 0) value = 0;
-        // Integer products carried in float64 can reach -0, which integers do not have.
-        if (!isFloat(node.inputs[0].dtype)) value += 0;
-        if (op === 'mean') value /= built.segment;
-        out.alloc!.data[row] = value;
-      }
+      writeReduction(node, slot, layout, r, out.alloc!.data);
       this.#values.set(node, out);
     });
   }

@@ -312,5 +312,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, BLOCK_SIZE, INSTANCE_CACHE };
+export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, checkArrays, planBlocks, BLOCK_SIZE, INSTANCE_CACHE };
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };

@@ -1,0 +1,65 @@
+// What a fused kernel's launch leaves besides its stored outputs: the flags it
+// raised, named by the ops that can raise them, and each reduction's values
+// combined from the per-block partials. Shared by the general run and the
+// lean one, so both give the same bits and the same messages.
+import type { LaunchResult } from 'kernels-wasm';
+import type { RunFlags } from '../core/flags.js';
+import { isFloat } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { sizeOf } from '../ir/shape.js';
+import type { FusedGroup, FusedReduction } from '../plan/plan.js';
+import { partialsCombiner } from './combine.js';
+import { accumulatorDType } from './kernel-builder.js';
+import type { BuiltKernel } from './kernel-builder.js';
+
+/** Adds a launch's flags to the run's, naming the ops of `g` that can raise them. */
+function addLaunchFlags(flags: RunFlags, g: FusedGroup, r: LaunchResult): void {
+  flags.divideByZero += r.flags.divide;
+  flags.invalidCast += r.flags.invalid;
+  if (r.flags.divide) {
+    for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'reciprocal') flags.where.add(m.op);
+  }
+  if (r.flags.invalid) {
+    for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);
+  }
+}
+
+/** The launch facts a reduction's values come from. */
+type ReductionLayout = Pick<BuiltKernel, 'segment' | 'mode' | 'zeroSlots'> & { readonly slots: number };
+
+/** Writes reduction `node` (slot `slot` of the kernel) into `out`, one value per output element, from the launch's partials. */
+function writeReduction(node: FusedReduction, slot: number, layout: ReductionLayout, r: LaunchResult, out: TypedArray): void {
+  const { op } = node;
+  const acc = accumulatorDType(op, node.inputs[0].dtype);
+  const rows = sizeOf(node.shape);
+  // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
+  const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
+    const combine = partialsCombiner(r.partials, layout.slots, s, fn, type);
+    if (layout.segment === 0) return () => combine(0, 0);
+    if (layout.mode === 'columns') return (row) => r.partials[s * rows + row]!;
+    return (row) => combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces);
+  };
+  const valueAt = valueOf(slot, op, acc);
+  const zeroSlot = layout.zeroSlots.get(slot);
+  const allNonzero = zeroSlot === undefined ? undefined : valueOf(zeroSlot, 'all', 'bool');
+  const integer = !isFloat(node.inputs[0].dtype);
+  for (let row = 0; row < rows; row++) {
+    let value = valueAt(row);
+    if (allNonzero && allNonzero(row) === 0) value = 0;
+    // Integer products carried in float64 can reach -0, which integers do not have.
+    if (integer) value += 0;
+    if (op === 'mean') value /= layout.segment;
+    out[row] = value;
+  }
+}
+
+/** Names a kernel in errors: its group, ops and iteration space. */
+function kernelLabel(g: FusedGroup): string {
+  const ops = [...(g.contraction ? [g.contraction] : []), ...g.members].map((m) => m.op).join(', ') || 'copy';
+  const ends = [...g.reductions, ...(g.scans ?? [])].map((r) => r.op).join(', ');
+  return `${g.id} (${ops}${ends ? ` -> ${ends}` : ''}) over [${g.shape.join(', ')}]`;
+}
+
+export { addLaunchFlags, writeReduction, kernelLabel };
+export type { ReductionLayout };

@@ -1,0 +1,180 @@
+// The lean run (lean-run.ts) against the general one: the same plans, run
+// both ways, give the same bits; its constants ride in the launch block; a
+// run that fails midway, and one whose results leave as views, hold nothing
+// afterwards.
+import { afterAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import * as da from '../index.js';
+import { nodeOf } from '../api/deferred-array.js';
+import { Linker } from '../execute/linker.js';
+import type { Outcome } from '../execute/linker.js';
+import { WasmBackend } from './backend.js';
+import { ownHeap } from './heap.js';
+
+const linkers: Linker[] = [];
+afterAll(async () => {
+  await Promise.all(linkers.splice(0).map((l) => l.shutdown()));
+});
+
+/** A runtime's engine over a heap of its own, taking the lean run or not. */
+function linker(lean: boolean): Linker {
+  const heap = ownHeap();
+  const l = new Linker(heap);
+  l.register(new WasmBackend(heap, { lean }));
+  l.configure({ errors: { divide: 'ignore', invalid: 'ignore' } });
+  linkers.push(l);
+  return l;
+}
+
+/** Every value of every result exactly, as text (-0 kept); a NaN's sign and payload, which WebAssembly leaves open, not. */
+function outcome(run: () => Outcome | undefined): string[] {
+  let r: Outcome | undefined;
+  try {
+    r = run();
+  } catch (e) {
+    return [`${(e as Error).name}: ${(e as Error).message}`];
+  }
+  return (r as da.StdNdarray[]).map((x) => `${x.dtype}[${x.shape.join(',')}] ` +
+    Array.from(x.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : String(v))).join(' '));
+}
+
+const UNARY = ['negative', 'abs', 'sqrt', 'square', 'floor', 'sin', 'exp', 'logicalNot'] as const;
+const BINARY = ['add', 'subtract', 'multiply', 'divide', 'maximum', 'minimum', 'floorDivide', 'mod', 'power', 'greater'] as const;
+const REDUCE = ['sum', 'prod', 'mean', 'min', 'max', 'any', 'all'] as const;
+const DTYPES = ['float64', 'float32', 'int32', 'int16', 'uint8', 'bool'] as const;
+const CONSTANTS = [0, -0, 1, -1, 2, 0.5, 3, -7, 0.3, 1e300, NaN, Infinity, -Infinity, 255, 65537];
+
+const program = fc.record({
+  shape: fc.constantFrom([0], [1], [3], [15], [16], [17], [1000], [4, 5], [3, 1, 33], [2, 0, 3], []),
+  dtypes: fc.array(fc.constantFrom(...DTYPES), { minLength: 1, maxLength: 3 }),
+  steps: fc.array(fc.record({
+    unary: fc.option(fc.constantFrom(...UNARY)),
+    binary: fc.constantFrom(...BINARY),
+    a: fc.nat(8),
+    b: fc.integer({ min: -3, max: 8 }),
+    constant: fc.constantFrom(...CONSTANTS),
+  }), { minLength: 1, maxLength: 6 }),
+  reduce: fc.option(fc.record({ op: fc.constantFrom(...REDUCE), axis: fc.option(fc.nat(2)) })),
+  seed: fc.nat(100),
+});
+
+type Program = typeof program extends fc.Arbitrary<infer P> ? P : never;
+
+/** The program's arrays (values from its seed, special values among them), its chain of steps, and its reduction; its roots. */
+function chainOf(p: Program): da.DeferredArray[] {
+  const size = (p.shape as readonly number[]).reduce((a, b) => a * b, 1);
+  const special = [NaN, -0, Infinity, -Infinity, 5e-324, 2147483647, -2147483648];
+  // Nested lists, so that an array is a source of its own shape (a reshape would be a step the lean run does not take).
+  const nest = (flat: number[], shape: readonly number[]): unknown => (shape.length === 0 ? flat[0]
+    : Array.from({ length: shape[0]! }, (_, k) => nest(flat.slice(k * (flat.length / shape[0]!), (k + 1) * (flat.length / shape[0]!)), shape.slice(1))));
+  const values: da.DeferredArray[] = p.dtypes.map((dtype, i) => {
+    const flat = Array.from({ length: size }, (_, j) => (j % 11 === 7 ? special[(j + i) % special.length]! : ((j * 7 + p.seed * 13 + i * 5) % 23) - 9));
+    return size === 0 ? da.array(flat, { dtype }).reshape(p.shape) : da.array(nest(flat, p.shape) as number[], { dtype });
+  });
+  const call = (name: string, ...args: unknown[]): da.DeferredArray => (da as unknown as Record<string, (...a: unknown[]) => da.DeferredArray>)[name]!(...args);
+  for (const s of p.steps) {
+    const a = values[s.a % values.length]!;
+    const b = s.b < 0 ? s.constant : values[s.b % values.length]!;
+    const y = call(s.binary, a, b);
+    values.push(s.unary ? call(s.unary, y) : y);
+  }
+  const last = values[values.length - 1]!;
+  if (!p.reduce) return [last];
+  const axis = p.reduce.axis === null || p.shape.length === 0 ? undefined : p.reduce.axis % p.shape.length;
+  return [last, call(p.reduce.op, last, axis === undefined ? undefined : { axis })];
+}
+
+/** The program's roots, or undefined where NumPy's rules refuse to build it (a bool subtract, say). */
+function rootsOf(p: Program): ReturnType<typeof nodeOf>[] | undefined {
+  try {
+    return chainOf(p).map(nodeOf);
+  } catch {
+    return undefined;
+  }
+}
+
+describe('the lean run', () => {
+  test('gives the general run\'s bits for random elementwise chains, their reductions, constants and special values', () => {
+    const lean = linker(true);
+    const general = linker(false);
+    fc.assert(fc.property(program, (p) => {
+      if (!rootsOf(p)) return;
+      const roots = (): ReturnType<typeof nodeOf>[] => rootsOf(p)!;
+      // Twice on the lean side: a plan's first run makes its lean form, the second reuses it.
+      outcome(() => lean.runNodes(roots(), true));
+      expect(outcome(() => lean.runNodes(roots(), true))).toEqual(outcome(() => general.runNodes(roots(), true)));
+    }), { numRuns: 300 });
+  });
+
+  test('on the worker pool too: execute() of lean plans gives the general run\'s bits', async () => {
+    const pooled = linker(true);
+    pooled.configure({ threads: 2, inlineThreshold: 0 });
+    const general = linker(false);
+    await fc.assert(fc.asyncProperty(program, async (p) => {
+      if (!rootsOf(p)) return;
+      let got: Outcome | undefined;
+      let failed: string | undefined;
+      try {
+        got = await pooled.runNodesAsync(rootsOf(p)!, true);
+      } catch (e) {
+        failed = `${(e as Error).name}: ${(e as Error).message}`;
+      }
+      expect(failed ? [failed] : outcome(() => got)).toEqual(outcome(() => general.runNodes(rootsOf(p)!, true)));
+    }), { numRuns: 60 });
+    expect(pooled.stats().pooled).toBeGreaterThan(0);
+  });
+
+  test('constants ride in the launch block: a run of the 10-op chain allocates the launch block and its result, whatever its constants', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    linkers.push(l);
+    const a = da.array(new Float64Array(1000).map((_, i) => i * 0.5 - 100));
+    const b = da.array(new Float64Array(1000).map((_, i) => 3 - i * 0.25));
+    const chain = (c: number): da.DeferredArray => a.mul(c).add(b).sub(0.25).mul(a).add(2).mul(0.5).sub(b).abs().sqrt().add(1);
+    l.runNodes([nodeOf(chain(1.5))], false);
+    const before = heap.stats().allocations;
+    const r = l.runNodes([nodeOf(chain(2.5))], false) as da.StdNdarray;
+    expect(heap.stats().allocations - before).toBe(2);
+    expect(heap.stats().liveAllocations).toBe(2); // the two sources' cached copies
+    const want = Array.from({ length: 1000 }, (_, i) => {
+      const x = i * 0.5 - 100;
+      const y = 3 - i * 0.25;
+      return Math.sqrt(Math.abs(((x * 2.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
+    });
+    expect(Array.from(r.data as Float64Array)).toEqual(want);
+  });
+
+  test('a kernel that throws midway leaves no block behind', () => {
+    const before = da.heapStats().bytesInUse;
+    const x = da.array([2, 3, 4], { dtype: 'int32' });
+    for (let i = 0; i < 3; i++) expect(() => da.power(x, -1).executeSync()).toThrow(/negative integer powers/);
+    x.executeSync(); // x's own cached copy, which the failed runs made too
+    expect(da.heapStats().bytesInUse).toBeLessThanOrEqual(before + 64);
+  });
+
+  test('results leave as views without a copy, and their blocks return to the heap on release', () => {
+    const x = da.array(new Float64Array(4096).map((_, i) => i));
+    x.executeSync();
+    const before = da.heapStats();
+    const [y, s] = da.scopeSync(() => {
+      const r = da.executeSync([x.mul(2).add(1), x.mul(2).add(1).sum()]) as da.StdNdarray[];
+      // The launch block, the kernel's block (now the first view's) and the sum's block of its own: no copy.
+      expect(da.heapStats().allocations - before.allocations).toBe(3);
+      expect(da.heapStats().bytesInUse - before.bytesInUse).toBeGreaterThanOrEqual(4096 * 8 + 8);
+      expect(da.heapStats().bytesInUse - before.bytesInUse).toBeLessThan(4096 * 8 + 128);
+      return r.map((v) => Array.from(v.data as Float64Array));
+    });
+    expect(y![4095]).toBe(8191);
+    expect(s).toEqual([4096 * 4095 + 4096]);
+    expect(da.heapStats().bytesInUse).toBe(before.bytesInUse);
+  });
+
+  test('execute() of a small graph runs it on the calling thread, as executeSync() does, with the same bits', async () => {
+    const x = da.array(new Float32Array(333).map((_, i) => Math.sin(i) * 100));
+    const f = (): da.DeferredArray => da.exp(x.mul(0.01)).sub(x).maximum(-3);
+    const sync = f().executeSync();
+    const async = await f().execute();
+    expect(Array.from(async.data as Float32Array)).toEqual(Array.from(sync.data as Float32Array));
+  });
+});

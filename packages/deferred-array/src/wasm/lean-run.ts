@@ -1,0 +1,274 @@
+// The lean run: a plan whose steps are leaves bound and one elementwise
+// kernel (most small expressions, and every chain of ufuncs ending in full or
+// axis reductions) runs on the calling thread without WasmRun's general
+// machinery. What the plan's run needs beyond the leaves' addresses is worked
+// out once per plan: the kernel (the very one the general run builds for the
+// same values, so the bits are the same), its launch block as an image
+// (kernels-wasm fixLaunch) and where each leaf goes. A run then allocates one
+// block for the launch (scalar constants ride in it, never in heap cells of
+// their own) and one per stored result, writes the addresses, calls the kernel
+// and hands the results back. Reductions' values are combined into ordinary
+// arrays, which reach the caller without a copy.
+import { fixLaunch, instantiate, runFixed } from 'kernels-wasm';
+import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import type { Bindings, Bound, RunResult } from '../execute/backend.js';
+import { newFlags } from '../core/flags.js';
+import { sourcesOf } from '../core/source-cache.js';
+import type { CacheEntry, SourceCache } from '../core/source-cache.js';
+import type { Dense } from '../core/dense.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { Node } from '../ir/node.js';
+import { sizeOf } from '../ir/shape.js';
+import type { FusedGroup, Plan } from '../plan/plan.js';
+import type { WasmHeap } from './heap.js';
+import { atAddress, viewType } from './heap-value.js';
+import * as host from './host-functions.js';
+import { buildKernel, launchOf } from './kernel-builder.js';
+import { addLaunchFlags, kernelLabel, writeReduction } from './kernel-results.js';
+import type { ReductionLayout } from './kernel-results.js';
+import type { Compile, KernelLaunch } from './run.js';
+
+/** How a run finds a leaf's address: a wrapped array's cached copy, a bound placeholder, or a constant in the launch block. */
+const enum Leaf { Source, Placeholder, Scalar }
+
+/** A group input: how a run finds its address; a constant's own value and byte offset in the launch block. */
+interface LeanLeaf {
+  readonly node: Node;
+  readonly kind: Leaf;
+  readonly at: number;
+  readonly value: number;
+}
+
+/** A plan the lean run takes, with everything its runs share. */
+interface LeanPlan {
+  readonly group: FusedGroup;
+  readonly compiled: CompiledModule;
+  readonly fixed: FixedLaunch;
+  /** The launch as the pool takes it (addresses 0), for a run on the pool. */
+  readonly launch: Launch;
+  /** Per group input: how its address is found, and for a constant its byte offset in the launch block. */
+  readonly leaves: readonly LeanLeaf[];
+  /** Per launch array: the index into [...inputs, ...stores] of the value it passes. */
+  readonly operands: readonly number[];
+  readonly storeBytes: readonly number[];
+  readonly reductions: ReductionLayout;
+  /** The elements of its iteration space, from which execute() weighs its work. */
+  readonly elements: number;
+}
+
+/** The one kernel group of a plan the lean run can take, else undefined. */
+function leanGroup(plan: Plan): FusedGroup | undefined {
+  if (plan.stores.length > 0) return undefined;
+  let group: FusedGroup | undefined;
+  for (const step of plan.steps) {
+    if (step.kind === 'kernel') {
+      if (group) return undefined;
+      group = step.group;
+    } else if (step.node.family !== 'scalar' && step.node.op !== 'source' && step.node.op !== 'placeholder') {
+      return undefined;
+    }
+  }
+  if (!group || group.contraction || group.scans?.length || group.temps?.length) return undefined;
+  const made = new Set<Node>([...group.stores, ...group.reductions]);
+  return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? group : undefined;
+}
+
+const leanPlans = new WeakMap<Plan, LeanPlan | null>();
+
+/** The lean form of `plan`, made at its first run (null when the general run must take it). */
+function leanPlanOf(plan: Plan, compile: Compile): LeanPlan | null {
+  let lean = leanPlans.get(plan);
+  if (lean === undefined) leanPlans.set(plan, (lean = makeLean(plan, compile)));
+  return lean;
+}
+
+function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
+  const group = leanGroup(plan);
+  if (!group) return null;
+  // The layout the general run gives these values: leaves and stores contiguous at their nodes' shapes.
+  const built = buildKernel(group, group.inputs.map((n) => atAddress(0, n.dtype, n.shape)), group.stores.map((n) => atAddress(0, n.dtype, n.shape)));
+  const compiled = compile(built.spec);
+  if (!built.operands) return null;
+  let scalars = 0;
+  const leaves = group.inputs.map((node): LeanLeaf => {
+    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
+    return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
+  });
+  const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
+  return {
+    group, compiled, fixed, launch: launchOf(built), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
+    operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
+    reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
+    elements: sizeOf(built.shape),
+  };
+}
+
+/** Writes `value` as `dtype` at byte address `at`, as a typed array of that dtype would store it. */
+function writeScalar(view: DataView, at: number, dtype: DType, value: number): void {
+  switch (viewType(dtype)) {
+    case 'float64': view.setFloat64(at, value, true); break;
+    case 'float32': view.setFloat32(at, value, true); break;
+    case 'int32': view.setInt32(at, value, true); break;
+    case 'uint32': view.setUint32(at, value, true); break;
+    case 'int16': view.setInt16(at, value, true); break;
+    case 'uint16': view.setUint16(at, value, true); break;
+    case 'int8': view.setInt8(at, value); break;
+    default: view.setUint8(at, value);
+  }
+}
+
+/** A run of a lean plan: the blocks it holds until its results are handed out. */
+class LeanRun implements RunResult {
+  readonly flags = newFlags();
+  readonly written: ReadonlySet<Node> = new Set();
+  readonly #lean: LeanPlan;
+  readonly #heap: KernelHeap;
+  readonly #sources: SourceCache;
+  readonly #space: WasmHeap;
+  readonly #pinned = new Set<CacheEntry>();
+  /** Blocks this run frees at its end: the launch block, copies of bound values, stores not taken. */
+  readonly #held: number[] = [];
+  readonly #stores: number[] = [];
+  /** Per store, whether its block went to the caller (a view), who frees it. */
+  readonly #given: boolean[] = [];
+  readonly #reduced = new Map<Node, TypedArray>();
+
+  constructor(lean: LeanPlan, space: WasmHeap) {
+    this.#lean = lean;
+    this.#space = space;
+    this.#heap = space.kernels;
+    this.#sources = sourcesOf(space);
+  }
+
+  /** Binds the leaves, launches the kernel on the calling thread and keeps what it made; frees everything if it throws. */
+  run(bound: Bindings | undefined): this {
+    try {
+      const { block, ptrs } = this.#bind(bound);
+      const memory = this.#heap.memory;
+      this.#finish(runFixed(this.#lean.fixed, memory, instantiate(this.#lean.compiled, memory, host), block, ptrs, host));
+    } catch (e) {
+      this.release();
+      throw e;
+    } finally {
+      this.#unpin();
+    }
+    return this;
+  }
+
+  /** As run(), the kernel launched by `launch` (on the pool, where its work repays it). */
+  async runAsync(bound: Bindings | undefined, launch: (k: KernelLaunch, heap: HeapLike) => Promise<LaunchResult>): Promise<this> {
+    try {
+      const { ptrs } = this.#bind(bound);
+      const lean = this.#lean;
+      const arrays = lean.launch.arrays.map((a, k) => ({ ...a, ptr: ptrs[k]! }));
+      const kernel: KernelLaunch = { compiled: lean.compiled, launch: { ...lean.launch, arrays }, get label() { return kernelLabel(lean.group); } };
+      this.#finish(await launch(kernel, { memory: this.#heap.memory, alloc: (bytes) => this.#alloc(bytes), free: (ptr) => this.#heap.free(ptr) }));
+    } catch (e) {
+      this.release();
+      throw e;
+    } finally {
+      this.#unpin();
+    }
+    return this;
+  }
+
+  /**
+   * Allocates the run's blocks (the launch block, with the constants in it,
+   * copies of bound values, the stores) and writes the constants; the
+   * addresses of the kernel's arrays, in its order.
+   */
+  #bind(bound: Bindings | undefined): { block: number; ptrs: number[] } {
+    const lean = this.#lean;
+    const block = this.#alloc(lean.fixed.bytes);
+    this.#held.push(block);
+    const addresses: number[] = [];
+    for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
+    for (const bytes of lean.storeBytes) {
+      const ptr = this.#alloc(bytes);
+      this.#stores.push(ptr);
+      addresses.push(ptr);
+    }
+    // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
+    const view = new DataView(this.#heap.memory.buffer);
+    for (const leaf of lean.leaves) {
+      if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
+    }
+    return { block, ptrs: lean.operands.map((k) => addresses[k]!) };
+  }
+
+  #unpin(): void {
+    this.#sources.unpin(this.#pinned);
+    this.#pinned.clear();
+  }
+
+  #alloc(bytes: number): number {
+    return this.#sources.allocEvicting(bytes);
+  }
+
+  /** Where a leaf's values lie for this run (a constant's, written into the launch block once every block is allocated). */
+  #address(leaf: LeanLeaf, bound: Bindings | undefined, block: number): number {
+    const { node, kind } = leaf;
+    if (kind === Leaf.Scalar) return block + leaf.at;
+    if (kind === Leaf.Source) return this.#sources.residentAddress(node, this.#pinned);
+    return this.#boundAddress(node, bound?.get(node));
+  }
+
+  /** A bound value's address: where it lies in this heap, its source's cached copy, or a copy made for this run. */
+  #boundAddress(node: Node, b: Bound | undefined): number {
+    if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
+    if (b.at && b.at.heap === this.#space) return b.at.ptr;
+    if (b.source) return this.#sources.residentAddress(b.source, this.#pinned, b.value.data);
+    const bytes = b.value.data.byteLength;
+    const ptr = this.#alloc(bytes);
+    this.#held.push(ptr);
+    new Uint8Array(this.#heap.memory.buffer, ptr, bytes).set(new Uint8Array(b.value.data.buffer, b.value.data.byteOffset, bytes));
+    return ptr;
+  }
+
+  #finish(r: LaunchResult): void {
+    const { group, reductions } = this.#lean;
+    addLaunchFlags(this.flags, group, r);
+    group.reductions.forEach((node, slot) => {
+      const out = new (dtypeInfo(node.dtype).ctor)(sizeOf(node.shape));
+      writeReduction(node, slot, reductions, r, out);
+      this.#reduced.set(node, out);
+    });
+  }
+
+  value(node: Node): Dense {
+    const reduced = this.#reduced.get(node);
+    if (reduced) return { dtype: node.dtype, shape: node.shape, data: reduced };
+    const ptr = this.#storeOf(node);
+    return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
+  }
+
+  owns(data: Dense['data']): boolean {
+    return !this.#space.isHeapBuffer(data.buffer);
+  }
+
+  take(node: Node): number | undefined {
+    const k = this.#lean.group.stores.indexOf(node);
+    if (k < 0 || this.#given[k] || this.#stores[k] === undefined) return undefined;
+    this.#given[k] = true;
+    return this.#stores[k];
+  }
+
+  release(): void {
+    for (const ptr of this.#held) this.#heap.free(ptr);
+    this.#stores.forEach((ptr, k) => {
+      if (!this.#given[k]) this.#heap.free(ptr);
+    });
+    this.#held.length = 0;
+    this.#stores.length = 0;
+  }
+
+  #storeOf(node: Node): number {
+    const ptr = this.#stores[this.#lean.group.stores.indexOf(node)];
+    if (ptr === undefined) throw new Error('internal: a lean run was asked for a value it no longer holds');
+    return ptr;
+  }
+}
+
+export { leanPlanOf, LeanRun };
+export type { LeanPlan };

@@ -1,0 +1,98 @@
+// A launch whose layout never changes (shape, strides, blocks): checked and
+// written out once as an image of its launch block, so that each run only
+// copies the image into a block the caller allocated, sets the arrays'
+// addresses and calls the kernel on the calling thread. This is the lean run's
+// launch: a plan run again, or a graph of the same structure, pays for no
+// checks, no block planning and no per-run closures. The kernel, blocks and
+// partials are exactly those of launch(), so the results are the same bits.
+import { ARGS, arrayPtrOffset, launchBlockBytes } from './args-layout.js';
+import { writeLaunchBlock } from './launch-block.js';
+import { checkArrays, planBlocks } from './launch.js';
+import type { HostModule, KernelFn, Launch, LaunchResult } from './launch.js';
+import type { CompiledModule } from './compile.js';
+
+/** A launch's layout, fixed: what runFixed needs besides the addresses. */
+interface FixedLaunch {
+  readonly compiled: CompiledModule;
+  /**
+   * Bytes of a run's block: the launch block, the partials from the next
+   * multiple of 64, then the caller's `extra` bytes at `extraAt` (8-aligned),
+   * which the caller may point arrays into (a scalar passed in the block).
+   */
+  readonly bytes: number;
+  readonly extraAt: number;
+  readonly blocks: number;
+  readonly pieces: number;
+  readonly slots: number;
+  readonly pieceIndex: (i: number) => number;
+  /** The launch block's words with every address 0. */
+  readonly image: Int32Array;
+  readonly partialsAt: number;
+  /** Word index, within the block, of each array's address. */
+  readonly ptrWords: Int32Array;
+}
+
+const NO_PARTIALS = new Float64Array(0);
+
+/**
+ * Fixes the layout of `l` (its arrays' addresses are ignored) for kernel
+ * `compiled`, with `extra` bytes for the caller after the partials. Only
+ * plain launches: no contraction, pinned temporaries, random arrays or scan
+ * starts, whose launch blocks hold more than addresses per run.
+ */
+function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch {
+  const { spec } = compiled;
+  if (spec.contraction || spec.temps || l.initial || spec.arrays.some((a) => a.random)) {
+    throw new RangeError('fixLaunch: a launch with a contraction, pinned temporaries, random arrays or scan starts writes more than addresses per run; use launch()');
+  }
+  checkArrays(spec, l);
+  const total = l.shape.reduce((a, b) => a * b, 1);
+  const plan = planBlocks(spec, l, total, undefined);
+  const partialsAt = Math.ceil(launchBlockBytes(spec) / 64) * 64;
+  const extraAt = partialsAt + Math.ceil((plan.pieces * spec.slots * 8) / 8) * 8;
+  const image = new Int32Array(partialsAt / 4);
+  const { blockSize, segment, segmentLcm } = plan;
+  writeLaunchBlock(image, 0, { total, blockSize, partials: 0, segment, segmentLcm }, l.shape, l.arrays.map((a) => ({ ptr: 0, strides: a.strides })));
+  const ptrWords = Int32Array.from(l.arrays, (_, k) => arrayPtrOffset(spec.ndim, k) >>> 2);
+  return {
+    compiled, bytes: Math.max(8, extraAt + extra), extraAt, blocks: plan.blocks, pieces: plan.pieces, slots: spec.slots,
+    pieceIndex: plan.pieceIndex, image, partialsAt, ptrWords,
+  };
+}
+
+/**
+ * Runs `f` on the calling thread over the arrays at `ptrs` (byte addresses, in
+ * the spec's order), through the launch block at `at` (f.bytes long, which the
+ * caller allocated and frees; its extra bytes are left as the caller wrote
+ * them). The partials are copied out.
+ */
+function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, at: number, ptrs: ArrayLike<number>, host?: HostModule): LaunchResult {
+  const words = new Int32Array(memory.buffer);
+  const base = at >>> 2;
+  words.set(f.image, base);
+  words[base + (ARGS.partials >>> 2)] = at + f.partialsAt;
+  for (let k = 0; k < f.ptrWords.length; k++) words[base + f.ptrWords[k]!] = ptrs[k]!;
+  if (f.blocks > 0) {
+    host?.takeFlags?.();
+    try {
+      kernel(at, 0, f.blocks, 0);
+    } finally {
+      const h = host?.takeFlags?.();
+      if (h) {
+        words[base + (ARGS.flagDivide >>> 2)]! += h.divide;
+        words[base + (ARGS.flagInvalid >>> 2)]! += h.invalid;
+      }
+    }
+  }
+  const count = f.pieces * f.slots;
+  return {
+    partials: count === 0 ? NO_PARTIALS : new Float64Array(memory.buffer, at + f.partialsAt, count).slice(),
+    blocks: f.blocks,
+    pieces: f.pieces,
+    pieceIndex: f.pieceIndex,
+    flags: { divide: words[base + (ARGS.flagDivide >>> 2)]!, invalid: words[base + (ARGS.flagInvalid >>> 2)]! },
+  };
+}
+
+export { fixLaunch, runFixed };
+export type { FixedLaunch };
