@@ -213,6 +213,9 @@ type AttrsArg<O extends OpName> = object extends AttrsOf<O> ? [attrs?: AttrsOf<O
 
 let nextId = 0;
 
+/** The inputs of a leaf: one frozen array, shared. */
+const NO_INPUTS: readonly Node[] = Object.freeze([]);
+
 /** The attributes of a node that has none: one frozen object, shared. */
 const NO_ATTRS: NodeAttrs = Object.freeze({});
 
@@ -225,7 +228,7 @@ function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DTyp
     id: nextId++,
     op,
     family: OPS[op].family,
-    inputs: Object.freeze([...inputs]),
+    inputs: inputs.length === 0 ? NO_INPUTS : Object.freeze([...inputs]),
     shape: frozenCopy(shape),
     dtype,
     attrs: attrs === NO_ATTRS ? NO_ATTRS : Object.freeze({ ...attrs }),
@@ -266,30 +269,33 @@ function expectOp<O extends OpName>(n: Node, op: O): NodeOf<O> {
 function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[] = (n) => n.inputs): Node[] {
   const seen = new Set<Node>();
   const order: Node[] = [];
-  // Iterative post-order: graphs built in loops can be deeper than the JS stack.
-  const stack: Array<{ node: Node; next: number }> = [];
+  // Iterative post-order: graphs built in loops can be deeper than the JS stack. Two parallel stacks, no object per node.
+  const nodes: Node[] = [];
+  const next: number[] = [];
   for (const root of roots) {
     if (seen.has(root)) continue;
     seen.add(root);
-    stack.push({ node: root, next: 0 });
-    for (let top = stack.at(-1); top; top = stack.at(-1)) {
-      const kids = children(top.node);
-      const child = kids[top.next++];
+    nodes.push(root);
+    next.push(0);
+    while (nodes.length > 0) {
+      const top = nodes.length - 1;
+      const child = children(nodes[top]!)[next[top]!++];
       if (child) {
         if (!seen.has(child)) {
           seen.add(child);
-          stack.push({ node: child, next: 0 });
+          nodes.push(child);
+          next.push(0);
         }
       } else {
-        order.push(top.node);
-        stack.pop();
+        order.push(nodes.pop()!);
+        next.pop();
       }
     }
   }
   return order;
 }
 
-export { makeNode, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
+export { NO_ATTRS, makeNode, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
   SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,

@@ -15,73 +15,110 @@ import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
-import { attrsKey, numberKey } from './merge-common.js';
+import { attrsCode, codeEpoch, dtypeCode, hashCode, nameCode, opCode, pinCode, sameCode, shapeCode } from './codes.js';
 import { withInputs } from './rewrite.js';
 import { valueMatters } from './strength.js';
 
 /** A graph as the cache sees it. */
 interface Structure {
-  readonly key: string;
-  /** The values it reads, in the key's order: each distinct source, version of a mutable array and free constant once. */
+  /**
+   * Everything the passes read of the graph, as small integers (codes.ts),
+   * and their hash: two graphs plan alike exactly when their codes are equal.
+   */
+  readonly code: readonly number[];
+  readonly hash: number;
+  /** The values it reads, in the code's order: each distinct source, version of a mutable array and free constant once. */
   readonly leaves: readonly Node[];
   /** The graph's nodes, inputs first, and the leaf each leaf node is (equal versions made apart are one). */
   readonly order: readonly Node[];
   readonly leafAt: ReadonlyMap<Node, number>;
-  /** Each node's place in `order`, by which stores and the key name them. */
+  /** Each node's place in `order`, by which stores and the code name them. */
   readonly index: ReadonlyMap<Node, number>;
   /** Each mutable array it reads, numbered in order of first reading. */
   readonly storages: ReadonlyMap<StorageRef, number>;
 }
 
+/** What a node's code starts with: a leaf of each kind, or any other node (then its op's number). */
+const SOURCE = -1;
+const STORED = -2;
+const FREE_CONSTANT = -3;
+const VALUED_CONSTANT = -4;
+
+/** A float64's bits as two int32s, so that -0 and each NaN keep their own. */
+const bits = new Float64Array(1);
+const halves = new Int32Array(bits.buffer);
+
 /**
  * The structure of the graph under `roots` (`order`: its nodes, inputs first;
- * the key starts with `prefix`: the target, and what else tells plans apart);
+ * the code starts with `prefix`: the target, and what else tells plans apart);
  * undefined for a graph the cache does not take: one holding a placeholder (a
  * compiled function's trace), a random array (its stream is planned in) or a
- * cond (decided before planning).
+ * cond (decided before planning). Integers only, so that a request built
+ * afresh costs a walk and no strings.
  */
 function structureOf(roots: readonly Node[], prefix: string, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
   const index = new Map<Node, number>();
-  const leafOf = new Map<unknown, number>();
   const leafAt = new Map<Node, number>();
   const leaves: Node[] = [];
   const storages = new Map<StorageRef, number>();
-  const leaf = (key: unknown, n: Node): number => {
-    let i = leafOf.get(key);
-    if (i === undefined) {
-      leafOf.set(key, (i = leaves.length));
-      leaves.push(n);
-    }
+  const sources = new Map<Node, number>();
+  const versions = new Map<StorageRef, Map<number, number>>();
+  const constants = new Map<string, Map<number | string, number>>();
+  /** `n` as leaf `known`, or as a new leaf (whose number the caller keeps). */
+  const leaf = (n: Node, known: number | undefined): number => {
+    const i = known ?? leaves.push(n) - 1;
     leafAt.set(n, i);
     return i;
   };
-  const parts: string[] = [prefix];
-  const marked: Array<{ readonly at: number; readonly seq: number }> = [];
+  const code: number[] = [codeEpoch(), nameCode(prefix)];
+  let marked: Array<{ readonly at: number; readonly seq: number }> | undefined;
   for (const n of order) {
-    let part: string;
     if (n.op === 'stored') {
       const { storage, version } = n.attrs;
       let s = storages.get(storage);
       if (s === undefined) storages.set(storage, (s = storages.size));
-      part = `L${leaf(`${storage.id}:${version}`, n)}s${s}`;
+      let byVersion = versions.get(storage);
+      if (!byVersion) versions.set(storage, (byVersion = new Map()));
+      const i = leaf(n, byVersion.get(version));
+      byVersion.set(version, i);
+      code.push(STORED, i, s);
     } else if (n.op === 'source') {
-      part = `L${leaf(n, n)}`;
-    } else if (n.op === 'scalar' && !valueMatters(n.attrs.value, n.dtype)) {
-      part = `L${leaf(`${n.dtype}:${numberKey(n.attrs.value)}`, n)}c`;
+      const i = leaf(n, sources.get(n));
+      sources.set(n, i);
+      code.push(SOURCE, i);
+    } else if (n.op === 'scalar') {
+      const v = n.attrs.value;
+      if (valueMatters(v, n.dtype)) {
+        bits[0] = v;
+        code.push(VALUED_CONSTANT, halves[0]!, halves[1]!);
+      } else {
+        let byValue = constants.get(n.dtype);
+        if (!byValue) constants.set(n.dtype, (byValue = new Map()));
+        // Map keys are equal by SameValueZero: -0 apart from 0 by name, every NaN one.
+        const key = Object.is(v, -0) ? '-0' : v;
+        const i = leaf(n, byValue.get(key));
+        byValue.set(key, i);
+        code.push(FREE_CONSTANT, i);
+      }
     } else if (n.family === 'source' || n.family === 'cond') {
       return undefined;
     } else {
-      part = `${n.op}|${attrsKey(n.attrs)}|${n.inputs.map((i) => index.get(i)).join(',')}`;
+      code.push(opCode(n.op), attrsCode(n.attrs), n.inputs.length);
+      for (const i of n.inputs) code.push(index.get(i)!);
     }
     const mark = markOf(n);
-    if (mark) marked.push({ at: index.size, seq: mark.seq });
-    parts.push(`${part}|${pinOf(n) ?? ''}|${mark ? `o${mark.name ?? ''}` : ''}|${n.dtype}|${n.shape.join(',')}`);
+    if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
+    code.push(dtypeCode(n.dtype), shapeCode(n.shape), pinCode(pinOf(n)), mark ? nameCode(mark.name ?? '') : -1);
     index.set(n, index.size);
   }
   // Outputs are ordered by when they were marked.
-  if (marked.length > 1) parts.push(`M${marked.sort((a, b) => a.seq - b.seq).map((m) => m.at).join(',')}`);
-  parts.push(`R${roots.map((r) => index.get(r)).join(',')}`);
-  return { key: parts.join(';'), leaves, order, leafAt, index, storages };
+  code.push(marked?.length ?? 0);
+  if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code.push(m.at);
+  code.push(roots.length);
+  for (const r of roots) code.push(index.get(r)!);
+  // The table of names started over during the walk: the numbers in this code mix two epochs.
+  if (code[0] !== codeEpoch()) return undefined;
+  return { code, hash: hashCode(code), leaves, order, leafAt, index, storages };
 }
 
 /**
@@ -104,29 +141,38 @@ function templateGraph(s: Structure): { readonly leaves: readonly Node[]; readon
   return { leaves, copyOf };
 }
 
-/** Templates by structure key, least recently used dropped first, and how often one was bound rather than made. */
+/** Templates by structure, least recently used dropped first, and how often one was bound rather than made. */
 class Templates<T> {
-  readonly #cache: LRUCache<string, T & object>;
+  /** By the code's hash; each bucket holds the (rarely more than one) structures of that hash, compared in full. */
+  readonly #cache: LRUCache<number, Array<{ readonly code: readonly number[]; readonly value: T & object }>>;
+  #size = 0;
   #hits = 0;
 
   constructor(max: number) {
-    this.#cache = new LRUCache<string, T & object>({ max });
+    this.#cache = new LRUCache({ max, dispose: (bucket) => { this.#size -= bucket.length; } });
   }
 
   /** The template of `s`, made by `make` on a miss. */
-  get(s: Structure, make: () => T & object): T {
-    let t = this.#cache.get(s.key);
-    if (t) {
+  get(s: Pick<Structure, 'code' | 'hash'>, make: () => T & object): T {
+    const bucket = this.#cache.get(s.hash);
+    const hit = bucket?.find((e) => sameCode(e.code, s.code));
+    if (hit) {
       this.#hits++;
-      return t;
+      return hit.value;
     }
-    t = make();
-    this.#cache.set(s.key, t);
-    return t;
+    const value = make();
+    if (bucket) {
+      bucket.push({ code: s.code, value });
+      this.#size++;
+    } else {
+      this.#cache.set(s.hash, [{ code: s.code, value }]);
+      this.#size++;
+    }
+    return value;
   }
 
   stats(): { templates: number; reused: number } {
-    return { templates: this.#cache.size, reused: this.#hits };
+    return { templates: this.#size, reused: this.#hits };
   }
 }
 

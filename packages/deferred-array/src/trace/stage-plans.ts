@@ -9,6 +9,7 @@ import { bindLeaves } from '../execute/request-plans.js';
 import { expectOp } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
+import { hashCode } from '../plan/codes.js';
 import { Templates, structureOf, templateGraph } from '../plan/template.js';
 import type { Structure } from '../plan/template.js';
 import type { Target } from '../plan/pipeline.js';
@@ -53,8 +54,9 @@ function structure(stores: readonly StoreTarget[], target: Target): Structure | 
     if (i === undefined) written.set(r, (i = s.storages.size + written.size));
     return i;
   };
-  const targets = stores.map((st) => `T${s.index.get(st.node)}s${storageIndex(st.storage)}|${st.strides.join(',')}|${st.offset}`);
-  return { ...s, key: `${s.key};${targets.join(';')}` };
+  const code = [...s.code, stores.length];
+  for (const st of stores) code.push(s.index.get(st.node)!, storageIndex(st.storage), st.offset, st.strides.length, ...st.strides);
+  return { ...s, code, hash: hashCode(code) };
 }
 
 /** A heap no backend runs over: a template is planned, never run. */
