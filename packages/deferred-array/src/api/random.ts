@@ -44,7 +44,7 @@ const shapeOf = (fn: string, shape: Shape | undefined): number[] | undefined => 
 /** The shape a draw with array parameters gets: the one asked for, which the parameters must broadcast to. */
 function drawShape(fn: string, shape: number[] | undefined, params: readonly Operand[]): number[] {
   const shapes = params.filter((p): p is DeferredArray => p instanceof DeferredArray).map((p) => p.shape);
-  if (shape === undefined) return shapes.length ? broadcastShapes(shapes, `${fn}'s parameters`) : [];
+  if (shape === undefined) return shapes.length ? [...broadcastShapes(shapes, `${fn}'s parameters`)] : [];
   const joint = broadcastShapes([shape, ...shapes], `${fn}'s parameters and shape`);
   if (joint.length !== shape.length || joint.some((d, i) => d !== shape[i])) {
     throw new RangeError(`${fn}: parameters of shapes ${shapes.map(formatShape).join(', ')} do not broadcast to the shape ${formatShape(shape)} asked for`);

@@ -4,7 +4,9 @@
 // request's arrays and constants; a miss makes the template and binds it the
 // same way, so both run one plan and give the same bits.
 import { allocDense } from '../core/dense.js';
+import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
+import { numberKey } from '../plan/merge-common.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
 import { Templates, structureOf, templateGraph } from '../plan/template.js';
@@ -28,6 +30,23 @@ const REQUEST_TEMPLATES = 256;
 /** Makes a plan of `roots` (the runtime's planner, which counts them). */
 type RequestPlanner = (roots: readonly Node[], target: Target) => Plan;
 
+/** Constants' bindings by dtype and value: a loop's constants mostly repeat, and each would be a typed array per call. */
+const constants = new Map<string, Bound>();
+const CONSTANTS = 1024;
+
+/** A constant's binding (shared: nothing writes a bound value). */
+function constantBound(dtype: DType, v: number): Bound {
+  const key = `${dtype}:${numberKey(v)}`;
+  let b = constants.get(key);
+  if (!b) {
+    const value = allocDense(dtype, []);
+    value.data[0] = v;
+    if (constants.size >= CONSTANTS) constants.clear();
+    constants.set(key, (b = { value }));
+  }
+  return b;
+}
+
 /**
  * What a leaf of a graph stands for, bound to its template's leaf: a
  * mutable array's version read where it lies, a source as a compiled
@@ -41,11 +60,8 @@ function boundLeaf(n: Node): Bound {
     }
     case 'source':
       return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data }, source: n };
-    case 'scalar': {
-      const value = allocDense(n.dtype, []);
-      value.data[0] = n.attrs.value;
-      return { value };
-    }
+    case 'scalar':
+      return constantBound(n.dtype, n.attrs.value);
     default:
       throw new Error(`internal: a ${n.op} node is not a template leaf`);
   }

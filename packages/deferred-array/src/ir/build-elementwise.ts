@@ -35,8 +35,11 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
   return makeNode('source', [], shape, dtype, lease ? { data, lease } : { data });
 }
 
+/** The shape of every scalar: one frozen array, shared. */
+const SCALAR_SHAPE: Shape = Object.freeze([]);
+
 function scalar(value: number, dtype: DType): Node {
-  return makeNode('scalar', [], [], dtype, { value: castValue(value, dtype) });
+  return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: castValue(value, dtype) });
 }
 
 function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {

@@ -16,7 +16,7 @@ function mismatch(op: string, a: Node, b: Node, ka: number, kb: number, detail: 
 /** The broadcast batch shape; the error names the operands' whole shapes, which are what the user wrote. */
 function matmulBatch(a: Node, b: Node, batchA: number[], batchB: number[]): number[] {
   try {
-    return broadcastShapes([batchA, batchB], 'matmul batch dimensions');
+    return [...broadcastShapes([batchA, batchB], 'matmul batch dimensions')];
   } catch (e) {
     if (!(e instanceof ShapeError)) throw e;
     throw new ShapeError(

@@ -26,7 +26,10 @@ function sameShape(a: Shape, b: Shape): boolean {
 }
 
 /** NumPy broadcasting of several shapes; the error names the clashing shapes and axis. */
-function broadcastShapes(shapes: readonly Shape[], what = 'operands'): number[] {
+function broadcastShapes(shapes: readonly Shape[], what = 'operands'): Shape {
+  // Most operands share one shape, or are scalars beside it: that shape itself (nodes share frozen shapes).
+  const widest = shapes.reduce((w, s) => (s.length > w.length ? s : w), shapes[0] ?? []);
+  if (shapes.every((s) => s === widest || s.length === 0 || sameShape(s, widest))) return widest;
   const out = stdNdarray().base.broadcastShapes(shapes.map((s) => [...s]));
   if (out !== null) return out;
   const ndim = Math.max(...shapes.map((s) => s.length));

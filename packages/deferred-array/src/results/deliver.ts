@@ -11,7 +11,7 @@
 import type { RunResult } from '../execute/backend.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { sizeOf } from '../ir/shape.js';
+import { sameShape, sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../core/dense.js';
 import { sourcesOf } from '../core/source-cache.js';
@@ -45,10 +45,18 @@ function toHeap(heap: Heap, value: Dense): number {
   return sourcesOf(heap).copyIn(value.data, sizeOf(value.shape) * dtypeInfo(value.dtype).bytes);
 }
 
+/** The ndarray last returned over each typed array out: a loop writing into one out gets one ndarray back, made once. */
+const overOuts = new WeakMap<ArrayBufferView, StdNdarray>();
+
 /** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
 function returned(t: OutTarget, node: Node): StdNdarray {
   if (!ArrayBuffer.isView(t.given)) return t.given as StdNdarray;
-  return toNdarray({ dtype: typedDType(t.given)!, shape: node.shape, data: t.given });
+  const dtype = typedDType(t.given)!;
+  const last = overOuts.get(t.given);
+  if (last && last.dtype === dtype && sameShape(last.shape, node.shape)) return last;
+  const nd = toNdarray({ dtype, shape: node.shape, data: t.given });
+  overOuts.set(t.given, nd);
+  return nd;
 }
 
 /** Hands the plan's results and outputs out as `d` asks: one per result, or the NEP record when outputs are marked. */

@@ -15,7 +15,15 @@ interface Window {
   readonly offset: number;
 }
 
-const wholeWindow = (shape: Shape): Window => ({ shape: [...shape], strides: contiguousStrides(shape), offset: 0 });
+/** Whole windows by shape: every handle over a fresh array has one, and frozen shapes (nearly all) are shared by many nodes. */
+const wholeWindows = new WeakMap<Shape, Window>();
+
+function wholeWindow(shape: Shape): Window {
+  if (!Object.isFrozen(shape)) return { shape: [...shape], strides: contiguousStrides(shape), offset: 0 };
+  let w = wholeWindows.get(shape);
+  if (!w) wholeWindows.set(shape, (w = Object.freeze({ shape, strides: Object.freeze(contiguousStrides(shape)), offset: 0 })));
+  return w;
+}
 
 /** The window of a view (ViewMap onto its input) of the window `w`. */
 function viewWindow(w: Window, view: ViewMap, shape: Shape): Window {
