@@ -47,6 +47,20 @@ function inTurns<K extends string>(run: Readonly<Record<K, () => unknown>>, roun
   return samples;
 }
 
+/** inTurns for variants that may be asynchronous (execute()): each awaited before the next starts. */
+async function inTurnsAsync<K extends string>(run: Readonly<Record<K, () => unknown>>, rounds: number): Promise<Record<K, number[]>> {
+  const keys = Object.keys(run) as K[];
+  const samples = Object.fromEntries(keys.map((k) => [k, [] as number[]])) as Record<K, number[]>;
+  for (let round = 0; round < rounds; round++) {
+    for (const k of keys) {
+      const t0 = performance.now();
+      await run[k]();
+      samples[k].push(performance.now() - t0);
+    }
+  }
+  return samples;
+}
+
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
   const mid = Math.floor(v.length / 2);
@@ -62,5 +76,5 @@ function workerCounts(max: number): number[] {
   return [...counts, max];
 }
 
-export { time, timeAsync, inTurns, gbPerS, median, workerCounts };
+export { time, timeAsync, inTurns, inTurnsAsync, gbPerS, median, workerCounts };
 export type { Timing };

@@ -1,0 +1,87 @@
+// What one call costs around the kernel, for the 10-op chain over two float64
+// arrays: a JS loop into an array it owns against the graph built afresh each
+// call (executeSync({ out }) and execute({ out }), with the same constants and
+// with one that changes every call), and a compiled call. The variants take
+// turns in every round (each a batch of calls); medians of the rounds. The
+// targets are those the package holds itself to at 1,000 elements.
+import * as da from 'deferred-array';
+import { chain, chainJs, chainWith, randomData } from './data.js';
+import { inTurnsAsync, median } from './timing.js';
+
+interface CallCosts {
+  readonly n: number;
+  readonly rounds: number;
+  readonly batch: number;
+  /** Per call, µs, by variant. */
+  readonly us: Readonly<Record<Variant, number>>;
+  /** Plans made while timing, and graphs built afresh meanwhile (all of one structure). */
+  readonly plans: number;
+  readonly graphs: number;
+}
+
+const VARIANTS = [
+  'JS loop into an array it owns',
+  'graph built afresh, executeSync({ out })',
+  'graph built afresh, execute({ out })',
+  'the same, a constant changing every call',
+  'compiled, f.sync(a, b)',
+] as const;
+type Variant = (typeof VARIANTS)[number];
+
+/** Per-call targets against the loop, at 1,000 elements. */
+const TARGETS: Partial<Record<Variant, number>> = {
+  'graph built afresh, executeSync({ out })': 10,
+  'graph built afresh, execute({ out })': 20,
+  'compiled, f.sync(a, b)': 3.5,
+};
+
+/** Calls per timed batch: about a millisecond of the slowest variant. */
+const batchFor = (n: number): number => Math.max(5, Math.min(500, Math.round(5e6 / Math.max(n, 1) / 10)));
+
+async function callCostsReport(n: number, rounds: number): Promise<CallCosts> {
+  const a = randomData(n, 4);
+  const b = randomData(n, 5);
+  const A = da.wrap(a);
+  const B = da.wrap(b);
+  const owned = new Float64Array(n);
+  const out = new Float64Array(n);
+  const compiled = da.compile((x: da.DeferredArray, y: da.DeferredArray) => chain(x, y), [da.placeholder([n], 'float64'), da.placeholder([n], 'float64')]);
+  const batch = batchFor(n);
+  let k = 0;
+  const sync = (call: () => unknown) => (): void => {
+    for (let i = 0; i < batch; i++) call();
+  };
+  const variants: Record<Variant, () => unknown> = {
+    'JS loop into an array it owns': sync(() => {
+      for (let i = 0; i < n; i++) owned[i] = chainJs(a[i]!, b[i]!);
+    }),
+    'graph built afresh, executeSync({ out })': sync(() => chain(A, B).executeSync({ out })),
+    'graph built afresh, execute({ out })': async () => {
+      for (let i = 0; i < batch; i++) await chain(A, B).execute({ out });
+    },
+    'the same, a constant changing every call': sync(() => chainWith(A, B, 1.5 + (k++ % 1000) * 1e-3).executeSync({ out })),
+    'compiled, f.sync(a, b)': sync(() => compiled.sync(a, b)),
+  };
+  await inTurnsAsync(variants, 2);
+  const plansBefore = da.stats().plans;
+  const samples = await inTurnsAsync(variants, rounds);
+  const plans = da.stats().plans - plansBefore;
+  const us = Object.fromEntries(VARIANTS.map((v) => [v, (median(samples[v]) * 1000) / batch])) as Record<Variant, number>;
+  return { n, rounds, batch, us, plans, graphs: rounds * batch * 3 };
+}
+
+function printCallCosts(r: CallCosts): string {
+  const loop = r.us['JS loop into an array it owns'];
+  const lines = [`Per call, the 10-op chain over two float64 arrays of ${r.n} (µs, median of ${r.rounds} rounds of ${r.batch} calls, variants in turn):`];
+  for (const v of VARIANTS) {
+    const ratio = r.us[v] / loop;
+    const target = r.n === 1000 ? TARGETS[v] : undefined;
+    const judged = target === undefined ? '' : `  target <= ${target}x: ${ratio <= target ? 'met' : 'not met'}`;
+    lines.push(`  ${v.padEnd(44)} ${r.us[v].toFixed(1).padStart(9)} µs ${ratio.toFixed(1).padStart(6)}x the loop${judged}`);
+  }
+  lines.push(`  plans made while timing: ${r.plans} (${r.graphs} graphs built afresh, of one structure)`);
+  return lines.join('\n');
+}
+
+export { callCostsReport, printCallCosts };
+export type { CallCosts };
