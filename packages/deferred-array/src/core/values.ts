@@ -15,8 +15,12 @@ const TYPED_DTYPES: ReadonlyArray<[abstract new (...args: never[]) => ArrayBuffe
 ];
 
 /** The dtype of a typed array (a Uint8Array is uint8, never bool); undefined for anything else. */
+/** By exact constructor, the common case: no chain of instanceof. */
+const BY_CTOR = new Map<unknown, DType>(TYPED_DTYPES);
+
 function typedDType(x: unknown): DType | undefined {
-  return TYPED_DTYPES.find(([ctor]) => x instanceof ctor)?.[1];
+  if (x === null || typeof x !== 'object') return undefined;
+  return BY_CTOR.get(x.constructor) ?? TYPED_DTYPES.find(([ctor]) => x instanceof ctor)?.[1];
 }
 
 /** A value as an error message names it: its class, or its type and value. */

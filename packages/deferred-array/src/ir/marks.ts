@@ -12,6 +12,8 @@ interface Mark {
 }
 
 const marks = new WeakMap<Node, Mark>();
+/** Whether any node was ever marked (or pinned, below): most programs never do, and their lookups cost nothing. */
+let anyMarked = false;
 let seq = 0;
 /** Bumped by every output(), pin() and pinCse(): plans made before may be stale. */
 let generation = 0;
@@ -31,11 +33,12 @@ function checkOutputName(name: unknown): string | undefined {
 /** Marks `node` as an output; marking again renames it and moves it to the end of the order. */
 function mark(node: Node, name?: unknown): void {
   marks.set(node, { name: checkOutputName(name), seq: seq++ });
+  anyMarked = true;
   generation++;
 }
 
 function markOf(node: Node): Mark | undefined {
-  return marks.get(node);
+  return anyMarked ? marks.get(node) : undefined;
 }
 
 /**
@@ -46,24 +49,28 @@ function markOf(node: Node): Mark | undefined {
 type Pin = 'pinCse' | 'pin';
 
 const pins = new WeakMap<Node, Pin>();
+let anyPinned = false;
 
 function pin(node: Node, kind: Pin): void {
   pins.set(node, kind);
+  anyPinned = true;
   generation++;
 }
 
 function pinOf(node: Node): Pin | undefined {
-  return pins.get(node);
+  return anyPinned ? pins.get(node) : undefined;
 }
 
 /** Gives `to`, a planner's fresh copy of `from`, the output mark of `from`, for printers. */
 function inheritMark(from: Node, to: Node): void {
+  if (!anyMarked) return;
   const m = marks.get(from);
   if (m && !marks.has(to)) marks.set(to, m);
 }
 
 /** Gives `to`, a rebuilt copy of `from`, the pin of `from`. */
 function inheritPin(from: Node, to: Node): void {
+  if (!anyPinned) return;
   const p = pins.get(from);
   if (p && !pins.has(to)) pins.set(to, p);
 }

@@ -267,22 +267,23 @@ function expectOp<O extends OpName>(n: Node, op: O): NodeOf<O> {
  * topological order); `children` narrows which inputs are followed.
  */
 function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[] = (n) => n.inputs): Node[] {
-  const seen = new Set<Node>();
+  // By id: a fresh node keyed by itself would first be given a hash.
+  const seen = new Set<number>();
   const order: Node[] = [];
   // Iterative post-order: graphs built in loops can be deeper than the JS stack. Two parallel stacks, no object per node.
   const nodes: Node[] = [];
   const next: number[] = [];
   for (const root of roots) {
-    if (seen.has(root)) continue;
-    seen.add(root);
+    if (seen.has(root.id)) continue;
+    seen.add(root.id);
     nodes.push(root);
     next.push(0);
     while (nodes.length > 0) {
       const top = nodes.length - 1;
       const child = children(nodes[top]!)[next[top]!++];
       if (child) {
-        if (!seen.has(child)) {
-          seen.add(child);
+        if (!seen.has(child.id)) {
+          seen.add(child.id);
           nodes.push(child);
           next.push(0);
         }

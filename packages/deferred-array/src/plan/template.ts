@@ -32,8 +32,8 @@ interface Structure {
   /** The graph's nodes, inputs first, and the leaf each leaf node is (equal versions made apart are one). */
   readonly order: readonly Node[];
   readonly leafAt: ReadonlyMap<Node, number>;
-  /** Each node's place in `order`, by which stores and the code name them. */
-  readonly index: ReadonlyMap<Node, number>;
+  /** Each node's place in `order`, by its id, by which stores and the code name them. */
+  readonly index: ReadonlyMap<number, number>;
   /** Each mutable array it reads, numbered in order of first reading. */
   readonly storages: ReadonlyMap<StorageRef, number>;
 }
@@ -57,7 +57,8 @@ const halves = new Int32Array(bits.buffer);
  * afresh costs a walk and no strings.
  */
 function structureOf(roots: readonly Node[], prefix: string, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
-  const index = new Map<Node, number>();
+  // By node id: a fresh node keyed by itself would first be given a hash.
+  const index = new Map<number, number>();
   const leafAt = new Map<Node, number>();
   const leaves: Node[] = [];
   const storages = new Map<StorageRef, number>();
@@ -104,18 +105,18 @@ function structureOf(roots: readonly Node[], prefix: string, order: readonly Nod
       return undefined;
     } else {
       code.push(opCode(n.op), attrsCode(n.attrs), n.inputs.length);
-      for (const i of n.inputs) code.push(index.get(i)!);
+      for (const i of n.inputs) code.push(index.get(i.id)!);
     }
     const mark = markOf(n);
     if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
     code.push(dtypeCode(n.dtype), shapeCode(n.shape), pinCode(pinOf(n)), mark ? nameCode(mark.name ?? '') : -1);
-    index.set(n, index.size);
+    index.set(n.id, index.size);
   }
   // Outputs are ordered by when they were marked.
   code.push(marked?.length ?? 0);
   if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code.push(m.at);
   code.push(roots.length);
-  for (const r of roots) code.push(index.get(r)!);
+  for (const r of roots) code.push(index.get(r.id)!);
   // The table of names started over during the walk: the numbers in this code mix two epochs.
   if (code[0] !== codeEpoch()) return undefined;
   return { code, hash: hashCode(code), leaves, order, leafAt, index, storages };

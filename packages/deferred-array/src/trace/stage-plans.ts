@@ -55,7 +55,7 @@ function structure(stores: readonly StoreTarget[], target: Target): Structure | 
     return i;
   };
   const code = [...s.code, stores.length];
-  for (const st of stores) code.push(s.index.get(st.node)!, storageIndex(st.storage), st.offset, st.strides.length, ...st.strides);
+  for (const st of stores) code.push(s.index.get(st.node.id)!, storageIndex(st.storage), st.offset, st.strides.length, ...st.strides);
   return { ...s, code, hash: hashCode(code) };
 }
 
