@@ -53,7 +53,13 @@ class SourceCache {
         return this.#heap.alloc(bytes);
       } catch (e) {
         if (!this.#heap.isFull(e)) throw e;
-        const victim = [...this.#recency.keys()].find((v) => v.pins === 0);
+        let victim: Entry | undefined;
+        for (const v of this.#recency.keys()) {
+          if (v.pins === 0) {
+            victim = v;
+            break;
+          }
+        }
         if (!victim) throw e;
         this.#release(victim);
       }
@@ -132,7 +138,11 @@ class SourceCache {
 
   /** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
   #trim(more: number): void {
-    for (const e of [...this.#recency.keys()]) {
+    // Under the budget (nearly always) nothing is looked at: a loop wrapping new arrays every
+    // step caches a copy per step until the collector frees them, and a walk per copy was quadratic.
+    if (this.#cached + more <= CACHE_BUDGET) return;
+    // Deleting the entry being visited is safe while iterating a Map.
+    for (const e of this.#recency.keys()) {
       if (this.#cached + more <= CACHE_BUDGET) return;
       if (e.pins === 0) this.#release(e);
     }
