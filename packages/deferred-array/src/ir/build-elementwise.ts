@@ -4,7 +4,7 @@ import type { DType, TypedArray } from './dtypes.js';
 import { makeNode } from './node.js';
 import type { HeapLease, Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
-import { broadcastShapes, sizeOf } from './shape.js';
+import { SCALAR_SHAPE, broadcastShapes, sizeOf } from './shape.js';
 import type { Shape } from './shape.js';
 import { resolveElementwise } from './type-rules.js';
 
@@ -34,9 +34,6 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
   }
   return makeNode('source', [], shape, dtype, lease ? { data, lease } : { data });
 }
-
-/** The shape of every scalar: one frozen array, shared. */
-const SCALAR_SHAPE: Shape = Object.freeze([]);
 
 function scalar(value: number, dtype: DType): Node {
   return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: castValue(value, dtype) });

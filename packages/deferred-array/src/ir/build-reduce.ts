@@ -4,7 +4,7 @@ import { makeNode } from './node.js';
 import { checkOptionKeys } from './options.js';
 import type { Node } from './node.js';
 import type { ReduceOp } from './op-table.js';
-import { formatShape, normalizeAxes, normalizeAxis } from './shape.js';
+import { SCALAR_SHAPE, formatShape, normalizeAxes, normalizeAxis } from './shape.js';
 import { resolveReduce } from './type-rules.js';
 import { formatValue } from './format.js';
 
@@ -48,7 +48,7 @@ function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
   }
   const shape = keepdims
     ? x.shape.map((d, i) => (reduced.has(i) ? 1 : d))
-    : x.shape.filter((_, i) => !reduced.has(i));
+    : reduced.size === x.shape.length ? SCALAR_SHAPE : x.shape.filter((_, i) => !reduced.has(i));
   const { out } = resolveReduce(op, x.dtype);
   return makeNode(op, [x], shape, out, { axes, keepdims });
 }

@@ -21,6 +21,9 @@ function axisLength(shape: Shape, axis: number): number {
   return d;
 }
 
+/** The shape of every 0-d node: one frozen array, shared (as nodes share frozen shapes). */
+const SCALAR_SHAPE: Shape = Object.freeze([]);
+
 function sameShape(a: Shape, b: Shape): boolean {
   return a.length === b.length && a.every((d, i) => d === b[i]);
 }
@@ -106,5 +109,5 @@ function isRowMajor(shape: Shape, strides: readonly number[]): boolean {
   return shape.every((d, i) => d <= 1 || strides[i] === c[i]);
 }
 
-export { axisLength, broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
+export { SCALAR_SHAPE, axisLength, broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
 export type { Shape };

@@ -17,13 +17,20 @@ import type { OutBinding, OutTarget } from './out.js';
 import { assertLeaseLive, assertLive, pin, unpin } from './views.js';
 import type { ViewEntry, ViewLease } from './views.js';
 
-/** The views a plan's sources read in place. */
+/** The views each plan's own steps read: fixed with the plan, and for nearly every plan none. */
+const stepLeases = new WeakMap<Plan, readonly ViewEntry[]>();
+
+/** The views a plan's sources (and the values bound to its placeholders) read in place. */
 function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
-  const entries = new Set<ViewEntry>();
-  for (const s of plan.steps) {
-    const lease = s.kind === 'node' ? leaseOf(s.node) : undefined;
-    if (lease) entries.add((lease as ViewLease).entry);
+  let own = stepLeases.get(plan);
+  if (!own) {
+    own = plan.steps.flatMap((s) => {
+      const lease = s.kind === 'node' ? leaseOf(s.node) : undefined;
+      return lease ? [(lease as ViewLease).entry] : [];
+    });
+    stepLeases.set(plan, own);
   }
+  const entries = new Set<ViewEntry>(own);
   for (const b of bound?.values() ?? []) {
     const lease = b.source && leaseOf(b.source);
     if (lease) entries.add((lease as ViewLease).entry);

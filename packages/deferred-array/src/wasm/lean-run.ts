@@ -10,7 +10,7 @@
 // and hands the results back. Reductions' values are combined into ordinary
 // arrays, which reach the caller without a copy.
 import { fixLaunch, instantiate, runFixed } from 'kernels-wasm';
-import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, KernelFn, Launch, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
 import { sourcesOf } from '../core/source-cache.js';
@@ -104,6 +104,17 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   };
 }
 
+/** Each lean plan's kernel instantiated on the memory it last ran over (an instance stays valid once out of kernels-wasm's cache). */
+const instances = new WeakMap<LeanPlan, { readonly memory: WebAssembly.Memory; readonly fn: KernelFn }>();
+
+function kernelOn(lean: LeanPlan, memory: WebAssembly.Memory): KernelFn {
+  const last = instances.get(lean);
+  if (last?.memory === memory) return last.fn;
+  const fn = instantiate(lean.compiled, memory, host);
+  instances.set(lean, { memory, fn });
+  return fn;
+}
+
 /** Writes `value` as `dtype` at byte address `at`, as a typed array of that dtype would store it. */
 function writeScalar(view: DataView, at: number, dtype: DType, value: number): void {
   switch (viewType(dtype)) {
@@ -146,7 +157,7 @@ class LeanRun implements RunResult {
     try {
       const { block, ptrs } = this.#bind(bound);
       const memory = this.#heap.memory;
-      this.#finish(runFixed(this.#lean.fixed, memory, instantiate(this.#lean.compiled, memory, host), block, ptrs, host));
+      this.#finish(runFixed(this.#lean.fixed, memory, kernelOn(this.#lean, memory), block, ptrs, host));
     } catch (e) {
       this.release();
       throw e;
