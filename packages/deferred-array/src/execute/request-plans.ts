@@ -85,7 +85,7 @@ class RequestPlans {
    * where the caller has walked it already.
    */
   plan(roots: readonly Node[], target: Target, order?: readonly Node[]): Planned {
-    const s = structureOf(roots, target, order);
+    const s = structureOf(roots, target, this.#templates.names, order);
     if (!s) return { plan: this.#planner(roots, target) };
     const template = this.#templates.get(s, () => {
       const { leaves, copyOf } = templateGraph(s);

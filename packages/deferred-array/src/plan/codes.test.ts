@@ -5,12 +5,13 @@
 import { describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
 import { nodeOf } from '../api/deferred-array.js';
-import { codeEpoch, nameCode, sameCode } from './codes.js';
+import { Names, sameCode } from './codes.js';
 import { Templates, structureOf } from './template.js';
 
 const x = da.array([1, 2, 3, 4]);
 const y = da.array([5, 6, 7, 8]);
-const codeOf = (r: da.DeferredArray): { code: readonly number[]; hash: number } => structureOf([nodeOf(r)], 'kernels')!;
+const names = new Names();
+const codeOf = (r: da.DeferredArray): { code: readonly number[]; hash: number } => structureOf([nodeOf(r)], 'kernels', names)!;
 
 describe('structure codes', () => {
   test('graphs built apart alike have one code; a different op, constant the planner reads, shape, dtype or wiring changes it', () => {
@@ -44,9 +45,9 @@ describe('structure codes', () => {
   test('when the table of names fills it starts a new epoch, and no code of the old one equals a new one', () => {
     const graph = (): da.DeferredArray => x.get('1:').mul(1.5).sum({ axis: 0 });
     const before = codeOf(graph());
-    const epoch = codeEpoch();
+    const epoch = names.epoch;
     // Fill the table with names never seen (one per call), until it starts over.
-    for (let i = 0; codeEpoch() === epoch; i++) nameCode(`filler ${i} ${Math.random()}`);
+    for (let i = 0; names.epoch === epoch; i++) names.name(`filler ${i} ${Math.random()}`);
     const after = codeOf(graph());
     expect(after.code[0]).toBe(epoch + 1);
     expect(sameCode(after.code, before.code)).toBe(false);

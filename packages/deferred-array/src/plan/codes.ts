@@ -1,9 +1,9 @@
 // The small integers a structure's code is made of (template.ts): ops,
 // dtypes, pins by their place in fixed lists; shapes, attributes, mark names
-// and targets by a table of the strings seen. The table is bounded: when it
-// fills it starts over in a new epoch, which every code carries first, so a
-// code made before can never equal one made after (their numbers would mean
-// other strings).
+// and targets through a table of the strings seen, one per cache of
+// templates. The table is bounded: when it fills it starts over in a new
+// epoch, which every code carries first, so a code made before can never
+// equal one made after (their numbers would mean other strings).
 import { DTYPES } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Pin } from '../ir/marks.js';
@@ -20,51 +20,59 @@ const DTYPE_CODES = new Map(DTYPES.map((d, i) => [d as DType, i]));
 /** Strings named so far; past this many the table starts over. */
 const NAMES_LIMIT = 1 << 16;
 
-let epoch = 0;
-let names = new Map<string, number>();
-/** Codes of frozen shapes and attributes objects, which nodes share: no string made for them again. */
-let shapes = new WeakMap<Shape, number>();
-let attrs = new WeakMap<NodeAttrs, number>();
+/**
+ * The table of strings a cache's codes name (each Templates holds its own:
+ * codes are compared only within one cache), bounded, in epochs.
+ */
+class Names {
+  #epoch = 0;
+  #names = new Map<string, number>();
+  /** Codes of frozen shapes and attributes objects, which nodes share: no string made for them again. */
+  #shapes = new WeakMap<Shape, number>();
+  #attrs = new WeakMap<NodeAttrs, number>();
 
-/** The epoch codes are made in now. */
-const codeEpoch = (): number => epoch;
-
-function nameCode(s: string): number {
-  let i = names.get(s);
-  if (i === undefined) {
-    if (names.size >= NAMES_LIMIT) {
-      epoch++;
-      names = new Map();
-      shapes = new WeakMap();
-      attrs = new WeakMap();
-    }
-    names.set(s, (i = names.size));
+  /** The epoch codes are made in now. */
+  get epoch(): number {
+    return this.#epoch;
   }
-  return i;
+
+  name(s: string): number {
+    let i = this.#names.get(s);
+    if (i === undefined) {
+      if (this.#names.size >= NAMES_LIMIT) {
+        this.#epoch++;
+        this.#names = new Map();
+        this.#shapes = new WeakMap();
+        this.#attrs = new WeakMap();
+      }
+      this.#names.set(s, (i = this.#names.size));
+    }
+    return i;
+  }
+
+  shape(shape: Shape): number {
+    let c = this.#shapes.get(shape);
+    if (c === undefined) {
+      c = this.name(`s${shape.join(',')}`);
+      if (Object.isFrozen(shape)) this.#shapes.set(shape, c);
+    }
+    return c;
+  }
+
+  attrs(a: NodeAttrs): number {
+    if (a === NO_ATTRS) return -1;
+    let c = this.#attrs.get(a);
+    if (c === undefined) {
+      c = this.name(`a${attrsKey(a)}`);
+      if (Object.isFrozen(a)) this.#attrs.set(a, c);
+    }
+    return c;
+  }
 }
 
 const opCode = (op: OpName): number => OP_CODES.get(op)!;
 const dtypeCode = (d: DType): number => DTYPE_CODES.get(d)!;
 const pinCode = (p: Pin | undefined): number => (p === undefined ? 0 : p === 'pin' ? 1 : 2);
-
-function shapeCode(shape: Shape): number {
-  let c = shapes.get(shape);
-  if (c === undefined) {
-    c = nameCode(`s${shape.join(',')}`);
-    if (Object.isFrozen(shape)) shapes.set(shape, c);
-  }
-  return c;
-}
-
-function attrsCode(a: NodeAttrs): number {
-  if (a === NO_ATTRS) return -1;
-  let c = attrs.get(a);
-  if (c === undefined) {
-    c = nameCode(`a${attrsKey(a)}`);
-    if (Object.isFrozen(a)) attrs.set(a, c);
-  }
-  return c;
-}
 
 /** A 32-bit hash of a code (murmur's mixing step per number). */
 function hashCode(code: readonly number[]): number {
@@ -82,4 +90,4 @@ function sameCode(a: readonly number[], b: readonly number[]): boolean {
   return true;
 }
 
-export { codeEpoch, nameCode, opCode, dtypeCode, pinCode, shapeCode, attrsCode, hashCode, sameCode };
+export { Names, opCode, dtypeCode, pinCode, hashCode, sameCode };

@@ -15,7 +15,7 @@ import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
-import { attrsCode, codeEpoch, dtypeCode, hashCode, nameCode, opCode, pinCode, sameCode, shapeCode } from './codes.js';
+import { Names, dtypeCode, hashCode, opCode, pinCode, sameCode } from './codes.js';
 import { withInputs } from './rewrite.js';
 import { valueMatters } from './strength.js';
 
@@ -56,7 +56,7 @@ const halves = new Int32Array(bits.buffer);
  * cond (decided before planning). Integers only, so that a request built
  * afresh costs a walk and no strings.
  */
-function structureOf(roots: readonly Node[], prefix: string, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
+function structureOf(roots: readonly Node[], prefix: string, names: Names, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
   // By node id: a fresh node keyed by itself would first be given a hash.
   const index = new Map<number, number>();
   const leafAt = new Map<Node, number>();
@@ -71,7 +71,7 @@ function structureOf(roots: readonly Node[], prefix: string, order: readonly Nod
     leafAt.set(n, i);
     return i;
   };
-  const code: number[] = [codeEpoch(), nameCode(prefix)];
+  const code: number[] = [names.epoch, names.name(prefix)];
   let marked: Array<{ readonly at: number; readonly seq: number }> | undefined;
   for (const n of order) {
     if (n.op === 'stored') {
@@ -104,12 +104,12 @@ function structureOf(roots: readonly Node[], prefix: string, order: readonly Nod
     } else if (n.family === 'source' || n.family === 'cond') {
       return undefined;
     } else {
-      code.push(opCode(n.op), attrsCode(n.attrs), n.inputs.length);
+      code.push(opCode(n.op), names.attrs(n.attrs), n.inputs.length);
       for (const i of n.inputs) code.push(index.get(i.id)!);
     }
     const mark = markOf(n);
     if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
-    code.push(dtypeCode(n.dtype), shapeCode(n.shape), pinCode(pinOf(n)), mark ? nameCode(mark.name ?? '') : -1);
+    code.push(dtypeCode(n.dtype), names.shape(n.shape), pinCode(pinOf(n)), mark ? names.name(mark.name ?? '') : -1);
     index.set(n.id, index.size);
   }
   // Outputs are ordered by when they were marked.
@@ -118,7 +118,7 @@ function structureOf(roots: readonly Node[], prefix: string, order: readonly Nod
   code.push(roots.length);
   for (const r of roots) code.push(index.get(r.id)!);
   // The table of names started over during the walk: the numbers in this code mix two epochs.
-  if (code[0] !== codeEpoch()) return undefined;
+  if (code[0] !== names.epoch) return undefined;
   return { code, hash: hashCode(code), leaves, order, leafAt, index, storages };
 }
 
@@ -148,6 +148,8 @@ class Templates<T> {
   readonly #cache: LRUCache<number, Array<{ readonly code: readonly number[]; readonly value: T & object }>>;
   #size = 0;
   #hits = 0;
+  /** The strings its codes name: codes are compared only within one cache. */
+  readonly names = new Names();
 
   constructor(max: number) {
     this.#cache = new LRUCache({ max, dispose: (bucket) => { this.#size -= bucket.length; } });

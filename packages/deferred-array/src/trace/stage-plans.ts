@@ -10,6 +10,7 @@ import { expectOp } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
 import { hashCode } from '../plan/codes.js';
+import type { Names } from '../plan/codes.js';
 import { Templates, structureOf, templateGraph } from '../plan/template.js';
 import type { Structure } from '../plan/template.js';
 import type { Target } from '../plan/pipeline.js';
@@ -44,8 +45,8 @@ type StagePlanner = (results: readonly Node[], target: Target, stores: readonly 
  * The stage's structure: its graph's, with where each store writes; undefined
  * for a graph the cache does not take (see structureOf).
  */
-function structure(stores: readonly StoreTarget[], target: Target): Structure | undefined {
-  const s = structureOf(stores.map((st) => st.node), target);
+function structure(stores: readonly StoreTarget[], target: Target, names: Names): Structure | undefined {
+  const s = structureOf(stores.map((st) => st.node), target, names);
   if (!s) return undefined;
   // Arrays written but not read are numbered after those read.
   const written = new Map<StorageRef, number>();
@@ -99,7 +100,7 @@ class StagePlans {
    * the blocks its stores write, since a store may take the block of one of them.
    */
   plan(stores: readonly StoreTarget[], target: Target): BoundStage {
-    const s = structure(stores, target);
+    const s = structure(stores, target, this.#templates.names);
     if (!s) return { plan: this.#planner([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
     const template = this.#templates.get(s, () => makeTemplate(this.#planner, stores, s, target));
     return bindTemplate(template, stores, s);
