@@ -30,6 +30,7 @@ import type { Plan } from '../plan/plan.js';
 import { printPlan } from '../plan/print-plan.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { resultRequest } from '../results/request.js';
+import type { ExecuteOptions, ResultRequest } from '../results/request.js';
 import { heapViewOf } from '../results/views.js';
 import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { describe, isArrayInput, sourceFrom, typedDType } from './operand.js';
@@ -39,10 +40,14 @@ type Result = StdNdarray | StdNdarray[] | OutputRecord;
 type Argument = DeferredArray | ArrayInput;
 
 interface CompiledFunction {
-  /** Runs the plan over these arguments, where the backend chooses (the worker pool for large kernels). */
-  (...args: Argument[]): Promise<Result>;
+  /**
+   * Runs the plan over these arguments, where the backend chooses (the worker
+   * pool for large kernels). execute()'s options ({ out, view }) may follow
+   * the arguments as a plain object: `f(a, b, { out })`.
+   */
+  (...args: Array<Argument | ExecuteOptions>): Promise<Result>;
   /** The same, on the calling thread. */
-  sync(...args: Argument[]): Result;
+  sync(...args: Array<Argument | ExecuteOptions>): Result;
   readonly placeholders: readonly Placeholder[];
   /** The plan every call runs, as explain() prints one; nothing runs. */
   explain(): string;
@@ -227,23 +232,31 @@ class Compiled {
 
   #checkCount(args: readonly unknown[]): void {
     if (args.length !== this.#ps.length) {
-      throw new TypeError(`compiled function: takes ${this.#ps.length} argument(s) (${this.#ps.map(String).join(', ')}); got ${args.length}`);
+      throw new TypeError(`compiled function: takes ${this.#ps.length} argument(s) (${this.#ps.map(String).join(', ')}), ` +
+        `then optionally execute()'s options ({ out, view }); got ${args.length} argument(s)`);
     }
   }
 
-  call(args: readonly Argument[]): Result {
+  /** The arguments, and execute()'s options where a plain object follows them. */
+  #split(args: readonly unknown[], fn: string): { args: readonly Argument[]; request: ResultRequest } {
+    const last = args[this.#ps.length];
+    if (args.length === this.#ps.length + 1 && isPlainObject(last)) return { args: args.slice(0, -1) as Argument[], request: resultRequest(fn, last) };
     this.#checkCount(args);
+    return { args: args as Argument[], request: resultRequest(fn, undefined) };
+  }
+
+  call(all: readonly unknown[]): Result {
+    const { args, request } = this.#split(all, 'compiled function');
     const values = args.map((a, i) => {
       const v = this.#value(a, i, false);
       return 'value' in v ? v : this.#fromResult(defaultLinker.runNodes([v], false) as Result, i);
     });
     const { plan, bound, many } = this.#bind(values);
-    return defaultLinker.runBound(plan, bound, many, resultRequest('compiled function', undefined));
+    return defaultLinker.runBound(plan, bound, many, request);
   }
 
-  async callAsync(args: readonly Argument[]): Promise<Result> {
-    this.#checkCount(args);
-    const request = resultRequest('compiled function', undefined);
+  async callAsync(all: readonly unknown[]): Promise<Result> {
+    const { args, request } = this.#split(all, 'compiled function');
     // Arguments are read now, before anything awaits: the caller may change them once this returns.
     const values = await Promise.all(args.map((a, i) => {
       const v = this.#value(a, i, true);
@@ -316,6 +329,13 @@ class Compiled {
   }
 }
 
+/** An object literal: options after a compiled function's arguments (an argument is never one). */
+function isPlainObject(x: unknown): x is object {
+  if (typeof x !== 'object' || x === null) return false;
+  const proto: unknown = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
+
 /**
  * Compiles `fn` over `placeholders`: traced once, planned once, kernels compiled
  * now. The result is called with one array per placeholder.
@@ -330,9 +350,9 @@ function compile(fn: (...xs: DeferredArray[]) => DeferredArray | readonly Deferr
   });
   const c = new Compiled(fn, [...placeholders]);
   live.add(c);
-  const f = ((...args: Argument[]) => c.callAsync(args)) as CompiledFunction;
+  const f = ((...args: unknown[]) => c.callAsync(args)) as CompiledFunction;
   Object.defineProperties(f, {
-    sync: { value: (...args: Argument[]) => c.call(args) },
+    sync: { value: (...args: unknown[]) => c.call(args) },
     placeholders: { get: () => c.placeholders },
     explain: { value: () => c.explain() },
   });

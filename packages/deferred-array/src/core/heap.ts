@@ -77,7 +77,13 @@ function liveHeaps(): Heap[] {
 
 /** The heap whose memory `buffer` is, if any. */
 function heapHolding(buffer: ArrayBufferLike): Heap | undefined {
-  return liveHeaps().find((h) => h.isHeapBuffer(buffer));
+  // No list made: this runs for every typed array a call reads or writes.
+  for (const ref of heaps.all) {
+    const h = ref.deref();
+    if (h === undefined) heaps.all.delete(ref);
+    else if (h.isHeapBuffer(buffer)) return h;
+  }
+  return undefined;
 }
 
 export { processHeap, installHeap, registerHeap, liveHeaps, heapHolding };

@@ -6,7 +6,6 @@
 import { allocDense } from '../core/dense.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
-import { numberKey } from '../plan/merge-common.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
 import { Templates, structureOf, templateGraph } from '../plan/template.js';
@@ -31,18 +30,26 @@ const REQUEST_TEMPLATES = 256;
 type RequestPlanner = (roots: readonly Node[], target: Target) => Plan;
 
 /** Constants' bindings by dtype and value: a loop's constants mostly repeat, and each would be a typed array per call. */
-const constants = new Map<string, Bound>();
+const constants = new Map<DType, Map<number | string, Bound>>();
+let constantCount = 0;
 const CONSTANTS = 1024;
 
 /** A constant's binding (shared: nothing writes a bound value). */
 function constantBound(dtype: DType, v: number): Bound {
-  const key = `${dtype}:${numberKey(v)}`;
-  let b = constants.get(key);
+  let byValue = constants.get(dtype);
+  if (!byValue) constants.set(dtype, (byValue = new Map()));
+  // Map keys are equal by SameValueZero: -0 kept apart from 0 by a key no number has (and no string made per call).
+  const key = Object.is(v, -0) ? '-0' : v;
+  let b = byValue.get(key);
   if (!b) {
     const value = allocDense(dtype, []);
     value.data[0] = v;
-    if (constants.size >= CONSTANTS) constants.clear();
-    constants.set(key, (b = { value }));
+    if (constantCount >= CONSTANTS) {
+      for (const m of constants.values()) m.clear();
+      constantCount = 0;
+    }
+    byValue.set(key, (b = { value }));
+    constantCount++;
   }
   return b;
 }
@@ -68,8 +75,11 @@ function boundLeaf(n: Node): Bound {
 }
 
 /** Binds each of a template's leaves to what the request's leaf in its place stands for. */
-const bindLeaves = (templateLeaves: readonly Node[], leaves: readonly Node[]): Bindings =>
-  new Map(templateLeaves.map((t, i) => [t, boundLeaf(at(leaves, i, 'request leaf'))]));
+function bindLeaves(templateLeaves: readonly Node[], leaves: readonly Node[]): Bindings {
+  const bound = new Map<Node, Bound>();
+  for (let i = 0; i < templateLeaves.length; i++) bound.set(templateLeaves[i]!, boundLeaf(at(leaves, i, 'request leaf')));
+  return bound;
+}
 
 class RequestPlans {
   readonly #templates = new Templates<RequestTemplate>(REQUEST_TEMPLATES);

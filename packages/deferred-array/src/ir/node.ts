@@ -220,7 +220,7 @@ const NO_INPUTS: readonly Node[] = Object.freeze([]);
 const NO_ATTRS: NodeAttrs = Object.freeze({});
 
 /** `xs` itself when already frozen (nothing can change it, so nodes may share it: most shapes are an input's), else a frozen copy. */
-const frozenCopy = <T>(xs: readonly T[]): readonly T[] => (Object.isFrozen(xs) ? xs : Object.freeze([...xs]));
+const frozenCopy = <T>(xs: readonly T[]): readonly T[] => (Object.isFrozen(xs) ? xs : Object.freeze(xs.slice()));
 
 function makeNode<O extends OpName>(op: O, inputs: InputsOf<O>, shape: Shape, dtype: DType, ...attrs: AttrsArg<O>): NodeOf<O>;
 function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = NO_ATTRS): LooseNode {
@@ -228,10 +228,12 @@ function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DTyp
     id: nextId++,
     op,
     family: OPS[op].family,
-    inputs: inputs.length === 0 ? NO_INPUTS : Object.freeze([...inputs]),
+    inputs: inputs.length === 0 ? NO_INPUTS : Object.freeze(inputs.slice()),
     shape: frozenCopy(shape),
     dtype,
-    attrs: attrs === NO_ATTRS ? NO_ATTRS : Object.freeze({ ...attrs }),
+    // Frozen where it is, not copied: every caller passes a literal made for the node (a spread copy
+    // of an object of varying shape is a slow generic clone in V8, a large part of building a node).
+    attrs: Object.isFrozen(attrs) ? attrs : Object.freeze(attrs),
   });
 }
 

@@ -48,6 +48,9 @@ const VALUED_CONSTANT = -4;
 const bits = new Float64Array(1);
 const halves = new Int32Array(bits.buffer);
 
+/** A graph's stored arrays when it reads none. */
+const NO_STORAGES: ReadonlyMap<StorageRef, number> = new Map();
+
 /**
  * The structure of the graph under `roots` (`order`: its nodes, inputs first;
  * the code starts with `prefix`: the target, and what else tells plans apart);
@@ -61,10 +64,10 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
   const index = new Map<number, number>();
   const leafAt = new Map<Node, number>();
   const leaves: Node[] = [];
-  const storages = new Map<StorageRef, number>();
-  const sources = new Map<Node, number>();
-  const versions = new Map<StorageRef, Map<number, number>>();
-  const constants = new Map<string, Map<number | string, number>>();
+  let storages: Map<StorageRef, number> | undefined;
+  // Made at their first use: most graphs read no stored array, and many have no constant of free value.
+  let versions: Map<StorageRef, Map<number, number>> | undefined;
+  let constants: Map<string, Map<number | string, number>> | undefined;
   /** `n` as leaf `known`, or as a new leaf (whose number the caller keeps). */
   const leaf = (n: Node, known: number | undefined): number => {
     const i = known ?? leaves.push(n) - 1;
@@ -76,23 +79,25 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
   for (const n of order) {
     if (n.op === 'stored') {
       const { storage, version } = n.attrs;
+      storages ??= new Map();
       let s = storages.get(storage);
       if (s === undefined) storages.set(storage, (s = storages.size));
+      versions ??= new Map();
       let byVersion = versions.get(storage);
       if (!byVersion) versions.set(storage, (byVersion = new Map()));
       const i = leaf(n, byVersion.get(version));
       byVersion.set(version, i);
       code.push(STORED, i, s);
     } else if (n.op === 'source') {
-      const i = leaf(n, sources.get(n));
-      sources.set(n, i);
-      code.push(SOURCE, i);
+      // The order holds each node once: a source read twice is one node, one leaf.
+      code.push(SOURCE, leaf(n, undefined));
     } else if (n.op === 'scalar') {
       const v = n.attrs.value;
       if (valueMatters(v, n.dtype)) {
         bits[0] = v;
         code.push(VALUED_CONSTANT, halves[0]!, halves[1]!);
       } else {
+        constants ??= new Map();
         let byValue = constants.get(n.dtype);
         if (!byValue) constants.set(n.dtype, (byValue = new Map()));
         // Map keys are equal by SameValueZero: -0 apart from 0 by name, every NaN one.
@@ -119,7 +124,7 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
   for (const r of roots) code.push(index.get(r.id)!);
   // The table of names started over during the walk: the numbers in this code mix two epochs.
   if (code[0] !== names.epoch) return undefined;
-  return { code, hash: hashCode(code), leaves, order, leafAt, index, storages };
+  return { code, hash: hashCode(code), leaves, order, leafAt, index, storages: storages ?? NO_STORAGES };
 }
 
 /**

@@ -81,7 +81,7 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
     const v = run.value(node);
     const zeroCopy = run.owns(v.data) && !handedOut.has(v.data);
     handedOut.add(v.data);
-    return toNdarray(zeroCopy ? v : { ...v, data: v.data.slice() });
+    return toNdarray(zeroCopy ? v : { dtype: v.dtype, shape: v.shape, data: v.data.slice() });
   };
   try {
     const results = plan.results.map((n, i) => give(n, d.outs?.results[i]));

@@ -63,19 +63,20 @@ const hint = (x: unknown): string =>
 
 /** Checks one array against the value it is to receive. */
 function target(x: unknown, node: Node, name: string): OutTarget {
-  const want = `${node.dtype}${formatShape(node.shape)}`;
+  // Made only for a message: this runs at every call with an out.
+  const want = (): string => `${node.dtype}${formatShape(node.shape)}`;
   if (!isOutArray(x)) {
-    throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want} result; got ${describe(x)}${hint(x)}`);
+    throw new TypeError(`execute: ${name} must be a typed array or a stdlib ndarray for the ${want()} result; got ${describe(x)}${hint(x)}`);
   }
   let data: TypedArray;
   let offset = 0;
   let strides: readonly number[];
   if (isStdNdarray(x)) {
     if (x.dtype !== node.dtype) {
-      throw new TypeError(`execute: ${name} is a ${x.dtype} ndarray but the result is ${want}; pass a ${node.dtype} ndarray`);
+      throw new TypeError(`execute: ${name} is a ${x.dtype} ndarray but the result is ${want()}; pass a ${node.dtype} ndarray`);
     }
     if (!sameShape(x.shape, node.shape)) {
-      throw new ShapeError(`execute: ${name} has shape ${formatShape(x.shape)} but the result is ${want}; out must have the result's shape`);
+      throw new ShapeError(`execute: ${name} has shape ${formatShape(x.shape)} but the result is ${want()}; out must have the result's shape`);
     }
     if ((x as { flags?: { READONLY?: boolean } }).flags?.READONLY) throw new TypeError(`execute: ${name} is a read-only ndarray`);
     const elements = elementsOf(x);
@@ -87,10 +88,10 @@ function target(x: unknown, node: Node, name: string): OutTarget {
     const t = x as TypedArray;
     const td = typedDType(t)!;
     if (td !== node.dtype && !(node.dtype === 'bool' && td === 'uint8')) {
-      throw new TypeError(`execute: ${name} is a ${describe(t)} but the result is ${want}; pass a ${expectedCtor(node.dtype)}`);
+      throw new TypeError(`execute: ${name} is a ${describe(t)} but the result is ${want()}; pass a ${expectedCtor(node.dtype)}`);
     }
     if (t.length !== sizeOf(node.shape)) {
-      throw new ShapeError(`execute: ${name} holds ${t.length} elements but the result ${want} has ${sizeOf(node.shape)}; ` +
+      throw new ShapeError(`execute: ${name} holds ${t.length} elements but the result ${want()} has ${sizeOf(node.shape)}; ` +
         'a typed array out receives the result in row-major order and must have its size');
     }
     data = t;
@@ -104,7 +105,7 @@ function target(x: unknown, node: Node, name: string): OutTarget {
     offset,
     strides,
     name,
-    ...(heapEntry ? { heap: { entry: heapEntry, ptr: data.byteOffset + offset * data.BYTES_PER_ELEMENT } } : {}),
+    heap: heapEntry ? { entry: heapEntry, ptr: data.byteOffset + offset * data.BYTES_PER_ELEMENT } : undefined,
   };
 }
 
@@ -167,6 +168,8 @@ function bindOut(out: unknown, plan: Plan, many: boolean): OutBinding {
       else outputs.set(key, target(v, plan.outputs.find((o) => o.key === key)!.node, `out.${key}`));
     }
   }
+  // One out (the usual call) cannot share memory with another.
+  if (results.length + outputs.size <= 1) return { results, outputs };
   const all = [
     ...results.flatMap((t, i) => (t ? [{ t, n: plan.results[i]! }] : [])),
     ...[...outputs].map(([key, t]) => ({ t, n: plan.outputs.find((o) => o.key === key)!.node })),

@@ -17,7 +17,7 @@ interface ResultRequest {
 }
 
 /** Ordinary copies, whatever the scope: for the package's own runs (cond predicates, arguments computed first). */
-const COPIES: ResultRequest = { view: false };
+const COPIES: ResultRequest = { view: false, owner: undefined, out: undefined };
 
 interface ExecuteOptions {
   /** NumPy's out=: arrays to write the results into (returned in their place). */
@@ -29,7 +29,7 @@ interface ExecuteOptions {
 /** Checks execute()'s options (`fn` names the caller) and resolves the scope in force now. */
 function resultRequest(fn: string, options: unknown): ResultRequest {
   const owner = currentScope();
-  if (options === undefined) return owner && processHeap().shared ? { view: true, owner } : COPIES;
+  if (options === undefined) return owner && processHeap().shared ? { view: true, owner, out: undefined } : COPIES;
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
     throw new TypeError(`${fn}: options must be an object like { out, view }; got ${describe(options)}`);
   }
@@ -47,7 +47,8 @@ function resultRequest(fn: string, options: unknown): ResultRequest {
   // Without a shared heap (a page without cross-origin isolation), growing the memory detaches
   // its buffer and every view with it: results are copies there, views asked for included.
   const views = (view ?? owner !== undefined) && processHeap().shared;
-  return { view: views, ...(views && owner ? { owner } : {}), ...(out !== undefined ? { out } : {}) };
+  // One shape of object whatever the options, so the code reading requests stays monomorphic.
+  return { view: views, owner: views ? owner : undefined, out };
 }
 
 export { resultRequest, COPIES };

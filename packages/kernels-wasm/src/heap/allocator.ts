@@ -9,6 +9,17 @@
 //   - no free block ends at top (it is folded into the untouched space).
 // Block metadata lives in JS maps, not in boundary tags inside the memory, so
 // a kernel writing out of bounds cannot corrupt the allocator.
+//
+// Parking: a freed block of up to PARK_MAX_BYTES is first set aside, still
+// marked in the live map (by its negated size), and handed out again to the
+// next request of exactly its size. A call that allocates and frees the same
+// few blocks every time (a compiled function's launch block, its copies, its
+// result) then costs a map write and an array push or pop per block, where
+// merging and splitting cost a dozen map and set operations that also make
+// V8 reallocate tables as they empty and fill. Parked blocks count as free
+// (bytesInUse, liveCount); they are merged back before the memory would grow,
+// before any layout is reported, and whenever parking would pass its bounds,
+// so the invariants above hold for every layout anyone sees.
 import { ALIGNMENT, HEAP_BASE, NULL_GUARD_BYTES } from './constants.js';
 import { HeapPointerError } from './errors.js';
 import { FreeBlocks } from './free-blocks.js';
@@ -28,11 +39,24 @@ interface AllocatorLayout {
   readonly top: number;
 }
 
+/** Blocks larger than this are merged at once: their contents cost far more than the merging. */
+const PARK_MAX_BYTES = 256 * 1024;
+/** Parked blocks per size, and parked bytes in all. */
+const PARK_PER_SIZE = 8;
+const PARK_BUDGET_BYTES = 4 * 1024 * 1024;
+/** Distinct sizes parked at once; a program cycling through more merges them all and starts over. */
+const PARK_SIZES = 64;
+
 class BlockAllocator {
+  /** Live blocks by start: their sizes; a parked block's size negated. */
   #live = new Map<number, number>();
   #free = new FreeBlocks();
   #top = HEAP_BASE;
   #bytesInUse = 0;
+  /** Parked blocks' starts by size, most recently parked last. */
+  #parked = new Map<number, number[]>();
+  #parkedBytes = 0;
+  #parkedCount = 0;
 
   get top(): number {
     return this.#top;
@@ -43,16 +67,33 @@ class BlockAllocator {
   }
 
   get liveCount(): number {
-    return this.#live.size;
+    return this.#live.size - this.#parkedCount;
   }
 
-  /** Bytes in free blocks below top. */
+  /** Bytes in free blocks below top, parked ones included. */
   get fragmentBytes(): number {
-    return this.#free.bytes;
+    return this.#free.bytes + this.#parkedBytes;
   }
 
   largestFreeBlock(): number {
+    this.unpark();
     return this.#free.largest();
+  }
+
+  /** Merges every parked block into the free blocks (or the untouched space). */
+  unpark(): void {
+    if (this.#parkedCount === 0) return;
+    for (const stack of this.#parked.values()) {
+      for (const ptr of stack) {
+        const size = -this.#live.get(ptr)!;
+        this.#live.delete(ptr);
+        this.#merge(ptr, size);
+      }
+      stack.length = 0;
+    }
+    this.#parked.clear();
+    this.#parkedBytes = 0;
+    this.#parkedCount = 0;
   }
 
   /**
@@ -61,6 +102,16 @@ class BlockAllocator {
    * past `end` would do; the caller grows the memory to top + size and retries.
    */
   allocate(size: number, end: number): number | undefined {
+    const stack = this.#parkedCount === 0 ? undefined : this.#parked.get(size);
+    if (stack !== undefined && stack.length > 0) {
+      const ptr = stack.pop()!;
+      this.#parkedBytes -= size;
+      this.#parkedCount--;
+      return this.#commit(ptr, size);
+    }
+    // A request of another size sees every freed block merged, as if none had been parked: parking
+    // speeds up a repeating pattern of sizes and changes nothing else about where blocks go.
+    this.unpark();
     const fit = this.#free.find(size);
     if (fit !== undefined) {
       this.#free.remove(fit.start);
@@ -77,9 +128,32 @@ class BlockAllocator {
   /** Releases a live block and returns its size; throws HeapPointerError for anything else. */
   release(ptr: number): number {
     const size = this.#live.get(ptr);
-    if (size === undefined) throw this.#pointerError(ptr, 'free');
-    this.#live.delete(ptr);
+    if (size === undefined || size < 0) throw this.#pointerError(ptr, 'free');
     this.#bytesInUse -= size;
+    if (this.#park(ptr, size)) return size;
+    this.#live.delete(ptr);
+    this.#merge(ptr, size);
+    return size;
+  }
+
+  /** Sets a freed block aside for the next request of its size, if parking's bounds allow. */
+  #park(ptr: number, size: number): boolean {
+    if (size > PARK_MAX_BYTES || this.#parkedBytes + size > PARK_BUDGET_BYTES) return false;
+    let stack = this.#parked.get(size);
+    if (stack === undefined) {
+      if (this.#parked.size >= PARK_SIZES) this.unpark();
+      this.#parked.set(size, (stack = []));
+    }
+    if (stack.length >= PARK_PER_SIZE) return false;
+    stack.push(ptr);
+    this.#live.set(ptr, -size);
+    this.#parkedBytes += size;
+    this.#parkedCount++;
+    return true;
+  }
+
+  /** Files the free range [ptr, ptr + size) among the free blocks, merged with its free neighbours. */
+  #merge(ptr: number, size: number): void {
     let start = ptr;
     let end = ptr + size;
     const left = this.#free.endingAt(start);
@@ -94,21 +168,22 @@ class BlockAllocator {
     }
     if (end === this.#top) this.#top = start;
     else this.#free.add(start, end - start);
-    return size;
   }
 
   /** The size of a live block; throws HeapPointerError for anything else. */
   sizeOf(ptr: number, action = 'use'): number {
     const size = this.#live.get(ptr);
-    if (size === undefined) throw this.#pointerError(ptr, action);
+    if (size === undefined || size < 0) throw this.#pointerError(ptr, action);
     return size;
   }
 
   isLive(ptr: number): boolean {
-    return this.#live.has(ptr);
+    return (this.#live.get(ptr) ?? -1) > 0;
   }
 
+  /** Live and free blocks, parked ones merged first: the layout the invariants above describe. */
   layout(): AllocatorLayout {
+    this.unpark();
     const live = [...this.#live].map(([start, size]) => ({ start, size })).sort((a, b) => a.start - b.start);
     return { live, free: this.#free.list(), top: this.#top };
   }
@@ -122,6 +197,8 @@ class BlockAllocator {
   // Says why a pointer is not a live block, as precisely as the layout allows:
   // a pointer into free space was almost certainly freed already.
   #pointerError(ptr: number, action: string): HeapPointerError {
+    // A parked block is free space like any other.
+    this.unpark();
     const what = `Cannot ${action} heap pointer ${String(ptr)}`;
     if (typeof ptr !== 'number' || !Number.isInteger(ptr) || ptr < 0) {
       return new HeapPointerError(ptr, 'unknown', `${what}: a pointer is a non-negative integer returned by alloc().`);

@@ -90,6 +90,27 @@ describe('Heap free and coalescing', () => {
     expect(heap.layout().free).toEqual([{ start: a + 256, size: 768 }]);
   });
 
+  test('blocks freed and asked for again at their sizes come back as they were, counted free meanwhile; another size sees them merged', () => {
+    const heap = small();
+    const guard = heap.alloc(16);
+    const run = (): number[] => [heap.alloc(600), heap.alloc(8000), heap.alloc(8000)];
+    const first = run();
+    const top = heap.layout().top;
+    for (const p of first) heap.free(p);
+    expect(heap.stats()).toMatchObject({ bytesInUse: 16, liveAllocations: 1 });
+    for (let i = 0; i < 5; i++) {
+      const again = run();
+      expect(new Set(again)).toEqual(new Set(first));
+      for (const p of again) heap.free(p);
+    }
+    for (const p of first) expect(heap.isLive(p)).toBe(false);
+    expect(() => heap.free(first[0]!)).toThrow(/double free/);
+    expect(() => heap.free(first[1]! + 16)).toThrow(HeapPointerError);
+    // A request of a size no freed block has is placed as if they had been merged when freed.
+    expect(heap.alloc(20_000)).toBe(guard + 16);
+    expect(heap.layout().top).toBe(Math.max(top, guard + 16 + 20_000));
+  });
+
   test('a free block of the request\'s size class that is too small is passed over', () => {
     const heap = small();
     const hole = heap.alloc(320); // 20 units: the class holding 20 to 23 units
