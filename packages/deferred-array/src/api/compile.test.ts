@@ -108,6 +108,47 @@ describe('compile', () => {
     }
   });
 
+  test('execute()\'s options may follow the arguments: out for one result, a list and a record, views in a scope', async () => {
+    const f = da.compile(chain, [da.placeholder([n], 'float64')]);
+    const x = ramp(40);
+    const want = uncompiled(chain, [x]);
+    const out = new Float64Array(40);
+    const r = f.sync(x, { out }) as da.StdNdarray;
+    expect(r.data).toBe(out);
+    expect(nested(r)).toEqual(want);
+    const out2 = new Float64Array(40);
+    expect(((await f(x, { out: out2 })) as da.StdNdarray).data).toBe(out2);
+    expect(nested(f.sync(x, { out: out2 }) as da.StdNdarray)).toEqual(want);
+    // A call at another size after calls at one: its shapes checked again, its out too.
+    expect(() => f.sync(ramp(7), { out })).toThrow(/holds 40 elements but the result float64\(7,\)/);
+    expect(nested(f.sync(ramp(7)) as da.StdNdarray)).toEqual(uncompiled(chain, [ramp(7)]));
+
+    const many: Fn = (a) => [a.add(1), a.max()];
+    const g = da.compile(many, [da.placeholder([n])]);
+    const outs = [new Float64Array(9), null];
+    const rs = g.sync(ramp(9), { out: outs }) as da.StdNdarray[];
+    expect(rs[0]!.data).toBe(outs[0]);
+    expect(nested(rs)).toEqual(uncompiled(many, [ramp(9)]));
+
+    const marked: Fn = (a) => a.add(1).output('t').mul(2);
+    const h = da.compile(marked, [da.placeholder([n])]);
+    const t = new Float64Array(5);
+    const rec = h.sync(ramp(5), { out: { t } }) as Record<string, da.StdNdarray>;
+    expect(rec.t!.data).toBe(t);
+    expect(nested(rec)).toEqual(uncompiled(marked, [ramp(5)]));
+
+    if (isWasm()) {
+      const viewed = da.scopeSync(() => {
+        const v = f.sync(x, { view: true }) as da.StdNdarray;
+        return [...(v.data as Float64Array)];
+      });
+      expect(viewed).toEqual((want as number[]));
+    }
+    expect(() => f.sync(x, { outt: out } as unknown as da.DeferredArray)).toThrow(/unknown option 'outt'/);
+    expect(() => f.sync(x, { out: new Float32Array(40) })).toThrow(/pass a Float64Array/);
+    expect(() => f.sync(x, {}, {})).toThrow(/takes 1 argument\(s\) .*then optionally execute\(\)'s options/);
+  });
+
   test('a function of several results returns a list', () => {
     const fn: Fn = (x) => [x.add(1), x.max()];
     const f = da.compile(fn, [da.placeholder([n])]);

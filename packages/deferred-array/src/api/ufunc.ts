@@ -34,17 +34,34 @@ const isScalar = (x: unknown): x is number | boolean => typeof x === 'number' ||
  * picks which operands a scalar resolves against (where's condition stands apart).
  */
 function operandNodes(op: OpName, operands: readonly unknown[], weakPeers: readonly number[]): Node[] {
-  const nodes: Array<Node | undefined> = operands.map((x, i) => (isScalar(x) ? undefined : arrayNode(x, op, i)));
-  const peers = weakPeers.map((i) => nodes[i]).filter((n): n is Node => n !== undefined);
-  const strong: DType | undefined = peers.length ? peers.map((n) => n.dtype).reduce(promoteTypes) : undefined;
-  return operands.map((x, i) => {
+  // Loops, not array methods: this runs for every operation built, and each callback and
+  // intermediate list was an allocation (most of building's garbage).
+  // Sized up front: an empty list grown by index reserves room for 17.
+  const nodes = new Array<Node>(operands.length);
+  let scalars = false;
+  for (let i = 0; i < operands.length; i++) {
+    const x = operands[i];
+    if (isScalar(x)) scalars = true;
+    else nodes[i] = arrayNode(x, op, i);
+  }
+  if (!scalars) return nodes;
+  let strong: DType | undefined;
+  for (const i of weakPeers) {
     const n = nodes[i];
-    if (n) return n;
-    const v = x as number | boolean;
+    if (n !== undefined) strong = strong === undefined ? n.dtype : promoteTypes(strong, n.dtype);
+  }
+  for (let i = 0; i < operands.length; i++) {
+    if (nodes[i] !== undefined) continue;
+    const v = operands[i] as number | boolean;
     const d = strong !== undefined && weakPeers.includes(i) ? weakScalarDType(op, strong, v) : defaultDType(v);
-    return scalar(typeof v === 'boolean' ? Number(v) : v, d);
-  });
+    nodes[i] = scalar(typeof v === 'boolean' ? Number(v) : v, d);
+  }
+  return nodes;
 }
+
+/** Operands that resolve scalars against each other: a unary op's one, a binary op's two. */
+const FIRST = [0] as const;
+const BOTH = [0, 1] as const;
 
 function checkUfuncOptions(op: string, options: unknown): void {
   if (options === undefined) return;
@@ -70,12 +87,12 @@ function checkUfuncOptions(op: string, options: unknown): void {
 
 function unary(op: UnaryOp, x: Operand, options?: UfuncOptions): DeferredArray {
   checkUfuncOptions(op, options);
-  return wrapNode(elementwise(op, operandNodes(op, [x], [0])));
+  return wrapNode(elementwise(op, operandNodes(op, [x], FIRST)));
 }
 
 function binary(op: BinaryOp, a: Operand, b: Operand, options?: UfuncOptions): DeferredArray {
   checkUfuncOptions(op, options);
-  return wrapNode(elementwise(op, operandNodes(op, [a, b], [0, 1])));
+  return wrapNode(elementwise(op, operandNodes(op, [a, b], BOTH)));
 }
 
 function ternary(op: TernaryOp, a: Operand, b: Operand, c: Operand, options?: UfuncOptions): DeferredArray {

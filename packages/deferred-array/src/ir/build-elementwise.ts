@@ -40,8 +40,15 @@ function scalar(value: number, dtype: DType): Node {
 }
 
 function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {
-  const shape = broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`);
-  const { out } = resolveElementwise(op, inputs.map((n) => n.dtype));
+  // Sized up front: an empty list grown by push reserves room for 17.
+  const shapes = new Array<Shape>(inputs.length);
+  const dtypes = new Array<DType>(inputs.length);
+  for (let i = 0; i < inputs.length; i++) {
+    shapes[i] = inputs[i]!.shape;
+    dtypes[i] = inputs[i]!.dtype;
+  }
+  const shape = broadcastShapes(shapes, `operands of ${op}`);
+  const { out } = resolveElementwise(op, dtypes);
   return makeNode(op, inputs, shape, out);
 }
 

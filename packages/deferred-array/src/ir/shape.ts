@@ -25,14 +25,19 @@ function axisLength(shape: Shape, axis: number): number {
 const SCALAR_SHAPE: Shape = Object.freeze([]);
 
 function sameShape(a: Shape, b: Shape): boolean {
-  return a.length === b.length && a.every((d, i) => d === b[i]);
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** NumPy broadcasting of several shapes; the error names the clashing shapes and axis. */
 function broadcastShapes(shapes: readonly Shape[], what = 'operands'): Shape {
   // Most operands share one shape, or are scalars beside it: that shape itself (nodes share frozen shapes).
-  const widest = shapes.reduce((w, s) => (s.length > w.length ? s : w), shapes[0] ?? []);
-  if (shapes.every((s) => s === widest || s.length === 0 || sameShape(s, widest))) return widest;
+  let widest: Shape = shapes[0] ?? SCALAR_SHAPE;
+  for (const s of shapes) if (s.length > widest.length) widest = s;
+  let same = true;
+  for (const s of shapes) same &&= s === widest || s.length === 0 || sameShape(s, widest);
+  if (same) return widest;
   const out = stdNdarray().base.broadcastShapes(shapes.map((s) => [...s]));
   if (out !== null) return out;
   const ndim = Math.max(...shapes.map((s) => s.length));

@@ -26,7 +26,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
     const t = promoteTypes(dtypes[1]!, dtypes[2]!);
     return { compute: t, out: t };
   }
-  const t = dtypes.reduce((a, b) => promoteTypes(a, b));
+  let t = dtypes[0]!;
+  for (let i = 1; i < dtypes.length; i++) t = promoteTypes(t, dtypes[i]!);
   switch (rule) {
     case 'arith':
     case 'same':

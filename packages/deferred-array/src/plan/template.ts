@@ -48,6 +48,9 @@ const VALUED_CONSTANT = -4;
 const bits = new Float64Array(1);
 const halves = new Int32Array(bits.buffer);
 
+/** The list structureOf writes codes into, reused by every walk (never two at once: a walk calls out to nothing that walks). */
+const scratch: number[] = [];
+
 /** A graph's stored arrays when it reads none. */
 const NO_STORAGES: ReadonlyMap<StorageRef, number> = new Map();
 
@@ -74,7 +77,12 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
     leafAt.set(n, i);
     return i;
   };
-  const code: number[] = [names.epoch, names.name(prefix)];
+  // Written into one list kept between walks and copied out at its exact size: a list grown by
+  // push for each walk was most of a request's garbage.
+  const code = scratch;
+  let k = 0;
+  code[k++] = names.epoch;
+  code[k++] = names.name(prefix);
   let marked: Array<{ readonly at: number; readonly seq: number }> | undefined;
   for (const n of order) {
     if (n.op === 'stored') {
@@ -87,15 +95,20 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
       if (!byVersion) versions.set(storage, (byVersion = new Map()));
       const i = leaf(n, byVersion.get(version));
       byVersion.set(version, i);
-      code.push(STORED, i, s);
+      code[k++] = STORED;
+      code[k++] = i;
+      code[k++] = s;
     } else if (n.op === 'source') {
       // The order holds each node once: a source read twice is one node, one leaf.
-      code.push(SOURCE, leaf(n, undefined));
+      code[k++] = SOURCE;
+      code[k++] = leaf(n, undefined);
     } else if (n.op === 'scalar') {
       const v = n.attrs.value;
       if (valueMatters(v, n.dtype)) {
         bits[0] = v;
-        code.push(VALUED_CONSTANT, halves[0]!, halves[1]!);
+        code[k++] = VALUED_CONSTANT;
+        code[k++] = halves[0]!;
+        code[k++] = halves[1]!;
       } else {
         constants ??= new Map();
         let byValue = constants.get(n.dtype);
@@ -104,27 +117,34 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
         const key = Object.is(v, -0) ? '-0' : v;
         const i = leaf(n, byValue.get(key));
         byValue.set(key, i);
-        code.push(FREE_CONSTANT, i);
+        code[k++] = FREE_CONSTANT;
+        code[k++] = i;
       }
     } else if (n.family === 'source' || n.family === 'cond') {
       return undefined;
     } else {
-      code.push(opCode(n.op), names.attrs(n.attrs), n.inputs.length);
-      for (const i of n.inputs) code.push(index.get(i.id)!);
+      code[k++] = opCode(n.op);
+      code[k++] = names.attrs(n.attrs);
+      code[k++] = n.inputs.length;
+      for (const i of n.inputs) code[k++] = index.get(i.id)!;
     }
     const mark = markOf(n);
     if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
-    code.push(dtypeCode(n.dtype), names.shape(n.shape), pinCode(pinOf(n)), mark ? names.name(mark.name ?? '') : -1);
+    code[k++] = dtypeCode(n.dtype);
+    code[k++] = names.shape(n.shape);
+    code[k++] = pinCode(pinOf(n));
+    code[k++] = mark ? names.name(mark.name ?? '') : -1;
     index.set(n.id, index.size);
   }
   // Outputs are ordered by when they were marked.
-  code.push(marked?.length ?? 0);
-  if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code.push(m.at);
-  code.push(roots.length);
-  for (const r of roots) code.push(index.get(r.id)!);
+  code[k++] = marked?.length ?? 0;
+  if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code[k++] = m.at;
+  code[k++] = roots.length;
+  for (const r of roots) code[k++] = index.get(r.id)!;
   // The table of names started over during the walk: the numbers in this code mix two epochs.
   if (code[0] !== names.epoch) return undefined;
-  return { code, hash: hashCode(code), leaves, order, leafAt, index, storages: storages ?? NO_STORAGES };
+  const exact = code.slice(0, k);
+  return { code: exact, hash: hashCode(exact), leaves, order, leafAt, index, storages: storages ?? NO_STORAGES };
 }
 
 /**

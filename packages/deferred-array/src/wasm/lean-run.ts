@@ -129,10 +129,13 @@ function writeScalar(view: DataView, at: number, dtype: DType, value: number): v
   }
 }
 
+/** What a lean run writes in place: nothing (it has no stores into arrays of the trace). */
+const WRITES_NOTHING: ReadonlySet<Node> = new Set();
+
 /** A run of a lean plan: the blocks it holds until its results are handed out. */
 class LeanRun implements RunResult {
   readonly flags = newFlags();
-  readonly written: ReadonlySet<Node> = new Set();
+  readonly written: ReadonlySet<Node> = WRITES_NOTHING;
   readonly #lean: LeanPlan;
   readonly #heap: KernelHeap;
   readonly #sources: SourceCache;
@@ -143,7 +146,8 @@ class LeanRun implements RunResult {
   readonly #stores: number[] = [];
   /** Per store, whether its block went to the caller (a view), who frees it. */
   readonly #given: boolean[] = [];
-  readonly #reduced = new Map<Node, TypedArray>();
+  /** Reductions' values, made only by a kernel that has some. */
+  #reduced: Map<Node, TypedArray> | undefined;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -243,12 +247,12 @@ class LeanRun implements RunResult {
     group.reductions.forEach((node, slot) => {
       const out = new (dtypeInfo(node.dtype).ctor)(sizeOf(node.shape));
       writeReduction(node, slot, reductions, r, out);
-      this.#reduced.set(node, out);
+      (this.#reduced ??= new Map()).set(node, out);
     });
   }
 
   value(node: Node): Dense {
-    const reduced = this.#reduced.get(node);
+    const reduced = this.#reduced?.get(node);
     if (reduced) return { dtype: node.dtype, shape: node.shape, data: reduced };
     const ptr = this.#storeOf(node);
     return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
