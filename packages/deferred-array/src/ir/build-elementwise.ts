@@ -4,7 +4,7 @@ import type { DType, TypedArray } from './dtypes.js';
 import { makeNode } from './node.js';
 import type { HeapLease, Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
-import { SCALAR_SHAPE, broadcastShapes, sizeOf } from './shape.js';
+import { SCALAR_SHAPE, broadcastShapes, sizeOf, vectorShape } from './shape.js';
 import type { Shape } from './shape.js';
 import { resolveElementwise } from './type-rules.js';
 
@@ -32,7 +32,7 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
   if (data.length !== sizeOf(shape)) {
     throw new RangeError(`source data holds ${data.length} elements but shape (${shape.join(', ')}) needs ${sizeOf(shape)}`);
   }
-  return makeNode('source', [], shape, dtype, lease ? { data, lease } : { data });
+  return makeNode('source', [], shape.length === 1 ? vectorShape(shape[0]!) : shape, dtype, lease ? { data, lease } : { data });
 }
 
 function scalar(value: number, dtype: DType): Node {

@@ -24,6 +24,19 @@ function axisLength(shape: Shape, axis: number): number {
 /** The shape of every 0-d node: one frozen array, shared (as nodes share frozen shapes). */
 const SCALAR_SHAPE: Shape = Object.freeze([]);
 
+/** Frozen 1-d shapes by length, shared: arrays wrapped afresh each call keep hitting the caches keyed by a shape object. */
+const vectorShapes = new Map<number, Shape>();
+const VECTOR_SHAPES = 4096;
+
+function vectorShape(n: number): Shape {
+  let s = vectorShapes.get(n);
+  if (!s) {
+    if (vectorShapes.size >= VECTOR_SHAPES) vectorShapes.clear();
+    vectorShapes.set(n, (s = Object.freeze([n])));
+  }
+  return s;
+}
+
 function sameShape(a: Shape, b: Shape): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -114,5 +127,5 @@ function isRowMajor(shape: Shape, strides: readonly number[]): boolean {
   return shape.every((d, i) => d <= 1 || strides[i] === c[i]);
 }
 
-export { SCALAR_SHAPE, axisLength, broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
+export { SCALAR_SHAPE, vectorShape, axisLength, broadcastShapes, checkShape, normalizeAxis, normalizeAxes, sizeOf, sameShape, contiguousStrides, isRowMajor, fmt as formatShape };
 export type { Shape };
