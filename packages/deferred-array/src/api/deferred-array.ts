@@ -46,7 +46,8 @@ class DeferredArray {
    * moves the array, and its views, to the version it writes.
    */
   readonly #live: LivePath;
-  readonly #memo: { base?: Node; node?: Node } = {};
+  /** The node last resolved through a view's build, made at the first such resolve (most handles have no build). */
+  #memo: { base?: Node; node?: Node } | undefined;
   #disposed = false;
 
   /** @internal Users make arrays with wrap(), array(), zeros() and the operations. */
@@ -55,7 +56,7 @@ class DeferredArray {
   }
 
   get #node(): Node {
-    return resolve(this.#live, this.#memo);
+    return this.#live.build.length === 0 ? this.#live.cell.node : resolve(this.#live, (this.#memo ??= {}));
   }
 
   static {

@@ -126,7 +126,8 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
       code[k++] = opCode(n.op);
       code[k++] = names.attrs(n.attrs);
       code[k++] = n.inputs.length;
-      for (const i of n.inputs) code[k++] = index.get(i.id)!;
+      // Index loops: for-of over a node's frozen inputs makes an iterator result per input.
+      for (let j = 0; j < n.inputs.length; j++) code[k++] = index.get(n.inputs[j]!.id)!;
     }
     const mark = markOf(n);
     if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
@@ -140,7 +141,7 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
   code[k++] = marked?.length ?? 0;
   if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code[k++] = m.at;
   code[k++] = roots.length;
-  for (const r of roots) code[k++] = index.get(r.id)!;
+  for (let j = 0; j < roots.length; j++) code[k++] = index.get(roots[j]!.id)!;
   // The table of names started over during the walk: the numbers in this code mix two epochs.
   if (code[0] !== names.epoch) return undefined;
   const exact = code.slice(0, k);

@@ -57,7 +57,10 @@ interface LivePath {
   readonly window: Window | undefined;
 }
 
-const livePath = (cell: Cell): LivePath => ({ cell, build: [], window: wholeWindow(cell.node.shape) });
+/** The build of a handle over its cell's own array: none, one list shared by every such handle. */
+const NO_BUILD: LivePath['build'] = Object.freeze([]);
+
+const livePath = (cell: Cell): LivePath => ({ cell, build: NO_BUILD, window: wholeWindow(cell.node.shape) });
 
 /** The node a live handle stands for now. */
 function resolve(p: LivePath, memo: { base?: Node; node?: Node }): Node {
