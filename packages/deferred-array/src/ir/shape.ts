@@ -113,12 +113,13 @@ function normalizeAxes(axis: unknown, ndim: number, argument = 'axis'): number[]
 
 /** C-order (row-major) element strides of a contiguous array. */
 function contiguousStrides(shape: Shape): number[] {
+  const strides = new Array<number>(shape.length);
   let acc = 1;
-  return shape.toReversed().map((d) => {
-    const stride = acc;
-    acc *= d;
-    return stride;
-  }).reverse();
+  for (let i = shape.length - 1; i >= 0; i--) {
+    strides[i] = acc;
+    acc *= shape[i]!;
+  }
+  return strides;
 }
 
 /** Whether `strides` walk `shape` row-major without gaps (axes of length 0 or 1 may have any stride). */

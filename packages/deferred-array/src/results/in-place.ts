@@ -21,7 +21,7 @@ import type { ViewEntry, ViewLease } from './views.js';
 const stepLeases = new WeakMap<Plan, readonly ViewEntry[]>();
 
 /** The views a plan's sources (and the values bound to its placeholders) read in place. */
-function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
+function leasedBy(plan: Plan, bound?: Bindings): readonly ViewEntry[] {
   let own = stepLeases.get(plan);
   if (!own) {
     own = plan.steps.flatMap((s) => {
@@ -30,13 +30,19 @@ function leasedBy(plan: Plan, bound?: Bindings): ViewEntry[] {
     });
     stepLeases.set(plan, own);
   }
-  const entries = new Set<ViewEntry>(own);
-  for (const b of bound?.values() ?? []) {
-    const lease = b.source && leaseOf(b.source);
-    if (lease) entries.add((lease as ViewLease).entry);
+  // Nearly every run reads no view: then the plan's own list (most often empty), no set or list made.
+  let entries: Set<ViewEntry> | undefined;
+  if (bound) {
+    for (const b of bound.values()) {
+      const lease = b.source && leaseOf(b.source);
+      if (lease) (entries ??= new Set(own)).add((lease as ViewLease).entry);
+    }
   }
-  return [...entries];
+  return entries ? [...entries] : own;
 }
+
+/** The outs written directly by a run that writes none. */
+const NO_DIRECT: ReadonlyMap<Node, OutTarget> = new Map();
 
 /** The unhold of a run that holds no view. */
 const HOLDS_NOTHING = (): void => {};
@@ -48,10 +54,14 @@ const HOLDS_NOTHING = (): void => {};
 function holdHeap(plan: Plan, bound?: Bindings, outs?: OutBinding): () => void {
   const reads = leasedBy(plan, bound);
   for (const e of reads) assertLive(e, 'an array this execute() reads (made from a view result with da.wrap)');
-  const writes = outs ? [...outs.results, ...outs.outputs.values()].flatMap((t) => (t?.heap ? [t.heap.entry] : [])) : [];
+  const writes: ViewEntry[] = [];
+  if (outs) {
+    for (const t of outs.results) if (t?.heap) writes.push(t.heap.entry);
+    for (const t of outs.outputs.values()) if (t.heap) writes.push(t.heap.entry);
+  }
   for (const e of writes) assertLive(e, 'an out of this execute()');
+  if (reads.length === 0 && writes.length === 0) return HOLDS_NOTHING;
   const held = [...reads, ...writes];
-  if (held.length === 0) return HOLDS_NOTHING;
   for (const e of held) pin(e);
   let done = false;
   return () => {
@@ -84,14 +94,17 @@ function mayRaise(plan: Plan, errors: ErrorPolicy): boolean {
  * mid-kernel (a trap or an exit: a bug or the host killing it, never the
  * data) is the one failure this cannot exclude.
  */
-function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy, heap: object, bound?: Bindings): Map<Node, OutTarget> {
-  const direct = new Map<Node, OutTarget>();
+function directTargets(plan: Plan, outs: OutBinding, viewsAfter: boolean, errors: ErrorPolicy, heap: object, bound?: Bindings): ReadonlyMap<Node, OutTarget> {
   const last = plan.steps[plan.steps.length - 1];
-  if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return direct;
+  if (!last || last.kind !== 'kernel' || last.group.reductions.length > 0) return NO_DIRECT;
+  // Only this heap's views are written by kernels: most outs are ordinary arrays, and need none of the checks below.
+  let heapOut = false;
+  for (const t of outs.results) heapOut ||= t?.heap?.entry.heap === heap;
+  for (const t of outs.outputs.values()) heapOut ||= t.heap?.entry.heap === heap;
+  if (!heapOut) return NO_DIRECT;
+  const direct = new Map<Node, OutTarget>();
   const places = [...plan.results.map((n, i) => ({ n, t: outs.results[i] })), ...plan.outputs.map((o) => ({ n: o.node, t: outs.outputs.get(o.key) }))];
   if (viewsAfter && places.some((p) => !p.t)) return direct;
-  // Only this heap's views are written by kernels: most outs are ordinary arrays, and need none of the checks below.
-  if (!places.some((p) => p.t?.heap?.entry.heap === heap)) return direct;
   if (mayRaise(plan, errors)) return direct;
   const read = leasedBy(plan, bound).filter((e) => e.heap === heap);
   const stored = new Set(last.group.stores);
