@@ -20,6 +20,8 @@ type ToChild = { readonly build: string; readonly n: number; readonly check?: bo
 /** How long one timed run should last at least: calls are repeated inside it up to this. */
 const RUN_MS = 25;
 const MAX_CALLS = 20000;
+/** How long a system's calls run untimed before a case is timed. */
+const WARM_MS = 400;
 
-export { RUN_MS, MAX_CALLS };
+export { RUN_MS, MAX_CALLS, WARM_MS };
 export type { FromChild, ToChild };
