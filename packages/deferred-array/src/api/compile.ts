@@ -30,6 +30,7 @@ import type { Plan } from '../plan/plan.js';
 import { printPlan } from '../plan/print-plan.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { sameShape } from '../ir/shape.js';
+import { isPlainObject } from '../util/nested.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions, ResultRequest } from '../results/request.js';
 import { heapViewOf } from '../results/views.js';
@@ -251,6 +252,7 @@ class Compiled {
   /** The arguments, and execute()'s options where a plain object follows them. */
   #split(args: readonly unknown[], fn: string): { args: readonly Argument[]; request: ResultRequest } {
     const last = args[this.#ps.length];
+    // An argument is never a plain object: one after the arguments is the options.
     if (args.length === this.#ps.length + 1 && isPlainObject(last)) return { args: args.slice(0, -1) as Argument[], request: resultRequest(fn, last) };
     this.#checkCount(args);
     return { args: args as Argument[], request: resultRequest(fn, undefined) };
@@ -338,13 +340,6 @@ class Compiled {
     const at = symbols.length === 0 ? '' : ` (sizes shown at stand-ins: ${[...standInSizes(this.#ps)].map(([k, v]) => `${k} = ${v}`).join(', ')})`;
     return [...head, `one plan for every call${at}:`, printPlan(this.#plan(), defaultLinker.backend.name)].join('\n');
   }
-}
-
-/** An object literal: options after a compiled function's arguments (an argument is never one). */
-function isPlainObject(x: unknown): x is object {
-  if (typeof x !== 'object' || x === null) return false;
-  const proto: unknown = Object.getPrototypeOf(x);
-  return proto === Object.prototype || proto === null;
 }
 
 /**

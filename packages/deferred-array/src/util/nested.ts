@@ -2,8 +2,11 @@
 // holding arrays, as execute() returns them and scopes hand them on.
 
 /** A plain object (a record), not an instance of a class (an ndarray, a typed array). */
-const isPlainObject = (x: unknown): x is Record<string, unknown> =>
-  typeof x === 'object' && x !== null && [Object.prototype, null].includes(Object.getPrototypeOf(x));
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  if (typeof x !== 'object' || x === null) return false;
+  const proto: unknown = Object.getPrototypeOf(x);
+  return proto === Object.prototype || proto === null;
+}
 
 /**
  * `x` with `leaf` applied to everything in it that is neither an array nor a
