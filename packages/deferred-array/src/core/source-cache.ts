@@ -85,11 +85,11 @@ class SourceCache {
     let e = this.#entries.get(node);
     if (!e || e.freed) {
       this.#trim(bytes);
+      // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
+      if (e) this.#registry.unregister(node);
       e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0 };
       this.#cached += bytes;
       this.#entries.set(node, e);
-      // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
-      this.#registry.unregister(node);
       this.#registry.register(node, e, node);
     }
     this.#recency.delete(e);
