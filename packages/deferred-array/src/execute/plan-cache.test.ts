@@ -13,6 +13,18 @@ describe('executing one array again reuses its plan', () => {
     expect(da.stats().plans).toBe(plans);
   });
 
+  test('from its third execute, an array executed again finds its plan without binding its structure\'s template', () => {
+    const y = da.wrap(new Float64Array([1, 2, 3, 4])).mul(3).sin();
+    const want = values(y.executeSync());
+    // The second request binds the template (a graph executed once keeps nothing of its own); later ones find the plan.
+    const before = da.stats().plansReused;
+    expect(values(y.executeSync())).toEqual(want);
+    const bound = da.stats().plansReused;
+    expect(bound).toBe(before + 1);
+    for (let i = 0; i < 5; i++) expect(values(y.executeSync())).toEqual(want);
+    expect(da.stats().plansReused).toBe(bound);
+  });
+
   test('an output() marked after the first execute is in the next record', () => {
     const x = da.wrap(new Float64Array([1, 2, 3]));
     const t = x.mul(2);
