@@ -46,8 +46,6 @@ class DeferredArray {
    * moves the array, and its views, to the version it writes.
    */
   readonly #live: LivePath;
-  /** The node last resolved through a view's build, made at the first such resolve (most handles have no build). */
-  #memo: { base?: Node; node?: Node } | undefined;
   #disposed = false;
 
   /** @internal Users make arrays with wrap(), array(), zeros() and the operations. */
@@ -56,7 +54,7 @@ class DeferredArray {
   }
 
   get #node(): Node {
-    return this.#live.build.length === 0 ? this.#live.cell.node : resolve(this.#live, (this.#memo ??= {}));
+    return resolve(this.#live);
   }
 
   static {

@@ -64,13 +64,19 @@ function processHeap(): Heap {
   return heaps.process;
 }
 
+/** The heap `ref` holds, forgetting the reference once its heap is collected. */
+function derefHeap(ref: WeakRef<Heap>): Heap | undefined {
+  const h = ref.deref();
+  if (h === undefined) heaps.all.delete(ref);
+  return h;
+}
+
 /** Every heap still reachable. */
 function liveHeaps(): Heap[] {
   const live: Heap[] = [];
   for (const ref of heaps.all) {
-    const h = ref.deref();
+    const h = derefHeap(ref);
     if (h) live.push(h);
-    else heaps.all.delete(ref);
   }
   return live;
 }
@@ -79,9 +85,8 @@ function liveHeaps(): Heap[] {
 function heapHolding(buffer: ArrayBufferLike): Heap | undefined {
   // No list made: this runs for every typed array a call reads or writes.
   for (const ref of heaps.all) {
-    const h = ref.deref();
-    if (h === undefined) heaps.all.delete(ref);
-    else if (h.isHeapBuffer(buffer)) return h;
+    const h = derefHeap(ref);
+    if (h?.isHeapBuffer(buffer)) return h;
   }
   return undefined;
 }

@@ -17,7 +17,7 @@ import { configured, initialConfig } from './config.js';
 import { applyPolicy } from './error-policy.js';
 import type { Config, ConfigureOptions } from './config.js';
 import { PlanCache } from './plan-cache.js';
-import { RequestPlans } from './request-plans.js';
+import { ConstantBindings, RequestPlans } from './request-plans.js';
 import { deliver } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
 import { HOLDS_NOTHING, directTargets, holdHeap } from '../results/in-place.js';
@@ -136,9 +136,11 @@ class Linker {
   readonly #backends = new Map<string, Backend>();
   #config: Config | undefined;
   readonly #counters: LinkerCounters = { plans: 0, bytesMoved: 0, writtenOver: 0 };
-  readonly #requests = new RequestPlans((roots, target) => this.plan(roots, target));
+  /** Constants' bindings, which request and stage plans share. */
+  readonly #constants = new ConstantBindings();
+  readonly #requests = new RequestPlans((roots, target) => this.plan(roots, target), this.#constants);
   readonly #plans = new PlanCache((roots, target, order) => this.#requests.plan(roots, target, order));
-  readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores));
+  readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores), this.#constants);
 
   constructor(heap: Heap) {
     this.heap = heap;
@@ -387,7 +389,6 @@ class Linker {
     const run = yield* this.#run(step);
     return this.#finish(many, plan, run, request, step.outs, step.direct);
   }
-
 
   /** The one place conds are decided (`roots` hold some): each predicate run as a request of its own, in program order. */
   *#decide(roots: readonly Node[]): Drive<Node[]> {

@@ -2,8 +2,9 @@
 // same roots, for the same target, while no output() or pin() mark has been
 // set since, gets the plan and bindings it had before, without even reading
 // its structure: a loop executing one DeferredArray finds its plan at once
-// from its third execute (the first two bind its structure's template). Requests that read mutable arrays are bound afresh (their versions
-// move with the trace).
+// from its third execute (the first two bind its structure's template).
+// Requests that read mutable arrays are bound afresh (their versions move
+// with the trace).
 import type { Node } from '../ir/node.js';
 import { marksGeneration } from '../ir/marks.js';
 import type { Target } from '../plan/pipeline.js';

@@ -9,6 +9,7 @@ import type { Node } from '../ir/node.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
 import { Templates, structureOf, templateGraph } from '../plan/template.js';
+import { valueKey } from '../plan/merge-common.js';
 import { at, lookup } from '../util/lookup.js';
 import type { Bindings, Bound } from './backend.js';
 
@@ -29,29 +30,35 @@ const REQUEST_TEMPLATES = 256;
 /** Makes a plan of `roots` (the runtime's planner, which counts them). */
 type RequestPlanner = (roots: readonly Node[], target: Target) => Plan;
 
-/** Constants' bindings by dtype and value: a loop's constants mostly repeat, and each would be a typed array per call. */
-const constants = new Map<DType, Map<number | string, Bound>>();
-let constantCount = 0;
+/** Constants' bindings kept in at most this many entries; past it the table starts over. */
 const CONSTANTS = 1024;
 
-/** A constant's binding (shared: nothing writes a bound value). */
-function constantBound(dtype: DType, v: number): Bound {
-  let byValue = constants.get(dtype);
-  if (!byValue) constants.set(dtype, (byValue = new Map()));
-  // Map keys are equal by SameValueZero: -0 kept apart from 0 by a key no number has (and no string made per call).
-  const key = Object.is(v, -0) ? '-0' : v;
-  let b = byValue.get(key);
-  if (!b) {
-    const value = allocDense(dtype, []);
-    value.data[0] = v;
-    if (constantCount >= CONSTANTS) {
-      for (const m of constants.values()) m.clear();
-      constantCount = 0;
+/**
+ * Constants' bindings by dtype and value, one table per runtime (its request
+ * and stage plans share it): a loop's constants mostly repeat, and each would
+ * be a typed array per call. Shared: nothing writes a bound value.
+ */
+class ConstantBindings {
+  readonly #byDType = new Map<DType, Map<number | string, Bound>>();
+  #count = 0;
+
+  of(dtype: DType, v: number): Bound {
+    let byValue = this.#byDType.get(dtype);
+    if (!byValue) this.#byDType.set(dtype, (byValue = new Map()));
+    const key = valueKey(v);
+    let b = byValue.get(key);
+    if (!b) {
+      const value = allocDense(dtype, []);
+      value.data[0] = v;
+      if (this.#count >= CONSTANTS) {
+        for (const m of this.#byDType.values()) m.clear();
+        this.#count = 0;
+      }
+      byValue.set(key, (b = { value }));
+      this.#count++;
     }
-    byValue.set(key, (b = { value }));
-    constantCount++;
+    return b;
   }
-  return b;
 }
 
 /**
@@ -59,7 +66,7 @@ function constantBound(dtype: DType, v: number): Bound {
  * mutable array's version read where it lies, a source as a compiled
  * function's argument (its heap copy cached), a constant's value.
  */
-function boundLeaf(n: Node): Bound {
+function boundLeaf(n: Node, constants: ConstantBindings): Bound {
   switch (n.op) {
     case 'stored': {
       const { storage, version } = n.attrs;
@@ -68,25 +75,27 @@ function boundLeaf(n: Node): Bound {
     case 'source':
       return { value: { dtype: n.dtype, shape: n.shape, data: n.attrs.data }, source: n };
     case 'scalar':
-      return constantBound(n.dtype, n.attrs.value);
+      return constants.of(n.dtype, n.attrs.value);
     default:
       throw new Error(`internal: a ${n.op} node is not a template leaf`);
   }
 }
 
 /** Binds each of a template's leaves to what the request's leaf in its place stands for. */
-function bindLeaves(templateLeaves: readonly Node[], leaves: readonly Node[]): Bindings {
+function bindLeaves(templateLeaves: readonly Node[], leaves: readonly Node[], constants: ConstantBindings): Bindings {
   const bound = new Map<Node, Bound>();
-  for (let i = 0; i < templateLeaves.length; i++) bound.set(templateLeaves[i]!, boundLeaf(at(leaves, i, 'request leaf')));
+  for (let i = 0; i < templateLeaves.length; i++) bound.set(templateLeaves[i]!, boundLeaf(at(leaves, i, 'request leaf'), constants));
   return bound;
 }
 
 class RequestPlans {
   readonly #templates = new Templates<RequestTemplate>(REQUEST_TEMPLATES);
   readonly #planner: RequestPlanner;
+  readonly #constants: ConstantBindings;
 
-  constructor(planner: RequestPlanner) {
+  constructor(planner: RequestPlanner, constants: ConstantBindings) {
     this.#planner = planner;
+    this.#constants = constants;
   }
 
   /**
@@ -101,7 +110,7 @@ class RequestPlans {
       const { leaves, copyOf } = templateGraph(s);
       return { plan: this.#planner(roots.map((r) => lookup(copyOf, r, 'request root rebuilt')), target), leaves };
     });
-    return { plan: template.plan, bound: bindLeaves(template.leaves, s.leaves) };
+    return { plan: template.plan, bound: bindLeaves(template.leaves, s.leaves, this.#constants) };
   }
 
   /** Templates held and requests that bound one rather than planning (for statistics and tests). */
@@ -110,5 +119,5 @@ class RequestPlans {
   }
 }
 
-export { RequestPlans, boundLeaf, bindLeaves, REQUEST_TEMPLATES };
+export { RequestPlans, ConstantBindings, bindLeaves, REQUEST_TEMPLATES };
 export type { Planned, RequestPlanner };

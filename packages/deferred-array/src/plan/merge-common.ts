@@ -10,6 +10,9 @@ import { rewriteGraph, withInputs } from './rewrite.js';
 /** A number's key: -0 and 0 differ (1/x tells them apart), every NaN is one. */
 const numberKey = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
 
+/** A number as a Map key with -0 apart from 0 (Map keys are equal by SameValueZero, which joins them; every NaN is one key). */
+const valueKey = (v: number): number | string => (Object.is(v, -0) ? '-0' : v);
+
 /** The parameters that change what a node computes (labels are only for printers). */
 function attrsKey(a: NodeAttrs): string {
   const parts: string[] = [];
@@ -35,4 +38,4 @@ function mergeCommon(plan: Plan): Plan {
   });
 }
 
-export { mergeCommon, attrsKey, numberKey };
+export { mergeCommon, attrsKey, numberKey, valueKey };

@@ -16,6 +16,7 @@ import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
 import { Names, dtypeCode, hashCode, opCode, pinCode, sameCode } from './codes.js';
+import { valueKey } from './merge-common.js';
 import { withInputs } from './rewrite.js';
 import { valueMatters } from './strength.js';
 
@@ -113,8 +114,7 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
         constants ??= new Map();
         let byValue = constants.get(n.dtype);
         if (!byValue) constants.set(n.dtype, (byValue = new Map()));
-        // Map keys are equal by SameValueZero: -0 apart from 0 by name, every NaN one.
-        const key = Object.is(v, -0) ? '-0' : v;
+        const key = valueKey(v);
         const i = leaf(n, byValue.get(key));
         byValue.set(key, i);
         code[k++] = FREE_CONSTANT;

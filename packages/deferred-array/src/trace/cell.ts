@@ -55,6 +55,8 @@ interface LivePath {
   readonly build: ReadonlyArray<(n: Node) => Node>;
   /** Its window onto the array; undefined when it is read-only (a broadcast). */
   readonly window: Window | undefined;
+  /** The node last built from the cell's, and that node (set by resolve; a path without a build needs none). */
+  resolved?: { readonly base: Node; readonly node: Node };
 }
 
 /** The build of a handle over its cell's own array: none, one list shared by every such handle. */
@@ -62,14 +64,12 @@ const NO_BUILD: LivePath['build'] = Object.freeze([]);
 
 const livePath = (cell: Cell): LivePath => ({ cell, build: NO_BUILD, window: wholeWindow(cell.node.shape) });
 
-/** The node a live handle stands for now. */
-function resolve(p: LivePath, memo: { base?: Node; node?: Node }): Node {
-  if (p.build.length === 0) return p.cell.node;
-  if (memo.base !== p.cell.node) {
-    memo.base = p.cell.node;
-    memo.node = p.build.reduce((n, f) => f(n), p.cell.node);
-  }
-  return memo.node!;
+/** The node a live handle stands for now: built again only when the cell has moved to another node. */
+function resolve(p: LivePath): Node {
+  const base = p.cell.node;
+  if (p.build.length === 0) return base;
+  if (p.resolved?.base !== base) p.resolved = { base, node: p.build.reduce((n, f) => f(n), base) };
+  return p.resolved.node;
 }
 
 /**

@@ -6,6 +6,7 @@
 // structure is the template bound.
 import type { Bindings } from '../execute/backend.js';
 import { bindLeaves } from '../execute/request-plans.js';
+import type { ConstantBindings } from '../execute/request-plans.js';
 import { expectOp } from '../ir/node.js';
 import type { Node, StorageRef } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
@@ -89,9 +90,11 @@ function makeTemplate(planner: StagePlanner, stores: readonly StoreTarget[], s: 
 class StagePlans {
   readonly #templates = new Templates<Template>(TEMPLATES);
   readonly #planner: StagePlanner;
+  readonly #constants: ConstantBindings;
 
-  constructor(planner: StagePlanner) {
+  constructor(planner: StagePlanner, constants: ConstantBindings) {
     this.#planner = planner;
+    this.#constants = constants;
   }
 
   /**
@@ -103,7 +106,7 @@ class StagePlans {
     const s = structure(stores, target, this.#templates.names);
     if (!s) return { plan: this.#planner([], target, stores), bound: new Map(), overwritable: stores.map(() => []) };
     const template = this.#templates.get(s, () => makeTemplate(this.#planner, stores, s, target));
-    return bindTemplate(template, stores, s);
+    return bindTemplate(template, stores, s, this.#constants);
   }
 
   /** Templates held and stage plans reused (for statistics and tests). */
@@ -113,9 +116,9 @@ class StagePlans {
 }
 
 /** The template bound to one stage: its stores aimed at the real arrays, its leaves at what the stage reads. */
-function bindTemplate(template: Template, stores: readonly StoreTarget[], s: Structure): BoundStage {
+function bindTemplate(template: Template, stores: readonly StoreTarget[], s: Structure, constants: ConstantBindings): BoundStage {
   const plan: Plan = { ...template.plan, stores: template.plan.stores.map((st, k) => ({ ...st, storage: stores[k]!.storage, version: stores[k]!.version })) };
-  const bound = bindLeaves(template.leaves, s.leaves);
+  const bound = bindLeaves(template.leaves, s.leaves, constants);
   const overwritable = template.overwrites.map((js) => js.map((j) => {
     const { storage, version } = expectOp(s.leaves[j]!, 'stored').attrs;
     return { storage: storage as Storage, version };

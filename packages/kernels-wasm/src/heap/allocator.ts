@@ -17,9 +17,12 @@
 // result) then costs a map write and an array push or pop per block, where
 // merging and splitting cost a dozen map and set operations that also make
 // V8 reallocate tables as they empty and fill. Parked blocks count as free
-// (bytesInUse, liveCount); they are merged back before the memory would grow,
-// before any layout is reported, and whenever parking would pass its bounds,
-// so the invariants above hold for every layout anyone sees.
+// (bytesInUse, liveCount); they are all merged back at the first request of a
+// size none of them has (so before the memory could grow), before any layout
+// is reported, and when more sizes than PARK_SIZES would be parked (a block
+// past the other bounds is merged at once): a request of a new size finds the
+// layout it would have found unparked, and the invariants above hold for
+// every layout anyone sees.
 import { ALIGNMENT, HEAP_BASE, NULL_GUARD_BYTES } from './constants.js';
 import { HeapPointerError } from './errors.js';
 import { FreeBlocks } from './free-blocks.js';
@@ -89,7 +92,6 @@ class BlockAllocator {
         this.#live.delete(ptr);
         this.#merge(ptr, size);
       }
-      stack.length = 0;
     }
     this.#parked.clear();
     this.#parkedBytes = 0;
