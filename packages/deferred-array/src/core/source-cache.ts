@@ -1,6 +1,13 @@
 // The heap as a cache of source arrays. Sources live in ordinary JS memory,
 // which the garbage collector understands; kernels need them in the heap, so
-// each is copied in on first use and kept for later runs. When the heap is
+// each is copied in when a run reads it and, mostly, kept for later runs.
+// A small source's first copy is its run's own, freed when the run ends, and
+// only its second read keeps one: small sources are the ones wrapped afresh
+// per call and read once, and a kept copy would stay in the heap until the
+// collector runs the source's finalizer, which a loop that never yields to
+// the event loop never lets happen (the heap grew by each call's inputs). A
+// large source's copy is kept from its first read, since copying it twice
+// costs more than a call's bookkeeping. When the heap is
 // full, the least recently used copies that the running plan does not read
 // are evicted (they can always be copied in again), so a loop that makes new
 // arrays every step never exhausts the heap waiting for the collector. A
@@ -19,12 +26,15 @@ interface Entry {
   freed: boolean;
   /** Runs in progress that read this copy (several when execute() calls overlap); pinned copies are never evicted. */
   pins: number;
-  /** Its source's handle was disposed while a run read it: freed when that run ends. */
+  /** Freed when the runs reading it end: its source's handle was disposed, or it is a first run's copy. */
   dropped?: boolean;
 }
 
 /** Copies kept between runs beyond this are evicted, oldest first, so an idle heap stays modest. */
 const CACHE_BUDGET = 1024 ** 3;
+
+/** Sources of fewer bytes are kept from their second read; larger ones from their first. */
+const KEEP_FROM_FIRST_READ = 64 * 1024;
 
 class SourceCache {
   readonly #heap: Heap;
@@ -83,17 +93,25 @@ class SourceCache {
       return e.ptr;
     }
     let e = this.#entries.get(node);
-    if (!e || e.freed) {
+    if (e === undefined && bytes < KEEP_FROM_FIRST_READ) {
+      // A small source's first read: a copy for the runs in progress only (several share it when
+      // they overlap). It stays listed, freed, to say the source was read before.
+      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0, dropped: true };
+      this.#entries.set(node, e);
+    } else if (e === undefined || e.freed) {
       this.#trim(bytes);
-      // One registration per source: an evicted copy's would hold its record until the source dies, one more per eviction.
-      if (e) this.#registry.unregister(node);
+      // One registration per source: an evicted copy's would hold its record until the source dies,
+      // one more per eviction. A first run's copy was never registered.
+      if (e !== undefined && !e.dropped) this.#registry.unregister(node);
       e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0 };
       this.#cached += bytes;
       this.#entries.set(node, e);
       this.#registry.register(node, e, node);
     }
-    this.#recency.delete(e);
-    this.#recency.set(e, true);
+    if (e.dropped !== true) {
+      this.#recency.delete(e);
+      this.#recency.set(e, true);
+    }
     if (!pinned.has(e)) {
       pinned.add(e);
       e.pins++;
@@ -166,5 +184,5 @@ function dropCopies(node: Node): void {
   for (const h of liveHeaps()) caches.get(h)?.dropCopy(node);
 }
 
-export { SourceCache, sourcesOf, dropCopies };
+export { SourceCache, sourcesOf, dropCopies, KEEP_FROM_FIRST_READ };
 export type { Entry as CacheEntry };
