@@ -1,6 +1,7 @@
 // The public API of deferred-array (see shared/api.md). An explicit list:
 // nothing is public unless it is named here.
 import './api/methods.js';
+import './api/kept-graph.js';
 
 export { DeferredArray } from './api/deferred-array.js';
 export { wrap, array, full, zeros, ones, empty, arange, linspace } from './api/creation.js';

@@ -81,6 +81,14 @@ class WasmBackend implements Backend {
 
   /** Whether plans of one elementwise kernel take the lean run (lean-run.ts); tests turn it off to compare. */
   readonly #lean: boolean;
+  /**
+   * The latest lean run, kept for its shape (util/keep-shapes.ts): runs are made per call, and
+   * with none alive a full collection would throw away the optimized code of the whole lean path.
+   * Once released it holds no heap blocks (only a reduction's values, where its kernel has one), and it
+   * lives no longer than this backend.
+   */
+  // eslint-disable-next-line no-unused-private-class-members -- held, never read: see above
+  #lastLean: LeanRun | undefined;
 
   /** Runs over `heap`: its kernels, and its pool's workers, import that memory. */
   constructor(heap: WasmHeap, options: { readonly lean?: boolean } = {}) {
@@ -135,7 +143,7 @@ class WasmBackend implements Backend {
       if (launchWork(lean.compiled, lean.elements) < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
       this.#runs++;
       this.#launches++;
-      return new LeanRun(lean, this.#heap).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
+      return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
@@ -231,7 +239,7 @@ class WasmBackend implements Backend {
   #runLean(lean: LeanPlan, bound?: Bindings): RunResult {
     this.#runs++;
     this.#launches++;
-    return new LeanRun(lean, this.#heap).run(bound);
+    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound);
   }
 
   #result(run: WasmRun): RunResult {
