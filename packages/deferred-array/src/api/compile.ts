@@ -296,7 +296,7 @@ class Compiled {
     }
     const td = typedDType(a);
     // A view result is read in place, like any source made from it (it must stay live until the call has run).
-    if (td !== undefined && !heapViewOf(a as TypedArray, `compiled function: argument ${i}`)) {
+    if (td !== undefined && !heapViewOf(a as TypedArray, () => `compiled function: argument ${i}`)) {
       this.#checkDType(td, i);
       const t = a as TypedArray;
       return { value: { dtype: td, shape: [t.length], data: copy ? t.slice() : t } };

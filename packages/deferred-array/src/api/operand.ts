@@ -151,7 +151,7 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
   const td = typedDType(x);
   if (td !== undefined) {
     const t = x as TypedArray;
-    const entry = heapViewOf(t, `the ${describe(t)}`);
+    const entry = heapViewOf(t, () => `the ${describe(t)}`);
     if (entry && inPlace) return cast(leasedSource(t, [t.length], td, entry), dtype ?? td);
     const data = new (dtypeInfo(td).ctor)(t.length);
     data.set(t);

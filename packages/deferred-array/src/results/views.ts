@@ -122,8 +122,9 @@ function viewEntryOf(x: unknown): ViewEntry | undefined {
  * data, a stdlib slice of it, or a typed array the caller made over its
  * buffer). Anything else in the heap is memory no live view owns: a
  * DisposedError, since reading it would read whatever the heap put there since.
+ * `what` names the array in that error (a function where the name costs a string per call).
  */
-function heapViewOf(data: TypedArray, what: string): ViewEntry | undefined {
+function heapViewOf(data: TypedArray, what: string | (() => string)): ViewEntry | undefined {
   const heap = heapHolding(data.buffer);
   if (!heap) return undefined;
   const known = byObject.get(data);
@@ -132,7 +133,7 @@ function heapViewOf(data: TypedArray, what: string): ViewEntry | undefined {
   const entry = known && known.holds(from, to) ? known : [...live].find((e) => e.heap === heap && e.holds(from, to));
   if (!entry || entry.released) {
     throw new DisposedError(
-      `${what} lies in the package's heap, in ${known ? `a released ${known.label} view result` : 'memory no live view result owns'}; ` +
+      `${typeof what === 'string' ? what : what()} lies in the package's heap, in ${known ? `a released ${known.label} view result` : 'memory no live view result owns'}; ` +
       'a view result must not be used after its scope ends or after da.release(): keep what you need with a copy ' +
       '(return it from the scope, or execute() without a scope)',
     );
