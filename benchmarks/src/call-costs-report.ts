@@ -1,8 +1,9 @@
 // What one call costs around the kernel, for the 10-op chain over two float64
 // arrays: a JS loop into an array it owns against the graph built afresh each
 // call (executeSync({ out }) and execute({ out }), with the same constants and
-// with one that changes every call), and a compiled call into the same out and
-// into a fresh array. The variants take
+// with one that changes every call), the graph over arrays wrapped afresh each
+// call returning a fresh array (the peers benchmark's `call` case), and a
+// compiled call into the same out and into a fresh array. The variants take
 // turns in every round (each a batch of calls); medians of the rounds. The
 // targets are those the package holds itself to at 1,000 elements.
 import * as da from 'deferred-array';
@@ -25,6 +26,7 @@ const VARIANTS = [
   'graph built afresh, executeSync({ out })',
   'graph built afresh, execute({ out })',
   'the same, a constant changing every call',
+  'arrays wrapped afresh, execute(), a fresh result',
   'compiled, f.sync(a, b, { out })',
   'compiled, f.sync(a, b), a fresh result',
 ] as const;
@@ -62,6 +64,9 @@ async function callCostsReport(n: number, rounds: number): Promise<CallCosts> {
       for (let i = 0; i < batch; i++) await chain(A, B).execute({ out });
     },
     'the same, a constant changing every call': sync(() => chainWith(A, B, 1.5 + (k++ % 1000) * 1e-3).executeSync({ out })),
+    'arrays wrapped afresh, execute(), a fresh result': async () => {
+      for (let i = 0; i < batch; i++) await chain(da.wrap(a), da.wrap(b)).execute();
+    },
     'compiled, f.sync(a, b, { out })': sync(() => compiled.sync(a, b, { out })),
     'compiled, f.sync(a, b), a fresh result': sync(() => compiled.sync(a, b)),
   };
@@ -70,7 +75,7 @@ async function callCostsReport(n: number, rounds: number): Promise<CallCosts> {
   const samples = await inTurnsAsync(variants, rounds);
   const plans = da.stats().plans - plansBefore;
   const us = Object.fromEntries(VARIANTS.map((v) => [v, (median(samples[v]) * 1000) / batch])) as Record<Variant, number>;
-  return { n, rounds, batch, us, plans, graphs: rounds * batch * 3 };
+  return { n, rounds, batch, us, plans, graphs: rounds * batch * 4 };
 }
 
 function printCallCosts(r: CallCosts): string {
@@ -80,7 +85,7 @@ function printCallCosts(r: CallCosts): string {
     const ratio = r.us[v] / loop;
     const target = r.n === 1000 ? TARGETS[v] : undefined;
     const judged = target === undefined ? '' : `  target <= ${target}x: ${ratio <= target ? 'met' : 'not met'}`;
-    lines.push(`  ${v.padEnd(44)} ${r.us[v].toFixed(1).padStart(9)} µs ${ratio.toFixed(1).padStart(6)}x the loop${judged}`);
+    lines.push(`  ${v.padEnd(50)} ${r.us[v].toFixed(1).padStart(9)} µs ${ratio.toFixed(1).padStart(6)}x the loop${judged}`);
   }
   lines.push(`  plans made while timing: ${r.plans} (${r.graphs} graphs built afresh, of one structure)`);
   return lines.join('\n');

@@ -2,10 +2,11 @@
 // that run alone, so arrays wrapped afresh per call hold nothing once their
 // run ends, even in a loop that never lets the collector's finalizers run;
 // from its second read its copy is kept for later runs. A large source's copy
-// is kept from its first read.
+// is kept from its first read, but copies read once are held to a budget of
+// their own; one read again is kept under the cache's whole budget.
 import { afterAll, expect, test } from '@jest/globals';
 import * as da from '../index.js';
-import { KEEP_FROM_FIRST_READ } from './source-cache.js';
+import { KEEP_FROM_FIRST_READ, ONCE_READ_BUDGET } from './source-cache.js';
 import { heapIsShared } from 'kernels-wasm';
 
 const made: da.Runtime[] = [];
@@ -95,4 +96,22 @@ test('a large source is kept from its first read', () => {
   rt.executeSync([x.add(1).sum()]);
   expect(rt.heapStats().bytesInUse).toBe(kept.bytesInUse);
   expect(rt.heapStats().allocatedBytes - kept.allocatedBytes).toBeLessThan(n * 8);
+});
+
+test('large arrays wrapped afresh per call hold at most the budget of copies read once; a copy read twice stays', () => {
+  const rt = runtime();
+  const n = (1024 * 1024) / 8;
+  const kept = da.wrap(ramp(n, 3));
+  rt.executeSync([kept.sum()]);
+  const want = (rt.executeSync([kept.sum()]) as da.StdNdarray[])[0]!.get();
+  const data = ramp(n);
+  const calls = (2 * ONCE_READ_BUDGET) / (n * 8);
+  for (let i = 0; i < calls; i++) rt.executeSync([da.wrap(data).add(da.wrap(data)).sum()]);
+  if (!wasm(rt)) return;
+  // Each call's two copies were kept (the collector has not run their finalizers): without the budget, 2x it.
+  expect(rt.heapStats().cachedBytes).toBeLessThanOrEqual(ONCE_READ_BUDGET + 2 * n * 8 + n * 8);
+  const before = rt.heapStats();
+  expect((rt.executeSync([kept.sum()]) as da.StdNdarray[])[0]!.get()).toBe(want);
+  // The copy read twice was not evicted: read again, it is not copied in again.
+  expect(rt.heapStats().allocatedBytes - before.allocatedBytes).toBeLessThan(n * 8);
 });

@@ -7,7 +7,10 @@
 // collector runs the source's finalizer, which a loop that never yields to
 // the event loop never lets happen (the heap grew by each call's inputs). A
 // large source's copy is kept from its first read, since copying it twice
-// costs more than a call's bookkeeping. When the heap is
+// costs more than a call's bookkeeping; but copies read only once are held
+// to a budget of their own, oldest evicted first, so large arrays wrapped
+// afresh per call do not fill the heap either (a copy read again is kept
+// under the cache's whole budget). When the heap is
 // full, the least recently used copies that the running plan does not read
 // are evicted (they can always be copied in again), so a loop that makes new
 // arrays every step never exhausts the heap waiting for the collector. A
@@ -27,7 +30,9 @@ interface Entry {
   /** Runs in progress that read this copy (several when execute() calls overlap); pinned copies are never evicted. */
   pins: number;
   /** Freed when the runs reading it end: its source's handle was disposed, or it is a first run's copy. */
-  dropped?: boolean;
+  dropped: boolean;
+  /** Kept, and read by one run so far: evicted first, past ONCE_READ_BUDGET. */
+  once: boolean;
 }
 
 /** Copies kept between runs beyond this are evicted, oldest first, so an idle heap stays modest. */
@@ -36,6 +41,9 @@ const CACHE_BUDGET = 1024 ** 3;
 /** Sources of fewer bytes are kept from their second read; larger ones from their first. */
 const KEEP_FROM_FIRST_READ = 64 * 1024;
 
+/** Kept copies read by one run only, beyond this, are evicted oldest first (a copy larger than it alone stays). */
+const ONCE_READ_BUDGET = 64 * 1024 ** 2;
+
 class SourceCache {
   readonly #heap: Heap;
   readonly #entries = new WeakMap<Node, Entry>();
@@ -43,6 +51,9 @@ class SourceCache {
   readonly #recency = new Map<Entry, true>();
   readonly #registry = new FinalizationRegistry<Entry>((e) => this.#release(e));
   #cached = 0;
+  /** The kept copies read by one run so far, oldest first, and their bytes. */
+  readonly #onceRead = new Map<Entry, true>();
+  #onceBytes = 0;
 
   constructor(heap: Heap) {
     this.#heap = heap;
@@ -88,7 +99,7 @@ class SourceCache {
     if (lease?.heap === this.#heap) return data.byteOffset;
     if (lease) {
       // Another heap's view: copied for this run alone, since its values may change before the next.
-      const e: Entry = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 1, dropped: true };
+      const e: Entry = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 1, dropped: true, once: false };
       pinned.add(e);
       return e.ptr;
     }
@@ -96,19 +107,28 @@ class SourceCache {
     if (e === undefined && bytes < KEEP_FROM_FIRST_READ) {
       // A small source's first read: a copy for the runs in progress only (several share it when
       // they overlap). It stays listed, freed, to say the source was read before.
-      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0, dropped: true };
+      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0, dropped: true, once: false };
       this.#entries.set(node, e);
     } else if (e === undefined || e.freed) {
+      const first = e === undefined;
       this.#trim(bytes);
+      if (first) this.#trimOnceRead(bytes);
       // One registration per source: an evicted copy's would hold its record until the source dies,
       // one more per eviction. A first run's copy was never registered.
       if (e !== undefined && !e.dropped) this.#registry.unregister(node);
-      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0 };
+      e = { ptr: this.copyIn(data, bytes), bytes, freed: false, pins: 0, dropped: false, once: first };
       this.#cached += bytes;
+      if (first) {
+        this.#onceRead.set(e, true);
+        this.#onceBytes += bytes;
+      }
       this.#entries.set(node, e);
       this.#registry.register(node, e, node);
+    } else if (e.once && !pinned.has(e)) {
+      // Read by a second run: kept under the whole budget from now on.
+      this.#forgetOnce(e);
     }
-    if (e.dropped !== true) {
+    if (!e.dropped) {
       this.#recency.delete(e);
       this.#recency.set(e, true);
     }
@@ -151,7 +171,23 @@ class SourceCache {
     if (e.freed) return;
     e.freed = true;
     if (this.#recency.delete(e)) this.#cached -= e.bytes;
+    if (e.once) this.#forgetOnce(e);
     this.#heap.free(e.ptr);
+  }
+
+  #forgetOnce(e: Entry): void {
+    e.once = false;
+    this.#onceRead.delete(e);
+    this.#onceBytes -= e.bytes;
+  }
+
+  /** Evicts the oldest unpinned copies read once until `more` bytes more of them fit their budget. */
+  #trimOnceRead(more: number): void {
+    if (this.#onceBytes + more <= ONCE_READ_BUDGET) return;
+    for (const e of this.#onceRead.keys()) {
+      if (this.#onceBytes + more <= ONCE_READ_BUDGET) return;
+      if (e.pins === 0) this.#release(e);
+    }
   }
 
   /** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
@@ -184,5 +220,5 @@ function dropCopies(node: Node): void {
   for (const h of liveHeaps()) caches.get(h)?.dropCopy(node);
 }
 
-export { SourceCache, sourcesOf, dropCopies, KEEP_FROM_FIRST_READ };
+export { SourceCache, sourcesOf, dropCopies, KEEP_FROM_FIRST_READ, ONCE_READ_BUDGET };
 export type { Entry as CacheEntry };
