@@ -47,7 +47,7 @@ function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch 
   }
   checkArrays(spec, l);
   const total = l.shape.reduce((a, b) => a * b, 1);
-  const plan = planBlocks(compiled, l, total, undefined);
+  const plan = planBlocks(spec, l, total, undefined);
   const partialsAt = Math.ceil(launchBlockBytes(spec) / 64) * 64;
   const extraAt = partialsAt + Math.ceil((plan.pieces * spec.slots * 8) / 8) * 8;
   const image = new Int32Array(partialsAt / 4);

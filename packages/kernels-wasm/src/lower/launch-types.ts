@@ -37,7 +37,7 @@ interface ContractionLaunch {
 interface Launch {
   readonly shape: readonly number[];
   readonly arrays: readonly LaunchArray[];
-  /** Elements per block (default: BLOCK_SIZE, or HEAVY_BLOCK_SIZE for a kernel that computes more than it streams): fixed by the data and the kernel, never by the worker count. */
+  /** Elements per block (default BLOCK_SIZE): fixed by the data, never by the worker count. */
   readonly blockSize?: number;
   /** Elements each reduction output covers (the trailing, reduced part of the space); default: all. */
   readonly segment?: number;

@@ -11,7 +11,6 @@ import type { ContractionLaunch, ContractionOperand, Launch, LaunchArray, TempLa
 import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
 import { at } from '../internal-error.js';
 import type { CompiledModule, HostFunction } from './compile.js';
-import { workPerElement } from './work.js';
 
 /** What a launch needs of the heap (kernels-wasm's Heap provides it). */
 interface HeapLike {
@@ -62,22 +61,6 @@ interface PreparedLaunch {
 
 /** 16 Ki elements: 128 KiB of float64 per array, which stays in L2 while a block runs. */
 const BLOCK_SIZE = 16384;
-/**
- * Elements per block of a row kernel that computes more than it streams (a
- * transcendental, a host call): its blocks are short in bytes anyway, and
- * four times as many of them share out more evenly, so the last block of a
- * launch ends soon after the others (sum(sin(x)) over 2^17 float64: 32 blocks
- * of about 40 µs instead of 8 of 160 µs). Chosen by the kernel, never by the
- * worker count, so a launch's blocks and its reductions' bits are the same on
- * any number of threads.
- */
-const HEAVY_BLOCK_SIZE = 4096;
-/** Work units per element (work.ts), beyond its arrays' streaming, from which a row kernel takes HEAVY_BLOCK_SIZE: one transcendental. */
-const HEAVY_WORK = 16;
-
-/** The block size of a row kernel without a block size given. */
-const rowBlockSize = (compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number =>
-  (workPerElement(compiled) - compiled.spec.arrays.length >= HEAVY_WORK ? HEAVY_BLOCK_SIZE : BLOCK_SIZE);
 /** Columns per block of a column kernel: 16 KiB of float64 partials per reduction, in L1. */
 const COLUMN_BLOCK = 2048;
 
@@ -172,7 +155,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
   checkArrays(spec, l);
   const total = l.shape.reduce((a, b) => a * b, 1);
   const contraction = spec.contraction ? checkContraction(spec.contraction, l, total) : undefined;
-  const plan = planBlocks(compiled, l, total, contraction);
+  const plan = planBlocks(spec, l, total, contraction);
   const planned = spec.temps ? planTemps(spec.temps, l.shape, l.arrays, l.temps, plan.blocks, plan.blockSize, total) : undefined;
   const held: number[] = [];
   const alloc = (bytes: number): number => {
@@ -222,12 +205,11 @@ interface BlockPlan {
   readonly pieceIndex: (i: number) => number;
 }
 
-function planBlocks(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>, l: Launch, total: number, contraction: CheckedContraction | undefined): BlockPlan {
-  const { spec } = compiled;
+function planBlocks(spec: KernelSpec, l: Launch, total: number, contraction: CheckedContraction | undefined): BlockPlan {
   const columns = spec.mode === 'columns';
   // Column kernels share out columns (each block owns COLUMN_BLOCK of them); row kernels share out elements;
   // contraction kernels, rows of the product (and the body the same rows' elements).
-  const blockSize = contraction ? Math.max(1, contraction.rowsPerBlock * contraction.c.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : rowBlockSize(compiled));
+  const blockSize = contraction ? Math.max(1, contraction.rowsPerBlock * contraction.c.Q) : l.blockSize ?? (columns ? COLUMN_BLOCK : BLOCK_SIZE);
   // A column kernel's space is [rows, columns] (validateSpec checks it).
   const columnCount = columns ? at(l.shape, 1, 'axis') : 0;
   const blocks = columns ? (total === 0 ? 0 : Math.ceil(columnCount / blockSize)) : Math.ceil(total / blockSize);
@@ -330,5 +312,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, checkArrays, planBlocks, BLOCK_SIZE, HEAVY_BLOCK_SIZE, INSTANCE_CACHE };
+export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, checkArrays, planBlocks, BLOCK_SIZE, INSTANCE_CACHE };
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };
