@@ -3,7 +3,7 @@
 import { NotSupportedError } from '../ir/errors.js';
 import { promoteTypes } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import { elementwise, scalar } from '../ir/build-elementwise.js';
+import { elementwise, operandScalar, scalar } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';
 import type { BinaryOp, OpName, TernaryOp, UnaryOp } from '../ir/op-table.js';
 import { defaultDType, weakScalarDType } from '../ir/type-rules.js';
@@ -54,7 +54,7 @@ function operandNodes(op: OpName, operands: readonly unknown[], weakPeers: reado
     if (nodes[i] !== undefined) continue;
     const v = operands[i] as number | boolean;
     const d = strong !== undefined && weakPeers.includes(i) ? weakScalarDType(op, strong, v) : defaultDType(v);
-    nodes[i] = scalar(typeof v === 'boolean' ? Number(v) : v, d);
+    nodes[i] = operandScalar(typeof v === 'boolean' ? Number(v) : v, d);
   }
   return nodes;
 }
