@@ -84,8 +84,7 @@ class WasmBackend implements Backend {
   /**
    * The latest lean run, kept for its shape (util/keep-shapes.ts): runs are made per call, and
    * with none alive a full collection would throw away the optimized code of the whole lean path.
-   * Once released it holds no heap blocks (only a reduction's values, where its kernel has one), and it
-   * lives no longer than this backend.
+   * Once released it holds no heap blocks and no values, and it lives no longer than this backend.
    */
   // eslint-disable-next-line no-unused-private-class-members -- held, never read: see above
   #lastLean: LeanRun | undefined;

@@ -2,6 +2,8 @@
 // both ways, give the same bits; its constants ride in the launch block; a
 // run that fails midway, and one whose results leave as views, hold nothing
 // afterwards.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import * as da from '../index.js';
@@ -180,4 +182,13 @@ describe('the lean run', () => {
     const async = await f().execute();
     expect(Array.from(async.data as Float32Array)).toEqual(Array.from(sync.data as Float32Array));
   });
+});
+
+// The backend keeps its latest lean run for the run's shape (util/keep-shapes.ts); released, it must
+// keep none of the values it handed out. A process of its own, which can collect garbage when told.
+test('a reduction\'s result the caller dropped is collected, though the backend keeps its latest lean run', () => {
+  const script = fileURLToPath(new URL('../../test/fixtures/lean-run-retention.mjs', import.meta.url));
+  const r = spawnSync(process.execPath, ['--expose-gc', '--no-warnings', script], { timeout: 60000, encoding: 'utf8' });
+  expect(r.stderr).toBe('');
+  expect(JSON.parse(r.stdout)).toEqual({ collected: true });
 });
