@@ -7,7 +7,7 @@
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
 import { openStreams } from './streaming.js';
-import { median } from './timing.js';
+import { alternately, median } from './timing.js';
 
 /** Untimed launches and sin pairs first. */
 const WARM_LAUNCHES = 2000;
@@ -31,26 +31,6 @@ interface DispatchReport {
   readonly sumSinRatio: number;
 }
 
-/** Median ms of `pool` and `sync` launched alternately `pairs` times (after a warm-up of both), and the median of their per-pair ratios. */
-async function alternately(pool: () => Promise<unknown>, sync: () => unknown, pairs: number): Promise<{ pool: number; sync: number; ratio: number }> {
-  // Both warmed alike: V8 compiles each thread's kernel in a baseline tier first and optimises it
-  // after some runs, and the async path's JavaScript likewise.
-  for (let i = 0; i < WARM_PAIRS; i++) {
-    await pool();
-    sync();
-  }
-  const p: number[] = [];
-  const s: number[] = [];
-  for (let i = 0; i < pairs; i++) {
-    let t0 = performance.now();
-    await pool();
-    p.push(performance.now() - t0);
-    t0 = performance.now();
-    sync();
-    s.push(performance.now() - t0);
-  }
-  return { pool: median(p), sync: median(s), ratio: median(s.map((v, i) => v / p[i]!)) };
-}
 
 /** Median µs of `reps` pooled and inline launches of a 64-element copy (one block), alternating; pooled only without `withInline`. */
 async function launchMicros(threads: number, reps = 2000, withInline = true): Promise<{ pooled: number; inline: number }> {
@@ -82,12 +62,12 @@ async function dispatchReport(threads: number, pairs = 101, launches = 2000): Pr
   const x = da.wrap(randomData(1 << 17, 7));
   const y = da.sin(x);
   // Results stay views inside the scopes: what is timed is the launch and the kernel.
-  const sin = await alternately(() => da.scope(async () => { await y.execute(); }), () => da.scopeSync(() => { y.executeSync(); }), pairs);
-  const sumSin = await alternately(() => da.sum(da.sin(x)).execute(), () => da.sum(da.sin(x)).executeSync(), pairs);
+  const sin = await alternately(() => da.scope(async () => { await y.execute(); }), () => da.scopeSync(() => { y.executeSync(); }), pairs, WARM_PAIRS);
+  const sumSin = await alternately(() => da.sum(da.sin(x)).execute(), () => da.sum(da.sin(x)).executeSync(), pairs, WARM_PAIRS);
   return {
     threads, launches, pairs, pooledUs: pooled, inlineUs: inline,
-    sinPoolMs: sin.pool, sinSyncMs: sin.sync, sinRatio: sin.ratio,
-    sumSinPoolMs: sumSin.pool, sumSinSyncMs: sumSin.sync, sumSinRatio: sumSin.ratio,
+    sinPoolMs: sin.a, sinSyncMs: sin.b, sinRatio: sin.ratio,
+    sumSinPoolMs: sumSin.a, sumSinSyncMs: sumSin.b, sumSinRatio: sumSin.ratio,
   };
 }
 

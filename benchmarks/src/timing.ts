@@ -69,6 +69,31 @@ function median(values: number[]): number {
 
 const gbPerS = (bytes: number, ms: number): number => bytes / (ms / 1000) / 1e9;
 
+/**
+ * Median ms of `a` and of `b` launched alternately `pairs` times, after `warm`
+ * untimed pairs (V8 compiles each thread's kernel in a baseline tier first and
+ * optimises it after some runs, and the JavaScript around it likewise), and
+ * the median of the per-pair ratios of b's time to a's: a ratio per pair,
+ * which a drifting machine does not skew.
+ */
+async function alternately(a: () => unknown, b: () => unknown, pairs: number, warm: number): Promise<{ a: number; b: number; ratio: number }> {
+  for (let i = 0; i < warm; i++) {
+    await a();
+    await b();
+  }
+  const ta: number[] = [];
+  const tb: number[] = [];
+  for (let i = 0; i < pairs; i++) {
+    let t0 = performance.now();
+    await a();
+    ta.push(performance.now() - t0);
+    t0 = performance.now();
+    await b();
+    tb.push(performance.now() - t0);
+  }
+  return { a: median(ta), b: median(tb), ratio: median(tb.map((v, i) => v / ta[i]!)) };
+}
+
 /** Worker counts a scaling measurement takes: 1, 2, 4, ... below `max`, then `max`. */
 function workerCounts(max: number): number[] {
   const counts: number[] = [];
@@ -76,5 +101,5 @@ function workerCounts(max: number): number[] {
   return [...counts, max];
 }
 
-export { time, timeAsync, inTurns, inTurnsAsync, gbPerS, median, workerCounts };
+export { time, timeAsync, inTurns, inTurnsAsync, alternately, gbPerS, median, workerCounts };
 export type { Timing };

@@ -10,26 +10,8 @@
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
 import { openStreams } from './streaming.js';
-import { median } from './timing.js';
+import { alternately } from './timing.js';
 
-/** Medians of `a` and `b` launched alternately `pairs` times after `warm` untimed pairs, and of b's time over a's per pair. */
-async function alternately(a: () => unknown, b: () => unknown, pairs: number, warm: number): Promise<{ a: number; b: number; ratio: number }> {
-  for (let i = 0; i < warm; i++) {
-    await a();
-    await b();
-  }
-  const ta: number[] = [];
-  const tb: number[] = [];
-  for (let i = 0; i < pairs; i++) {
-    let t0 = performance.now();
-    await a();
-    ta.push(performance.now() - t0);
-    t0 = performance.now();
-    await b();
-    tb.push(performance.now() - t0);
-  }
-  return { a: median(ta), b: median(tb), ratio: median(tb.map((v, i) => v / ta[i]!)) };
-}
 
 async function main(): Promise<void> {
   const counts = (process.argv[2] ?? '2').split(',').map(Number);
