@@ -183,21 +183,22 @@ class SourceCache {
 
   /** Evicts the oldest unpinned copies read once until `more` bytes more of them fit their budget. */
   #trimOnceRead(more: number): void {
-    if (this.#onceBytes + more <= ONCE_READ_BUDGET) return;
-    for (const e of this.#onceRead.keys()) {
-      if (this.#onceBytes + more <= ONCE_READ_BUDGET) return;
-      if (e.pins === 0) this.#release(e);
-    }
+    this.#evict(this.#onceRead, () => this.#onceBytes + more <= ONCE_READ_BUDGET);
   }
 
   /** Evicts the least recently used unpinned copies until `more` bytes fit the budget. */
   #trim(more: number): void {
-    // Under the budget (nearly always) nothing is looked at: a loop wrapping new arrays every
-    // step caches a copy per step until the collector frees them, and a walk per copy was quadratic.
-    if (this.#cached + more <= CACHE_BUDGET) return;
-    // Deleting the entry being visited is safe while iterating a Map.
-    for (const e of this.#recency.keys()) {
-      if (this.#cached + more <= CACHE_BUDGET) return;
+    this.#evict(this.#recency, () => this.#cached + more <= CACHE_BUDGET);
+  }
+
+  /** Releases the unpinned copies of `order`, oldest first, until `fits`. */
+  #evict(order: ReadonlyMap<Entry, true>, fits: () => boolean): void {
+    // When it fits (nearly always) nothing is looked at: a loop wrapping new arrays every step
+    // caches a copy per step until the collector frees them, and a walk per copy was quadratic.
+    if (fits()) return;
+    // Releasing deletes the entry being visited from `order`, which is safe while iterating a Map.
+    for (const e of order.keys()) {
+      if (fits()) return;
       if (e.pins === 0) this.#release(e);
     }
   }

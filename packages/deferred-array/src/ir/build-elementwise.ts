@@ -39,6 +39,11 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
   return makeNode('source', [], shape.length === 1 ? vectorShape(shape[0]!) : shape, dtype, lease ? { data, lease } : { data });
 }
 
+/** A constant node of its own. */
+function scalar(value: number, dtype: DType): Node {
+  return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: castValue(value, dtype) });
+}
+
 /**
  * Constant operands' nodes made recently, by a hash of their value's bits
  * and dtype (a direct-mapped table: a new constant takes its slot's place).
@@ -50,11 +55,6 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
  * be marked (output(), pin()), and a mark on a shared node would reach every
  * graph that shares it.
  */
-/** A constant node of its own. */
-function scalar(value: number, dtype: DType): Node {
-  return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: castValue(value, dtype) });
-}
-
 const CONSTANT_SLOTS = 256;
 const constantNodes = new Array<Node | undefined>(CONSTANT_SLOTS).fill(undefined);
 const constantBits = new Int32Array(CONSTANT_SLOTS * 2);
@@ -70,7 +70,7 @@ function operandScalar(value: number, dtype: DType): Node {
   const known = constantNodes[slot];
   // Bits, not values: -0 is not 0, and each NaN keeps its own.
   if (known !== undefined && known.dtype === dtype && constantBits[2 * slot] === lo && constantBits[2 * slot + 1] === hi) return known;
-  const node = scalar(v, dtype);
+  const node = makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: v });
   constantNodes[slot] = node;
   constantBits[2 * slot] = lo;
   constantBits[2 * slot + 1] = hi;

@@ -4,6 +4,7 @@
 // pool worker that only needs the scalar host functions never loads them),
 // and re-exported here as typed handles. In dist/ that file is one bundle of
 // them, so the first result does not wait for hundreds of small modules.
+import { keepShape } from './keep-shapes.js';
 import { loadPieces } from './stdlib-pieces.js';
 
 type AnyTyped = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
@@ -73,6 +74,8 @@ const modules: { loaded?: { readonly ndarray: NdarrayModule; readonly slice: Sli
 
 function load(): { readonly ndarray: NdarrayModule; readonly slice: SliceModule } {
   const p = loadPieces() as Pieces;
+  // An ndarray kept for its shape (keep-shapes.ts): a loop of small calls keeps none of its results.
+  keepShape('ndarray', () => new p.ndarray('float64', new Float64Array(1), [1], [1], 0, 'row-major'));
   return {
     ndarray: { ndarray: p.ndarray, empty: p.empty, promotionRules: p.promotionRules, base: { broadcastShapes: p.broadcastShapes, reinterpretBoolean: p.reinterpretBoolean } },
     slice: { Slice: p.Slice, MultiSlice: p.MultiSlice, base: { seq2multislice: p.seq2multislice, normalizeMultiSlice: p.normalizeMultiSlice } },
