@@ -28,7 +28,8 @@ describe('typed graph nodes', () => {
     expect(summary(elementwise('sin', [x]))).toBe('sin');
   });
 
-  test('nodes stay frozen, attributes included', () => {
+  test('nodes stay frozen where tests run, attributes included', () => {
+    expect(process.env['NODE_ENV']).toBe('test');
     const r = reduce('max', x);
     expect(Object.isFrozen(r)).toBe(true);
     expect(Object.isFrozen(r.attrs)).toBe(true);

@@ -27,7 +27,7 @@ const NAMES_LIMIT = 1 << 16;
 class Names {
   #epoch = 0;
   #names = new Map<string, number>();
-  /** Codes of frozen shapes and attributes objects, which nodes share: no string made for them again. */
+  /** Codes of frozen shapes and of nodes' attributes objects, which nodes share: no string made for them again. */
   #shapes = new WeakMap<Shape, number>();
   #attrs = new WeakMap<NodeAttrs, number>();
 
@@ -64,7 +64,8 @@ class Names {
     let c = this.#attrs.get(a);
     if (c === undefined) {
       c = this.name(`a${attrsKey(a)}`);
-      if (Object.isFrozen(a)) this.#attrs.set(a, c);
+      // A node's attributes never change (nodes are immutable, though frozen only where tests run).
+      this.#attrs.set(a, c);
     }
     return c;
   }
