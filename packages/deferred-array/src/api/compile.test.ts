@@ -78,6 +78,35 @@ describe('compile', () => {
     expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
   });
 
+  test('an async call reads its typed arrays when called, in heap blocks of its own freed when it ends, failing or not', async () => {
+    const f = da.compile((x, y) => x.mul(y).add(1), [da.placeholder([n]), da.placeholder([n])]);
+    const ident = da.compile((x) => x, [da.placeholder([n])]);
+    const a = ramp(1000);
+    const b = ramp(1000, 1 / 3);
+    const want = Array.from(a, (v, i) => v * b[i]! + 1);
+    await f(a, b);
+    const before = da.heapStats();
+    // Changed before the run, which follows an await: the call keeps the values it was given.
+    const pending = f(a, b);
+    const same = ident(a);
+    a.fill(7);
+    b.fill(-1);
+    expect(Array.from(((await pending) as da.StdNdarray).data as Float64Array)).toEqual(want);
+    const kept = ((await same) as da.StdNdarray).data as Float64Array;
+    expect(Array.from(kept)).toEqual(Array.from(ramp(1000)));
+    // The identity's result is its own: blocks freed and written again leave it as it was.
+    for (let i = 0; i < 5; i++) await f(ramp(1000, i), ramp(1000, i + 1));
+    expect(Array.from(kept)).toEqual(Array.from(ramp(1000)));
+    // A call that fails frees its copies too (a wrong dtype is found after the first is made).
+    await expect(f(ramp(1000), new Float32Array(1000))).rejects.toThrow(/argument 1 is float32/);
+    // So does one whose out is refused, which fails after both are made.
+    await expect(f(ramp(1000), ramp(1000), { out: new Float64Array(3) })).rejects.toThrow(/out/);
+    if (!isWasm()) return;
+    const after = da.heapStats();
+    expect(after.liveAllocations).toBeLessThanOrEqual(before.liveAllocations);
+    expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
+  });
+
   test('binding checks shapes against the symbols and dtypes against the placeholders', () => {
     const k = da.size('k');
     const f = da.compile((a, b) => a.matmul(b), [da.placeholder([n, k]), da.placeholder([k, 3])]);

@@ -22,6 +22,7 @@ import { allocDense } from '../core/dense.js';
 import type { Bindings, Bound } from '../execute/backend.js';
 import { resultOf } from '../execute/linker.js';
 import { defaultLinker } from './default-linker.js';
+import { ArgumentCopies } from './argument-copies.js';
 import type { OutputRecord } from '../execute/linker.js';
 import { instantiatePlan } from '../plan/instantiate.js';
 import type { Target } from '../plan/pipeline.js';
@@ -261,7 +262,7 @@ class Compiled {
   call(all: readonly unknown[]): Result {
     const { args, request } = this.#split(all, 'compiled function');
     const values = args.map((a, i) => {
-      const v = this.#value(a, i, false);
+      const v = this.#value(a, i, undefined);
       return 'value' in v ? v : this.#fromResult(defaultLinker.runNodes([v], false) as Result, i);
     });
     const { plan, bound, many } = this.#bind(values);
@@ -271,20 +272,30 @@ class Compiled {
   async callAsync(all: readonly unknown[]): Promise<Result> {
     const { args, request } = this.#split(all, 'compiled function');
     // Arguments are read now, before anything awaits: the caller may change them once this returns.
-    const values = await Promise.all(args.map((a, i) => {
-      const v = this.#value(a, i, true);
-      return 'value' in v ? v : defaultLinker.runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
-    }));
-    const { plan, bound, many } = this.#bind(values);
-    return defaultLinker.runBoundAsync(plan, bound, many, request);
+    const copies = new ArgumentCopies(defaultLinker.heap);
+    try {
+      const given = args.map((a, i) => {
+        const v = this.#value(a, i, copies);
+        return 'value' in v ? v : defaultLinker.runNodesAsync([v], false).then((r) => this.#fromResult(r as Result, i));
+      });
+      // Awaited only where an argument is computed first: the run is asked for now otherwise.
+      let ready = true;
+      for (const v of given) ready &&= !(v instanceof Promise);
+      const values = ready ? (given as Bound[]) : await Promise.all(given);
+      const { plan, bound, many } = this.#bind(values);
+      return await defaultLinker.runBoundAsync(plan, bound, many, request);
+    } finally {
+      copies.free();
+    }
   }
 
   /**
    * Argument i as its placeholder's value, or, for a DeferredArray that is
    * neither a source nor a reshape of one (an expression, a slice, an array
-   * written in place), its node, to be computed first. `copy`: a typed array is copied rather than read in place.
+   * written in place), its node, to be computed first. With `copies` (an
+   * async call), a typed array is copied there rather than read in place.
    */
-  #value(a: Argument, i: number, copy: boolean): Bound | Node {
+  #value(a: Argument, i: number, copies: ArgumentCopies | undefined): Bound | Node {
     const p = this.#ps[i]!;
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
@@ -299,7 +310,7 @@ class Compiled {
     if (td !== undefined && !heapViewOf(a as TypedArray, () => `compiled function: argument ${i}`)) {
       this.#checkDType(td, i);
       const t = a as TypedArray;
-      return { value: { dtype: td, shape: [t.length], data: copy ? t.slice() : t } };
+      return copies ? copies.bound(t, td) : { value: { dtype: td, shape: [t.length], data: t } };
     }
     if (!isArrayInput(a)) {
       throw new TypeError(`compiled function: argument ${i} must be a DeferredArray, a stdlib ndarray, a typed array or a nested list; got ${describe(a)}`);
