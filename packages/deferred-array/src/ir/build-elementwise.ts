@@ -1,5 +1,5 @@
 // Builds elementwise, cast and leaf nodes: shapes broadcast now, dtypes resolve now.
-import { dtypeInfo } from './dtypes.js';
+import { DTYPES, dtypeInfo } from './dtypes.js';
 import type { DType, TypedArray } from './dtypes.js';
 import { makeNode } from './node.js';
 import type { HeapLease, Node } from './node.js';
@@ -78,16 +78,38 @@ function operandScalar(value: number, dtype: DType): Node {
 }
 
 function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {
-  // Sized up front: an empty list grown by push reserves room for 17.
-  const shapes = new Array<Shape>(inputs.length);
-  const dtypes = new Array<DType>(inputs.length);
-  for (let i = 0; i < inputs.length; i++) {
-    shapes[i] = inputs[i]!.shape;
-    dtypes[i] = inputs[i]!.dtype;
-  }
-  const shape = broadcastShapes(shapes, `operands of ${op}`);
-  const { out } = resolveElementwise(op, dtypes);
-  return makeNode(op, inputs, shape, out);
+  return makeNode(op, inputs, elementwiseShape(op, inputs), outDType(op, inputs));
+}
+
+/**
+ * The broadcast shape of `inputs`: the widest one's own where every other is
+ * that very shape or a scalar's (nearly always: nodes share frozen shapes),
+ * found without a list, a message or a call to the general rule.
+ */
+function elementwiseShape(op: string, inputs: readonly Node[]): Shape {
+  let widest = inputs[0]!.shape;
+  for (let i = 1; i < inputs.length; i++) if (inputs[i]!.shape.length > widest.length) widest = inputs[i]!.shape;
+  let same = true;
+  for (let i = 0; i < inputs.length && same; i++) same = inputs[i]!.shape === widest || inputs[i]!.shape.length === 0;
+  return same ? widest : broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`);
+}
+
+/** Each op's result dtype by its operands' (one or two), as resolveElementwise found them, at DTYPE_INDEX[a] * 16 + DTYPE_INDEX[b]. */
+const outDTypes = new Map<string, Array<DType | undefined>>();
+const DTYPE_INDEX = Object.fromEntries(DTYPES.map((d, i) => [d, i])) as Record<DType, number>;
+
+/** The dtype `op` gives over `inputs`: looked up for one or two operands, resolved (and checked) the first time. */
+function outDType(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): DType {
+  if (inputs.length > 2) return resolveElementwise(op, inputs.map((n) => n.dtype)).out;
+  let known = outDTypes.get(op);
+  if (!known) outDTypes.set(op, (known = []));
+  const a = inputs[0]!.dtype;
+  const b = inputs.length === 2 ? inputs[1]!.dtype : a;
+  const at = DTYPE_INDEX[a] * 16 + (inputs.length === 2 ? DTYPE_INDEX[b] : 15);
+  let out = known[at];
+  // A pair the rule refuses throws here every time: nothing is stored for it.
+  if (out === undefined) known[at] = out = resolveElementwise(op, inputs.length === 2 ? [a, b] : [a]).out;
+  return out;
 }
 
 function cast(x: Node, dtype: DType): Node {
