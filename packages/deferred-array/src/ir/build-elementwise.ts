@@ -1,7 +1,7 @@
 // Builds elementwise, cast and leaf nodes: shapes broadcast now, dtypes resolve now.
 import { DTYPES, dtypeInfo } from './dtypes.js';
 import type { DType, TypedArray } from './dtypes.js';
-import { makeNode } from './node.js';
+import { makeNode, nodeAt } from './node.js';
 import type { HeapLease, Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
 import { SCALAR_SHAPE, broadcastShapes, sizeOf, vectorShape } from './shape.js';
@@ -77,21 +77,18 @@ function operandScalar(value: number, dtype: DType): Node {
   return node;
 }
 
-function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {
-  return makeNode(op, inputs, elementwiseShape(op, inputs), outDType(op, inputs));
-}
-
 /**
- * The broadcast shape of `inputs`: the widest one's own where every other is
- * that very shape or a scalar's (nearly always: nodes share frozen shapes),
- * found without a list, a message or a call to the general rule.
+ * An elementwise node. Its shape is the widest operand's own where every
+ * other is that very shape or a scalar's (nearly always: nodes share frozen
+ * shapes), found without a list, a message or the general rule, and shared.
  */
-function elementwiseShape(op: string, inputs: readonly Node[]): Shape {
+function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): Node {
   let widest = inputs[0]!.shape;
   for (let i = 1; i < inputs.length; i++) if (inputs[i]!.shape.length > widest.length) widest = inputs[i]!.shape;
   let same = true;
   for (let i = 0; i < inputs.length && same; i++) same = inputs[i]!.shape === widest || inputs[i]!.shape.length === 0;
-  return same ? widest : broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`);
+  if (same) return nodeAt(op, inputs, widest, outDType(op, inputs));
+  return makeNode(op, inputs, broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`), outDType(op, inputs));
 }
 
 /** Each op's result dtype by its operands' (one or two), as resolveElementwise found them, at DTYPE_INDEX[a] * 16 + DTYPE_INDEX[b]. */

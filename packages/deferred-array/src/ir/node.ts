@@ -239,12 +239,18 @@ const frozenInTests = <T extends object>(x: T): T => (FREEZE_NODES ? Object.free
 
 function makeNode<O extends OpName>(op: O, inputs: InputsOf<O>, shape: Shape, dtype: DType, ...attrs: AttrsArg<O>): NodeOf<O>;
 function makeNode(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = NO_ATTRS): LooseNode {
+  return nodeAt(op, inputs, frozenCopy(shape), dtype, attrs);
+}
+
+/** makeNode over `shape`, which is another node's (frozen, so shared as it is, with no check). */
+function nodeAt<O extends OpName>(op: O, inputs: InputsOf<O>, shape: Shape, dtype: DType, ...attrs: AttrsArg<O>): NodeOf<O>;
+function nodeAt(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType, attrs: NodeAttrs = NO_ATTRS): LooseNode {
   return frozenInTests({
     id: nextId++,
     op,
     family: OPS[op].family,
     inputs: inputs.length === 0 ? NO_INPUTS : frozenInTests(inputs.slice()),
-    shape: frozenCopy(shape),
+    shape,
     dtype,
     // Kept where it is, not copied: every caller passes a literal made for the node (a spread copy
     // of an object of varying shape is a slow generic clone in V8, a large part of building a node).
@@ -320,7 +326,7 @@ function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[
   return order;
 }
 
-export { NO_ATTRS, makeNode, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
+export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
   SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,

@@ -18,11 +18,15 @@ interface Window {
 /** Whole windows by shape: every handle over a fresh array has one, and frozen shapes (nearly all) are shared by many nodes. */
 const wholeWindows = new WeakMap<Shape, Window>();
 
+/** The last frozen shape asked for, and its window: a chain of operations asks for one shape again and again. */
+let lastWhole: Window | undefined;
+
 function wholeWindow(shape: Shape): Window {
+  if (lastWhole?.shape === shape) return lastWhole;
   if (!Object.isFrozen(shape)) return { shape: [...shape], strides: contiguousStrides(shape), offset: 0 };
   let w = wholeWindows.get(shape);
   if (!w) wholeWindows.set(shape, (w = Object.freeze({ shape, strides: Object.freeze(contiguousStrides(shape)), offset: 0 })));
-  return w;
+  return (lastWhole = w);
 }
 
 /** The window of a view (ViewMap onto its input) of the window `w`. */
