@@ -9,6 +9,9 @@ import type { Heap } from '../core/heap.js';
 import { sourcesOf } from '../core/source-cache.js';
 import type { Bound } from '../execute/backend.js';
 
+/** `t` copied into JS memory: where it is empty, or the heap has no room. */
+const jsCopy = (t: TypedArray, dtype: DType): Bound => ({ value: { dtype, shape: [t.length], data: t.slice() } });
+
 class ArgumentCopies {
   readonly #heap: Heap;
   readonly #blocks: number[] = [];
@@ -20,13 +23,12 @@ class ArgumentCopies {
   /** `t` (of `dtype`) as a bound value of its own: in a heap block, or a JS copy where the heap has no room. */
   bound(t: TypedArray, dtype: DType): Bound {
     const length = t.length;
-    const copy = (): Bound => ({ value: { dtype, shape: [length], data: t.slice() } });
-    if (t.byteLength === 0) return copy();
+    if (t.byteLength === 0) return jsCopy(t, dtype);
     let ptr: number;
     try {
       ptr = sourcesOf(this.#heap).copyIn(t, t.byteLength);
     } catch (e) {
-      if (this.#heap.isFull(e)) return copy();
+      if (this.#heap.isFull(e)) return jsCopy(t, dtype);
       throw e;
     }
     this.#blocks.push(ptr);

@@ -91,9 +91,14 @@ function elementwise(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]
   return makeNode(op, inputs, broadcastShapes(inputs.map((n) => n.shape), `operands of ${op}`), outDType(op, inputs));
 }
 
-/** Each op's result dtype by its operands' (one or two), as resolveElementwise found them, at DTYPE_INDEX[a] * 16 + DTYPE_INDEX[b]. */
+/**
+ * Each op's result dtype by its operands' dtypes (one or two), as
+ * resolveElementwise found them: at index(a) * ROW + index(b), or
+ * index(a) * ROW + DTYPES.length for one operand.
+ */
 const outDTypes = new Map<string, Array<DType | undefined>>();
 const DTYPE_INDEX = Object.fromEntries(DTYPES.map((d, i) => [d, i])) as Record<DType, number>;
+const ROW = DTYPES.length + 1;
 
 /** The dtype `op` gives over `inputs`: looked up for one or two operands, resolved (and checked) the first time. */
 function outDType(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): DType {
@@ -101,11 +106,11 @@ function outDType(op: UnaryOp | BinaryOp | TernaryOp, inputs: readonly Node[]): 
   let known = outDTypes.get(op);
   if (!known) outDTypes.set(op, (known = []));
   const a = inputs[0]!.dtype;
-  const b = inputs.length === 2 ? inputs[1]!.dtype : a;
-  const at = DTYPE_INDEX[a] * 16 + (inputs.length === 2 ? DTYPE_INDEX[b] : 15);
+  const b = inputs.length === 2 ? inputs[1]!.dtype : undefined;
+  const at = DTYPE_INDEX[a] * ROW + (b === undefined ? DTYPES.length : DTYPE_INDEX[b]);
   let out = known[at];
   // A pair the rule refuses throws here every time: nothing is stored for it.
-  if (out === undefined) known[at] = out = resolveElementwise(op, inputs.length === 2 ? [a, b] : [a]).out;
+  if (out === undefined) known[at] = out = resolveElementwise(op, b === undefined ? [a] : [a, b]).out;
   return out;
 }
 

@@ -254,7 +254,7 @@ function nodeAt(op: OpName, inputs: readonly Node[], shape: Shape, dtype: DType,
     dtype,
     // Kept where it is, not copied: every caller passes a literal made for the node (a spread copy
     // of an object of varying shape is a slow generic clone in V8, a large part of building a node).
-    attrs: FREEZE_NODES && !Object.isFrozen(attrs) ? Object.freeze(attrs) : attrs,
+    attrs: frozenInTests(attrs),
   });
 }
 

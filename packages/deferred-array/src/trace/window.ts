@@ -18,15 +18,14 @@ interface Window {
 /** Whole windows by shape: every handle over a fresh array has one, and frozen shapes (nearly all) are shared by many nodes. */
 const wholeWindows = new WeakMap<Shape, Window>();
 
-/** The last frozen shape asked for, and its window: a chain of operations asks for one shape again and again. */
-let lastWhole: Window | undefined;
-
 function wholeWindow(shape: Shape): Window {
-  if (lastWhole?.shape === shape) return lastWhole;
+  // Looked up first: a shape found is frozen, and the check is a call into V8's runtime.
+  const known = wholeWindows.get(shape);
+  if (known) return known;
   if (!Object.isFrozen(shape)) return { shape: [...shape], strides: contiguousStrides(shape), offset: 0 };
-  let w = wholeWindows.get(shape);
-  if (!w) wholeWindows.set(shape, (w = Object.freeze({ shape, strides: Object.freeze(contiguousStrides(shape)), offset: 0 })));
-  return (lastWhole = w);
+  const w = Object.freeze({ shape, strides: Object.freeze(contiguousStrides(shape)), offset: 0 });
+  wholeWindows.set(shape, w);
+  return w;
 }
 
 /** The window of a view (ViewMap onto its input) of the window `w`. */
