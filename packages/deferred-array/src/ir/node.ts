@@ -4,6 +4,8 @@
 import type { DType, TypedArray } from './dtypes.js';
 import type { IndexArg } from './indexing.js';
 import { InternalError } from '../util/lookup.js';
+import { borrowIdTable, giveBackIdTable } from '../util/id-table.js';
+import type { IdTable } from '../util/id-table.js';
 import { OPS } from './op-table.js';
 import type { Family, OpName, OpsOf } from './op-table.js';
 import type { Shape } from './shape.js';
@@ -298,22 +300,34 @@ const inputsOf = (n: Node): readonly Node[] => n.inputs;
  */
 function topoOrder(roots: readonly Node[], children: (n: Node) => readonly Node[] = inputsOf): Node[] {
   // By id: a fresh node keyed by itself would first be given a hash.
-  const seen = new Set<number>();
+  const seen = borrowIdTable();
+  try {
+    return walk(roots, children, seen);
+  } finally {
+    giveBackIdTable(seen);
+  }
+}
+
+function walk(roots: readonly Node[], children: (n: Node) => readonly Node[], seen: IdTable): Node[] {
   const order: Node[] = [];
   // Iterative post-order: graphs built in loops can be deeper than the JS stack. Two parallel stacks, no object per node.
   const nodes: Node[] = [];
   const next: number[] = [];
   for (const root of roots) {
     if (seen.has(root.id)) continue;
-    seen.add(root.id);
+    seen.set(root.id, 0);
     nodes.push(root);
     next.push(0);
     while (nodes.length > 0) {
       const top = nodes.length - 1;
-      const child = children(nodes[top]!)[next[top]!++];
-      if (child) {
+      const kids = children(nodes[top]!);
+      const j = next[top]!;
+      // Bounds checked here: a read past an array's end is a slow path in V8.
+      if (j < kids.length) {
+        next[top] = j + 1;
+        const child = kids[j]!;
         if (!seen.has(child.id)) {
-          seen.add(child.id);
+          seen.set(child.id, 0);
           nodes.push(child);
           next.push(0);
         }

@@ -11,7 +11,11 @@ import { Templates, structureOf } from './template.js';
 const x = da.array([1, 2, 3, 4]);
 const y = da.array([5, 6, 7, 8]);
 const names = new Names();
-const codeOf = (r: da.DeferredArray): { code: readonly number[]; hash: number } => structureOf([nodeOf(r)], 'kernels', names)!;
+// Copied: a structure's code is the walks' shared list, good until the next walk.
+const codeOf = (r: da.DeferredArray): { code: readonly number[]; hash: number } => {
+  const s = structureOf([nodeOf(r)], 'kernels', names)!;
+  return { code: [...s.code], hash: s.hash };
+};
 
 describe('structure codes', () => {
   test('graphs built apart alike have one code; a different op, constant the planner reads, shape, dtype or wiring changes it', () => {
@@ -29,6 +33,28 @@ describe('structure codes', () => {
       x.astype('float32').mul(1.5).add(y), // dtype
       da.array([[1, 2], [3, 4]]).mul(1.5).add(da.array([[5, 6], [7, 8]])), // shape
     ]) expect(sameCode(codeOf(other).code, base.code)).toBe(false);
+  });
+
+  test('equal free constants are one leaf, found by a search while few and by a map past eight', () => {
+    // 12 constants a plan does not read: their values are not in the code, which of them are equal is.
+    const sums = (vals: readonly number[]): da.DeferredArray => vals.reduce<da.DeferredArray>((a, v) => a.add(v), x);
+    const distinct = (k: number): number[] => Array.from({ length: 12 }, (_, i) => k + i + 0.5);
+    const withRepeat = (at: number, of: number): number[] => distinct(1).map((v, i, all) => (i === at ? all[of]! : v));
+    const base = codeOf(sums(distinct(1)));
+    expect(sameCode(codeOf(sums(distinct(100))).code, base.code)).toBe(true);
+    const repeats = [withRepeat(3, 1), withRepeat(10, 1), withRepeat(10, 2), withRepeat(11, 9)].map((v) => codeOf(sums(v)).code);
+    for (const [i, c] of repeats.entries()) {
+      expect(sameCode(c, base.code)).toBe(false);
+      repeats.forEach((d, j) => expect([i, j, sameCode(c, d)]).toEqual([i, j, i === j]));
+    }
+    // The same pattern of repeats with other values: one code.
+    expect(sameCode(codeOf(sums(withRepeat(10, 2).map((v) => v + 50))).code, repeats[2]!)).toBe(true);
+    // Every NaN is one leaf, as a map's keys are.
+    expect(sameCode(codeOf(x.add(NaN).mul(NaN)).code, codeOf(x.add(1.5).mul(1.5)).code)).toBe(true);
+    // And the values are bound right on a hit, repeats included.
+    const vals = withRepeat(10, 2).map((v) => v + 7);
+    const want = [1, 2, 3, 4].map((v) => vals.reduce((a, c) => a + c, v));
+    expect(Array.from(sums(vals).executeSync().data as Float64Array)).toEqual(want);
   });
 
   test('two structures of one hash each get their own template: the code is compared in full', () => {

@@ -26,11 +26,23 @@ import { rewriteGraph, withInputs } from './rewrite.js';
 /** Integer exponents written as multiplications; beyond, the host's loop. */
 const MAX_INT_POWER = 8;
 
+/** A float64's bits as two uint32s (low word first: typed arrays are little-endian wherever WebAssembly runs). */
+const bits = new Float64Array(1);
+const words = new Uint32Array(bits.buffer);
+
+/** Whether finite a > 0 is a power of two, subnormals included: one significand bit, or none with a normal exponent. Read from the bits: every constant of every request is asked, and log2 is a call into the runtime. */
+function isPowerOfTwo(a: number): boolean {
+  bits[0] = a;
+  const lo = words[0]!;
+  const high = words[1]! & 0xfffff;
+  if ((words[1]! >>> 20) & 0x7ff) return lo === 0 && high === 0;
+  return (lo === 0) !== (high === 0) && (lo & (lo - 1)) === 0 && (high & (high - 1)) === 0;
+}
+
 /** 1/c when c is a power of two (or its negative) whose reciprocal `dtype` holds exactly; else undefined. */
 function exactReciprocal(c: number, dtype: DType): number | undefined {
   if (!isFloat(dtype) || c === 0 || !Number.isFinite(c)) return undefined;
-  const a = Math.abs(c);
-  if (2 ** Math.round(Math.log2(a)) !== a) return undefined;
+  if (!isPowerOfTwo(Math.abs(c))) return undefined;
   // The reciprocal of a power of two is one too, exact unless it overflows (c = 2^-1074) or, in
   // float32, falls outside float32's range.
   const r = 1 / c;
@@ -114,4 +126,4 @@ function reduceStrength(plan: Plan): Plan {
   });
 }
 
-export { reduceStrength, valueMatters };
+export { reduceStrength, valueMatters, isPowerOfTwo, exactReciprocal };

@@ -13,7 +13,9 @@
 import { LRUCache } from 'lru-cache';
 import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
-import type { Node, StorageRef } from '../ir/node.js';
+import type { Node, NodeOf, StorageRef } from '../ir/node.js';
+import { borrowIdTable, giveBackIdTable } from '../util/id-table.js';
+import type { IdTable } from '../util/id-table.js';
 import { lookup } from '../util/lookup.js';
 import { Names, dtypeCode, hashCode, opCode, pinCode, sameCode } from './codes.js';
 import { valueKey } from './merge-common.js';
@@ -25,16 +27,21 @@ interface Structure {
   /**
    * Everything the passes read of the graph, as small integers (codes.ts),
    * and their hash: two graphs plan alike exactly when their codes are equal.
+   * The code is the walks' shared list, good until the next structureOf: a
+   * request that finds its template (most) copies nothing, and Templates
+   * copies the code it keeps.
    */
   readonly code: readonly number[];
   readonly hash: number;
   /** The values it reads, in the code's order: each distinct source, version of a mutable array and free constant once. */
   readonly leaves: readonly Node[];
-  /** The graph's nodes, inputs first, and the leaf each leaf node is (equal versions made apart are one). */
+  /**
+   * The graph's nodes, inputs first (the code names a node by its place
+   * here), and the leaf each is (-1 for a node that is not a leaf; equal
+   * versions made apart are one leaf).
+   */
   readonly order: readonly Node[];
-  readonly leafAt: ReadonlyMap<Node, number>;
-  /** Each node's place in `order`, by its id, by which stores and the code name them. */
-  readonly index: ReadonlyMap<number, number>;
+  readonly leafOf: readonly number[];
   /** Each mutable array it reads, numbered in order of first reading. */
   readonly storages: ReadonlyMap<StorageRef, number>;
 }
@@ -52,6 +59,9 @@ const halves = new Int32Array(bits.buffer);
 /** The list structureOf writes codes into, reused by every walk (never two at once: a walk calls out to nothing that walks). */
 const scratch: number[] = [];
 
+/** Free constants a walk finds equal ones among by a search, up to this many; a map past it. */
+const FEW_CONSTANTS = 8;
+
 /** A graph's stored arrays when it reads none. */
 const NO_STORAGES: ReadonlyMap<StorageRef, number> = new Map();
 
@@ -64,22 +74,25 @@ const NO_STORAGES: ReadonlyMap<StorageRef, number> = new Map();
  * afresh costs a walk and no strings.
  */
 function structureOf(roots: readonly Node[], prefix: string, names: Names, order: readonly Node[] = topoOrder(roots)): Structure | undefined {
-  // By node id: a fresh node keyed by itself would first be given a hash.
-  const index = new Map<number, number>();
-  const leafAt = new Map<Node, number>();
+  // Each node's place in the order, by node id (a fresh node keyed by itself would first be given a hash).
+  const index = borrowIdTable();
+  try {
+    return walk(roots, prefix, names, order, index);
+  } finally {
+    giveBackIdTable(index);
+  }
+}
+
+function walk(roots: readonly Node[], prefix: string, names: Names, order: readonly Node[], index: IdTable): Structure | undefined {
+  const leafOf: number[] = [];
   const leaves: Node[] = [];
   let storages: Map<StorageRef, number> | undefined;
   // Made at their first use: most graphs read no stored array, and many have no constant of free value.
   let versions: Map<StorageRef, Map<number, number>> | undefined;
+  // The leaves of free constants, searched while few; by dtype and value past that.
+  let free: number[] | undefined;
   let constants: Map<string, Map<number | string, number>> | undefined;
-  /** `n` as leaf `known`, or as a new leaf (whose number the caller keeps). */
-  const leaf = (n: Node, known: number | undefined): number => {
-    const i = known ?? leaves.push(n) - 1;
-    leafAt.set(n, i);
-    return i;
-  };
-  // Written into one list kept between walks and copied out at its exact size: a list grown by
-  // push for each walk was most of a request's garbage.
+  // Written into one list kept between walks: a list made for each walk was most of a request's garbage.
   const code = scratch;
   let k = 0;
   code[k++] = names.epoch;
@@ -94,7 +107,7 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
       versions ??= new Map();
       let byVersion = versions.get(storage);
       if (!byVersion) versions.set(storage, (byVersion = new Map()));
-      const i = leaf(n, byVersion.get(version));
+      const i = (leafOf[index.size] = byVersion.get(version) ?? leaves.push(n) - 1);
       byVersion.set(version, i);
       code[k++] = STORED;
       code[k++] = i;
@@ -102,32 +115,49 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
     } else if (n.op === 'source') {
       // The order holds each node once: a source read twice is one node, one leaf.
       code[k++] = SOURCE;
-      code[k++] = leaf(n, undefined);
+      code[k++] = leafOf[index.size] = leaves.push(n) - 1;
     } else if (n.op === 'scalar') {
       const v = n.attrs.value;
       if (valueMatters(v, n.dtype)) {
+        leafOf[index.size] = -1;
         bits[0] = v;
         code[k++] = VALUED_CONSTANT;
         code[k++] = halves[0]!;
         code[k++] = halves[1]!;
       } else {
-        constants ??= new Map();
-        let byValue = constants.get(n.dtype);
-        if (!byValue) constants.set(n.dtype, (byValue = new Map()));
-        const key = valueKey(v);
-        const i = leaf(n, byValue.get(key));
-        byValue.set(key, i);
+        let i: number | undefined;
+        if (!constants) {
+          // Object.is, as the map's keys: every NaN alike (valueKey keeps -0 apart, and -0 is never free).
+          free ??= [];
+          for (let j = 0; j < free.length && i === undefined; j++) {
+            const c = leaves[free[j]!] as NodeOf<'scalar'>;
+            if (c.dtype === n.dtype && Object.is(c.attrs.value, v)) i = free[j];
+          }
+          if (i === undefined && free.length === FEW_CONSTANTS) constants = constantsByValue(leaves, free);
+        }
+        if (constants) {
+          let byValue = constants.get(n.dtype);
+          if (!byValue) constants.set(n.dtype, (byValue = new Map()));
+          i = byValue.get(valueKey(v));
+          if (i === undefined) byValue.set(valueKey(v), leaves.length);
+        }
+        if (i === undefined) {
+          i = leaves.push(n) - 1;
+          if (!constants) free!.push(i);
+        }
+        leafOf[index.size] = i;
         code[k++] = FREE_CONSTANT;
         code[k++] = i;
       }
     } else if (n.family === 'source' || n.family === 'cond') {
       return undefined;
     } else {
+      leafOf[index.size] = -1;
       code[k++] = opCode(n.op);
       code[k++] = names.attrs(n.attrs);
       code[k++] = n.inputs.length;
       // Index loops: for-of over a node's frozen inputs makes an iterator result per input.
-      for (let j = 0; j < n.inputs.length; j++) code[k++] = index.get(n.inputs[j]!.id)!;
+      for (let j = 0; j < n.inputs.length; j++) code[k++] = index.get(n.inputs[j]!.id);
     }
     const mark = markOf(n);
     if (mark) (marked ??= []).push({ at: index.size, seq: mark.seq });
@@ -141,11 +171,23 @@ function structureOf(roots: readonly Node[], prefix: string, names: Names, order
   code[k++] = marked?.length ?? 0;
   if (marked) for (const m of marked.sort((a, b) => a.seq - b.seq)) code[k++] = m.at;
   code[k++] = roots.length;
-  for (let j = 0; j < roots.length; j++) code[k++] = index.get(roots[j]!.id)!;
+  for (let j = 0; j < roots.length; j++) code[k++] = index.get(roots[j]!.id);
   // The table of names started over during the walk: the numbers in this code mix two epochs.
   if (code[0] !== names.epoch) return undefined;
-  const exact = code.slice(0, k);
-  return { code: exact, hash: hashCode(exact), leaves, order, leafAt, index, storages: storages ?? NO_STORAGES };
+  code.length = k;
+  return { code, hash: hashCode(code), leaves, order, leafOf, storages: storages ?? NO_STORAGES };
+}
+
+/** The free constants among `leaves` (numbered in `free`), by dtype and value. */
+function constantsByValue(leaves: readonly Node[], free: readonly number[]): Map<string, Map<number | string, number>> {
+  const constants = new Map<string, Map<number | string, number>>();
+  for (const i of free) {
+    const c = leaves[i] as NodeOf<'scalar'>;
+    let byValue = constants.get(c.dtype);
+    if (!byValue) constants.set(c.dtype, (byValue = new Map()));
+    byValue.set(valueKey(c.attrs.value), i);
+  }
+  return constants;
 }
 
 /**
@@ -158,9 +200,10 @@ function templateGraph(s: Structure): { readonly leaves: readonly Node[]; readon
   const leaves = s.leaves.map((n) => (n.op === 'scalar' ? n
     : makeNode('placeholder', [], n.shape, n.dtype, { label: n.attrs.label ?? `${n.op} ${n.id}` })));
   const copyOf = new Map<Node, Node>();
-  for (const n of s.order) {
-    const j = s.leafAt.get(n);
-    const m = j !== undefined ? leaves[j]! : withInputs(n, n.inputs.map((i) => lookup(copyOf, i, 'template node rebuilt')));
+  for (let at = 0; at < s.order.length; at++) {
+    const n = s.order[at]!;
+    const j = s.leafOf[at]!;
+    const m = j >= 0 ? leaves[j]! : withInputs(n, n.inputs.map((i) => lookup(copyOf, i, 'template node rebuilt')));
     inheritPin(n, m);
     inheritMark(n, m);
     copyOf.set(n, m);
@@ -189,14 +232,12 @@ class Templates<T> {
       this.#hits++;
       return hit.value;
     }
+    // Copied before make(), which plans, and a plan may walk another graph (into the same list).
+    const code = [...s.code];
     const value = make();
-    if (bucket) {
-      bucket.push({ code: s.code, value });
-      this.#size++;
-    } else {
-      this.#cache.set(s.hash, [{ code: s.code, value }]);
-      this.#size++;
-    }
+    if (bucket) bucket.push({ code, value });
+    else this.#cache.set(s.hash, [{ code, value }]);
+    this.#size++;
     return value;
   }
 

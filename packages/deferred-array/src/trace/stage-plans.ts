@@ -57,7 +57,8 @@ function structure(stores: readonly StoreTarget[], target: Target, names: Names)
     return i;
   };
   const code = [...s.code, stores.length];
-  for (const st of stores) code.push(s.index.get(st.node.id)!, storageIndex(st.storage), st.offset, st.strides.length, ...st.strides);
+  // Few stores a stage: each found by a search of the order (the code names nodes by their place there).
+  for (const st of stores) code.push(s.order.indexOf(st.node), storageIndex(st.storage), st.offset, st.strides.length, ...st.strides);
   return { ...s, code, hash: hashCode(code) };
 }
 
