@@ -21,6 +21,7 @@ import * as scenarios from './scenarios.js';
 import { copyWorkerFiles as copyWorkerFilesUntyped, serveFolder as serveFolderUntyped, startDemo as startDemoUntyped } from '../../examples/browser/serve.mjs';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const NPY = join(ROOT, 'packages/deferred-array/test/fixtures/npy');
 const CHROMIUM = process.env['CHROMIUM_PATH'] ?? '/usr/bin/chromium';
 const haveChromium = existsSync(CHROMIUM);
 if (!haveChromium) {
@@ -59,6 +60,9 @@ async function buildPage(): Promise<void> {
   await build({ ...common, entryPoints: [join(ROOT, 'test/browser/fault-host.js')], outfile: join(dir, 'fault-host.js') });
   copyWorkerFiles(dir);
   writeFileSync(join(dir, 'index.html'), indexHtml('page.js'));
+  // NumPy-written files the page fetches.
+  mkdirSync(join(dir, 'npy'));
+  for (const f of ['float64-be-f.npy', 'pair-compressed.npz']) copyFileSync(join(NPY, f), join(dir, 'npy', f));
 }
 
 /**
@@ -126,6 +130,17 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     const { page, logs } = await open(isolated.url);
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(true);
     expect(await call(page, 'nep')).toEqual(await scenarios.nep(da));
+    expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('NumPy\'s files from a fetched Response, and saved to bytes (a path too: a page has no file system), bit for bit Node\'s', async () => {
+    const { page, logs } = await open(isolated.url);
+    const fromFile = (name: string): Response => new Response(readFileSync(join(NPY, name)));
+    const node = await scenarios.npy(da, fromFile);
+    const r = await call(page, 'npy', './npy/');
+    expect({ ...r, pathGivesBytes: 'node' }).toEqual(node);
+    expect(r.pathGivesBytes).toBe(true);
     expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error'))).toEqual([]);
     await page.close();
   }, 60_000);

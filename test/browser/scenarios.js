@@ -95,3 +95,25 @@ export async function fault(da, cue) {
     recovered: after.every((h) => h === want),
   };
 }
+
+/**
+ * NumPy's files: an .npy (big-endian, Fortran order) and an .npz read from a
+ * Response (`source(name)`: fetched in the page, made from the fixture's
+ * bytes in Node), and saved again as bytes: the page has no file system, so
+ * a path target gives the bytes too.
+ */
+export async function npy(da, source) {
+  const get = typeof source === 'string' ? (name) => fetch(`${source}${name}`) : source;
+  const x = await da.load(await get('float64-be-f.npy'));
+  const z = await da.load(await get('pair-compressed.npz'));
+  const saved = await da.save(null, x.mul(2));
+  const archive = await da.load(await da.savez(null, { a: z.a, c: z.c }));
+  const bytesHex = (b) => Array.from(b, (v) => v.toString(16).padStart(2, '0')).join('');
+  return {
+    x: hexOf(x.executeSync()),
+    members: z.files.map((m) => hexOf(z.get(m).executeSync())),
+    saved: bytesHex(saved),
+    roundTrip: archive.files.map((m) => hexOf(archive.get(m).executeSync())),
+    pathGivesBytes: typeof window === 'undefined' ? 'node' : (await da.save('x.npy', x)) instanceof Uint8Array,
+  };
+}

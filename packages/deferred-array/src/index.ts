@@ -24,11 +24,13 @@ export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
 export { random, Generator } from './api/random.js';
 export { compile } from './api/compile.js';
+export { load, save, savez, savezCompressed } from './api/load-save.js';
+export { NpzFile } from './api/npz-file.js';
 export { size, placeholder, Size } from './ir/symbols.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
   DeferredArrayError, ShapeError, DTypeError, StaleArrayError, HeapError, WorkerError,
-  ExecutionError, DisposedError, OutputNameError, NotSupportedError,
+  ExecutionError, DisposedError, OutputNameError, NotSupportedError, FileFormatError,
 } from './ir/errors.js';
 
 export type { DType } from './ir/dtypes.js';
@@ -50,4 +52,6 @@ export type { StdNdarray } from './util/stdlib.js';
 export type { TraceInfo, TracedComputation } from './api/trace.js';
 export type { InPlaceMethods } from './api/methods.js';
 export type { CompiledFunction } from './api/compile.js';
+export type { LoadSource, LoadOptions, SaveTarget, Savable } from './api/load-save.js';
+export type { NpzRecord } from './api/npz-file.js';
 export type { Placeholder, Dim } from './ir/symbols.js';

@@ -61,11 +61,22 @@ function forEachStrided(
   }
 }
 
+/**
+ * `data` as integers of its width where it holds float32, for copies: a
+ * float32 read into a JS number is widened to float64, which quiets a
+ * signalling NaN (NumPy's copies keep it); integers move the bits as they are.
+ */
+function asBits(data: TypedArray): TypedArray {
+  return data instanceof Float32Array ? new Uint32Array(data.buffer, data.byteOffset, data.length) : data;
+}
+
 /** Copies a strided window of `src` into a new contiguous array of `shape`. */
 function gather(src: Dense, shape: Shape, view: ViewMap, dtype: DType = src.dtype): Dense {
   const out = allocDense(dtype, shape);
-  const from = src.data;
-  const to = out.data;
+  // Bits only where no conversion happens: a gather into another dtype converts through numbers.
+  const same = dtype === src.dtype;
+  const from = same ? asBits(src.data) : src.data;
+  const to = same ? asBits(out.data) : out.data;
   forEachStrided(shape, [view], (i, o) => {
     to[i] = from[o]!;
   });
@@ -73,12 +84,14 @@ function gather(src: Dense, shape: Shape, view: ViewMap, dtype: DType = src.dtyp
 }
 
 /** Writes `v`, row-major, into the strided window `view` of `to` (a mutable array's block, where a trace stage stores). */
-function scatter(v: Dense, to: TypedArray, view: ViewMap): void {
-  const from = v.data;
+function scatter(v: Dense, into: TypedArray, view: ViewMap): void {
+  const same = v.data.constructor === into.constructor;
+  const from = same ? asBits(v.data) : v.data;
+  const to = same ? asBits(into) : into;
   forEachStrided(v.shape, [view], (i, o) => {
     to[o] = from[i]!;
   });
 }
 
-export { allocDense, forEachStrided, gather, scatter };
+export { allocDense, forEachStrided, gather, scatter, asBits };
 export type { Dense };

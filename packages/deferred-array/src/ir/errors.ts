@@ -74,6 +74,13 @@ class NotSupportedError extends DeferredArrayError {
   }
 }
 
+/** A file or byte string that is not what it says: a bad magic string, a header that lies, data cut short. */
+class FileFormatError extends DeferredArrayError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'FILE_FORMAT', options);
+  }
+}
+
 const ERROR_CLASSES = {
   DeferredArrayError,
   ShapeError,
@@ -85,6 +92,7 @@ const ERROR_CLASSES = {
   DisposedError,
   OutputNameError,
   NotSupportedError,
+  FileFormatError,
 } as const;
 
 interface SerializedError {
@@ -121,6 +129,7 @@ export {
   DisposedError,
   OutputNameError,
   NotSupportedError,
+  FileFormatError,
   ERROR_CLASSES,
   fromSerialized,
 };

@@ -1,7 +1,7 @@
 // concat (and stack, built as concat of expanded arrays).
 import type { FamilyNode } from '../ir/node.js';
 import { axisLength, contiguousStrides } from '../ir/shape.js';
-import { allocDense, forEachStrided } from '../core/dense.js';
+import { allocDense, asBits, forEachStrided } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 
 function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense {
@@ -11,8 +11,10 @@ function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense 
   let at = 0;
   for (const x of inputs) {
     // Write x into its band of the output: a strided window of the result.
-    const src = x.data;
-    const dst = out.data;
+    // Bits where the dtypes agree (asBits); converted through numbers where concat promotes.
+    const same = x.dtype === node.dtype;
+    const src = same ? asBits(x.data) : x.data;
+    const dst = same ? asBits(out.data) : out.data;
     forEachStrided(x.shape, [{ strides: outStrides, offset: at * axisLength(outStrides, axis) }], (i, o) => {
       dst[o] = src[i] ?? NaN;
     });

@@ -11,7 +11,7 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { contiguousStrides, formatShape, isRowMajor, sameShape, sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
-import { forEachStrided } from '../core/dense.js';
+import { asBits, forEachStrided } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { isStdNdarray, stdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -189,7 +189,10 @@ function writeOut(value: Dense, t: OutTarget): void {
     to.set(from, t.offset);
     return;
   }
-  forEachStrided(value.shape, [{ strides: [...t.strides], offset: t.offset }], (i, o) => { to[o] = from[i]!; });
+  const same = from.constructor === to.constructor;
+  const a = same ? asBits(from) : from;
+  const b = same ? asBits(to) : to;
+  forEachStrided(value.shape, [{ strides: [...t.strides], offset: t.offset }], (i, o) => { b[o] = a[i]!; });
 }
 
 export { bindOut, writeOut, extent };

@@ -7,7 +7,7 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { RandomWords, ViewMap } from '../ir/node.js';
 import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
-import { allocDense, forEachStrided } from '../core/dense.js';
+import { allocDense, asBits, forEachStrided } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 
 /** A heap block this run allocated, shared by every window onto it. */
@@ -120,8 +120,9 @@ function toDense(v: HeapValue, heap: Heap): Dense {
     const span = (d - 1) * v.strides[i]!;
     if (span < 0) lo += span; else hi += span;
   });
-  const src = heap.view(viewType(v.dtype), v.ptr + lo * bytes, hi - lo + 1) as TypedArray;
-  forEachStrided(v.shape, [{ strides: v.strides, offset: -lo }], (i, o) => { out.data[i] = src[o]!; });
+  const src = asBits(heap.view(viewType(v.dtype), v.ptr + lo * bytes, hi - lo + 1) as TypedArray);
+  const to = asBits(out.data);
+  forEachStrided(v.shape, [{ strides: v.strides, offset: -lo }], (i, o) => { to[i] = src[o]!; });
   return out;
 }
 

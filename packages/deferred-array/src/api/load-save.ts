@@ -1,0 +1,188 @@
+// NumPy's files in and out: da.load reads .npy (an array) and .npz (a record
+// of arrays, read as used) from a path in Node, or from bytes anywhere;
+// da.save, da.savez and da.savezCompressed write them, to a path in Node
+// (whole or not at all) or as bytes. What a file holds decides what it is,
+// as np.load decides; a path's suffix only narrows the type TypeScript sees,
+// so a path that says the other kind is an error rather than a surprise.
+import { source } from '../ir/build-elementwise.js';
+import { checkDType } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import { FileFormatError, NotSupportedError } from '../ir/errors.js';
+import { hasFileSystem, pathOf, readPath, writePath } from '../io/files.js';
+import { isNpy } from '../io/npy-header.js';
+import { npyFile, readNpy } from '../io/npy.js';
+import type { ReadNpy } from '../io/npy.js';
+import { isZip, npzMember, npzMembers, zipNpz } from '../io/npz.js';
+import { wrap } from './creation.js';
+import { DeferredArray, wrapNode } from './deferred-array.js';
+import { NpzFile } from './npz-file.js';
+import type { NpzRecord } from './npz-file.js';
+import { describe, isArrayInput } from './operand.js';
+import type { ArrayInput } from './operand.js';
+
+/** Where load() reads from: a path or file: URL (Node), or the bytes: a fetch Response, a Blob or File, an ArrayBuffer or a view of one. */
+type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Blob | Response;
+
+interface LoadOptions {
+  /** Convert to this dtype as it loads; needed for int64, uint64 and float16 files, which the package has no dtype of. */
+  readonly dtype?: DType;
+  /** NumPy's memory map ('r': the data stays in the file). Not available yet. */
+  readonly mmapMode?: 'r';
+}
+
+/** Where save() writes: a path or file: URL in Node; null (or, where there is no file system, anything) for the bytes. */
+type SaveTarget = string | URL | null;
+
+/** What save() takes: an array, computed if it is not yet, or anything da.wrap takes. */
+type Savable = DeferredArray | ArrayInput;
+
+const OPTIONS = ['dtype', 'mmapMode'];
+
+function loadOptions(options: unknown): LoadOptions {
+  if (options === undefined) return {};
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`load: options must be an object like { dtype }; got ${describe(options)}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!OPTIONS.includes(key)) throw new TypeError(`load: unknown option '${key}' (expected ${OPTIONS.join(', ')})`);
+  }
+  const o = options as Record<string, unknown>;
+  if (o['mmapMode'] !== undefined) {
+    throw new NotSupportedError('load: mmapMode (arrays that stay in their file and stream through each run) is not available yet; without it the file is read into memory');
+  }
+  return o['dtype'] === undefined ? {} : { dtype: checkDType(o['dtype'], 'load: option dtype') };
+}
+
+/** The array the .npy file `bytes` holds: its values as one source, transposed where the file is in Fortran order, converted where asked. */
+function npyArray(bytes: Uint8Array, name: string, options: ReadNpy): DeferredArray {
+  const v = readNpy(bytes, name, options);
+  const x = wrapNode(source(v.data, v.stored, v.dtype));
+  const y = v.fortranOrder ? x.transpose() : x;
+  return v.as && v.as !== v.dtype ? y.astype(v.as) : y;
+}
+
+/** The arrays of the .npz archive `bytes`, each read when first used (inflated or sliced out: its bytes are its own). */
+function npzRecord(bytes: Uint8Array, name: string, dtype: DType | undefined): NpzRecord {
+  const members = npzMembers(bytes, name);
+  const read = (member: string): DeferredArray => {
+    const where = `${name}, member ${members.get(member)!}`;
+    return npyArray(npzMember(bytes, members.get(member)!, `${where},`), where, { ...(dtype ? { dtype } : {}), owned: true });
+  };
+  return new NpzFile([...members.keys()], read, name) as NpzRecord;
+}
+
+/** The .npy file of `x`, computed straight into the file's bytes. */
+async function npyBytes(x: DeferredArray): Promise<Uint8Array> {
+  const { file, values } = npyFile(x.dtype, x.shape);
+  await x.execute({ out: values });
+  return file;
+}
+
+/** The .npz file of `arrays` (each computed into its member's bytes): stored, or deflated when `compressed`. */
+async function npzBytes(arrays: Readonly<Record<string, DeferredArray>>, compressed: boolean): Promise<Uint8Array> {
+  const files: Record<string, Uint8Array> = {};
+  for (const [name, x] of Object.entries(arrays)) files[name] = await npyBytes(x);
+  return zipNpz(files, compressed);
+}
+
+/** The bytes of `source`, whether they are ours to keep (read or fetched for this call) or the caller's (then copied before use), and a name for errors. */
+async function bytesOf(source: unknown): Promise<{ bytes: Uint8Array; owned: boolean; name: string; path?: string }> {
+  if (typeof source === 'string' || source instanceof URL) {
+    const path = pathOf(source);
+    return { bytes: await readPath('load', source), owned: true, name: `'${path}'`, path };
+  }
+  if (source instanceof ArrayBuffer) return { bytes: new Uint8Array(source), owned: false, name: 'the bytes given' };
+  if (ArrayBuffer.isView(source)) {
+    return { bytes: new Uint8Array(source.buffer, source.byteOffset, source.byteLength), owned: false, name: 'the bytes given' };
+  }
+  const Blob_ = (globalThis as { Blob?: typeof Blob }).Blob;
+  if (Blob_ && source instanceof Blob_) return { bytes: new Uint8Array(await source.arrayBuffer()), owned: true, name: 'the Blob given' };
+  const Response_ = (globalThis as { Response?: typeof Response }).Response;
+  if (Response_ && source instanceof Response_) {
+    const name = source.url ? `'${source.url}'` : 'the Response given';
+    if (!source.ok) throw new FileFormatError(`load: ${name} answered ${source.status} ${source.statusText}, not a file`);
+    return { bytes: new Uint8Array(await source.arrayBuffer()), owned: true, name };
+  }
+  throw new TypeError(`load: expected a path, a file: URL, a Response, a Blob, an ArrayBuffer or a Uint8Array; got ${describe(source)}`);
+}
+
+/**
+ * NumPy's np.load: the array an .npy file holds, or the arrays of an .npz
+ * file as a record by name (each read when first used).
+ */
+function load(source: `${string}.npz`, options?: LoadOptions): Promise<NpzRecord>;
+function load(source: `${string}.npy`, options?: LoadOptions): Promise<DeferredArray>;
+function load(source: LoadSource, options?: LoadOptions): Promise<DeferredArray | NpzRecord>;
+async function load(source: LoadSource, options?: LoadOptions): Promise<DeferredArray | NpzRecord> {
+  const { dtype } = loadOptions(options);
+  const { bytes, owned, name, path } = await bytesOf(source);
+  const said = path?.toLowerCase().endsWith('.npz') ? 'npz' : path?.toLowerCase().endsWith('.npy') ? 'npy' : undefined;
+  if (isZip(bytes)) {
+    if (said === 'npy') throw new FileFormatError(`load: ${name} is an .npz archive (a zip of arrays), though named .npy; load it under a name that does not say .npy to get its arrays`);
+    // Members are inflated or sliced out of the archive when read: the caller's bytes are never kept.
+    return npzRecord(bytes, name, dtype);
+  }
+  if (isNpy(bytes) && said === 'npz') {
+    throw new FileFormatError(`load: ${name} is an .npy file (one array), though named .npz; load it under a name that does not say .npz to get its array`);
+  }
+  if (!isNpy(bytes) && said !== 'npy') {
+    const start = Array.from(bytes.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join(' ');
+    throw new FileFormatError(`load: ${name} is neither an .npy file (it would start \\x93NUMPY) nor an .npz archive (PK); it starts with ${start || 'nothing (it is empty)'}`);
+  }
+  return npyArray(bytes, `load: ${name}`, { ...(dtype ? { dtype } : {}), owned });
+}
+
+/** The array to write, wrapped if it is not one yet. */
+function savable(fn: string, x: unknown, what: string): DeferredArray {
+  if (x instanceof DeferredArray) return x;
+  if (isArrayInput(x) || ArrayBuffer.isView(x)) return wrap(x as ArrayInput);
+  throw new TypeError(`${fn}: ${what} must be a DeferredArray or an array da.wrap takes; got ${describe(x)}`);
+}
+
+/** Writes `bytes` to `target`, NumPy's suffix added where it is missing (as np.save does), or hands them back. */
+async function deliver(fn: string, target: unknown, suffix: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  if (target === null || (!hasFileSystem && (typeof target === 'string' || target instanceof URL))) return bytes;
+  if (typeof target !== 'string' && !(target instanceof URL)) {
+    throw new TypeError(`${fn}: the target must be a path, a file: URL, or null for the bytes; got ${describe(target)}`);
+  }
+  const path = pathOf(target);
+  await writePath(fn, path.toLowerCase().endsWith(suffix) ? path : `${path}${suffix}`, bytes);
+  return undefined;
+}
+
+/**
+ * NumPy's np.save: `x` as an .npy file (computed first if it is not yet).
+ * To a path in Node, written whole or not at all (`.npy` added if the path
+ * lacks it); with a `null` target, or where there is no file system, the
+ * file's bytes are returned instead.
+ */
+async function save(target: SaveTarget, x: Savable): Promise<Uint8Array | undefined> {
+  return deliver('save', target, '.npy', await npyBytes(savable('save', x, 'the array')));
+}
+
+/** The arrays savez writes, by name: a record, or a list (named arr_0, arr_1, ... as NumPy names positional arrays). */
+function members(fn: string, arrays: unknown): Record<string, DeferredArray> {
+  if (Array.isArray(arrays)) return Object.fromEntries(arrays.map((x, i) => [`arr_${i}`, savable(fn, x, `arrays[${i}]`)]));
+  if (typeof arrays !== 'object' || arrays === null || arrays instanceof DeferredArray || ArrayBuffer.isView(arrays)) {
+    throw new TypeError(`${fn}: the arrays must be a record of them by name, like { a, b }, or a list; got ${describe(arrays)}`);
+  }
+  const out: Record<string, DeferredArray> = {};
+  for (const [name, x] of Object.entries(arrays)) {
+    if (name === '' || name.includes('/')) throw new TypeError(`${fn}: '${name}' cannot name a member: names must be non-empty and hold no '/'`);
+    out[name] = savable(fn, x, `arrays.${name}`);
+  }
+  return out;
+}
+
+/** NumPy's np.savez: several arrays in one .npz (a zip of .npy files, stored). Targets as save(). */
+async function savez(target: SaveTarget, arrays: Readonly<Record<string, Savable>> | readonly Savable[]): Promise<Uint8Array | undefined> {
+  return deliver('savez', target, '.npz', await npzBytes(members('savez', arrays), false));
+}
+
+/** NumPy's np.savez_compressed: as savez, the members deflated. */
+async function savezCompressed(target: SaveTarget, arrays: Readonly<Record<string, Savable>> | readonly Savable[]): Promise<Uint8Array | undefined> {
+  return deliver('savezCompressed', target, '.npz', await npzBytes(members('savezCompressed', arrays), true));
+}
+
+export { load, save, savez, savezCompressed };
+export type { LoadSource, LoadOptions, SaveTarget, Savable };
