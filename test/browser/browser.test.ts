@@ -5,7 +5,7 @@
 // `npm test` installs Chromium where it can (scripts/ensure-chromium.mjs); where it could not,
 // this suite is skipped with one loud line.
 import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -63,6 +63,7 @@ async function buildPage(): Promise<void> {
   // NumPy-written files the page fetches.
   mkdirSync(join(dir, 'npy'));
   for (const f of ['float64-be-f.npy', 'pair-compressed.npz']) copyFileSync(join(NPY, f), join(dir, 'npy', f));
+  cpSync(join(ROOT, 'packages/deferred-array/test/fixtures/zarr'), join(dir, 'zarr'), { recursive: true });
 }
 
 /**
@@ -142,6 +143,15 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     expect({ ...r, pathGivesBytes: 'node' }).toEqual(node);
     expect(r.pathGivesBytes).toBe(true);
     expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
+  test('Zarr stores over HTTP (Blosc and Zstd through their WebAssembly codecs, Fortran order, v3), bit for bit Node\'s from the folder', async () => {
+    const { page, logs } = await open(isolated.url);
+    const node = await scenarios.zarr(da, `${join(ROOT, 'packages/deferred-array/test/fixtures/zarr')}/`);
+    expect(await call(page, 'zarr', new URL('./zarr/', isolated.url).href)).toEqual(node);
+    // zarrita asks for a v3 store's zarr.json before a v2 store's .zarray: those 404s are its probes, not errors.
+    expect(logs.filter((l) => (l.startsWith('pageerror') || l.startsWith('error')) && !l.includes('status of 404'))).toEqual([]);
     await page.close();
   }, 60_000);
 

@@ -117,3 +117,13 @@ export async function npy(da, source) {
     pathGivesBytes: typeof window === 'undefined' ? 'node' : (await da.save('x.npy', x)) instanceof Uint8Array,
   };
 }
+
+/** Zarr stores read through zarrita: in the page over HTTP (`base` a URL), in Node from the folder (`base` a path). */
+export async function zarr(da, base) {
+  const out = {};
+  for (const [store, path] of [['v2.zarr', 'blosc'], ['v2.zarr', 'zstd'], ['v2.zarr', 'int16-f'], ['v3.zarr', '']]) {
+    const x = await da.fromZarr(`${base}${store}`, path);
+    out[`${store}/${path}`] = hexOf(x.executeSync());
+  }
+  return out;
+}

@@ -26,6 +26,7 @@ export { random, Generator } from './api/random.js';
 export { compile } from './api/compile.js';
 export { load, save, savez, savezCompressed } from './api/load-save.js';
 export { NpzFile } from './api/npz-file.js';
+export { fromZarr } from './api/zarr.js';
 export { size, placeholder, Size } from './ir/symbols.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
@@ -54,4 +55,6 @@ export type { InPlaceMethods } from './api/methods.js';
 export type { CompiledFunction } from './api/compile.js';
 export type { LoadSource, LoadOptions, SaveTarget, Savable } from './api/load-save.js';
 export type { NpzRecord } from './api/npz-file.js';
+export type { FromZarrOptions } from './api/zarr.js';
+export type { ZarrStore } from './io/zarr.js';
 export type { Placeholder, Dim } from './ir/symbols.js';

@@ -11,7 +11,7 @@ import { FileFormatError, NotSupportedError } from '../ir/errors.js';
 import { hasFileSystem, pathOf, readPath, writePath } from '../io/files.js';
 import { isNpy } from '../io/npy-header.js';
 import { npyFile, readNpy } from '../io/npy.js';
-import type { ReadNpy } from '../io/npy.js';
+import type { NpyValues, ReadNpy } from '../io/npy.js';
 import { isZip, npzMember, npzMembers, zipNpz } from '../io/npz.js';
 import { wrap } from './creation.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
@@ -53,13 +53,15 @@ function loadOptions(options: unknown): LoadOptions {
   return o['dtype'] === undefined ? {} : { dtype: checkDType(o['dtype'], 'load: option dtype') };
 }
 
-/** The array the .npy file `bytes` holds: its values as one source, transposed where the file is in Fortran order, converted where asked. */
-function npyArray(bytes: Uint8Array, name: string, options: ReadNpy): DeferredArray {
-  const v = readNpy(bytes, name, options);
+/** A file's values as an array: one source, transposed where they are in Fortran order, converted where asked. */
+function valuesArray(v: NpyValues): DeferredArray {
   const x = wrapNode(source(v.data, v.stored, v.dtype));
   const y = v.fortranOrder ? x.transpose() : x;
   return v.as && v.as !== v.dtype ? y.astype(v.as) : y;
 }
+
+/** The array the .npy file `bytes` holds. */
+const npyArray = (bytes: Uint8Array, name: string, options: ReadNpy): DeferredArray => valuesArray(readNpy(bytes, name, options));
 
 /** The arrays of the .npz archive `bytes`, each read when first used (inflated or sliced out: its bytes are its own). */
 function npzRecord(bytes: Uint8Array, name: string, dtype: DType | undefined): NpzRecord {
@@ -184,5 +186,5 @@ async function savezCompressed(target: SaveTarget, arrays: Readonly<Record<strin
   return deliver('savezCompressed', target, '.npz', await npzBytes(members('savezCompressed', arrays), true));
 }
 
-export { load, save, savez, savezCompressed };
+export { load, save, savez, savezCompressed, valuesArray };
 export type { LoadSource, LoadOptions, SaveTarget, Savable };

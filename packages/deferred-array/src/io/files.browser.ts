@@ -1,6 +1,7 @@
 // The browser build's files.ts: a page has no file system, so paths are
 // refused with what to pass instead, and saves return their bytes.
 import { NotSupportedError } from '../ir/errors.js';
+import type { ZarrStore } from './zarr.js';
 
 const hasFileSystem = false;
 
@@ -16,4 +17,17 @@ function writePath(fn: string, p: string | URL): Promise<void> {
   return Promise.reject(new NotSupportedError(`${fn}: cannot write '${String(p)}': a page has no file system`));
 }
 
-export { hasFileSystem, readPath, writePath, pathOf };
+/** The Zarr store at `location`, fetched: a page reads stores over HTTP (a relative location is resolved against the page). */
+async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStore> {
+  const base = (globalThis as { location?: { href: string } }).location?.href;
+  let url: URL;
+  try {
+    url = new URL(String(location), base);
+  } catch {
+    throw new NotSupportedError(`${fn}: '${String(location)}' is not a URL, and a page has no file system to find a folder in`);
+  }
+  const { default: FetchStore } = await import('@zarrita/storage/fetch');
+  return new FetchStore(url.href);
+}
+
+export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt };

@@ -5,9 +5,10 @@
 // flush took the save of 76 MiB from 0.1 s to 0.4 s here, and guards only
 // against the machine losing power.
 import { randomBytes } from 'node:crypto';
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { DeferredArrayError } from '../ir/errors.js';
+import type { ZarrStore } from './zarr.js';
 
 const hasFileSystem = true;
 
@@ -44,4 +45,20 @@ async function writePath(fn: string, p: string | URL, bytes: Uint8Array): Promis
   }
 }
 
-export { hasFileSystem, readPath, writePath, pathOf };
+/** The Zarr store at `location`: an http(s) URL through fetch, else a folder (its files read as chunks are asked for). */
+async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStore> {
+  const href = typeof location === 'string' ? location : location.href;
+  if (/^https?:\/\//i.test(href)) {
+    const { default: FetchStore } = await import('@zarrita/storage/fetch');
+    return new FetchStore(href);
+  }
+  const path = pathOf(location);
+  const found = await stat(path).catch((e: unknown) => {
+    throw fileError(fn, 'open the Zarr store', path, e);
+  });
+  if (!found.isDirectory()) throw new DeferredArrayError(`${fn}: '${path}' is a file, not a Zarr store (a folder)`, 'ENOTDIR');
+  const { default: FileSystemStore } = await import('@zarrita/storage/fs');
+  return new FileSystemStore(path);
+}
+
+export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt };
