@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as da from '../index.js';
+import { hexOf } from '../../test/hex-of.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/npy');
 
@@ -30,17 +31,6 @@ const fixture = (file: string): string => join(FIXTURES, file);
 const NATIVE = new Set<string>(da.DTYPES);
 const byFile = new Map(manifest.files.map((e) => [e.file, e]));
 
-const CTORS = {
-  float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
-  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
-} as const;
-
-/** An array's values, computed into an array of our own, as the hex of their bytes: little-endian, C order (bool as 0/1 bytes). */
-async function hexOf(x: da.DeferredArray): Promise<string> {
-  const out = new CTORS[x.dtype](x.size);
-  await x.execute({ out });
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('hex');
-}
 
 let dir: string;
 beforeAll(() => {

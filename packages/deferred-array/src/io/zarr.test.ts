@@ -8,6 +8,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as da from '../index.js';
+import { hexOf } from '../../test/hex-of.js';
 
 const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures/zarr');
 
@@ -26,17 +27,6 @@ interface Entry {
 const manifest = JSON.parse(readFileSync(join(FIXTURES, 'manifest.json'), 'utf8')) as { arrays: Entry[] };
 const NATIVE = new Set<string>(da.DTYPES);
 
-const CTORS = {
-  float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
-  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
-} as const;
-
-/** An array's values, little-endian, C order, as hex. */
-async function hexOf(x: da.DeferredArray): Promise<string> {
-  const out = new CTORS[x.dtype](x.size);
-  await x.execute({ out });
-  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('hex');
-}
 
 const expected = (e: Entry, dtype?: da.DType): Promise<da.DeferredArray> =>
   da.load(join(FIXTURES, 'expected', e.expected) as `${string}.npy`, dtype ? { dtype } : undefined);
