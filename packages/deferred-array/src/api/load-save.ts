@@ -5,18 +5,23 @@
 // as np.load decides; a path's suffix only narrows the type TypeScript sees,
 // so a path that says the other kind is an error rather than a surprise.
 import { source } from '../ir/build-elementwise.js';
-import { checkDType } from '../ir/dtypes.js';
-import type { DType } from '../ir/dtypes.js';
+import { checkDType, dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import { markOf } from '../ir/marks.js';
+import { topoOrder } from '../ir/node.js';
+import { contiguousStrides } from '../ir/shape.js';
+import type { StdNdarray } from '../util/stdlib.js';
 import { FileFormatError, NotSupportedError } from '../ir/errors.js';
 import { hasFileSystem, pathOf, readPath, writePath } from '../io/files.js';
 import { isNpy } from '../io/npy-header.js';
-import { npyFile, readNpy } from '../io/npy.js';
+import { npyFile, npyHeader, readNpy } from '../io/npy.js';
 import type { NpyValues, ReadNpy } from '../io/npy.js';
 import { isZip, npzMember, npzMembers, zipNpz } from '../io/npz.js';
 import { wrap } from './creation.js';
-import { DeferredArray, wrapNode } from './deferred-array.js';
+import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { NpzFile } from './npz-file.js';
 import type { NpzRecord } from './npz-file.js';
+import { release } from './results.js';
 import { describe, isArrayInput } from './operand.js';
 import type { ArrayInput } from './operand.js';
 
@@ -73,11 +78,37 @@ function npzRecord(bytes: Uint8Array, name: string, dtype: DType | undefined): N
   return new NpzFile([...members.keys()], read, name) as NpzRecord;
 }
 
+/** Whether arrays under `x` are marked with output(): then execute() gives a record, its value under `result`. */
+const hasMarks = (x: DeferredArray): boolean => topoOrder([nodeOf(x)]).some((n) => markOf(n) !== undefined);
+
 /** The .npy file of `x`, computed straight into the file's bytes. */
 async function npyBytes(x: DeferredArray): Promise<Uint8Array> {
   const { file, values } = npyFile(x.dtype, x.shape);
-  await x.execute({ out: values });
+  await x.execute({ out: hasMarks(x) ? { result: values } : values });
   return file;
+}
+
+/**
+ * Writes the .npy file of `x` to `path`: the header, then the values where
+ * the kernel left them (a heap view, released once written), so that no
+ * memory the size of the file is filled first; a copy only where the view is
+ * not in C order.
+ */
+async function writeNpy(fn: string, path: string, x: DeferredArray): Promise<void> {
+  const marked = hasMarks(x);
+  const r = await x.execute({ view: true });
+  try {
+    const v = (marked ? (r as unknown as Record<string, StdNdarray>)['result'] : r) as StdNdarray;
+    const data = v.data as TypedArray;
+    const bytes = dtypeInfo(x.dtype).bytes;
+    const contiguous = v.strides.every((s, i) => v.shape[i]! <= 1 || s === contiguousStrides(v.shape)[i]);
+    const values = contiguous
+      ? new Uint8Array(data.buffer, data.byteOffset + v.offset * bytes, x.size * bytes)
+      : (await npyBytes(x)).subarray(npyHeader(x.dtype, x.shape).length);
+    await writePath(fn, path, [npyHeader(x.dtype, x.shape), values]);
+  } finally {
+    release(r);
+  }
 }
 
 /** The .npz file of `arrays` (each computed into its member's bytes): stored, or deflated when `compressed`. */
@@ -141,14 +172,21 @@ function savable(fn: string, x: unknown, what: string): DeferredArray {
   throw new TypeError(`${fn}: ${what} must be a DeferredArray or an array da.wrap takes; got ${describe(x)}`);
 }
 
-/** Writes `bytes` to `target`, NumPy's suffix added where it is missing (as np.save does), or hands them back. */
-async function deliver(fn: string, target: unknown, suffix: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
-  if (target === null || (!hasFileSystem && (typeof target === 'string' || target instanceof URL))) return bytes;
+/** The path `target` names, NumPy's suffix added where it is missing (as np.save adds it); null where the bytes are to be handed back. */
+function targetPath(fn: string, target: unknown, suffix: string): string | null {
+  if (target === null || (!hasFileSystem && (typeof target === 'string' || target instanceof URL))) return null;
   if (typeof target !== 'string' && !(target instanceof URL)) {
     throw new TypeError(`${fn}: the target must be a path, a file: URL, or null for the bytes; got ${describe(target)}`);
   }
   const path = pathOf(target);
-  await writePath(fn, path.toLowerCase().endsWith(suffix) ? path : `${path}${suffix}`, bytes);
+  return path.toLowerCase().endsWith(suffix) ? path : `${path}${suffix}`;
+}
+
+/** Writes `bytes` to `target`, or hands them back. */
+async function deliver(fn: string, target: unknown, suffix: string, bytes: Uint8Array): Promise<Uint8Array | undefined> {
+  const path = targetPath(fn, target, suffix);
+  if (path === null) return bytes;
+  await writePath(fn, path, [bytes]);
   return undefined;
 }
 
@@ -159,7 +197,11 @@ async function deliver(fn: string, target: unknown, suffix: string, bytes: Uint8
  * file's bytes are returned instead.
  */
 async function save(target: SaveTarget, x: Savable): Promise<Uint8Array | undefined> {
-  return deliver('save', target, '.npy', await npyBytes(savable('save', x, 'the array')));
+  const path = targetPath('save', target, '.npy');
+  const array = savable('save', x, 'the array');
+  if (path === null) return npyBytes(array);
+  await writeNpy('save', path, array);
+  return undefined;
 }
 
 /** The arrays savez writes, by name: a record, or a list (named arr_0, arr_1, ... as NumPy names positional arrays). */

@@ -13,7 +13,7 @@ function readPath(fn: string, p: string | URL): Promise<Uint8Array> {
   ));
 }
 
-function writePath(fn: string, p: string | URL): Promise<void> {
+function writePath(fn: string, p: string | URL, _parts: readonly Uint8Array[]): Promise<void> {
   return Promise.reject(new NotSupportedError(`${fn}: cannot write '${String(p)}': a page has no file system`));
 }
 

@@ -185,6 +185,16 @@ describe('writing .npy', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
   });
 
+  test('a graph with arrays marked by output() saves its own value, to a path and as bytes; the heap keeps no view after', async () => {
+    const x = da.arange(4).mul(2).output('twice').add(1);
+    await da.save(join(dir, 'marked.npy'), x);
+    const bytes = (await da.save(null, x))!;
+    for (const y of [await da.load(join(dir, 'marked.npy') as `${string}.npy`), (await da.load(bytes)) as da.DeferredArray]) {
+      expect(Array.from((await y.execute()).data as Float64Array)).toEqual([1, 3, 5, 7]);
+    }
+    expect(da.heapStats().views).toBe(0);
+  });
+
   test('a save that fails leaves the target as it was and no temporary beside it', async () => {
     const target = join(dir, 'kept.npy');
     await da.save(target, da.arange(3));

@@ -40,12 +40,15 @@ function readNpy(bytes: Uint8Array, name: string, options: ReadNpy): NpyValues {
   return { data, dtype, stored: fortranOrder ? [...shape].reverse() : shape, fortranOrder, ...(options.dtype ? { as: options.dtype } : {}) };
 }
 
+/** The header np.save writes for an array of `dtype` and `shape` (C order, little-endian). */
+const npyHeader = (dtype: DType, shape: Shape): Uint8Array => writeNpyHeader(descrOf(dtype), shape);
+
 /**
- * The .npy file np.save writes for an array of `dtype` and `shape` (C order,
- * little-endian), its values not yet written: `values` is where they go.
+ * The .npy file np.save writes for an array of `dtype` and `shape`, its
+ * values not yet written: `values` is where they go.
  */
 function npyFile(dtype: DType, shape: Shape): { readonly file: Uint8Array; readonly values: TypedArray } {
-  const header = writeNpyHeader(descrOf(dtype), shape);
+  const header = npyHeader(dtype, shape);
   const { ctor, bytes } = dtypeInfo(dtype);
   let count = 1;
   for (const d of shape) count *= d;
@@ -55,5 +58,5 @@ function npyFile(dtype: DType, shape: Shape): { readonly file: Uint8Array; reado
   return { file, values: new ctor(file.buffer, header.length, count) };
 }
 
-export { readNpy, npyFile };
+export { readNpy, npyFile, npyHeader };
 export type { ReadNpy, NpyValues };
