@@ -17,6 +17,7 @@ import { columnsReport, printColumns } from './columns.js';
 import { monteCarloReport, printMonteCarlo } from './monte-carlo.js';
 import { callCostsReport, printCallCosts } from './call-costs-report.js';
 import { npyReport, printNpy } from './npy-files.js';
+import { bigFileReport, printBigFile } from './big-file.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     for (const n of [1000, 100_000]) console.log(`\n${printCallCosts(await callCostsReport(n, Math.max(RUNS, 7)))}`);
     console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)))}`);
     console.log(`\n${printNpy(await npyReport(N, RUNS))}`);
+    console.log(`\n${printBigFile(await bigFileReport(Number(process.env['BIG_GB'] ?? 1), 1, true))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
     console.log(`\n${printMonteCarlo(await monteCarloReport(Number(process.env['MC_N'] ?? 1e8), 3))}`);
   }

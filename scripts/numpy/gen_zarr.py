@@ -14,6 +14,7 @@ Writes packages/deferred-array/test/fixtures/zarr/:
   v3.zarr/           a Zarr v3 array (zarr.json, chunk keys c/i/j) with the
                      bytes and gzip codecs, written here by the v3 spec:
                      zarr-python 3, which writes v3, is not installable here
+  v3-transposed.zarr/  the same with the transpose codec (order [1, 0, 2])
   expected/NAME.npy  each array's values, by np.save
   manifest.json      per array: its path, dtype, shape, chunks, codec and
                      chunk count
@@ -108,6 +109,23 @@ def main():
     np.save(os.path.join(OUT, 'expected', 'v3.npy'), a)
     manifest['arrays'].append({'store': 'v3.zarr', 'path': '', 'expected': 'v3.npy', 'dtype': 'float64', 'shape': [7, 10],
                                'chunks': [3, 4], 'order': 'C', 'codec': 'gzip', 'chunkCount': 9})
+    # A v3 array whose chunks are stored transposed (the transpose codec, order [1, 0, 2]): zarrita hands its
+    # values over in that order, which the reader must undo.
+    b = values((4, 3, 5), '<f8', 15, specials=False)
+    v3t = os.path.join(OUT, 'v3-transposed.zarr')
+    os.makedirs(v3t)
+    meta_t = dict(meta, shape=list(b.shape), chunk_grid={'name': 'regular', 'configuration': {'chunk_shape': [2, 3, 5]}},
+                  codecs=[{'name': 'transpose', 'configuration': {'order': [1, 0, 2]}},
+                          {'name': 'bytes', 'configuration': {'endian': 'little'}}])
+    with open(os.path.join(v3t, 'zarr.json'), 'w') as f:
+        json.dump(meta_t, f, indent=1)
+    for i in range(2):
+        os.makedirs(os.path.join(v3t, 'c', str(i), '0'), exist_ok=True)
+        with open(os.path.join(v3t, 'c', str(i), '0', '0'), 'wb') as f:
+            f.write(np.ascontiguousarray(np.transpose(b[2 * i:2 * i + 2], (1, 0, 2))).tobytes())
+    np.save(os.path.join(OUT, 'expected', 'v3-transposed.npy'), b)
+    manifest['arrays'].append({'store': 'v3-transposed.zarr', 'path': '', 'expected': 'v3-transposed.npy', 'dtype': 'float64',
+                               'shape': [4, 3, 5], 'chunks': [2, 3, 5], 'order': 'C', 'codec': 'transpose', 'chunkCount': 2})
     with open(os.path.join(OUT, 'manifest.json'), 'w') as f:
         json.dump(manifest, f, indent=1)
         f.write('\n')

@@ -1,6 +1,7 @@
 // The user's handle on a graph node. Building never computes; reading shape,
 // dtype, printing, explain() and toDot() never compute; execute() does.
-import { DisposedError } from '../ir/errors.js';
+import { DisposedError, NotSupportedError } from '../ir/errors.js';
+import { streamerFor } from '../ir/mapped.js';
 import type { DType } from '../ir/dtypes.js';
 import { mark, pin } from '../ir/marks.js';
 import type { Node } from '../ir/node.js';
@@ -136,12 +137,23 @@ class DeferredArray {
    */
   async execute(options?: ExecuteOptions): Promise<StdNdarray | OutputRecord> {
     const request = resultRequest('execute', options);
-    return (await defaultLinker.runNodesAsync([nodeOf(this)], false, false, request)) as StdNdarray | OutputRecord;
+    const root = nodeOf(this);
+    // A graph over arrays loaded with mmapMode runs chunk by chunk through their files.
+    const streamer = streamerFor(root);
+    if (streamer) {
+      if (options?.view) throw new NotSupportedError('execute: a run over arrays loaded with mmapMode gives no view yet: an ordinary array, or out');
+      return (await streamer(root, options ?? {})) as StdNdarray;
+    }
+    return (await defaultLinker.runNodesAsync([root], false, false, request)) as StdNdarray | OutputRecord;
   }
 
   /** As execute(), on the calling thread. */
   executeSync(options?: ExecuteOptions): StdNdarray | OutputRecord {
-    return defaultLinker.runNodes([nodeOf(this)], false, false, resultRequest('executeSync', options)) as StdNdarray | OutputRecord;
+    const request = resultRequest('executeSync', options);
+    if (streamerFor(nodeOf(this))) {
+      throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await x.execute()');
+    }
+    return defaultLinker.runNodes([nodeOf(this)], false, false, request) as StdNdarray | OutputRecord;
   }
 
   /**

@@ -12,8 +12,11 @@ import { topoOrder } from '../ir/node.js';
 import { contiguousStrides } from '../ir/shape.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { FileFormatError, NotSupportedError } from '../ir/errors.js';
-import { hasFileSystem, pathOf, readPath, writePath } from '../io/files.js';
-import { isNpy } from '../io/npy-header.js';
+import { hasFileSystem, openParts, pathOf, readHead, readPath, writePath } from '../io/files.js';
+import { decodeData } from '../io/npy-data.js';
+import { fileType } from '../io/npy-dtypes.js';
+import { isNpy, readNpyHeader } from '../io/npy-header.js';
+import { mappedNode, readsMapped } from '../ir/mapped.js';
 import { npyFile, npyHeader, readNpy } from '../io/npy.js';
 import type { NpyValues, ReadNpy } from '../io/npy.js';
 import { isZip, npzMember, npzMembers, zipNpz } from '../io/npz.js';
@@ -22,6 +25,7 @@ import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { NpzFile } from './npz-file.js';
 import type { NpzRecord } from './npz-file.js';
 import { release } from './results.js';
+import { runStream, streamPlan } from './streamed.js';
 import { describe, isArrayInput } from './operand.js';
 import type { ArrayInput } from './operand.js';
 
@@ -29,9 +33,14 @@ import type { ArrayInput } from './operand.js';
 type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Blob | Response;
 
 interface LoadOptions {
-  /** Convert to this dtype as it loads; needed for int64, uint64 and float16 files, which the package has no dtype of. */
+  /** Convert to this dtype as it loads; needed for int64 and uint64 files, which the package has no dtype of (float16 loads as float32). */
   readonly dtype?: DType;
-  /** NumPy's memory map ('r': the data stays in the file). Not available yet. */
+  /**
+   * NumPy's memory map, read-only: the values stay in the file and every run
+   * over the array streams them through the heap a chunk at a time (Node, C
+   * order, .npy). execute() of elementwise work and whole-array reductions,
+   * and save() of elementwise work, which writes a chunk at a time.
+   */
   readonly mmapMode?: 'r';
 }
 
@@ -52,24 +61,65 @@ function loadOptions(options: unknown): LoadOptions {
     if (!OPTIONS.includes(key)) throw new TypeError(`load: unknown option '${key}' (expected ${OPTIONS.join(', ')})`);
   }
   const o = options as Record<string, unknown>;
-  if (o['mmapMode'] !== undefined) {
-    throw new NotSupportedError('load: mmapMode (arrays that stay in their file and stream through each run) is not available yet; without it the file is read into memory');
+  if (o['mmapMode'] !== undefined && o['mmapMode'] !== 'r') {
+    throw new TypeError(`load: option mmapMode must be 'r' (the data stays in the file, read as runs need it); got ${describe(o['mmapMode'])}`);
   }
-  return o['dtype'] === undefined ? {} : { dtype: checkDType(o['dtype'], 'load: option dtype') };
+  return {
+    ...(o['dtype'] === undefined ? {} : { dtype: checkDType(o['dtype'], 'load: option dtype') }),
+    ...(o['mmapMode'] === 'r' ? { mmapMode: 'r' as const } : {}),
+  };
 }
+
+/** Bytes read to find an .npy header: a header NumPy writes is far shorter (version 1.0 holds at most 64 KiB). */
+const HEAD_BYTES = 1 << 16;
+
+/** An array whose values stay in the .npy file at `source` (mmapMode 'r'): its header read now, its values as runs need them. */
+async function loadMapped(source: unknown, dtype: DType | undefined): Promise<DeferredArray> {
+  if (typeof source !== 'string' && !(source instanceof URL)) {
+    throw new TypeError(`load: mmapMode needs a path (the values stay in the file); got ${describe(source)}`);
+  }
+  const path = pathOf(source);
+  const name = `load: '${path}'`;
+  let { head, size } = await readHead('load', path, HEAD_BYTES);
+  if (isZip(head)) throw new NotSupportedError(`${name} is an .npz archive; mmapMode maps .npy files (NumPy does not map .npz members either)`);
+  if (isNpy(head) && head.length >= 12) {
+    const length = head[6] === 1 ? head[8]! | (head[9]! << 8) : new DataView(head.buffer, head.byteOffset).getUint32(8, true);
+    if (length + 12 > head.length && size > head.length) ({ head, size } = await readHead('load', path, length + 12));
+  }
+  const header = readNpyHeader(head, name);
+  const type = fileType(header.descr, name);
+  const { shape } = header;
+  if (header.fortranOrder && shape.length > 1) {
+    throw new NotSupportedError(`${name} is in Fortran order; mmapMode streams C-ordered files (load it without mmapMode, or save it in C order)`);
+  }
+  const count = shape.reduce((a, b) => a * b, 1);
+  if (header.dataOffset + count * type.bytes > size) {
+    throw new FileFormatError(`${name} is truncated: its header says ${count} values of ${type.bytes} bytes (${count * type.bytes} bytes) from byte ${header.dataOffset}, but the file ends at byte ${size}`);
+  }
+  // What a chunk decodes to: the file's own dtype; float16 as float32; int64 and uint64 as the dtype asked (which they need).
+  const wide = type.dtype === 'int64' || type.dtype === 'uint64';
+  if (wide && !dtype) decodeData(new Uint8Array(0), 0, type, 0, undefined, true, name);
+  const decoded: DType = wide ? wideCarrier(dtype!) : type.dtype === 'float16' ? 'float32' : type.dtype as DType;
+  const x = wrapNode(mappedNode({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined }, shape, decoded));
+  return dtype && dtype !== decoded ? x.astype(dtype) : x;
+}
+
+/** The dtype int64 and uint64 values are decoded to for `as` (npy-data.ts wide): floats and bool as asked, other integers through their low 32 bits. */
+const wideCarrier = (as: DType): DType => (as === 'float64' || as === 'float32' || as === 'bool' || as === 'uint32' ? as : 'int32');
 
 /** A file's values as an array: one source, transposed where they are in Fortran order, converted where asked. */
 function valuesArray(v: NpyValues): DeferredArray {
   const x = wrapNode(source(v.data, v.stored, v.dtype));
-  const y = v.fortranOrder ? x.transpose() : x;
+  const y = v.axes ? x.transpose(v.axes) : x;
   return v.as && v.as !== v.dtype ? y.astype(v.as) : y;
 }
 
 /** The array the .npy file `bytes` holds. */
 const npyArray = (bytes: Uint8Array, name: string, options: ReadNpy): DeferredArray => valuesArray(readNpy(bytes, name, options));
 
-/** The arrays of the .npz archive `bytes`, each read when first used (inflated or sliced out: its bytes are its own). */
-function npzRecord(bytes: Uint8Array, name: string, dtype: DType | undefined): NpzRecord {
+/** The arrays of the .npz archive `bytes`, each read when first used (inflated or sliced out: its bytes are its own). `bytes` is kept until then: the caller's are copied first. */
+function npzRecord(given: Uint8Array, owned: boolean, name: string, dtype: DType | undefined): NpzRecord {
+  const bytes = owned ? given : given.slice();
   const members = npzMembers(bytes, name);
   const read = (member: string): DeferredArray => {
     const where = `${name}, member ${members.get(member)!}`;
@@ -101,7 +151,8 @@ async function writeNpy(fn: string, path: string, x: DeferredArray): Promise<voi
     const v = (marked ? (r as unknown as Record<string, StdNdarray>)['result'] : r) as StdNdarray;
     const data = v.data as TypedArray;
     const bytes = dtypeInfo(x.dtype).bytes;
-    const contiguous = v.strides.every((s, i) => v.shape[i]! <= 1 || s === contiguousStrides(v.shape)[i]);
+    // stdlib gives a 0-d array the strides [0]: read the shape's axes only.
+    const contiguous = v.shape.every((d, i) => d <= 1 || v.strides[i] === contiguousStrides(v.shape)[i]);
     const values = contiguous
       ? new Uint8Array(data.buffer, data.byteOffset + v.offset * bytes, x.size * bytes)
       : (await npyBytes(x)).subarray(npyHeader(x.dtype, x.shape).length);
@@ -147,16 +198,17 @@ function load(source: `${string}.npz`, options?: LoadOptions): Promise<NpzRecord
 function load(source: `${string}.npy`, options?: LoadOptions): Promise<DeferredArray>;
 function load(source: LoadSource, options?: LoadOptions): Promise<DeferredArray | NpzRecord>;
 async function load(source: LoadSource, options?: LoadOptions): Promise<DeferredArray | NpzRecord> {
-  const { dtype } = loadOptions(options);
+  const { dtype, mmapMode } = loadOptions(options);
+  if (mmapMode) return loadMapped(source, dtype);
   const { bytes, owned, name, path } = await bytesOf(source);
-  const said = path?.toLowerCase().endsWith('.npz') ? 'npz' : path?.toLowerCase().endsWith('.npy') ? 'npy' : undefined;
+  const said = path?.endsWith('.npz') ? 'npz' : path?.endsWith('.npy') ? 'npy' : undefined;
   if (isZip(bytes)) {
-    if (said === 'npy') throw new FileFormatError(`load: ${name} is an .npz archive (a zip of arrays), though named .npy; load it under a name that does not say .npy to get its arrays`);
+    if (said === 'npy') throw new FileFormatError(`load: ${name} is an .npz archive (a zip of arrays), though named .npy; to get its arrays, pass its bytes: load(await readFile(path))`);
     // Members are inflated or sliced out of the archive when read: the caller's bytes are never kept.
-    return npzRecord(bytes, name, dtype);
+    return npzRecord(bytes, owned, name, dtype);
   }
   if (isNpy(bytes) && said === 'npz') {
-    throw new FileFormatError(`load: ${name} is an .npy file (one array), though named .npz; load it under a name that does not say .npz to get its array`);
+    throw new FileFormatError(`load: ${name} is an .npy file (one array), though named .npz; to get its array, pass its bytes: load(await readFile(path))`);
   }
   if (!isNpy(bytes) && said !== 'npy') {
     const start = Array.from(bytes.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join(' ');
@@ -179,7 +231,8 @@ function targetPath(fn: string, target: unknown, suffix: string): string | null 
     throw new TypeError(`${fn}: the target must be a path, a file: URL, or null for the bytes; got ${describe(target)}`);
   }
   const path = pathOf(target);
-  return path.toLowerCase().endsWith(suffix) ? path : `${path}${suffix}`;
+  // Case and all, as NumPy checks it.
+  return path.endsWith(suffix) ? path : `${path}${suffix}`;
 }
 
 /** Writes `bytes` to `target`, or hands them back. */
@@ -199,9 +252,39 @@ async function deliver(fn: string, target: unknown, suffix: string, bytes: Uint8
 async function save(target: SaveTarget, x: Savable): Promise<Uint8Array | undefined> {
   const path = targetPath('save', target, '.npy');
   const array = savable('save', x, 'the array');
+  // Over arrays loaded with mmapMode: a result of their shape streams into the file a chunk at a time.
+  if (readsMapped([nodeOf(array)])) {
+    if (path !== null && array.ndim > 0) return saveStreamed(path, array).then(() => undefined);
+    const value = wrap((await array.execute()) as StdNdarray);
+    return path === null ? npyBytes(value) : writeNpy('save', path, value).then(() => undefined);
+  }
   if (path === null) return npyBytes(array);
   await writeNpy('save', path, array);
   return undefined;
+}
+
+/** Streams `x` (elementwise over mapped arrays) into an .npy file at `path`: the header, then each chunk's values at their place; whole or not at all. */
+async function saveStreamed(path: string, x: DeferredArray): Promise<void> {
+  const plan = streamPlan([nodeOf(x)]);
+  const header = npyHeader(x.dtype, x.shape);
+  const { bytes, ctor } = dtypeInfo(x.dtype);
+  const file = await openParts('save', path);
+  // One buffer for every chunk's values: each is written to the file before the next is computed into it.
+  let buffer = new ctor(0);
+  try {
+    await file.write(header, 0);
+    await runStream(plan, {
+      into: (_, from, to) => {
+        if (buffer.length < to - from) buffer = new ctor(to - from);
+        return buffer.subarray(0, to - from);
+      },
+      written: (_, values, from) => file.write(new Uint8Array(values.buffer, values.byteOffset, values.byteLength), header.length + from * bytes),
+    });
+    await file.commit();
+  } catch (e) {
+    await file.abandon();
+    throw e;
+  }
 }
 
 /** The arrays savez writes, by name: a record, or a list (named arr_0, arr_1, ... as NumPy names positional arrays). */

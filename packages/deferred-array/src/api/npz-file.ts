@@ -12,13 +12,17 @@ import type { DeferredArray } from './deferred-array.js';
 class NpzFile {
   readonly #names: readonly string[];
   readonly #where: string;
+  readonly #read: (name: string) => DeferredArray;
 
   /** `read(name)` reads the member; `where` names the archive in errors. */
   constructor(names: readonly string[], read: (name: string) => DeferredArray, where: string) {
     this.#names = names;
     this.#where = where;
+    this.#read = read;
     const kept = new Map<string, DeferredArray>();
     for (const name of names) {
+      // A member named then would make the archive look like a promise to await: get('then') reads it.
+      if (name === 'then') continue;
       Object.defineProperty(this, name, {
         enumerable: true,
         get: () => {
@@ -42,12 +46,12 @@ class NpzFile {
       const names = this.#names.length ? this.#names.map((n) => `'${n}'`).join(', ') : 'none';
       throw new FileFormatError(`${this.#where} has no array '${name}'; its arrays are ${names}`);
     }
-    return (this as unknown as Record<string, DeferredArray>)[name]!;
+    return name === 'then' ? this.#read(name) : (this as unknown as Record<string, DeferredArray>)[name]!;
   }
 }
 
 /** An .npz file's arrays, by name, as a record: `z.a`, `const { a, b } = z`, `z.files`, `z.get('a')`. */
-type NpzRecord = NpzFile & { readonly [name: string]: DeferredArray };
+type NpzRecord = NpzFile & { readonly [name: string]: DeferredArray | undefined };
 
 export { NpzFile };
 export type { NpzRecord };

@@ -29,6 +29,13 @@ interface Config {
    */
   readonly inlineThreshold: number;
   readonly errors: ErrorPolicy;
+  /**
+   * A streamed run (arrays loaded with mmapMode) reads each array this many
+   * bytes at a time, at most (rounded down to whole blocks of 16,384
+   * elements): with the next chunk read while this one computes, about
+   * twice this per array, plus the results' chunks, is what a run holds.
+   */
+  readonly streamBytes: number;
 }
 
 interface ConfigureOptions {
@@ -36,6 +43,7 @@ interface ConfigureOptions {
   threads?: number;
   inlineThreshold?: number;
   errors?: Partial<ErrorPolicy>;
+  streamBytes?: number;
 }
 
 /** What configuring needs to know of the registered backends: their names, and whether this host can run each. */
@@ -55,6 +63,9 @@ type Choices = ReadonlyMap<string, BackendChoice>;
  * one thread nearly saturates memory. Between the two crossovers, 2^19.
  */
 const DEFAULT_INLINE_THRESHOLD = 1 << 19;
+
+/** 64 MiB: a sixty-fourth of the 4 GiB heap, and long enough that a chunk's read and launch cost little beside its data. */
+const DEFAULT_STREAM_BYTES = 64 * 2 ** 20;
 
 const ACTIONS: readonly string[] = ['ignore', 'warn', 'raise'];
 
@@ -104,6 +115,7 @@ function initialConfig(backends: Choices): Config {
     threads: availableCores(),
     inlineThreshold: initialInlineThreshold(),
     errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
+    streamBytes: DEFAULT_STREAM_BYTES,
   });
 }
 
@@ -137,6 +149,13 @@ function checkInlineThreshold(t: unknown): number {
   return t;
 }
 
+function checkStreamBytes(b: unknown): number {
+  if (typeof b !== 'number' || !Number.isInteger(b) || b < 2 ** 17 || b > 2 ** 31) {
+    throw new RangeError(`configure: option streamBytes must be a whole number of bytes from 2^17 (one block of float64) to 2^31; got ${String(b)}`);
+  }
+  return b;
+}
+
 function checkErrors(e: unknown, errors: ErrorPolicy): ErrorPolicy {
   if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
   const given: { divide?: unknown; invalid?: unknown } = e;
@@ -157,8 +176,8 @@ function configured(current: Config, options: ConfigureOptions, backends: Choice
     throw new TypeError(`configure: options must be an object; got ${String(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!['backend', 'threads', 'inlineThreshold', 'errors'].includes(key)) {
-      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors)`);
+    if (!['backend', 'threads', 'inlineThreshold', 'errors', 'streamBytes'].includes(key)) {
+      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors, streamBytes)`);
     }
   }
   return Object.freeze({
@@ -166,6 +185,7 @@ function configured(current: Config, options: ConfigureOptions, backends: Choice
     threads: options.threads === undefined ? current.threads : checkThreads(options.threads),
     inlineThreshold: options.inlineThreshold === undefined ? current.inlineThreshold : checkInlineThreshold(options.inlineThreshold),
     errors: options.errors === undefined ? current.errors : checkErrors(options.errors, current.errors),
+    streamBytes: options.streamBytes === undefined ? current.streamBytes : checkStreamBytes(options.streamBytes),
   });
 }
 

@@ -30,4 +30,22 @@ async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStor
   return new FetchStore(url.href);
 }
 
-export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt };
+interface RangeReader {
+  read(into: Uint8Array, position: number): Promise<void>;
+  close(): Promise<void>;
+}
+interface PartWriter {
+  write(bytes: Uint8Array, position: number): Promise<void>;
+  commit(): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+const noFiles = (fn: string, what: string): Promise<never> =>
+  Promise.reject(new NotSupportedError(`${fn}: ${what} needs a file system, and a page has none`));
+
+const readHead = (fn: string): Promise<never> => noFiles(fn, 'mmapMode');
+const openRanges = (fn: string): Promise<RangeReader> => noFiles(fn, 'a streamed run');
+const openParts = (fn: string): Promise<PartWriter> => noFiles(fn, 'a streamed save');
+
+export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt, readHead, openRanges, openParts };
+export type { RangeReader, PartWriter };

@@ -74,4 +74,91 @@ async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStor
   return new FileSystemStore(path);
 }
 
-export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt };
+/** The first `bytes` of the file at `path` (fewer where it is shorter), and its size. */
+async function readHead(fn: string, path: string, bytes: number): Promise<{ readonly head: Uint8Array; readonly size: number }> {
+  let file;
+  try {
+    file = await open(path, 'r');
+    const { size } = await file.stat();
+    const head = new Uint8Array(Math.min(bytes, size));
+    for (let at = 0; at < head.length;) {
+      const { bytesRead } = await file.read(head, at, head.length - at, at);
+      if (bytesRead === 0) break;
+      at += bytesRead;
+    }
+    return { head, size };
+  } catch (e) {
+    throw fileError(fn, 'read', path, e);
+  } finally {
+    await file?.close();
+  }
+}
+
+/** A file open for reading ranges of it, each into memory given (a heap view: no copy through a buffer). */
+interface RangeReader {
+  read(into: Uint8Array, position: number): Promise<void>;
+  close(): Promise<void>;
+}
+
+async function openRanges(fn: string, path: string): Promise<RangeReader> {
+  const file = await open(path, 'r').catch((e: unknown) => {
+    throw fileError(fn, 'read', path, e);
+  });
+  return {
+    read: async (into, position) => {
+      for (let at = 0; at < into.length;) {
+        const { bytesRead } = await file.read(into, at, into.length - at, position + at);
+        if (bytesRead === 0) throw new DeferredArrayError(`${fn}: '${path}' ended at byte ${position + at}, though ${into.length - at} bytes more were to be read there: was it cut short while the run read it?`, 'FILE_FORMAT');
+        at += bytesRead;
+      }
+    },
+    close: () => file.close(),
+  };
+}
+
+/** A file written in parts at places given, whole or not at all: a temporary beside the target until commit() renames it over the target. */
+interface PartWriter {
+  write(bytes: Uint8Array, position: number): Promise<void>;
+  commit(): Promise<void>;
+  abandon(): Promise<void>;
+}
+
+async function openParts(fn: string, p: string | URL): Promise<PartWriter> {
+  const path = pathOf(p);
+  const temporary = `${path}.${randomBytes(6).toString('hex')}.partial`;
+  const file = await open(temporary, 'w').catch((e: unknown) => {
+    throw fileError(fn, 'write', path, e);
+  });
+  let open_ = true;
+  const close = async (): Promise<void> => {
+    if (open_) {
+      open_ = false;
+      await file.close();
+    }
+  };
+  return {
+    write: async (bytes, position) => {
+      try {
+        for (let at = 0; at < bytes.length;) at += (await file.write(bytes, at, bytes.length - at, position + at)).bytesWritten;
+      } catch (e) {
+        throw fileError(fn, 'write', path, e);
+      }
+    },
+    commit: async () => {
+      try {
+        await close();
+        await rename(temporary, path);
+      } catch (e) {
+        await rm(temporary, { force: true }).catch(() => undefined);
+        throw fileError(fn, 'write', path, e);
+      }
+    },
+    abandon: async () => {
+      await close().catch(() => undefined);
+      await rm(temporary, { force: true }).catch(() => undefined);
+    },
+  };
+}
+
+export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt, readHead, openRanges, openParts };
+export type { RangeReader, PartWriter };

@@ -43,7 +43,7 @@ function decodeData(bytes: Uint8Array, offset: number, type: FileType, count: nu
 function needDType(name: string, dtype: string): never {
   throw new FileFormatError(
     `${name} holds ${dtype}, which the package has no dtype for; name the dtype to convert it to as it loads: ` +
-    `load(source, { dtype: 'float64' }) (exact to 2^53), or { dtype: 'int32' } (wrapping, as NumPy's astype does)`,
+    `{ dtype: 'float64' } (exact to 2^53), or { dtype: 'int32' } (wrapping, as NumPy's astype does)`,
   );
 }
 

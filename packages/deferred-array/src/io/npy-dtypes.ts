@@ -1,7 +1,8 @@
 // The dtypes of .npy files: NumPy's descr strings ('<f8', '>i4', '|b1') read
 // as the package's dtypes, and the package's written as np.save writes them.
-// int64, uint64 and float16, which the package has no dtype for, are read
-// when the caller names the dtype to convert them to.
+// int64 and uint64, which the package has no dtype for, are read when the
+// caller names the dtype to convert them to; float16 is read as float32,
+// which holds each of its values exactly.
 import { DTYPES } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { FileFormatError } from '../ir/errors.js';
@@ -31,7 +32,7 @@ const KINDS: Readonly<Record<string, string>> = {
 };
 
 const supported = (): string =>
-  `${DTYPES.join(', ')}; and ${CONVERTED.join(', ')} converted as they load (load(source, { dtype: 'float64' }), say)`;
+  `${DTYPES.join(', ')}; float16 as float32; and int64, uint64 converted as they load ({ dtype: 'float64' }, say)`;
 
 /** The file type a header's descr names (`name`: the file, for errors). */
 function fileType(descr: PyValue, name: string): FileType {

@@ -15,12 +15,17 @@ interface ReadNpy {
   readonly owned: boolean;
 }
 
-/** An .npy file's values: `data` in C order over `stored`, of `dtype`; the array is its transpose where `fortranOrder`, converted to `as` where that is given and differs. */
+/**
+ * A file's values: `data` in C order over `stored`, of `dtype`; the array is
+ * the transpose of that by `axes` where they are given (Fortran order, or a
+ * Zarr array stored in another order), converted to `as` where that is given
+ * and differs.
+ */
 interface NpyValues {
   readonly data: TypedArray;
   readonly dtype: DType;
   readonly stored: Shape;
-  readonly fortranOrder: boolean;
+  readonly axes?: readonly number[];
   readonly as?: DType;
 }
 
@@ -37,7 +42,11 @@ function readNpy(bytes: Uint8Array, name: string, options: ReadNpy): NpyValues {
   const { data, dtype } = decodeData(bytes, header.dataOffset, type, count, options.dtype, options.owned, name);
   // Fortran order is C order over the reversed shape: read as that, then transposed (a view, no copy).
   const fortranOrder = header.fortranOrder && shape.length > 1;
-  return { data, dtype, stored: fortranOrder ? [...shape].reverse() : shape, fortranOrder, ...(options.dtype ? { as: options.dtype } : {}) };
+  const reversed = shape.map((_, i) => shape.length - 1 - i);
+  return {
+    data, dtype, stored: fortranOrder ? [...shape].reverse() : shape,
+    ...(fortranOrder ? { axes: reversed } : {}), ...(options.dtype ? { as: options.dtype } : {}),
+  };
 }
 
 /** The header np.save writes for an array of `dtype` and `shape` (C order, little-endian). */

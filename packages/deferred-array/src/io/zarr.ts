@@ -52,11 +52,14 @@ async function readZarr(store: ZarrStore, path: string, as: DType | undefined, n
   const type = { dtype: dtype as FileDType, bytes: WIDE.has(dtype) ? 8 : dtypeInfo(dtype as DType).bytes, bigEndian: false };
   // zarrita's values are native (little-endian) and the buffer is new: the package keeps it.
   const { data, dtype: got } = decodeData(bytes, 0, type, count, as, true, name);
-  // zarrita gives C order, or Fortran order for a v2 array stored so: then C order over the reversed shape, transposed.
-  const fortranOrder = shape.length > 1 && !isRowMajor(shape, stride);
+  // zarrita lays the values out as the array is stored: C order, Fortran order (v2), or any order a v3 transpose codec
+  // names. They are C order over the axes taken from the largest stride down; the array is the transpose of that.
+  const perm = shape.map((_, i) => i).sort((a, b) => stride[b]! - stride[a]! || a - b);
+  const permuted = perm.some((axis, k) => axis !== k && shape[axis]! > 1);
+  const axes = perm.map((_, j) => perm.indexOf(j));
   return {
-    data: data as TypedArray, dtype: got, stored: fortranOrder ? [...shape].reverse() : shape, fortranOrder,
-    ...(as ? { as } : {}), chunks: arr.chunks,
+    data: data as TypedArray, dtype: got, stored: permuted ? perm.map((a) => shape[a]!) : shape,
+    ...(permuted ? { axes } : {}), ...(as ? { as } : {}), chunks: arr.chunks,
   };
 }
 
@@ -67,14 +70,6 @@ function scalarArray(dtype: string, value: unknown): ArrayBufferView {
   return dtypeInfo(dtype as DType).ctor.of(Number(value));
 }
 
-function isRowMajor(shape: readonly number[], stride: readonly number[]): boolean {
-  let expect = 1;
-  for (let i = shape.length - 1; i >= 0; i--) {
-    if (shape[i]! > 1 && stride[i] !== expect) return false;
-    expect *= shape[i]!;
-  }
-  return true;
-}
 
 export { readZarr };
 export type { ZarrStore };

@@ -24,6 +24,8 @@ interface ExecuteOptions {
   readonly out?: unknown;
   /** Results as heap views (true) or ordinary copies (false); by default views inside da.scope(), copies outside. */
   readonly view?: boolean;
+  /** Told of a streamed run's progress (arrays loaded with mmapMode) after each chunk: bytes of their files read, of the total. Other runs do not call it. */
+  readonly onProgress?: (progress: { readonly done: number; readonly total: number }) => void;
 }
 
 /** Checks execute()'s options (`fn` names the caller) and resolves the scope in force now. */
@@ -34,9 +36,10 @@ function resultRequest(fn: string, options: unknown): ResultRequest {
     throw new TypeError(`${fn}: options must be an object like { out, view }; got ${describe(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (key !== 'out' && key !== 'view') throw new TypeError(`${fn}: unknown option '${key}' (expected out, view)`);
+    if (key !== 'out' && key !== 'view' && key !== 'onProgress') throw new TypeError(`${fn}: unknown option '${key}' (expected out, view, onProgress)`);
   }
-  const { out, view } = options as ExecuteOptions;
+  const { out, view, onProgress } = options as ExecuteOptions;
+  if (onProgress !== undefined && typeof onProgress !== 'function') throw new TypeError(`${fn}: option onProgress must be a function; got ${describe(onProgress)}`);
   if (view !== undefined && typeof view !== 'boolean') throw new TypeError(`${fn}: option view must be a boolean; got ${describe(view)}`);
   // Released views are refused now, before a force runs anything; the rest of out is checked once the request is planned.
   mapNested(out, (v, name) => {

@@ -71,4 +71,4 @@ function scanStarts(totals: LaunchResult, spec: KernelSpec, lines: number, segme
   return out;
 }
 
-export { partialsCombiner, scanStarts };
+export { partialsCombiner, scanStarts, combiner };

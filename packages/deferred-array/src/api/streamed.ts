@@ -1,0 +1,266 @@
+// Runs over arrays that stay in their file (da.load with mmapMode): the
+// graph is carried over to a chunk of its arrays (a compiled function over
+// one-dimensional placeholders, so one plan serves every chunk), and run
+// chunk by chunk, the next chunk read while this one computes. Elementwise
+// results are written where they belong (the result's memory, or the file a
+// save streams into); whole-array reductions are combined across chunks.
+// Chunks are whole blocks of the kernels (16,384 elements), cut where the
+// kernels' own pairwise combination of block partials cuts (a chunk is one
+// subtree of it), and combined by the same tree: a streamed reduction is bit
+// for bit the one over the array in memory, on the WebAssembly backend.
+import { reduce } from '../ir/build-reduce.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import { NotSupportedError } from '../ir/errors.js';
+import { mappedFileOf, setStreamer } from '../ir/mapped.js';
+import type { MappedFile } from '../ir/mapped.js';
+import { markOf } from '../ir/marks.js';
+import { topoOrder } from '../ir/node.js';
+import type { Node } from '../ir/node.js';
+import type { ReduceOp } from '../ir/op-table.js';
+import { rebuildNode } from '../ir/rebuild.js';
+import { sameShape, sizeOf } from '../ir/shape.js';
+import type { Shape } from '../ir/shape.js';
+import { placeholder, size } from '../ir/symbols.js';
+import { toNdarray } from '../execute/to-ndarray.js';
+import { decodeData } from '../io/npy-data.js';
+import type { FileDType } from '../io/npy-dtypes.js';
+import { openRanges } from '../io/files.js';
+import type { RangeReader } from '../io/files.js';
+import type { StdNdarray } from '../util/stdlib.js';
+import { combiner } from '../wasm/combine.js';
+import { compile } from './compile.js';
+import type { CompiledFunction } from './compile.js';
+import { nodeOf, wrapNode } from './deferred-array.js';
+import type { DeferredArray } from './deferred-array.js';
+import { defaultLinker } from './default-linker.js';
+import { describe } from './operand.js';
+
+/** The kernels' block: chunks are whole numbers of them. */
+const BLOCK = 16384;
+
+/** Reductions a stream combines across chunks: those whose combination is exact, or, for sums and products, float64 (the kernels' accumulator). */
+const COMBINED: ReadonlySet<string> = new Set(['sum', 'prod', 'mean', 'min', 'max', 'any', 'all']);
+const FLOAT64_ONLY: ReadonlySet<string> = new Set(['sum', 'prod', 'mean']);
+
+/** Progress of a streamed run: bytes of the files read so far, of `total`. */
+interface Progress {
+  readonly done: number;
+  readonly total: number;
+}
+
+/** What a stream runs: the mapped arrays it reads, their shape, and per root whether it is elementwise or a whole-array reduction. */
+interface StreamPlan {
+  readonly mapped: readonly Node[];
+  readonly shape: Shape;
+  readonly count: number;
+  readonly roots: readonly Node[];
+  readonly reductions: readonly (ReduceOp | undefined)[];
+  /** The chunk function: the graph over one-dimensional placeholders, means as sums. */
+  readonly f: CompiledFunction;
+}
+
+const unsupported = (what: string): NotSupportedError => new NotSupportedError(
+  `execute: ${what}; a run over arrays loaded with mmapMode takes elementwise operations of them (and of scalars) and whole-array ` +
+  'sum, prod, mean (float64), min, max, any and all of those, at the end; load the file without mmapMode for the rest',
+);
+
+/** The plan of a stream over `roots`, or the reason the graph cannot be streamed. */
+function streamPlan(roots: readonly Node[]): StreamPlan {
+  const order = topoOrder(roots);
+  const mapped = order.filter((n) => mappedFileOf(n) !== undefined);
+  const shape = mapped[0]!.shape;
+  const count = sizeOf(shape);
+  if (shape.length === 0) throw unsupported('a 0-d array loaded with mmapMode has nothing to stream');
+  const rootSet = new Set(roots);
+  for (const n of order) {
+    if (mappedFileOf(n)) {
+      if (!sameShape(n.shape, shape)) throw unsupported(`arrays of shapes (${shape.join(', ')}) and (${n.shape.join(', ')}) are read together`);
+    } else if (n.family === 'scalar' || (n.op === 'source' && n.shape.length === 0)) {
+      // Scalars ride along with every chunk.
+    } else if (n.op === 'source') {
+      throw unsupported(`an array in memory, of shape (${n.shape.join(', ')}), is read beside the mapped ones`);
+    } else if (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') {
+      if (!sameShape(n.shape, shape)) throw unsupported(`${n.op} gives shape (${n.shape.join(', ')}), not the mapped arrays' (${shape.join(', ')})`);
+      for (const i of n.inputs) {
+        if (!sameShape(i.shape, shape) && i.shape.length !== 0) throw unsupported(`${n.op} reads an array of shape (${i.shape.join(', ')}) beside the mapped ones`);
+      }
+    } else if (n.family === 'reduce') {
+      if (!COMBINED.has(n.op)) throw unsupported(`${n.op} is not among the reductions a stream combines`);
+      if (!rootSet.has(n)) throw unsupported(`the ${n.op} is used by further operations`);
+      const input = n.inputs[0]!;
+      if (!sameShape(input.shape, shape) || n.shape.length !== 0) throw unsupported(`${n.op} reduces along some axes only`);
+      if (FLOAT64_ONLY.has(n.op) && input.dtype !== 'float64') {
+        throw unsupported(`${n.op} of ${input.dtype} (its chunks would round apart); astype('float64') first`);
+      }
+    } else {
+      throw unsupported(`${n.op} is not among the operations a stream runs`);
+    }
+    if (markOf(n) && !rootSet.has(n)) throw unsupported('arrays under it are marked with output()');
+  }
+  const reductions = roots.map((r) => (r.family === 'reduce' ? (r.op as ReduceOp) : undefined));
+  // One plan for every chunk: the graph over placeholders of a symbolic length, each mapped array's.
+  const n = size('chunk');
+  const f = compile((...chunks: DeferredArray[]) => {
+    const copyOf = new Map<Node, Node>(mapped.map((m, i) => [m, nodeOf(chunks[i]!)]));
+    for (const node of order) {
+      if (copyOf.has(node)) continue;
+      const inputs = node.inputs.map((i) => copyOf.get(i) ?? i);
+      copyOf.set(node, node.family === 'reduce'
+        ? reduce(node.op === 'mean' ? 'sum' : (node.op as ReduceOp), inputs[0]!)
+        : rebuildNode(node, inputs));
+    }
+    return roots.map((r) => wrapNode(copyOf.get(r)!));
+  }, mapped.map((m) => placeholder([n], m.dtype)));
+  return { mapped, shape, count, roots, reductions, f };
+}
+
+/**
+ * The chunks of `blocks` blocks, at most `most` each, as the kernels'
+ * pairwise combination splits them (a range splits at its middle block,
+ * rounded down), and a function combining one value per chunk in that tree.
+ */
+function chunking(blocks: number, most: number): { readonly ranges: Array<readonly [number, number]>; combine(values: readonly number[], f: (a: number, b: number) => number): number } {
+  const ranges: Array<readonly [number, number]> = [];
+  const split = (lo: number, hi: number): void => {
+    if (hi - lo <= most) ranges.push([lo, hi]);
+    else {
+      const mid = lo + Math.floor((hi - lo) / 2);
+      split(lo, mid);
+      split(mid, hi);
+    }
+  };
+  if (blocks > 0) split(0, blocks);
+  return {
+    ranges,
+    combine: (values, f) => {
+      let k = 0;
+      const tree = (lo: number, hi: number): number => {
+        if (hi - lo <= most) return values[k++]!;
+        const mid = lo + Math.floor((hi - lo) / 2);
+        const left = tree(lo, mid);
+        return f(left, tree(mid, hi));
+      };
+      return tree(0, blocks);
+    },
+  };
+}
+
+/** A mapped array a stream reads: its file, open, and the two buffers its chunks are read into in turn. */
+interface Reading {
+  readonly file: MappedFile;
+  readonly reader: RangeReader;
+  readonly dtype: DType;
+  readonly buffers: Uint8Array[];
+}
+
+/**
+ * Reads chunk `k`, elements [from, to), of every mapped array, decoded (bool
+ * as an ndarray of bool: its bytes alone would read as uint8). Into buffer
+ * k % 2: memory touched once and read into again, where a new buffer per
+ * chunk would cost its first touch every time; chunk k - 2's run, which
+ * used it, is over by then.
+ */
+async function readChunk(files: readonly Reading[], k: number, from: number, to: number): Promise<Array<TypedArray | StdNdarray>> {
+  return Promise.all(files.map(async ({ file, reader, dtype, buffers }) => {
+    const length = (to - from) * file.type.bytes;
+    if ((buffers[k % 2]?.length ?? 0) < length) buffers[k % 2] = new Uint8Array(length);
+    const bytes = buffers[k % 2]!.subarray(0, length);
+    await reader.read(bytes, file.dataOffset + from * file.type.bytes);
+    const { data } = decodeData(bytes, 0, { ...file.type, dtype: file.type.dtype as FileDType }, to - from, file.as, true, file.path);
+    return dtype === 'bool' ? toNdarray({ dtype, shape: [to - from], data }) : data;
+  }));
+}
+
+/**
+ * Where a stream's elementwise results go: the memory a chunk of root
+ * `root` (elements [from, to)) is computed into, and, where they are to go
+ * further (a file), what is done with them once computed, before that memory
+ * is asked for again.
+ */
+interface Sink {
+  into(root: number, from: number, to: number): TypedArray;
+  written?(root: number, values: TypedArray, from: number): Promise<void>;
+}
+
+/**
+ * Runs the stream of `roots` chunk by chunk: elementwise results handed to
+ * `sink`, reductions combined; returns the reductions' values (undefined
+ * for elementwise roots). `onProgress` hears of each chunk read.
+ */
+async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress) => void): Promise<(number | undefined)[]> {
+  const { mapped, count } = plan;
+  const files = await Promise.all(mapped.map(async (m) => {
+    const file = mappedFileOf(m)!;
+    return { file, reader: await openRanges('execute', file.path), dtype: m.dtype, buffers: [] };
+  }));
+  try {
+    const widest = Math.max(...files.map((x) => Math.max(x.file.type.bytes, dtypeInfo(x.dtype).bytes)));
+    const most = Math.max(1, Math.floor(defaultLinker.config.streamBytes / (BLOCK * widest)));
+    const { ranges, combine } = chunking(Math.ceil(count / BLOCK), most);
+    const total = files.reduce((s, x) => s + count * x.file.type.bytes, 0);
+    const perChunk: number[][] = plan.roots.map(() => []);
+    const span = (r: readonly [number, number]): [number, number] => [r[0] * BLOCK, Math.min(count, r[1] * BLOCK)];
+    let next = ranges.length > 0 ? readChunk(files, 0, ...span(ranges[0]!)) : undefined;
+    for (let k = 0; k < ranges.length; k++) {
+      const [from, to] = span(ranges[k]!);
+      const args = await next!;
+      // The next chunk's read overlaps this chunk's run.
+      next = k + 1 < ranges.length ? readChunk(files, k + 1, ...span(ranges[k + 1]!)) : undefined;
+      next?.catch(() => undefined);
+      // Elementwise results are computed straight into where the sink wants them.
+      const outs = plan.reductions.map((op, i) => (op ? null : sink.into(i, from, to)));
+      const results = (await plan.f(...args, { out: outs })) as unknown as Array<StdNdarray | TypedArray>;
+      for (let i = 0; i < plan.roots.length; i++) {
+        if (plan.reductions[i]) perChunk[i]!.push(Number((results[i] as StdNdarray).get()));
+        else await sink.written?.(i, outs[i]!, from);
+      }
+      onProgress?.({ done: files.reduce((s, x) => s + to * x.file.type.bytes, 0), total });
+    }
+    if (ranges.length === 0) onProgress?.({ done: 0, total });
+    return plan.roots.map((root, i) => {
+      const op = plan.reductions[i];
+      if (!op) return undefined;
+      const values = perChunk[i]!;
+      // An empty array's reduction is the identity, as in memory (and NaN for a mean, as NumPy's).
+      if (values.length === 0) return op === 'prod' || op === 'all' ? 1 : op === 'mean' ? NaN : op === 'min' || op === 'max' ? NaN : 0;
+      const value = combine(values, combiner(op === 'mean' ? 'sum' : op, op === 'any' || op === 'all' ? 'bool' : root.inputs[0]!.dtype));
+      return op === 'mean' ? value / count : value;
+    });
+  } finally {
+    await Promise.all(files.map((x) => x.reader.close()));
+  }
+}
+
+/** The typed array `out` must be to take a result of `dtype` and `count` values, or an error saying what it is instead. */
+function checkOut(out: unknown, dtype: DType, count: number): TypedArray {
+  const { ctor } = dtypeInfo(dtype);
+  if (!(out instanceof ctor) || out.length !== count) {
+    throw new TypeError(`execute: out must be a ${ctor.name} of ${count} element(s) for this ${dtype} result of a run over arrays loaded with mmapMode; got ${describe(out)}`);
+  }
+  return out;
+}
+
+/**
+ * execute() of `x`, whose graph reads mapped arrays: its value, streamed;
+ * written into `out` (a typed array of its dtype and size), which is
+ * returned, where one is given.
+ */
+async function executeStreamed(x: DeferredArray, options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<StdNdarray | TypedArray> {
+  const root = nodeOf(x);
+  const plan = streamPlan([root]);
+  const reduction = root.family === 'reduce';
+  const given = options.out === undefined ? undefined : checkOut(options.out, root.dtype, reduction ? 1 : plan.count);
+  if (!given && !reduction && plan.count * dtypeInfo(root.dtype).bytes > 2 ** 32) {
+    throw unsupported(`its result (${plan.count} ${root.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
+  }
+  const data = given ?? new (dtypeInfo(root.dtype).ctor)(reduction ? 1 : plan.count);
+  const [value] = await runStream(plan, { into: (_, from, to) => data.subarray(from, to) }, options.onProgress);
+  if (reduction) data[0] = value!;
+  return given ?? toNdarray({ dtype: root.dtype, shape: reduction ? [] : plan.shape, data });
+}
+
+setStreamer((root, options) => executeStreamed(wrapNode(root), options));
+
+export { executeStreamed, runStream, streamPlan };
+export type { Progress, Sink, StreamPlan };

@@ -1,0 +1,166 @@
+// Arrays that stay in their file (da.load with mmapMode, api/streamed.ts):
+// a run over them streams the file chunk by chunk and gives, bit for bit,
+// what the same graph over the array in memory gives, whatever the chunk
+// size and worker count; saves stream into the file, whole or not at all;
+// what a stream cannot run yet is refused with what to do instead.
+import { afterAll, afterEach, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import * as da from '../index.js';
+import { hexOf } from '../../test/hex-of.js';
+
+let dir: string;
+const { threads, streamBytes } = da.configure();
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'deferred-array-stream-'));
+});
+afterEach(() => {
+  da.configure({ threads, streamBytes });
+});
+afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
+  await da.shutdown();
+});
+
+/** Values with some of everything: signs, magnitudes, a NaN-free spread (reductions of NaN are checked apart). */
+const values = (n: number, seed: number): Float64Array => Float64Array.from({ length: n }, (_, i) => Math.sin(i * 0.37 + seed) * 10 ** ((i % 7) - 3));
+
+async function saved(name: string, x: da.DeferredArray | Float64Array): Promise<string> {
+  const path = join(dir, name);
+  await da.save(path, x);
+  return path;
+}
+
+const mapped = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, { ...options, mmapMode: 'r' });
+const inMemory = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, options);
+
+type Graph = (x: da.DeferredArray) => da.DeferredArray;
+const GRAPHS: Record<string, Graph> = {
+  sum: (x) => da.sum(x),
+  mean: (x) => da.mean(x.mul(2).add(1)),
+  min: (x) => da.min(x),
+  max: (x) => da.max(da.abs(x).sqrt()),
+  prod: (x) => da.prod(x.div(1e4).add(1)),
+  any: (x) => da.any(x.gt(9.9)),
+  all: (x) => da.all(x.lt(1e4)),
+  elementwise: (x) => da.exp(x.div(1e3)).mul(x).sub(0.5),
+};
+
+describe('a run over a mapped array is bit for bit the run over it in memory', () => {
+  test.each([1, 2])('every reduction and an elementwise chain, 8 blocks a chunk (a tree of uneven chunks), on %i worker(s)', async (workers) => {
+    // 2.5M values in a 2-D array: 153 blocks, streamed 8 blocks (1 MiB) at a time.
+    const path = await saved('uneven.npy', da.wrap(values(2_500_000, 1)).reshape([1250, 2000]));
+    da.configure({ threads: workers, streamBytes: 8 * 16384 * 8 });
+    const [m, x] = [await mapped(path), await inMemory(path)];
+    for (const [name, g] of Object.entries(GRAPHS)) expect([name, await hexOf(g(m))]).toEqual([name, await hexOf(g(x))]);
+  }, 60_000);
+
+  test('a 256 MiB file on the default chunk size: a sum and a mean, and the same bits on 1 and 2 workers', async () => {
+    const n = 2 ** 25;
+    const path = await saved('big.npy', values(n, 2));
+    const x = await inMemory(path);
+    const want = [await hexOf(da.sum(x)), await hexOf(da.mean(x.mul(x)))];
+    for (const workers of [1, 2]) {
+      da.configure({ threads: workers });
+      const m = await mapped(path);
+      expect([workers, await hexOf(da.sum(m)), await hexOf(da.mean(m.mul(m)))]).toEqual([workers, ...want]);
+    }
+  }, 120_000);
+
+  test('NaN, dtypes the file holds (float32, int32, bool, big-endian) and those converted as they load (int64, float16)', async () => {
+    da.configure({ streamBytes: 2 ** 17 });
+    const n = 100_000;
+    const f = values(n, 3);
+    f[70_000] = NaN;
+    const cases: Array<[string, da.DeferredArray | Float64Array, Graph, da.LoadOptions?]> = [
+      ['nan.npy', f, (x) => da.max(x)],
+      ['nan2.npy', f, (x) => da.sum(x)],
+      ['f32.npy', da.wrap(f).astype('float32'), (x) => x.mul(3).add(1)],
+      ['i32.npy', da.wrap(f).mul(1000).astype('int32'), (x) => da.min(x.sub(7))],
+      ['bool.npy', da.wrap(f).gt(0), (x) => da.all(x)],
+    ];
+    for (const [name, data, g, options] of cases) {
+      const path = await saved(name, data);
+      expect([name, await hexOf(g(await mapped(path, options)))]).toEqual([name, await hexOf(g(await inMemory(path, options)))]);
+    }
+    // NumPy-written files of the byte order and dtypes the package converts.
+    const fixtures = join(import.meta.dirname ?? '', '../../test/fixtures/npy');
+    for (const [name, options] of [['float64-be-c.npy', {}], ['int64.npy', { dtype: 'float64' }], ['int64-be.npy', { dtype: 'int16' }], ['float16.npy', {}], ['bool-na-c.npy', {}]] as const) {
+      const path = join(fixtures, name);
+      const g = (x: da.DeferredArray): da.DeferredArray => x.add(x);
+      expect([name, await hexOf(g(await mapped(path, options)))]).toEqual([name, await hexOf(g(await inMemory(path, options)))]);
+    }
+  });
+
+  test('an empty array: the reductions\' identities, and an empty result', async () => {
+    const path = await saved('empty.npy', new Float64Array(0));
+    const [m, x] = [await mapped(path), await inMemory(path)];
+    for (const g of [GRAPHS['sum']!, GRAPHS['prod']!, GRAPHS['any']!, GRAPHS['all']!, GRAPHS['elementwise']!]) expect(await hexOf(g(m))).toBe(await hexOf(g(x)));
+  });
+
+  test('progress: after every chunk, bytes read so far of the total, ending at the total', async () => {
+    const path = await saved('progress.npy', values(300_000, 4));
+    da.configure({ streamBytes: 2 ** 17 });
+    const seen: Array<{ done: number; total: number }> = [];
+    await da.sum(await mapped(path)).execute({ onProgress: (p) => seen.push(p) });
+    expect(seen.length).toBe(Math.ceil(300_000 / 16384));
+    expect(seen.every((p, i) => p.total === 300_000 * 8 && (i === 0 || p.done > seen[i - 1]!.done))).toBe(true);
+    expect(seen.at(-1)!.done).toBe(300_000 * 8);
+    await expect(da.sum(await mapped(path)).execute({ onProgress: 3 } as never)).rejects.toThrow(/option onProgress must be a function/);
+  });
+});
+
+describe('saving a mapped array\'s results', () => {
+  test('an elementwise result streams into the file, bit for bit the save of the in-memory one; a reduction saves its value', async () => {
+    const path = await saved('source.npy', da.wrap(values(200_003, 5)).reshape([200_003]));
+    da.configure({ streamBytes: 2 ** 17 });
+    const g = GRAPHS['elementwise']!;
+    await da.save(join(dir, 'streamed.npy'), g(await mapped(path)));
+    await da.save(join(dir, 'in-memory.npy'), g(await inMemory(path)));
+    expect(Buffer.compare(readFileSync(join(dir, 'streamed.npy')), readFileSync(join(dir, 'in-memory.npy')))).toBe(0);
+    const bytes = (await da.save(null, da.mean(await mapped(path))))!;
+    expect(Buffer.compare(Buffer.from(bytes), Buffer.from((await da.save(null, da.mean(await inMemory(path))))!))).toBe(0);
+    expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
+  });
+
+  test('a file cut short while it streams: the run fails saying where, the target is untouched, no temporary is left', async () => {
+    const path = await saved('cut.npy', values(400_000, 6));
+    const m = await mapped(path);
+    da.configure({ streamBytes: 2 ** 17 });
+    const target = join(dir, 'target.npy');
+    writeFileSync(target, 'before');
+    truncateSync(path, 128 + 300_000 * 8);
+    await expect(da.save(target, m.add(1))).rejects.toThrow(/ended at byte 2400128, though \d+ bytes more were to be read there/);
+    await expect(da.sum(m).execute()).rejects.toThrow(/ended at byte/);
+    expect(readFileSync(target, 'utf8')).toBe('before');
+    expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
+  });
+});
+
+describe('what a stream does not run yet, and bad input', () => {
+  test('each refused with what to do instead', async () => {
+    const path = await saved('refuse.npy', da.wrap(values(6, 7)).reshape([2, 3]));
+    const m = await mapped(path);
+    expect(() => m.executeSync()).toThrow(/only execute\(\) does; await x\.execute\(\)/);
+    await expect(m.transpose().execute()).rejects.toThrow(/transpose is not among the operations a stream runs/);
+    await expect(da.sum(m, { axis: 0 }).execute()).rejects.toThrow(/reduces along some axes only/);
+    await expect(da.sum(m).add(1).execute()).rejects.toThrow(/the sum is used by further operations/);
+    await expect(m.add(da.array([1, 2, 3])).execute()).rejects.toThrow(/an array in memory, of shape \(3\), is read beside the mapped ones/);
+    await expect(da.sum(m.astype('float32')).execute()).rejects.toThrow(/sum of float32 .* astype\('float64'\) first/);
+    await expect(m.execute({ view: true })).rejects.toThrow(/gives no view yet/);
+    await expect(m.execute({ out: new Float32Array(6) })).rejects.toThrow(/out must be a Float64Array of 6 element\(s\)/);
+    await expect(da.load(path as `${string}.npy`, { mmapMode: 'w' as never })).rejects.toThrow(/option mmapMode must be 'r'/);
+    await expect(da.load(readFileSync(path), { mmapMode: 'r' })).rejects.toThrow(/mmapMode needs a path/);
+  });
+
+  test('files mmapMode does not take: Fortran order, archives, int64 without a dtype, a file shorter than its header says', async () => {
+    const fixtures = join(import.meta.dirname ?? '', '../../test/fixtures/npy');
+    await expect(mapped(join(fixtures, 'float64-le-f.npy'))).rejects.toThrow(/is in Fortran order; mmapMode streams C-ordered files/);
+    await expect(mapped(join(fixtures, 'pair.npz'))).rejects.toThrow(/is an \.npz archive; mmapMode maps \.npy files/);
+    await expect(mapped(join(fixtures, 'int64.npy'))).rejects.toThrow(/holds int64, which the package has no dtype for/);
+    const short = join(dir, 'short.npy');
+    writeFileSync(short, readFileSync(join(fixtures, 'float64-le-c.npy')).subarray(0, 200));
+    await expect(mapped(short)).rejects.toThrow(/is truncated: its header says 24 values of 8 bytes \(192 bytes\) from byte 128, but the file ends at byte 200/);
+  });
+});
