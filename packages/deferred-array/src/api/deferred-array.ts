@@ -139,10 +139,10 @@ class DeferredArray {
     const request = resultRequest('execute', options);
     const root = nodeOf(this);
     // A graph over arrays loaded with mmapMode runs chunk by chunk through their files.
-    const streamer = streamerFor(root);
+    const streamer = streamerFor([root]);
     if (streamer) {
       if (options?.view) throw new NotSupportedError('execute: a run over arrays loaded with mmapMode gives no view yet: an ordinary array, or out');
-      return (await streamer(root, options ?? {})) as StdNdarray;
+      return (await streamer([root], options ?? {}))[0] as StdNdarray;
     }
     return (await defaultLinker.runNodesAsync([root], false, false, request)) as StdNdarray | OutputRecord;
   }
@@ -150,7 +150,7 @@ class DeferredArray {
   /** As execute(), on the calling thread. */
   executeSync(options?: ExecuteOptions): StdNdarray | OutputRecord {
     const request = resultRequest('executeSync', options);
-    if (streamerFor(nodeOf(this))) {
+    if (streamerFor([nodeOf(this)])) {
       throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await x.execute()');
     }
     return defaultLinker.runNodes([nodeOf(this)], false, false, request) as StdNdarray | OutputRecord;

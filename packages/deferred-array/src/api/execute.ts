@@ -1,6 +1,8 @@
 // Module-level execution and lifetime on the default runtime: da.execute([a, b]),
 // configure(), shutdown() and statistics.
 import type { HeapStats } from '../core/heap.js';
+import { NotSupportedError } from '../ir/errors.js';
+import { streamerFor } from '../ir/mapped.js';
 import type { Linker, OutputRecord } from '../execute/linker.js';
 import type { Config, ConfigureOptions } from '../execute/config.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -40,10 +42,21 @@ function executeSyncOn(linker: Linker, xs: readonly DeferredArray[], options?: E
  * (out: a list of arrays, one per array executed, or a record).
  */
 async function execute(xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
+  // Arrays over files loaded with mmapMode stream together, in one pass over the files.
+  const roots = checkArrays(xs).map((x) => nodeOf(x));
+  const streamer = streamerFor(roots);
+  if (streamer) {
+    resultRequest('execute', options);
+    if (options?.view) throw new NotSupportedError('execute: a run over arrays loaded with mmapMode gives no view yet: ordinary arrays');
+    return (await streamer(roots, options ?? {})) as StdNdarray[];
+  }
   return executeOn(defaultLinker, xs, options);
 }
 
 function executeSync(xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
+  if (streamerFor(checkArrays(xs).map((x) => nodeOf(x)))) {
+    throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await da.execute([...])');
+  }
   return executeSyncOn(defaultLinker, xs, options);
 }
 

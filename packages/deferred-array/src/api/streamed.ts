@@ -242,25 +242,32 @@ function checkOut(out: unknown, dtype: DType, count: number): TypedArray {
 }
 
 /**
- * execute() of `x`, whose graph reads mapped arrays: its value, streamed;
- * written into `out` (a typed array of its dtype and size), which is
- * returned, where one is given.
+ * execute() of `roots`, whose graph reads mapped arrays: their values,
+ * streamed together (one pass over the files); for one root, written into
+ * `out` (a typed array of its dtype and size), which is returned in its
+ * place, where one is given.
  */
-async function executeStreamed(x: DeferredArray, options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<StdNdarray | TypedArray> {
-  const root = nodeOf(x);
-  const plan = streamPlan([root]);
-  const reduction = root.family === 'reduce';
-  const given = options.out === undefined ? undefined : checkOut(options.out, root.dtype, reduction ? 1 : plan.count);
-  if (!given && !reduction && plan.count * dtypeInfo(root.dtype).bytes > 2 ** 32) {
-    throw unsupported(`its result (${plan.count} ${root.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
-  }
-  const data = given ?? new (dtypeInfo(root.dtype).ctor)(reduction ? 1 : plan.count);
-  const [value] = await runStream(plan, { into: (_, from, to) => data.subarray(from, to) }, options.onProgress);
-  if (reduction) data[0] = value!;
-  return given ?? toNdarray({ dtype: root.dtype, shape: reduction ? [] : plan.shape, data });
+async function executeStreamed(roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<Array<StdNdarray | TypedArray>> {
+  const plan = streamPlan(roots);
+  if (options.out !== undefined && roots.length !== 1) throw unsupported('out is taken for one array at a time');
+  const datas = roots.map((root) => {
+    const reduction = root.family === 'reduce';
+    const given = options.out === undefined ? undefined : checkOut(options.out, root.dtype, reduction ? 1 : plan.count);
+    if (!given && !reduction && plan.count * dtypeInfo(root.dtype).bytes > 2 ** 32) {
+      throw unsupported(`its result (${plan.count} ${root.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
+    }
+    return { given, data: given ?? new (dtypeInfo(root.dtype).ctor)(reduction ? 1 : plan.count) };
+  });
+  const values = await runStream(plan, { into: (i, from, to) => datas[i]!.data.subarray(from, to) }, options.onProgress);
+  return roots.map((root, i) => {
+    const { given, data } = datas[i]!;
+    const reduction = root.family === 'reduce';
+    if (reduction) data[0] = values[i]!;
+    return given ?? toNdarray({ dtype: root.dtype, shape: reduction ? [] : plan.shape, data });
+  });
 }
 
-setStreamer((root, options) => executeStreamed(wrapNode(root), options));
+setStreamer(executeStreamed);
 
 export { executeStreamed, runStream, streamPlan };
 export type { Progress, Sink, StreamPlan };

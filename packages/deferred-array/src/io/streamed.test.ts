@@ -93,6 +93,26 @@ describe('a run over a mapped array is bit for bit the run over it in memory', (
     }
   });
 
+  test('da.execute of several arrays over the file streams them together, in one pass, with the in-memory bits', async () => {
+    const path = await saved('several.npy', values(200_000, 8));
+    da.configure({ streamBytes: 2 ** 17 });
+    const graphs = (x: da.DeferredArray): da.DeferredArray[] => [da.mean(x), da.max(x.abs()), x.mul(2).add(1), da.any(x.lt(-9.99))];
+    const seen: number[] = [];
+    const streamed = (await da.execute(graphs(await mapped(path)), { onProgress: ({ done }) => seen.push(done) })) as da.StdNdarray[];
+    const inMemory_ = (await da.execute(graphs(await inMemory(path)))) as da.StdNdarray[];
+    const hex = (r: da.StdNdarray): string => {
+      const d = r.data as unknown as ArrayBufferView;
+      return `${r.dtype}[${r.shape.join(',')}]:${Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex')}`;
+    };
+    expect(streamed.map(hex)).toEqual(inMemory_.map(hex));
+    // One pass: a progress report per chunk, of the file's bytes once.
+    expect(seen).toHaveLength(Math.ceil(200_000 / 16384));
+    expect(seen.at(-1)).toBe(200_000 * 8);
+    await expect(da.execute(graphs(await mapped(path)), { out: [new Float64Array(1)] })).rejects.toThrow(/out is taken for one array at a time/);
+    const again = graphs(await mapped(path));
+    expect(() => da.executeSync(again)).toThrow(/await da\.execute\(\[\.\.\.\]\)/);
+  });
+
   test('an empty array: the reductions\' identities, and an empty result', async () => {
     const path = await saved('empty.npy', new Float64Array(0));
     const [m, x] = [await mapped(path), await inMemory(path)];

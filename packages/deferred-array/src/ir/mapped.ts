@@ -39,16 +39,16 @@ function readsMapped(roots: readonly Node[]): boolean {
 }
 
 /** Runs a graph that reads mapped arrays (api/streamed.ts registers it: the layers below cannot call up to it). */
-type Streamer = (root: Node, options: { readonly out?: unknown; readonly onProgress?: (p: { done: number; total: number }) => void }) => Promise<unknown>;
+type Streamer = (roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: { done: number; total: number }) => void }) => Promise<unknown[]>;
 let streamer: Streamer | undefined;
 
 function setStreamer(s: Streamer): void {
   streamer = s;
 }
 
-/** The streamer, where the graph under `root` reads a mapped array. */
-function streamerFor(root: Node): Streamer | undefined {
-  return readsMapped([root]) ? streamer : undefined;
+/** The streamer, where the graph under `roots` reads a mapped array. */
+function streamerFor(roots: readonly Node[]): Streamer | undefined {
+  return readsMapped(roots) ? streamer : undefined;
 }
 
 export { mappedNode, mappedFileOf, readsMapped, setStreamer, streamerFor };
