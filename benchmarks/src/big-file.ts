@@ -114,7 +114,8 @@ async function bigFileReport(gb: number, rounds: number, showProgress: boolean):
       clearInterval(sampler);
     }
     rssPeakMiB = Math.max(rssPeakMiB, mib());
-    if (Math.abs(mean - want) > 1e-9 * want) throw new Error(`big-file: the streamed mean is ${mean}, expected ${want}`);
+    // Written so that a NaN mean fails too.
+    if (!(Math.abs(mean - want) <= 1e-9 * want)) throw new Error(`big-file: the streamed mean is ${mean}, expected ${want}`);
     // The saved values at places spread through the file, and its size.
     const saved = await open(out, 'r');
     try {

@@ -10,6 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { isThenable } from '../util/stack-context.js';
+import { mappedFileOf, readsMapped } from '../ir/mapped.js';
 import { expectOp, makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';
@@ -143,6 +144,10 @@ function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placehold
     if (n.op === 'cond') {
       throw new NotSupportedError('compile: da.cond inside a compiled function is not supported yet; ' +
         'call the compiled function inside the branches instead, or use da.where for an elementwise choice');
+    }
+    if (mappedFileOf(n)) {
+      throw new NotSupportedError('compile: fn reads an array loaded with mmapMode, whose values stay in its file; runs over it stream through execute(), ' +
+        'which compiled functions do not; load it without mmapMode to use it here');
     }
   }
   return { roots, many: Array.isArray(value), leaves, shapeRead };
@@ -299,6 +304,7 @@ class Compiled {
     const p = this.#ps[i]!;
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
+      if (readsMapped([n])) throw new NotSupportedError(`compiled function: argument ${i} reads an array loaded with mmapMode; runs over it stream through execute() alone`);
       // A source, or a reshape of one (the same values in row-major order), is read where it is.
       const src = n.op === 'reshape' && n.inputs[0].op === 'source' ? n.inputs[0] : n;
       if (src.op !== 'source') return n;

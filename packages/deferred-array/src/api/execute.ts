@@ -29,11 +29,18 @@ function checkArrays(xs: unknown): DeferredArray[] {
 /** execute() on `linker`: its arrays planned and run together. */
 async function executeOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
   const roots = checkArrays(xs).map((x) => nodeOf(x));
+  if (linker !== defaultLinker && streamerFor(roots)) {
+    throw new NotSupportedError('execute: arrays loaded with mmapMode stream through the default runtime (da.execute), not through a Runtime of its own');
+  }
   return (await linker.runNodesAsync(roots, true, false, resultRequest('execute', options))) as StdNdarray[] | OutputRecord;
 }
 
 function executeSyncOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
-  return linker.runNodes(checkArrays(xs).map((x) => nodeOf(x)), true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
+  const roots = checkArrays(xs).map((x) => nodeOf(x));
+  if (streamerFor(roots)) {
+    throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await da.execute([...])');
+  }
+  return linker.runNodes(roots, true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
 }
 
 /**
@@ -54,9 +61,6 @@ async function execute(xs: readonly DeferredArray[], options?: ExecuteOptions): 
 }
 
 function executeSync(xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
-  if (streamerFor(checkArrays(xs).map((x) => nodeOf(x)))) {
-    throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await da.execute([...])');
-  }
   return executeSyncOn(defaultLinker, xs, options);
 }
 

@@ -80,11 +80,11 @@ async function loadMapped(source: unknown, dtype: DType | undefined): Promise<De
   }
   const path = pathOf(source);
   const name = `load: '${path}'`;
-  let { head, size } = await readHead('load', path, HEAD_BYTES);
+  let { head, size, identity } = await readHead('load', path, HEAD_BYTES);
   if (isZip(head)) throw new NotSupportedError(`${name} is an .npz archive; mmapMode maps .npy files (NumPy does not map .npz members either)`);
   if (isNpy(head) && head.length >= 12) {
     const length = head[6] === 1 ? head[8]! | (head[9]! << 8) : new DataView(head.buffer, head.byteOffset).getUint32(8, true);
-    if (length + 12 > head.length && size > head.length) ({ head, size } = await readHead('load', path, length + 12));
+    if (length + 12 > head.length && size > head.length) ({ head, size, identity } = await readHead('load', path, length + 12));
   }
   const header = readNpyHeader(head, name);
   const type = fileType(header.descr, name);
@@ -100,7 +100,7 @@ async function loadMapped(source: unknown, dtype: DType | undefined): Promise<De
   const wide = type.dtype === 'int64' || type.dtype === 'uint64';
   if (wide && !dtype) decodeData(new Uint8Array(0), 0, type, 0, undefined, true, name);
   const decoded: DType = wide ? wideCarrier(dtype!) : type.dtype === 'float16' ? 'float32' : type.dtype as DType;
-  const x = wrapNode(mappedNode({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined }, shape, decoded));
+  const x = wrapNode(mappedNode({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined, identity }, shape, decoded));
   return dtype && dtype !== decoded ? x.astype(dtype) : x;
 }
 

@@ -56,6 +56,8 @@ interface StreamPlan {
   readonly count: number;
   readonly roots: readonly Node[];
   readonly reductions: readonly (ReduceOp | undefined)[];
+  /** Bytes of the widest value a chunk holds (a file's element, an intermediate or a result): chunks are sized by it. */
+  readonly widest: number;
   /** The chunk function: the graph over one-dimensional placeholders, means as sums. */
   readonly f: CompiledFunction;
 }
@@ -96,8 +98,13 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
     } else {
       throw unsupported(`${n.op} is not among the operations a stream runs`);
     }
-    if (markOf(n) && !rootSet.has(n)) throw unsupported('arrays under it are marked with output()');
+    if (markOf(n)) throw unsupported('arrays in it are marked with output()');
   }
+  for (const r of roots) {
+    if (r.family !== 'reduce' && !sameShape(r.shape, shape)) throw unsupported(`an array of shape (${r.shape.join(', ')}) that reads no mapped array is asked for beside them; execute it apart`);
+  }
+  let widest = 1;
+  for (const n of order) widest = Math.max(widest, dtypeInfo(n.dtype).bytes, mappedFileOf(n)?.type.bytes ?? 1);
   const reductions = roots.map((r) => (r.family === 'reduce' ? (r.op as ReduceOp) : undefined));
   // One plan for every chunk: the graph over placeholders of a symbolic length, each mapped array's.
   const n = size('chunk');
@@ -112,7 +119,7 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
     }
     return roots.map((r) => wrapNode(copyOf.get(r)!));
   }, mapped.map((m) => placeholder([n], m.dtype)));
-  return { mapped, shape, count, roots, reductions, f };
+  return { mapped, shape, count, roots, reductions, widest, f };
 }
 
 /**
@@ -190,12 +197,19 @@ interface Sink {
  */
 async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress) => void): Promise<(number | undefined)[]> {
   const { mapped, count } = plan;
-  const files = await Promise.all(mapped.map(async (m) => {
+  // Every file opened, or none left open: one that fails to open closes those that did.
+  const opened = await Promise.allSettled(mapped.map(async (m): Promise<Reading> => {
     const file = mappedFileOf(m)!;
-    return { file, reader: await openRanges('execute', file.path), dtype: m.dtype, buffers: [] };
+    return { file, reader: await openRanges('execute', file.path, file.identity), dtype: m.dtype, buffers: [] };
   }));
+  const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) {
+    await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.reader.close() : undefined)));
+    throw failed.reason;
+  }
+  const files = opened.map((o) => (o as PromiseFulfilledResult<Reading>).value);
   try {
-    const widest = Math.max(...files.map((x) => Math.max(x.file.type.bytes, dtypeInfo(x.dtype).bytes)));
+    const widest = plan.widest;
     const most = Math.max(1, Math.floor(defaultLinker.config.streamBytes / (BLOCK * widest)));
     const { ranges, combine } = chunking(Math.ceil(count / BLOCK), most);
     const total = files.reduce((s, x) => s + count * x.file.type.bytes, 0);
@@ -228,7 +242,8 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
       return op === 'mean' ? value / count : value;
     });
   } finally {
-    await Promise.all(files.map((x) => x.reader.close()));
+    // A close that fails must not hide the error that ended the run.
+    await Promise.allSettled(files.map((x) => x.reader.close()));
   }
 }
 
@@ -247,7 +262,7 @@ function checkOut(out: unknown, dtype: DType, count: number): TypedArray {
  * `out` (a typed array of its dtype and size), which is returned in its
  * place, where one is given.
  */
-async function executeStreamed(roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<Array<StdNdarray | TypedArray>> {
+async function executeStreamed(roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<StdNdarray[]> {
   const plan = streamPlan(roots);
   if (options.out !== undefined && roots.length !== 1) throw unsupported('out is taken for one array at a time');
   const datas = roots.map((root) => {
@@ -263,7 +278,8 @@ async function executeStreamed(roots: readonly Node[], options: { readonly out?:
     const { given, data } = datas[i]!;
     const reduction = root.family === 'reduce';
     if (reduction) data[0] = values[i]!;
-    return given ?? toNdarray({ dtype: root.dtype, shape: reduction ? [] : plan.shape, data });
+    // An out comes back as in memory: an ndarray over it, of the result's shape.
+    return toNdarray({ dtype: root.dtype, shape: reduction ? [] : plan.shape, data: given ?? data });
   });
 }
 

@@ -30,10 +30,11 @@ interface Config {
   readonly inlineThreshold: number;
   readonly errors: ErrorPolicy;
   /**
-   * A streamed run (arrays loaded with mmapMode) reads each array this many
-   * bytes at a time, at most (rounded down to whole blocks of 16,384
-   * elements): with the next chunk read while this one computes, about
-   * twice this per array, plus the results' chunks, is what a run holds.
+   * A streamed run (arrays loaded with mmapMode) takes this many bytes of
+   * its widest value (an input, an intermediate or a result) at a time, at
+   * most, in whole blocks of 16,384 elements. A run holds a few chunks per
+   * array it reads (the chunk read next, the one running and its heap copy)
+   * and per result, and the heap keeps the room it grew to.
    */
   readonly streamBytes: number;
 }
@@ -150,8 +151,9 @@ function checkInlineThreshold(t: unknown): number {
 }
 
 function checkStreamBytes(b: unknown): number {
-  if (typeof b !== 'number' || !Number.isInteger(b) || b < 2 ** 17 || b > 2 ** 31) {
-    throw new RangeError(`configure: option streamBytes must be a whole number of bytes from 2^17 (one block of float64) to 2^31; got ${String(b)}`);
+  // Past 2^30 a chunk's read or write would outgrow what one file call takes (Node aborts at 2^31).
+  if (typeof b !== 'number' || !Number.isInteger(b) || b < 2 ** 17 || b > 2 ** 30) {
+    throw new RangeError(`configure: option streamBytes must be a whole number of bytes from 2^17 (one block of float64) to 2^30; got ${String(b)}`);
   }
   return b;
 }

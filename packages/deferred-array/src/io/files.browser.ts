@@ -30,6 +30,12 @@ async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStor
   return new FetchStore(url.href);
 }
 
+interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
 interface RangeReader {
   read(into: Uint8Array, position: number): Promise<void>;
   close(): Promise<void>;
@@ -48,4 +54,4 @@ const openRanges = (fn: string): Promise<RangeReader> => noFiles(fn, 'a streamed
 const openParts = (fn: string): Promise<PartWriter> => noFiles(fn, 'a streamed save');
 
 export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt, readHead, openRanges, openParts };
-export type { RangeReader, PartWriter };
+export type { RangeReader, PartWriter, FileIdentity };

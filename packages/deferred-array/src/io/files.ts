@@ -74,19 +74,31 @@ async function zarrStoreAt(fn: string, location: string | URL): Promise<ZarrStor
   return new FileSystemStore(path);
 }
 
-/** The first `bytes` of the file at `path` (fewer where it is shorter), and its size. */
-async function readHead(fn: string, path: string, bytes: number): Promise<{ readonly head: Uint8Array; readonly size: number }> {
+/** What tells one file from another at a path: a file written over it since (a save renames a new one into place) differs. */
+interface FileIdentity {
+  readonly dev: number;
+  readonly ino: number;
+  readonly size: number;
+  readonly mtimeMs: number;
+}
+
+const identityOf = (s: FileIdentity): FileIdentity => ({ dev: s.dev, ino: s.ino, size: s.size, mtimeMs: s.mtimeMs });
+const sameFile = (a: FileIdentity, b: FileIdentity): boolean => a.dev === b.dev && a.ino === b.ino && a.size === b.size && a.mtimeMs === b.mtimeMs;
+
+/** The first `bytes` of the file at `path` (fewer where it is shorter), its size, and what identifies it. */
+async function readHead(fn: string, path: string, bytes: number): Promise<{ readonly head: Uint8Array; readonly size: number; readonly identity: FileIdentity }> {
   let file;
   try {
     file = await open(path, 'r');
-    const { size } = await file.stat();
+    const stats = await file.stat();
+    const { size } = stats;
     const head = new Uint8Array(Math.min(bytes, size));
     for (let at = 0; at < head.length;) {
       const { bytesRead } = await file.read(head, at, head.length - at, at);
       if (bytesRead === 0) break;
       at += bytesRead;
     }
-    return { head, size };
+    return { head, size, identity: identityOf(stats) };
   } catch (e) {
     throw fileError(fn, 'read', path, e);
   } finally {
@@ -100,14 +112,25 @@ interface RangeReader {
   close(): Promise<void>;
 }
 
-async function openRanges(fn: string, path: string): Promise<RangeReader> {
+/** The file at `path` opened for reading ranges; it must still be the file `identity` names (else a DeferredArrayError saying it changed). */
+async function openRanges(fn: string, path: string, identity: FileIdentity): Promise<RangeReader> {
   const file = await open(path, 'r').catch((e: unknown) => {
     throw fileError(fn, 'read', path, e);
   });
+  const now = await file.stat().catch(async (e: unknown) => {
+    await file.close();
+    throw fileError(fn, 'read', path, e);
+  });
+  if (!sameFile(identityOf(now), identity)) {
+    await file.close();
+    throw new DeferredArrayError(`${fn}: '${path}' is not the file it was when loaded with mmapMode (it was written over or changed since); load it again`, 'FILE_CHANGED');
+  }
   return {
     read: async (into, position) => {
       for (let at = 0; at < into.length;) {
-        const { bytesRead } = await file.read(into, at, into.length - at, position + at);
+        const { bytesRead } = await file.read(into, at, into.length - at, position + at).catch((e: unknown) => {
+          throw fileError(fn, 'read', path, e);
+        });
         if (bytesRead === 0) throw new DeferredArrayError(`${fn}: '${path}' ended at byte ${position + at}, though ${into.length - at} bytes more were to be read there: was it cut short while the run read it?`, 'FILE_FORMAT');
         at += bytesRead;
       }
@@ -161,4 +184,4 @@ async function openParts(fn: string, p: string | URL): Promise<PartWriter> {
 }
 
 export { hasFileSystem, readPath, writePath, pathOf, zarrStoreAt, readHead, openRanges, openParts };
-export type { RangeReader, PartWriter };
+export type { RangeReader, PartWriter, FileIdentity };

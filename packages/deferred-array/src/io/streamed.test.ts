@@ -144,15 +144,23 @@ describe('saving a mapped array\'s results', () => {
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
   });
 
-  test('a file cut short while it streams: the run fails saying where, the target is untouched, no temporary is left', async () => {
+  test('a file cut short while it streams: the run fails saying where; cut before, the save is refused, the target untouched, no temporary left', async () => {
     const path = await saved('cut.npy', values(400_000, 6));
     const m = await mapped(path);
     da.configure({ streamBytes: 2 ** 17 });
+    // Cut after the first chunk was read: a read past the new end fails, naming the byte.
+    let cut = false;
+    const run = da.sum(m).execute({
+      onProgress: () => {
+        if (!cut) truncateSync(path, 128 + 100_000 * 8);
+        cut = true;
+      },
+    });
+    await expect(run).rejects.toThrow(/ended at byte 800128, though \d+ bytes more were to be read there/);
+    // Cut before the run: the file is not the one loaded, and a save over it writes nothing.
     const target = join(dir, 'target.npy');
     writeFileSync(target, 'before');
-    truncateSync(path, 128 + 300_000 * 8);
-    await expect(da.save(target, m.add(1))).rejects.toThrow(/ended at byte 2400128, though \d+ bytes more were to be read there/);
-    await expect(da.sum(m).execute()).rejects.toThrow(/ended at byte/);
+    await expect(da.save(target, m.add(1))).rejects.toThrow(/is not the file it was when loaded with mmapMode/);
     expect(readFileSync(target, 'utf8')).toBe('before');
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
   });
@@ -172,6 +180,30 @@ describe('what a stream does not run yet, and bad input', () => {
     await expect(m.execute({ out: new Float32Array(6) })).rejects.toThrow(/out must be a Float64Array of 6 element\(s\)/);
     await expect(da.load(path as `${string}.npy`, { mmapMode: 'w' as never })).rejects.toThrow(/option mmapMode must be 'r'/);
     await expect(da.load(readFileSync(path), { mmapMode: 'r' })).rejects.toThrow(/mmapMode needs a path/);
+  });
+
+  test('a file written over since it was loaded; marks; compiled functions and runtimes of their own; arrays beside that read no file; chunk sizes past 2^30', async () => {
+    const path = await saved('changed.npy', values(50_000, 9));
+    const m = await mapped(path);
+    await da.save(path, values(50_000, 10));
+    await expect(da.sum(m).execute()).rejects.toThrow(/is not the file it was when loaded with mmapMode .* load it again/);
+    const fresh = await mapped(path);
+    await expect(fresh.mul(2).output('twice').add(1).execute()).rejects.toThrow(/marked with output\(\)/);
+    await expect(da.execute([da.sum(fresh), da.array(1)])).rejects.toThrow(/reads no mapped array .* execute it apart/);
+    const f = da.compile((a: da.DeferredArray) => a.add(1), [da.placeholder([50_000])]);
+    await expect(f(fresh)).rejects.toThrow(/argument 0 reads an array loaded with mmapMode/);
+    expect(() => da.compile(() => fresh.add(1), [])).toThrow(/fn reads an array loaded with mmapMode/);
+    await expect(da.createRuntime().execute([da.sum(fresh)])).rejects.toThrow(/not through a Runtime of its own/);
+    expect(() => da.configure({ streamBytes: 2 ** 31 })).toThrow(/from 2\^17 .* to 2\^30/);
+  });
+
+  test('out: the result computed into it, and an ndarray over it returned, as in memory', async () => {
+    const path = await saved('out.npy', values(40_000, 11));
+    const out = new Float64Array(40_000);
+    const r = (await (await mapped(path)).mul(3).execute({ out })) as da.StdNdarray;
+    expect(r.data).toBe(out);
+    expect(r.shape).toEqual([40_000]);
+    expect(await hexOf((await inMemory(path)).mul(3))).toBe(Buffer.from(out.buffer).toString('hex'));
   });
 
   test('files mmapMode does not take: Fortran order, archives, int64 without a dtype, a file shorter than its header says', async () => {

@@ -16,6 +16,8 @@ interface MappedFile {
   readonly type: { readonly dtype: string; readonly bytes: number; readonly bigEndian: boolean };
   /** What the values are decoded to (the type itself, or the dtype asked for a type the package has not). */
   readonly as: DType | undefined;
+  /** The file as it was at load (device, inode, size, time written): a run over another file at the path is refused. */
+  readonly identity: { readonly dev: number; readonly ino: number; readonly size: number; readonly mtimeMs: number };
 }
 
 const files = new WeakMap<Node, MappedFile>();
