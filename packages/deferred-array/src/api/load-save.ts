@@ -96,16 +96,12 @@ async function loadMapped(source: unknown, dtype: DType | undefined): Promise<De
   if (header.dataOffset + count * type.bytes > size) {
     throw new FileFormatError(`${name} is truncated: its header says ${count} values of ${type.bytes} bytes (${count * type.bytes} bytes) from byte ${header.dataOffset}, but the file ends at byte ${size}`);
   }
-  // What a chunk decodes to: the file's own dtype; float16 as float32; int64 and uint64 as the dtype asked (which they need).
+  // What each chunk decodes to, asked of the decoder itself over no values (it also refuses int64 with no dtype named).
+  const decoded = decodeData(new Uint8Array(0), 0, type, 0, dtype, true, name).dtype;
   const wide = type.dtype === 'int64' || type.dtype === 'uint64';
-  if (wide && !dtype) decodeData(new Uint8Array(0), 0, type, 0, undefined, true, name);
-  const decoded: DType = wide ? wideCarrier(dtype!) : type.dtype === 'float16' ? 'float32' : type.dtype as DType;
   const x = wrapNode(mappedNode({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined, identity }, shape, decoded));
   return dtype && dtype !== decoded ? x.astype(dtype) : x;
 }
-
-/** The dtype int64 and uint64 values are decoded to for `as` (npy-data.ts wide): floats and bool as asked, other integers through their low 32 bits. */
-const wideCarrier = (as: DType): DType => (as === 'float64' || as === 'float32' || as === 'bool' || as === 'uint32' ? as : 'int32');
 
 /** A file's values as an array: one source, transposed where they are in Fortran order, converted where asked. */
 function valuesArray(v: NpyValues): DeferredArray {
