@@ -1,9 +1,11 @@
 // Runs over arrays that stay in their file (da.load with mmapMode): the
 // graph is carried over to a chunk of its arrays (a compiled function over
 // one-dimensional placeholders, so one plan serves every chunk), and run
-// chunk by chunk, the next chunk read while this one computes. Elementwise
-// results are written where they belong (the result's memory, or the file a
-// save streams into); whole-array reductions are combined across chunks.
+// chunk by chunk, the next chunk read while this one computes (straight into
+// heap memory the kernels read in place, where the file holds the values as
+// they take them). Elementwise results are written where they belong (the
+// result's memory, or the file a save streams into); whole-array reductions
+// are combined across chunks.
 // Chunks are whole blocks of the kernels (16,384 elements), cut where the
 // kernels' own pairwise combination of block partials cuts (a chunk is one
 // subtree of it), and combined by the same tree: a streamed reduction is bit
@@ -23,6 +25,9 @@ import { sameShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { placeholder, size } from '../ir/symbols.js';
 import { toNdarray } from '../execute/to-ndarray.js';
+import { sourcesOf } from '../core/source-cache.js';
+import { makeView, release } from '../results/views.js';
+import type { ViewOwner } from '../results/views.js';
 import { decodeData } from '../io/npy-data.js';
 import type { FileDType } from '../io/npy-dtypes.js';
 import { openRanges } from '../io/files.js';
@@ -153,27 +158,55 @@ function chunking(blocks: number, most: number): { readonly ranges: Array<readon
   };
 }
 
-/** A mapped array a stream reads: its file, open, and the two buffers its chunks are read into in turn. */
+/**
+ * A mapped array a stream reads: its file, open, and the two buffers its
+ * chunks are read into in turn. Where the file's bytes are the values as the
+ * kernels take them (little-endian, of the array's dtype, not bool), the
+ * buffers are heap views the file is read straight into and the kernels read
+ * in place; otherwise JS memory, decoded and then copied in by the call.
+ */
 interface Reading {
   readonly file: MappedFile;
   readonly reader: RangeReader;
   readonly dtype: DType;
+  /** Whether chunks are read straight into heap views. */
+  readonly direct: boolean;
   readonly buffers: Uint8Array[];
+  readonly views: TypedArray[];
+}
+
+/** Whether `file`'s values can be read into the heap as they are, for an array of `dtype` (a view result needs shared memory). */
+function readsDirect(file: MappedFile, dtype: DType): boolean {
+  return defaultLinker.heap.shared && dtype !== 'bool' && !file.type.bigEndian && file.type.dtype === dtype;
+}
+
+/** A heap view of `length` elements of `dtype`, owned by `owner` (the stream, which releases it when it ends). */
+function heapBuffer(dtype: Exclude<DType, 'bool'>, length: number, owner: ViewOwner): TypedArray {
+  const heap = defaultLinker.heap;
+  const ptr = sourcesOf(heap).allocEvicting(length * dtypeInfo(dtype).bytes);
+  return makeView(heap, ptr, dtype, [length], owner).data as TypedArray;
 }
 
 /**
  * Reads chunk `k`, elements [from, to), of every mapped array, decoded (bool
  * as an ndarray of bool: its bytes alone would read as uint8). Into buffer
- * k % 2: memory touched once and read into again, where a new buffer per
- * chunk would cost its first touch every time; chunk k - 2's run, which
- * used it, is over by then.
+ * k % 2, of `longest` elements: memory touched once and read into again,
+ * where a new buffer per chunk would cost its first touch every time; chunk
+ * k - 2's run, which used it, is over by then.
  */
-async function readChunk(files: readonly Reading[], k: number, from: number, to: number): Promise<Array<TypedArray | StdNdarray>> {
-  return Promise.all(files.map(async ({ file, reader, dtype, buffers }) => {
+async function readChunk(files: readonly Reading[], k: number, from: number, to: number, longest: number, owner: ViewOwner): Promise<Array<TypedArray | StdNdarray>> {
+  return Promise.all(files.map(async ({ file, reader, dtype, direct, buffers, views }) => {
     const length = (to - from) * file.type.bytes;
+    const position = file.dataOffset + from * file.type.bytes;
+    if (direct) {
+      views[k % 2] ??= heapBuffer(dtype as Exclude<DType, 'bool'>, longest, owner);
+      const data = views[k % 2]!.subarray(0, to - from);
+      await reader.read(new Uint8Array(data.buffer, data.byteOffset, length), position);
+      return data;
+    }
     if ((buffers[k % 2]?.length ?? 0) < length) buffers[k % 2] = new Uint8Array(length);
     const bytes = buffers[k % 2]!.subarray(0, length);
-    await reader.read(bytes, file.dataOffset + from * file.type.bytes);
+    await reader.read(bytes, position);
     const { data } = decodeData(bytes, 0, { ...file.type, dtype: file.type.dtype as FileDType }, to - from, file.as, true, file.path);
     return dtype === 'bool' ? toNdarray({ dtype, shape: [to - from], data }) : data;
   }));
@@ -200,7 +233,8 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
   // Every file opened, or none left open: one that fails to open closes those that did.
   const opened = await Promise.allSettled(mapped.map(async (m): Promise<Reading> => {
     const file = mappedFileOf(m)!;
-    return { file, reader: await openRanges('execute', file.path, file.identity), dtype: m.dtype, buffers: [] };
+    const reader = await openRanges('execute', file.path, file.identity);
+    return { file, reader, dtype: m.dtype, direct: readsDirect(file, m.dtype), buffers: [], views: [] };
   }));
   const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
   if (failed) {
@@ -208,6 +242,9 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
     throw failed.reason;
   }
   const files = opened.map((o) => (o as PromiseFulfilledResult<Reading>).value);
+  // The heap views chunks are read into, released when the stream ends (a run still reading one frees it when it ends).
+  const owner: ViewOwner = { views: new Set() };
+  let next: Promise<Array<TypedArray | StdNdarray>> | undefined;
   try {
     const widest = plan.widest;
     const most = Math.max(1, Math.floor(defaultLinker.config.streamBytes / (BLOCK * widest)));
@@ -215,12 +252,14 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
     const total = files.reduce((s, x) => s + count * x.file.type.bytes, 0);
     const perChunk: number[][] = plan.roots.map(() => []);
     const span = (r: readonly [number, number]): [number, number] => [r[0] * BLOCK, Math.min(count, r[1] * BLOCK)];
-    let next = ranges.length > 0 ? readChunk(files, 0, ...span(ranges[0]!)) : undefined;
+    const longest = Math.min(count, most * BLOCK);
+    const read = (k: number): Promise<Array<TypedArray | StdNdarray>> => readChunk(files, k, ...span(ranges[k]!), longest, owner);
+    next = ranges.length > 0 ? read(0) : undefined;
     for (let k = 0; k < ranges.length; k++) {
       const [from, to] = span(ranges[k]!);
       const args = await next!;
       // The next chunk's read overlaps this chunk's run.
-      next = k + 1 < ranges.length ? readChunk(files, k + 1, ...span(ranges[k + 1]!)) : undefined;
+      next = k + 1 < ranges.length ? read(k + 1) : undefined;
       next?.catch(() => undefined);
       // Elementwise results are computed straight into where the sink wants them.
       const outs = plan.reductions.map((op, i) => (op ? null : sink.into(i, from, to)));
@@ -242,6 +281,9 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
       return op === 'mean' ? value / count : value;
     });
   } finally {
+    // A read still in flight (the run failed) writes into a heap view: it must end before the view's block is freed.
+    await next?.catch(() => undefined);
+    for (const e of [...owner.views]) release(e);
     // A close that fails must not hide the error that ended the run.
     await Promise.allSettled(files.map((x) => x.reader.close()));
   }

@@ -32,6 +32,19 @@ async function saved(name: string, x: da.DeferredArray | Float64Array): Promise<
   return path;
 }
 
+/** A version 1.0 .npy file of `f` as big-endian float64 (NumPy's '>f8'). */
+function npyBigEndian(f: Float64Array): Buffer {
+  let header = `{'descr': '>f8', 'fortran_order': False, 'shape': (${f.length},), }`;
+  header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
+  const head = Buffer.alloc(10);
+  Buffer.from('\x93NUMPY', 'latin1').copy(head);
+  head.writeUInt8(1, 6);
+  head.writeUInt16LE(header.length, 8);
+  const data = Buffer.alloc(f.byteLength);
+  f.forEach((v, i) => data.writeDoubleBE(v, i * 8));
+  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
+}
+
 const mapped = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, { ...options, mmapMode: 'r' });
 const inMemory = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, options);
 
@@ -142,6 +155,41 @@ describe('saving a mapped array\'s results', () => {
     const bytes = (await da.save(null, da.mean(await mapped(path))))!;
     expect(Buffer.compare(Buffer.from(bytes), Buffer.from((await da.save(null, da.mean(await inMemory(path))))!))).toBe(0);
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
+  });
+
+  test('chunks are read straight into the heap and read there in place; the stream gives its buffers back, also when it fails', async () => {
+    // 400,000 float64 (3.2 MB) in chunks of one block: 25 chunks read into two heap buffers in turn.
+    const f = values(400_000, 11);
+    const little = await saved('direct.npy', f);
+    const big = join(dir, 'direct-big.npy');
+    writeFileSync(big, npyBigEndian(f));
+    da.configure({ streamBytes: 2 ** 17 });
+    const run = async (path: string): Promise<{ bytes: number; hex: string }> => {
+      const m = await mapped(path);
+      const before = da.heapStats();
+      const hex = await hexOf(da.sum(m.mul(3)));
+      const after = da.heapStats();
+      expect([after.views, after.liveAllocations]).toEqual([before.views, before.liveAllocations]);
+      return { bytes: after.allocatedBytes - before.allocatedBytes, hex };
+    };
+    const direct = await run(little);
+    // A big-endian file is swapped in JS memory, and each chunk copied into the heap by the call: the contrast.
+    const copied = await run(big);
+    expect(direct.hex).toBe(copied.hex);
+    expect(direct.bytes).toBeLessThan(2 * 16384 * 8 + 64 * 1024);
+    expect(copied.bytes).toBeGreaterThanOrEqual(f.byteLength);
+    // A run that fails mid-stream (the file cut short) waits for the read in flight and frees its buffers.
+    const m = await mapped(little);
+    const before = da.heapStats();
+    let cut = false;
+    await expect(da.sum(m).execute({
+      onProgress: () => {
+        if (!cut) truncateSync(little, 128 + 50_000 * 8);
+        cut = true;
+      },
+    })).rejects.toThrow(/ended at byte/);
+    const after = da.heapStats();
+    expect([after.views, after.liveAllocations]).toEqual([before.views, before.liveAllocations]);
   });
 
   test('a file cut short while it streams: the run fails saying where; cut before, the save is refused, the target untouched, no temporary left', async () => {
