@@ -123,7 +123,7 @@ export async function zarr(da, base) {
   const out = {};
   for (const [store, path] of [['v2.zarr', 'blosc'], ['v2.zarr', 'zstd'], ['v2.zarr', 'int16-f'], ['v3.zarr', '']]) {
     const x = await da.fromZarr(`${base}${store}`, path);
-    out[`${store}/${path}`] = hexOf(x.executeSync());
+    out[`${store}/${path}`] = hexOf(await x.execute());
   }
   return out;
 }

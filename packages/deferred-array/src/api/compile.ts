@@ -10,7 +10,7 @@
 import { LRUCache } from 'lru-cache';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { isThenable } from '../util/stack-context.js';
-import { mappedFileOf, readsMapped } from '../ir/mapped.js';
+import { mappedSourceOf, readsMapped } from '../ir/mapped.js';
 import { expectOp, makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable } from '../ir/rebuild.js';
@@ -145,9 +145,9 @@ function traceAt(fn: (...xs: DeferredArray[]) => unknown, ps: readonly Placehold
       throw new NotSupportedError('compile: da.cond inside a compiled function is not supported yet; ' +
         'call the compiled function inside the branches instead, or use da.where for an elementwise choice');
     }
-    if (mappedFileOf(n)) {
-      throw new NotSupportedError('compile: fn reads an array loaded with mmapMode, whose values stay in its file; runs over it stream through execute(), ' +
-        'which compiled functions do not; load it without mmapMode to use it here');
+    if (mappedSourceOf(n)) {
+      throw new NotSupportedError(`compile: fn reads ${mappedSourceOf(n)!.name}, whose values stay where they are stored (mmapMode, fromZarr); runs over it go through execute(), ` +
+        'which compiled functions do not; pass its values as an argument instead (await x.execute())');
     }
   }
   return { roots, many: Array.isArray(value), leaves, shapeRead };
@@ -304,7 +304,7 @@ class Compiled {
     const p = this.#ps[i]!;
     if (a instanceof DeferredArray) {
       const n = nodeOf(a);
-      if (readsMapped([n])) throw new NotSupportedError(`compiled function: argument ${i} reads an array loaded with mmapMode; runs over it stream through execute() alone`);
+      if (readsMapped([n])) throw new NotSupportedError(`compiled function: argument ${i} reads an array loaded with mmapMode or from fromZarr; runs over it go through execute() alone (pass await x.execute() instead)`);
       // A source, or a reshape of one (the same values in row-major order), is read where it is.
       const src = n.op === 'reshape' && n.inputs[0].op === 'source' ? n.inputs[0] : n;
       if (src.op !== 'source') return n;

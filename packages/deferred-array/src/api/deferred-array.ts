@@ -140,10 +140,7 @@ class DeferredArray {
     const root = nodeOf(this);
     // A graph over arrays loaded with mmapMode runs chunk by chunk through their files.
     const streamer = streamerFor([root]);
-    if (streamer) {
-      if (options?.view) throw new NotSupportedError('execute: a run over arrays loaded with mmapMode gives no view yet: an ordinary array, or out');
-      return (await streamer([root], options ?? {}))[0] as StdNdarray;
-    }
+    if (streamer) return (await streamer([root], { options, many: false })) as StdNdarray | OutputRecord;
     return (await defaultLinker.runNodesAsync([root], false, false, request)) as StdNdarray | OutputRecord;
   }
 
@@ -151,7 +148,7 @@ class DeferredArray {
   executeSync(options?: ExecuteOptions): StdNdarray | OutputRecord {
     const request = resultRequest('executeSync', options);
     if (streamerFor([nodeOf(this)])) {
-      throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await x.execute()');
+      throw new NotSupportedError('executeSync: arrays loaded with mmapMode or from fromZarr are read from their files or stores as a run goes, which only execute() does; await x.execute()');
     }
     return defaultLinker.runNodes([nodeOf(this)], false, false, request) as StdNdarray | OutputRecord;
   }

@@ -30,7 +30,7 @@ function checkArrays(xs: unknown): DeferredArray[] {
 async function executeOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): Promise<StdNdarray[] | OutputRecord> {
   const roots = checkArrays(xs).map((x) => nodeOf(x));
   if (linker !== defaultLinker && streamerFor(roots)) {
-    throw new NotSupportedError('execute: arrays loaded with mmapMode stream through the default runtime (da.execute), not through a Runtime of its own');
+    throw new NotSupportedError('execute: arrays loaded with mmapMode or from fromZarr are read through the default runtime (da.execute), not through a Runtime of its own');
   }
   return (await linker.runNodesAsync(roots, true, false, resultRequest('execute', options))) as StdNdarray[] | OutputRecord;
 }
@@ -38,7 +38,7 @@ async function executeOn(linker: Linker, xs: readonly DeferredArray[], options?:
 function executeSyncOn(linker: Linker, xs: readonly DeferredArray[], options?: ExecuteOptions): StdNdarray[] | OutputRecord {
   const roots = checkArrays(xs).map((x) => nodeOf(x));
   if (streamerFor(roots)) {
-    throw new NotSupportedError('executeSync: arrays loaded with mmapMode are read from their files as a run goes, which only execute() does; await da.execute([...])');
+    throw new NotSupportedError('executeSync: arrays loaded with mmapMode or from fromZarr are read from their files or stores as a run goes, which only execute() does; await da.execute([...])');
   }
   return linker.runNodes(roots, true, false, resultRequest('executeSync', options)) as StdNdarray[] | OutputRecord;
 }
@@ -52,11 +52,7 @@ async function execute(xs: readonly DeferredArray[], options?: ExecuteOptions): 
   // Arrays over files loaded with mmapMode stream together, in one pass over the files.
   const roots = checkArrays(xs).map((x) => nodeOf(x));
   const streamer = streamerFor(roots);
-  if (streamer) {
-    resultRequest('execute', options);
-    if (options?.view) throw new NotSupportedError('execute: a run over arrays loaded with mmapMode gives no view yet: ordinary arrays');
-    return (await streamer(roots, options ?? {})) as StdNdarray[];
-  }
+  if (streamer) return (await streamer(roots, { options, many: true })) as StdNdarray[] | OutputRecord;
   return executeOn(defaultLinker, xs, options);
 }
 

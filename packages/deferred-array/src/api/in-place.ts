@@ -1,7 +1,8 @@
 // PyOP2's mutable arrays: assign, iadd, isub, imul, idiv and set enqueue a
 // computation in the execution trace (trace/) and move the array to the
 // version it will produce. Nothing runs until something forces it.
-import { DTypeError, ShapeError } from '../ir/errors.js';
+import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
+import { readsMapped } from '../ir/mapped.js';
 import { canCastSafely, dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js';
@@ -90,6 +91,11 @@ function whereLabel(target: Node, base: Node): string {
 function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: readonly IndexArg[]): DeferredArray {
   if (!(x instanceof DeferredArray)) throw new TypeError(`${op}(): call it on a DeferredArray; got ${describe(x)}`);
   checkNotTracing(`${op}()`);
+  // The trace runs its stages as they are forced, synchronously too: it never reads a file or store.
+  if (readsMapped([nodeOf(x)]) || (v instanceof DeferredArray && readsMapped([nodeOf(v)]))) {
+    throw new NotSupportedError(`${op}(): ${readsMapped([nodeOf(x)]) ? 'this array' : 'the value'} reads an array loaded with mmapMode or from fromZarr, ` +
+      'whose values stay in their file or store; arrays written in place take arrays in memory: compute it first (await v.execute()) and write that');
+  }
   const live = liveOf(x);
   let target = nodeOf(x);
   let window = live.window;

@@ -18,6 +18,7 @@ import { fileType } from '../io/npy-dtypes.js';
 import { isNpy, readNpyHeader } from '../io/npy-header.js';
 import { mappedNode, readsMapped } from '../ir/mapped.js';
 import { npyFile, npyHeader, readNpy } from '../io/npy.js';
+import { npySource } from '../io/npy-mapped.js';
 import type { NpyValues, ReadNpy } from '../io/npy.js';
 import { isZip, npzMember, npzMembers, zipNpz } from '../io/npz.js';
 import { wrap } from './creation.js';
@@ -25,7 +26,8 @@ import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { NpzFile } from './npz-file.js';
 import type { NpzRecord } from './npz-file.js';
 import { release } from './results.js';
-import { runStream, streamPlan } from './streamed.js';
+import { runStream, streamPlanIfAny } from './streamed.js';
+import type { StreamPlan } from './streamed.js';
 import { describe, isArrayInput } from './operand.js';
 import type { ArrayInput } from './operand.js';
 
@@ -99,7 +101,7 @@ async function loadMapped(source: unknown, dtype: DType | undefined): Promise<De
   // What each chunk decodes to, asked of the decoder itself over no values (it also refuses int64 with no dtype named).
   const decoded = decodeData(new Uint8Array(0), 0, type, 0, dtype, true, name).dtype;
   const wide = type.dtype === 'int64' || type.dtype === 'uint64';
-  const x = wrapNode(mappedNode({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined, identity }, shape, decoded));
+  const x = wrapNode(mappedNode(npySource({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined, identity }, decoded), shape, decoded));
   return dtype && dtype !== decoded ? x.astype(dtype) : x;
 }
 
@@ -249,9 +251,12 @@ async function save(target: SaveTarget, x: Savable): Promise<Uint8Array | undefi
   const path = targetPath('save', target, '.npy');
   const array = savable('save', x, 'the array');
   // Over arrays loaded with mmapMode: a result of their shape streams into the file a chunk at a time.
+  // Over mapped arrays: a result that streams goes into the file a chunk at a time; others are computed first.
   if (readsMapped([nodeOf(array)])) {
-    if (path !== null && array.ndim > 0) return saveStreamed(path, array).then(() => undefined);
-    const value = wrap((await array.execute()) as StdNdarray);
+    const plan = path !== null && array.ndim > 0 ? streamPlanIfAny([nodeOf(array)]) : undefined;
+    if (plan) return saveStreamed(path!, plan, array).then(() => undefined);
+    const computed = await array.execute();
+    const value = wrap((hasMarks(array) ? (computed as unknown as Record<string, StdNdarray>)['result'] : computed) as StdNdarray);
     return path === null ? npyBytes(value) : writeNpy('save', path, value).then(() => undefined);
   }
   if (path === null) return npyBytes(array);
@@ -259,9 +264,8 @@ async function save(target: SaveTarget, x: Savable): Promise<Uint8Array | undefi
   return undefined;
 }
 
-/** Streams `x` (elementwise over mapped arrays) into an .npy file at `path`: the header, then each chunk's values at their place; whole or not at all. */
-async function saveStreamed(path: string, x: DeferredArray): Promise<void> {
-  const plan = streamPlan([nodeOf(x)]);
+/** Streams `x` (elementwise over mapped arrays, by `plan`) into an .npy file at `path`: the header, then each chunk's values at their place; whole or not at all. */
+async function saveStreamed(path: string, plan: StreamPlan, x: DeferredArray): Promise<void> {
   const header = npyHeader(x.dtype, x.shape);
   const { bytes, ctor } = dtypeInfo(x.dtype);
   const file = await openParts('save', path);
@@ -307,5 +311,5 @@ async function savezCompressed(target: SaveTarget, arrays: Readonly<Record<strin
   return deliver('savezCompressed', target, '.npz', await npzBytes(members('savezCompressed', arrays), true));
 }
 
-export { load, save, savez, savezCompressed, valuesArray };
+export { load, save, savez, savezCompressed };
 export type { LoadSource, LoadOptions, SaveTarget, Savable };

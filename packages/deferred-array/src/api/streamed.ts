@@ -1,21 +1,24 @@
-// Runs over arrays that stay in their file (da.load with mmapMode): the
-// graph is carried over to a chunk of its arrays (a compiled function over
-// one-dimensional placeholders, so one plan serves every chunk), and run
-// chunk by chunk, the next chunk read while this one computes (straight into
-// heap memory the kernels read in place, where the file holds the values as
-// they take them). Elementwise results are written where they belong (the
-// result's memory, or the file a save streams into); whole-array reductions
-// are combined across chunks.
-// Chunks are whole blocks of the kernels (16,384 elements), cut where the
-// kernels' own pairwise combination of block partials cuts (a chunk is one
-// subtree of it), and combined by the same tree: a streamed reduction is bit
-// for bit the one over the array in memory, on the WebAssembly backend.
+// Runs over arrays whose values stay where they are stored (da.load with
+// mmapMode, da.fromZarr). Where the graph streams (elementwise work, with
+// whole-array reductions at the end) it is carried over to a chunk of its
+// arrays (a compiled function over one-dimensional placeholders, so one plan
+// serves every chunk) and run chunk by chunk, the next chunk read while this
+// one computes (straight into heap memory the kernels read in place, where
+// the source holds the values as they take them). Elementwise results are
+// written where they belong (the result's memory, or the file a save streams
+// into); whole-array reductions are combined across chunks. Chunks are whole
+// blocks of the kernels (16,384 elements), cut where the kernels' own
+// pairwise combination of block partials cuts (a chunk is one subtree of
+// it), and combined by the same tree: a streamed reduction is bit for bit
+// the one over the array in memory, on the WebAssembly backend. Any other
+// graph runs over its mapped arrays read whole.
 import { reduce } from '../ir/build-reduce.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { NotSupportedError } from '../ir/errors.js';
-import { mappedFileOf, setStreamer } from '../ir/mapped.js';
-import type { MappedFile } from '../ir/mapped.js';
+import { source } from '../ir/build-elementwise.js';
+import { mappedSourceOf, setStreamer } from '../ir/mapped.js';
+import type { MappedReader, MappedSource, StreamRequest } from '../ir/mapped.js';
 import { markOf } from '../ir/marks.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
@@ -28,10 +31,8 @@ import { toNdarray } from '../execute/to-ndarray.js';
 import { sourcesOf } from '../core/source-cache.js';
 import { makeView, release } from '../results/views.js';
 import type { ViewOwner } from '../results/views.js';
-import { decodeData } from '../io/npy-data.js';
-import type { FileDType } from '../io/npy-dtypes.js';
-import { openRanges } from '../io/files.js';
-import type { RangeReader } from '../io/files.js';
+import { resultRequest } from '../results/request.js';
+import type { ExecuteOptions, ResultRequest } from '../results/request.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import { combiner } from '../wasm/combine.js';
 import { compile } from './compile.js';
@@ -67,21 +68,24 @@ interface StreamPlan {
   readonly f: CompiledFunction;
 }
 
-const unsupported = (what: string): NotSupportedError => new NotSupportedError(
-  `execute: ${what}; a run over arrays loaded with mmapMode takes elementwise operations of them (and of scalars) and whole-array ` +
-  'sum, prod, mean (float64), min, max, any and all of those, at the end; load the file without mmapMode for the rest',
-);
+/** Why a graph over mapped arrays does not stream (it is then run over the arrays read whole). */
+class NotStreamable extends Error {}
 
-/** The plan of a stream over `roots`, or the reason the graph cannot be streamed. */
+const unsupported = (what: string): NotStreamable => new NotStreamable(what);
+
+/** What streams, for messages. */
+const STREAMS = 'elementwise operations of mapped arrays (and of scalars) and whole-array sum, prod, mean (float64), min, max, any and all of those, at the end';
+
+/** The plan of a stream over `roots`; a NotStreamable error saying why where the graph cannot be streamed. */
 function streamPlan(roots: readonly Node[]): StreamPlan {
   const order = topoOrder(roots);
-  const mapped = order.filter((n) => mappedFileOf(n) !== undefined);
+  const mapped = order.filter((n) => mappedSourceOf(n) !== undefined);
   const shape = mapped[0]!.shape;
   const count = sizeOf(shape);
-  if (shape.length === 0) throw unsupported('a 0-d array loaded with mmapMode has nothing to stream');
+  if (shape.length === 0) throw unsupported('a 0-d array has nothing to stream');
   const rootSet = new Set(roots);
   for (const n of order) {
-    if (mappedFileOf(n)) {
+    if (mappedSourceOf(n)) {
       if (!sameShape(n.shape, shape)) throw unsupported(`arrays of shapes (${shape.join(', ')}) and (${n.shape.join(', ')}) are read together`);
     } else if (n.family === 'scalar' || (n.op === 'source' && n.shape.length === 0)) {
       // Scalars ride along with every chunk.
@@ -106,10 +110,10 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
     if (markOf(n)) throw unsupported('arrays in it are marked with output()');
   }
   for (const r of roots) {
-    if (r.family !== 'reduce' && !sameShape(r.shape, shape)) throw unsupported(`an array of shape (${r.shape.join(', ')}) that reads no mapped array is asked for beside them; execute it apart`);
+    if (r.family !== 'reduce' && !sameShape(r.shape, shape)) throw unsupported(`an array of shape (${r.shape.join(', ')}) that reads no mapped array is asked for beside them`);
   }
   let widest = 1;
-  for (const n of order) widest = Math.max(widest, dtypeInfo(n.dtype).bytes, mappedFileOf(n)?.type.bytes ?? 1);
+  for (const n of order) widest = Math.max(widest, dtypeInfo(n.dtype).bytes, mappedSourceOf(n)?.itemBytes ?? 1);
   const reductions = roots.map((r) => (r.family === 'reduce' ? (r.op as ReduceOp) : undefined));
   // One plan for every chunk: the graph over placeholders of a symbolic length, each mapped array's.
   const n = size('chunk');
@@ -125,6 +129,16 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
     return roots.map((r) => wrapNode(copyOf.get(r)!));
   }, mapped.map((m) => placeholder([n], m.dtype)));
   return { mapped, shape, count, roots, reductions, widest, f };
+}
+
+/** The plan of a stream over `roots`, or undefined where the graph does not stream. */
+function streamPlanIfAny(roots: readonly Node[]): StreamPlan | undefined {
+  try {
+    return streamPlan(roots);
+  } catch (e) {
+    if (e instanceof NotStreamable) return undefined;
+    throw e;
+  }
 }
 
 /**
@@ -159,25 +173,20 @@ function chunking(blocks: number, most: number): { readonly ranges: Array<readon
 }
 
 /**
- * A mapped array a stream reads: its file, open, and the two buffers its
- * chunks are read into in turn. Where the file's bytes are the values as the
- * kernels take them (little-endian, of the array's dtype, not bool), the
- * buffers are heap views the file is read straight into and the kernels read
- * in place; otherwise JS memory, decoded and then copied in by the call.
+ * A mapped array a stream reads: its source, open, and the two buffers its
+ * chunks are read into in turn. Where the source holds the values as the
+ * kernels take them (little-endian, of the array's dtype, not bool) and the
+ * heap is shared, the buffers are heap views its chunks are read straight
+ * into and the kernels read in place; otherwise each chunk is read into
+ * memory of its own and copied in by the call.
  */
 interface Reading {
-  readonly file: MappedFile;
-  readonly reader: RangeReader;
+  readonly source: MappedSource;
+  readonly reader: MappedReader;
   readonly dtype: DType;
   /** Whether chunks are read straight into heap views. */
   readonly direct: boolean;
-  readonly buffers: Uint8Array[];
   readonly views: TypedArray[];
-}
-
-/** Whether `file`'s values can be read into the heap as they are, for an array of `dtype` (a view result needs shared memory). */
-function readsDirect(file: MappedFile, dtype: DType): boolean {
-  return defaultLinker.heap.shared && dtype !== 'bool' && !file.type.bigEndian && file.type.dtype === dtype;
 }
 
 /** A heap view of `length` elements of `dtype`, owned by `owner` (the stream, which releases it when it ends). */
@@ -188,28 +197,37 @@ function heapBuffer(dtype: Exclude<DType, 'bool'>, length: number, owner: ViewOw
 }
 
 /**
- * Reads chunk `k`, elements [from, to), of every mapped array, decoded (bool
- * as an ndarray of bool: its bytes alone would read as uint8). Into buffer
- * k % 2, of `longest` elements: memory touched once and read into again,
- * where a new buffer per chunk would cost its first touch every time; chunk
- * k - 2's run, which used it, is over by then.
+ * Reads chunk `k`, elements [from, to), of every mapped array (bool as an
+ * ndarray of bool: its bytes alone would read as uint8). A direct read goes
+ * into heap view k % 2, of `longest` elements: memory touched once and read
+ * into again, where a new buffer per chunk would cost its first touch every
+ * time; chunk k - 2's run, which used it, is over by then.
  */
 async function readChunk(files: readonly Reading[], k: number, from: number, to: number, longest: number, owner: ViewOwner): Promise<Array<TypedArray | StdNdarray>> {
-  return Promise.all(files.map(async ({ file, reader, dtype, direct, buffers, views }) => {
-    const length = (to - from) * file.type.bytes;
-    const position = file.dataOffset + from * file.type.bytes;
-    if (direct) {
+  return Promise.all(files.map(async ({ source: src, reader, dtype, direct, views }) => {
+    if (direct && reader.readInto) {
       views[k % 2] ??= heapBuffer(dtype as Exclude<DType, 'bool'>, longest, owner);
       const data = views[k % 2]!.subarray(0, to - from);
-      await reader.read(new Uint8Array(data.buffer, data.byteOffset, length), position);
+      await reader.readInto(new Uint8Array(data.buffer, data.byteOffset, (to - from) * src.itemBytes), from);
       return data;
     }
-    if ((buffers[k % 2]?.length ?? 0) < length) buffers[k % 2] = new Uint8Array(length);
-    const bytes = buffers[k % 2]!.subarray(0, length);
-    await reader.read(bytes, position);
-    const { data } = decodeData(bytes, 0, { ...file.type, dtype: file.type.dtype as FileDType }, to - from, file.as, true, file.path);
+    const data = await reader.read(from, to);
     return dtype === 'bool' ? toNdarray({ dtype, shape: [to - from], data }) : data;
   }));
+}
+
+/** Opens every mapped array of `mapped` for a run (`fn` names it in errors), or none: one that fails to open closes those that did. */
+async function openAll(fn: string, mapped: readonly Node[]): Promise<Array<{ readonly source: MappedSource; readonly reader: MappedReader; readonly node: Node }>> {
+  const opened = await Promise.allSettled(mapped.map(async (node) => {
+    const src = mappedSourceOf(node)!;
+    return { source: src, reader: await src.open(fn), node };
+  }));
+  const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+  if (failed) {
+    await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.reader.close() : undefined)));
+    throw failed.reason;
+  }
+  return opened.map((o) => (o as PromiseFulfilledResult<{ source: MappedSource; reader: MappedReader; node: Node }>).value);
 }
 
 /**
@@ -230,18 +248,10 @@ interface Sink {
  */
 async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress) => void): Promise<(number | undefined)[]> {
   const { mapped, count } = plan;
-  // Every file opened, or none left open: one that fails to open closes those that did.
-  const opened = await Promise.allSettled(mapped.map(async (m): Promise<Reading> => {
-    const file = mappedFileOf(m)!;
-    const reader = await openRanges('execute', file.path, file.identity);
-    return { file, reader, dtype: m.dtype, direct: readsDirect(file, m.dtype), buffers: [], views: [] };
+  const shared = defaultLinker.heap.shared;
+  const files: Reading[] = (await openAll('execute', mapped)).map(({ source: src, reader, node }) => ({
+    source: src, reader, dtype: node.dtype, direct: shared && src.direct, views: [],
   }));
-  const failed = opened.find((o): o is PromiseRejectedResult => o.status === 'rejected');
-  if (failed) {
-    await Promise.all(opened.map((o) => (o.status === 'fulfilled' ? o.value.reader.close() : undefined)));
-    throw failed.reason;
-  }
-  const files = opened.map((o) => (o as PromiseFulfilledResult<Reading>).value);
   // The heap views chunks are read into, released when the stream ends (a run still reading one frees it when it ends).
   const owner: ViewOwner = { views: new Set() };
   let next: Promise<Array<TypedArray | StdNdarray>> | undefined;
@@ -249,7 +259,7 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
     const widest = plan.widest;
     const most = Math.max(1, Math.floor(defaultLinker.config.streamBytes / (BLOCK * widest)));
     const { ranges, combine } = chunking(Math.ceil(count / BLOCK), most);
-    const total = files.reduce((s, x) => s + count * x.file.type.bytes, 0);
+    const total = files.reduce((s, x) => s + count * x.source.itemBytes, 0);
     const perChunk: number[][] = plan.roots.map(() => []);
     const span = (r: readonly [number, number]): [number, number] => [r[0] * BLOCK, Math.min(count, r[1] * BLOCK)];
     const longest = Math.min(count, most * BLOCK);
@@ -268,7 +278,7 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
         if (plan.reductions[i]) perChunk[i]!.push(Number((results[i] as StdNdarray).get()));
         else await sink.written?.(i, outs[i]!, from);
       }
-      onProgress?.({ done: files.reduce((s, x) => s + to * x.file.type.bytes, 0), total });
+      onProgress?.({ done: files.reduce((s, x) => s + to * x.source.itemBytes, 0), total });
     }
     if (ranges.length === 0) onProgress?.({ done: 0, total });
     return plan.roots.map((root, i) => {
@@ -293,26 +303,21 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
 function checkOut(out: unknown, dtype: DType, count: number): TypedArray {
   const { ctor } = dtypeInfo(dtype);
   if (!(out instanceof ctor) || out.length !== count) {
-    throw new TypeError(`execute: out must be a ${ctor.name} of ${count} element(s) for this ${dtype} result of a run over arrays loaded with mmapMode; got ${describe(out)}`);
+    throw new TypeError(`execute: out must be a ${ctor.name} of ${count} element(s) for this ${dtype} result of a streamed run (over arrays loaded with mmapMode or from fromZarr); got ${describe(out)}`);
   }
   return out;
 }
 
 /**
- * execute() of `roots`, whose graph reads mapped arrays: their values,
- * streamed together (one pass over the files); for one root, written into
- * `out` (a typed array of its dtype and size), which is returned in its
- * place, where one is given.
+ * The roots of `plan` streamed together (one pass over the sources); for one
+ * root, written into `out` (a typed array of its dtype and size), which is
+ * returned in its place, where one is given.
  */
-async function executeStreamed(roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: Progress) => void }): Promise<StdNdarray[]> {
-  const plan = streamPlan(roots);
-  if (options.out !== undefined && roots.length !== 1) throw unsupported('out is taken for one array at a time');
+async function stream(plan: StreamPlan, options: ExecuteOptions): Promise<StdNdarray[]> {
+  const { roots } = plan;
   const datas = roots.map((root) => {
     const reduction = root.family === 'reduce';
     const given = options.out === undefined ? undefined : checkOut(options.out, root.dtype, reduction ? 1 : plan.count);
-    if (!given && !reduction && plan.count * dtypeInfo(root.dtype).bytes > 2 ** 32) {
-      throw unsupported(`its result (${plan.count} ${root.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
-    }
     return { given, data: given ?? new (dtypeInfo(root.dtype).ctor)(reduction ? 1 : plan.count) };
   });
   const values = await runStream(plan, { into: (i, from, to) => datas[i]!.data.subarray(from, to) }, options.onProgress);
@@ -325,7 +330,77 @@ async function executeStreamed(roots: readonly Node[], options: { readonly out?:
   });
 }
 
-setStreamer(executeStreamed);
+/** Mapped arrays read whole for a run that does not stream, at most: past it the run is refused (save the result instead, which streams what streams). */
+const WHOLE_BYTES = 2 ** 31;
 
-export { executeStreamed, runStream, streamPlan };
+/**
+ * `roots` over the mapped arrays they read, read whole (each source once,
+ * now): the graph again over sources of their values. `why` says why the
+ * graph does not stream, for the error where they are too large.
+ */
+async function readWhole(roots: readonly Node[], why: string, onProgress: ExecuteOptions['onProgress']): Promise<Node[]> {
+  const order = topoOrder(roots);
+  const mapped = order.filter((n) => mappedSourceOf(n) !== undefined);
+  const bytes = mapped.reduce((s, m) => s + sizeOf(m.shape) * dtypeInfo(m.dtype).bytes, 0);
+  if (bytes > WHOLE_BYTES) {
+    throw new NotSupportedError(
+      `execute: this graph does not stream (${why}), and reading its mapped arrays whole (${bytes} bytes) would take more than ${WHOLE_BYTES} bytes of memory; ` +
+      `a stream takes ${STREAMS}: compute such a result (da.save(path, y) streams it into a file), or read a part with get() and execute that`,
+    );
+  }
+  const total = mapped.reduce((s, m) => s + sizeOf(m.shape) * mappedSourceOf(m)!.itemBytes, 0);
+  const copyOf = new Map<Node, Node>();
+  let done = 0;
+  for (const { reader, node, source: src } of await openAll('execute', mapped)) {
+    try {
+      copyOf.set(node, source(await reader.read(0, sizeOf(node.shape)), node.shape, node.dtype));
+    } finally {
+      await reader.close();
+    }
+    done += sizeOf(node.shape) * src.itemBytes;
+    onProgress?.({ done, total });
+  }
+  for (const node of order) {
+    if (copyOf.has(node)) continue;
+    const inputs = node.inputs.map((i) => copyOf.get(i) ?? i);
+    copyOf.set(node, rebuildNode(node, inputs));
+  }
+  return roots.map((r) => copyOf.get(r)!);
+}
+
+/**
+ * execute() of `roots`, whose graph reads mapped arrays. Where the graph
+ * streams (see STREAMS), its results stream from the sources in one pass;
+ * else the mapped arrays are read whole and the graph runs over them as over
+ * any array (every option and mark as in memory).
+ */
+async function executeMapped(roots: readonly Node[], { options, many }: StreamRequest): Promise<unknown> {
+  const request: ResultRequest = resultRequest('execute', options);
+  const o = (options ?? {}) as ExecuteOptions;
+  let why: string | undefined;
+  let plan: StreamPlan | undefined;
+  try {
+    plan = streamPlan(roots);
+  } catch (e) {
+    if (!(e instanceof NotStreamable)) throw e;
+    why = e.message;
+  }
+  if (plan) {
+    why = o.view ? 'view results were asked for' : o.out !== undefined && roots.length !== 1 ? 'out was given for several arrays' : undefined;
+    const big = plan.roots.find((r) => r.family !== 'reduce' && plan.count * dtypeInfo(r.dtype).bytes > 2 ** 32);
+    if (big && o.out === undefined) {
+      throw new NotSupportedError(`execute: its result (${plan.count} ${big.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
+    }
+  }
+  if (plan && why === undefined) {
+    const results = await stream(plan, o);
+    return many ? results : results[0];
+  }
+  const whole = await readWhole(roots, why!, o.onProgress);
+  return defaultLinker.runNodesAsync(whole, many, false, request);
+}
+
+setStreamer(executeMapped);
+
+export { runStream, streamPlanIfAny };
 export type { Progress, Sink, StreamPlan };

@@ -1,11 +1,12 @@
-// da.fromZarr: a Zarr array (v2 or v3) from a store, through zarrita.
+// da.fromZarr: a Zarr array (v2 or v3) in a store, read lazily through zarrita.
 import { checkDType } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { zarrStoreAt } from '../io/files.js';
-import { readZarr } from '../io/zarr.js';
+import { mappedNode } from '../ir/mapped.js';
+import { openZarr } from '../io/zarr.js';
 import type { ZarrStore } from '../io/zarr.js';
+import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
-import { valuesArray } from './load-save.js';
 import { describe } from './operand.js';
 
 interface FromZarrOptions {
@@ -18,7 +19,9 @@ const isStore = (x: unknown): x is ZarrStore => typeof x === 'object' && x !== n
 /**
  * The Zarr array at `path` in `store`: a folder (a path or file: URL, in
  * Node), an http(s) URL, or any store zarrita reads (an object with
- * `get(key)`). Every chunk is read once, now; the values are the array's.
+ * `get(key)`). Its metadata is read now, its chunks as runs need them: a
+ * run streams them through the kernels where the graph streams (elementwise
+ * work and whole-array reductions), else reads the array whole first.
  */
 async function fromZarr(store: string | URL | ZarrStore, path = '', options: FromZarrOptions = {}): Promise<DeferredArray> {
   if (typeof path !== 'string') throw new TypeError(`fromZarr: path must be a string naming the array in the store; got ${describe(path)}`);
@@ -36,7 +39,9 @@ async function fromZarr(store: string | URL | ZarrStore, path = '', options: Fro
   } else {
     throw new TypeError(`fromZarr: expected a folder, a URL or a store with get(key); got ${describe(store)}`);
   }
-  return valuesArray(await readZarr(s, path, as, `fromZarr: ${where}${path ? `, array '${path}'` : ''}`));
+  const z = await openZarr(s, path, as, `fromZarr: ${where}${path ? `, array '${path}'` : ''}`);
+  const x = wrapNode(mappedNode(z.source, z.shape, z.dtype));
+  return as && as !== z.dtype ? x.astype(as) : x;
 }
 
 export { fromZarr };

@@ -3,8 +3,9 @@
 // dtype, byte order and memory order the fixtures hold, and a v3 array, read
 // bit for bit against the values NumPy saved beside them; a sum over 100
 // chunks is NumPy's and reads each chunk once; bad stores and paths say so.
-import { afterAll, describe, expect, test } from '@jest/globals';
-import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, test } from '@jest/globals';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as da from '../index.js';
@@ -99,6 +100,56 @@ describe('Zarr arrays written by zarr-python', () => {
   });
 });
 
+describe('read lazily, a range at a time', () => {
+  let dir: string;
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'deferred-array-zarr-'));
+  });
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A v3 array of shape (300, 70), chunks (7, 9), written by zarrita: 21,000 float64 values, more than a block. */
+  async function written(): Promise<Float64Array> {
+    const zarr = await import('zarrita');
+    const { default: FileSystemStore } = await import('@zarrita/storage/fs');
+    const values = Float64Array.from({ length: 21_000 }, (_, i) => Math.sin(i * 0.61) * 10 ** ((i % 5) - 2));
+    const arr = await zarr.create(zarr.root(new FileSystemStore(dir)).resolve('big'), { shape: [300, 70], chunkShape: [7, 9], dtype: 'float64' });
+    await zarr.set(arr, null, { data: values, shape: [300, 70], stride: [70, 1] });
+    return values;
+  }
+
+  test('fromZarr reads no chunk; a run streams the chunks it needs, each fetched once, with the in-memory bits', async () => {
+    const values = await written();
+    const x = da.wrap(values).reshape([300, 70]);
+    const { streamBytes } = da.configure();
+    // One block (16,384 elements) a chunk: the stream cuts rows 234 and the Zarr chunks there in two.
+    da.configure({ streamBytes: 2 ** 17 });
+    try {
+      const { store, reads } = await countingStore(dir);
+      const z = await da.fromZarr(store, 'big');
+      expect([z.shape, z.dtype]).toEqual([[300, 70], 'float64']);
+      const chunkKeys = (): string[] => [...reads.keys()].filter((k) => /\/big\/c\//.test(k));
+      expect(chunkKeys()).toEqual([]);
+      const graphs: Record<string, (a: da.DeferredArray) => da.DeferredArray> = {
+        sum: (a) => da.sum(a),
+        elementwise: (a) => a.mul(2).add(1),
+        // Does not stream: read whole, then run as in memory.
+        transpose: (a) => a.T.get('::3, 1:'),
+        'axis mean': (a) => da.mean(a, { axis: 0 }),
+      };
+      for (const [name, g] of Object.entries(graphs)) {
+        reads.clear();
+        expect([name, await hexOf(g(z))]).toEqual([name, await hexOf(g(x))]);
+        // 43 x 8 chunks, each fetched once by the run.
+        expect([name, chunkKeys().length, [...reads].filter(([k]) => /\/big\/c\//.test(k)).every(([, n]) => n === 1)]).toEqual([name, 344, true]);
+      }
+    } finally {
+      da.configure({ streamBytes });
+    }
+  });
+});
+
 describe('bad stores and paths', () => {
   test('a folder that is not there, a file, a path with no array, a group, and arguments not understood', async () => {
     await expect(da.fromZarr(join(FIXTURES, 'nowhere.zarr'))).rejects.toThrow(/fromZarr: cannot open the Zarr store '.*nowhere\.zarr' \(ENOENT/);
@@ -114,6 +165,8 @@ describe('bad stores and paths', () => {
     const broken: da.ZarrStore = {
       get: async (key) => (/\/gzip\/\d+\.\d+$/.test(key) ? new Uint8Array([1, 2, 3]) : store.get(key)),
     };
-    await expect(da.fromZarr(broken, 'gzip')).rejects.toThrow(/a chunk could not be read/);
+    // Chunks are read as a run needs them: the run fails, naming the array.
+    const x = await da.fromZarr(broken, 'gzip');
+    await expect(x.execute()).rejects.toThrow(/array 'gzip': a chunk could not be read/);
   });
 });

@@ -1,47 +1,67 @@
-// Arrays whose values stay in their file (da.load with mmapMode): each is a
-// placeholder node the graph is built over like any array, with the file it
-// stands for kept here. A run whose graph reads one is streamed, chunk by
-// chunk through the file, by a streamer the API registers; no other layer
-// reads these nodes' values.
+// Arrays whose values stay where they are stored (da.load with mmapMode, a
+// file; da.fromZarr, a store): each is a placeholder node the graph is built
+// over like any array, with the source it stands for kept here. A run whose
+// graph reads one goes through a streamer the API registers (chunk by chunk
+// where the graph streams, else the arrays read whole); no other layer reads
+// these nodes' values.
 import { makeNode, topoOrder } from './node.js';
 import type { Node } from './node.js';
-import type { DType } from './dtypes.js';
+import type { DType, TypedArray } from './dtypes.js';
 import type { Shape } from './shape.js';
 
-/** Where a mapped array's values lie: C order, `count` values of `bytes` each from `dataOffset`. */
-interface MappedFile {
-  readonly path: string;
-  readonly dataOffset: number;
-  /** The file's own element type, as the .npy reader decodes it (io/npy-dtypes.ts FileType). */
-  readonly type: { readonly dtype: string; readonly bytes: number; readonly bigEndian: boolean };
-  /** What the values are decoded to (the type itself, or the dtype asked for a type the package has not). */
-  readonly as: DType | undefined;
-  /** The file as it was at load (device, inode, size, time written): a run over another file at the path is refused. */
-  readonly identity: { readonly dev: number; readonly ino: number; readonly size: number; readonly mtimeMs: number };
+/** A mapped source opened for a run: element ranges of it, in C order over its shape. */
+interface MappedReader {
+  /** Elements [from, to), as the array's dtype (bool as bytes 0 and 1), in memory of their own. */
+  read(from: number, to: number): Promise<TypedArray>;
+  /**
+   * Where the stored bytes are the values as kernels take them (`direct`):
+   * the elements from `from` straight into `into`, as many as it holds
+   * (a heap view: no copy through a JS buffer).
+   */
+  readInto?(into: Uint8Array, from: number): Promise<void>;
+  close(): Promise<void>;
 }
 
-const files = new WeakMap<Node, MappedFile>();
+/** Where a mapped array's values lie, and how a run reads them. */
+interface MappedSource {
+  /** 'file x.npy', 'Zarr array t in store s': for messages and the graph printer. */
+  readonly name: string;
+  /** Bytes of one stored element (progress counts them; chunks are sized by them too). */
+  readonly itemBytes: number;
+  /** Whether stored bytes are the values as the array's dtype, little-endian: readInto applies. */
+  readonly direct: boolean;
+  /** Opens the source for a run; `fn` names the call in errors. */
+  open(fn: string): Promise<MappedReader>;
+}
+
+const sources = new WeakMap<Node, MappedSource>();
 /** Whether any array was ever mapped: until then no graph needs a look. */
 let anyMapped = false;
 
-/** A node standing for the array in `file`, of `dtype` and `shape` as decoded. */
-function mappedNode(file: MappedFile, shape: Shape, dtype: DType): Node {
-  const node = makeNode('placeholder', [], shape, dtype, { label: `file ${file.path}` });
-  files.set(node, file);
+/** A node standing for the array in `source`, of `dtype` and `shape` as read. */
+function mappedNode(source: MappedSource, shape: Shape, dtype: DType): Node {
+  const node = makeNode('placeholder', [], shape, dtype, { label: source.name });
+  sources.set(node, source);
   anyMapped = true;
   return node;
 }
 
-const mappedFileOf = (node: Node): MappedFile | undefined => (anyMapped ? files.get(node) : undefined);
+const mappedSourceOf = (node: Node): MappedSource | undefined => (anyMapped ? sources.get(node) : undefined);
 
 /** Whether the graph under `roots` reads a mapped array. */
 function readsMapped(roots: readonly Node[]): boolean {
   if (!anyMapped) return false;
-  return topoOrder(roots).some((n) => files.has(n));
+  return topoOrder(roots).some((n) => sources.has(n));
+}
+
+/** What a run over mapped arrays is asked for: execute()'s options, and whether a list of results is wanted (da.execute). */
+interface StreamRequest {
+  readonly options: unknown;
+  readonly many: boolean;
 }
 
 /** Runs a graph that reads mapped arrays (api/streamed.ts registers it: the layers below cannot call up to it). */
-type Streamer = (roots: readonly Node[], options: { readonly out?: unknown; readonly onProgress?: (p: { done: number; total: number }) => void }) => Promise<unknown[]>;
+type Streamer = (roots: readonly Node[], request: StreamRequest) => Promise<unknown>;
 let streamer: Streamer | undefined;
 
 function setStreamer(s: Streamer): void {
@@ -53,5 +73,5 @@ function streamerFor(roots: readonly Node[]): Streamer | undefined {
   return readsMapped(roots) ? streamer : undefined;
 }
 
-export { mappedNode, mappedFileOf, readsMapped, setStreamer, streamerFor };
-export type { MappedFile };
+export { mappedNode, mappedSourceOf, readsMapped, setStreamer, streamerFor };
+export type { MappedReader, MappedSource, StreamRequest };
