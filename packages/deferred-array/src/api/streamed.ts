@@ -19,11 +19,12 @@ import { NotSupportedError } from '../ir/errors.js';
 import { source } from '../ir/build-elementwise.js';
 import { mappedSourceOf, setStreamer } from '../ir/mapped.js';
 import type { MappedReader, MappedSource, StreamRequest } from '../ir/mapped.js';
-import { markOf } from '../ir/marks.js';
+import { inheritMark, inheritPin, markOf } from '../ir/marks.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { rebuildNode } from '../ir/rebuild.js';
+import { rowsRead, sliceOfRows } from '../ir/build-view.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
 import { placeholder, size } from '../ir/symbols.js';
@@ -129,6 +130,13 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
     return roots.map((r) => wrapNode(copyOf.get(r)!));
   }, mapped.map((m) => placeholder([n], m.dtype)));
   return { mapped, shape, count, roots, reductions, widest, f };
+}
+
+/** `to`, a node made again from `from`, with the mark and pin of `from`. */
+function inheritMarks(from: Node, to: Node): Node {
+  inheritMark(from, to);
+  inheritPin(from, to);
+  return to;
 }
 
 /** The plan of a stream over `roots`, or undefined where the graph does not stream. */
@@ -330,34 +338,66 @@ async function stream(plan: StreamPlan, options: ExecuteOptions): Promise<StdNda
   });
 }
 
-/** Mapped arrays read whole for a run that does not stream, at most: past it the run is refused (save the result instead, which streams what streams). */
+/** Mapped arrays read for a run that does not stream, at most: past it the run is refused (save the result instead, which streams what streams). */
 const WHOLE_BYTES = 2 ** 31;
 
 /**
- * `roots` over the mapped arrays they read, read whole (each source once,
- * now): the graph again over sources of their values. `why` says why the
- * graph does not stream, for the error where they are too large.
+ * The rows of axis 0 of mapped array `m` that the graph `order` (with
+ * `roots`) reads, [first, end): only those its slices read where slices are
+ * all that read it, else all of them.
+ */
+function rowsNeeded(m: Node, order: readonly Node[], roots: readonly Node[]): readonly [number, number] {
+  const all: readonly [number, number] = [0, m.shape[0] ?? 1];
+  if (m.shape.length === 0 || roots.includes(m)) return all;
+  let first = Infinity;
+  let last = -1;
+  for (const n of order) {
+    if (!(n.inputs as readonly Node[]).includes(m)) continue;
+    if (n.op !== 'slice') return all;
+    const rows = rowsRead(n);
+    if (rows) [first, last] = [Math.min(first, rows[0]), Math.max(last, rows[1])];
+  }
+  return last < 0 ? [0, 0] : [first, last + 1];
+}
+
+/**
+ * `roots` over the mapped arrays they read, read now (each source once):
+ * the graph again over sources of their values. Where only slices read a
+ * mapped array, only the rows they read are read, and the slices are made
+ * again over them. `why` says why the graph does not stream, for the error
+ * where they are too large.
  */
 async function readWhole(roots: readonly Node[], why: string, onProgress: ExecuteOptions['onProgress']): Promise<Node[]> {
   const order = topoOrder(roots);
   const mapped = order.filter((n) => mappedSourceOf(n) !== undefined);
-  const bytes = mapped.reduce((s, m) => s + sizeOf(m.shape) * dtypeInfo(m.dtype).bytes, 0);
+  const rowLength = (m: Node): number => sizeOf(m.shape.slice(1));
+  const rows = new Map(mapped.map((m) => [m, rowsNeeded(m, order, roots)]));
+  const count = (m: Node): number => {
+    const [first, end] = rows.get(m)!;
+    return (end - first) * rowLength(m);
+  };
+  const bytes = mapped.reduce((s, m) => s + count(m) * dtypeInfo(m.dtype).bytes, 0);
   if (bytes > WHOLE_BYTES) {
     throw new NotSupportedError(
-      `execute: this graph does not stream (${why}), and reading its mapped arrays whole (${bytes} bytes) would take more than ${WHOLE_BYTES} bytes of memory; ` +
-      `a stream takes ${STREAMS}: compute such a result (da.save(path, y) streams it into a file), or read a part with get() and execute that`,
+      `execute: this graph does not stream (${why}), and reading what it needs of its mapped arrays (${bytes} bytes) would take more than ${WHOLE_BYTES} bytes of memory; ` +
+      `a stream takes ${STREAMS}: write the work as such a graph (da.save(path, y) streams its result into a file), or take a smaller part with get()`,
     );
   }
-  const total = mapped.reduce((s, m) => s + sizeOf(m.shape) * mappedSourceOf(m)!.itemBytes, 0);
+  const total = mapped.reduce((s, m) => s + count(m) * mappedSourceOf(m)!.itemBytes, 0);
   const copyOf = new Map<Node, Node>();
   let done = 0;
   for (const { reader, node, source: src } of await openAll('execute', mapped)) {
+    const [first, end] = rows.get(node)!;
+    const whole = first === 0 && end === (node.shape[0] ?? 1);
     try {
-      copyOf.set(node, source(await reader.read(0, sizeOf(node.shape)), node.shape, node.dtype));
+      const values = await reader.read(first * rowLength(node), end * rowLength(node));
+      copyOf.set(node, source(values, whole ? node.shape : [end - first, ...node.shape.slice(1)], node.dtype));
     } finally {
       await reader.close();
     }
-    done += sizeOf(node.shape) * src.itemBytes;
+    // Slices of a part read: the same slices over the rows read.
+    if (!whole) for (const n of order) if (n.op === 'slice' && n.inputs[0] === node) copyOf.set(n, inheritMarks(n, sliceOfRows(n, copyOf.get(node)!, first)));
+    done += count(node) * src.itemBytes;
     onProgress?.({ done, total });
   }
   for (const node of order) {

@@ -32,17 +32,22 @@ async function saved(name: string, x: da.DeferredArray | Float64Array): Promise<
   return path;
 }
 
-/** A version 1.0 .npy file of `f` as big-endian float64 (NumPy's '>f8'). */
-function npyBigEndian(f: Float64Array): Buffer {
-  let header = `{'descr': '>f8', 'fortran_order': False, 'shape': (${f.length},), }`;
+/** The header of a version 1.0 .npy file of `n` float64 values, little- or big-endian. */
+function npyHead(n: number, descr: '<f8' | '>f8'): Buffer {
+  let header = `{'descr': '${descr}', 'fortran_order': False, 'shape': (${n},), }`;
   header += ' '.repeat(63 - ((10 + header.length) % 64)) + '\n';
   const head = Buffer.alloc(10);
   Buffer.from('\x93NUMPY', 'latin1').copy(head);
   head.writeUInt8(1, 6);
   head.writeUInt16LE(header.length, 8);
+  return Buffer.concat([head, Buffer.from(header, 'latin1')]);
+}
+
+/** A version 1.0 .npy file of `f` as big-endian float64 (NumPy's '>f8'). */
+function npyBigEndian(f: Float64Array): Buffer {
   const data = Buffer.alloc(f.byteLength);
   f.forEach((v, i) => data.writeDoubleBE(v, i * 8));
-  return Buffer.concat([head, Buffer.from(header, 'latin1'), data]);
+  return Buffer.concat([npyHead(f.length, '>f8'), data]);
 }
 
 const mapped = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, { ...options, mmapMode: 'r' });
@@ -274,6 +279,42 @@ describe('graphs that do not stream, and bad input', () => {
     expect(() => da.ones([50_000]).iadd(fresh.mul(2))).toThrow(/iadd\(\): the value reads/);
     expect(() => fresh.iadd(1)).toThrow(/iadd\(\): this array reads/);
     expect(() => da.configure({ streamBytes: 2 ** 31 })).toThrow(/from 2\^17 .* to 2\^30/);
+  });
+
+  test('a graph that does not stream over more than 2 GiB of mapped arrays is refused, saying why and what streams; a part of them is read alone', async () => {
+    // A sparse file: 2^28 + 1 float64 values the disk never holds.
+    const path = join(dir, 'huge.npy');
+    const head = npyHead(2 ** 28 + 1, '<f8');
+    writeFileSync(path, head);
+    truncateSync(path, head.length + (2 ** 28 + 1) * 8);
+    const m = await mapped(path);
+    await expect(m.get('::2').execute()).rejects.toThrow(
+      /does not stream \(slice is not among the operations a stream runs\), and reading what it needs of its mapped arrays \(2147483656 bytes\) would take more than 2147483648 bytes.*elementwise operations/,
+    );
+    // Slices read only the rows they need: a few values of the sparse file, all zeros, and their bytes alone reported.
+    const reads: number[] = [];
+    const part = (await m.get('1000:1010').mul(2).add(1).execute({ onProgress: ({ done }) => reads.push(done) })) as da.StdNdarray;
+    expect(Array.from(part.data as unknown as Float64Array)).toEqual(new Array(10).fill(1));
+    expect(reads).toEqual([80]);
+    const tail = (await da.execute([m.get('-2:'), m.get('-1:-4:-1')])) as da.StdNdarray[];
+    expect(tail.map((t) => Array.from(t.data as unknown as Float64Array))).toEqual([[0, 0], [0, 0, 0]]);
+    rmSync(path);
+  });
+
+  test('slices of a mapped array read only their rows, with the in-memory bits, marks and all', async () => {
+    const path = await saved('rows.npy', da.wrap(values(600, 12)).reshape([20, 6, 5]));
+    const [m, x] = [await mapped(path), await inMemory(path)];
+    const graphs: Record<string, Graph> = {
+      rows: (a) => a.get('3:7'),
+      'rows, stepped, inner axes': (a) => a.get('15:2:-4, 1:, ::2').mul(2),
+      'one row': (a) => a.get('-1, 2'),
+      'two slices': (a) => a.get('2:4').add(a.get('10:12')),
+      empty: (a) => a.get('5:5'),
+      'a slice and the whole': (a) => a.get('0:2').sum().add(da.sum(a, { axis: 0 }).get('0, 0')),
+    };
+    for (const [name, g] of Object.entries(graphs)) expect([name, await hexOf(g(m))]).toEqual([name, await hexOf(g(x))]);
+    const marked = (await m.get('4:9').output('rows').mul(3).execute()) as unknown as Record<string, da.StdNdarray>;
+    expect(Buffer.from((marked['rows']!.data as unknown as Float64Array).buffer).toString('hex')).toBe(await hexOf(x.get('4:9')));
   });
 
   test('out: the result computed into it, and an ndarray over it returned, as in memory', async () => {

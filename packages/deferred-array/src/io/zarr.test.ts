@@ -144,6 +144,10 @@ describe('read lazily, a range at a time', () => {
         // 43 x 8 chunks, each fetched once by the run.
         expect([name, chunkKeys().length, [...reads].filter(([k]) => /\/big\/c\//.test(k)).every(([, n]) => n === 1)]).toEqual([name, 344, true]);
       }
+      // A slice reads the rows it spans: rows 100-109 lie in chunk rows 14 and 15, 16 chunks.
+      reads.clear();
+      expect(await hexOf(z.get('100:110, 3:').mul(2))).toBe(await hexOf(x.get('100:110, 3:').mul(2)));
+      expect(chunkKeys().sort()).toEqual([14, 15].flatMap((r) => Array.from({ length: 8 }, (_, c) => `/big/c/${r}/${c}`)).sort());
     } finally {
       da.configure({ streamBytes });
     }

@@ -5,7 +5,7 @@ import { promoteTypes } from './dtypes.js';
 import { indexLabel, resolveIndex } from './indexing.js';
 import type { IndexArg } from './indexing.js';
 import { makeNode } from './node.js';
-import type { Node } from './node.js';
+import type { Node, NodeOf } from './node.js';
 import { axisLength, broadcastShapes, checkShape, contiguousStrides, formatShape, normalizeAxes, normalizeAxis, sameShape, sizeOf } from './shape.js';
 import { formatValue } from './format.js';
 
@@ -165,4 +165,29 @@ function stack(xs: readonly Node[], axis = 0): Node {
   return concat(xs.map((x) => expandDims(x, ax)), ax);
 }
 
-export { transpose, slice, broadcastTo, reshape, squeeze, expandDims, concat, stack };
+/**
+ * The rows of axis 0 of its input that the slice `n` reads, [first, last]
+ * (undefined when it reads no element): what a part of an array read from
+ * storage must hold for it.
+ */
+function rowsRead(n: NodeOf<'slice'>): readonly [number, number] | undefined {
+  const { view } = n.attrs;
+  if (sizeOf(n.shape) === 0 || n.inputs[0].shape.length === 0) return undefined;
+  const start = view.starts?.[0] ?? 0;
+  const k = view.axes?.indexOf(0) ?? -1;
+  if (k < 0) return [start, start];
+  const end = start + (view.steps?.[0] ?? 1) * (n.shape[k]! - 1);
+  return [Math.min(start, end), Math.max(start, end)];
+}
+
+/** The slice `n` again over `rows`, which holds its input's rows from `first` on (every other axis whole). */
+function sliceOfRows(n: NodeOf<'slice'>, rows: Node, first: number): Node {
+  const { view } = n.attrs;
+  const rowLength = contiguousStrides(n.inputs[0].shape)[0]!;
+  const starts = view.starts?.map((s, a) => (a === 0 ? s - first : s));
+  return makeNode('slice', [rows], n.shape, n.dtype, {
+    ...n.attrs, view: { ...view, offset: sizeOf(n.shape) === 0 ? 0 : view.offset - first * rowLength, ...(starts ? { starts } : {}) },
+  });
+}
+
+export { transpose, slice, broadcastTo, reshape, squeeze, expandDims, concat, stack, rowsRead, sliceOfRows };
