@@ -8,6 +8,7 @@
 // executeSync() would. What they select from stays deferred and is gathered
 // when it runs. Integer indices need no values (the result has their shape),
 // and x.set(mask, scalar) needs none either: it is a fused where().
+import { readsMapped } from '../ir/mapped.js';
 import { isInteger } from '../ir/dtypes.js';
 import { NotSupportedError, ShapeError } from '../ir/errors.js';
 import { take as takeNode } from '../ir/build-gather.js';
@@ -52,6 +53,10 @@ function valuesNow(fn: string, x: Node): ArrayLike<number> {
   if (tracingNow()) {
     throw new NotSupportedError(`${fn} reads its mask's values to know the result's shape, which a compiled function cannot do ` +
       'while it is traced; select outside da.compile, or use da.where(mask, x, fill), whose shape is known');
+  }
+  if (readsMapped([x])) {
+    throw new NotSupportedError(`${fn} reads its mask's values when the selection is made, at once; this mask reads an array loaded with mmapMode or from fromZarr, ` +
+      'whose values are read only by an await: compute the mask first (await mask.execute()) and select with that, or use da.where(mask, x, fill)');
   }
   const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
   const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));

@@ -212,7 +212,8 @@ function heapBuffer(dtype: Exclude<DType, 'bool'>, length: number, owner: ViewOw
  * time; chunk k - 2's run, which used it, is over by then.
  */
 async function readChunk(files: readonly Reading[], k: number, from: number, to: number, longest: number, owner: ViewOwner): Promise<Array<TypedArray | StdNdarray>> {
-  return Promise.all(files.map(async ({ source: src, reader, dtype, direct, views }) => {
+  // Every read ends before the chunk fails: one still writing into a heap view must not outlive the view's release.
+  const settled = await Promise.allSettled(files.map(async ({ source: src, reader, dtype, direct, views }) => {
     if (direct && reader.readInto) {
       views[k % 2] ??= heapBuffer(dtype as Exclude<DType, 'bool'>, longest, owner);
       const data = views[k % 2]!.subarray(0, to - from);
@@ -222,6 +223,9 @@ async function readChunk(files: readonly Reading[], k: number, from: number, to:
     const data = await reader.read(from, to);
     return dtype === 'bool' ? toNdarray({ dtype, shape: [to - from], data }) : data;
   }));
+  const failed = settled.find((r): r is PromiseRejectedResult => r.status === 'rejected');
+  if (failed) throw failed.reason;
+  return settled.map((r) => (r as PromiseFulfilledResult<TypedArray | StdNdarray>).value);
 }
 
 /** Opens every mapped array of `mapped` for a run (`fn` names it in errors), or none: one that fails to open closes those that did. */
@@ -281,7 +285,8 @@ async function runStream(plan: StreamPlan, sink: Sink, onProgress?: (p: Progress
       next?.catch(() => undefined);
       // Elementwise results are computed straight into where the sink wants them.
       const outs = plan.reductions.map((op, i) => (op ? null : sink.into(i, from, to)));
-      const results = (await plan.f(...args, { out: outs })) as unknown as Array<StdNdarray | TypedArray>;
+      // Ordinary arrays even inside da.scope(): a view per chunk's partial would be held until the scope ends.
+      const results = (await plan.f(...args, { out: outs, view: false })) as unknown as Array<StdNdarray | TypedArray>;
       for (let i = 0; i < plan.roots.length; i++) {
         if (plan.reductions[i]) perChunk[i]!.push(Number((results[i] as StdNdarray).get()));
         else await sink.written?.(i, outs[i]!, from);
@@ -317,18 +322,31 @@ function checkOut(out: unknown, dtype: DType, count: number): TypedArray {
 }
 
 /**
- * The roots of `plan` streamed together (one pass over the sources); for one
- * root, written into `out` (a typed array of its dtype and size), which is
- * returned in its place, where one is given.
+ * The out of each root of a streamed run, from execute()'s `out` (a typed
+ * array for one root; a list with one per root, null to skip, for
+ * da.execute), or undefined where `out` takes another form (a record for
+ * marks), which the run over arrays read whole then takes as in memory.
  */
-async function stream(plan: StreamPlan, options: ExecuteOptions): Promise<StdNdarray[]> {
+function outsOf(out: unknown, many: boolean, roots: number): Array<unknown> | undefined {
+  if (out === undefined) return new Array<unknown>(roots).fill(undefined);
+  if (!many) return ArrayBuffer.isView(out) ? [out] : undefined;
+  if (!Array.isArray(out) || out.length !== roots || out.some((o) => o !== null && o !== undefined && !ArrayBuffer.isView(o))) return undefined;
+  return out.map((o: unknown) => o ?? undefined);
+}
+
+/**
+ * The roots of `plan` streamed together (one pass over the sources), each
+ * written into its out (a typed array of its dtype and size) where one is
+ * given, which is returned in its place.
+ */
+async function stream(plan: StreamPlan, outs: readonly unknown[], onProgress: ExecuteOptions['onProgress']): Promise<StdNdarray[]> {
   const { roots } = plan;
-  const datas = roots.map((root) => {
+  const datas = roots.map((root, i) => {
     const reduction = root.family === 'reduce';
-    const given = options.out === undefined ? undefined : checkOut(options.out, root.dtype, reduction ? 1 : plan.count);
+    const given = outs[i] === undefined ? undefined : checkOut(outs[i], root.dtype, reduction ? 1 : plan.count);
     return { given, data: given ?? new (dtypeInfo(root.dtype).ctor)(reduction ? 1 : plan.count) };
   });
-  const values = await runStream(plan, { into: (i, from, to) => datas[i]!.data.subarray(from, to) }, options.onProgress);
+  const values = await runStream(plan, { into: (i, from, to) => datas[i]!.data.subarray(from, to) }, onProgress);
   return roots.map((root, i) => {
     const { given, data } = datas[i]!;
     const reduction = root.family === 'reduce';
@@ -386,19 +404,21 @@ async function readWhole(roots: readonly Node[], why: string, onProgress: Execut
   const total = mapped.reduce((s, m) => s + count(m) * mappedSourceOf(m)!.itemBytes, 0);
   const copyOf = new Map<Node, Node>();
   let done = 0;
-  for (const { reader, node, source: src } of await openAll('execute', mapped)) {
-    const [first, end] = rows.get(node)!;
-    const whole = first === 0 && end === (node.shape[0] ?? 1);
-    try {
+  const opened = await openAll('execute', mapped);
+  try {
+    for (const { reader, node, source: src } of opened) {
+      const [first, end] = rows.get(node)!;
+      const whole = first === 0 && end === (node.shape[0] ?? 1);
       const values = await reader.read(first * rowLength(node), end * rowLength(node));
-      copyOf.set(node, source(values, whole ? node.shape : [end - first, ...node.shape.slice(1)], node.dtype));
-    } finally {
-      await reader.close();
+      copyOf.set(node, inheritMarks(node, source(values, whole ? node.shape : [end - first, ...node.shape.slice(1)], node.dtype)));
+      // Slices of a part read: the same slices over the rows read.
+      if (!whole) for (const n of order) if (n.op === 'slice' && n.inputs[0] === node) copyOf.set(n, inheritMarks(n, sliceOfRows(n, copyOf.get(node)!, first)));
+      done += count(node) * src.itemBytes;
+      onProgress?.({ done, total });
     }
-    // Slices of a part read: the same slices over the rows read.
-    if (!whole) for (const n of order) if (n.op === 'slice' && n.inputs[0] === node) copyOf.set(n, inheritMarks(n, sliceOfRows(n, copyOf.get(node)!, first)));
-    done += count(node) * src.itemBytes;
-    onProgress?.({ done, total });
+  } finally {
+    // A close that fails must not hide the error that ended the reading.
+    await Promise.allSettled(opened.map((o) => o.reader.close()));
   }
   for (const node of order) {
     if (copyOf.has(node)) continue;
@@ -425,15 +445,16 @@ async function executeMapped(roots: readonly Node[], { options, many }: StreamRe
     if (!(e instanceof NotStreamable)) throw e;
     why = e.message;
   }
+  const outs = outsOf(o.out, many, roots.length);
   if (plan) {
-    why = o.view ? 'view results were asked for' : o.out !== undefined && roots.length !== 1 ? 'out was given for several arrays' : undefined;
-    const big = plan.roots.find((r) => r.family !== 'reduce' && plan.count * dtypeInfo(r.dtype).bytes > 2 ** 32);
-    if (big && o.out === undefined) {
+    why = o.view ? 'view results were asked for' : outs === undefined ? 'out takes a form a stream does not write (a record)' : undefined;
+    const big = plan.roots.find((r, i) => r.family !== 'reduce' && outs?.[i] === undefined && plan.count * dtypeInfo(r.dtype).bytes > 2 ** 32);
+    if (big) {
       throw new NotSupportedError(`execute: its result (${plan.count} ${big.dtype} values) would not fit in memory; save it to a file with da.save(path, x), which streams`);
     }
   }
   if (plan && why === undefined) {
-    const results = await stream(plan, o);
+    const results = await stream(plan, outs!, o.onProgress);
     return many ? results : results[0];
   }
   const whole = await readWhole(roots, why!, o.onProgress);

@@ -39,7 +39,7 @@ async function fromZarr(store: string | URL | ZarrStore, path = '', options: Fro
   } else {
     throw new TypeError(`fromZarr: expected a folder, a URL or a store with get(key); got ${describe(store)}`);
   }
-  const z = await openZarr(s, path, as, `fromZarr: ${where}${path ? `, array '${path}'` : ''}`);
+  const z = await openZarr(s, path, as, `fromZarr: ${where}${path ? `, array '${path}'` : ''}`, path ? `Zarr array '${path}' in ${where}` : `Zarr array in ${where}`);
   const x = wrapNode(mappedNode(z.source, z.shape, z.dtype));
   return as && as !== z.dtype ? x.astype(as) : x;
 }

@@ -50,6 +50,9 @@ function npyBigEndian(f: Float64Array): Buffer {
   return Buffer.concat([npyHead(f.length, '>f8'), data]);
 }
 
+/** A result as an array again (its bits kept). */
+const wrapped = (r: da.StdNdarray): da.DeferredArray => da.wrap(r);
+
 const mapped = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, { ...options, mmapMode: 'r' });
 const inMemory = (path: string, options: da.LoadOptions = {}): Promise<da.DeferredArray> => da.load(path as `${string}.npy`, options);
 
@@ -223,6 +226,106 @@ describe('saving a mapped array\'s results', () => {
     expect(readFileSync(target, 'utf8')).toBe('before');
     expect(readdirSync(dir).filter((f) => f.includes('.partial'))).toEqual([]);
   });
+});
+
+describe('mapped arrays beside others, and runs that fail', () => {
+  /** A v3 Zarr array of `shape` in a folder of its own, written by zarrita, whose store fails every chunk read when `failing`. */
+  async function zarrOf(name: string, shape: number[], data: Float64Array, failing = false, chunk = 256): Promise<da.DeferredArray> {
+    const zarr = await import('zarrita');
+    const { default: FileSystemStore } = await import('@zarrita/storage/fs');
+    const folder = join(dir, name);
+    const arr = await zarr.create(zarr.root(new FileSystemStore(folder)).resolve('a'), { shape, chunkShape: shape.map((d) => Math.min(d, chunk)), dtype: 'float64' });
+    await zarr.set(arr, null, { data, shape, stride: shape.map((_, i) => shape.slice(i + 1).reduce((p, d) => p * d, 1)) });
+    const inner = new FileSystemStore(folder);
+    const store: da.ZarrStore = {
+      get: async (key) => {
+        if (failing && /\/c\//.test(key)) throw new Error(`chunk ${key} is unreachable`);
+        return inner.get(key);
+      },
+    };
+    return da.fromZarr(store, 'a');
+  }
+
+  test('a mark on the mapped array itself gives the record, and a save of it', async () => {
+    const path = await saved('marked.npy', da.wrap(values(60, 13)).reshape([4, 3, 5]));
+    const [m, x] = [await mapped(path), await inMemory(path)];
+    const r = (await m.output('raw').transpose().mul(2).execute()) as unknown as Record<string, da.StdNdarray>;
+    expect(Object.keys(r).sort()).toEqual(['raw', 'result']);
+    expect(Buffer.from((r['raw']!.data as unknown as Float64Array).buffer).toString('hex')).toBe(await hexOf(x));
+    const target = join(dir, 'marked-out.npy');
+    await da.save(target, m.output('raw').mul(2));
+    expect(await hexOf(await inMemory(target))).toBe(await hexOf(x.mul(2)));
+  });
+
+  test('out as a list for da.execute, one per array, null to skip', async () => {
+    const path = await saved('outs.npy', values(50_000, 14));
+    const [m, x] = [await mapped(path), await inMemory(path)];
+    da.configure({ streamBytes: 2 ** 17 });
+    const buf = new Float64Array(50_000);
+    const [s, y] = (await da.execute([da.sum(m), m.mul(2)], { out: [null, buf] })) as da.StdNdarray[];
+    expect(y!.data).toBe(buf);
+    expect([await hexOf(wrapped(s!)), Buffer.from(buf.buffer).toString('hex')]).toEqual([await hexOf(da.sum(x)), await hexOf(x.mul(2))]);
+    const one = new Float64Array(50_000);
+    expect(((await da.execute([m.add(1)], { out: [one] })) as da.StdNdarray[])[0]!.data).toBe(one);
+  });
+
+  test('inside da.scope a stream holds no view per chunk', async () => {
+    const path = await saved('scoped.npy', values(200_000, 15));
+    const m = await mapped(path);
+    da.configure({ streamBytes: 2 ** 17 });
+    const before = da.heapStats().views;
+    const during = await da.scope(async () => {
+      await da.sum(m).execute();
+      return da.heapStats().views;
+    });
+    expect(during).toBe(before);
+  });
+
+  test('a mask read from a mapped array is refused with what to do; a Zarr array changed since fromZarr is refused', async () => {
+    const path = await saved('mask.npy', values(100, 16));
+    const m = await mapped(path);
+    expect(() => m.get(m.gt(0))).toThrow(/reads an array loaded with mmapMode or from fromZarr.*await mask\.execute\(\)/);
+    const z = await zarrOf('changed.zarr', [4, 6], values(24, 17));
+    await zarrOf('changed.zarr', [2, 12], values(24, 18));
+    await expect(z.execute()).rejects.toThrow(/Zarr array 'a' in the store given is not the array it was when fromZarr opened it \(float64 of shape \(2, 12\) now, float64 of shape \(4, 6\) then\)/);
+  });
+
+  test('a read that fails closes every file the run opened, and a read still in flight ends before its heap view is freed', async () => {
+    const n = 2 * 524_288;
+    const path = await saved('slow.npy', new Float64Array(n).fill(-12345));
+    const m = await mapped(path);
+    const bad = await zarrOf('bad.zarr', [n], new Float64Array(n).fill(1), true, 2 ** 17);
+    const fds = (): number => readdirSync('/proc/self/fd').length;
+    const open = fds();
+    for (let i = 0; i < 3; i++) await expect(da.concat([bad.get('0:10'), m.get('0:10')]).execute()).rejects.toThrow(/chunk .* is unreachable/);
+    expect(fds()).toBe(open);
+    // The file's reads land 300 ms late; the Zarr array's fail at once.
+    const { open: openFile } = await import('node:fs/promises');
+    const handle = await openFile(path);
+    type Read = (buffer: Uint8Array, offset: number, length: number, position: number) => Promise<{ bytesRead: number }>;
+    const proto = Object.getPrototypeOf(handle) as { read: Read };
+    await handle.close();
+    const read = proto.read;
+    // A slow disk: the bytes are read at once, but land in the caller's memory 300 ms later.
+    proto.read = async function slow(this: unknown, buffer, offset, length, position) {
+      const bytes = new Uint8Array(length);
+      const { bytesRead } = await read.call(this, bytes, 0, length, position);
+      await new Promise((ok) => setTimeout(ok, 300));
+      buffer.set(bytes.subarray(0, bytesRead), offset);
+      return { bytesRead, buffer };
+    };
+    try {
+      await expect(da.sum(m.add(bad)).execute()).rejects.toThrow(/chunk .* is unreachable/);
+    } finally {
+      proto.read = read;
+    }
+    // A heap copy made now, where a freed view would be, must not be written over by the late read.
+    const ones = da.wrap(new Float64Array(524_288).fill(1));
+    await ones.mul(3).execute();
+    await new Promise((ok) => setTimeout(ok, 500));
+    const r = (await ones.mul(3).execute()) as da.StdNdarray;
+    expect((r.data as unknown as Float64Array).every((v) => v === 3)).toBe(true);
+  }, 30_000);
 });
 
 describe('graphs that do not stream, and bad input', () => {

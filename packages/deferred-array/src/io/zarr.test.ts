@@ -171,6 +171,6 @@ describe('bad stores and paths', () => {
     };
     // Chunks are read as a run needs them: the run fails, naming the array.
     const x = await da.fromZarr(broken, 'gzip');
-    await expect(x.execute()).rejects.toThrow(/array 'gzip': a chunk could not be read/);
+    await expect(x.execute()).rejects.toThrow(/execute: Zarr array 'gzip' in the store given: a chunk could not be read/);
   });
 });

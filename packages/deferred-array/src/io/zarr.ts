@@ -8,7 +8,7 @@
 // opened, so a page that never reads Zarr never downloads it.
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { dtypeInfo } from '../ir/dtypes.js';
-import { FileFormatError } from '../ir/errors.js';
+import { DeferredArrayError, FileFormatError } from '../ir/errors.js';
 import type { MappedReader, MappedSource } from '../ir/mapped.js';
 import { decodeData } from './npy-data.js';
 import type { FileDType, FileType } from './npy-dtypes.js';
@@ -26,7 +26,7 @@ const WIDE: ReadonlySet<string> = new Set(['int64', 'uint64']);
 /** Chunks' bytes a run keeps for the ranges after (a chunk two ranges share is fetched once): past this, oldest first out. */
 const KEPT_BYTES = 64 * 2 ** 20;
 
-/** The store bytes a run has fetched, kept up to KEPT_BYTES, oldest dropped first (zarrita's ByteCache). */
+/** The store bytes a run has fetched, kept up to KEPT_BYTES, the least recently used dropped first (zarrita's ByteCache). */
 class KeptBytes {
   readonly #map = new Map<string, Uint8Array | undefined>();
   #bytes = 0;
@@ -36,10 +36,16 @@ class KeptBytes {
   }
 
   get(key: string): Uint8Array | undefined {
-    return this.#map.get(key);
+    const value = this.#map.get(key);
+    // Used again: now the most recent.
+    this.#map.delete(key);
+    this.#map.set(key, value);
+    return value;
   }
 
   set(key: string, value: Uint8Array | undefined): void {
+    this.#bytes -= this.#map.get(key)?.length ?? 0;
+    this.#map.delete(key);
     this.#map.set(key, value);
     this.#bytes += value?.length ?? 0;
     for (const [k, v] of this.#map) {
@@ -73,12 +79,17 @@ function copyInCOrder(chunk: Chunk, bytes: number, out: Uint8Array, at: number):
     out.set(src.subarray(0, count * bytes), at);
     return count * bytes;
   }
-  // Element by element, as bytes (floats copied as numbers could lose a NaN's payload).
+  // Element by element, as integers of the element's width (floats copied as numbers could lose a NaN's payload; 8-byte elements as two words).
+  const words = bytes === 8 ? 2 : 1;
+  const Word = bytes === 1 ? Uint8Array : bytes === 2 ? Uint16Array : Uint32Array;
+  const from = new Word(src.buffer as ArrayBuffer, src.byteOffset, src.byteLength / Word.BYTES_PER_ELEMENT);
+  const to = new Word(out.buffer as ArrayBuffer, out.byteOffset + at, count * words);
   const index = new Array<number>(shape.length).fill(0);
   for (let i = 0; i < count; i++) {
     let e = 0;
     for (let k = 0; k < shape.length; k++) e += index[k]! * stride[k]!;
-    out.set(src.subarray(e * bytes, e * bytes + bytes), at + i * bytes);
+    to[i * words] = from[e * words]!;
+    if (words === 2) to[i * 2 + 1] = from[e * 2 + 1]!;
     for (let k = shape.length - 1; k >= 0; k--) {
       if (++index[k]! < shape[k]!) break;
       index[k] = 0;
@@ -104,8 +115,12 @@ interface ZarrArray {
   readonly chunks: readonly number[];
 }
 
-/** The array at `path` in `store`, its metadata read now, its values as runs ask; `name` says which in errors; `as` converts int64 and uint64. */
-async function openZarr(store: ZarrStore, path: string, as: DType | undefined, name: string): Promise<ZarrArray> {
+/**
+ * The array at `path` in `store`, its metadata read now, its values as runs
+ * ask; `name` says which in the errors of this call, `label` in those of runs
+ * and in printed graphs; `as` converts int64 and uint64.
+ */
+async function openZarr(store: ZarrStore, path: string, as: DType | undefined, name: string, label: string): Promise<ZarrArray> {
   const zarr = await import('zarrita');
   const at = zarr.root(store).resolve(path);
   let meta;
@@ -127,15 +142,27 @@ async function openZarr(store: ZarrStore, path: string, as: DType | undefined, n
   const decoded = decodeData(new Uint8Array(0), 0, type, 0, wide ? as : undefined, true, name).dtype;
   const shape = [...meta.shape];
   const source: MappedSource = {
-    name: `Zarr array ${name.replace(/^fromZarr: /, '')}`,
+    name: label,
     itemBytes: type.bytes,
     direct: false,
-    async open(): Promise<MappedReader> {
-      // Opened again over a store that keeps what it fetched, for this run.
+    async open(fn: string): Promise<MappedReader> {
+      // Opened again over a store that keeps what it fetched, for this run; it must still hold the array opened.
       const cache = new KeptBytes();
-      const arr = await zarr.open(zarr.root(zarr.withByteCaching(store as never, { cache }) as ZarrStore).resolve(path), { kind: 'array' });
+      let arr;
+      try {
+        arr = await zarr.open(zarr.root(zarr.withByteCaching(store as never, { cache }) as ZarrStore).resolve(path), { kind: 'array' });
+      } catch (e) {
+        throw new FileFormatError(`${fn}: ${label} cannot be opened now (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+      }
+      if (String(arr.dtype) !== dtype || arr.shape.length !== shape.length || arr.shape.some((d, i) => d !== shape[i])) {
+        throw new DeferredArrayError(
+          `${fn}: ${label} is not the array it was when fromZarr opened it (${String(arr.dtype)} of shape (${arr.shape.join(', ')}) now, ` +
+          `${dtype} of shape (${shape.join(', ')}) then); open it again`,
+          'FILE_CHANGED',
+        );
+      }
       const fail = (e: unknown): never => {
-        throw new FileFormatError(`${name}: a chunk could not be read (${e instanceof Error ? e.message : String(e)})`, { cause: e });
+        throw new FileFormatError(`${fn}: ${label}: a chunk could not be read (${e instanceof Error ? e.message : String(e)})`, { cause: e });
       };
       return {
         async read(from: number, to: number): Promise<TypedArray> {

@@ -184,7 +184,8 @@ function rowsRead(n: NodeOf<'slice'>): readonly [number, number] | undefined {
 function sliceOfRows(n: NodeOf<'slice'>, rows: Node, first: number): Node {
   const { view } = n.attrs;
   const rowLength = contiguousStrides(n.inputs[0].shape)[0]!;
-  const starts = view.starts?.map((s, a) => (a === 0 ? s - first : s));
+  // An empty slice reads nothing: its start may lie past the rows read, so it is kept at 0.
+  const starts = view.starts?.map((s, a) => (a === 0 ? Math.max(0, s - first) : s));
   return makeNode('slice', [rows], n.shape, n.dtype, {
     ...n.attrs, view: { ...view, offset: sizeOf(n.shape) === 0 ? 0 : view.offset - first * rowLength, ...(starts ? { starts } : {}) },
   });

@@ -24,7 +24,7 @@ interface ExecuteOptions {
   readonly out?: unknown;
   /** Results as heap views (true) or ordinary copies (false); by default views inside da.scope(), copies outside. */
   readonly view?: boolean;
-  /** Told of a streamed run's progress (arrays loaded with mmapMode) after each chunk: bytes of their files read, of the total. Other runs do not call it. */
+  /** Told of a run's reading of arrays loaded with mmapMode or from fromZarr: bytes read so far, of the total, after each chunk (or each array read whole). Other runs do not call it. */
   readonly onProgress?: (progress: { readonly done: number; readonly total: number }) => void;
 }
 
