@@ -6,7 +6,8 @@ import './api/kept-graph.js';
 export { DeferredArray } from './api/deferred-array.js';
 export { wrap, array, full, zeros, ones, empty, arange, linspace } from './api/creation.js';
 export * from './api/ufuncs.generated.js';
-export { where, clip } from './api/functions.js';
+export { clip } from './api/functions.js';
+export { where } from './api/where.js';
 export {
   variance as var, std, ptp, countNonzero, average, nansum, nanmean, nanmin, nanmax, nanvar, nanstd, isclose, allclose,
 } from './api/statistics.js';

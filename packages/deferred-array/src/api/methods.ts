@@ -56,7 +56,7 @@ interface ShapeMethods {
   outer(other: Operand): DeferredArray;
   /** NumPy's ndarray.take, repeat, compress and nonzero (see da.take, ...). */
   take(indices: Operand, options?: TakeOptions): DeferredArray;
-  repeat(repeats: number | readonly number[], options?: { axis?: number | null }): DeferredArray;
+  repeat(repeats: number | readonly number[] | DeferredArray, options?: { axis?: number | null }): DeferredArray;
   compress(condition: Operand, options?: { axis?: number | null }): DeferredArray;
   nonzero(): DeferredArray[];
 }
@@ -118,7 +118,7 @@ install('broadcastTo', function (shape: readonly number[]) { return shaping.broa
 install('astype', function (dtype: DType) { return shaping.astype(this, dtype); });
 install('clip', function (lo: Operand, hi: Operand, options?: UfuncOptions) { return ternary('clip', this, lo, hi, options); });
 install('take', function (indices: Operand, options?: TakeOptions) { return selection.take(this, indices, options); });
-install('repeat', function (repeats: number | readonly number[], options?: { axis?: number | null }) { return rearranging.repeat(this, repeats, options); });
+install('repeat', function (repeats: number | readonly number[] | DeferredArray, options?: { axis?: number | null }) { return rearranging.repeat(this, repeats, options); });
 install('compress', function (condition: Operand, options?: { axis?: number | null }) { return selection.compress(condition, this, options); });
 install('nonzero', function () { return selection.nonzero(this); });
 install('matmul', function (other: Operand) { return shaping.matmul(this, other); });

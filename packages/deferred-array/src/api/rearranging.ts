@@ -4,6 +4,7 @@
 // one join of two slices; tile and repeat are a broadcast view made
 // contiguous (one copy kernel). Their shapes follow from the arguments, so
 // every shape error is raised when the array is defined.
+import { isInteger } from '../ir/dtypes.js';
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { normalizeAxes, normalizeAxis } from '../ir/shape.js';
@@ -16,7 +17,7 @@ import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { full } from './creation.js';
 import { UFUNCS } from './functions.js';
 import { describe } from './operand.js';
-import { repeatIndices } from './selection.js';
+import { repeatIndices, valuesNow } from './selection.js';
 import { viewOf } from './shaping.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
@@ -168,13 +169,23 @@ function tile(x: Operand, reps: number | readonly number[]): DeferredArray {
  * flattened array without one). One count for all, or one per element along
  * the axis.
  */
-function repeat(x: Operand, repeats: number | readonly number[], options?: { axis?: number | null }): DeferredArray {
+/** The counts of an array given as repeats: integers, 0-d or 1-d, read now. */
+function countsNow(repeats: DeferredArray): number[] {
+  const n = nodeOf(repeats);
+  if (!isInteger(n.dtype) || n.shape.length > 1) {
+    throw new TypeError(`repeat: an array of repeats must hold integers in at most one axis; got ${n.dtype} of shape (${n.shape.join(', ')})`);
+  }
+  return Array.from(valuesNow('repeat', n));
+}
+
+function repeat(x: Operand, repeats: number | readonly number[] | DeferredArray, options?: { axis?: number | null }): DeferredArray {
   const o = checkOptionKeys<{ axis: number | null }>('repeat', options, ['axis']);
   let a = anyNode(x, 'repeat');
   noteShapeRead();
   if (o.axis === undefined || o.axis === null) a = view.reshape(a, [-1], 'repeat');
   const axis = normalizeAxis(o.axis ?? 0, a.shape.length, 'repeat: axis');
-  const counts = integers('repeat', 'repeats', repeats, 0);
+  // An array of counts is read now, as NumPy reads it: the result's length depends on its values.
+  const counts = integers('repeat', 'repeats', repeats instanceof DeferredArray ? countsNow(repeats) : repeats, 0);
   const n = at(a.shape, axis, 'repeat axis');
   const [count] = counts;
   if (counts.length === 1 && count !== undefined) {

@@ -182,5 +182,5 @@ function repeatIndices(counts: readonly number[]): Node {
   return int32Source(out);
 }
 
-export { take, nonzero, compress, get, setMask, repeatIndices };
+export { take, nonzero, compress, get, setMask, repeatIndices, valuesNow };
 export type { TakeOptions };

@@ -30,8 +30,39 @@ function transpose(x: Operand, axes?: readonly number[]): DeferredArray {
   return viewOf(x, 'transpose', (n) => view.transpose(n, axes));
 }
 
+/** NumPy's newaxis in an index string: None, or newaxis with or without np. in front. */
+const NEW_AXIS = /^\s*(None|(np\.)?newaxis)\s*$/;
+
+/**
+ * An index string with NumPy's None (newaxis) in it, as the string without
+ * them and the axes of the result where a length-1 axis goes; undefined for
+ * any other index.
+ */
+function newAxes(index: readonly IndexArg[], ndim: number): { readonly rest: string; readonly axes: number[] } | undefined {
+  if (index.length !== 1 || typeof index[0] !== 'string' || !/None|newaxis/.test(index[0])) return undefined;
+  const parts = index[0].split(',');
+  const kept = parts.filter((p) => !NEW_AXIS.test(p));
+  // '...' stands for the axes the other entries leave; an integer drops its axis, a slice keeps it.
+  const named = kept.filter((p) => p.trim() !== '...' && p.trim() !== '').length;
+  const axes: number[] = [];
+  let out = 0;
+  for (const p of parts) {
+    const t = p.trim();
+    if (NEW_AXIS.test(p)) axes.push(out++);
+    else if (t === '...') out += Math.max(0, ndim - named);
+    else if (t.includes(':')) out++;
+  }
+  return { rest: kept.join(','), axes };
+}
+
 function get(x: Operand, ...index: IndexArg[]): DeferredArray {
-  return viewOf(x, 'get', (n) => view.slice(n, index));
+  return viewOf(x, 'get', (n) => {
+    // None adds an axis of length 1, as NumPy's newaxis does: the rest of the index, then those axes.
+    const na = newAxes(index, n.shape.length);
+    if (!na) return view.slice(n, index);
+    const sliced = view.slice(n, [na.rest]);
+    return na.axes.length === 0 ? sliced : view.expandDims(sliced, na.axes);
+  });
 }
 
 function broadcastTo(x: Operand, shape: readonly number[]): DeferredArray {

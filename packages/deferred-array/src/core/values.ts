@@ -1,6 +1,7 @@
 // What every layer says of a value a user passed: its typed array's dtype,
 // and how to name it in an error message.
 import type { DType } from '../ir/dtypes.js';
+import { objectName } from '../ir/format.js';
 
 /** The typed array constructors, with the dtype each holds. */
 const TYPED_DTYPES: ReadonlyArray<[abstract new (...args: never[]) => ArrayBufferView, DType]> = [
@@ -26,7 +27,7 @@ function typedDType(x: unknown): DType | undefined {
 /** A value as an error message names it: its class, or its type and value. */
 function describe(x: unknown): string {
   if (x === null) return 'null';
-  if (typeof x === 'object') return x.constructor?.name ?? 'object';
+  if (typeof x === 'object') return objectName(x);
   return `${typeof x} ${String(x)}`;
 }
 

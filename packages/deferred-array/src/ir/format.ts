@@ -7,6 +7,13 @@
 /** Elements printed of a long array before the rest is elided. */
 const MAX_ITEMS = 16;
 
+/** An object's class, as errors name it: a bundler may rename a class (_DeferredArray); arrays say their dtype and shape. */
+function objectName(x: object): string {
+  const name = (x.constructor?.name ?? 'object').replace(/^_+(?=[A-Z])/, '');
+  const { dtype, shape } = x as { dtype?: unknown; shape?: unknown };
+  return typeof dtype === 'string' && Array.isArray(shape) ? `${name} of ${dtype}, shape (${shape.join(', ')})` : name;
+}
+
 function formatValue(x: unknown, depth = 0): string {
   switch (typeof x) {
     case 'number': return Object.is(x, -0) ? '-0' : String(x);
@@ -32,7 +39,7 @@ function formatValue(x: unknown, depth = 0): string {
     if (entries.length > MAX_ITEMS) shown.push(`… ${entries.length - MAX_ITEMS} more`);
     return shown.length ? `{ ${shown.join(', ')} }` : '{}';
   }
-  return (x as object).constructor?.name ?? 'object';
+  return objectName(x as object);
 }
 
-export { formatValue };
+export { formatValue, objectName };

@@ -40,6 +40,10 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
     const padded = text.includes('...') || parts >= shape.length || text.trim() === '' ? text : `${text},...`;
     const ms = stdSlice().base.seq2multislice(padded.trim() === '' ? '...' : padded, [...shape], false);
     if ('code' in ms) {
+      if (/None|newaxis/.test(text)) {
+        throw new TypeError(`index ${JSON.stringify(text)}: None (NumPy's newaxis) adds an axis, which get() takes and a write cannot; ` +
+          'write through an index without it (and expandDims the value where it needs the axis)');
+      }
       // Too many indices is a shape problem (NumPy's IndexError), the same as for Slice arguments below.
       const E = ms.code === 'ERR_SLICE_TOO_MANY_DIMENSIONS' ? ShapeError : TypeError;
       throw new E(`index ${JSON.stringify(text)} for shape ${formatShape(shape)} is invalid: ${SLICE_ERRORS[ms.code] ?? ms.code}`);
