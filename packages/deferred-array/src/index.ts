@@ -14,6 +14,7 @@ export {
 export { flip, roll, diff, tile, repeat } from './api/rearranging.js';
 export { cumsum, cumprod, nancumsum } from './api/scans.js';
 export { take, nonzero, compress, get } from './api/selection.js';
+export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
 export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,

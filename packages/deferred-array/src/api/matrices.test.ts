@@ -1,0 +1,85 @@
+// eye, identity, tri, tril, triu, diagonal, diag, meshgrid and indices
+// against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
+// on both backends: shapes, dtypes and values; and bad input.
+import { readFileSync } from 'node:fs';
+import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
+import * as da from '../index.js';
+
+interface Arr { readonly shape: number[]; readonly values: number[] }
+type Case<T> = T & Arr;
+const V = JSON.parse(readFileSync(new URL('../../test/vectors/matrices.json', import.meta.url), 'utf8')) as {
+  eye: Array<Case<{ n: number; m: number | null; k: number }>>;
+  tri: Array<Case<{ n: number; m: number | null; k: number }>>;
+  tril: Array<Case<{ k: number }>>;
+  triu: Array<Case<{ k: number }>>;
+  diagonal: Array<Case<{ offset: number; axis1: number; axis2: number }>>;
+  diagOfVector: Array<Case<{ k: number }>>;
+  diagOfMatrix: Array<Case<{ k: number }>>;
+  meshgrid: Record<'xy' | 'ij', Arr[]>;
+  indices: Arr;
+};
+
+const a = da.arange(24).astype('float64').reshape([2, 3, 4]).mul(1.5).sub(7);
+const m = da.arange(12).astype('float64').reshape([3, 4]).sub(5);
+const got = (x: da.DeferredArray): Arr => {
+  const r = x.executeSync() as da.StdNdarray;
+  return { shape: [...r.shape], values: Array.from({ length: x.size }, (_, i) => Number(r.iget(i))) };
+};
+const want = (c: Arr): Arr => ({ shape: c.shape, values: c.values });
+
+const { backend } = da.configure();
+afterEach(() => {
+  da.configure({ backend });
+});
+afterAll(async () => {
+  await da.shutdown();
+});
+
+describe.each(['reference', 'wasm'] as const)('against NumPy on the %s backend', (b) => {
+  test('eye, identity and tri', () => {
+    da.configure({ backend: b });
+    for (const c of V.eye) expect([c, got(da.eye(c.n, c.m, { k: c.k }))]).toEqual([c, want(c)]);
+    for (const c of V.tri) expect([c, got(da.tri(c.n, c.m, { k: c.k }))]).toEqual([c, want(c)]);
+    expect(da.eye(2).dtype).toBe('float64');
+    expect(da.eye(2, null, { dtype: 'int32' }).dtype).toBe('int32');
+    expect(got(da.identity(3))).toEqual(got(da.eye(3)));
+  });
+
+  test('tril and triu over the last two axes', () => {
+    da.configure({ backend: b });
+    for (const c of V.tril) expect([c.k, got(da.tril(a, { k: c.k }))]).toEqual([c.k, want(c)]);
+    for (const c of V.triu) expect([c.k, got(da.triu(a, { k: c.k }))]).toEqual([c.k, want(c)]);
+    expect(da.tril(a.astype('int32')).dtype).toBe('int32');
+  });
+
+  test('diagonal of any two axes, and diag both ways', () => {
+    da.configure({ backend: b });
+    for (const c of V.diagonal) {
+      expect([c.offset, c.axis1, c.axis2, got(da.diagonal(a, { offset: c.offset, axis1: c.axis1, axis2: c.axis2 }))]).toEqual([c.offset, c.axis1, c.axis2, want(c)]);
+    }
+    for (const c of V.diagOfVector) expect([c.k, got(da.diag(da.array([1, 2, 3]), { k: c.k }))]).toEqual([c.k, want(c)]);
+    for (const c of V.diagOfMatrix) expect([c.k, got(da.diag(m, { k: c.k }))]).toEqual([c.k, want(c)]);
+  });
+
+  test('meshgrid in both indexings, and indices', () => {
+    da.configure({ backend: b });
+    const [x, y, z] = [da.array([1, 2, 3]), da.array([10, 20]), da.array([5, 6, 7, 8])];
+    expect(da.meshgrid(x, y, z).map(got)).toEqual(V.meshgrid.xy.map(want));
+    expect(da.meshgrid(x, y, z, { indexing: 'ij' }).map(got)).toEqual(V.meshgrid.ij.map(want));
+    expect(got(da.indices([2, 3]))).toEqual(want(V.indices));
+    expect(da.indices([2, 3]).dtype).toBe('int32');
+  });
+});
+
+describe('bad input says what was wrong', () => {
+  test('sizes, offsets, axes, ranks and options', () => {
+    expect(() => da.eye(-1)).toThrow(/eye: n must be a non-negative integer; got number -1/);
+    expect(() => da.eye(2, null, { k: 0.5 })).toThrow(/eye: option k must be an integer/);
+    expect(() => da.eye(2, null, { kk: 1 } as never)).toThrow(/unknown option 'kk'/);
+    expect(() => da.tril(da.array([1, 2]))).toThrow(da.ShapeError);
+    expect(() => da.diagonal(a, { axis1: 1, axis2: -2 })).toThrow(/axis1 and axis2 must differ; both are 1/);
+    expect(() => da.diag(a)).toThrow(/diag: the array must have one axis .* or two/);
+    expect(() => da.meshgrid(da.array([1]), { indexing: 'yx' as never })).toThrow(/indexing must be 'xy' or 'ij'/);
+    expect(() => da.indices([2, -1])).toThrow(/indices: dims\[1\] must be a non-negative integer/);
+  });
+});
