@@ -1,5 +1,5 @@
-"""NumPy's answers for eye, tri, tril, triu, diagonal, diag, meshgrid and
-indices, over the inputs api/matrices.test.ts builds, written to
+"""NumPy's answers for eye, tri, tril, triu, diagonal, diag, meshgrid,
+indices, pad and tensordot, over the inputs api/matrices.test.ts builds, written to
 packages/deferred-array/test/vectors/matrices.json (run: python3 this file)."""
 import json
 from pathlib import Path
@@ -10,6 +10,16 @@ a = np.arange(24, dtype=np.float64).reshape(2, 3, 4) * 1.5 - 7
 m = np.arange(12, dtype=np.float64).reshape(3, 4) - 5
 v = np.array([1.0, 2.0, 3.0])
 x, y, z = np.array([1.0, 2.0, 3.0]), np.array([10.0, 20.0]), np.array([5.0, 6.0, 7.0, 8.0])
+p2 = np.arange(6, dtype=np.float64).reshape(2, 3) * 2 - 3
+
+
+def small(shape, mod):
+    """Small integers: every sum of products is exact, so any summation order gives NumPy's value."""
+    return (np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % mod) - mod // 2
+
+
+TENSORDOT = [([2, 3, 4], [3, 4, 5], 2), ([2, 3, 4], [4, 5], 1), ([2, 3], [4], 0),
+             ([2, 3, 4], [4, 2, 5], [[0, 2], [1, 0]]), ([2, 3, 4], [5, 6, 3], [[1], [2]])]
 
 
 def arr(g):
@@ -28,6 +38,14 @@ out = {
     "diagOfMatrix": [{"k": k, **arr(np.diag(m, k))} for k in [0, 1, -2, 9]],
     "meshgrid": {ix: [arr(g) for g in np.meshgrid(x, y, z, indexing=ix)] for ix in ["xy", "ij"]},
     "indices": arr(np.indices((2, 3))),
+    "pad": [{"width": w, "mode": mode, **({"constant": c} if c is not None else {}), **arr(np.pad(p2, w, mode=mode, **({"constant_values": c} if c is not None else {})))}
+            for (w, mode, c) in [
+                (1, "constant", None), ([[1, 2], [0, 3]], "constant", -1.5), (2, "edge", None),
+                ([[2, 1], [3, 0]], "reflect", None), ([[5, 4], [7, 9]], "reflect", None),
+                ([[2, 1], [3, 0]], "symmetric", None), ([[5, 4], [7, 9]], "symmetric", None),
+                ([[2, 1], [3, 0]], "wrap", None), ([[5, 4], [7, 9]], "wrap", None), ([[0, 0], [2, 2]], "edge", None)]],
+    "padOne": [{"mode": mode, **arr(np.pad(np.array([5.0]), 3, mode=mode))} for mode in ["edge", "reflect", "symmetric", "wrap"]],
+    "tensordot": [{"a": sa, "b": sb, "axes": ax, **arr(np.tensordot(small(sa, 7), small(sb, 5), axes=ax))} for (sa, sb, ax) in TENSORDOT],
 }
 target = Path(__file__).resolve().parents[2] / "packages/deferred-array/test/vectors/matrices.json"
 target.write_text(json.dumps(out) + "\n")

@@ -15,6 +15,8 @@ export { flip, roll, diff, tile, repeat } from './api/rearranging.js';
 export { cumsum, cumprod, nancumsum } from './api/scans.js';
 export { take, nonzero, compress, get } from './api/selection.js';
 export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
+export { pad } from './api/pad.js';
+export { tensordot } from './api/tensordot.js';
 export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
@@ -46,6 +48,9 @@ export type { Operand, UfuncOptions } from './api/ufunc.js';
 export type { ReduceOptions } from './ir/build-reduce.js';
 export type { VarianceOptions, AverageOptions, IscloseOptions } from './api/statistics.js';
 export type { DiffOptions } from './api/rearranging.js';
+export type { DiagonalOptions } from './api/matrices.js';
+export type { PadMode, PadOptions, PadWidth } from './api/pad.js';
+export type { TensordotAxes } from './api/tensordot.js';
 export type { ScanOptions } from './api/scans.js';
 export type { TakeOptions } from './api/selection.js';
 export type { TakeMode } from './ir/node.js';

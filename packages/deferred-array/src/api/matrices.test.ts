@@ -1,4 +1,4 @@
-// eye, identity, tri, tril, triu, diagonal, diag, meshgrid and indices
+// eye, identity, tri, tril, triu, diagonal, diag, meshgrid, indices, pad and tensordot
 // against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
 // on both backends: shapes, dtypes and values; and bad input.
 import { readFileSync } from 'node:fs';
@@ -17,6 +17,9 @@ const V = JSON.parse(readFileSync(new URL('../../test/vectors/matrices.json', im
   diagOfMatrix: Array<Case<{ k: number }>>;
   meshgrid: Record<'xy' | 'ij', Arr[]>;
   indices: Arr;
+  pad: Array<Case<{ width: da.PadWidth; mode: da.PadMode; constant?: number }>>;
+  padOne: Array<Case<{ mode: da.PadMode }>>;
+  tensordot: Array<Case<{ a: number[]; b: number[]; axes: da.TensordotAxes }>>;
 };
 
 const a = da.arange(24).astype('float64').reshape([2, 3, 4]).mul(1.5).sub(7);
@@ -71,7 +74,41 @@ describe.each(['reference', 'wasm'] as const)('against NumPy on the %s backend',
   });
 });
 
+/** NumPy's small(shape, mod): (arange % mod) - mod // 2, exact in any summation order. */
+const small = (shape: number[], mod: number): da.DeferredArray =>
+  da.arange(shape.reduce((p, d) => p * d, 1)).astype('float64').mod(mod).sub(Math.floor(mod / 2)).reshape(shape);
+
+describe.each(['reference', 'wasm'] as const)('pad and tensordot against NumPy on the %s backend', (b) => {
+  test('pad in every mode, pads longer than the axis included', () => {
+    da.configure({ backend: b });
+    const p2 = da.arange(6).astype('float64').reshape([2, 3]).mul(2).sub(3);
+    for (const c of V.pad) {
+      const options = { mode: c.mode, ...(c.constant === undefined ? {} : { constantValues: c.constant }) };
+      expect([c.mode, c.width, got(da.pad(p2, c.width, options))]).toEqual([c.mode, c.width, want(c)]);
+    }
+    for (const c of V.padOne) expect([c.mode, got(da.pad(da.array([5]), 3, { mode: c.mode }))]).toEqual([c.mode, want(c)]);
+    expect(da.pad(p2.astype('int32'), 1).dtype).toBe('int32');
+  });
+
+  test('tensordot over a number of axes and over pairs of axes', () => {
+    da.configure({ backend: b });
+    for (const c of V.tensordot) expect([c.axes, got(da.tensordot(small(c.a, 7), small(c.b, 5), c.axes))]).toEqual([c.axes, want(c)]);
+  });
+});
+
 describe('bad input says what was wrong', () => {
+  test('pad and tensordot', () => {
+    const x = da.zeros([2, 3]);
+    expect(() => da.pad(x, -1)).toThrow(/pad: pad width must be a non-negative integer; got number -1/);
+    expect(() => da.pad(x, [[1, 1], [1, 1], [1, 1]])).toThrow(/3 pairs of pad widths for an array of 2 axes/);
+    expect(() => da.pad(x, 1, { mode: 'mean' as never })).toThrow(/option mode must be one of 'constant', 'edge'/);
+    expect(() => da.pad(x, 1, { mode: 'edge', constantValues: 1 })).toThrow(/constantValues is a number, for mode 'constant'/);
+    expect(() => da.pad(da.zeros([0, 2]), 1, { mode: 'wrap' })).toThrow(/the empty axis 0 cannot be padded in mode 'wrap'/);
+    expect(() => da.tensordot(x, da.zeros([4, 2]), 1)).toThrow(/axis 1 of a \(length 3\) is paired with axis 0 of b \(length 4\)/);
+    expect(() => da.tensordot(x, x, 3)).toThrow(/axes = 3 must be a whole number of axes both arrays have/);
+    expect(() => da.tensordot(x, x, [[0], [0, 1]])).toThrow(/1 axes of a are paired with 2 of b/);
+  });
+
   test('sizes, offsets, axes, ranks and options', () => {
     expect(() => da.eye(-1)).toThrow(/eye: n must be a non-negative integer; got number -1/);
     expect(() => da.eye(2, null, { k: 0.5 })).toThrow(/eye: option k must be an integer/);
