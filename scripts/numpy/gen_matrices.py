@@ -1,5 +1,5 @@
 """NumPy's answers for eye, tri, tril, triu, diagonal, diag, meshgrid,
-indices, pad and tensordot, over the inputs api/matrices.test.ts builds, written to
+indices, pad, tensordot, kron, cross and array_equal, over the inputs api/matrices.test.ts builds, written to
 packages/deferred-array/test/vectors/matrices.json (run: python3 this file)."""
 import json
 from pathlib import Path
@@ -16,6 +16,12 @@ p2 = np.arange(6, dtype=np.float64).reshape(2, 3) * 2 - 3
 def small(shape, mod):
     """Small integers: every sum of products is exact, so any summation order gives NumPy's value."""
     return (np.arange(int(np.prod(shape)), dtype=np.float64).reshape(shape) % mod) - mod // 2
+
+
+def wave(shape, seed):
+    """Values whose products round (the test reads them from the file)."""
+    n = int(np.prod(shape))
+    return (np.sin(np.arange(n, dtype=np.float64) * 0.7 + seed) * 10).reshape(shape)
 
 
 TENSORDOT = [([2, 3, 4], [3, 4, 5], 2), ([2, 3, 4], [4, 5], 1), ([2, 3], [4], 0),
@@ -45,6 +51,9 @@ out = {
                 ([[2, 1], [3, 0]], "symmetric", None), ([[5, 4], [7, 9]], "symmetric", None),
                 ([[2, 1], [3, 0]], "wrap", None), ([[5, 4], [7, 9]], "wrap", None), ([[0, 0], [2, 2]], "edge", None)]],
     "padOne": [{"mode": mode, **arr(np.pad(np.array([5.0]), 3, mode=mode))} for mode in ["edge", "reflect", "symmetric", "wrap"]],
+    "kron": [{"a": arr(wave(sa, 1)), "b": arr(wave(sb, 2)), **arr(np.kron(wave(sa, 1), wave(sb, 2)))}
+             for (sa, sb) in [([2, 3], [3, 2]), ([3], [2, 2]), ([2, 1, 2], [2]), ([0, 2], [2])]],
+    "cross": [{"a": arr(wave([4, n], 3)), "b": arr(wave([4, n], 4)), **arr(np.cross(wave([4, n], 3), wave([4, n], 4)))} for n in [3, 2]],
     "tensordot": [{"a": sa, "b": sb, "axes": ax, **arr(np.tensordot(small(sa, 7), small(sb, 5), axes=ax))} for (sa, sb, ax) in TENSORDOT],
 }
 target = Path(__file__).resolve().parents[2] / "packages/deferred-array/test/vectors/matrices.json"

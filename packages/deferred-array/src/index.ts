@@ -17,6 +17,7 @@ export { take, nonzero, compress, get } from './api/selection.js';
 export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
 export { pad } from './api/pad.js';
 export { tensordot } from './api/tensordot.js';
+export { kron, cross, arrayEqual } from './api/products.js';
 export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,

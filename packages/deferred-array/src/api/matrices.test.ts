@@ -1,4 +1,5 @@
-// eye, identity, tri, tril, triu, diagonal, diag, meshgrid, indices, pad and tensordot
+// eye, identity, tri, tril, triu, diagonal, diag, meshgrid, indices, pad,
+// tensordot, kron, cross and arrayEqual
 // against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
 // on both backends: shapes, dtypes and values; and bad input.
 import { readFileSync } from 'node:fs';
@@ -20,7 +21,12 @@ const V = JSON.parse(readFileSync(new URL('../../test/vectors/matrices.json', im
   pad: Array<Case<{ width: da.PadWidth; mode: da.PadMode; constant?: number }>>;
   padOne: Array<Case<{ mode: da.PadMode }>>;
   tensordot: Array<Case<{ a: number[]; b: number[]; axes: da.TensordotAxes }>>;
+  kron: Array<Case<{ a: Arr; b: Arr }>>;
+  cross: Array<Case<{ a: Arr; b: Arr }>>;
 };
+
+/** An array of NumPy's values, as float64. */
+const of = (c: Arr): da.DeferredArray => da.array(c.values.length ? c.values : [], { dtype: 'float64' }).reshape(c.shape);
 
 const a = da.arange(24).astype('float64').reshape([2, 3, 4]).mul(1.5).sub(7);
 const m = da.arange(12).astype('float64').reshape([3, 4]).sub(5);
@@ -96,7 +102,33 @@ describe.each(['reference', 'wasm'] as const)('pad and tensordot against NumPy o
   });
 });
 
+describe.each(['reference', 'wasm'] as const)('kron, cross and arrayEqual against NumPy on the %s backend', (b) => {
+  test('kron of arrays of equal and of unequal ranks, bit for bit', () => {
+    da.configure({ backend: b });
+    for (const c of V.kron) expect([c.a.shape, c.b.shape, got(da.kron(of(c.a), of(c.b)))]).toEqual([c.a.shape, c.b.shape, want(c)]);
+  });
+
+  test('cross of 3-vectors and of 2-vectors, bit for bit', () => {
+    da.configure({ backend: b });
+    for (const c of V.cross) expect([c.a.shape, got(da.cross(of(c.a), of(c.b)))]).toEqual([c.a.shape, want(c)]);
+  });
+
+  test('arrayEqual: shapes, values and NaN', () => {
+    da.configure({ backend: b });
+    const eq = (p: da.DeferredArray, q: da.DeferredArray, equalNan?: boolean): boolean =>
+      Boolean((da.arrayEqual(p, q, equalNan === undefined ? undefined : { equalNan }).executeSync() as da.StdNdarray).get());
+    const [x, n] = [da.array([1, 2]), da.array([NaN, 1])];
+    expect([eq(x, da.array([1, 2])), eq(x, da.array([1, 3])), eq(x, da.array([[1, 2]])), eq(n, n), eq(n, n, true), eq(x, da.array([1, 2], { dtype: 'int32' }))])
+      .toEqual([true, false, false, false, true, true]);
+  });
+});
+
 describe('bad input says what was wrong', () => {
+  test('kron, cross, arrayEqual', () => {
+    expect(() => da.cross(da.zeros([3]), da.zeros([2]))).toThrow(/cross: the last axes must both have length 2 or both 3/);
+    expect(() => da.arrayEqual(da.zeros([1]), da.zeros([1]), { equalNan: 1 as never })).toThrow(/equalNan must be a boolean/);
+  });
+
   test('pad and tensordot', () => {
     const x = da.zeros([2, 3]);
     expect(() => da.pad(x, -1)).toThrow(/pad: pad width must be a non-negative integer; got number -1/);
