@@ -1,5 +1,5 @@
 """NumPy's answers for eye, tri, tril, triu, diagonal, diag, meshgrid,
-indices, pad, tensordot, kron, cross and array_equal, over the inputs api/matrices.test.ts builds, written to
+indices, pad, tensordot, kron, cross, array_equal, correlate and convolve, over the inputs api/matrices.test.ts builds, written to
 packages/deferred-array/test/vectors/matrices.json (run: python3 this file)."""
 import json
 from pathlib import Path
@@ -54,6 +54,9 @@ out = {
     "kron": [{"a": arr(wave(sa, 1)), "b": arr(wave(sb, 2)), **arr(np.kron(wave(sa, 1), wave(sb, 2)))}
              for (sa, sb) in [([2, 3], [3, 2]), ([3], [2, 2]), ([2, 1, 2], [2]), ([0, 2], [2])]],
     "cross": [{"a": arr(wave([4, n], 3)), "b": arr(wave([4, n], 4)), **arr(np.cross(wave([4, n], 3), wave([4, n], 4)))} for n in [3, 2]],
+    "correlate": [{"n": n, "m": mm, "mode": mode, "a": small([n], 7).tolist(), "v": (small([mm], 5) + 0.5).tolist(),
+                   "c": np.correlate(small([n], 7), small([mm], 5) + 0.5, mode).tolist(), "k": np.convolve(small([n], 7), small([mm], 5) + 0.5, mode).tolist()}
+                  for (n, mm) in [(10, 3), (10, 4), (7, 7), (3, 8), (4, 9), (1, 1), (40, 33)] for mode in ["valid", "same", "full"]],
     "tensordot": [{"a": sa, "b": sb, "axes": ax, **arr(np.tensordot(small(sa, 7), small(sb, 5), axes=ax))} for (sa, sb, ax) in TENSORDOT],
 }
 target = Path(__file__).resolve().parents[2] / "packages/deferred-array/test/vectors/matrices.json"

@@ -18,6 +18,7 @@ export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } fro
 export { pad } from './api/pad.js';
 export { tensordot } from './api/tensordot.js';
 export { kron, cross, arrayEqual } from './api/products.js';
+export { correlate, convolve } from './api/convolve.js';
 export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
@@ -52,6 +53,7 @@ export type { DiffOptions } from './api/rearranging.js';
 export type { DiagonalOptions } from './api/matrices.js';
 export type { PadMode, PadOptions, PadWidth } from './api/pad.js';
 export type { TensordotAxes } from './api/tensordot.js';
+export type { ConvolveMode } from './api/convolve.js';
 export type { ScanOptions } from './api/scans.js';
 export type { TakeOptions } from './api/selection.js';
 export type { TakeMode } from './ir/node.js';

@@ -1,5 +1,5 @@
 // eye, identity, tri, tril, triu, diagonal, diag, meshgrid, indices, pad,
-// tensordot, kron, cross and arrayEqual
+// tensordot, kron, cross, arrayEqual, correlate and convolve
 // against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
 // on both backends: shapes, dtypes and values; and bad input.
 import { readFileSync } from 'node:fs';
@@ -23,6 +23,7 @@ const V = JSON.parse(readFileSync(new URL('../../test/vectors/matrices.json', im
   tensordot: Array<Case<{ a: number[]; b: number[]; axes: da.TensordotAxes }>>;
   kron: Array<Case<{ a: Arr; b: Arr }>>;
   cross: Array<Case<{ a: Arr; b: Arr }>>;
+  correlate: Array<{ n: number; m: number; mode: da.ConvolveMode; a: number[]; v: number[]; c: number[]; k: number[] }>;
 };
 
 /** An array of NumPy's values, as float64. */
@@ -123,8 +124,22 @@ describe.each(['reference', 'wasm'] as const)('kron, cross and arrayEqual agains
   });
 });
 
+describe.each(['reference', 'wasm'] as const)('correlate and convolve against NumPy on the %s backend', (b) => {
+  test('every mode, v shorter, as long as and longer than a (values whose sums are exact)', () => {
+    da.configure({ backend: b });
+    for (const c of V.correlate) {
+      const [a, v] = [da.array(c.a), da.array(c.v)];
+      const values = (x: da.DeferredArray): number[] => got(x).values;
+      expect([c.n, c.m, c.mode, values(da.correlate(a, v, { mode: c.mode })), values(da.convolve(a, v, { mode: c.mode }))]).toEqual([c.n, c.m, c.mode, c.c, c.k]);
+    }
+  });
+});
+
 describe('bad input says what was wrong', () => {
-  test('kron, cross, arrayEqual', () => {
+  test('kron, cross, arrayEqual, correlate', () => {
+    expect(() => da.correlate(da.zeros([2, 2]), da.zeros([2]))).toThrow(/correlate: a and v must be 1-d/);
+    expect(() => da.convolve(da.zeros([0]), da.zeros([2]))).toThrow(/must not be empty/);
+    expect(() => da.correlate(da.zeros([3]), da.zeros([2]), { mode: 'circular' as never })).toThrow(/mode must be 'valid', 'same' or 'full'/);
     expect(() => da.cross(da.zeros([3]), da.zeros([2]))).toThrow(/cross: the last axes must both have length 2 or both 3/);
     expect(() => da.arrayEqual(da.zeros([1]), da.zeros([1]), { equalNan: 1 as never })).toThrow(/equalNan must be a boolean/);
   });
