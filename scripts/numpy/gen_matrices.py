@@ -1,5 +1,6 @@
 """NumPy's answers for eye, tri, tril, triu, diagonal, diag, meshgrid,
-indices, pad, tensordot, kron, cross, array_equal, correlate and convolve, over the inputs api/matrices.test.ts builds, written to
+indices, pad, tensordot, kron, cross, array_equal, correlate, convolve and
+integer-index assignment, over the inputs api/matrices.test.ts builds, written to
 packages/deferred-array/test/vectors/matrices.json (run: python3 this file)."""
 import json
 from pathlib import Path
@@ -22,6 +23,13 @@ def wave(shape, seed):
     """Values whose products round (the test reads them from the file)."""
     n = int(np.prod(shape))
     return (np.sin(np.arange(n, dtype=np.float64) * 0.7 + seed) * 10).reshape(shape)
+
+
+def assigned(dtype, index, value):
+    """x[index] = value for x = arange(15).reshape(5, 3) - 4 of dtype."""
+    x = (np.arange(15).reshape(5, 3) - 4).astype(dtype)
+    x[np.array(index, dtype=np.int64)] = value
+    return x
 
 
 TENSORDOT = [([2, 3, 4], [3, 4, 5], 2), ([2, 3, 4], [4, 5], 1), ([2, 3], [4], 0),
@@ -57,6 +65,10 @@ out = {
     "correlate": [{"n": n, "m": mm, "mode": mode, "a": small([n], 7).tolist(), "v": (small([mm], 5) + 0.5).tolist(),
                    "c": np.correlate(small([n], 7), small([mm], 5) + 0.5, mode).tolist(), "k": np.convolve(small([n], 7), small([mm], 5) + 0.5, mode).tolist()}
                   for (n, mm) in [(10, 3), (10, 4), (7, 7), (3, 8), (4, 9), (1, 1), (40, 33)] for mode in ["valid", "same", "full"]],
+    "setIndices": [{"dtype": dt, "index": ix, "value": val, **arr(assigned(dt, ix, val))}
+                   for (dt, ix, val) in [("float64", [0, 2, -1], 7.5), ("float64", [1, 1, 3], [[1, 2, 3], [4, 5, 6], [7, 8, 9]]),
+                                         ("float64", [[0, 1], [1, 4]], [10, 20, 30]), ("int32", [4, 0], 2.7), ("float64", [], 1.0),
+                                         ("float64", [-5, 0, -5], [[1, 1, 1], [2, 2, 2], [3, 3, 3]])]],
     "tensordot": [{"a": sa, "b": sb, "axes": ax, **arr(np.tensordot(small(sa, 7), small(sb, 5), axes=ax))} for (sa, sb, ax) in TENSORDOT],
 }
 target = Path(__file__).resolve().parents[2] / "packages/deferred-array/test/vectors/matrices.json"

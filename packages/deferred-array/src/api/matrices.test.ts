@@ -1,5 +1,5 @@
 // eye, identity, tri, tril, triu, diagonal, diag, meshgrid, indices, pad,
-// tensordot, kron, cross, arrayEqual, correlate and convolve
+// tensordot, kron, cross, arrayEqual, correlate, convolve and x.set(indices, v)
 // against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
 // on both backends: shapes, dtypes and values; and bad input.
 import { readFileSync } from 'node:fs';
@@ -24,6 +24,7 @@ const V = JSON.parse(readFileSync(new URL('../../test/vectors/matrices.json', im
   kron: Array<Case<{ a: Arr; b: Arr }>>;
   cross: Array<Case<{ a: Arr; b: Arr }>>;
   correlate: Array<{ n: number; m: number; mode: da.ConvolveMode; a: number[]; v: number[]; c: number[]; k: number[] }>;
+  setIndices: Array<Case<{ dtype: da.DType; index: number[] | number[][]; value: number | number[] | number[][] }>>;
 };
 
 /** An array of NumPy's values, as float64. */
@@ -135,7 +136,27 @@ describe.each(['reference', 'wasm'] as const)('correlate and convolve against Nu
   });
 });
 
+describe.each(['reference', 'wasm'] as const)('x.set(indices, v) with integer indices against NumPy on the %s backend', (b) => {
+  test('rows along the first axis, negative indices, an index array of two axes, and the last write winning', () => {
+    da.configure({ backend: b });
+    for (const c of V.setIndices) {
+      const x = da.arange(15).reshape([5, 3]).sub(4).astype(c.dtype);
+      const index = da.array(c.index.length ? c.index : [], { dtype: 'int32' });
+      const value = typeof c.value === 'number' ? c.value : da.array(c.value);
+      x.set(index, value);
+      expect([c.index, c.value, got(x)]).toEqual([c.index, c.value, want(c)]);
+    }
+  });
+});
+
 describe('bad input says what was wrong', () => {
+  test('integer-index assignment', () => {
+    const x = da.zeros([4, 2]);
+    expect(() => x.set(da.array([1, 4], { dtype: 'int32' }), 1)).toThrow(/set: index 4 is out of bounds for axis 0 with size 4/);
+    expect(() => x.set(da.array([1.5]), 1)).toThrow(/an array index must be a bool mask or integer indices; got float64/);
+    expect(() => da.array(3).set(da.array([0], { dtype: 'int32' }), 1)).toThrow(/a 0-d array cannot be indexed by an array/);
+  });
+
   test('kron, cross, arrayEqual, correlate', () => {
     expect(() => da.correlate(da.zeros([2, 2]), da.zeros([2]))).toThrow(/correlate: a and v must be 1-d/);
     expect(() => da.convolve(da.zeros([0]), da.zeros([2]))).toThrow(/must not be empty/);

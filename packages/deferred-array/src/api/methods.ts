@@ -77,7 +77,10 @@ interface InPlaceMethods {
   idiv(v: Operand): DeferredArray;
   /** x[index] = v, the index as in get(); the value comes last: x.set('1:-1, ::2', v). */
   set(...indexThenValue: [...IndexArg[], Operand]): DeferredArray;
-  /** x[mask] = v: a scalar v is a fused where(); an array v fills the true positions in order (reads mask's values now). */
+  /**
+   * x[mask] = v: a scalar v is a fused where(); an array v fills the true positions in order (reads mask's values now).
+   * x[indices] = v with an integer array: rows along the first axis, the last write winning where an index repeats (reads the indices now).
+   */
   set(mask: DeferredArray, value: Operand): DeferredArray;
 }
 

@@ -155,10 +155,39 @@ function getByArray(x: Operand, index: DeferredArray): DeferredArray {
  * and reads no values; an array v, broadcast to x[mask]'s shape, is spread over
  * the true positions, which are read now.
  */
+/**
+ * x.set(indices, v) with integer indices, NumPy's x[indices] = v: the rows of
+ * x along its first axis that the indices name take v (broadcast to
+ * indices.shape + x.shape[1:]); where an index repeats, the last write wins,
+ * as in NumPy. The indices are read now, as a mask's values are.
+ */
+function setIndices(x: DeferredArray, indices: DeferredArray, v: Operand): DeferredArray {
+  const ix = nodeOf(indices);
+  const a = nodeOf(x);
+  if (a.shape.length === 0) throw new ShapeError('set: a 0-d array cannot be indexed by an array');
+  const n = a.shape[0]!;
+  const rest = a.shape.slice(1);
+  const values = valuesNow('set', ix);
+  // For each row, the last index naming it (or -1): that index's part of v is what the row takes.
+  const last = new Int32Array(n).fill(-1);
+  for (let k = 0; k < values.length; k++) {
+    const p = values[k]!;
+    if (p < -n || p >= n) throw new RangeError(`set: index ${p} is out of bounds for axis 0 with size ${n}`);
+    last[p < 0 ? p + n : p] = k;
+  }
+  const value = anyNode(v, 'set', 1);
+  const spread = view.reshape(view.broadcastTo(value, [...ix.shape, ...rest]), [values.length, ...rest], 'set');
+  if (values.length === 0) return x;
+  const written = source(Uint8Array.from(last, (k) => (k >= 0 ? 1 : 0)), [n, ...rest.map(() => 1)], 'bool');
+  const gathered = takeNode(spread, source(Int32Array.from(last, (k) => Math.max(k, 0)), [n], 'int32'), 0);
+  return writeInPlace(x, 'assign', where(wrapNode(written), wrapNode(gathered), x));
+}
+
 function setMask(x: DeferredArray, mask: DeferredArray, v: Operand): DeferredArray {
   const m = nodeOf(mask);
   const a = nodeOf(x);
-  if (m.dtype !== 'bool') throw new TypeError(`set: an array index must be a bool mask; got ${m.dtype} (integer indices: not yet supported for set)`);
+  if (isInteger(m.dtype)) return setIndices(x, mask, v);
+  if (m.dtype !== 'bool') throw new TypeError(`set: an array index must be a bool mask or integer indices; got ${m.dtype}`);
   checkMask('set', m, a);
   const rest = a.shape.slice(m.shape.length);
   const wide = view.reshape(m, [...m.shape, ...rest.map(() => 1)], 'set');
