@@ -19,6 +19,7 @@ export { pad } from './api/pad.js';
 export { tensordot } from './api/tensordot.js';
 export { kron, cross, arrayEqual } from './api/products.js';
 export { correlate, convolve } from './api/convolve.js';
+export { unravelIndex, ravelMultiIndex } from './api/flat-index.js';
 export {
   reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
@@ -54,6 +55,7 @@ export type { DiagonalOptions } from './api/matrices.js';
 export type { PadMode, PadOptions, PadWidth } from './api/pad.js';
 export type { TensordotAxes } from './api/tensordot.js';
 export type { ConvolveMode } from './api/convolve.js';
+export type { RavelMode } from './api/flat-index.js';
 export type { ScanOptions } from './api/scans.js';
 export type { TakeOptions } from './api/selection.js';
 export type { TakeMode } from './ir/node.js';

@@ -1,6 +1,7 @@
 // NumPy spellings a ported program writes: None (newaxis) in index strings,
-// the one-argument where, an array of repeats; and what errors say of an
-// array given where a number belongs.
+// the one-argument where, an array of repeats, unravel_index and
+// ravel_multi_index (expected values from NumPy 2.4); and what errors say of
+// an array given where a number belongs.
 import { afterAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
 
@@ -61,5 +62,29 @@ describe('repeat with an array of counts, as NumPy takes one', () => {
   test('counts that are not integers, and an array where a number belongs, are named by dtype and shape', () => {
     expect(() => da.repeat(da.array([1, 2]), da.array([1.5, 2]))).toThrow(/an array of repeats must hold integers in at most one axis; got float64 of shape \(2\)/);
     expect(() => da.tile(da.array([1, 2]), da.array([2]) as never)).toThrow(/got DeferredArray of int32|got DeferredArray of float64, shape \(1\)/);
+  });
+});
+
+describe('unravelIndex and ravelMultiIndex, NumPy\'s answers', () => {
+  const i32 = (v: number[] | number[][]): da.DeferredArray => da.array(v, { dtype: 'int32' });
+  /** A 2-d array's rows. */
+  const nested = (a: da.DeferredArray): number[][] => Array.from({ length: a.shape[0]! }, (_, r) => values(a.get(`${r}`)));
+
+  test('unravelIndex of a flat list and of a 2-d array of positions', () => {
+    expect(da.unravelIndex(i32([0, 5, 23, 13]), [2, 3, 4]).map(values)).toEqual([[0, 0, 1, 1], [0, 1, 2, 0], [0, 1, 3, 1]]);
+    const [r, c] = da.unravelIndex(i32([[1, 7], [3, 0]]), [2, 4]);
+    expect([r!.shape, nested(r!), nested(c!)]).toEqual([[2, 2], [[0, 1], [0, 0]], [[1, 3], [3, 0]]]);
+    expect(() => da.unravelIndex(i32([8]), [2, 4])).toThrow(/unravelIndex: index 8 is out of bounds for an array of size 8/);
+  });
+
+  test('ravelMultiIndex in each mode, per axis, and over broadcast index arrays', () => {
+    expect(values(da.ravelMultiIndex([i32([0, 1, 1]), i32([2, 0, 3])], [2, 4]))).toEqual([2, 4, 7]);
+    expect(values(da.ravelMultiIndex([i32([0, 5, -1]), i32([2, 9, 3])], [2, 4], { mode: 'wrap' }))).toEqual([2, 5, 7]);
+    expect(values(da.ravelMultiIndex([i32([0, 5, -1]), i32([2, 9, 3])], [2, 4], { mode: ['clip', 'wrap'] }))).toEqual([2, 5, 3]);
+    const b = da.ravelMultiIndex([i32([[0], [1]]), i32([2, 0, 3])], [2, 4]);
+    expect([b.shape, nested(b)]).toEqual([[2, 3], [[2, 0, 3], [6, 4, 7]]]);
+    expect(() => da.ravelMultiIndex([i32([0, 2]), i32([0, 0])], [2, 4])).toThrow(/index 2 is out of bounds for axis 0 with size 2/);
+    expect(() => da.ravelMultiIndex([i32([0])], [2, 4])).toThrow(/give one index array per axis of the shape \(2\); got 1/);
+    expect(() => da.ravelMultiIndex([da.array([0.5]), i32([0])], [2, 4])).toThrow(/indices must be integers; got float64/);
   });
 });
