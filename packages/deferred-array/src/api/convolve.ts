@@ -1,7 +1,7 @@
 // NumPy's correlate and convolve of 1-d arrays, in the modes 'valid',
 // 'same' and 'full': a sum of shifted views of a times the values of v, as
 // one chain of fused adds (no array per shift), summed in order of v's index.
-// The other modes pad a with zeros first (da.pad), as NumPy's do.
+// The other modes pad a first (da.pad) and keep only the terms within a.
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { wrapNode } from './deferred-array.js';
@@ -9,6 +9,8 @@ import type { DeferredArray } from './deferred-array.js';
 import { describe } from './operand.js';
 import { pad } from './pad.js';
 import { flip } from './rearranging.js';
+import { full, zeros } from './creation.js';
+import { where } from './functions.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 
@@ -26,15 +28,28 @@ function vectors(fn: string, a: Operand, v: Operand, options: unknown, fallback:
   return [x, y, mode];
 }
 
-/** sum_k a[i + k] * v[k] for i over the 'valid' positions of a padded as `mode` asks; a at least as long as v. */
+/**
+ * sum_k a[i + k] * v[k] over the positions i that `mode` keeps, a at least as
+ * long as v. Past a's ends a term is absent, not 0 * v[k] (which is NaN for
+ * an infinite v[k]): each term is chosen by where from a mask of a's extent,
+ * as NumPy's sums cover the overlap alone.
+ */
 function slide(a: DeferredArray, v: DeferredArray, mode: ConvolveMode): DeferredArray {
   const m = v.size;
   const [before, after] = mode === 'full' ? [m - 1, m - 1] : mode === 'same' ? [Math.floor(m / 2), m - 1 - Math.floor(m / 2)] : [0, 0];
-  const x = before + after > 0 ? pad(a, [before, after]) : a;
+  const padded = before + after > 0;
+  const x = padded ? pad(a, [before, after]) : a;
+  const inside = padded ? pad(full([a.size], true, { dtype: 'bool' }), [before, after]) : undefined;
   const n = x.size - m + 1;
-  // From +0, as NumPy's dot accumulates: a sum of -0 terms is +0 there.
-  let sum = x.get(`0:${n}`).mul(v.get('0')).add(0);
-  for (let k = 1; k < m; k++) sum = sum.add(x.get(`${k}:${k + n}`).mul(v.get(`${k}`)));
+  const dtype = x.get('0').mul(v.get('0')).dtype;
+  // From +0 (false for bool), as NumPy's dot accumulates: a sum of -0 terms is +0 there.
+  const zero = zeros([], { dtype });
+  const term = (k: number): DeferredArray => {
+    const product = x.get(`${k}:${k + n}`).mul(v.get(`${k}`));
+    return inside ? where(inside.get(`${k}:${k + n}`), product, zero) : product;
+  };
+  let sum = term(0).add(zero);
+  for (let k = 1; k < m; k++) sum = sum.add(term(k));
   return sum;
 }
 

@@ -6,7 +6,7 @@ import { isInteger } from '../ir/dtypes.js';
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { source } from '../ir/build-elementwise.js';
-import { broadcastShapes } from '../ir/shape.js';
+import { broadcastShapes, formatShape } from '../ir/shape.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
 import { describe } from './operand.js';
@@ -37,7 +37,7 @@ function unravelIndex(indices: Operand, dims: readonly number[]): DeferredArray[
   const coords = shape.map(() => new Int32Array(values.length));
   for (let i = 0; i < values.length; i++) {
     let p = values[i]!;
-    if (p < 0 || p >= size) throw new RangeError(`unravelIndex: index ${p} is out of bounds for an array of size ${size} (shape (${shape.join(', ')}))`);
+    if (p < 0 || p >= size) throw new RangeError(`unravelIndex: index ${p} is out of bounds for an array of size ${size} (shape ${formatShape(shape)})`);
     for (let a = shape.length - 1; a >= 0; a--) {
       coords[a]![i] = p % shape[a]!;
       p = Math.floor(p / shape[a]!);
@@ -60,6 +60,8 @@ function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[]
   if (!Array.isArray(multiIndex) || multiIndex.length !== shape.length) {
     throw new ShapeError(`ravelMultiIndex: give one index array per axis of the shape (${shape.length}); got ${Array.isArray(multiIndex) ? multiIndex.length : describe(multiIndex)}`);
   }
+  if (shape.some((d) => d === 0)) throw new RangeError(`ravelMultiIndex: the shape ${formatShape(shape)} has an axis of length 0, where no coordinate lies`);
+  if (shape.reduce((p, d) => p * d, 1) > Number.MAX_SAFE_INTEGER) throw new RangeError(`ravelMultiIndex: the shape ${formatShape(shape)} has more elements than a position can count exactly (2^53)`);
   const modes = Array.isArray(o.mode) ? o.mode : shape.map(() => (o.mode ?? 'raise') as RavelMode);
   if (modes.length !== shape.length || modes.some((m) => m !== 'raise' && m !== 'wrap' && m !== 'clip')) {
     throw new TypeError(`ravelMultiIndex: option mode must be 'raise', 'wrap' or 'clip', or one of them per axis; got ${describe(o.mode)}`);

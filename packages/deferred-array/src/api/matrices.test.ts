@@ -149,8 +149,43 @@ describe.each(['reference', 'wasm'] as const)('x.set(indices, v) with integer in
   });
 });
 
+describe.each(['reference', 'wasm'] as const)('edge cases NumPy answers (expected values from NumPy 2.4) on the %s backend', (b) => {
+  const values = (x: da.DeferredArray): unknown[] => {
+    const r = x.executeSync() as da.StdNdarray;
+    return Array.from({ length: x.size }, (_, i) => r.iget(i));
+  };
+
+  test('correlate and convolve sum only the overlap: an infinite or NaN tap reaches no position past a', () => {
+    da.configure({ backend: b });
+    expect(values(da.convolve(da.array([1, 2, 3]), da.array([Infinity, 1]), { mode: 'full' }))).toEqual([Infinity, Infinity, Infinity, 3]);
+    expect(values(da.correlate(da.array([1, 2, 3]), da.array([1, NaN]), { mode: 'full' }))).toEqual([NaN, NaN, NaN, 3]);
+    expect(values(da.correlate(da.array([Infinity, 1]), da.array([1, 2, 3]), { mode: 'same' }))).toEqual([Infinity, Infinity, 1]);
+    expect(values(da.convolve(da.array([1, 2, 3]), da.array([Infinity, 1]), { mode: 'valid' }))).toEqual([Infinity, Infinity]);
+  });
+
+  test('bool arrays stay bool through tril, triu, diag and correlate', () => {
+    da.configure({ backend: b });
+    const m = da.array([[true, false], [true, true]]);
+    expect([da.tril(m).dtype, values(da.tril(m)), values(da.triu(m, { k: 1 }))]).toEqual(['bool', [true, false, true, true], [false, false, false, false]]);
+    expect([da.diag(da.array([true, false])).dtype, values(da.diag(da.array([true, false])))]).toEqual(['bool', [true, false, false, false]]);
+    const c = da.correlate(da.array([true, false, true]), da.array([true, true]), { mode: 'full' });
+    expect([c.dtype, values(c)]).toEqual(['bool', [true, true, true, true]]);
+  });
+
+  test('offsets far past the matrix, None as a slice bound, a pad width of one number in a list', () => {
+    da.configure({ backend: b });
+    expect(values(da.tri(2, 2, { k: 2 ** 31 - 1 }))).toEqual([1, 1, 1, 1]);
+    expect(values(da.triu(da.ones([2, 2]), { k: 2 ** 31 }))).toEqual([0, 0, 0, 0]);
+    expect(values(da.eye(2, null, { k: -(2 ** 40) }))).toEqual([0, 0, 0, 0]);
+    const x = da.arange(6);
+    expect([values(x.get('1:None')), values(x.get('None:2')), values(x.get('::None')), x.get('None, 1:None').shape]).toEqual([[1, 2, 3, 4, 5], [0, 1], [0, 1, 2, 3, 4, 5], [1, 5]]);
+    expect(values(da.pad(da.array([1, 2, 3]), [2] as never))).toEqual([0, 0, 1, 2, 3, 0, 0]);
+  });
+});
+
 describe('bad input says what was wrong', () => {
-  test('integer-index assignment', () => {
+  test('integer-index assignment, and positions in a shape with an empty axis', () => {
+    expect(() => da.ravelMultiIndex([da.array([1], { dtype: 'int32' })], [0], { mode: 'wrap' })).toThrow(/the shape \(0,\) has an axis of length 0/);
     const x = da.zeros([4, 2]);
     expect(() => x.set(da.array([1, 4], { dtype: 'int32' }), 1)).toThrow(/set: index 4 is out of bounds for axis 0 with size 4/);
     expect(() => x.set(da.array([1.5]), 1)).toThrow(/an array index must be a bool mask or integer indices; got float64/);

@@ -7,7 +7,7 @@ import { checkDType } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
-import { normalizeAxis } from '../ir/shape.js';
+import { formatShape, normalizeAxis } from '../ir/shape.js';
 import { arange, array, zeros } from './creation.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { where } from './functions.js';
@@ -30,17 +30,23 @@ function offset(fn: string, what: string, v: unknown): number {
 
 const dtypeOf = (fn: string, v: unknown): DType => (v === undefined ? 'float64' : checkDType(v, `${fn}: option dtype`));
 
+/** k moved into [-n - 1, m + 1], where every k beyond gives the same answer: the ranges it is added to stay int32. */
+const clampOffset = (k: number, n: number, m: number): number => Math.min(Math.max(k, -n - 1), m + 1);
+
 /** True where column j <= row i + k, an (n, m) bool array (NumPy's tri, as a mask). */
 function lowerMask(n: number, m: number, k: number): DeferredArray {
-  return arange(m).reshape([1, m]).le(arange(n).reshape([n, 1]).add(k));
+  return arange(m).reshape([1, m]).le(arange(n).reshape([n, 1]).add(clampOffset(k, n, m)));
 }
+
+/** A 0-d zero of x's dtype (false for bool): what where() fills with, keeping x's dtype as NumPy does. */
+const zeroOf = (x: DeferredArray): DeferredArray => zeros([], { dtype: x.dtype });
 
 /** NumPy's eye: an (n, m) array with ones on diagonal k and zeros elsewhere. */
 function eye(n: number, m?: number | null, options?: { k?: number; dtype?: DType }): DeferredArray {
   const o = checkOptionKeys<{ k: number; dtype: DType }>('eye', options, ['k', 'dtype']);
   const rows = count('eye', 'n', n);
   const cols = m === undefined || m === null ? rows : count('eye', 'm', m);
-  const k = offset('eye', 'option k', o.k);
+  const k = clampOffset(offset('eye', 'option k', o.k), rows, cols);
   return arange(rows).reshape([rows, 1]).add(k).eq(arange(cols).reshape([1, cols])).astype(dtypeOf('eye', o.dtype));
 }
 
@@ -60,7 +66,7 @@ function tri(n: number, m?: number | null, options?: { k?: number; dtype?: DType
 
 /** The last two lengths of `x`, which must have two axes at least. */
 function matrixShape(fn: string, x: DeferredArray): [number, number] {
-  if (x.ndim < 2) throw new ShapeError(`${fn}: the array must have two axes at least (NumPy's ${fn} of a 1-d array is of its outer product with itself: use da.${fn}(da.broadcastTo(v, [n, n]))); got shape (${x.shape.join(', ')})`);
+  if (x.ndim < 2) throw new ShapeError(`${fn}: the array must have two axes at least (for NumPy's ${fn} of a 1-d v, broadcast it first: da.${fn}(da.broadcastTo(v, [n, n]))); got shape ${formatShape(x.shape)}`);
   return [x.shape[x.ndim - 2]!, x.shape[x.ndim - 1]!];
 }
 
@@ -69,7 +75,7 @@ function tril(x: Operand, options?: { k?: number }): DeferredArray {
   const o = checkOptionKeys<{ k: number }>('tril', options, ['k']);
   const a = wrapNode(anyNode(x, 'tril'));
   const [n, m] = matrixShape('tril', a);
-  return where(lowerMask(n, m, offset('tril', 'option k', o.k)), a, 0);
+  return where(lowerMask(n, m, offset('tril', 'option k', o.k)), a, zeroOf(a));
 }
 
 /** NumPy's triu: `x` with the elements below diagonal k zeroed (over the last two axes). */
@@ -77,7 +83,7 @@ function triu(x: Operand, options?: { k?: number }): DeferredArray {
   const o = checkOptionKeys<{ k: number }>('triu', options, ['k']);
   const a = wrapNode(anyNode(x, 'triu'));
   const [n, m] = matrixShape('triu', a);
-  return where(lowerMask(n, m, offset('triu', 'option k', o.k) - 1), 0, a);
+  return where(lowerMask(n, m, offset('triu', 'option k', o.k) - 1), zeroOf(a), a);
 }
 
 interface DiagonalOptions {
@@ -94,7 +100,7 @@ interface DiagonalOptions {
 function diagonal(x: Operand, options?: DiagonalOptions): DeferredArray {
   const o = checkOptionKeys<{ offset: number; axis1: number; axis2: number }>('diagonal', options, ['offset', 'axis1', 'axis2']);
   const a = wrapNode(anyNode(x, 'diagonal'));
-  if (a.ndim < 2) throw new ShapeError(`diagonal: the array must have two axes at least; got shape (${a.shape.join(', ')})`);
+  if (a.ndim < 2) throw new ShapeError(`diagonal: the array must have two axes at least; got shape ${formatShape(a.shape)}`);
   const axis1 = normalizeAxis(o.axis1 ?? 0, a.ndim, 'diagonal: option axis1');
   const axis2 = normalizeAxis(o.axis2 ?? 1, a.ndim, 'diagonal: option axis2');
   if (axis1 === axis2) throw new ShapeError(`diagonal: axis1 and axis2 must differ; both are ${axis1}`);
@@ -118,12 +124,12 @@ function diag(v: Operand, options?: { k?: number }): DeferredArray {
   const a = wrapNode(anyNode(v, 'diag'));
   const k = offset('diag', 'option k', o.k);
   if (a.ndim === 2) return diagonal(a, { offset: k });
-  if (a.ndim !== 1) throw new ShapeError(`diag: the array must have one axis (to make a matrix) or two (to take a diagonal); got shape (${a.shape.join(', ')})`);
+  if (a.ndim !== 1) throw new ShapeError(`diag: the array must have one axis (to make a matrix) or two (to take a diagonal); got shape ${formatShape(a.shape)}`);
   const size = a.size + Math.abs(k);
   const pad = zeros([Math.abs(k)], { dtype: a.dtype });
   // Row r holds v[r] (k >= 0) or v[r - |k|] (k < 0) on the diagonal.
   const column = reshape(concat(k >= 0 ? [a, pad] : [pad, a]), [size, 1]);
-  return where(eye(size, size, { k, dtype: 'bool' }), column, 0);
+  return where(eye(size, size, { k, dtype: 'bool' }), column, zeroOf(a));
 }
 
 /**

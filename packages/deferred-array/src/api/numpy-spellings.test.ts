@@ -61,7 +61,7 @@ describe('repeat with an array of counts, as NumPy takes one', () => {
 
   test('counts that are not integers, and an array where a number belongs, are named by dtype and shape', () => {
     expect(() => da.repeat(da.array([1, 2]), da.array([1.5, 2]))).toThrow(/an array of repeats must hold integers in at most one axis; got float64 of shape \(2\)/);
-    expect(() => da.tile(da.array([1, 2]), da.array([2]) as never)).toThrow(/got DeferredArray of int32|got DeferredArray of float64, shape \(1\)/);
+    expect(() => da.tile(da.array([1, 2]), da.array([2]) as never)).toThrow(/got DeferredArray of float64, shape \(1,\)/);
   });
 });
 

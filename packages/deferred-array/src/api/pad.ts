@@ -33,8 +33,8 @@ const width = (v: unknown, what: string): number => {
 
 /** NumPy's pad_width forms, as one [before, after] per axis: n, [before, after], or a pair per axis. */
 function widths(padWidth: unknown, ndim: number): Array<[number, number]> {
-  if (typeof padWidth === 'number') {
-    const w = width(padWidth, 'pad width');
+  if (typeof padWidth === 'number' || (Array.isArray(padWidth) && padWidth.length === 1 && typeof padWidth[0] === 'number')) {
+    const w = width(typeof padWidth === 'number' ? padWidth : padWidth[0], 'pad width');
     return Array.from({ length: ndim }, () => [w, w]);
   }
   if (Array.isArray(padWidth) && padWidth.length === 2 && padWidth.every((v) => typeof v === 'number')) {

@@ -164,11 +164,6 @@ function tile(x: Operand, reps: number | readonly number[]): DeferredArray {
   return wrapNode(spread(c, full_, false, 'tile'));
 }
 
-/**
- * NumPy's repeat: each element repeated `repeats` times along `axis` (of the
- * flattened array without one). One count for all, or one per element along
- * the axis.
- */
 /** The counts of an array given as repeats: integers, 0-d or 1-d, read now. */
 function countsNow(repeats: DeferredArray): number[] {
   const n = nodeOf(repeats);
@@ -178,6 +173,11 @@ function countsNow(repeats: DeferredArray): number[] {
   return Array.from(valuesNow('repeat', n));
 }
 
+/**
+ * NumPy's repeat: each element repeated `repeats` times along `axis` (of the
+ * flattened array without one). One count for all, or one per element along
+ * the axis.
+ */
 function repeat(x: Operand, repeats: number | readonly number[] | DeferredArray, options?: { axis?: number | null }): DeferredArray {
   const o = checkOptionKeys<{ axis: number | null }>('repeat', options, ['axis']);
   let a = anyNode(x, 'repeat');

@@ -151,11 +151,6 @@ function getByArray(x: Operand, index: DeferredArray): DeferredArray {
 }
 
 /**
- * x[mask] = v, in place. A scalar (a JS value or a 0-d array) is where(mask, v, x)
- * and reads no values; an array v, broadcast to x[mask]'s shape, is spread over
- * the true positions, which are read now.
- */
-/**
  * x.set(indices, v) with integer indices, NumPy's x[indices] = v: the rows of
  * x along its first axis that the indices name take v (broadcast to
  * indices.shape + x.shape[1:]); where an index repeats, the last write wins,
@@ -183,6 +178,11 @@ function setIndices(x: DeferredArray, indices: DeferredArray, v: Operand): Defer
   return writeInPlace(x, 'assign', where(wrapNode(written), wrapNode(gathered), x));
 }
 
+/**
+ * x[mask] = v, in place. A scalar (a JS value or a 0-d array) is where(mask, v, x)
+ * and reads no values; an array v, broadcast to x[mask]'s shape, is spread over
+ * the true positions, which are read now.
+ */
 function setMask(x: DeferredArray, mask: DeferredArray, v: Operand): DeferredArray {
   const m = nodeOf(mask);
   const a = nodeOf(x);

@@ -39,8 +39,9 @@ const NEW_AXIS = /^\s*(None|(np\.)?newaxis)\s*$/;
  * any other index.
  */
 function newAxes(index: readonly IndexArg[], ndim: number): { readonly rest: string; readonly axes: number[] } | undefined {
-  if (index.length !== 1 || typeof index[0] !== 'string' || !/None|newaxis/.test(index[0])) return undefined;
+  if (index.length !== 1 || typeof index[0] !== 'string') return undefined;
   const parts = index[0].split(',');
+  if (!parts.some((p) => NEW_AXIS.test(p))) return undefined;
   const kept = parts.filter((p) => !NEW_AXIS.test(p));
   // '...' stands for the axes the other entries leave; an integer drops its axis, a slice keeps it.
   const named = kept.filter((p) => p.trim() !== '...' && p.trim() !== '').length;

@@ -11,7 +11,9 @@ const MAX_ITEMS = 16;
 function objectName(x: object): string {
   const name = (x.constructor?.name ?? 'object').replace(/^_+(?=[A-Z])/, '');
   const { dtype, shape } = x as { dtype?: unknown; shape?: unknown };
-  return typeof dtype === 'string' && Array.isArray(shape) ? `${name} of ${dtype}, shape (${shape.join(', ')})` : name;
+  // As shape.ts prints shapes ((3,) for one axis); that module imports this one.
+  const text = Array.isArray(shape) ? (shape.length === 1 ? `(${String(shape[0])},)` : `(${shape.join(', ')})`) : '';
+  return typeof dtype === 'string' && Array.isArray(shape) ? `${name} of ${dtype}, shape ${text}` : name;
 }
 
 function formatValue(x: unknown, depth = 0): string {

@@ -35,12 +35,13 @@ function describe(args: readonly IndexArg[]): string {
 function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | number> {
   let raw: ReadonlyArray<StdSlice | number | null>;
   if (args.length === 1 && typeof args[0] === 'string') {
-    const text = args[0];
+    // None as a slice bound is NumPy's default bound ('1:None' is '1:').
+    const text = args[0].split(',').map((p) => (p.includes(':') ? p.replace(/\bNone\b/g, '') : p)).join(',');
     const parts = text.split(',').length;
     const padded = text.includes('...') || parts >= shape.length || text.trim() === '' ? text : `${text},...`;
     const ms = stdSlice().base.seq2multislice(padded.trim() === '' ? '...' : padded, [...shape], false);
     if ('code' in ms) {
-      if (/None|newaxis/.test(text)) {
+      if (text.split(',').some((p) => /^\s*(None|(np\.)?newaxis)\s*$/.test(p))) {
         throw new TypeError(`index ${JSON.stringify(text)}: None (NumPy's newaxis) adds an axis, which get() takes and a write cannot; ` +
           'write through an index without it (and expandDims the value where it needs the axis)');
       }
