@@ -75,5 +75,12 @@ function inheritPin(from: Node, to: Node): void {
   if (p && !pins.has(to)) pins.set(to, p);
 }
 
-export { mark, markOf, pin, pinOf, inheritMark, inheritPin, marksGeneration };
+/** `to`, a node made again from `from`, given the mark and pin of `from`. */
+function inheritMarkAndPin(from: Node, to: Node): Node {
+  inheritMark(from, to);
+  inheritPin(from, to);
+  return to;
+}
+
+export { mark, markOf, pin, pinOf, inheritMark, inheritPin, inheritMarkAndPin, marksGeneration };
 export type { Mark, Pin };

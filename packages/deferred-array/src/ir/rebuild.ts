@@ -5,7 +5,7 @@
 // kept as a slice) or whose new shape cannot be told from its inputs (a
 // reshape to fixed lengths) is not instantiable: the caller then traces the
 // function again at those sizes.
-import { inheritMark, inheritPin } from './marks.js';
+import { inheritMarkAndPin } from './marks.js';
 import { broadcastTo, concat, reshape, slice, transpose } from './build-view.js';
 import { elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
@@ -101,9 +101,7 @@ function rebuildNode(n: Node, inputs: readonly Node[]): Node {
   if (m.op !== n.op || m.dtype !== n.dtype || m.inputs.some((x, i) => x !== inputs[i])) {
     throw new NotInstantiable(`${n.op} does not rebuild as itself`);
   }
-  inheritMark(n, m);
-  inheritPin(n, m);
-  return m;
+  return inheritMarkAndPin(n, m);
 }
 
 export { rebuildNode, NotInstantiable };
