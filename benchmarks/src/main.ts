@@ -18,6 +18,7 @@ import { monteCarloReport, printMonteCarlo } from './monte-carlo.js';
 import { callCostsReport, printCallCosts } from './call-costs-report.js';
 import { npyReport, printNpy } from './npy-files.js';
 import { bigFileReport, printBigFile } from './big-file.js';
+import { printSidePaths, sidePathsReport } from './side-paths.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     console.log(`\n${printCompiled(await compiledReport(1000, 2000, Math.max(2 * RUNS, 11)))}`);
     for (const n of [1000, 100_000]) console.log(`\n${printCallCosts(await callCostsReport(n, Math.max(RUNS, 7)))}`);
     console.log(`\n${printColumns(columnsReport(2000, 10000, Math.max(RUNS, 7)))}`);
+    console.log(`\n${printSidePaths(await sidePathsReport(Math.max(RUNS, 7)))}`);
     console.log(`\n${printNpy(await npyReport(N, RUNS))}`);
     console.log(`\n${printBigFile(await bigFileReport(Number(process.env['BIG_GB'] ?? 1), 1, true))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);

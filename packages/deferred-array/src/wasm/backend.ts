@@ -165,7 +165,9 @@ class WasmBackend implements Backend {
         if (k.prelude) k.prelude.done(yield k.prelude.kernel);
         k.finish(yield k);
       } else {
-        run.evaluate(step.node, launchInline);
+        const k = run.gather(step.node);
+        if (k) k.finish(yield k);
+        else run.evaluate(step.node, launchInline);
       }
       run.release(step);
     }
@@ -185,7 +187,11 @@ class WasmBackend implements Backend {
     try {
       for (const step of plan.steps) {
         if (step.kind === 'kernel') run.kernel(step.group, dry).skip();
-        else run.evaluate(step.node, dry);
+        else {
+          const k = run.gather(step.node);
+          if (k) k.skip();
+          else run.evaluate(step.node, dry);
+        }
         run.release(step);
       }
     } finally {

@@ -5,7 +5,8 @@
 import { compileKernel, disassembleFunction } from 'kernels-wasm';
 import { viewOf } from '../ir/node.js';
 import type { CompiledModule, KernelSpec } from 'kernels-wasm';
-import type { Node } from '../ir/node.js';
+import type { Node, NodeOf } from '../ir/node.js';
+import { buildGather, gathers } from './gather-kernel.js';
 import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { atAddress, composeView } from './heap-value.js';
@@ -26,6 +27,12 @@ function describeKernels(plan: Plan, compile: (spec: KernelSpec) => CompiledModu
       const x = first && values.get(first);
       const view = viewOf(n);
       values.set(n, view && x ? composeView(x, view, n.shape) : placeholder(n));
+      const indices = n.inputs[1] && values.get(n.inputs[1]);
+      if (n.op === 'take' && x && indices && gathers(x, indices, n.shape)) {
+        const compiled = compile(buildGather(n as NodeOf<'take'>, x, indices, placeholder(n)).spec);
+        out.push(`take along axis ${(n as NodeOf<'take'>).attrs.axis} into (${n.shape.join(', ')}): gather kernel, scalar loop, compiled in ${compiled.compileMs.toFixed(2)} ms\n` +
+          disassembleFunction(compiled.bytes, 'kernel'));
+      }
       continue;
     }
     const g = step.group;

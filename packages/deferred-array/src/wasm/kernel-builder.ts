@@ -243,6 +243,7 @@ function scanTotals(spec: KernelSpec): KernelSpec {
       case 'binary': if (!dropped(ins.args)) keep(v, { ...ins, args: [get(ins.args[0]), get(ins.args[1])] }); break;
       case 'select': if (!dropped(ins.args)) keep(v, { ...ins, args: [get(ins.args[0]), get(ins.args[1]), get(ins.args[2])] }); break;
       case 'reduce': throw new Error('internal: a scan kernel has no reductions');
+      case 'gather': throw new Error('internal: a scan kernel has no gathers');
     }
   });
   return { ...spec, body };
@@ -342,5 +343,5 @@ function accumulatorDType(op: ReduceOp, input: DType): DType {
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }
 
-export { buildKernel, buildContraction, buildCopy, accumulatorDType, scanTotals, launchOf };
+export { buildKernel, buildContraction, buildCopy, accumulatorDType, scanTotals, launchOf, innerOf };
 export type { BuiltKernel };

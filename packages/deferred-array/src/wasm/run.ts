@@ -4,7 +4,7 @@
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
-import type { Node, StorageRef } from '../ir/node.js';
+import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
@@ -26,6 +26,7 @@ import { scatter } from '../core/dense.js';
 import type { WasmHeap } from './heap.js';
 import { buildContraction, buildCopy, buildKernel, launchOf, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
+import { buildGather, gatherError, gathers } from './gather-kernel.js';
 
 /** A kernel ready to launch, and what to do with its result. */
 interface PendingKernel {
@@ -186,6 +187,31 @@ class WasmRun {
         g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
         for (const n of g.reductions) this.#values.set(n, this.#place(n));
       },
+    };
+  }
+
+  /**
+   * A take step as a gather kernel, where one serves (gather-kernel.ts);
+   * undefined where the reference evaluates it. An index 'raise' cannot place
+   * fails the step as the reference would, naming the first such index.
+   */
+  gather(n: Node): PendingKernel | undefined {
+    if (n.op !== 'take') return undefined;
+    const take = n as NodeOf<'take'>;
+    const [x, indices] = [this.#values.get(n.inputs[0]!)!, this.#values.get(n.inputs[1]!)!];
+    if (!gathers(x, indices, n.shape)) return undefined;
+    const out = this.#place(n);
+    const built = buildGather(take, x, indices, out);
+    this.launches++;
+    return {
+      compiled: this.#compile(built.spec),
+      launch: launchOf(built),
+      get label() { return `take along axis ${take.attrs.axis} into [${n.shape.join(', ')}]`; },
+      finish: (r) => {
+        this.#values.set(n, out);
+        if (r.flags.index > 0) throw gatherError(take, x.shape, toDense(indices, this.#kernelHeap));
+      },
+      skip: () => { this.#values.set(n, out); },
     };
   }
 

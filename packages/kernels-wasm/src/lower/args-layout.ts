@@ -21,8 +21,10 @@ const ARGS = {
   segmentLcm: 24,
   /** The next unclaimed block: workers take blocks with an atomic add on it until none are left. */
   claim: 28,
+  /** Gathers in 'raise' mode count here the indices outside their axis. */
+  flagIndex: 32,
   /** shape[ndim], then for each array: byte pointer, strides[ndim] in elements. */
-  shape: 32,
+  shape: 36,
 } as const;
 
 /** The i32 index (in memory) of a launch's claim counter, for Atomics on it. */
@@ -69,11 +71,16 @@ const RANDOM_WORDS_BYTES = 16;
 const randomOffset = (spec: { ndim: number; arrays: readonly unknown[]; contraction?: unknown; temps?: readonly unknown[] }): number =>
   tempsOffset(spec) + (spec.temps ? tempsBytes(spec.temps.length) : 0);
 
-/** Byte size of a kernel's whole launch block: every field the spec's kernel reads, random words last. */
-const launchBlockBytes = (spec: { ndim: number; arrays: ReadonlyArray<{ random?: true }>; contraction?: unknown; temps?: readonly unknown[] }): number =>
-  randomOffset(spec) + RANDOM_WORDS_BYTES * spec.arrays.filter((a) => a.random).length;
+/** Each gathered array's axis length and element stride (two i32), in the order of the spec's arrays, after the random words. */
+const GATHER_WORDS_BYTES = 8;
+type LayoutSpec = { ndim: number; arrays: ReadonlyArray<{ random?: true; gathered?: true }>; contraction?: unknown; temps?: readonly unknown[] };
+const gatherOffset = (spec: LayoutSpec): number => randomOffset(spec) + RANDOM_WORDS_BYTES * spec.arrays.filter((a) => a.random).length;
+
+/** Byte size of a kernel's whole launch block: every field the spec's kernel reads, random and gather words last. */
+const launchBlockBytes = (spec: LayoutSpec): number =>
+  gatherOffset(spec) + GATHER_WORDS_BYTES * spec.arrays.filter((a) => a.gathered).length;
 
 export {
   ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, RANDOM_WORDS_BYTES, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset,
-  tempsBytes, tempsOffset, randomOffset, launchBlockBytes,
+  tempsBytes, tempsOffset, randomOffset, gatherOffset, GATHER_WORDS_BYTES, launchBlockBytes,
 };

@@ -9,14 +9,21 @@ import { emitRandomScalar } from './philox.js';
 import type { RoundKeys } from './philox.js';
 import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
+import { ARGS, GATHER_WORDS_BYTES, gatherOffset } from './args-layout.js';
+import { bumpFlag } from './emit-values.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
 import { emitVectorLoad, emitVectorStore } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 type ScanInstr = Extract<KInstr, { op: 'scan' }>;
+type GatherInstr = Extract<KInstr, { op: 'gather' }>;
+
+/** Elements per iteration of a gather kernel's unrolled loop. */
+const GATHER_UNROLL = 4;
 
 /** A loop that leaves when `exit` pushes true (tested first), running `body` otherwise. */
 function loop(f: FunctionBuilder, exit: () => void, body: () => void): void {
@@ -120,6 +127,32 @@ function scalarLoop(
 ): void {
   const f = ctx.f;
   const types = spec.body.map((ins) => ins.type);
+  const gather = spec.body.some((ins) => ins.op === 'gather') ? gatherEmitter(ctx, spec, vals, cur) : undefined;
+  gather?.setup();
+  // A gather from memory waits on its reads: GATHER_UNROLL elements per
+  // iteration, their pointers moved once, keep fewer instructions between
+  // reads, so more of them are in flight (a loop like a hand-written one).
+  const plain = (a: KernelSpec['arrays'][number]): boolean => a.inner !== 'strided' && !a.random;
+  if (gather && spec.arrays.every(plain) && !spec.body.some((ins) => ins.op === 'reduce' || ins.op === 'scan')) {
+    const offset = (k: number, u: number): number => {
+      const a = at(spec.arrays, k, 'array');
+      return a.inner === 'contiguous' ? u * KTYPE_BYTES[a.dtype] : 0;
+    };
+    stepLoop(f, j, GATHER_UNROLL, end, () => {
+      for (let u = 0; u < GATHER_UNROLL; u++) {
+        emitBody(ctx, spec, vals, cur, (k) => {
+          f.op('local.get', at(cur, k, 'array pointer'));
+          emitLoad(ctx, at(spec.arrays, k, 'array').dtype, offset(k, u));
+        }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype, offset(k, u)),
+        undefined, undefined, (g) => { gather.emit(g, offset(g.array, u)); });
+      }
+    }, () => {
+      cur.forEach((p, k) => {
+        const a = at(spec.arrays, k, 'array');
+        if (a.inner === 'contiguous') f.op('local.get', p).op('i32.const', GATHER_UNROLL * KTYPE_BYTES[a.dtype]).op('i32.add').op('local.set', p);
+      });
+    });
+  }
   loop(f, () => { f.op('local.get', j).op('local.get', end).op('i32.ge_u'); }, () => {
     emitBody(ctx, spec, vals, cur, (k) => {
       const a = at(spec.arrays, k, 'array');
@@ -129,12 +162,80 @@ function scalarLoop(
         f.op('local.get', ptr);
         emitLoad(ctx, a.dtype);
       }
-    }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype), undefined, scan);
+    }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype), undefined, scan, gather?.emit);
     bump(f, j, 1);
     cur.forEach((p, k) => {
+      // A broadcast array's inner stride is 0: its pointer stays.
+      if (spec.arrays[k]?.inner === 'broadcast') return;
       f.op('local.get', p).op('local.get', at(strides, k, 'array stride')).op('i32.add').op('local.set', p);
     });
   });
+}
+
+/**
+ * Pushes a gather's element: its index resolved by its mode into [0, length)
+ * (an index 'raise' cannot place counts in the index flag and reads element
+ * 0, so no read leaves the array), then loaded from the array's current
+ * pointer plus index times the gathered axis's stride.
+ */
+function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): { readonly setup: () => void; readonly emit: (g: GatherInstr, offset?: number) => void } {
+  const f = ctx.f;
+  const t = f.local('i32');
+  // Each gathered array's axis length and stride in bytes, read from the launch block once per row, not per element.
+  const fields = new Map<number, { readonly at: number; readonly length: Local; readonly stride: Local }>();
+  spec.arrays.forEach((a, k) => {
+    if (a.gathered) fields.set(k, { at: gatherOffset(spec) + GATHER_WORDS_BYTES * fields.size, length: f.local('i32'), stride: f.local('i32') });
+  });
+  const setup = (): void => {
+    for (const [k, w] of fields) {
+      setArg(ctx, w.at, w.length);
+      setArg(ctx, w.at + 4, w.stride, KTYPE_BYTES[at(spec.arrays, k, 'gathered array').dtype]);
+    }
+  };
+  const emit = (g: GatherInstr, offset = 0): void => {
+    const w = fields.get(g.array);
+    if (w === undefined) throw new InternalError(`array ${g.array} is not gathered`);
+    const length = (): void => { f.op('local.get', w.length); };
+    const idx = at(vals, g.index, 'gather index');
+    // Indices in [0, length) take the short way: one unsigned compare. Few
+    // instructions per element let more reads be in flight at once, which is
+    // what a gather from memory waits on.
+    f.op('local.get', idx);
+    length();
+    f.op('i32.lt_u').if('i32');
+    f.op('local.get', idx);
+    f.else();
+    if (g.mode === 'raise') {
+      // idx + length, read unsigned, is below length exactly for idx in [-length, 0).
+      f.op('local.get', idx);
+      length();
+      f.op('i32.add').op('local.tee', t);
+      length();
+      f.op('i32.lt_u').if('i32');
+      f.op('local.get', t);
+      f.else();
+      bumpFlag(ctx, ARGS.flagIndex);
+      f.op('i32.const', 0);
+      f.end();
+    } else if (g.mode === 'wrap') {
+      // idx rem length, plus length where that is negative.
+      f.op('local.get', idx);
+      length();
+      f.op('i32.rem_s').op('local.tee', t);
+      length();
+      f.op('i32.const', 0).op('local.get', t).op('i32.const', 0).op('i32.lt_s').op('select').op('i32.add');
+    } else {
+      // Below 0 (negative): 0; else (length or more): length - 1.
+      f.op('i32.const', 0);
+      length();
+      f.op('i32.const', 1).op('i32.sub').op('local.get', idx).op('i32.const', 0).op('i32.lt_s').op('select');
+    }
+    f.end();
+    f.op('local.set', t);
+    f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
+    emitLoad(ctx, g.type, offset);
+  };
+  return { setup, emit };
 }
 
 /** Random array k's round keys. */
@@ -197,6 +298,7 @@ function emitBody(
   reduce: (r: ReduceInstr, slotIndex: number) => void, store: (array: number) => void,
   hoisted: (ins: KInstr) => boolean = () => false,
   scan: (x: ScanInstr, scanIndex: number) => void = () => { throw new InternalError('a scan outside the scalar loop'); },
+  gather: (g: GatherInstr) => void = () => { throw new InternalError('a gather outside the scalar loop'); },
 ): void {
   const f = ctx.f;
   let reduceIndex = 0;
@@ -219,6 +321,10 @@ function emitBody(
         scan(ins, scanIndex++);
         f.op('local.set', at(vals, v, 'value'));
         break;
+      case 'gather':
+        gather(ins);
+        f.op('local.set', at(vals, v, 'value'));
+        break;
       default:
         if (hoisted(ins)) break;
         value(ins);
@@ -228,4 +334,4 @@ function emitBody(
 }
 
 export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody };
-export type { ReduceInstr, ScanInstr, ValueLocals, VectorStep };
+export type { ReduceInstr, ScanInstr, GatherInstr, ValueLocals, VectorStep };

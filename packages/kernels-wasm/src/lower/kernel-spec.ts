@@ -21,10 +21,25 @@ interface KernelArray {
    * in elements, and its key and stream come with the launch.
    */
   readonly random?: true;
+  /**
+   * A gathered input: read only by gather instructions, each at an index the
+   * body computes. Its pointer and strides walk the iteration space as any
+   * array's (the axes the indices span have stride 0); the gathered axis's
+   * length and element stride come with the launch.
+   */
+  readonly gathered?: true;
 }
 
 type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
 type KScan = 'sum' | 'prod';
+
+/**
+ * How a gather treats an index outside [0, length): 'raise' reads -length..-1
+ * from the end and counts any other index in the launch's index flag (reading
+ * element 0 instead, so memory outside the array is never read); 'wrap' takes
+ * it modulo the length; 'clip' clamps it to [0, length - 1]. NumPy's take modes.
+ */
+type GatherMode = 'raise' | 'wrap' | 'clip';
 
 /**
  * One SSA instruction; its value is referred to by its index in the body.
@@ -50,7 +65,13 @@ type KInstr =
    * into pieces across blocks goes on where the previous piece stopped. Scans
    * run the scalar loop (each element waits on the one before).
    */
-  | { readonly op: 'scan'; readonly fn: KScan; readonly arg: number; readonly slot: number; readonly type: KType };
+  | { readonly op: 'scan'; readonly fn: KScan; readonly arg: number; readonly slot: number; readonly type: KType }
+  /**
+   * Gathered array `array`'s element at index `index` (an int32 value) along
+   * its gathered axis, from the current element's place on the other axes.
+   * Gathers run the scalar loop (each element's address is its own).
+   */
+  | { readonly op: 'gather'; readonly array: number; readonly index: number; readonly mode: GatherMode; readonly type: KType };
 
 /**
  * A matrix product computed block by block ahead of the elementwise body (its
@@ -110,4 +131,4 @@ const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, u
 export { KTYPE_BYTES };
 /** Elementwise operations, with deferred-array's (NumPy's) semantics: the op table's rows (ops/elementwise-ops.ts). */
 export type { KUnary, KBinary };
-export type { KType, InnerStride, KernelArray, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, TempSpec };
+export type { KType, InnerStride, KernelArray, KReduce, KScan, GatherMode, KInstr, KernelSpec, ContractionSpec, TempSpec };

@@ -1,6 +1,6 @@
 // Writes a launch block (args-layout.ts): the header, the shape, each array's
 // pointer and strides, and each random array's key and stream.
-import { ARGS, RANDOM_WORDS_BYTES, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, GATHER_WORDS_BYTES, RANDOM_WORDS_BYTES, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import type { LaunchArray } from './launch-types.js';
 import { at } from '../internal-error.js';
 
@@ -24,6 +24,7 @@ function writeLaunchBlock(words: Int32Array, at: number, h: Header, shape: reado
   put(ARGS.segment, h.segment);
   put(ARGS.segmentLcm, h.segmentLcm | 0);
   put(ARGS.claim, 0);
+  put(ARGS.flagIndex, 0);
   shape.forEach((s, d) => put(ARGS.shape + 4 * d, s));
   arrays.forEach((a, k) => {
     put(arrayPtrOffset(shape.length, k), a.ptr);
@@ -51,6 +52,28 @@ function writeRandomWords(words: Int32Array, at: number, arrays: readonly Launch
   }
 }
 
+/** A launch gives axis length and stride exactly for the spec's gathered arrays, and lengths that an i32 index reaches. */
+function checkGatheredArrays(spec: ReadonlyArray<{ gathered?: true }>, arrays: readonly LaunchArray[], what: string): void {
+  spec.forEach((a, k) => {
+    const g = arrays[k]?.gather;
+    if (Boolean(a.gathered) !== Boolean(g)) {
+      throw new RangeError(`${what}: array ${k} is ${a.gathered ? '' : 'not '}a gathered array in the kernel, so it ${a.gathered ? 'needs' : 'takes no'} gather words (axis length and stride)`);
+    }
+    if (g && (!Number.isInteger(g.length) || g.length < 0 || g.length > 0x7fffffff || !Number.isInteger(g.stride))) {
+      throw new RangeError(`${what}: array ${k}'s gathered axis needs an integer length in [0, 2^31) and an integer stride; got ${JSON.stringify(g)}`);
+    }
+  });
+}
+
+/** Writes each gathered array's axis length and element stride, in array order, from byte address `at`. */
+function writeGatherWords(words: Int32Array, at: number, arrays: readonly LaunchArray[]): void {
+  let k = 0;
+  for (const a of arrays) {
+    if (!a.gather) continue;
+    words.set([a.gather.length | 0, a.gather.stride | 0], (at + GATHER_WORDS_BYTES * k++) >>> 2);
+  }
+}
+
 /** Whether `strides` walk `shape` row-major without gaps (axes of length 1 may have any stride). */
 function isRowMajor(shape: readonly number[], strides: readonly number[]): boolean {
   let expect = 1;
@@ -62,4 +85,4 @@ function isRowMajor(shape: readonly number[], strides: readonly number[]): boole
   return true;
 }
 
-export { writeLaunchBlock, writeRandomWords, checkRandomArrays, isRowMajor };
+export { writeLaunchBlock, writeRandomWords, writeGatherWords, checkRandomArrays, checkGatheredArrays, isRowMajor };

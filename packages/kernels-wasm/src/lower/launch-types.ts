@@ -11,6 +11,8 @@ interface LaunchArray {
   readonly strides: readonly number[];
   /** A random array's key and stream (the spec marks the array random). */
   readonly random?: RandomWords;
+  /** A gathered array's gathered axis: its length and element stride (the spec marks the array gathered). */
+  readonly gather?: { readonly length: number; readonly stride: number };
 }
 
 /** A contraction operand: byte address of its first element; element strides per batch, row and column. */

@@ -4,8 +4,8 @@
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
 import { LRUCache } from 'lru-cache';
-import { ARGS, CONTRACTION, argsBytes, claimIndex, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
-import { checkRandomArrays, isRowMajor, writeLaunchBlock, writeRandomWords } from './launch-block.js';
+import { ARGS, CONTRACTION, argsBytes, claimIndex, gatherOffset, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
+import { checkGatheredArrays, checkRandomArrays, isRowMajor, writeGatherWords, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
 import type { ContractionLaunch, ContractionOperand, Launch, LaunchArray, TempLaunch } from './launch-types.js';
 import type { ContractionSpec, KernelSpec } from './kernel-spec.js';
@@ -39,7 +39,8 @@ interface LaunchResult {
   /** Number of pieces; pieceIndex(i) numbers the piece starting at element i. */
   readonly pieces: number;
   readonly pieceIndex: (i: number) => number;
-  readonly flags: { readonly divide: number; readonly invalid: number };
+  /** Counts of data conditions met: divisions by zero, invalid casts, and gather indices out of bounds ('raise' mode). */
+  readonly flags: { readonly divide: number; readonly invalid: number; readonly index: number };
 }
 
 /** A launch block written into the heap, ready for any thread to run. */
@@ -178,6 +179,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
       ? writeTemps(spec, words, alloc, argsPtr, tempsOffset(spec), planned, Math.max(1, threads))
       : { scratch: 0, tempArgs: [] };
     writeRandomWords(words(), argsPtr + randomOffset(spec), l.arrays);
+    writeGatherWords(words(), argsPtr + gatherOffset(spec), l.arrays);
     const { blocks, pieces, pieceIndex } = plan;
     return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots: spec.slots, total, pieceIndex };
   } catch (e) {
@@ -193,6 +195,10 @@ function checkArrays(spec: KernelSpec, l: Launch): void {
     throw new RangeError(`launch: the kernel takes ${spec.arrays.length} arrays; got ${l.arrays.length}`);
   }
   checkRandomArrays(spec.arrays, l.arrays, 'launch');
+  checkGatheredArrays(spec.arrays, l.arrays, 'launch');
+  if (l.shape.every((d) => d > 0) && l.arrays.some((a) => a.gather?.length === 0)) {
+    throw new RangeError('launch: a gathered axis of length 0 has nothing to read; an empty gather has no elements to launch');
+  }
 }
 
 /** How a launch's space is cut into blocks, and its reductions' runs into pieces. */
@@ -240,7 +246,7 @@ function writeScanStarts(spec: KernelSpec, partials: Float64Array, initial: Floa
 /** Reads what the blocks left (on success) and frees the launch block. */
 function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchResult {
   try {
-    if (!ok) return { partials: new Float64Array(0), blocks: p.blocks, pieces: p.pieces, pieceIndex: p.pieceIndex, flags: { divide: 0, invalid: 0 } };
+    if (!ok) return { partials: new Float64Array(0), blocks: p.blocks, pieces: p.pieces, pieceIndex: p.pieceIndex, flags: { divide: 0, invalid: 0, index: 0 } };
     const words = new Int32Array(heap.memory.buffer);
     const flag = (offset: number): number => [p.argsPtr, ...p.tempArgs].reduce((n, at) => n + (words[(at + offset) >>> 2] ?? 0), 0);
     return {
@@ -248,7 +254,7 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
       blocks: p.blocks,
       pieces: p.pieces,
       pieceIndex: p.pieceIndex,
-      flags: { divide: flag(ARGS.flagDivide), invalid: flag(ARGS.flagInvalid) },
+      flags: { divide: flag(ARGS.flagDivide), invalid: flag(ARGS.flagInvalid), index: flag(ARGS.flagIndex) },
     };
   } finally {
     for (const ptr of p.held) heap.free(ptr);

@@ -25,12 +25,12 @@ const STORES: Record<KType, string> = {
   uint16: 'i32.store16', int8: 'i32.store8', uint8: 'i32.store8', bool: 'i32.store8',
 };
 
-function emitLoad(ctx: EmitContext, t: KType): void {
-  ctx.f.mem(LOADS[t], { align: 0 });
+function emitLoad(ctx: EmitContext, t: KType, offset = 0): void {
+  ctx.f.mem(LOADS[t], { align: 0, offset });
 }
 
-function emitStore(ctx: EmitContext, t: KType): void {
-  ctx.f.mem(STORES[t], { align: 0 });
+function emitStore(ctx: EmitContext, t: KType, offset = 0): void {
+  ctx.f.mem(STORES[t], { align: 0, offset });
 }
 
 function emitConst(ctx: EmitContext, t: KType, value: number): void {

@@ -94,6 +94,7 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         break;
       }
       case 'scan': return undefined;
+      case 'gather': return undefined;
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;
         if (at(spec.body, ins.arg, 'value').type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;

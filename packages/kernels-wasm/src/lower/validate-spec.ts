@@ -14,6 +14,12 @@ function validateSpec(spec: KernelSpec): void {
   if (spec.mode === 'columns' && spec.ndim !== 2) throw new TypeError(`KernelSpec in 'columns' mode must have ndim 2 ([rows, columns]); got ${spec.ndim}`);
   spec.arrays.forEach((a, k) => {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
+    if (a.gathered) {
+      const why = a.role !== 'in' ? 'must be an input' : a.random ? 'cannot be random'
+        : spec.mode === 'columns' || spec.contraction || spec.temps ? "is read in a plain 'rows' kernel only (no columns mode, contraction or temporaries)"
+          : spec.body.some((ins) => ins.op === 'load' && ins.array === k) ? 'is read by gathers only, not loaded' : undefined;
+      if (why) throw new TypeError(`KernelSpec array ${k} is gathered, so it ${why}`);
+    }
     if (!a.random) return;
     const why = a.role !== 'in' ? 'must be an input'
       : a.dtype !== 'float64' && a.dtype !== 'float32' ? 'must be float64 or float32'
@@ -40,6 +46,12 @@ function validateSpec(spec: KernelSpec): void {
     };
     switch (ins.op) {
       case 'load': array(ins.array, 'in'); break;
+      case 'gather':
+        array(ins.array, 'in');
+        if (!spec.arrays[ins.array]?.gathered) fail(v, `array ${ins.array} is not marked gathered`);
+        if (arg(ins.index) !== 'int32') fail(v, 'the index of a gather must be int32');
+        if (ins.mode !== 'raise' && ins.mode !== 'wrap' && ins.mode !== 'clip') fail(v, `mode must be 'raise', 'wrap' or 'clip'; got ${String(ins.mode)}`);
+        break;
       case 'store': array(ins.array, 'out'); if (arg(ins.arg) !== ins.type) fail(v, 'stored value has another type'); break;
       case 'const': if (!Number.isFinite(ins.value) && !Number.isNaN(ins.value) && ins.type !== 'float64' && ins.type !== 'float32') fail(v, 'non-finite integer constant'); break;
       case 'cast': arg(ins.arg); break;

@@ -8,6 +8,8 @@ import { MATH_BINARY, MATH_UNARY } from './native-ops.js';
 
 const MATH_WEIGHT = 16;
 const HOST_WEIGHT = 32;
+// A gather's read lands anywhere: from memory, a miss costs a few streamed elements' worth.
+const GATHER_WEIGHT = 4;
 
 /**
  * Work units per element of a kernel. A pinned temporary is computed per
@@ -19,6 +21,7 @@ function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): nu
   const hosted = new Set(hostKeys.map((k) => k.split('.')[0]));
   let w = spec.arrays.length;
   for (const ins of spec.body) {
+    if (ins.op === 'gather') w += GATHER_WEIGHT;
     if (ins.op !== 'unary' && ins.op !== 'binary') continue;
     if (hosted.has(ins.fn)) w += HOST_WEIGHT;
     else if (ins.op === 'unary' ? MATH_UNARY.has(ins.fn) : MATH_BINARY.has(ins.fn)) w += MATH_WEIGHT;

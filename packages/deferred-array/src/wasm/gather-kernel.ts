@@ -1,0 +1,78 @@
+// NumPy's take as a gather kernel: the output's space walked element by
+// element, each element's index read from the index array (broadcast over the
+// axes it does not span), resolved by the take's mode in the kernel and used to
+// read x along the taken axis. The blocks run on the pool like any kernel's.
+import { collapseDims } from 'kernels-wasm';
+import type { InnerStride, KInstr, KType, LaunchArray } from 'kernels-wasm';
+import { ExecutionError } from '../ir/errors.js';
+import { outOfBounds, resolveTake } from '../ir/build-gather.js';
+import type { NodeOf } from '../ir/node.js';
+import { axisLength, sizeOf } from '../ir/shape.js';
+import type { Dense } from '../core/dense.js';
+import type { HeapValue } from './heap-value.js';
+import { innerOf } from './kernel-builder.js';
+import type { BuiltKernel } from './kernel-builder.js';
+import { at } from '../util/lookup.js';
+
+/** Index dtypes a kernel reads as int32 without changing a value; uint32 indices past 2^31 would, so they go through the reference. */
+const INDEX_TYPES: ReadonlySet<string> = new Set(['int32', 'int16', 'int8', 'uint16', 'uint8']);
+
+/**
+ * Whether a gather kernel takes this take: not where the reference evaluates
+ * it instead, for random x, uint32 indices, or an empty output (whose indices
+ * 'raise' must still check).
+ */
+const gathers = (x: HeapValue, indices: HeapValue, shape: readonly number[]): boolean =>
+  !x.random && INDEX_TYPES.has(indices.dtype) && sizeOf(shape) > 0;
+
+/** The gather kernel of take node `node` over x and its indices into `out` (x.shape[:axis] + indices.shape + x.shape[axis+1:]). */
+function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out: HeapValue): BuiltKernel {
+  const { axis, mode } = node.attrs;
+  const space = out.shape.length === 0 ? [1] : [...out.shape];
+  // Over the output's axes: x's before and after the taken one, the indices' in between.
+  const xStrides = [...x.strides.slice(0, axis), ...indices.shape.map(() => 0), ...x.strides.slice(axis + 1)];
+  const iStrides = [...x.shape.slice(0, axis).map(() => 0), ...indices.strides.map((s, d) => (at(indices.shape, d, 'index axis') === 1 ? 0 : s)),
+    ...x.shape.slice(axis + 1).map(() => 0)];
+  const oStrides = out.shape.length === 0 ? [1] : [...out.strides];
+  const pad = (s: number[]): number[] => (s.length === 0 ? [0] : s);
+  const collapsed = collapseDims(space, [pad(iStrides), pad(xStrides), oStrides]);
+  const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides')) as [number[], number[], number[]];
+  const inner = (s: readonly number[]): InnerStride => innerOf(at(s, s.length - 1, 'inner stride'));
+  const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype as KType }];
+  if (indices.dtype !== 'int32') body.push({ op: 'cast', arg: 0, type: 'int32' });
+  body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: x.dtype as KType });
+  body.push({ op: 'store', array: 2, arg: body.length - 1, type: x.dtype as KType });
+  const gather = { length: axisLength(x.shape, axis), stride: at(x.strides, axis, 'taken axis stride') };
+  const arrays: LaunchArray[] = [
+    { ptr: indices.ptr, strides: ci }, { ptr: x.ptr, strides: cx, gather }, { ptr: out.ptr, strides: co },
+  ];
+  return {
+    spec: {
+      ndim: collapsed.shape.length,
+      arrays: [
+        { dtype: indices.dtype as KType, role: 'in', inner: inner(ci) },
+        { dtype: x.dtype as KType, role: 'in', inner: inner(cx), gathered: true },
+        { dtype: out.dtype as KType, role: 'out', inner: inner(co) },
+      ],
+      body,
+      slots: 0,
+    },
+    shape: collapsed.shape,
+    arrays,
+    segment: 1,
+    mode: 'rows',
+    zeroSlots: new Map(),
+  };
+}
+
+/** The error a take's kernel flagged: its first index (in order) outside the axis, as the reference evaluator reports it. */
+function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: Dense): ExecutionError {
+  const { axis, mode } = node.attrs;
+  const n = axisLength(xShape, axis);
+  for (const i of Array.from(indices.data as ArrayLike<number>)) {
+    if (resolveTake(i, n, mode) === undefined) return new ExecutionError(outOfBounds(i, axis, n));
+  }
+  return new ExecutionError(`internal: a take's kernel flagged an index outside axis ${axis} of length ${n}, but every index is inside`);
+}
+
+export { buildGather, gatherError, gathers };
