@@ -36,7 +36,12 @@ function checkKnownIndices(x: Node, indices: Node, axis: number, mode: TakeMode)
   const data = (indices.op === 'source' ? indices.attrs.data : indices.op === 'scalar' ? [indices.attrs.value!] : undefined) as ArrayLike<number> | undefined;
   // Many indices are left to the run, which checks them as it takes (a pass here would cost a big take a tenth of its time).
   if (mode !== 'raise' || data === undefined || data.length > CHECKED_NOW) return;
-  // One pass for the range, then the first culprit in order.
+  const i = firstOutOfBounds(data, n, mode);
+  if (i !== undefined) throw new ShapeError(outOfBounds(i, axis, n));
+}
+
+/** The first index (in order) that `mode` cannot place in an axis of length n, if any: one pass for the range, then the culprit. */
+function firstOutOfBounds(data: ArrayLike<number>, n: number, mode: TakeMode): number | undefined {
   let lo = Infinity;
   let hi = -Infinity;
   for (let k = 0; k < data.length; k++) {
@@ -44,8 +49,9 @@ function checkKnownIndices(x: Node, indices: Node, axis: number, mode: TakeMode)
     if (v < lo) lo = v;
     if (v > hi) hi = v;
   }
-  if (lo >= -n && hi < n) return;
-  for (let k = 0; k < data.length; k++) if (resolveTake(data[k]!, n, mode) === undefined) throw new ShapeError(outOfBounds(data[k]!, axis, n));
+  if (n > 0 && (mode !== 'raise' || (lo >= -n && hi < n))) return undefined;
+  for (let k = 0; k < data.length; k++) if (resolveTake(data[k]!, n, mode) === undefined) return data[k];
+  return undefined;
 }
 
 /** take(x, indices, axis): x.shape[:axis] + indices.shape + x.shape[axis+1:]; axis null takes from x flattened. */
@@ -63,4 +69,4 @@ function take(x: Node, indices: Node, axis: number | null, mode: unknown = 'rais
   return makeNode('take', [from, indices], shape, from.dtype, { axis: ax, mode: mode as TakeMode, label: `axis ${ax}${mode === 'raise' ? '' : `, ${String(mode)}`}` });
 }
 
-export { take, resolveTake, outOfBounds };
+export { take, resolveTake, outOfBounds, firstOutOfBounds };

@@ -165,9 +165,8 @@ class WasmBackend implements Backend {
         if (k.prelude) k.prelude.done(yield k.prelude.kernel);
         k.finish(yield k);
       } else {
-        const k = run.gather(step.node);
+        const k = run.node(step.node, launchInline);
         if (k) k.finish(yield k);
-        else run.evaluate(step.node, launchInline);
       }
       run.release(step);
     }
@@ -187,11 +186,7 @@ class WasmBackend implements Backend {
     try {
       for (const step of plan.steps) {
         if (step.kind === 'kernel') run.kernel(step.group, dry).skip();
-        else {
-          const k = run.gather(step.node);
-          if (k) k.skip();
-          else run.evaluate(step.node, dry);
-        }
+        else run.node(step.node, dry)?.skip();
         run.release(step);
       }
     } finally {

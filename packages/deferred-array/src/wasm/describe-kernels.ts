@@ -6,7 +6,7 @@ import { compileKernel, disassembleFunction } from 'kernels-wasm';
 import { viewOf } from '../ir/node.js';
 import type { CompiledModule, KernelSpec } from 'kernels-wasm';
 import type { Node, NodeOf } from '../ir/node.js';
-import { buildGather, gathers } from './gather-kernel.js';
+import { buildGather, gatherLabel, gathers } from './gather-kernel.js';
 import { groupNodes } from '../plan/plan.js';
 import type { Plan } from '../plan/plan.js';
 import { atAddress, composeView } from './heap-value.js';
@@ -30,7 +30,7 @@ function describeKernels(plan: Plan, compile: (spec: KernelSpec) => CompiledModu
       const indices = n.inputs[1] && values.get(n.inputs[1]);
       if (n.op === 'take' && x && indices && gathers(x, indices, n.shape)) {
         const compiled = compile(buildGather(n as NodeOf<'take'>, x, indices, placeholder(n)).spec);
-        out.push(`take along axis ${(n as NodeOf<'take'>).attrs.axis} into (${n.shape.join(', ')}): gather kernel, scalar loop, compiled in ${compiled.compileMs.toFixed(2)} ms\n` +
+        out.push(`${gatherLabel(n as NodeOf<'take'>)}: gather kernel, scalar loop, compiled in ${compiled.compileMs.toFixed(2)} ms\n` +
           disassembleFunction(compiled.bytes, 'kernel'));
       }
       continue;

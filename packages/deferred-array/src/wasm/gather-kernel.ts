@@ -3,9 +3,9 @@
 // axes it does not span), resolved by the take's mode in the kernel and used to
 // read x along the taken axis. The blocks run on the pool like any kernel's.
 import { collapseDims } from 'kernels-wasm';
-import type { InnerStride, KInstr, KType, LaunchArray } from 'kernels-wasm';
+import type { InnerStride, KInstr, LaunchArray } from 'kernels-wasm';
 import { ExecutionError } from '../ir/errors.js';
-import { outOfBounds, resolveTake } from '../ir/build-gather.js';
+import { firstOutOfBounds, outOfBounds } from '../ir/build-gather.js';
 import type { NodeOf } from '../ir/node.js';
 import { axisLength, sizeOf } from '../ir/shape.js';
 import type { Dense } from '../core/dense.js';
@@ -28,31 +28,32 @@ const gathers = (x: HeapValue, indices: HeapValue, shape: readonly number[]): bo
 /** The gather kernel of take node `node` over x and its indices into `out` (x.shape[:axis] + indices.shape + x.shape[axis+1:]). */
 function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out: HeapValue): BuiltKernel {
   const { axis, mode } = node.attrs;
+  // Over the output's axes: x's before and after the taken one, the indices'
+  // in between; a 0-d output is a space of one element.
   const space = out.shape.length === 0 ? [1] : [...out.shape];
-  // Over the output's axes: x's before and after the taken one, the indices' in between.
-  const xStrides = [...x.strides.slice(0, axis), ...indices.shape.map(() => 0), ...x.strides.slice(axis + 1)];
-  const iStrides = [...x.shape.slice(0, axis).map(() => 0), ...indices.strides.map((s, d) => (at(indices.shape, d, 'index axis') === 1 ? 0 : s)),
-    ...x.shape.slice(axis + 1).map(() => 0)];
-  const oStrides = out.shape.length === 0 ? [1] : [...out.strides];
-  const pad = (s: number[]): number[] => (s.length === 0 ? [0] : s);
-  const collapsed = collapseDims(space, [pad(iStrides), pad(xStrides), oStrides]);
-  const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides')) as [number[], number[], number[]];
+  const one = (s: readonly number[]): number[] => (s.length === 0 ? [0] : [...s]);
+  const collapsed = collapseDims(space, [
+    one([...x.shape.slice(0, axis).map(() => 0), ...indices.strides, ...x.shape.slice(axis + 1).map(() => 0)]),
+    one([...x.strides.slice(0, axis), ...indices.shape.map(() => 0), ...x.strides.slice(axis + 1)]),
+    one(out.strides),
+  ]);
+  const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides'));
   const inner = (s: readonly number[]): InnerStride => innerOf(at(s, s.length - 1, 'inner stride'));
-  const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype as KType }];
+  const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype }];
   if (indices.dtype !== 'int32') body.push({ op: 'cast', arg: 0, type: 'int32' });
-  body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: x.dtype as KType });
-  body.push({ op: 'store', array: 2, arg: body.length - 1, type: x.dtype as KType });
+  body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: x.dtype });
+  body.push({ op: 'store', array: 2, arg: body.length - 1, type: x.dtype });
   const gather = { length: axisLength(x.shape, axis), stride: at(x.strides, axis, 'taken axis stride') };
   const arrays: LaunchArray[] = [
-    { ptr: indices.ptr, strides: ci }, { ptr: x.ptr, strides: cx, gather }, { ptr: out.ptr, strides: co },
+    { ptr: indices.ptr, strides: ci! }, { ptr: x.ptr, strides: cx!, gather }, { ptr: out.ptr, strides: co! },
   ];
   return {
     spec: {
       ndim: collapsed.shape.length,
       arrays: [
-        { dtype: indices.dtype as KType, role: 'in', inner: inner(ci) },
-        { dtype: x.dtype as KType, role: 'in', inner: inner(cx), gathered: true },
-        { dtype: out.dtype as KType, role: 'out', inner: inner(co) },
+        { dtype: indices.dtype, role: 'in', inner: inner(ci!) },
+        { dtype: x.dtype, role: 'in', inner: inner(cx!), gathered: true },
+        { dtype: out.dtype, role: 'out', inner: inner(co!) },
       ],
       body,
       slots: 0,
@@ -69,10 +70,13 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
 function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: Dense): ExecutionError {
   const { axis, mode } = node.attrs;
   const n = axisLength(xShape, axis);
-  for (const i of Array.from(indices.data as ArrayLike<number>)) {
-    if (resolveTake(i, n, mode) === undefined) return new ExecutionError(outOfBounds(i, axis, n));
-  }
-  return new ExecutionError(`internal: a take's kernel flagged an index outside axis ${axis} of length ${n}, but every index is inside`);
+  const i = firstOutOfBounds(indices.data as ArrayLike<number>, n, mode);
+  return new ExecutionError(i === undefined
+    ? `internal: a take's kernel flagged an index outside axis ${axis} of length ${n}, but every index is inside`
+    : outOfBounds(i, axis, n));
 }
 
-export { buildGather, gatherError, gathers };
+/** Names a take's kernel in errors and in explain(). */
+const gatherLabel = (take: NodeOf<'take'>): string => `take along axis ${take.attrs.axis} into (${take.shape.join(', ')})`;
+
+export { buildGather, gatherError, gatherLabel, gathers };

@@ -27,7 +27,8 @@ import * as host from './host-functions.js';
 import { buildKernel, launchOf } from './kernel-builder.js';
 import { addLaunchFlags, kernelLabel, writeReduction } from './kernel-results.js';
 import type { ReductionLayout } from './kernel-results.js';
-import type { Compile, KernelLaunch } from './run.js';
+import type { KernelLaunch } from './run.js';
+import type { Compile } from './group-kernels.js';
 
 /** How a run finds a leaf's address: a wrapped array's cached copy, a bound placeholder, or a constant in the launch block. */
 const enum Leaf { Source, Placeholder, Scalar }

@@ -3,9 +3,9 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import type { CompiledModule, Heap as KernelHeap, HeapLike, KernelSpec, Launch, LaunchResult } from 'kernels-wasm';
+import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
-import { sameShape, sizeOf } from '../ir/shape.js';
+import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
@@ -24,9 +24,11 @@ import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
 import { scatter } from '../core/dense.js';
 import type { WasmHeap } from './heap.js';
-import { buildContraction, buildCopy, buildKernel, launchOf, scanTotals } from './kernel-builder.js';
+import { buildContraction, buildCopy, launchOf, scanTotals } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
-import { buildGather, gatherError, gathers } from './gather-kernel.js';
+import { compiledKernel, elementwiseKernel } from './group-kernels.js';
+import type { Compile } from './group-kernels.js';
+import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 
 /** A kernel ready to launch, and what to do with its result. */
 interface PendingKernel {
@@ -47,9 +49,6 @@ interface PendingKernel {
 
 /** What a launcher needs of a pending kernel: the module, its launch and its label. */
 type KernelLaunch = Pick<PendingKernel, 'compiled' | 'launch' | 'label'>;
-
-/** Compiles a kernel, or finds it compiled, in the backend's cache. */
-type Compile = (spec: KernelSpec) => CompiledModule;
 
 /** Runs a kernel somewhere (inline or on the pool) and hands back its launch result. */
 type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
@@ -130,9 +129,15 @@ class WasmRun {
     return this.#keep(allocValue(this.#kernelHeap, n.dtype, shape, block, release));
   }
 
-  /** Evaluates a node step on this thread (sources, views, scalars, reshapes, and ops without kernels). */
-  evaluate(n: Node, launchInline: Launcher<LaunchResult>): void {
-    this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
+  /**
+   * A node step: a take that a gather kernel serves is handed back to be
+   * launched (anywhere, as a kernel step is); anything else (sources, views,
+   * scalars, reshapes, ops without kernels) is evaluated here on this thread.
+   */
+  node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel | undefined {
+    const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
+    if (!k) this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
+    return k;
   }
 
   /**
@@ -191,27 +196,25 @@ class WasmRun {
   }
 
   /**
-   * A take step as a gather kernel, where one serves (gather-kernel.ts);
-   * undefined where the reference evaluates it. An index 'raise' cannot place
-   * fails the step as the reference would, naming the first such index.
+   * A take as a gather kernel, where one serves (gather-kernel.ts); undefined
+   * where the reference evaluates it. An index 'raise' cannot place fails the
+   * step as the reference would, naming the first such index.
    */
-  gather(n: Node): PendingKernel | undefined {
-    if (n.op !== 'take') return undefined;
-    const take = n as NodeOf<'take'>;
-    const [x, indices] = [this.#values.get(n.inputs[0]!)!, this.#values.get(n.inputs[1]!)!];
-    if (!gathers(x, indices, n.shape)) return undefined;
-    const out = this.#place(n);
+  #gather(take: NodeOf<'take'>): PendingKernel | undefined {
+    const [x, indices] = take.inputs.map((i) => this.#values.get(i)!) as [HeapValue, HeapValue];
+    if (!gathers(x, indices, take.shape)) return undefined;
+    const out = this.#place(take);
     const built = buildGather(take, x, indices, out);
     this.launches++;
     return {
       compiled: this.#compile(built.spec),
       launch: launchOf(built),
-      get label() { return `take along axis ${take.attrs.axis} into [${n.shape.join(', ')}]`; },
+      label: gatherLabel(take),
       finish: (r) => {
-        this.#values.set(n, out);
+        this.#values.set(take, out);
         if (r.flags.index > 0) throw gatherError(take, x.shape, toDense(indices, this.#kernelHeap));
       },
-      skip: () => { this.#values.set(n, out); },
+      skip: () => { this.#values.set(take, out); },
     };
   }
 
@@ -371,36 +374,6 @@ class WasmRun {
   }
 }
 
-const compiledKernel = (compile: Compile, built: BuiltKernel): { built: BuiltKernel; compiled: CompiledModule } => ({ built, compiled: compile(built.spec) });
-
-/** The layout of the values a group's kernel was last built for, and that kernel. */
-interface LastBuilt {
-  readonly layout: ReadonlyArray<Pick<HeapValue, 'dtype' | 'shape' | 'strides'>>;
-  readonly built: BuiltKernel;
-  readonly compiled: CompiledModule;
-}
-
-const lastBuilt = new WeakMap<FusedGroup, LastBuilt>();
-
-/**
- * A group's kernel over these values: when the group ran last over values of
- * the same layout (a compiled function's plan, run again), that kernel with
- * the new addresses; otherwise built and compiled (compiling is cached by the
- * spec's hash).
- */
-function elementwiseKernel(compile: Compile, g: FusedGroup, inputs: readonly HeapValue[], outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } {
-  const values = [...inputs, ...outputs];
-  const last = lastBuilt.get(g);
-  if (last && last.layout.length === values.length &&
-    last.layout.every((v, i) => v.dtype === values[i]!.dtype && sameShape(v.shape, values[i]!.shape) && sameShape(v.strides, values[i]!.strides))) {
-    const { arrays, temps } = last.built.rebind!(inputs, outputs);
-    return { built: { ...last.built, arrays, ...(temps ? { temps } : {}) }, compiled: last.compiled };
-  }
-  const made = compiledKernel(compile, buildKernel(g, inputs, outputs));
-  lastBuilt.set(g, { layout: values.map(({ dtype, shape, strides }) => ({ dtype, shape, strides })), ...made });
-  return made;
-}
-
 /** The window of a mutable array's block that a store writes (the array owns the block, not the run). */
 function targetValue(st: StoreTarget): HeapValue {
   const bytes = dtypeInfo(st.node.dtype).bytes;
@@ -408,4 +381,4 @@ function targetValue(st: StoreTarget): HeapValue {
 }
 
 export { WasmRun };
-export type { PendingKernel, KernelLaunch, Launcher, Compile };
+export type { PendingKernel, KernelLaunch, Launcher };

@@ -129,23 +129,31 @@ function scalarLoop(
   const types = spec.body.map((ins) => ins.type);
   const gather = spec.body.some((ins) => ins.op === 'gather') ? gatherEmitter(ctx, spec, vals, cur) : undefined;
   gather?.setup();
+  // The byte offset of array k's element u places past its pointer: along a contiguous row only.
+  const offset = (k: number, u: number): number => {
+    const a = at(spec.arrays, k, 'array');
+    return a.inner === 'contiguous' ? u * KTYPE_BYTES[a.dtype] : 0;
+  };
+  /** The body for the element u places past the pointers. */
+  const element = (u: number): void => {
+    emitBody(ctx, spec, vals, cur, (k) => {
+      const a = at(spec.arrays, k, 'array');
+      const ptr = at(cur, k, 'array pointer');
+      if (a.random) emitRandomScalar(f, randomKeys(keys, k), ptr, a.dtype);
+      else {
+        f.op('local.get', ptr);
+        emitLoad(ctx, a.dtype, offset(k, u));
+      }
+    }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype, offset(k, u)),
+    undefined, scan, gather && ((g) => { gather.emit(g, offset(g.array, u)); }));
+  };
   // A gather from memory waits on its reads: GATHER_UNROLL elements per
   // iteration, their pointers moved once, keep fewer instructions between
   // reads, so more of them are in flight (a loop like a hand-written one).
   const plain = (a: KernelSpec['arrays'][number]): boolean => a.inner !== 'strided' && !a.random;
   if (gather && spec.arrays.every(plain) && !spec.body.some((ins) => ins.op === 'reduce' || ins.op === 'scan')) {
-    const offset = (k: number, u: number): number => {
-      const a = at(spec.arrays, k, 'array');
-      return a.inner === 'contiguous' ? u * KTYPE_BYTES[a.dtype] : 0;
-    };
     stepLoop(f, j, GATHER_UNROLL, end, () => {
-      for (let u = 0; u < GATHER_UNROLL; u++) {
-        emitBody(ctx, spec, vals, cur, (k) => {
-          f.op('local.get', at(cur, k, 'array pointer'));
-          emitLoad(ctx, at(spec.arrays, k, 'array').dtype, offset(k, u));
-        }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype, offset(k, u)),
-        undefined, undefined, (g) => { gather.emit(g, offset(g.array, u)); });
-      }
+      for (let u = 0; u < GATHER_UNROLL; u++) element(u);
     }, () => {
       cur.forEach((p, k) => {
         const a = at(spec.arrays, k, 'array');
@@ -154,15 +162,7 @@ function scalarLoop(
     });
   }
   loop(f, () => { f.op('local.get', j).op('local.get', end).op('i32.ge_u'); }, () => {
-    emitBody(ctx, spec, vals, cur, (k) => {
-      const a = at(spec.arrays, k, 'array');
-      const ptr = at(cur, k, 'array pointer');
-      if (a.random) emitRandomScalar(f, randomKeys(keys, k), ptr, a.dtype);
-      else {
-        f.op('local.get', ptr);
-        emitLoad(ctx, a.dtype);
-      }
-    }, (ins) => emitScalarInstr(ctx, ins, vals, types), reduce, (k) => emitStore(ctx, at(spec.arrays, k, 'array').dtype), undefined, scan, gather?.emit);
+    element(0);
     bump(f, j, 1);
     cur.forEach((p, k) => {
       // A broadcast array's inner stride is 0: its pointer stays.
