@@ -3,6 +3,7 @@
 // one chain of fused adds (no array per shift), summed in order of v's index.
 // The other modes pad a first (da.pad) and keep only the terms within a.
 import { ShapeError } from '../ir/errors.js';
+import { formatShape } from '../ir/shape.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
@@ -23,7 +24,7 @@ function vectors(fn: string, a: Operand, v: Operand, options: unknown, fallback:
   if (!MODES.includes(mode)) throw new TypeError(`${fn}: option mode must be 'valid', 'same' or 'full'; got ${describe(mode)}`);
   const x = wrapNode(anyNode(a, fn, 0));
   const y = wrapNode(anyNode(v, fn, 1));
-  if (x.ndim !== 1 || y.ndim !== 1) throw new ShapeError(`${fn}: a and v must be 1-d; got shapes (${x.shape.join(', ')}) and (${y.shape.join(', ')})`);
+  if (x.ndim !== 1 || y.ndim !== 1) throw new ShapeError(`${fn}: a and v must be 1-d; got shapes ${formatShape(x.shape)} and ${formatShape(y.shape)}`);
   if (x.size === 0 || y.size === 0) throw new ShapeError(`${fn}: a and v must not be empty (NumPy refuses them too); got lengths ${x.size} and ${y.size}`);
   return [x, y, mode];
 }

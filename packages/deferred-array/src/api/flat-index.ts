@@ -3,9 +3,11 @@
 // when they are called, as masks and set()'s indices are, so that an index
 // out of range is NumPy's error, raised there.
 import { isInteger } from '../ir/dtypes.js';
+import type { TakeMode } from '../ir/node.js';
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { source } from '../ir/build-elementwise.js';
+import { resolveTake } from '../ir/build-gather.js';
 import { broadcastShapes, formatShape } from '../ir/shape.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
@@ -46,7 +48,7 @@ function unravelIndex(indices: Operand, dims: readonly number[]): DeferredArray[
   return coords.map((c) => wrapNode(source(c, outShape, 'int32')));
 }
 
-type RavelMode = 'raise' | 'wrap' | 'clip';
+type RavelMode = TakeMode;
 
 /**
  * NumPy's ravel_multi_index: the flat position in an array of shape `dims`
@@ -80,9 +82,9 @@ function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[]
       let c = read[a]!.values[k]!;
       const d = shape[a]!;
       if (c < 0 || c >= d) {
-        if (modes[a] === 'wrap') c = ((c % d) + d) % d;
-        else if (modes[a] === 'clip') c = Math.min(Math.max(c, 0), d - 1);
-        else throw new RangeError(`ravelMultiIndex: index ${c} is out of bounds for axis ${a} with size ${d}`);
+        // take's rules for wrap and clip; raise takes no negative coordinate here, as NumPy's.
+        if (modes[a] === 'raise') throw new RangeError(`ravelMultiIndex: index ${c} is out of bounds for axis ${a} with size ${d}`);
+        c = resolveTake(c, d, modes[a]!)!;
       }
       p = p * d + c;
     }

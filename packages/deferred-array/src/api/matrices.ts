@@ -11,22 +11,16 @@ import { formatShape, normalizeAxis } from '../ir/shape.js';
 import { arange, array, zeros } from './creation.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { where } from './functions.js';
-import { describe } from './operand.js';
+import { describe, integer } from './operand.js';
 import { take } from './selection.js';
 import { broadcastTo, concat, reshape, stack, transpose } from './shaping.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 
-function count(fn: string, what: string, v: unknown): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new TypeError(`${fn}: ${what} must be a non-negative integer; got ${describe(v)}`);
-  return v;
-}
+const count = (fn: string, what: string, v: unknown): number => integer(fn, what, v, 0);
 
-function offset(fn: string, what: string, v: unknown): number {
-  if (v === undefined) return 0;
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new TypeError(`${fn}: ${what} must be an integer; got ${describe(v)}`);
-  return v;
-}
+/** An offset from the main diagonal: 0 when not given. */
+const offset = (fn: string, what: string, v: unknown): number => (v === undefined ? 0 : integer(fn, what, v));
 
 const dtypeOf = (fn: string, v: unknown): DType => (v === undefined ? 'float64' : checkDType(v, `${fn}: option dtype`));
 

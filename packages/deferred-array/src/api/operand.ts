@@ -173,5 +173,13 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
   throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a typed array of a supported dtype (Float64Array, Int16Array, ...) or a nested list of numbers; got ${describe(x)}`);
 }
 
-export { sourceFrom, isArrayInput, describe, checkScalarFits, typedDType };
+/** An integer argument of `fn` (at least `min`), or a TypeError naming `what` and what was given. */
+function integer(fn: string, what: string, v: unknown, min = -Infinity): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
+    throw new TypeError(`${fn}: ${what} must be ${min === 0 ? 'a non-negative integer' : 'an integer'}; got ${describe(v)}`);
+  }
+  return v;
+}
+
+export { sourceFrom, isArrayInput, describe, checkScalarFits, typedDType, integer };
 export type { ArrayInput, NestedArray };

@@ -9,7 +9,7 @@ import { checkOptionKeys } from '../ir/options.js';
 import { array, full } from './creation.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
-import { describe } from './operand.js';
+import { describe, integer } from './operand.js';
 import { take } from './selection.js';
 import { concat } from './shaping.js';
 import { anyNode } from './ufunc.js';
@@ -26,10 +26,7 @@ interface PadOptions {
   readonly constantValues?: number;
 }
 
-const width = (v: unknown, what: string): number => {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) throw new TypeError(`pad: ${what} must be a non-negative integer; got ${describe(v)}`);
-  return v;
-};
+const width = (v: unknown, what: string): number => integer('pad', what, v, 0);
 
 /** NumPy's pad_width forms, as one [before, after] per axis: n, [before, after], or a pair per axis. */
 function widths(padWidth: unknown, ndim: number): Array<[number, number]> {

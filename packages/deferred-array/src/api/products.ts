@@ -2,6 +2,7 @@
 // views, written in the order NumPy computes them, so the bits are NumPy's.
 import { ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
+import { formatShape, sameShape } from '../ir/shape.js';
 import { array } from './creation.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
@@ -37,7 +38,7 @@ function cross(a: Operand, b: Operand): DeferredArray {
   const n = x.shape[x.ndim - 1];
   const m = y.shape[y.ndim - 1];
   if (n !== m || (n !== 2 && n !== 3)) {
-    throw new ShapeError(`cross: the last axes must both have length 2 or both 3 (vectors in the plane or in space); got shapes (${x.shape.join(', ')}) and (${y.shape.join(', ')})`);
+    throw new ShapeError(`cross: the last axes must both have length 2 or both 3 (vectors in the plane or in space); got shapes ${formatShape(x.shape)} and ${formatShape(y.shape)}`);
   }
   const c = (v: DeferredArray, i: number): DeferredArray => v.get(`..., ${i}`);
   if (n === 2) return c(x, 0).mul(c(y, 1)).sub(c(x, 1).mul(c(y, 0)));
@@ -55,7 +56,7 @@ function arrayEqual(a: Operand, b: Operand, options?: { equalNan?: boolean }): D
   if (o.equalNan !== undefined && typeof o.equalNan !== 'boolean') throw new TypeError('arrayEqual: option equalNan must be a boolean');
   const x = wrapNode(anyNode(a, 'arrayEqual', 0));
   const y = wrapNode(anyNode(b, 'arrayEqual', 1));
-  if (x.ndim !== y.ndim || x.shape.some((d, i) => d !== y.shape[i])) return array(false);
+  if (!sameShape(x.shape, y.shape)) return array(false);
   const same = o.equalNan ? x.eq(y).logicalOr(x.isnan().logicalAnd(y.isnan())) : x.eq(y);
   return all(same);
 }

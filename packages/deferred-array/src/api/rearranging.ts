@@ -16,7 +16,7 @@ import { take as takeNode } from '../ir/build-gather.js';
 import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { full } from './creation.js';
 import { UFUNCS } from './functions.js';
-import { describe } from './operand.js';
+import { describe, integer } from './operand.js';
 import { repeatIndices, valuesNow } from './selection.js';
 import { viewOf } from './shaping.js';
 import { anyNode } from './ufunc.js';
@@ -34,13 +34,6 @@ interface DiffOptions {
   readonly append?: Operand;
 }
 
-
-function integer(fn: string, what: string, v: unknown, min = -Infinity): number {
-  if (typeof v !== 'number' || !Number.isInteger(v) || v < min) {
-    throw new TypeError(`${fn}: ${what} must be ${min === 0 ? 'a non-negative integer' : 'an integer'}; got ${describe(v)}`);
-  }
-  return v;
-}
 
 function integers(fn: string, what: string, v: unknown, min = -Infinity): number[] {
   if (Array.isArray(v)) return v.map((e) => integer(fn, what, e, min));

@@ -11,7 +11,7 @@
 import { readsMapped } from '../ir/mapped.js';
 import { isInteger } from '../ir/dtypes.js';
 import { NotSupportedError, ShapeError } from '../ir/errors.js';
-import { take as takeNode } from '../ir/build-gather.js';
+import { resolveTake, take as takeNode } from '../ir/build-gather.js';
 import { source } from '../ir/build-elementwise.js';
 import type { TakeMode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
@@ -166,9 +166,9 @@ function setIndices(x: DeferredArray, indices: DeferredArray, v: Operand): Defer
   // For each row, the last index naming it (or -1): that index's part of v is what the row takes.
   const last = new Int32Array(n).fill(-1);
   for (let k = 0; k < values.length; k++) {
-    const p = values[k]!;
-    if (p < -n || p >= n) throw new RangeError(`set: index ${p} is out of bounds for axis 0 with size ${n}`);
-    last[p < 0 ? p + n : p] = k;
+    const row = resolveTake(values[k]!, n, 'raise');
+    if (row === undefined) throw new RangeError(`set: index ${values[k]!} is out of bounds for axis 0 with size ${n}`);
+    last[row] = k;
   }
   const value = anyNode(v, 'set', 1);
   const spread = view.reshape(view.broadcastTo(value, [...ix.shape, ...rest]), [values.length, ...rest], 'set');

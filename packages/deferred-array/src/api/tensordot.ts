@@ -2,7 +2,7 @@
 // product (the summed axes of a moved last and of b first, each side
 // flattened to a matrix), then reshaped to the axes left.
 import { ShapeError } from '../ir/errors.js';
-import { normalizeAxis } from '../ir/shape.js';
+import { formatShape, normalizeAxis } from '../ir/shape.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
 import { describe } from './operand.js';
@@ -26,7 +26,7 @@ function tensordot(a: Operand, b: Operand, axes: TensordotAxes = 2): DeferredArr
   let sb: number[];
   if (typeof axes === 'number') {
     if (!Number.isInteger(axes) || axes < 0 || axes > x.ndim || axes > y.ndim) {
-      throw new ShapeError(`tensordot: axes = ${axes} must be a whole number of axes both arrays have (shapes (${x.shape.join(', ')}) and (${y.shape.join(', ')}))`);
+      throw new ShapeError(`tensordot: axes = ${axes} must be a whole number of axes both arrays have (shapes ${formatShape(x.shape)} and ${formatShape(y.shape)})`);
     }
     sa = Array.from({ length: axes }, (_, i) => x.ndim - axes + i);
     sb = Array.from({ length: axes }, (_, i) => i);
