@@ -146,7 +146,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
   const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * at(full, d, 'reduced axis'), 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
-  const columns = temps.length || scans.length || values.some((v) => v.random) ? undefined
+  // A scan along an axis outer in memory runs there too, a lane per column.
+  const columns = temps.length || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
@@ -210,7 +211,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
     ...(launch.temps ? { temps: launch.temps } : {}),
-    ...(scans.length ? { blockSize: scanBlockSize(segment) } : {}),
+    ...(scans.length && !columns ? { blockSize: scanBlockSize(segment) } : {}),
   };
 }
 

@@ -84,7 +84,8 @@ describe('scans as kernels', () => {
   test.each([1, 3])('long lines give the same bits on the calling thread and on %i workers', async (threads) => {
     da.configure({ threads, inlineThreshold: 0 });
     try {
-      for (const [shape, axis] of [[[200003], 0], [[3, 70001], 1], [[50001, 2], 0]] as const) {
+      // Lines of whole blocks (4 x 16384) are chained four blocks at a time; so is one long line.
+      for (const [shape, axis] of [[[200003], 0], [[3, 70001], 1], [[50001, 2], 0], [[2, 65536], 1], [[3000, 700], 0]] as const) {
         const y = (): da.DeferredArray => da.cumsum(wobbly(shape.reduce((a: number, b: number) => a * b, 1)).reshape([...shape]), { axis });
         const sync = values(y());
         const pooled = values((await y().execute()) as da.StdNdarray);
@@ -93,6 +94,38 @@ describe('scans as kernels', () => {
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
+  });
+
+  test.each([
+    ['float64 over axis 0', [37, 19], 0, 'float64', /vectorised as f64x2/],
+    ['float32 over axis 0', [40, 13], 0, 'float32', /vectorised as f32x4/],
+    ['int32 read, float64 accumulated', [33, 6], 0, 'int32', /vectorised as f64x2/],
+    ['the first axis of three', [7, 5, 9], 0, 'float64', /vectorised as f64x2/],
+    // Read a lane per column, but written across the row-major result with a stride: the scalar loop.
+    ['a transposed matrix along its axis 1', [12, 30], 1, 'float64', /2-d iteration space, scalar loop/],
+  ] as const)('a scan along an axis outer in memory runs across columns, bit for bit the reference: %s', (_, shape, axis, dtype, lanes) => {
+    const size = shape.reduce((a: number, b: number) => a * b, 1);
+    // Values made once, so that the scan is the plan's one kernel.
+    const data = dtype === 'int32' ? Int32Array.from({ length: size }, (_, i) => ((i * 37) % 101) - 50)
+      : (dtype === 'float32' ? Float32Array : Float64Array).from(values(wobbly(size)));
+    const source = (): da.DeferredArray => {
+      const x = da.wrap(data);
+      // The transposed case reads a row-major [30, 12] as [12, 30]: axis 1 is then outer in memory.
+      return shape.length === 2 && axis === 1 ? x.reshape([shape[1], shape[0]]).transpose() : x.reshape([...shape]);
+    };
+    const make = (): da.DeferredArray => da.cumsum(source(), { axis });
+    expect(make().explain({ kernels: true })).toMatch(lanes);
+    expect(firstDifference(values(make()), onReference(make))).toBe(-1);
+    const prod = (): da.DeferredArray => da.cumprod(source().astype('float64').mul(0.01).add(1), { axis });
+    expect(firstDifference(values(prod()), onReference(prod))).toBe(-1);
+  });
+
+  test('special values run down the columns: NaN, infinities, -0', () => {
+    const specials = [NaN, Infinity, -Infinity, -0, 0, 1e308, -1e308, 5e-324, 1, 2.5];
+    const make = (): da.DeferredArray => da.cumsum(da.array(Array.from({ length: 60 }, (_, i) => specials[(i * 7) % specials.length]!)).reshape([6, 10]), { axis: 0 });
+    expect(firstDifference(values(make()), onReference(make))).toBe(-1);
+    const prod = (): da.DeferredArray => da.cumprod(da.array(Array.from({ length: 60 }, (_, i) => specials[(i * 3) % specials.length]!)).reshape([12, 5]), { axis: 0 });
+    expect(firstDifference(values(prod()), onReference(prod))).toBe(-1);
   });
 
   test('integer products have no -0, and nancumsum fuses its where()', () => {

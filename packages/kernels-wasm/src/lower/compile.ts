@@ -16,6 +16,7 @@ import { emitContractionKernel } from './emit-contraction.js';
 import type { KInstr, KType, KernelSpec, KUnary } from './kernel-spec.js';
 import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from './native-ops.js';
 import { simdLanes } from './simd-ops.js';
+import { SCAN_CHAINS, chainsScans } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
 import { validateSpec } from './validate-spec.js';
 import { MATH_FNS, emitMathInline, isMathAvailable, mathFunction } from '../math/index.js';
@@ -44,6 +45,8 @@ interface CompiledModule {
   /** Host function keys (`${op}.${type}`) the module imports, in import order. */
   readonly hostKeys: readonly string[];
   readonly compileMs: number;
+  /** Blocks its claim loop takes at a time: SCAN_CHAINS for a chained scan (emit-scan-chains.ts), else 1. */
+  readonly claimGroup: number;
 }
 
 /** The package's own vector math library (src/math). */
@@ -87,8 +90,11 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
 }
 
 /**
- * `claim(args, blocks) -> ran`: takes blocks with an atomic add on the launch
- * block's claim word and runs each, until none are left. A worker calls it once
+ * `claim(args, blocks) -> ran`: takes `group` blocks at a time (one, or a
+ * chained scan's group) with an atomic add on the launch block's claim word
+ * and runs them, until none are left. Chained scans take their groups from
+ * the last blocks back: the launch before a scan (the totals of its pieces)
+ * read its blocks first to last, so the last ones are still in the caches. A worker calls it once
  * per task; claiming from JS cost a call into WebAssembly, a fresh view of the
  * shared buffer and an Atomics.add per block, which took a fifth of a streaming
  * kernel's time at 16 Ki elements per block.
@@ -98,10 +104,10 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
  * pool's threads, which take consecutive counts, so modulo the number of parts
  * no two of them share one.
  */
-function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | undefined): void {
+function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | undefined, group: number): void {
   const [, f] = m.func('claim', ['i32', 'i32'], ['i32']);
   const [args, blocks] = [f.param(0), f.param(1)];
-  const [b, ran, scratch] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  const [b, ran, scratch, end] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   if (temps !== undefined) {
     f.op('local.get', args).mem('i32.load', { offset: temps + TEMPS.scratch });
     f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: temps + TEMPS.slot });
@@ -109,10 +115,18 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
     f.op('local.get', args).mem('i32.load', { offset: temps + TEMPS.perThread }).op('i32.mul').op('i32.add').op('local.set', scratch);
   }
   f.block().loop();
-  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
+  f.op('local.get', args).op('i32.const', group).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
   f.op('local.get', blocks).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', args).op('local.get', b).op('local.get', b).op('i32.const', 1).op('i32.add').op('local.get', scratch).op('call', kernelIndex);
-  f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
+  // end = min(b + group, blocks)
+  f.op('local.get', b).op('i32.const', group).op('i32.add').op('local.tee', end).op('local.get', blocks)
+    .op('local.get', end).op('local.get', blocks).op('i32.lt_u').op('select').op('local.set', end);
+  if (group > 1) {
+    // From the last blocks back: [blocks - end, blocks - b).
+    f.op('local.get', blocks).op('local.get', b).op('i32.sub');
+    f.op('local.get', blocks).op('local.get', end).op('i32.sub').op('local.set', b).op('local.set', end);
+  }
+  f.op('local.get', args).op('local.get', b).op('local.get', end).op('local.get', scratch).op('call', kernelIndex);
+  f.op('local.get', ran).op('local.get', end).op('i32.add').op('local.get', b).op('i32.sub').op('local.set', ran);
   f.op('br', 0).end().end();
   f.op('local.get', ran);
 }
@@ -162,10 +176,12 @@ function buildModule(spec: KernelSpec, math: MathProvider, hash: string, id: num
     if (spec.mode === 'columns') emitColumnKernel(contextOf(f), spec, lanes, f.param(1), f.param(2));
     else emitKernel(contextOf(f), spec, lanes, f.param(1), f.param(2), withTemps(f));
   }
-  emitClaimLoop(m, kernelIndex, temps);
+  // Chained scans take their blocks in groups (emit-scan-chains.ts); every other kernel one at a time.
+  const claimGroup = !spec.contraction && spec.mode !== 'columns' && chainsScans(spec, lanes) ? SCAN_CHAINS : 1;
+  emitClaimLoop(m, kernelIndex, temps, claimGroup);
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  return Object.freeze({ hash, id, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0 });
+  return Object.freeze({ hash, id, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0, claimGroup });
 }
 
 /**

@@ -4,7 +4,10 @@
 // of columns and accumulates them in place in the partials array (slot-major:
 // partials[slot * C + column]), so blocks never share an output and each
 // column's value is final when its block ends. Rows are added in order, so
-// results do not depend on how blocks are shared between workers.
+// results do not depend on how blocks are shared between workers. A scan over
+// R (a cumsum over axis 0) keeps each column's running value there too, and
+// its value at each row is that row's element of the result: the same
+// additions, in the same order, as a line scanned element by element.
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { at } from '../internal-error.js';
 import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
@@ -12,7 +15,7 @@ import type { EmitContext } from './context.js';
 import { scalarType } from './context.js';
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/index.js';
 import { blockRangeLoop, bump, emitHoisted, emitVectorStep, loadArg, loop, scalarLoop, setArg, stepLoop, valueLocals } from './emit-loops.js';
-import type { ReduceInstr, ValueLocals } from './emit-loops.js';
+import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, fromF64, identity, toF64 } from './reduce-ops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KernelArray, KernelSpec } from './kernel-spec.js';
@@ -87,6 +90,14 @@ interface ColumnReduce {
   readonly partialAt: Local;
 }
 
+/** A scan with its scalar running value, and with lanes one per vector of columns side by side. */
+interface ColumnScan {
+  readonly x: ScanInstr;
+  readonly scalar: Local;
+  readonly vector: readonly Local[];
+  readonly partialAt: Local;
+}
+
 /** What the column kernel's pieces share: the spec, its lanes and the function's locals. */
 interface ColumnKernel {
   readonly ctx: EmitContext;
@@ -102,6 +113,7 @@ interface ColumnKernel {
   readonly colStride: readonly Local[];
   readonly values: ValueLocals;
   readonly reduces: readonly ColumnReduce[];
+  readonly scans: readonly ColumnScan[];
   /** Per row of a row group, each array's pointer. */
   readonly rowPtr: readonly (readonly Local[])[];
   readonly jTail: Local;
@@ -127,6 +139,7 @@ function emitColumnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | und
 function columnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined): ColumnKernel {
   const f = ctx.f;
   const reduceInstrs = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
+  const scanInstrs = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
   const i32 = (): Local => f.local('i32');
   const [R, C, bs, blk, c0, c1, r, j, pb, addr] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const rowStride = spec.arrays.map(i32);
@@ -139,12 +152,17 @@ function columnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
     (lanes !== 'f64x2' && red.type === 'float64' ? [v128(), v128()] : [v128()])) : []));
   // Where each reduction's partials for the columns at j start, set once per step of the vector loop.
   const partialAt = reduceInstrs.map(i32);
+  // simdLanes lets a column kernel scan in lanes only in the lanes' own type: one v128 per vector of columns.
+  const scans = scanInstrs.map((x) => ({
+    x, scalar: f.local(scalarType(x.type)), vector: lanes ? Array.from({ length: COLUMN_VECTORS }, v128) : [], partialAt: i32(),
+  }));
   return {
     ctx, spec, lanes, R, C, bs, blk, c0, c1, r, j, pb, addr, colStride, values, rowPtr,
     arrays: spec.arrays.map((a, n) => ({ spec: a, rowStride: at(rowStride, n, 'array'), colStride: at(colStride, n, 'array') })),
     reduces: reduceInstrs.map((red, s) => ({
       r: red, scalar: at(accS, s, 'reduction'), vector: at(accV, s, 'reduction'), partialAt: at(partialAt, s, 'reduction'),
     })),
+    scans,
     jTail: i32(),
   };
 }
@@ -152,11 +170,11 @@ function columnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
 /** One block's columns: their partials from the identity, the rows in groups, then the columns past the last whole vector. */
 function emitColumnBlock(k: ColumnKernel): void {
   const f = k.ctx.f;
-  for (const red of k.reduces) {
+  for (const r of [...k.reduces.map((red) => red.r), ...k.scans.map((sc) => sc.x)]) {
     f.op('local.get', k.c0).op('local.set', k.j);
     loop(f, () => { f.op('local.get', k.j).op('local.get', k.c1).op('i32.ge_u'); }, () => {
-      partialAddress(k, red.r.slot, k.j);
-      f.op('local.get', k.addr).op('f64.const', identity(red.r.fn, red.r.type)).mem('f64.store', { align: 0 });
+      partialAddress(k, r.slot, k.j);
+      f.op('local.get', k.addr).op('f64.const', identity(r.fn, r.type)).mem('f64.store', { align: 0 });
       bump(f, k.j, 1);
     });
   }
@@ -220,6 +238,7 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
   const isRowValue = (ins: KInstr): boolean => ins.op === 'load' && at(k.spec.arrays, ins.array, 'array').inner === 'broadcast';
   stepLoop(f, k.j, perVector * vectors, k.c1, () => {
     for (const red of k.reduces) partialAddress(k, red.r.slot, k.j, red.partialAt);
+    for (const sc of k.scans) partialAddress(k, sc.x.slot, k.j, sc.partialAt);
     ptr.forEach((p, u) => {
       for (let c = 0; c < vectors; c++) {
         emitVectorStep(k.ctx, k.spec, p, {
@@ -234,6 +253,15 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
             if (u === 0) partials.load(red.partialAt, partialBytes * c, acc);
             partials.combine(r.fn, acc, at(k.values.vector, r.arg, 'value'));
             if (u === ptr.length - 1) partials.store(red.partialAt, partialBytes * c, acc);
+          },
+          scan: (x, s) => {
+            // The running value: loaded for the group's first row, stored after its last, and each row's value.
+            const sc = at(k.scans, s, 'scan');
+            const acc = [at(sc.vector, c, 'running value')] as const;
+            if (u === 0) partials.load(sc.partialAt, partialBytes * c, acc);
+            partials.combine(x.fn, acc, at(k.values.vector, x.arg, 'value'));
+            if (u === ptr.length - 1) partials.store(sc.partialAt, partialBytes * c, acc);
+            f.op('local.get', acc[0]);
           },
           hoisted: (ins) => isConst(ins) || (c > 0 && isRowValue(ins)),
         });
@@ -250,13 +278,15 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
 
 /** The element-at-a-time loop over columns [j, c1) of one row through the pointers `p`. */
 function scalarColumns(k: ColumnKernel, p: readonly Local[]): void {
-  scalarLoop(k.ctx, k.spec, k.values.scalar, p, k.colStride, k.j, k.c1, (red, s) => { scalarReduce(k, red, s); });
+  scalarLoop(k.ctx, k.spec, k.values.scalar, p, k.colStride, k.j, k.c1, (red, s) => { scalarStep(k, red, at(k.reduces, s, 'reduction').scalar); }, new Map(), (x, s) => {
+    scalarStep(k, x, at(k.scans, s, 'scan').scalar);
+    k.ctx.f.op('local.get', at(k.scans, s, 'scan').scalar);
+  });
 }
 
-/** A reduction's step in the element-at-a-time loop: the column's f64 partial, loaded, combined and stored. */
-function scalarReduce(k: ColumnKernel, red: ReduceInstr, s: number): void {
+/** A reduction's or scan's step in the element-at-a-time loop: acc = the column's f64 partial (fn) the value, stored back. */
+function scalarStep(k: ColumnKernel, red: ReduceInstr | ScanInstr, acc: Local): void {
   const f = k.ctx.f;
-  const acc = at(k.reduces, s, 'reduction').scalar;
   partialAddress(k, red.slot, k.j);
   f.op('local.get', k.addr).mem('f64.load', { align: 0 });
   fromF64(f, red.type, false);

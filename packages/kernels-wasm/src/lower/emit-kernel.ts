@@ -28,6 +28,7 @@ import {
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64, vectorReduceOp } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
+import { chainsScans, emitScanChains } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -108,8 +109,17 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     if (options.temps) for (const [t, local] of emitTemps(ctx, spec, k.blk, options.temps)) pointers.set(t, local);
     emitBlock(k, pointers);
   };
-  if (options.range) rangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.start, k.stop, block);
-  else blockRangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.bs, k.total, k.start, k.stop, block);
+  if (options.range) {
+    rangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.start, k.stop, block);
+    return;
+  }
+  let first = blockBegin;
+  if (chainsScans(spec, lanes)) {
+    // Whole groups of blocks chained first; the blocks left, one at a time below.
+    first = ctx.f.local('i32');
+    emitScanChains(ctx, spec, { total: k.total, bs: k.bs, seg: k.seg, values: k.values.scalar }, blockBegin, blockEnd, first);
+  }
+  blockRangeLoop(ctx.f, k.blk, first, blockEnd, k.bs, k.total, k.start, k.stop, block);
 }
 
 /** Allocates the row kernel's locals, in the order that fixes their numbers, and emits the random arrays' keys. */

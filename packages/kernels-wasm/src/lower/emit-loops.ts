@@ -254,6 +254,8 @@ interface VectorStep {
   /** How math routines are applied: written out in the hot loop, called elsewhere. */
   readonly math: 'inline' | 'call';
   reduce(r: ReduceInstr, slotIndex: number): void;
+  /** Pushes a scan's vector value (column kernels; no other kernel scans in lanes). */
+  scan?(x: ScanInstr, scanIndex: number): void;
   /** Instructions whose value was set before the loop. */
   hoisted(ins: KInstr): boolean;
   /** Pushes random array k's vector for this step (row kernels; no other kernel reads random arrays). */
@@ -272,7 +274,7 @@ function emitVectorStep(ctx: EmitContext, spec: KernelSpec, ptr: readonly Local[
     } else if (step.random) step.random(k);
     else throw new InternalError(`random array ${k} read outside a row kernel`);
   }, (ins) => emitSimdInstr(ctx, lanes, ins, values.vector, values.types, step.math), step.reduce,
-  (k) => { emitVectorStore(ctx, lanes, at(spec.arrays, k, 'array').dtype, step.offset(k)); }, step.hoisted);
+  (k) => { emitVectorStore(ctx, lanes, at(spec.arrays, k, 'array').dtype, step.offset(k)); }, step.hoisted, step.scan);
 }
 
 /**

@@ -126,14 +126,14 @@ describe('scan kernels', () => {
     expect(Array.from(totals.r.partials)).toEqual([-55]);
   });
 
-  test('scans run the scalar loop, and the spec is checked', () => {
+  test('row scans run the scalar loop, and the spec is checked', () => {
     expect(compileKernel(scanSpec('float64', 'sum')).lanes).toBeUndefined();
     const bad = (change: (s: KernelSpec) => KernelSpec, why: RegExp): void => {
       expect(() => validateSpec(change(scanSpec('float64', 'sum')))).toThrow(why);
     };
     bad((s) => ({ ...s, body: s.body.map((i) => (i.op === 'scan' ? { ...i, fn: 'max' as KScan } : i)) }), /scans are sums or products/);
     bad((s) => ({ ...s, slots: 0 }), /slot 0 is outside/);
-    bad((s) => ({ ...s, mode: 'columns', ndim: 2 }), /plain 'rows' kernel/);
+    bad((s) => ({ ...s, temps: [] }), /without a contraction or temporaries/);
     expect(() => runOnce(scanSpec('float64', 'sum'), [1, 2, 3], 3, 2, new Float64Array(5))).toThrow(/initial holds 5 values/);
     expect(() => runOnce(scanSpec('float64', 'sum', true), [1, 2, 3], 3, 2, new Float64Array(2))).toThrow(/no scan/);
   });

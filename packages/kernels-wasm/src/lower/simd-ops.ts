@@ -93,7 +93,10 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         if (!native && !math) return undefined;
         break;
       }
-      case 'scan': return undefined;
+      case 'scan':
+        // Only a column kernel scans in lanes: a lane is a column, whose running value waits on the row before.
+        if (spec.mode !== 'columns' || ins.type !== dtype || at(spec.body, ins.arg, 'value').type !== dtype) return undefined;
+        break;
       case 'gather': return undefined;
       case 'reduce':
         if (ins.fn === 'any' || ins.fn === 'all') return undefined;

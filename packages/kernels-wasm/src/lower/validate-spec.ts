@@ -77,7 +77,7 @@ function validateSpec(spec: KernelSpec): void {
       case 'scan': {
         if (ins.fn !== 'sum' && ins.fn !== 'prod') fail(v, `scans are sums or products; got ${String(ins.fn)}`);
         if (ins.type === 'bool') fail(v, 'a scan accumulates numbers; cast bools first');
-        if (spec.mode === 'columns' || spec.contraction || spec.temps) fail(v, "a scan runs in a plain 'rows' kernel (no columns mode, contraction or temporaries)");
+        if (spec.contraction || spec.temps) fail(v, 'a scan runs in a kernel without a contraction or temporaries');
       }
       // falls through: slots and operand types as for reductions
       case 'reduce': {
