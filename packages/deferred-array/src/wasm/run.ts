@@ -4,6 +4,7 @@
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import { scanLooksBack } from 'kernels-wasm';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo } from '../ir/dtypes.js';
@@ -168,9 +169,10 @@ class WasmRun {
     // Read only by pooled launches (for their errors), so built only then.
     const label = (): string => kernelLabel(g);
     // Lines longer than a block are cut into pieces: a first launch totals each piece, and
-    // each piece of the scan then starts from the running value before it.
+    // each piece of the scan then starts from the running value before it, unless the scan
+    // kernel finds those values itself as it runs (kernels-wasm's look-back).
     let initial: Float64Array | undefined;
-    const prelude = g.scans && built.blockSize !== undefined && built.segment > built.blockSize ? {
+    const prelude = g.scans && built.blockSize !== undefined && built.segment > built.blockSize && !scanLooksBack(compiled, launch) ? {
       kernel: { compiled: this.#compile(scanTotals(built.spec)), launch, get label() { return `${label()}, piece totals`; } },
       done: (r: LaunchResult) => {
         this.launches++;

@@ -27,6 +27,14 @@ const ARGS = {
   shape: 36,
 } as const;
 
+/**
+ * What a failed launch sets its claim counter to: past any block, and past
+ * what the claims of the threads still running can add to it (so it stays
+ * below 2^31, and the calling thread reads it as no block left). A scan
+ * waiting on another block's running value gives up when it sees it.
+ */
+const CLAIMS_STOPPED = 0x40000000;
+
 /** The i32 index (in memory) of a launch's claim counter, for Atomics on it. */
 function claimIndex(argsPtr: number): number {
   return (argsPtr + ARGS.claim) >>> 2;
@@ -81,6 +89,6 @@ const launchBlockBytes = (spec: LayoutSpec): number =>
   gatherOffset(spec) + GATHER_WORDS_BYTES * spec.arrays.filter((a) => a.gathered).length;
 
 export {
-  ARGS, CONTRACTION, CONTRACTION_BYTES, TEMPS, RANDOM_WORDS_BYTES, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset,
+  ARGS, CLAIMS_STOPPED, CONTRACTION, CONTRACTION_BYTES, TEMPS, RANDOM_WORDS_BYTES, argsBytes, claimIndex, arrayPtrOffset, arrayStrideOffset,
   tempsBytes, tempsOffset, randomOffset, gatherOffset, GATHER_WORDS_BYTES, launchBlockBytes,
 };

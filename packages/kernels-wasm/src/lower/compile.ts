@@ -45,8 +45,10 @@ interface CompiledModule {
   /** Host function keys (`${op}.${type}`) the module imports, in import order. */
   readonly hostKeys: readonly string[];
   readonly compileMs: number;
-  /** Blocks its claim loop takes at a time: SCAN_CHAINS for a chained scan (emit-scan-chains.ts), else 1. */
+  /** Blocks its claim loop takes at a time: SCAN_CHAINS for a scan run in groups (emit-scan-chains.ts), else 1. */
   readonly claimGroup: number;
+  /** A scan kernel that finds its pieces' starting values itself where each block is one piece (emit-scan-chains.ts). */
+  readonly scanLookBack: boolean;
 }
 
 /** The package's own vector math library (src/math). */
@@ -91,10 +93,9 @@ function hostSignature(key: string, spec: KernelSpec): { params: ValType[]; resu
 
 /**
  * `claim(args, blocks) -> ran`: takes `group` blocks at a time (one, or a
- * chained scan's group) with an atomic add on the launch block's claim word
- * and runs them, until none are left. Chained scans take their groups from
- * the last blocks back: the launch before a scan (the totals of its pieces)
- * read its blocks first to last, so the last ones are still in the caches. A worker calls it once
+ * scan's group, emit-scan-chains.ts) with an atomic add on the launch block's
+ * claim word and runs them, until none are left. Groups are claimed in block
+ * order, which a scan's look-back relies on. A worker calls it once
  * per task; claiming from JS cost a call into WebAssembly, a fresh view of the
  * shared buffer and an Atomics.add per block, which took a fifth of a streaming
  * kernel's time at 16 Ki elements per block.
@@ -120,11 +121,6 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
   // end = min(b + group, blocks)
   f.op('local.get', b).op('i32.const', group).op('i32.add').op('local.tee', end).op('local.get', blocks)
     .op('local.get', end).op('local.get', blocks).op('i32.lt_u').op('select').op('local.set', end);
-  if (group > 1) {
-    // From the last blocks back: [blocks - end, blocks - b).
-    f.op('local.get', blocks).op('local.get', b).op('i32.sub');
-    f.op('local.get', blocks).op('local.get', end).op('i32.sub').op('local.set', b).op('local.set', end);
-  }
   f.op('local.get', args).op('local.get', b).op('local.get', end).op('local.get', scratch).op('call', kernelIndex);
   f.op('local.get', ran).op('local.get', end).op('i32.add').op('local.get', b).op('i32.sub').op('local.set', ran);
   f.op('br', 0).end().end();
@@ -165,23 +161,26 @@ function buildModule(spec: KernelSpec, math: MathProvider, hash: string, id: num
   });
   const temps = spec.temps ? tempsOffset(spec) : undefined;
   /** What a kernel function (args, b0, b1, scratch) tells emitKernel about the temporaries. */
-  const withTemps = (f: FunctionBuilder): KernelOptions =>
-    (temps === undefined ? {} : { temps: { fns: tempFns, scratch: f.param(3), offset: temps } });
+  // Scans in groups of blocks; without host functions (which may throw mid-kernel), looking back for their starts.
+  const claimGroup = !spec.contraction && spec.mode !== 'columns' && chainsScans(spec, lanes) ? SCAN_CHAINS : 1;
+  const scanLookBack = claimGroup > 1 && hostKeys.length === 0;
+  const kernelOptions = (f: FunctionBuilder): KernelOptions => ({
+    ...(temps === undefined ? {} : { temps: { fns: tempFns, scratch: f.param(3), offset: temps } }),
+    ...(scanLookBack ? { scanLookBack } : {}),
+  });
   let kernelIndex: number;
   if (spec.contraction) {
-    kernelIndex = emitContractionKernel(m, spec, lanes, contextOf, withTemps);
+    kernelIndex = emitContractionKernel(m, spec, lanes, contextOf, kernelOptions);
   } else {
     const [index, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
     kernelIndex = index;
     if (spec.mode === 'columns') emitColumnKernel(contextOf(f), spec, lanes, f.param(1), f.param(2));
-    else emitKernel(contextOf(f), spec, lanes, f.param(1), f.param(2), withTemps(f));
+    else emitKernel(contextOf(f), spec, lanes, f.param(1), f.param(2), kernelOptions(f));
   }
-  // Chained scans take their blocks in groups (emit-scan-chains.ts); every other kernel one at a time.
-  const claimGroup = !spec.contraction && spec.mode !== 'columns' && chainsScans(spec, lanes) ? SCAN_CHAINS : 1;
   emitClaimLoop(m, kernelIndex, temps, claimGroup);
   const bytes = m.toBytes();
   const module = new WebAssembly.Module(bytes as Uint8Array<ArrayBuffer>);
-  return Object.freeze({ hash, id, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0, claimGroup });
+  return Object.freeze({ hash, id, spec, lanes, bytes, module, hostKeys, compileMs: performance.now() - t0, claimGroup, scanLookBack });
 }
 
 /**

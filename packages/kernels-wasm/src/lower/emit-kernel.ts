@@ -28,7 +28,7 @@ import {
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64, vectorReduceOp } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
-import { chainsScans, emitScanChains } from './emit-scan-chains.js';
+import { SCAN_CHAINS, chainsScans, emitScanGroup } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -42,6 +42,8 @@ interface KernelOptions {
   readonly pointers?: ReadonlyMap<number, Local>;
   /** For a spec with temporaries: their functions (in spec.temps order), this thread's scratch and where their fields are. */
   readonly temps?: { readonly fns: readonly number[]; readonly scratch: Local; readonly offset: number };
+  /** A scan kernel that finds its pieces' starting values itself (emit-scan-chains.ts): one without host functions. */
+  readonly scanLookBack?: boolean;
 }
 
 /** An axis of the iteration space: its size and the current element's index along it. */
@@ -113,13 +115,22 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     rangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.start, k.stop, block);
     return;
   }
-  let first = blockBegin;
-  if (chainsScans(spec, lanes)) {
-    // Whole groups of blocks chained first; the blocks left, one at a time below.
-    first = ctx.f.local('i32');
-    emitScanChains(ctx, spec, { total: k.total, bs: k.bs, seg: k.seg, values: k.values.scalar }, blockBegin, blockEnd, first);
+  if (!chainsScans(spec, lanes)) {
+    blockRangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.bs, k.total, k.start, k.stop, block);
+    return;
   }
-  blockRangeLoop(ctx.f, k.blk, first, blockEnd, k.bs, k.total, k.start, k.stop, block);
+  // Claims hand out SCAN_CHAINS blocks at a time; a longer range is taken in such groups, in order.
+  // Each group runs as emit-scan-chains.ts can, then (from `first`) block by block.
+  const f = ctx.f;
+  const [from, to, first] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  f.op('local.get', blockBegin).op('local.set', from);
+  loop(f, () => { f.op('local.get', from).op('local.get', blockEnd).op('i32.ge_u'); }, () => {
+    f.op('local.get', from).op('i32.const', SCAN_CHAINS).op('i32.add').op('local.tee', to).op('local.get', blockEnd)
+      .op('local.get', to).op('local.get', blockEnd).op('i32.lt_u').op('select').op('local.set', to);
+    emitScanGroup(ctx, spec, { total: k.total, bs: k.bs, seg: k.seg, values: k.values.scalar }, from, to, first, options.scanLookBack === true);
+    blockRangeLoop(f, k.blk, first, to, k.bs, k.total, k.start, k.stop, block);
+    f.op('local.get', to).op('local.set', from);
+  });
 }
 
 /** Allocates the row kernel's locals, in the order that fixes their numbers, and emits the random arrays' keys. */

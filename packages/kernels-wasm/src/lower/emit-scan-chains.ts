@@ -1,46 +1,68 @@
-// Scans along long lines, several blocks at a time. A scan's running value
-// waits on the element before it (an add's latency per element, about three
-// times a streaming loop's cost). Where each block of a line is a piece of
-// its own (the launch gives every piece its starting value), SCAN_CHAINS
-// consecutive blocks are independent chains: one loop takes an element of
-// each in turn, so their additions overlap. Each piece still accumulates in
-// element order from the same start, so the bits are those of one block at a
-// time.
+// Scans along lines longer than a block, a group of blocks at a time.
 //
-// A group of blocks is chained when the claim hands the kernel SCAN_CHAINS
-// blocks or more (the claim loop takes that many at once for such kernels),
-// every block of the group is full, and each block is one piece: its line is
-// the whole space, or lines are whole numbers of blocks. Other blocks take
-// the row kernel's way.
+// Chains: a scan's running value waits on the element before it (an add's
+// latency per element, about three times a streaming loop's cost). Where each
+// block is a piece of its own, SCAN_CHAINS consecutive blocks are independent
+// chains: one loop takes an element of each in turn, so their additions
+// overlap. Each piece still accumulates in element order from its starting
+// value, so the bits are those of one block at a time.
+//
+// Look-back: a piece's starting value is the running value before it. A scan
+// kernel without host functions finds it in the same launch, reading its data
+// once: the claim loop hands out groups of blocks in order; a group first
+// totals its blocks (the data then sits in this core's caches), waits until
+// the group before it has published the running value at its end, publishes
+// its own (the value before the group, combined with its totals in block
+// order), and then scans its blocks from the caches. A group waits only on
+// groups claimed before it, which their threads are running, so the launch
+// always ends; a failed launch stops the claims, and a waiting group then
+// gives up. The starting values depend on the blocks alone, never on which
+// thread ran which group: the same bits on any number of workers.
+//
+// Both need each block to be one piece: the line is the whole space, or lines
+// are whole numbers of blocks. Other launches take the row kernel's way, with
+// the starting values the launch gives (a totals launch before).
 import type { Local } from '../encode/index.js';
 import { at } from '../internal-error.js';
-import { ARGS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
+import { ARGS, CLAIMS_STOPPED, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { emitBody, loadArg, loop, bump } from './emit-loops.js';
 import type { ScanInstr } from './emit-loops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KernelSpec } from './kernel-spec.js';
-import { combineScalar, fromF64 } from './reduce-ops.js';
-import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
+import { combineScalar, fromF64, identity, toF64 } from './reduce-ops.js';
+import { emitConst, emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
 import type { Lanes } from './simd-widths.js';
 
-/** Blocks chained at once: enough independent additions to hide an add's latency. */
+/** Blocks chained at once, and so the blocks a claim takes: enough independent additions to hide an add's latency. */
 const SCAN_CHAINS = 4;
 
 /**
- * Whether a kernel's scans run chained: a one-axis row kernel with scans and
- * no vector lanes, reductions, gathers or random arrays (whose element
- * addresses are not a pointer stepped along the block).
+ * Whether a kernel's scans run in groups of blocks: a one-axis row kernel with
+ * scans and no vector lanes, reductions, gathers or random arrays (whose
+ * element addresses are not a pointer stepped along the block).
  */
 function chainsScans(spec: KernelSpec, lanes: Lanes | undefined): boolean {
-  return spec.ndim === 1 && lanes === undefined && spec.mode !== 'columns' && !spec.contraction && !spec.temps
-    && spec.body.some((ins) => ins.op === 'scan')
-    && spec.body.every((ins) => ins.op !== 'reduce' && ins.op !== 'gather')
-    && spec.arrays.every((a) => !a.random && !a.gathered);
+  if (spec.ndim !== 1 || lanes !== undefined || spec.mode === 'columns' || spec.contraction || spec.temps) return false;
+  if (!spec.body.some((ins) => ins.op === 'scan') || spec.arrays.some((a) => a.random || a.gathered)) return false;
+  // A scan of a scan's value has no totals of its own before the first scan has run.
+  const after = afterScan(spec);
+  return spec.body.every((ins, v) => ins.op !== 'reduce' && ins.op !== 'gather' && !(ins.op === 'scan' && after.has(v)));
 }
 
-/** The row kernel's locals the chains read: the space's size, the block size and the reduced run's length. */
+/**
+ * Whether a launch of a group-scanning kernel finds its starting values
+ * itself: each block is one piece (the line is the whole space, or lines are
+ * whole numbers of blocks). The kernel tests the same at run time.
+ */
+const eachBlockOnePiece = (total: number, segment: number, blockSize: number): boolean =>
+  total > 0 && (segment === total || segment % blockSize === 0);
+
+/** Byte offset, from the partials, of the look-back's ready words: after (blocks + 1) starting values per slot. */
+const readyOffset = (blocks: number, slots: number): number => (blocks + 1) * slots * 8;
+
+/** The row kernel's locals the groups read: the space's size, the block size and the reduced run's length. */
 interface ChainLocals {
   readonly total: Local;
   readonly bs: Local;
@@ -49,78 +71,266 @@ interface ChainLocals {
   readonly values: readonly Local[];
 }
 
+/** What the group's pieces share. */
+interface Group {
+  readonly ctx: EmitContext;
+  readonly spec: KernelSpec;
+  readonly k: ChainLocals;
+  readonly scans: readonly ScanInstr[];
+  readonly types: readonly ScanInstr['type'][];
+  /** Per chain u, its running value (scan) or total (look-back) per scan. */
+  readonly acc: readonly (readonly Local[])[];
+  /** Per chain u, each array's pointer. */
+  readonly ptr: readonly (readonly Local[])[];
+  readonly stride: readonly Local[];
+  readonly begin: Local; readonly end: Local;
+  readonly j: Local; readonly len: Local; readonly b: Local;
+  /** Instructions the totals skip: stores, and what is computed from a scan's value. */
+  readonly afterScan: ReadonlySet<number>;
+}
+
 /**
- * Runs groups of SCAN_CHAINS blocks from blockBegin, chained, while whole
- * groups are left; `from` is set to the first block not run.
+ * Runs the claim's group [blockBegin, blockEnd) where each block is one
+ * piece: with `lookBack`, its starting values found as above; chained where
+ * the group is SCAN_CHAINS full blocks. `from` is set to the first block not
+ * run (blockBegin, or blockEnd), for the row kernel's block loop.
  */
-function emitScanChains(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, blockBegin: Local, blockEnd: Local, from: Local): void {
+function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, blockBegin: Local, blockEnd: Local, from: Local, lookBack: boolean): void {
   const f = ctx.f;
   const i32 = (): Local => f.local('i32');
   const scans = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
-  const acc = Array.from({ length: SCAN_CHAINS }, () => scans.map((x) => f.local(scalarType(x.type))));
-  const ptr = Array.from({ length: SCAN_CHAINS }, () => spec.arrays.map(i32));
-  const stride = spec.arrays.map(i32);
-  const [full, j] = [i32(), i32()];
-  const types = spec.body.map((ins) => ins.type);
+  const g: Group = {
+    ctx, spec, k, scans, types: spec.body.map((ins) => ins.type),
+    acc: Array.from({ length: SCAN_CHAINS }, () => scans.map((x) => f.local(scalarType(x.type)))),
+    ptr: Array.from({ length: SCAN_CHAINS }, () => spec.arrays.map(i32)),
+    stride: spec.arrays.map(i32),
+    begin: blockBegin, end: blockEnd, j: i32(), len: i32(), b: i32(),
+    afterScan: afterScan(spec),
+  };
+  const [full, chained, ready] = [i32(), i32(), i32()];
 
   f.op('local.get', blockBegin).op('local.set', from);
-  // Each block is one piece (numbered as the block) where the line is the whole space or a whole number of blocks.
   f.op('local.get', k.seg).op('local.get', k.total).op('i32.eq');
   f.op('local.get', k.seg).op('local.get', k.bs).op('i32.rem_u').op('i32.eqz').op('i32.or').if();
-  f.op('local.get', k.total).op('local.get', k.bs).op('i32.div_u').op('local.set', full);
   spec.arrays.forEach((a, n) => {
     loadArg(ctx, arrayStrideOffset(1, n, 0));
-    f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', at(stride, n, 'array stride'));
+    f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', at(g.stride, n, 'array stride'));
   });
-  const groupLeft = (): void => {
-    f.op('local.get', from).op('i32.const', SCAN_CHAINS).op('i32.add').op('local.tee', j);
-    f.op('local.get', blockEnd).op('i32.gt_u');
-    f.op('local.get', j).op('local.get', full).op('i32.gt_u').op('i32.or');
-  };
-  loop(f, groupLeft, () => {
-    for (let u = 0; u < SCAN_CHAINS; u++) {
-      // Chain u's pointers at the start of block from + u, and its scans' starting values.
-      spec.arrays.forEach((_, n) => {
-        loadArg(ctx, arrayPtrOffset(1, n));
-        f.op('local.get', from).op('i32.const', u).op('i32.add').op('local.get', k.bs).op('i32.mul')
-          .op('local.get', at(stride, n, 'array stride')).op('i32.mul').op('i32.add')
-          .op('local.set', at(at(ptr, u, 'chain'), n, 'pointer'));
-      });
-      scans.forEach((x, s) => {
-        loadArg(ctx, ARGS.partials);
-        f.op('local.get', from).op('i32.const', u).op('i32.add').op('i32.const', spec.slots).op('i32.mul')
-          .op('i32.const', x.slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
-        f.mem('f64.load', { align: 0 });
-        fromF64(f, x.type, true);
-        f.op('local.set', at(at(acc, u, 'chain'), s, 'scan'));
-      });
-    }
-    f.op('i32.const', 0).op('local.set', j);
-    loop(f, () => { f.op('local.get', j).op('local.get', k.bs).op('i32.ge_u'); }, () => {
-      for (let u = 0; u < SCAN_CHAINS; u++) {
-        const cur = at(ptr, u, 'chain');
-        emitBody(ctx, spec, k.values, cur, (n) => {
-          f.op('local.get', at(cur, n, 'pointer'));
-          emitLoad(ctx, at(spec.arrays, n, 'array').dtype, 0);
-        }, (ins) => emitScalarInstr(ctx, ins, k.values, types), () => {}, (n) => { emitStore(ctx, at(spec.arrays, n, 'array').dtype, 0); },
-        undefined, (x, s) => {
-          const a = at(at(acc, u, 'chain'), s, 'scan');
-          combineScalar(f, x.fn, x.type, a, at(k.values, x.arg, 'value'));
-          f.op('local.get', a);
-        });
-      }
-      for (const cur of ptr) {
-        spec.arrays.forEach((a, n) => {
-          if (a.inner === 'broadcast') return;
-          const p = at(cur, n, 'pointer');
-          f.op('local.get', p).op('local.get', at(stride, n, 'array stride')).op('i32.add').op('local.set', p);
-        });
-      }
-      bump(f, j, 1);
-    });
-    bump(f, from, SCAN_CHAINS);
-  });
+  // chained = the group is SCAN_CHAINS blocks, all full.
+  f.op('local.get', k.total).op('local.get', k.bs).op('i32.div_u').op('local.set', full);
+  f.op('local.get', blockEnd).op('local.get', blockBegin).op('i32.sub').op('i32.const', SCAN_CHAINS).op('i32.eq');
+  f.op('local.get', blockEnd).op('local.get', full).op('i32.le_u').op('i32.and').op('local.set', chained);
+  if (lookBack) {
+    // ready = &ready words[0]: after the (blocks + 1) starting values of each slot.
+    loadArg(ctx, ARGS.partials);
+    f.op('local.get', k.total).op('local.get', k.bs).op('i32.add').op('i32.const', 1).op('i32.sub').op('local.get', k.bs).op('i32.div_u')
+      .op('i32.const', 1).op('i32.add').op('i32.const', spec.slots * 8).op('i32.mul').op('i32.add').op('local.set', ready);
+    emitTotals(g, chained);
+    awaitGroupBefore(g, ready);
+    publishStarts(g, ready);
+  }
+  f.op('local.get', chained).if();
+  setChainPointers(g, SCAN_CHAINS);
+  emitStarts(g);
+  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', k.bs); }, (u) => { scanBody(g, u); });
+  f.op('local.get', blockEnd).op('local.set', from);
+  f.end();
   f.end();
 }
 
-export { SCAN_CHAINS, chainsScans, emitScanChains };
+/** The instructions the totals skip: stores, and every value computed from a scan's value. */
+function afterScan(spec: KernelSpec): Set<number> {
+  const skip = new Set<number>();
+  spec.body.forEach((ins, v) => {
+    const args = ins.op === 'unary' || ins.op === 'cast' || ins.op === 'store' || ins.op === 'scan' ? [ins.arg]
+      : ins.op === 'binary' || ins.op === 'select' ? [...ins.args] : [];
+    if (ins.op === 'store' || args.some((a) => skip.has(a) || spec.body[a]?.op === 'scan')) skip.add(v);
+  });
+  return skip;
+}
+
+/** Chain u's pointers at the start of block begin + u, for chains [0, chains). */
+function setChainPointers(g: Group, chains: number): void {
+  const f = g.ctx.f;
+  for (let u = 0; u < chains; u++) {
+    g.spec.arrays.forEach((_, n) => {
+      loadArg(g.ctx, arrayPtrOffset(1, n));
+      f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.get', g.k.bs).op('i32.mul')
+        .op('local.get', at(g.stride, n, 'array stride')).op('i32.mul').op('i32.add')
+        .op('local.set', at(at(g.ptr, u, 'chain'), n, 'pointer'));
+    });
+  }
+}
+
+/** Pushes the address of block (begin + u)'s starting value of `slot` in the partials. */
+function startAddress(g: Group, u: number, slot: number): void {
+  loadArg(g.ctx, ARGS.partials);
+  g.ctx.f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('i32.const', g.spec.slots).op('i32.mul')
+    .op('i32.const', slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
+}
+
+/** Each chain's running values from its block's starting values. */
+function emitStarts(g: Group): void {
+  const f = g.ctx.f;
+  for (let u = 0; u < SCAN_CHAINS; u++) {
+    g.scans.forEach((x, s) => {
+      startAddress(g, u, x.slot);
+      f.mem('f64.load', { align: 0 });
+      fromF64(f, x.type, true);
+      f.op('local.set', at(at(g.acc, u, 'chain'), s, 'scan'));
+    });
+  }
+}
+
+/** `len()` elements of each of chains [0, chains), an element of each in turn, their pointers then stepped. */
+function chainLoop(g: Group, chains: number, len: () => void, body: (u: number) => void): void {
+  const f = g.ctx.f;
+  f.op('i32.const', 0).op('local.set', g.j);
+  loop(f, () => { f.op('local.get', g.j); len(); f.op('i32.ge_u'); }, () => {
+    for (let u = 0; u < chains; u++) body(u);
+    for (const cur of g.ptr.slice(0, chains)) {
+      g.spec.arrays.forEach((a, n) => {
+        if (a.inner === 'broadcast') return;
+        const p = at(cur, n, 'pointer');
+        f.op('local.get', p).op('local.get', at(g.stride, n, 'array stride')).op('i32.add').op('local.set', p);
+      });
+    }
+    bump(f, g.j, 1);
+  });
+}
+
+/** The body for chain u's element: its scans go on from the chain's running values. */
+function scanBody(g: Group, u: number): void {
+  const f = g.ctx.f;
+  const cur = at(g.ptr, u, 'chain');
+  emitBody(g.ctx, g.spec, g.k.values, cur, (n) => {
+    f.op('local.get', at(cur, n, 'pointer'));
+    emitLoad(g.ctx, at(g.spec.arrays, n, 'array').dtype, 0);
+  }, (ins) => emitScalarInstr(g.ctx, ins, g.k.values, g.types), () => {}, (n) => { emitStore(g.ctx, at(g.spec.arrays, n, 'array').dtype, 0); },
+  undefined, (x, s) => {
+    const a = at(at(g.acc, u, 'chain'), s, 'scan');
+    combineScalar(f, x.fn, x.type, a, at(g.k.values, x.arg, 'value'));
+    f.op('local.get', a);
+  });
+}
+
+/** The body for chain u's element up to its scans, each scan's value added into the chain's totals; nothing stored. */
+function totalsBody(g: Group, u: number): void {
+  const f = g.ctx.f;
+  const cur = at(g.ptr, u, 'chain');
+  let s = 0;
+  g.spec.body.forEach((ins, v) => {
+    if (g.afterScan.has(v)) return;
+    if (ins.op === 'scan') {
+      combineScalar(f, ins.fn, ins.type, at(at(g.acc, u, 'chain'), s++, 'scan'), at(g.k.values, ins.arg, 'value'));
+      return;
+    }
+    if (ins.op === 'load') {
+      f.op('local.get', at(cur, ins.array, 'pointer'));
+      emitLoad(g.ctx, at(g.spec.arrays, ins.array, 'array').dtype, 0);
+    } else {
+      emitScalarInstr(g.ctx, ins, g.k.values, g.types);
+    }
+    f.op('local.set', at(g.k.values, v, 'value'));
+  });
+}
+
+/** Each block's totals from the identity: chained over a full group, else block by block (a group cut short by the space). */
+function emitTotals(g: Group, chained: Local): void {
+  const f = g.ctx.f;
+  const fromIdentity = (u: number): void => {
+    g.scans.forEach((x, s) => { emitConst(g.ctx, x.type, identity(x.fn, x.type)); f.op('local.set', at(at(g.acc, u, 'chain'), s, 'scan')); });
+  };
+  f.op('local.get', chained).if();
+  setChainPointers(g, SCAN_CHAINS);
+  for (let u = 0; u < SCAN_CHAINS; u++) fromIdentity(u);
+  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', g.k.bs); }, (u) => { totalsBody(g, u); });
+  f.else();
+  for (let u = 0; u < SCAN_CHAINS; u++) {
+    fromIdentity(u);
+    // Block begin + u, where the group has it: its elements [b * bs, min((b + 1) * bs, total)).
+    f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.tee', g.b).op('local.get', g.end).op('i32.lt_u').if();
+    f.op('local.get', g.k.total).op('local.get', g.b).op('local.get', g.k.bs).op('i32.mul').op('i32.sub').op('local.tee', g.len);
+    f.op('local.get', g.k.bs).op('local.get', g.len).op('local.get', g.k.bs).op('i32.lt_u').op('select').op('local.set', g.len);
+    g.spec.arrays.forEach((_, n) => {
+      loadArg(g.ctx, arrayPtrOffset(1, n));
+      f.op('local.get', g.b).op('local.get', g.k.bs).op('i32.mul').op('local.get', at(g.stride, n, 'array stride')).op('i32.mul').op('i32.add')
+        .op('local.set', at(at(g.ptr, 0, 'chain'), n, 'pointer'));
+    });
+    // Chain 0's pointers walk the block; chain u's totals take its values.
+    chainLoop(g, 1, () => { f.op('local.get', g.len); }, () => { totalsBodyInto(g, u); });
+    f.end();
+  }
+  f.end();
+}
+
+/** The totals body through chain 0's pointers, adding into chain u's totals. */
+function totalsBodyInto(g: Group, u: number): void {
+  if (u === 0) {
+    totalsBody(g, 0);
+    return;
+  }
+  const swapped: Group = { ...g, ptr: [at(g.ptr, 0, 'chain'), ...g.ptr.slice(1)], acc: g.acc.map((a, i) => (i === 0 ? at(g.acc, u, 'chain') : a)) };
+  totalsBody(swapped, 0);
+}
+
+/**
+ * Waits until the ready word of block `begin` is set: the running value
+ * before the group is published. Gives up (returns from the kernel) once the
+ * launch's claims are stopped: a failed launch publishes nothing more.
+ */
+function awaitGroupBefore(g: Group, ready: Local): void {
+  const f = g.ctx.f;
+  const readyAt = (): void => { f.op('local.get', ready).op('local.get', g.begin).op('i32.const', 4).op('i32.mul').op('i32.add'); };
+  f.block().loop();
+  readyAt();
+  f.mem('i32.atomic.load').op('br_if', 1);
+  f.op('local.get', g.ctx.args).mem('i32.atomic.load', { offset: ARGS.claim }).op('i32.const', CLAIMS_STOPPED).op('i32.ge_u').if();
+  f.op('return');
+  f.end();
+  f.op('br', 0).end().end();
+}
+
+/**
+ * Each block's starting value from the one before the group and the totals,
+ * in block order (the identity where a block starts a line), then the value
+ * after the group, published with the next block's ready word.
+ */
+function publishStarts(g: Group, ready: Local): void {
+  const f = g.ctx.f;
+  const run = g.scans.map((x) => f.local(scalarType(x.type)));
+  g.scans.forEach((x, s) => {
+    startAddress(g, 0, x.slot);
+    f.mem('f64.load', { align: 0 });
+    fromF64(f, x.type, true);
+    f.op('local.set', at(run, s, 'running value'));
+  });
+  for (let u = 0; u < SCAN_CHAINS; u++) {
+    f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.tee', g.b).op('local.get', g.end).op('i32.lt_u').if();
+    // A block at a line's start starts from the identity.
+    f.op('local.get', g.b).op('local.get', g.k.bs).op('i32.mul').op('local.get', g.k.seg).op('i32.rem_u').op('i32.eqz').if();
+    g.scans.forEach((x, s) => { emitConst(g.ctx, x.type, identity(x.fn, x.type)); f.op('local.set', at(run, s, 'running value')); });
+    f.end();
+    g.scans.forEach((x, s) => {
+      const r = at(run, s, 'running value');
+      startAddress(g, u, x.slot);
+      f.op('local.get', r);
+      toF64(f, x.type);
+      f.mem('f64.store', { align: 0 });
+      combineScalar(f, x.fn, x.type, r, at(at(g.acc, u, 'chain'), s, 'scan'));
+    });
+    f.end();
+  }
+  // The value after the group is the next block's start: stored, then its ready word set.
+  g.scans.forEach((x, s) => {
+    loadArg(g.ctx, ARGS.partials);
+    f.op('local.get', g.end).op('i32.const', g.spec.slots).op('i32.mul').op('i32.const', x.slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
+    f.op('local.get', at(run, s, 'running value'));
+    toF64(f, x.type);
+    f.mem('f64.store', { align: 0 });
+  });
+  f.op('local.get', ready).op('local.get', g.end).op('i32.const', 4).op('i32.mul').op('i32.add').op('i32.const', 1)
+    .mem('i32.atomic.store');
+}
+
+export { SCAN_CHAINS, chainsScans, eachBlockOnePiece, emitScanGroup, readyOffset };

@@ -1,6 +1,6 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
 export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache } from './compile.js';
-export { launch, instantiate, instanceCount, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
+export { launch, instantiate, instanceCount, scanLooksBack, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
 export { fixLaunch, runFixed } from './fixed-launch.js';
 export type { FixedLaunch } from './fixed-launch.js';
 export { collapseDims } from './collapse.js';

@@ -4,7 +4,8 @@
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
 import { LRUCache } from 'lru-cache';
-import { ARGS, CONTRACTION, argsBytes, claimIndex, gatherOffset, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
+import { eachBlockOnePiece, readyOffset } from './emit-scan-chains.js';
+import { ARGS, CLAIMS_STOPPED, CONTRACTION, argsBytes, claimIndex, gatherOffset, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
 import { checkGatheredArrays, checkRandomArrays, isRowMajor, writeGatherWords, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
 import type { ContractionLaunch, ContractionOperand, Launch, LaunchArray, TempLaunch } from './launch-types.js';
@@ -190,12 +191,23 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     // One heap block for both: the launch block, then the partials from the next multiple of
     // 64 bytes (one allocation per launch, not two).
     const partialsAt = Math.ceil(launchBlockBytes(spec) / 64) * 64;
-    const argsPtr = alloc(partialsAt + Math.max(8, plan.pieces * spec.slots * 8));
+    // A scan that looks back keeps a starting value per block and one past the last, then a ready word each.
+    const lookBack = compiled.scanLookBack && eachBlockOnePiece(total, plan.segment, plan.blockSize);
+    const partialsBytes = lookBack ? readyOffset(plan.blocks, spec.slots) + 4 * (plan.blocks + 1) : plan.pieces * spec.slots * 8;
+    const argsPtr = alloc(partialsAt + Math.max(8, partialsBytes));
     const partialsPtr = argsPtr + partialsAt;
     const words = (): Int32Array => new Int32Array(heap.memory.buffer);
     const { blockSize, segment, segmentLcm } = plan;
     writeLaunchBlock(words(), argsPtr, { total, blockSize, partials: partialsPtr, segment, segmentLcm }, l.shape, l.arrays);
-    writeScanStarts(spec, new Float64Array(heap.memory.buffer, partialsPtr, plan.pieces * spec.slots), l.initial);
+    if (lookBack) {
+      if (l.initial !== undefined) throw new RangeError('launch: this scan finds its pieces\' starting values itself (each block is one piece); it takes no initial values');
+      writeScanStarts(spec, new Float64Array(heap.memory.buffer, partialsPtr, (plan.blocks + 1) * spec.slots), undefined);
+      // Block 0's starting value is ready; every other block's waits on the group before it.
+      const ready = (partialsPtr + readyOffset(plan.blocks, spec.slots)) >>> 2;
+      words().fill(0, ready, ready + plan.blocks + 1)[ready] = 1;
+    } else {
+      writeScanStarts(spec, new Float64Array(heap.memory.buffer, partialsPtr, plan.pieces * spec.slots), l.initial);
+    }
     if (contraction) writeContraction(words(), argsPtr + argsBytes(spec.ndim, l.arrays.length), contraction);
     const { scratch, tempArgs } = planned
       ? writeTemps(spec, words, alloc, argsPtr, tempsOffset(spec), planned, Math.max(1, threads))
@@ -286,9 +298,24 @@ function finishLaunch(p: PreparedLaunch, heap: HeapLike, ok: boolean): LaunchRes
   }
 }
 
-/** Marks every block of a launch claimed, so that no thread starts another block of a launch that has failed. */
-function stopClaims(memory: WebAssembly.Memory, argsPtr: number, blocks: number): void {
-  Atomics.store(new Int32Array(memory.buffer), claimIndex(argsPtr), blocks);
+/**
+ * Marks every block of a launch claimed, so that no thread starts another
+ * block of a launch that has failed, and a scan waiting on a block that will
+ * not end gives up.
+ */
+function stopClaims(memory: WebAssembly.Memory, argsPtr: number): void {
+  Atomics.store(new Int32Array(memory.buffer), claimIndex(argsPtr), CLAIMS_STOPPED);
+}
+
+/**
+ * Whether a launch of `compiled` finds its scans' starting values itself
+ * (emit-scan-chains.ts): then it takes no `initial`, and needs no totals
+ * launch before it.
+ */
+function scanLooksBack(compiled: CompiledModule, l: Pick<Launch, 'shape' | 'segment' | 'blockSize'>): boolean {
+  if (!compiled.scanLookBack) return false;
+  const total = l.shape.reduce((a, b) => a * b, 1);
+  return eachBlockOnePiece(total, Math.max(1, l.segment ?? total), l.blockSize ?? BLOCK_SIZE);
 }
 
 /**
@@ -302,7 +329,7 @@ function runBlocks(kernel: KernelFn, memory: WebAssembly.Memory, argsPtr: number
   try {
     return claim(argsPtr, blocks);
   } catch (e) {
-    stopClaims(memory, argsPtr, blocks);
+    stopClaims(memory, argsPtr);
     throw e;
   } finally {
     addHostFlags(memory, argsPtr, host);
@@ -344,5 +371,5 @@ function gcd(a: number, b: number): number {
   return a;
 }
 
-export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, checkArrays, planBlocks, BLOCK_SIZE, INSTANCE_CACHE };
+export { launch, instantiate, instanceCount, prepareLaunch, finishLaunch, runBlocks, stopClaims, scanLooksBack, checkArrays, planBlocks, BLOCK_SIZE, INSTANCE_CACHE };
 export type { HeapLike, HostModule, KernelModule, Launch, LaunchArray, LaunchResult, PreparedLaunch, KernelFn, ContractionLaunch, ContractionOperand, TempLaunch };

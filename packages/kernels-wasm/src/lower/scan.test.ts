@@ -5,7 +5,7 @@
 import { compileKernel } from './compile.js';
 import type { KInstr, KScan, KType, KernelSpec } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import { instantiate, launch } from './launch.js';
+import { instantiate, launch, scanLooksBack } from './launch.js';
 import type { LaunchResult } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
 import { validateSpec } from './validate-spec.js';
@@ -37,8 +37,13 @@ function runOnce(spec: KernelSpec, values: number[], segment: number, blockSize:
   return { out: Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, b, n)), r };
 }
 
-/** The two launches: piece totals, then each piece from the running value before it. */
+/**
+ * The two launches: piece totals, then each piece from the running value
+ * before it; or one, where the scan finds those values itself (each block is
+ * one piece: scan-chains.test.ts).
+ */
 function twoPhase(t: KType, fn: KScan, values: number[], segment: number, blockSize: number): number[] {
+  if (scanLooksBack(compileKernel(scanSpec(t, fn)), { shape: [values.length], segment, blockSize })) return runOnce(scanSpec(t, fn), values, segment, blockSize).out;
   const totals = runOnce(scanSpec(t, fn, true), values, segment, blockSize).r;
   const initial = new Float64Array(totals.pieces);
   const round = t === 'float32' ? Math.fround : (x: number) => x;
@@ -82,11 +87,13 @@ describe('scan kernels', () => {
     expect(twoPhase('float64', 'prod', small, segment, blockSize)).toEqual(sequential('float64', 'prod', small, segment));
   });
 
-  test('without initial values every piece starts from the identity', () => {
-    const { out } = runOnce(scanSpec('float64', 'sum'), values.slice(0, 12), 12, 5);
-    // Pieces [0, 5), [5, 10), [10, 12) of the one run, each from 0.
+  test('without initial values every piece starts from the identity, unless the kernel finds the starts itself', () => {
+    const { out } = runOnce(scanSpec('float64', 'sum'), values.slice(0, 12), 6, 5);
+    // Runs of 6 in blocks of 5: pieces [0, 5), [5, 6), [6, 10), [10, 12), each from 0.
     const piece = (lo: number, hi: number) => sequential('float64', 'sum', values.slice(lo, hi), hi - lo);
-    expect(out).toEqual([...piece(0, 5), ...piece(5, 10), ...piece(10, 12)]);
+    expect(out).toEqual([...piece(0, 5), ...piece(5, 6), ...piece(6, 10), ...piece(10, 12)]);
+    // Where each block is one piece the kernel finds the starts itself: one run of 12, whole.
+    expect(runOnce(scanSpec('float64', 'sum'), values.slice(0, 12), 12, 5).out).toEqual(sequential('float64', 'sum', values.slice(0, 12), 12));
     expect(runOnce(scanSpec('float64', 'prod'), [3, 3, 3], 3, 16).out).toEqual([6, 36, 216]);
   });
 
@@ -134,7 +141,7 @@ describe('scan kernels', () => {
     bad((s) => ({ ...s, body: s.body.map((i) => (i.op === 'scan' ? { ...i, fn: 'max' as KScan } : i)) }), /scans are sums or products/);
     bad((s) => ({ ...s, slots: 0 }), /slot 0 is outside/);
     bad((s) => ({ ...s, temps: [] }), /without a contraction or temporaries/);
-    expect(() => runOnce(scanSpec('float64', 'sum'), [1, 2, 3], 3, 2, new Float64Array(5))).toThrow(/initial holds 5 values/);
+    expect(() => runOnce(scanSpec('float64', 'sum'), [1, 2, 3, 4, 5, 6], 3, 2, new Float64Array(5))).toThrow(/initial holds 5 values; the kernel's 4 pieces/);
     expect(() => runOnce(scanSpec('float64', 'sum', true), [1, 2, 3], 3, 2, new Float64Array(2))).toThrow(/no scan/);
   });
 });

@@ -102,7 +102,7 @@ class Doorbell {
       // Died after taking up the launch: the launch fails, and no one starts another of its blocks.
       if (prev === STATE.running && this.#current) {
         this.#current.died.set(s, reason);
-        stopClaims(this.#memory, this.#current.ring.argsPtr, this.#current.ring.blocks);
+        stopClaims(this.#memory, this.#current.ring.argsPtr);
       } else if (prev === STATE.go && this.#current) {
         // Died before taking the launch up: it counts as settled, and the launch does not fail for it.
         this.#current.died.set(s, '');
@@ -170,7 +170,7 @@ class Doorbell {
           } catch (error) {
             failedHere = { error };
             // runBlocks does this for a kernel's failure; here() may fail outside it too.
-            stopClaims(this.#memory, ring.argsPtr, ring.blocks);
+            stopClaims(this.#memory, ring.argsPtr);
           }
         }
         // Every block is claimed once the calling thread is done with them: the workers end within a block.
