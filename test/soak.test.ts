@@ -1,6 +1,6 @@
 // Issue 22's soak: random programs (expressions over several arrays, a marked
 // output, in-place writes through overlapping views, pins, a lazy cond,
-// products, reductions, a compiled function at random sizes; results as
+// products, reductions, scans, a compiled function at random sizes; results as
 // copies, views or into outs), each run on the pool with execute() and checked
 // bit for bit against the same program built and run on the reference
 // evaluator, with faults injected at random: a worker that throws, exits or
@@ -95,7 +95,7 @@ function makeProgram(seed: number, cue: number | undefined): Program {
   const steps = Array.from({ length: 2 + Math.floor(r() * 4) }, () => ({ op: pick(['add', 'sub', 'max', 'min', 'abs', 'floor', 'mod', 'neg', 'half']), a: r(), b: r() }));
   const inPlace = pick(['none', 'iadd', 'overlap', 'set']);
   const marked = r() < 0.5;
-  const reduce = pick(['none', 'sum', 'max']);
+  const reduce = pick(['none', 'sum', 'max', 'cumsum']);
   const compiled = r() < 0.2;
   const pin = pick(['none', 'none', 'pin', 'pinCse']);
   const pinAt = r(); // drawn here: build() runs twice (reference and pool) and must make one program
@@ -148,6 +148,9 @@ function makeProgram(seed: number, cue: number | undefined): Program {
       const results = [out, m];
       if (reduce === 'sum') results.push(out.sum());
       if (reduce === 'max' && n > 0) results.push(out.max());
+      // A scan: past a block (16 Ki elements) its groups look back for their starts, four full blocks
+      // chained (the largest programs' out four times over); exact on these quarters.
+      if (reduce === 'cumsum') results.push(n === 20_000 ? da.tile(out, 4).cumsum() : out.cumsum());
       // A product: its k-order sum is exact on these quarters, and the pool keeps that order.
       if (product) results.push(n <= 64 ? da.outer(xs[1]!, out).sum({ axis: 0 }) : da.dot(xs[1]!, out).reshape([1]));
       const arg = xs[1]!;

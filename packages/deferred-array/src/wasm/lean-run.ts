@@ -206,7 +206,7 @@ class LeanRun implements RunResult {
       addresses.push(ptr);
     }
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
-    const view = new DataView(this.#heap.memory.buffer);
+    const view = new DataView(this.#heap.buffer);
     for (const leaf of lean.leaves) {
       if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
     }
@@ -238,7 +238,7 @@ class LeanRun implements RunResult {
     const bytes = b.value.data.byteLength;
     const ptr = this.#alloc(bytes);
     this.#held.push(ptr);
-    new Uint8Array(this.#heap.memory.buffer, ptr, bytes).set(new Uint8Array(b.value.data.buffer, b.value.data.byteOffset, bytes));
+    new Uint8Array(this.#heap.buffer, ptr, bytes).set(new Uint8Array(b.value.data.buffer, b.value.data.byteOffset, bytes));
     return ptr;
   }
 
