@@ -9,11 +9,10 @@
 //   acosh x   = log1p(t + sqrt(t*(2 + t))), t = x - 1 exact   x < 2^28
 //   atanh |x| = log1p(2|x|/(1 - |x|)) / 2
 // and past 2^28, asinh |x| = acosh x = log(2x) (the next term, 1/(4x^2), is
-// below 2^-58), as log.ts with its exponent raised by one, exact even at the
-// top of the range.
+// below 2^-58), from log1p's own table lookup with the exponent raised by one
+// (log.ts), exact even at the top of the range.
 import type { Emitter, V } from './emitter.js';
 import { fastTwoSum, twoProd, twoSum, withSignOf } from './f64-bits.js';
-import { logFromParts, logReduce, logSpecials } from './log.js';
 import { log1pDD } from './log1p.js';
 
 const BIG = 2 ** 28;
@@ -26,13 +25,6 @@ function sqrtDD(e: Emitter, vh: V, vl: V): [V, V] {
   return [sh, sl];
 }
 
-/** log(2x) for x > 0, finite or not. */
-function logTwice(e: Emitter, x: V): V {
-  const parts = logReduce(e, x);
-  const dk = e.add(parts.dk, e.f64(1));
-  return logSpecials(e, x, logFromParts(e, { ...parts, dk }));
-}
-
 function asinhF64(e: Emitter, x: V): V {
   const a = e.abs(x);
   const am = e.below(a, BIG); // keeps the double-double path finite on lanes it does not serve
@@ -41,7 +33,8 @@ function asinhF64(e: Emitter, x: V): V {
   const [sh, sl] = sqrtDD(e, vh, e.add(ve, ql));
   const [mh0, me] = twoSum(e, am, e.sub(sh, e.f64(1))); // sh - 1 is exact: sh in [1, 2^28]
   const [mh, ml] = fastTwoSum(e, mh0, e.add(me, sl));
-  let y = e.select(e.ge(a, e.f64(BIG)), logTwice(e, a), log1pDD(e, mh, ml));
+  const big = e.ge(a, e.f64(BIG));
+  let y = log1pDD(e, e.select(big, a, mh), ml, big);
   y = withSignOf(e, y, x);
   // |x| < 2^-28: asinh x rounds to x (keeps -0 and subnormals). NaN lanes carry NaN from log.
   return e.select(e.lt(a, e.f64(2 ** -28)), x, y);
@@ -55,7 +48,8 @@ function acoshF64(e: Emitter, x: V): V {
   const [sh, sl] = sqrtDD(e, vh, e.add(ve, e.mul(t, wl)));
   const [mh0, me] = twoSum(e, t, sh);
   const [mh, ml] = fastTwoSum(e, mh0, e.add(me, sl));
-  let y = e.select(e.ge(x, e.f64(BIG)), logTwice(e, x), log1pDD(e, mh, ml));
+  const big = e.ge(x, e.f64(BIG));
+  let y = log1pDD(e, e.select(big, x, mh), ml, big);
   // acosh(1) = +0 (where sqrtDD divides 0 by 0); x < 1 gives NaN; NaN stays NaN.
   y = e.select(e.eq(x, e.f64(1)), e.f64(0), y);
   return e.select(e.lt(x, e.f64(1)), e.f64(NaN), e.select(e.ne(x, x), x, y));

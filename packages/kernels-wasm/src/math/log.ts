@@ -158,14 +158,20 @@ function logF64(e: Emitter, x: V): V {
   return e.choose(other, rare, () => logTable(e, x, at));
 }
 
-/** log(x) for positive normal finite x (any other lane gives a value to replace). */
-function logTable(e: Emitter, x: V, { tmp, lanes }: Offset): V {
+/**
+ * log(x) + tail (+ ln 2 on `twice` lanes) for positive normal finite x (any
+ * other lane gives a value to replace), the tail (well below ulp(log x)'s
+ * scale: log1p's correction term) joining the small terms before the last
+ * rounding, and ln 2 one more in the exponent, so log(2x) is as exact as log x.
+ */
+function logTable(e: Emitter, x: V, { tmp, lanes }: Offset, tail?: V, twice?: V): V {
   // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
   const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
   const kWords = e.shift('i32x4.shr_s', tmp, 20);
   e.push(kWords).push(kWords);
   e.f.shuffle(HIGH_WORDS);
-  const dk = e.op('f64x2.convert_low_i32x4_s', e.save());
+  let dk = e.op('f64x2.convert_low_i32x4_s', e.save());
+  if (twice) dk = e.add(dk, e.and(twice, e.f64(1)));
   const [invc, logc] = e.lookup(LOG_ROWS, lanes, BUCKET) as [V, V];
   // r = z/c - 1 = d/c + (1/c - 1), d = z - 1 (exact), = rh + rl exactly but for rl's rounding
   // (c is 1/invc by definition): dh, d cut to 27 significant bits, times invc (26) is exact,
@@ -183,9 +189,10 @@ function logTable(e: Emitter, x: V, { tmp, lanes }: Offset): V {
   const [hi, hlo] = fastTwoSum(e, w, rh);
   const r = e.add(rh, rl);
   const r2 = e.mul(r, r);
-  const small = e.add(e.add(e.add(hlo, we), e.add(rl, e.mul(dk, e.f64(LN2LO)))), e.mul(r2, e.pairedHorner(r, r2, LOG1P_TAIL)));
+  const low = tail ? e.add(rl, tail) : rl;
+  const small = e.add(e.add(e.add(hlo, we), e.add(low, e.mul(dk, e.f64(LN2LO)))), e.mul(r2, e.pairedHorner(r, r2, LOG1P_TAIL)));
   return e.add(hi, small);
 }
 
-export { logF64, logReduce, logFromParts, logSpecials, log1pTerms, LG };
+export { logF64, logReduce, logFromParts, logSpecials, logTable, offsetOf, log1pTerms, LG };
 export type { LogParts, Log1pTerms };

@@ -1,46 +1,35 @@
-// log1p in f64x2, after fdlibm's s_log1p.c (Sun Microsystems, 1993; error
-// < 1 ulp). For -0.2929 < x < 0.4142, 1+x lies in [sqrt(2)/2, sqrt(2)) and
-// f = x is used directly (k = 0). Elsewhere u = fl(1+x) is reduced like log's
-// argument, u = 2^k (1+f), and the rounding error of 1+x, recovered exactly
-// as 1 - (u - x) or x - (u - 1), enters as the correction c/u; then
-// log1p(x) = k*ln2HI + (f - (f^2/2 - (s*(f^2/2 + R) + (k*ln2LO + c)))),
-// with s, R the log kernel's (log.ts). As in fdlibm, |f| < 2^-20 takes a
-// short series and |x| < 2^-29 takes x - x^2/2 (x itself below 2^-54, which
-// keeps -0 and subnormals).
+// log1p in f64x2. u = fl(1+x) has its rounding error recovered exactly, as
+// fdlibm's s_log1p.c does (1 - (u - x) past 2, else x - (u - 1)); then
+// log1p(x) = log(u) + log(1 + err/u) = log(u) + err/u (the next term is
+// below 2^-106 of the result), the table-driven log of log.ts carrying err/u
+// into its small terms before its one last rounding. u is a positive normal
+// finite double for every x in (-1, Infinity), so every ordinary lane takes
+// the table form (fdlibm's three forms and its division by 2+f took twice
+// as long). |x| < 2^-29 takes x - x^2/2 (x itself below 2^-54, which keeps
+// -0 and subnormals). An optional tail xl (below ulp(x)/2: a double-double
+// argument, inverse-hyperbolic.ts) joins err.
 import type { Emitter, V } from './emitter.js';
-import { LN2HI, LN2LO } from './exp.js';
-import { log1pTerms, logReduce } from './log.js';
-
-const SQRT2_M1 = 0.41421356237309503; // fdlibm's 0x3FDA827A: sqrt(2) - 1
-const ONE_M_SQRT1_2 = 0.29289321881345254; // fdlibm's 0x3FD2BEC4: 1 - sqrt(2)/2
+import { logTable, offsetOf } from './log.js';
 
 /**
  * log1p(xh + xl) for xl a tail below ulp(xh)/2 (0 for plain log1p): the tail
  * joins the rounding error of 1+x in the correction term. Special values are
- * those of log1p(xh).
+ * those of log1p(xh). On `twice` lanes (a mask; there xh >= 2^28 and xl is
+ * ignored) the result is log(2 xh) instead, from the same table lookup.
  */
-function log1pDD(e: Emitter, x: V, xl?: V): V {
+function log1pDD(e: Emitter, x: V, xl?: V, twice?: V): V {
   const u = e.add(e.f64(1), x);
-  // u > 0 wherever the answer is finite; other lanes are replaced below.
-  const parts = logReduce(e, e.select(e.gt(u, e.f64(0)), u, e.f64(1)));
   let err = e.select(e.ge(u, e.f64(2)), e.sub(e.f64(1), e.sub(u, x)), e.sub(x, e.sub(u, e.f64(1))));
   if (xl) err = e.add(err, xl);
-  const direct = e.and(e.lt(x, e.f64(SQRT2_M1)), e.gt(x, e.f64(-ONE_M_SQRT1_2)));
-  const zero = e.f64(0);
-  const f = e.select(direct, x, parts.f);
-  const dk = e.select(direct, zero, parts.dk);
-  // Direct lanes: d log1p/dx = 1/(1+x) carries the tail; others: the whole error of u, over u.
-  const c = e.select(direct, xl ? e.div(xl, u) : zero, e.div(err, u));
-  const { s, R, hfsq } = log1pTerms(e, f);
-  const khi = e.mul(dk, e.f64(LN2HI));
-  const klo = e.add(e.mul(dk, e.f64(LN2LO)), c);
-  const general = e.sub(khi, e.sub(e.sub(hfsq, e.add(e.mul(s, e.add(hfsq, R)), klo)), f));
-  // |f| < 2^-20 (top fraction bits of u near 1.0 or 2.0), never on the direct path.
-  const hx = parts.hx;
-  const tinyF = e.andnot(e.or(e.op('i64x2.eq', hx, e.i64(0n)), e.op('i64x2.ge_s', hx, e.i64(0xffffdn))), direct);
-  const rShort = e.mul(hfsq, e.sub(e.f64(1), e.mul(e.f64(0.66666666666666666), f)));
-  const short = e.sub(khi, e.sub(e.sub(rShort, klo), f));
-  let y = e.select(tinyF, short, general);
+  // -1 < x < Infinity; other lanes read the table at 1 and are replaced below.
+  const ordinary = e.and(e.gt(x, e.f64(-1)), e.lt(x, e.f64(Infinity)));
+  let us = e.select(ordinary, u, e.f64(1));
+  let tail = e.div(err, us);
+  if (twice) {
+    us = e.select(twice, e.select(ordinary, x, e.f64(1)), us);
+    tail = e.andnot(tail, twice);
+  }
+  let y = logTable(e, us, offsetOf(e, us), tail, twice);
   const ax = e.abs(x);
   let series = e.sub(x, e.mul(e.mul(x, x), e.f64(0.5)));
   if (xl) series = e.add(series, xl);
@@ -48,7 +37,6 @@ function log1pDD(e: Emitter, x: V, xl?: V): V {
   y = e.select(e.lt(ax, e.f64(2 ** -54)), x, y);
   // log1p(-1) = -Inf, log1p(x < -1) = NaN, log1p(+Inf) = +Inf, NaN stays NaN.
   const special = e.select(e.eq(x, e.f64(-1)), e.f64(-Infinity), e.select(e.lt(x, e.f64(-1)), e.f64(NaN), x));
-  const ordinary = e.and(e.gt(x, e.f64(-1)), e.lt(x, e.f64(Infinity)));
   return e.select(ordinary, y, special);
 }
 
