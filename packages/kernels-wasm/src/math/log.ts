@@ -136,12 +136,20 @@ function offsetOf(e: Emitter, x: V): Offset {
 }
 
 function logF64(e: Emitter, x: V): V {
+  return byTable(e, x, (at) => logTable(e, x, at), () => logSpecials(e, x, logFromParts(e, logReduce(e, x))));
+}
+
+/**
+ * `table(at)` where every lane of x is positive, normal and finite, else
+ * `other()` on the lanes that are not. A lane is when bits - NORMAL_LO <=
+ * NORMAL_HI - NORMAL_LO (unsigned), tested on the scalar lanes the lookup
+ * reads anyway, and before anything else, so that nothing of the common path
+ * is live across the branch. Other vectors (zeros, subnormals, negatives,
+ * Infinity, NaN) are rare: fdlibm's code on those lanes.
+ */
+function byTable(e: Emitter, x: V, table: (at: Offset) => V, other: () => V): V {
   const at = offsetOf(e, x);
-  // A lane is positive, normal and finite when bits - NORMAL_LO <= NORMAL_HI - NORMAL_LO
-  // (unsigned), tested on the scalar lanes the lookup reads anyway, and before anything else,
-  // so that nothing of the common path is live across the branch. Other vectors (zeros,
-  // subnormals, negatives, Infinity, NaN) take fdlibm's code on those lanes.
-  const other = (): void => {
+  const anyOther = (): void => {
     for (const lane of at.lanes) {
       e.f.op('local.get', lane).op('i64.const', OFF - NORMAL_LO).op('i64.add');
       e.f.op('i64.const', NORMAL_HI - NORMAL_LO).op('i64.gt_u');
@@ -153,9 +161,9 @@ function logF64(e: Emitter, x: V): V {
     // comparison becomes the signed one SIMD has.
     const notNormal = e.op('i64x2.gt_s', e.op('i64x2.add', x, e.i64(BigInt.asIntN(64, (1n << 63n) - NORMAL_LO))),
       e.i64(NORMAL_HI - NORMAL_LO - (1n << 63n)));
-    return e.select(notNormal, logSpecials(e, x, logFromParts(e, logReduce(e, x))), logTable(e, x, at));
+    return e.select(notNormal, other(), table(at));
   };
-  return e.choose(other, rare, () => logTable(e, x, at));
+  return e.choose(anyOther, rare, () => table(at));
 }
 
 /**
@@ -164,7 +172,30 @@ function logF64(e: Emitter, x: V): V {
  * scale: log1p's correction term) joining the small terms before the last
  * rounding, and ln 2 one more in the exponent, so log(2x) is as exact as log x.
  */
-function logTable(e: Emitter, x: V, { tmp, lanes }: Offset, tail?: V, twice?: V): V {
+function logTable(e: Emitter, x: V, at: Offset, tail?: V, twice?: V): V {
+  const { dk, logc, rh, rl, poly } = tableParts(e, x, at, twice);
+  // log x = k*ln2HI + log c + rh, summed exactly by Fast2Sum (|k*ln2HI| >= 0.69 > |log c| or
+  // k = 0; |log c| > |r| or c = 1: generate_tables.py checks), plus the small terms, so that
+  // the one rounding that matters is the last, even where log x is near 0. log c is one
+  // double, chosen (by the choice of c) within 0.003 ulp of the smallest log x it serves.
+  const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logc);
+  const [hi, hlo] = fastTwoSum(e, w, rh);
+  const low = tail ? e.add(rl, tail) : rl;
+  const small = e.add(e.add(e.add(hlo, we), e.add(low, e.mul(dk, e.f64(LN2LO)))), poly);
+  return e.add(hi, small);
+}
+
+/** The table form's pieces: log x = k ln2 + log c + rh + rl + poly, |rl| < 2^-26 |rh|. */
+interface TableParts {
+  readonly dk: V;
+  readonly logc: V;
+  readonly rh: V;
+  readonly rl: V;
+  /** log1p(r) - r, as r^2 Q(r). */
+  readonly poly: V;
+}
+
+function tableParts(e: Emitter, x: V, { tmp, lanes }: Offset, twice?: V): TableParts {
   // z = x / 2^k: x's bits less k in the exponent field; k = tmp >> 52, from the high words.
   const z = e.op('i64x2.sub', x, e.and(tmp, e.i64(-(1n << 52n))));
   const kWords = e.shift('i32x4.shr_s', tmp, 20);
@@ -181,18 +212,11 @@ function logTable(e: Emitter, x: V, { tmp, lanes }: Offset, tail?: V, twice?: V)
   const dh = e.and(d, e.i64(DH_MASK));
   const rh = e.add(e.mul(dh, invc), e.sub(invc, e.f64(1)));
   const rl = e.mul(e.sub(d, dh), invc);
-  // log x = k*ln2HI + log c + rh, summed exactly by Fast2Sum (|k*ln2HI| >= 0.69 > |log c| or
-  // k = 0; |log c| > |r| or c = 1: generate_tables.py checks), plus the small terms, so that
-  // the one rounding that matters is the last, even where log x is near 0. log c is one
-  // double, chosen (by the choice of c) within 0.003 ulp of the smallest log x it serves.
-  const [w, we] = fastTwoSum(e, e.mul(dk, e.f64(LN2HI)), logc);
-  const [hi, hlo] = fastTwoSum(e, w, rh);
   const r = e.add(rh, rl);
   const r2 = e.mul(r, r);
-  const low = tail ? e.add(rl, tail) : rl;
-  const small = e.add(e.add(e.add(hlo, we), e.add(low, e.mul(dk, e.f64(LN2LO)))), e.mul(r2, e.pairedHorner(r, r2, LOG1P_TAIL)));
-  return e.add(hi, small);
+  return { dk, logc, rh, rl, poly: e.mul(r2, e.pairedHorner(r, r2, LOG1P_TAIL)) };
 }
 
-export { logF64, logReduce, logFromParts, logSpecials, logTable, offsetOf, log1pTerms, LG };
+export { logF64, logReduce, logFromParts, logSpecials, logTable, tableParts, byTable, offsetOf, log1pTerms, LG };
+export type { Offset };
 export type { LogParts, Log1pTerms };
