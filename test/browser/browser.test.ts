@@ -161,7 +161,7 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     await page.close();
   }, 60_000);
 
-  test('the pool over module Web Workers: 1, 2 and 4 workers give the same bits as each other and as Node, and more than one worker runs blocks', async () => {
+  test('the pool over module Web Workers: 1, 2 and 4 workers give the same bits as each other and as Node (scans too), and more than one worker runs blocks', async () => {
     const { page } = await open(isolated.url);
     const runs = [];
     for (const threads of [1, 2, 4]) runs.push(await call(page, 'pool', threads));
@@ -169,6 +169,7 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     for (const r of runs) {
       expect(r.total).toBe(node.total);
       expect(r.values).toBe(node.values);
+      expect(r.scans).toBe(node.scans);
     }
     // 2^21 elements are 128 blocks, claimed by whichever worker (or the calling thread) is free:
     // with 2 and 4 workers, more than one worker took some.

@@ -69,8 +69,15 @@ export async function pool(da, threads) {
   const before = da.stats().workerBlocks.reduce((s, b) => s + b, 0);
   const [total, values] = await da.execute([da.sum(chain), chain.get('::4099')]);
   const blocks = da.stats().workerBlocks;
+  // Scans on the pool: a line of 2^21 (groups of four blocks look back for their starts) and
+  // axis 0 of a 2048 x 1024 matrix (a lane per column); their bits do not depend on the workers.
+  const line = await da.cumsum(chain).execute();
+  const columns = await da.cumsum(x.reshape([2048, 1024]).mul(0.5), { axis: 0 }).execute();
   await da.shutdown();
-  return { total: hexOf(total), values: hexOf(values), blocks, ran: blocks.reduce((s, b) => s + b, 0) - before };
+  return {
+    total: hexOf(total), values: hexOf(values), blocks, ran: blocks.reduce((s, b) => s + b, 0) - before,
+    scans: [line, columns].map((r) => hexOf({ dtype: 'float64', shape: [512], data: Float64Array.from({ length: 512 }, (_, i) => r.data[i * 4099]) })).join(' '),
+  };
 }
 
 /**
