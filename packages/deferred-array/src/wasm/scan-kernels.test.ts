@@ -128,6 +128,23 @@ describe('scans as kernels', () => {
     expect(firstDifference(values(prod()), onReference(prod))).toBe(-1);
   });
 
+  test.each([1000, 70000, 131072])('a scan counts each element\'s condition once (%i elements, calling thread and pool)', async (n) => {
+    // The look-back computes the chain twice (totals, then the scan); only the scan counts.
+    const a = da.wrap(Int32Array.from({ length: n }, (_, i) => i));
+    const b = da.wrap(Int32Array.from({ length: n }, (_, i) => (i % 1000 === 0 ? 0 : 3)));
+    const zeros = Math.ceil(n / 1000);
+    const x = da.wrap(Float64Array.from({ length: n }, (_, i) => (i % 997 === 0 ? NaN : i / 3)));
+    da.configure({ errors: { divide: 'raise', invalid: 'raise' }, inlineThreshold: 0 });
+    try {
+      for (const run of [(y: da.DeferredArray) => y.executeSync(), (y: da.DeferredArray) => y.execute()]) {
+        await expect((async () => run(da.cumsum(da.floorDivide(a, b))))()).rejects.toThrow(`(${zeros} element(s)`);
+        await expect((async () => run(da.cumsum(x.astype('int32'))))()).rejects.toThrow(`astype(int32): ${Math.ceil(n / 997)} NaN`);
+      }
+    } finally {
+      da.configure({ errors: { divide: initial.errors.divide, invalid: initial.errors.invalid }, inlineThreshold: initial.inlineThreshold });
+    }
+  });
+
   test('integer products have no -0, and nancumsum fuses its where()', () => {
     expect(values(da.cumprod(da.array([0, -5, 3], { dtype: 'int32' })))).toEqual([0, 0, 0]);
     expect(Object.is(values(da.cumprod(da.array([0, -5, 3], { dtype: 'int32' })))[1], -0)).toBe(false);

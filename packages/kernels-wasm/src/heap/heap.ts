@@ -61,6 +61,12 @@ class Heap {
    * the heap has handed out. Views made from it follow the rules of view().
    */
   get buffer(): ArrayBuffer {
+    return this.#current();
+  }
+
+  /** The buffer kept, or the memory's own where the kept one was detached (an unshared memory grown by someone else). */
+  #current(): ArrayBuffer {
+    if (this.#buffer.byteLength === 0) this.#buffer = this.#memory.buffer;
     return this.#buffer;
   }
 
@@ -118,7 +124,7 @@ class Heap {
       throw new TypeError(`Heap.view: unknown dtype ${JSON.stringify(dtype)}; use one of ${Object.keys(VIEW_CONSTRUCTORS).join(', ')}.`);
     }
     const ctor = VIEW_CONSTRUCTORS[dtype];
-    const buffer = this.#buffer;
+    const buffer = this.#current();
     this.#buffers.add(buffer);
     checkRange(dtype, ptr, length, ctor.BYTES_PER_ELEMENT, buffer.byteLength);
     return new ctor(buffer, ptr, length) as HeapViewTypes[D];

@@ -10,6 +10,12 @@ interface EmitContext {
   host(key: string): number;
   /** A vector math routine, or undefined when the math library lacks it. */
   math(fn: string, lanes: 'f64x2' | 'f32x4'): MathRoutine | undefined;
+  /**
+   * Code that computes values again which other code of the kernel also
+   * computes, and counts (a scan's totals, emit-scan-chains.ts): it bumps no
+   * flag, so that each element's conditions count once.
+   */
+  readonly quiet?: boolean;
 }
 
 /** Ways to apply a vector math routine where `f` stands: each pops the v128 operand(s) and pushes the result. */

@@ -15,13 +15,15 @@
 // its own (the value before the group, combined with its totals in block
 // order), and then scans its blocks from the caches. A group waits only on
 // groups claimed before it, which their threads are running, so the launch
-// always ends; a failed launch stops the claims, and a waiting group then
-// gives up. The starting values depend on the blocks alone, never on which
+// ends; a failed launch (a trap, or a worker that died, which the calling
+// thread sees as it waits, never itself running such a launch's blocks)
+// stops the claims, and a waiting group then gives up. The starting values depend on the blocks alone, never on which
 // thread ran which group: the same bits on any number of workers.
 //
-// Both need each block to be one piece: the line is the whole space, or lines
-// are whole numbers of blocks. Other launches take the row kernel's way, with
-// the starting values the launch gives (a totals launch before).
+// Both need each block to be one piece of a line longer than a block: the
+// line is the whole space, or lines are whole numbers of blocks. Other
+// launches take the row kernel's way, with the starting values the launch
+// gives (the identity, or from a totals launch before).
 import type { Local } from '../encode/index.js';
 import { at } from '../internal-error.js';
 import { ARGS, CLAIMS_STOPPED, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
@@ -52,12 +54,13 @@ function chainsScans(spec: KernelSpec, lanes: Lanes | undefined): boolean {
 }
 
 /**
- * Whether a launch of a group-scanning kernel finds its starting values
- * itself: each block is one piece (the line is the whole space, or lines are
- * whole numbers of blocks). The kernel tests the same at run time.
+ * Whether a launch of a looking-back kernel finds its starting values itself:
+ * lines are longer than a block (shorter ones start from the identity in
+ * every block) and each block is one piece (the line is the whole space, or
+ * lines are whole numbers of blocks). The kernel tests the same at run time.
  */
 const eachBlockOnePiece = (total: number, segment: number, blockSize: number): boolean =>
-  total > 0 && (segment === total || segment % blockSize === 0);
+  total > 0 && segment > blockSize && (segment === total || segment % blockSize === 0);
 
 /** Byte offset, from the partials, of the look-back's ready words: after (blocks + 1) starting values per slot. */
 const readyOffset = (blocks: number, slots: number): number => (blocks + 1) * slots * 8;
@@ -121,13 +124,16 @@ function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, block
   f.op('local.get', blockEnd).op('local.get', blockBegin).op('i32.sub').op('i32.const', SCAN_CHAINS).op('i32.eq');
   f.op('local.get', blockEnd).op('local.get', full).op('i32.le_u').op('i32.and').op('local.set', chained);
   if (lookBack) {
-    // ready = &ready words[0]: after the (blocks + 1) starting values of each slot.
+    // Lines no longer than a block start from the identity in every block: nothing to look back for.
+    f.op('local.get', k.seg).op('local.get', k.bs).op('i32.gt_u').if();
+    // ready = &ready words[0]: after the (blocks + 1) starting values of each slot; blocks = (total - 1) / bs + 1.
     loadArg(ctx, ARGS.partials);
-    f.op('local.get', k.total).op('local.get', k.bs).op('i32.add').op('i32.const', 1).op('i32.sub').op('local.get', k.bs).op('i32.div_u')
+    f.op('local.get', k.total).op('i32.const', 1).op('i32.sub').op('local.get', k.bs).op('i32.div_u').op('i32.const', 1).op('i32.add')
       .op('i32.const', 1).op('i32.add').op('i32.const', spec.slots * 8).op('i32.mul').op('i32.add').op('local.set', ready);
     emitTotals(g, chained);
     awaitGroupBefore(g, ready);
     publishStarts(g, ready);
+    f.end();
   }
   f.op('local.get', chained).if();
   setChainPointers(g, SCAN_CHAINS);
@@ -217,6 +223,8 @@ function scanBody(g: Group, u: number): void {
 /** The body for chain u's element up to its scans, each scan's value added into the chain's totals; nothing stored. */
 function totalsBody(g: Group, u: number): void {
   const f = g.ctx.f;
+  // The scan pass computes these values again and counts their conditions (a division by zero, an invalid cast).
+  const ctx: EmitContext = { ...g.ctx, quiet: true };
   const cur = at(g.ptr, u, 'chain');
   let s = 0;
   g.spec.body.forEach((ins, v) => {
@@ -227,9 +235,9 @@ function totalsBody(g: Group, u: number): void {
     }
     if (ins.op === 'load') {
       f.op('local.get', at(cur, ins.array, 'pointer'));
-      emitLoad(g.ctx, at(g.spec.arrays, ins.array, 'array').dtype, 0);
+      emitLoad(ctx, at(g.spec.arrays, ins.array, 'array').dtype, 0);
     } else {
-      emitScalarInstr(g.ctx, ins, g.k.values, g.types);
+      emitScalarInstr(ctx, ins, g.k.values, g.types);
     }
     f.op('local.set', at(g.k.values, v, 'value'));
   });

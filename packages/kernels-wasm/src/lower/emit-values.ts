@@ -7,6 +7,7 @@ import type { Lanes } from './simd-widths.js';
 
 /** Adds 1 to a flag counter in the launch block; atomically, since workers share it. */
 function bumpFlag(ctx: EmitContext, offset: number): void {
+  if (ctx.quiet) return;
   ctx.f.op('local.get', ctx.args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset }).op('drop');
 }
 

@@ -42,8 +42,8 @@ const NO_PARTIALS = new Float64Array(0);
  */
 function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch {
   const { spec } = compiled;
-  if (spec.contraction || spec.temps || l.initial || spec.arrays.some((a) => a.random || a.gathered)) {
-    throw new RangeError('fixLaunch: a launch with a contraction, pinned temporaries, random or gathered arrays, or scan starts writes more than addresses per run; use launch()');
+  if (spec.contraction || spec.temps || spec.body.some((ins) => ins.op === 'scan') || spec.arrays.some((a) => a.random || a.gathered)) {
+    throw new RangeError('fixLaunch: a launch with a contraction, pinned temporaries, random or gathered arrays, or scans writes more than addresses per run; use launch()');
   }
   checkArrays(spec, l);
   const total = l.shape.reduce((a, b) => a * b, 1);

@@ -59,6 +59,8 @@ interface PreparedLaunch {
   readonly slots: number;
   readonly total: number;
   readonly pieceIndex: (i: number) => number;
+  /** A scan whose groups wait on the group before (emit-scan-chains.ts). */
+  readonly lookBack: boolean;
 }
 
 /** 16 Ki elements: 128 KiB of float64 per array, which stays in L2 while a block runs. */
@@ -215,7 +217,7 @@ function prepareLaunch(compiled: CompiledModule, heap: HeapLike, l: Launch, thre
     writeRandomWords(words(), argsPtr + randomOffset(spec), l.arrays);
     writeGatherWords(words(), argsPtr + gatherOffset(spec), l.arrays);
     const { blocks, pieces, pieceIndex } = plan;
-    return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots: spec.slots, total, pieceIndex };
+    return { argsPtr, partialsPtr, scratch, tempArgs, held, blocks, pieces, slots: spec.slots, total, pieceIndex, lookBack };
   } catch (e) {
     for (const p of held) heap.free(p);
     throw e;
@@ -342,7 +344,7 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
   try {
     if (p.blocks > 0) {
       // One call over every block: the calling thread alone needs no claims,
-      // except a chained scan's, which the claim loop runs last group first.
+      // except a scan's, whose groups the claim loop hands out (in block order).
       host?.takeFlags?.();
       try {
         if (compiled.claimGroup > 1) claimerOf(kernel)(p.argsPtr, p.blocks);

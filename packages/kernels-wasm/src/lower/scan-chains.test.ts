@@ -17,6 +17,7 @@ import { noHost, testHeap } from './test-heap.js';
 import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 import { SCAN_CHAINS, chainsScans } from './emit-scan-chains.js';
 import { disassemble } from '../encode/index.js';
+import { Worker } from 'node:worker_threads';
 
 /** out = scan(fn, f(x)) and out2 = that plus x, where f(x) is x - d, or with `host` x mod 7 (a host function). */
 function chainSpec(t: KType, fn: KScan, host = false): KernelSpec {
@@ -120,9 +121,10 @@ describe('scans in groups of blocks', () => {
         const segment = lines === 'whole' ? Math.max(1, n) : lines === 'blocks' ? bs * Math.max(1, Math.floor(blocks / 3)) : bs + 1;
         if (n % segment !== 0) return;
         // Where blocks are not pieces, the launch gives each piece's start (here: each line from the identity).
+        // Lines no longer than a block start from the identity in every block: no look-back either.
         const onePiece = n > 0 && (segment === n || segment % bs === 0);
         const r = run(t, fn, false, xs, segment, bs, onePiece ? undefined : (p) => new Float64Array(p).fill(fn === 'sum' ? 0 : 1));
-        expect(r.looksBack).toBe(onePiece);
+        expect(r.looksBack).toBe(onePiece && segment > bs);
         if (onePiece) check(r.out, expected(t, fn, false, xs, segment, bs), `${t} ${fn} n=${n} bs=${bs} segment=${segment}`);
       },
     ), { numRuns: 60 });
@@ -149,6 +151,44 @@ describe('scans in groups of blocks', () => {
       expect(r.out).toEqual(expected('float64', fn, false, xs, xs.length, 4));
     }
   });
+
+  test('a group waits for the group before it to publish, when another thread runs that one', async () => {
+    const heap = testHeap();
+    const [bs, n] = [4, 32];
+    const xs = Array.from({ length: n }, (_, i) => Math.sin(i) * 100);
+    const [a, b, c] = [heap.alloc(n * 8), heap.alloc(n * 8), heap.alloc(n * 8)];
+    new Float64Array(heap.memory.buffer, a, n).set(xs);
+    const compiled = compileKernel(chainSpec('float64', 'sum'));
+    const p = prepareLaunch(compiled, heap, { shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }, { ptr: c, strides: [1] }], blockSize: bs });
+    expect(p.lookBack).toBe(true);
+    // Blocks [4, 8) start at once, on one worker; blocks [0, 4), on another, only 200 ms later: the
+    // first group's starts are the identity until then, so a group that did not wait scans wrong.
+    const run = (from: number, to: number, delayMs: number): Promise<void> => new Promise((resolve, reject) => {
+      const w = new Worker(`
+        const { workerData, parentPort } = require('node:worker_threads');
+        (async () => {
+          const { instantiate } = await import(workerData.dist);
+          const fn = instantiate(workerData.compiled, workerData.memory, { hostFunction: () => { throw new Error('no host function'); } });
+          Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, workerData.delayMs);
+          fn(workerData.args, workerData.from, workerData.to);
+          parentPort.postMessage('done');
+        })().catch((e) => { throw e; });`, {
+        eval: true,
+        workerData: { dist: new URL('../../dist/index.js', import.meta.url).href, compiled, memory: heap.memory, args: p.argsPtr, from, to, delayMs },
+      });
+      w.once('message', () => resolve());
+      w.once('error', reject);
+    });
+    const late = setTimeout(() => stopClaims(heap.memory, p.argsPtr), 20_000);
+    try {
+      await Promise.all([run(4, 8, 0), run(0, 4, 200)]);
+    } finally {
+      clearTimeout(late);
+    }
+    finishLaunch(p, heap, true);
+    const out = [b, c].map((ptr) => Array.from(new Float64Array(heap.memory.buffer, ptr, n)));
+    check(out, expected('float64', 'sum', false, xs, n, bs), 'two threads');
+  }, 30_000);
 
   test('a looking-back launch takes no initial values, and a group waiting on a failed launch gives up', () => {
     expect(() => run('float64', 'sum', false, [1, 2, 3, 4], 4, 2, () => new Float64Array(2))).toThrow(/takes no initial values/);
