@@ -90,6 +90,10 @@ interface Group {
   readonly j: Local; readonly len: Local; readonly b: Local;
   /** Instructions the totals skip: stores, and what is computed from a scan's value. */
   readonly afterScan: ReadonlySet<number>;
+  /** The arrays the totals read. */
+  readonly totalsRead: ReadonlySet<number>;
+  /** Elements of each chain a chained loop takes at a time. */
+  readonly step: number;
 }
 
 /**
@@ -109,6 +113,8 @@ function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, block
     stride: spec.arrays.map(i32),
     begin: blockBegin, end: blockEnd, j: i32(), len: i32(), b: i32(),
     afterScan: afterScan(spec),
+    totalsRead: new Set(spec.body.flatMap((ins, v) => (ins.op === 'load' && !afterScan(spec).has(v) ? [ins.array] : []))),
+    step: spec.arrays.every((a) => a.inner !== 'strided') ? CHAIN_STEP : 1,
   };
   const [full, chained, ready] = [i32(), i32(), i32()];
 
@@ -119,10 +125,12 @@ function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, block
     loadArg(ctx, arrayStrideOffset(1, n, 0));
     f.op('i32.const', KTYPE_BYTES[a.dtype]).op('i32.mul').op('local.set', at(g.stride, n, 'array stride'));
   });
-  // chained = the group is SCAN_CHAINS blocks, all full.
+  // chained = the group is SCAN_CHAINS blocks, all full (of a multiple of the step).
   f.op('local.get', k.total).op('local.get', k.bs).op('i32.div_u').op('local.set', full);
   f.op('local.get', blockEnd).op('local.get', blockBegin).op('i32.sub').op('i32.const', SCAN_CHAINS).op('i32.eq');
-  f.op('local.get', blockEnd).op('local.get', full).op('i32.le_u').op('i32.and').op('local.set', chained);
+  f.op('local.get', blockEnd).op('local.get', full).op('i32.le_u').op('i32.and');
+  if (g.step > 1) f.op('local.get', k.bs).op('i32.const', g.step - 1).op('i32.and').op('i32.eqz').op('i32.and');
+  f.op('local.set', chained);
   if (lookBack) {
     // Lines no longer than a block start from the identity in every block: nothing to look back for.
     f.op('local.get', k.seg).op('local.get', k.bs).op('i32.gt_u').if();
@@ -138,7 +146,7 @@ function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, block
   f.op('local.get', chained).if();
   setChainPointers(g, SCAN_CHAINS);
   emitStarts(g);
-  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', k.bs); }, (u) => { scanBody(g, u); });
+  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', k.bs); }, (u, j) => { scanBody(g, u, j); }, g.step);
   f.op('local.get', blockEnd).op('local.set', from);
   f.end();
   f.end();
@@ -188,31 +196,48 @@ function emitStarts(g: Group): void {
   }
 }
 
-/** `len()` elements of each of chains [0, chains), an element of each in turn, their pointers then stepped. */
-function chainLoop(g: Group, chains: number, len: () => void, body: (u: number) => void): void {
+/**
+ * `len()` elements of each of chains [0, chains), `step` elements of each in
+ * turn (body(u, k): chain u's element k of the step), then the pointers of
+ * the arrays `moving` says stepped. `step` > 1 needs every array contiguous
+ * or broadcast (its elements then lie at fixed offsets) and len a multiple.
+ */
+function chainLoop(g: Group, chains: number, len: () => void, body: (u: number, k: number) => void, step = 1, moving: (n: number) => boolean = () => true): void {
   const f = g.ctx.f;
   f.op('i32.const', 0).op('local.set', g.j);
   loop(f, () => { f.op('local.get', g.j); len(); f.op('i32.ge_u'); }, () => {
-    for (let u = 0; u < chains; u++) body(u);
+    for (let k = 0; k < step; k++) for (let u = 0; u < chains; u++) body(u, k);
     for (const cur of g.ptr.slice(0, chains)) {
       g.spec.arrays.forEach((a, n) => {
-        if (a.inner === 'broadcast') return;
+        if (a.inner === 'broadcast' || !moving(n)) return;
         const p = at(cur, n, 'pointer');
-        f.op('local.get', p).op('local.get', at(g.stride, n, 'array stride')).op('i32.add').op('local.set', p);
+        f.op('local.get', p);
+        if (step === 1) f.op('local.get', at(g.stride, n, 'array stride'));
+        else f.op('i32.const', step * KTYPE_BYTES[a.dtype]);
+        f.op('i32.add').op('local.set', p);
       });
     }
-    bump(f, g.j, 1);
+    bump(f, g.j, step);
   });
 }
 
-/** The body for chain u's element: its scans go on from the chain's running values. */
-function scanBody(g: Group, u: number): void {
+/** Elements a chained loop takes of each chain at a time, where every array is contiguous or broadcast: fewer pointer steps. */
+const CHAIN_STEP = 2;
+
+/** Byte offset of array n's element k of a step from its pointer. */
+const stepOffset = (g: Group, n: number, k: number): number => {
+  const a = at(g.spec.arrays, n, 'array');
+  return a.inner === 'contiguous' ? k * KTYPE_BYTES[a.dtype] : 0;
+};
+
+/** The body for chain u's element k of the step: its scans go on from the chain's running values. */
+function scanBody(g: Group, u: number, k: number): void {
   const f = g.ctx.f;
   const cur = at(g.ptr, u, 'chain');
   emitBody(g.ctx, g.spec, g.k.values, cur, (n) => {
     f.op('local.get', at(cur, n, 'pointer'));
-    emitLoad(g.ctx, at(g.spec.arrays, n, 'array').dtype, 0);
-  }, (ins) => emitScalarInstr(g.ctx, ins, g.k.values, g.types), () => {}, (n) => { emitStore(g.ctx, at(g.spec.arrays, n, 'array').dtype, 0); },
+    emitLoad(g.ctx, at(g.spec.arrays, n, 'array').dtype, stepOffset(g, n, k));
+  }, (ins) => emitScalarInstr(g.ctx, ins, g.k.values, g.types), () => {}, (n) => { emitStore(g.ctx, at(g.spec.arrays, n, 'array').dtype, stepOffset(g, n, k)); },
   undefined, (x, s) => {
     const a = at(at(g.acc, u, 'chain'), s, 'scan');
     combineScalar(f, x.fn, x.type, a, at(g.k.values, x.arg, 'value'));
@@ -220,8 +245,8 @@ function scanBody(g: Group, u: number): void {
   });
 }
 
-/** The body for chain u's element up to its scans, each scan's value added into the chain's totals; nothing stored. */
-function totalsBody(g: Group, u: number): void {
+/** The body for chain u's element k of the step up to its scans, each scan's value added into the chain's totals; nothing stored. */
+function totalsBody(g: Group, u: number, k = 0): void {
   const f = g.ctx.f;
   // The scan pass computes these values again and counts their conditions (a division by zero, an invalid cast).
   const ctx: EmitContext = { ...g.ctx, quiet: true };
@@ -235,7 +260,7 @@ function totalsBody(g: Group, u: number): void {
     }
     if (ins.op === 'load') {
       f.op('local.get', at(cur, ins.array, 'pointer'));
-      emitLoad(ctx, at(g.spec.arrays, ins.array, 'array').dtype, 0);
+      emitLoad(ctx, at(g.spec.arrays, ins.array, 'array').dtype, stepOffset(g, ins.array, k));
     } else {
       emitScalarInstr(ctx, ins, g.k.values, g.types);
     }
@@ -243,7 +268,7 @@ function totalsBody(g: Group, u: number): void {
   });
 }
 
-/** Each block's totals from the identity: chained over a full group, else block by block (a group cut short by the space). */
+/** Each block's totals from the identity, in element order: chained over a full group, else block by block (a group cut short by the space). */
 function emitTotals(g: Group, chained: Local): void {
   const f = g.ctx.f;
   const fromIdentity = (u: number): void => {
@@ -252,7 +277,7 @@ function emitTotals(g: Group, chained: Local): void {
   f.op('local.get', chained).if();
   setChainPointers(g, SCAN_CHAINS);
   for (let u = 0; u < SCAN_CHAINS; u++) fromIdentity(u);
-  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', g.k.bs); }, (u) => { totalsBody(g, u); });
+  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', g.k.bs); }, (u, k) => { totalsBody(g, u, k); }, g.step, (n) => g.totalsRead.has(n));
   f.else();
   for (let u = 0; u < SCAN_CHAINS; u++) {
     fromIdentity(u);
@@ -266,7 +291,7 @@ function emitTotals(g: Group, chained: Local): void {
         .op('local.set', at(at(g.ptr, 0, 'chain'), n, 'pointer'));
     });
     // Chain 0's pointers walk the block; chain u's totals take its values.
-    chainLoop(g, 1, () => { f.op('local.get', g.len); }, () => { totalsBodyInto(g, u); });
+    chainLoop(g, 1, () => { f.op('local.get', g.len); }, () => { totalsBodyInto(g, u); }, 1, (n) => g.totalsRead.has(n));
     f.end();
   }
   f.end();

@@ -43,7 +43,11 @@ function rules(t: KType, fn: KScan, host: boolean) {
   return { round, combine, f, id: fn === 'sum' ? 0 : 1 };
 }
 
-/** What the kernel must produce: each piece from its start (given, or found by the look-back rule), in element order. */
+/**
+ * What the kernel must produce: each piece from its start (given, or found by
+ * the look-back rule: the blocks' totals combined in block order from the
+ * line's start), in element order.
+ */
 function expected(t: KType, fn: KScan, host: boolean, xs: readonly number[], segment: number, bs: number, given?: Float64Array): [number[], number[]] {
   const { round, combine, f, id } = rules(t, fn, host);
   const x = xs.map(round);
