@@ -112,6 +112,8 @@ DOMAINS = {
     'atan2': [lambda r, d: r.uniform(-4, 4), random_bits, everywhere],
     'hypot': [lambda r, d: r.uniform(-4, 4), random_bits, everywhere],
     'pow': [lambda r, d: log_uniform(r, 1e-3, 1e3, True), around_one, positives],
+    'logaddexp': [lambda r, d: r.uniform(-10, 10), lambda r, d: r.uniform(-800, 800), lambda r, d: log_uniform(r, 1e-3, 1e4), tiny],
+    'logaddexp2': [lambda r, d: r.uniform(-10, 10), lambda r, d: r.uniform(-1100, 1100), lambda r, d: log_uniform(r, 1e-3, 1e4), tiny],
 }
 
 
@@ -124,6 +126,10 @@ def second(fn, a, r, d):
         return r.uniform(-limit, limit) if r.random() < 0.85 else r.uniform(-2, 2) * limit
     if fn == 'atan2':
         return r.uniform(-4, 4) if r.random() < 0.5 else random_bits(r, d)
+    if fn in ('logaddexp', 'logaddexp2'):
+        # Near a (where the sum doubles), a few units off (the log1p term matters), and far off (it vanishes).
+        pick = r.random()
+        return a + (log_uniform(r, 1e-17, 1) if pick < 0.3 else r.uniform(-8, 8) if pick < 0.8 else r.uniform(-200, 200))
     return a * log_uniform(r, 1e-20, 1e20) if r.random() < 0.5 else random_bits(r, d)
 
 
@@ -139,7 +145,7 @@ def rows(fn, dtype):
             if fn == 'pow' and r.random() < 0.2 and b == int(b) and abs(b) < 2 ** 53:
                 a = -a  # a negative base with an integer exponent
             args = [a, b]
-        if not all(math.isfinite(v) for v in args) or (fn != 'hypot' and 0.0 in args and fn in BINARY):
+        if not all(math.isfinite(v) for v in args) or (fn in ('pow', 'atan2') and 0.0 in args):
             continue
         y = evaluate(fn, args, dtype)
         if math.isnan(y):

@@ -3,7 +3,7 @@
 
     /usr/bin/python3 scripts/mpmath/reference.py FN DTYPE IN OUT
 
-IN holds little-endian float64 inputs (for pow, atan2 and hypot: pairs a0 b0 a1
+IN holds little-endian float64 inputs (for the binary ones: pairs a0 b0 a1
 b1 ...; atan2 takes (y, x) like C); OUT receives one float64 per input (or
 pair): FN evaluated with mpmath and rounded to nearest, ties to even, to DTYPE
 (float64 or float32, subnormals included), stored as float64. Inputs must be
@@ -38,8 +38,10 @@ FUNCTIONS = {
     'asinh': mpmath.asinh, 'acosh': mpmath.acosh, 'atanh': mpmath.atanh,
     'cbrt': lambda x: mpmath.cbrt(x) if x >= 0 else -mpmath.cbrt(-x),
     'pow': mpmath.power, 'atan2': mpmath.atan2, 'hypot': mpmath.hypot,
+    'logaddexp': lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
+    'logaddexp2': lambda a, b: mpmath.log(mpmath.power(2, a) + mpmath.power(2, b), 2),
 }
-BINARY = {'pow', 'atan2', 'hypot'}
+BINARY = {'pow', 'atan2', 'hypot', 'logaddexp', 'logaddexp2'}
 
 
 def round_to(v, fmt):

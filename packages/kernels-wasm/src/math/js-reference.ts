@@ -9,6 +9,9 @@ const JS_REFERENCE: Record<MathFn, (a: number, b: number) => number> = {
   sin: Math.sin, cos: Math.cos, tan: Math.tan, asin: Math.asin, acos: Math.acos, atan: Math.atan,
   sinh: Math.sinh, cosh: Math.cosh, tanh: Math.tanh, asinh: Math.asinh, acosh: Math.acosh, atanh: Math.atanh,
   cbrt: Math.cbrt, pow: Math.pow, atan2: Math.atan2, hypot: (a, b) => Math.hypot(a, b),
+  // NumPy's npy_logaddexp(2) with V8's Math, as deferred-array's reference evaluator computes them.
+  logaddexp: (a, b) => (a === b ? a + Math.LN2 : a - b > 0 ? a + Math.log1p(Math.exp(b - a)) : a - b <= 0 ? b + Math.log1p(Math.exp(a - b)) : a - b),
+  logaddexp2: (a, b) => (a === b ? a + 1 : a - b > 0 ? a + Math.LOG2E * Math.log1p(2 ** (b - a)) : a - b <= 0 ? b + Math.LOG2E * Math.log1p(2 ** (a - b)) : a - b),
 };
 
 export { JS_REFERENCE };

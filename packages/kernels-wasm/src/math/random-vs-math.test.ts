@@ -5,8 +5,12 @@
 import { MATH_FNS, isMathAvailable } from './index.js';
 import { formatUlpReport, measureMaxUlp, measureVsMath } from './accuracy-report.js';
 
+// logaddexp and logaddexp2 sum two terms that cancel where max(a, b) is near -ln 2 (-1), so
+// their results near 0 differ from Math's by many ulp of the result (the same absolute error,
+// NumPy's formula on both sides): their float64 is held to the mpmath vectors instead.
+const CANCELS = new Set<string>(['logaddexp', 'logaddexp2']);
 const cases = MATH_FNS.flatMap((fn) => (['float64', 'float32'] as const).map((dtype) => [fn, dtype] as const))
-  .filter(([fn, dtype]) => isMathAvailable(fn, dtype === 'float64' ? 'f64x2' : 'f32x4'));
+  .filter(([fn, dtype]) => isMathAvailable(fn, dtype === 'float64' ? 'f64x2' : 'f32x4') && !(dtype === 'float64' && CANCELS.has(fn)));
 
 describe('random inputs vs Math.*', () => {
   test.each(cases)('%s %s: 20000 inputs within 2 ulp', (fn, dtype) => {

@@ -19,6 +19,7 @@ import { acoshF64, asinhF64, atanhF64 } from './inverse-hyperbolic.js';
 import { cbrtF64 } from './cbrt.js';
 import { hypotF64 } from './hypot.js';
 import { powF64 } from './pow.js';
+import { logaddexp2F64, logaddexpF64 } from './logaddexp.js';
 import { expF32 } from './exp-f32.js';
 import { logF32 } from './log-f32.js';
 import { cosF32ViaF64, sinF32ViaF64 } from './trig-f32.js';
@@ -29,7 +30,7 @@ const MATH_ARITY = {
   exp: 1, expm1: 1, exp2: 1, log: 1, log1p: 1, log2: 1, log10: 1,
   sin: 1, cos: 1, tan: 1, asin: 1, acos: 1, atan: 1,
   sinh: 1, cosh: 1, tanh: 1, asinh: 1, acosh: 1, atanh: 1,
-  cbrt: 1, pow: 2, atan2: 2, hypot: 2,
+  cbrt: 1, pow: 2, atan2: 2, hypot: 2, logaddexp: 2, logaddexp2: 2,
 } as const satisfies Record<string, 1 | 2>;
 
 type MathFn = keyof typeof MATH_ARITY;
@@ -74,6 +75,8 @@ const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
   cbrt: unary(cbrtF64),
   hypot: binary(hypotF64),
   pow: binary(powF64),
+  logaddexp: binary(logaddexpF64),
+  logaddexp2: binary(logaddexp2F64),
 };
 
 /**

@@ -3,6 +3,7 @@
 // underflow thresholds, near 1 for the logarithms, near multiples of pi/2 and
 // at large arguments for the trig functions, and raw random bit patterns.
 // Deterministic: a seeded xorshift128+ drives everything.
+import { MATH_ARITY } from './registry.js';
 import type { MathFn } from './registry.js';
 import { at } from '../internal-error.js';
 
@@ -121,6 +122,8 @@ const DOMAINS: Record<MathFn, Sampler> = {
   pow: mix((r) => logUniform(r, 1e-3, 1e3, true), aroundOne, positives, (r) => -logUniform(r, 1e-3, 1e3, true)),
   atan2: mix((r) => r.uniform(-4, 4), randomBits, (r, d) => logUniform(r, MIN_SUB[d], MAX[d])),
   hypot: mix((r) => r.uniform(-4, 4), randomBits, (r, d) => logUniform(r, MIN_SUB[d], MAX[d])),
+  logaddexp: mix((r) => r.uniform(-10, 10), (r) => r.uniform(-800, 800), (r) => logUniform(r, 1e-3, 1e4), tiny),
+  logaddexp2: mix((r) => r.uniform(-10, 10), (r) => r.uniform(-1100, 1100), (r) => logUniform(r, 1e-3, 1e4), tiny),
 };
 
 /** The second operand for the binary functions, given the first. */
@@ -135,6 +138,12 @@ function secondOperand(fn: MathFn, a: number, r: Rng, d: Dtype): number {
     }
     case 'atan2': return r.next() < 0.5 ? r.uniform(-4, 4) : randomBits(r, d);
     case 'hypot': return r.next() < 0.5 ? a * logUniform(r, 1e-20, 1e20) : randomBits(r, d);
+    case 'logaddexp':
+    case 'logaddexp2': {
+      // Near a (where the sum doubles), a few units off (the log1p term matters), and far off (it vanishes).
+      const pick = r.next();
+      return a + (pick < 0.3 ? logUniform(r, 1e-17, 1) : pick < 0.8 ? r.uniform(-8, 8) : r.uniform(-200, 200));
+    }
     default: throw new TypeError(`${fn} takes one operand`);
   }
 }
@@ -144,7 +153,7 @@ function sampleInputs(fn: MathFn, dtype: Dtype, count: number, seed = 1): [Float
   const r = new Rng(seed);
   const round = dtype === 'float32' ? Math.fround : (x: number): number => x;
   const a = new Float64Array(count);
-  const binary = fn === 'pow' || fn === 'atan2' || fn === 'hypot';
+  const binary = MATH_ARITY[fn] === 2;
   const b = binary ? new Float64Array(count) : undefined;
   const domain = DOMAINS[fn];
   for (let i = 0; i < count; i++) {

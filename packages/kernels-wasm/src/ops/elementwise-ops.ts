@@ -145,8 +145,8 @@ const ELEMENTWISE_OPS = {
   heaviside: op('binary', 'float', FLOAT_ONLY, EXACT),
   /** The next representable value after x toward y, in x's float type (NumPy's nextafter: C's, per element). */
   nextafter: op('binary', 'float', FLOAT_ONLY, EXACT),
-  logaddexp: op('binary', 'float', HOST, ulp(0, 1)),
-  logaddexp2: op('binary', 'float', HOST, ulp(2, 1)),
+  logaddexp: op('binary', 'float', MATH, ulp(0, 1)),
+  logaddexp2: op('binary', 'float', MATH, ulp(2, 1)),
   // Integer and bool operands only (the type rules refuse floats).
   bitwiseAnd: op('binary', 'bitwise', NATIVE, EXACT),
   bitwiseOr: op('binary', 'bitwise', NATIVE, EXACT),
