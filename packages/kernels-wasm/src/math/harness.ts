@@ -14,7 +14,7 @@ type Floats = Float64Array | Float32Array;
 interface MathRunner {
   readonly fn: MathFn;
   readonly lanes: MathLanes;
-  /** fn applied element-wise; `b` is the second operand of pow, atan2 and hypot. */
+  /** fn applied element-wise; `b` is the second operand of the binary ones (pow, atan2, hypot, logaddexp, logaddexp2). */
   run(a: Floats, b?: Floats): Floats;
 }
 

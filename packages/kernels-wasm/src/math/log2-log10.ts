@@ -20,7 +20,7 @@ const LOG10_2HI = 3.01029995663611771306e-01; // 0x3FD34413 509F6000
 const LOG10_2LO = 3.69423907715893078616e-13; // 0x3D59FEF3 11F12B36
 const HIGH_WORD = 0xffffffff00000000n;
 
-/** log(1+f) = hi + lo with hi short enough for exact products by 33-bit constants. */
+/** log(1+f) = hi + lo with hi short enough (21 bits) for exact products by the 32-bit heads. */
 function log1pHiLo(e: Emitter, f: V): [V, V] {
   const { s, R, hfsq } = log1pTerms(e, f);
   const r = e.mul(s, e.add(hfsq, R));

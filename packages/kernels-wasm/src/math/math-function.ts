@@ -171,8 +171,8 @@ function emitMathInline(m: ModuleBuilder, f: FunctionBuilder, fn: MathFn, lanes:
 
 /**
  * The index of an internal (not exported) function computing fn lane-wise:
- * (param v128) (result v128), or (param v128 v128) (result v128) for pow,
- * atan2 and hypot. Defined once per (module, fn, lanes).
+ * (param v128) (result v128), or (param v128 v128) (result v128) for the
+ * binary ones (MATH_ARITY). Defined once per (module, fn, lanes).
  */
 function mathFunction(m: ModuleBuilder, fn: MathFn, lanes: MathLanes): number {
   checkMath(fn, lanes);
