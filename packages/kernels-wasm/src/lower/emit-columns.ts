@@ -237,6 +237,13 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
   // vector of columns, reused by the others.
   const isRowValue = (ins: KInstr): boolean => ins.op === 'load' && at(k.spec.arrays, ins.array, 'array').inner === 'broadcast';
   stepLoop(f, k.j, perVector * vectors, k.c1, () => {
+    // Accumulator `acc` of vector c of columns at row u of the group: loaded from its partials for the
+    // group's first row, combined with the row's value, stored after its last row.
+    const accumulate = (u: number, c: number, partialAt: Local, acc: Acc, r: ReduceInstr | ScanInstr): void => {
+      if (u === 0) partials.load(partialAt, partialBytes * c, acc);
+      partials.combine(r.fn, acc, at(k.values.vector, r.arg, 'value'));
+      if (u === ptr.length - 1) partials.store(partialAt, partialBytes * c, acc);
+    };
     for (const red of k.reduces) partialAddress(k, red.r.slot, k.j, red.partialAt);
     for (const sc of k.scans) partialAddress(k, sc.x.slot, k.j, sc.partialAt);
     ptr.forEach((p, u) => {
@@ -249,18 +256,13 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
           },
           reduce: (r, s) => {
             const red = at(k.reduces, s, 'reduction');
-            const acc = at(red.vector, c, 'accumulator');
-            if (u === 0) partials.load(red.partialAt, partialBytes * c, acc);
-            partials.combine(r.fn, acc, at(k.values.vector, r.arg, 'value'));
-            if (u === ptr.length - 1) partials.store(red.partialAt, partialBytes * c, acc);
+            accumulate(u, c, red.partialAt, at(red.vector, c, 'accumulator'), r);
           },
           scan: (x, s) => {
-            // The running value: loaded for the group's first row, stored after its last, and each row's value.
+            // A scan's running value is also each row's value.
             const sc = at(k.scans, s, 'scan');
             const acc = [at(sc.vector, c, 'running value')] as const;
-            if (u === 0) partials.load(sc.partialAt, partialBytes * c, acc);
-            partials.combine(x.fn, acc, at(k.values.vector, x.arg, 'value'));
-            if (u === ptr.length - 1) partials.store(sc.partialAt, partialBytes * c, acc);
+            accumulate(u, c, sc.partialAt, acc, x);
             f.op('local.get', acc[0]);
           },
           hoisted: (ins) => isConst(ins) || (c > 0 && isRowValue(ins)),

@@ -23,12 +23,12 @@ import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelArray, KernelSpec } from './kernel-spec.js';
 import { emitConst } from './scalar-ops.js';
 import {
-  blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
+  blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
 } from './emit-loops.js';
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64, vectorReduceOp } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
-import { SCAN_CHAINS, chainsScans, emitScanGroup } from './emit-scan-chains.js';
+import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -115,22 +115,12 @@ function emitKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined
     rangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.start, k.stop, block);
     return;
   }
-  if (!chainsScans(spec, lanes)) {
-    blockRangeLoop(ctx.f, k.blk, blockBegin, blockEnd, k.bs, k.total, k.start, k.stop, block);
-    return;
+  const blocks = (from: Local, to: Local): void => { blockRangeLoop(ctx.f, k.blk, from, to, k.bs, k.total, k.start, k.stop, block); };
+  if (chainsScans(spec, lanes)) {
+    emitScanGroups(ctx, spec, { total: k.total, bs: k.bs, seg: k.seg, values: k.values.scalar }, blockBegin, blockEnd, options.scanLookBack === true, blocks);
+  } else {
+    blocks(blockBegin, blockEnd);
   }
-  // Claims hand out SCAN_CHAINS blocks at a time; a longer range is taken in such groups, in order.
-  // Each group runs as emit-scan-chains.ts can, then (from `first`) block by block.
-  const f = ctx.f;
-  const [from, to, first] = [f.local('i32'), f.local('i32'), f.local('i32')];
-  f.op('local.get', blockBegin).op('local.set', from);
-  loop(f, () => { f.op('local.get', from).op('local.get', blockEnd).op('i32.ge_u'); }, () => {
-    f.op('local.get', from).op('i32.const', SCAN_CHAINS).op('i32.add').op('local.tee', to).op('local.get', blockEnd)
-      .op('local.get', to).op('local.get', blockEnd).op('i32.lt_u').op('select').op('local.set', to);
-    emitScanGroup(ctx, spec, { total: k.total, bs: k.bs, seg: k.seg, values: k.values.scalar }, from, to, first, options.scanLookBack === true);
-    blockRangeLoop(f, k.blk, first, to, k.bs, k.total, k.start, k.stop, block);
-    f.op('local.get', to).op('local.set', from);
-  });
 }
 
 /** Allocates the row kernel's locals, in the order that fixes their numbers, and emits the random arrays' keys. */
@@ -362,11 +352,9 @@ function startPiece(k: RowKernel, start: Local): void {
   }
 }
 
-/** Pushes the address of the partial of `piece` (a local) for `slot`: partials + (piece * slots + slot) * 8. */
+/** Pushes the address of the partial of `piece` (a local) for `slot`. */
 function partialAddress(k: RowKernel, piece: Local, slot: number): void {
-  loadArg(k.ctx, ARGS.partials);
-  k.ctx.f.op('local.get', piece).op('i32.const', k.spec.slots).op('i32.mul').op('i32.const', slot).op('i32.add')
-    .op('i32.const', 8).op('i32.mul').op('i32.add');
+  piecePartialAddress(k.ctx, k.spec.slots, () => { k.ctx.f.op('local.get', piece); }, slot);
 }
 
 /** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */

@@ -85,6 +85,13 @@ function rangeLoop(f: FunctionBuilder, blk: Local, begin: Local, end: Local, lo:
   });
 }
 
+/** Pushes the address of a row kernel's partial for `slot` of the piece `piece()` pushes: partials + (piece * slots + slot) * 8. */
+function piecePartialAddress(ctx: EmitContext, slots: number, piece: () => void, slot: number): void {
+  loadArg(ctx, ARGS.partials);
+  piece();
+  ctx.f.op('i32.const', slots).op('i32.mul').op('i32.const', slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
+}
+
 /** Pushes the launch block's i32 at `offset`. */
 function loadArg(ctx: EmitContext, offset: number): void {
   ctx.f.op('local.get', ctx.args).mem('i32.load', { offset });
@@ -335,5 +342,5 @@ function emitBody(
   });
 }
 
-export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody };
+export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, piecePartialAddress, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody };
 export type { ReduceInstr, ScanInstr, GatherInstr, ValueLocals, VectorStep };

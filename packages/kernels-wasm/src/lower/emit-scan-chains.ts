@@ -17,8 +17,9 @@
 // groups claimed before it, which their threads are running, so the launch
 // ends; a failed launch (a trap, or a worker that died, which the calling
 // thread sees as it waits, never itself running such a launch's blocks)
-// stops the claims, and a waiting group then gives up. The starting values depend on the blocks alone, never on which
-// thread ran which group: the same bits on any number of workers.
+// stops the claims, and a waiting group then gives up. The starting values
+// depend on the blocks alone, never on which thread ran which group: the
+// same bits on any number of workers.
 //
 // Both need each block to be one piece of a line longer than a block: the
 // line is the whole space, or lines are whole numbers of blocks. Other
@@ -29,7 +30,7 @@ import { at } from '../internal-error.js';
 import { ARGS, CLAIMS_STOPPED, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { scalarType } from './context.js';
 import type { EmitContext } from './context.js';
-import { emitBody, loadArg, loop, bump } from './emit-loops.js';
+import { emitBody, loadArg, loop, bump, piecePartialAddress } from './emit-loops.js';
 import type { ScanInstr } from './emit-loops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KernelSpec } from './kernel-spec.js';
@@ -97,7 +98,27 @@ interface Group {
 }
 
 /**
- * Runs the claim's group [blockBegin, blockEnd) where each block is one
+ * Runs blocks [blockBegin, blockEnd) in groups of SCAN_CHAINS from
+ * blockBegin, in order (a claim hands out one group; a longer range, as from
+ * launch() on the calling thread alone, is taken group by group): each as
+ * emitScanGroup can, then `blocks(first, end)` for the group's blocks it left.
+ */
+function emitScanGroups(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, blockBegin: Local, blockEnd: Local, lookBack: boolean,
+  blocks: (first: Local, end: Local) => void): void {
+  const f = ctx.f;
+  const [from, to, first] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  f.op('local.get', blockBegin).op('local.set', from);
+  loop(f, () => { f.op('local.get', from).op('local.get', blockEnd).op('i32.ge_u'); }, () => {
+    f.op('local.get', from).op('i32.const', SCAN_CHAINS).op('i32.add').op('local.tee', to).op('local.get', blockEnd)
+      .op('local.get', to).op('local.get', blockEnd).op('i32.lt_u').op('select').op('local.set', to);
+    emitScanGroup(ctx, spec, k, from, to, first, lookBack);
+    blocks(first, to);
+    f.op('local.get', to).op('local.set', from);
+  });
+}
+
+/**
+ * Runs the group [blockBegin, blockEnd) where each block is one
  * piece: with `lookBack`, its starting values found as above; chained where
  * the group is SCAN_CHAINS full blocks. `from` is set to the first block not
  * run (blockBegin, or blockEnd), for the row kernel's block loop.
@@ -106,14 +127,15 @@ function emitScanGroup(ctx: EmitContext, spec: KernelSpec, k: ChainLocals, block
   const f = ctx.f;
   const i32 = (): Local => f.local('i32');
   const scans = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
+  const after = afterScan(spec);
   const g: Group = {
     ctx, spec, k, scans, types: spec.body.map((ins) => ins.type),
     acc: Array.from({ length: SCAN_CHAINS }, () => scans.map((x) => f.local(scalarType(x.type)))),
     ptr: Array.from({ length: SCAN_CHAINS }, () => spec.arrays.map(i32)),
     stride: spec.arrays.map(i32),
     begin: blockBegin, end: blockEnd, j: i32(), len: i32(), b: i32(),
-    afterScan: afterScan(spec),
-    totalsRead: new Set(spec.body.flatMap((ins, v) => (ins.op === 'load' && !afterScan(spec).has(v) ? [ins.array] : []))),
+    afterScan: after,
+    totalsRead: new Set(spec.body.flatMap((ins, v) => (ins.op === 'load' && !after.has(v) ? [ins.array] : []))),
     step: spec.arrays.every((a) => a.inner !== 'strided') ? CHAIN_STEP : 1,
   };
   const [full, chained, ready] = [i32(), i32(), i32()];
@@ -163,37 +185,40 @@ function afterScan(spec: KernelSpec): Set<number> {
   return skip;
 }
 
-/** Chain u's pointers at the start of block begin + u, for chains [0, chains). */
-function setChainPointers(g: Group, chains: number): void {
-  const f = g.ctx.f;
-  for (let u = 0; u < chains; u++) {
-    g.spec.arrays.forEach((_, n) => {
-      loadArg(g.ctx, arrayPtrOffset(1, n));
-      f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.get', g.k.bs).op('i32.mul')
-        .op('local.get', at(g.stride, n, 'array stride')).op('i32.mul').op('i32.add')
-        .op('local.set', at(at(g.ptr, u, 'chain'), n, 'pointer'));
-    });
-  }
+/** Chain `chain`'s pointers at the start of the block `block()` pushes. */
+function setPointers(g: Group, chain: number, block: () => void): void {
+  g.spec.arrays.forEach((_, n) => {
+    loadArg(g.ctx, arrayPtrOffset(1, n));
+    block();
+    g.ctx.f.op('local.get', g.k.bs).op('i32.mul').op('local.get', at(g.stride, n, 'array stride')).op('i32.mul').op('i32.add')
+      .op('local.set', at(at(g.ptr, chain, 'chain'), n, 'pointer'));
+  });
 }
 
-/** Pushes the address of block (begin + u)'s starting value of `slot` in the partials. */
-function startAddress(g: Group, u: number, slot: number): void {
-  loadArg(g.ctx, ARGS.partials);
-  g.ctx.f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('i32.const', g.spec.slots).op('i32.mul')
-    .op('i32.const', slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
+/** Pushes begin + u. */
+const groupBlock = (g: Group, u: number) => (): void => { g.ctx.f.op('local.get', g.begin).op('i32.const', u).op('i32.add'); };
+
+/** Chain u's pointers at the start of block begin + u, for chains [0, chains). */
+function setChainPointers(g: Group, chains: number): void {
+  for (let u = 0; u < chains; u++) setPointers(g, u, groupBlock(g, u));
+}
+
+/** Pushes the address of the starting value of `slot` of the block `block()` pushes (each block is one piece). */
+function startAddress(g: Group, block: () => void, slot: number): void {
+  piecePartialAddress(g.ctx, g.spec.slots, block, slot);
+}
+
+/** into = block (begin + u)'s starting value of scan x. */
+function loadStart(g: Group, u: number, x: ScanInstr, into: Local): void {
+  startAddress(g, groupBlock(g, u), x.slot);
+  g.ctx.f.mem('f64.load', { align: 0 });
+  fromF64(g.ctx.f, x.type, true);
+  g.ctx.f.op('local.set', into);
 }
 
 /** Each chain's running values from its block's starting values. */
 function emitStarts(g: Group): void {
-  const f = g.ctx.f;
-  for (let u = 0; u < SCAN_CHAINS; u++) {
-    g.scans.forEach((x, s) => {
-      startAddress(g, u, x.slot);
-      f.mem('f64.load', { align: 0 });
-      fromF64(f, x.type, true);
-      f.op('local.set', at(at(g.acc, u, 'chain'), s, 'scan'));
-    });
-  }
+  for (let u = 0; u < SCAN_CHAINS; u++) g.scans.forEach((x, s) => { loadStart(g, u, x, at(at(g.acc, u, 'chain'), s, 'scan')); });
 }
 
 /**
@@ -245,17 +270,19 @@ function scanBody(g: Group, u: number, k: number): void {
   });
 }
 
-/** The body for chain u's element k of the step up to its scans, each scan's value added into the chain's totals; nothing stored. */
-function totalsBody(g: Group, u: number, k = 0): void {
+/**
+ * The body up to the scans for element k of the step through the pointers
+ * `cur`, each scan's value added into `totals`; nothing stored.
+ */
+function totalsBody(g: Group, cur: readonly Local[], totals: readonly Local[], k: number): void {
   const f = g.ctx.f;
   // The scan pass computes these values again and counts their conditions (a division by zero, an invalid cast).
   const ctx: EmitContext = { ...g.ctx, quiet: true };
-  const cur = at(g.ptr, u, 'chain');
   let s = 0;
   g.spec.body.forEach((ins, v) => {
     if (g.afterScan.has(v)) return;
     if (ins.op === 'scan') {
-      combineScalar(f, ins.fn, ins.type, at(at(g.acc, u, 'chain'), s++, 'scan'), at(g.k.values, ins.arg, 'value'));
+      combineScalar(f, ins.fn, ins.type, at(totals, s++, 'scan'), at(g.k.values, ins.arg, 'value'));
       return;
     }
     if (ins.op === 'load') {
@@ -277,7 +304,8 @@ function emitTotals(g: Group, chained: Local): void {
   f.op('local.get', chained).if();
   setChainPointers(g, SCAN_CHAINS);
   for (let u = 0; u < SCAN_CHAINS; u++) fromIdentity(u);
-  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', g.k.bs); }, (u, k) => { totalsBody(g, u, k); }, g.step, (n) => g.totalsRead.has(n));
+  chainLoop(g, SCAN_CHAINS, () => { f.op('local.get', g.k.bs); }, (u, k) => { totalsBody(g, at(g.ptr, u, 'chain'), at(g.acc, u, 'chain'), k); },
+    g.step, (n) => g.totalsRead.has(n));
   f.else();
   for (let u = 0; u < SCAN_CHAINS; u++) {
     fromIdentity(u);
@@ -285,26 +313,12 @@ function emitTotals(g: Group, chained: Local): void {
     f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.tee', g.b).op('local.get', g.end).op('i32.lt_u').if();
     f.op('local.get', g.k.total).op('local.get', g.b).op('local.get', g.k.bs).op('i32.mul').op('i32.sub').op('local.tee', g.len);
     f.op('local.get', g.k.bs).op('local.get', g.len).op('local.get', g.k.bs).op('i32.lt_u').op('select').op('local.set', g.len);
-    g.spec.arrays.forEach((_, n) => {
-      loadArg(g.ctx, arrayPtrOffset(1, n));
-      f.op('local.get', g.b).op('local.get', g.k.bs).op('i32.mul').op('local.get', at(g.stride, n, 'array stride')).op('i32.mul').op('i32.add')
-        .op('local.set', at(at(g.ptr, 0, 'chain'), n, 'pointer'));
-    });
     // Chain 0's pointers walk the block; chain u's totals take its values.
-    chainLoop(g, 1, () => { f.op('local.get', g.len); }, () => { totalsBodyInto(g, u); }, 1, (n) => g.totalsRead.has(n));
+    setPointers(g, 0, () => { f.op('local.get', g.b); });
+    chainLoop(g, 1, () => { f.op('local.get', g.len); }, () => { totalsBody(g, at(g.ptr, 0, 'chain'), at(g.acc, u, 'chain'), 0); }, 1, (n) => g.totalsRead.has(n));
     f.end();
   }
   f.end();
-}
-
-/** The totals body through chain 0's pointers, adding into chain u's totals. */
-function totalsBodyInto(g: Group, u: number): void {
-  if (u === 0) {
-    totalsBody(g, 0);
-    return;
-  }
-  const swapped: Group = { ...g, ptr: [at(g.ptr, 0, 'chain'), ...g.ptr.slice(1)], acc: g.acc.map((a, i) => (i === 0 ? at(g.acc, u, 'chain') : a)) };
-  totalsBody(swapped, 0);
 }
 
 /**
@@ -332,12 +346,7 @@ function awaitGroupBefore(g: Group, ready: Local): void {
 function publishStarts(g: Group, ready: Local): void {
   const f = g.ctx.f;
   const run = g.scans.map((x) => f.local(scalarType(x.type)));
-  g.scans.forEach((x, s) => {
-    startAddress(g, 0, x.slot);
-    f.mem('f64.load', { align: 0 });
-    fromF64(f, x.type, true);
-    f.op('local.set', at(run, s, 'running value'));
-  });
+  g.scans.forEach((x, s) => { loadStart(g, 0, x, at(run, s, 'running value')); });
   for (let u = 0; u < SCAN_CHAINS; u++) {
     f.op('local.get', g.begin).op('i32.const', u).op('i32.add').op('local.tee', g.b).op('local.get', g.end).op('i32.lt_u').if();
     // A block at a line's start starts from the identity.
@@ -346,7 +355,7 @@ function publishStarts(g: Group, ready: Local): void {
     f.end();
     g.scans.forEach((x, s) => {
       const r = at(run, s, 'running value');
-      startAddress(g, u, x.slot);
+      startAddress(g, groupBlock(g, u), x.slot);
       f.op('local.get', r);
       toF64(f, x.type);
       f.mem('f64.store', { align: 0 });
@@ -356,8 +365,7 @@ function publishStarts(g: Group, ready: Local): void {
   }
   // The value after the group is the next block's start: stored, then its ready word set.
   g.scans.forEach((x, s) => {
-    loadArg(g.ctx, ARGS.partials);
-    f.op('local.get', g.end).op('i32.const', g.spec.slots).op('i32.mul').op('i32.const', x.slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
+    startAddress(g, () => { f.op('local.get', g.end); }, x.slot);
     f.op('local.get', at(run, s, 'running value'));
     toF64(f, x.type);
     f.mem('f64.store', { align: 0 });
@@ -366,4 +374,4 @@ function publishStarts(g: Group, ready: Local): void {
     .mem('i32.atomic.store');
 }
 
-export { SCAN_CHAINS, chainsScans, eachBlockOnePiece, emitScanGroup, readyOffset };
+export { SCAN_CHAINS, chainsScans, eachBlockOnePiece, emitScanGroups, readyOffset };

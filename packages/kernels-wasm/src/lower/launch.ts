@@ -69,6 +69,13 @@ const BLOCK_SIZE = 16384;
 const COLUMN_BLOCK = 2048;
 
 /**
+ * Narrower blocks read memory in runs too short for the prefetchers: over a
+ * 4096 x 2048 float64 matrix, one thread's column sum took 6.9 ms at 512 to
+ * 2048 columns a block, 8.8 ms at 256 and 10.5 ms at 128.
+ */
+const MIN_COLUMN_BLOCK = 512;
+
+/**
  * Columns per block of a column kernel, from the column count alone: about 16
  * blocks where the columns allow, so that the workers of a large pool each
  * take some (each block walks every row of its columns), but at least
@@ -77,12 +84,6 @@ const COLUMN_BLOCK = 2048;
  * block, so the bits do not depend on the blocks.
  */
 const columnBlock = (columns: number): number => Math.min(COLUMN_BLOCK, Math.max(MIN_COLUMN_BLOCK, Math.ceil(columns / 128) * 8));
-/**
- * Narrower blocks read memory in runs too short for the prefetchers: over a
- * 4096 x 2048 float64 matrix, one thread's column sum took 6.9 ms at 512 to
- * 2048 columns a block, 8.8 ms at 256 and 10.5 ms at 128.
- */
-const MIN_COLUMN_BLOCK = 512;
 
 /** A kernel runs blocks [blockBegin, blockEnd); `scratch` is its thread's part of the scratch area (kernels with pinned temporaries). */
 type KernelFn = (args: number, blockBegin: number, blockEnd: number, scratch?: number) => void;
@@ -343,12 +344,11 @@ function launch(compiled: CompiledModule, heap: HeapLike, kernel: KernelFn, l: L
   const p = prepareLaunch(compiled, heap, l);
   try {
     if (p.blocks > 0) {
-      // One call over every block: the calling thread alone needs no claims,
-      // except a scan's, whose groups the claim loop hands out (in block order).
+      // One call over every block: the calling thread alone needs no claims (a scan
+      // takes the range in its groups, in order: emit-scan-chains.ts).
       host?.takeFlags?.();
       try {
-        if (compiled.claimGroup > 1) claimerOf(kernel)(p.argsPtr, p.blocks);
-        else kernel(p.argsPtr, 0, p.blocks, p.scratch);
+        kernel(p.argsPtr, 0, p.blocks, p.scratch);
       } finally {
         addHostFlags(heap.memory, p.argsPtr, host);
       }
