@@ -30,7 +30,11 @@ const cases: fc.Arbitrary<Case> = fc.record({
   P: fc.constantFrom(...SIZES),
   K: fc.constantFrom(...SIZES),
   Q: fc.constantFrom(...SIZES),
-  dtypes: fc.tuple(fc.constantFrom(...FLOATS, ...FLOATS, 'int32' as da.DType), fc.constantFrom(...FLOATS, 'int32' as da.DType)),
+  dtypes: fc.oneof(
+    fc.tuple(fc.constantFrom(...FLOATS, ...FLOATS, 'int32' as da.DType), fc.constantFrom(...FLOATS, 'int32' as da.DType)),
+    // 32-bit integer products run in i32x4 lanes and wrap; uint32 shares them.
+    fc.constantFrom<[da.DType, da.DType]>(['int32', 'int32'], ['uint32', 'uint32'], ['uint32', 'uint8'], ['int32', 'int16']),
+  ),
   layouts: fc.tuple(fc.constantFrom<Layout>('plain', 'plain', 'transposed', 'reversed', 'strided'), fc.constantFrom<Layout>('plain', 'plain', 'transposed', 'reversed', 'strided')),
   epilogue: fc.constantFrom('none', 'affine', 'sin', 'marked'),
   special: fc.boolean(),
@@ -44,7 +48,10 @@ function operand(shape: readonly number[], dtype: da.DType, layout: Layout, seed
   const n = shape.reduce((a, b) => a * b, 1);
   const value = (i: number): number => {
     const v = special && i % 5 === 2 ? SPECIAL[(i * 7 + seed) % SPECIAL.length]! : ((i * 7 + seed * 3) % 23) / 4 - 2.75;
-    return dtype === 'int32' ? (Math.abs(v) < 1e6 ? Math.trunc(v * 4) : 2147483647) : v;
+    if (!dtype.includes('int')) return v;
+    const whole = Math.abs(v) < 1e6 ? Math.trunc(v * 4) : 2147483647;
+    // Unsigned operands: the same bits mod 2^bits, so products still wrap.
+    return dtype.startsWith('u') ? (whole & (dtype === 'uint8' ? 0xff : 0xffffffff)) >>> 0 : dtype === 'int16' ? (whole << 16) >> 16 : whole;
   };
   const make = (s: readonly number[]): da.DeferredArray => da.array(Array.from({ length: n }, (_, i) => value(i)), { dtype: dtype }).reshape([...s]);
   const last = shape.length - 1;
@@ -149,6 +156,15 @@ describe('contraction kernels against the reference evaluator', () => {
           const pool = (await y.execute()) as da.StdNdarray;
           expect(hex(pool)).toBe(hex(sync));
         }
+        // int32 products wrap in i32x4 lanes; the pool must give the same words.
+        const a = da.array(Array.from({ length: P * K }, (_, i) => Math.imul(i, 2654435761) | 0), { dtype: 'int32' }).reshape([P, K]);
+        const b = da.array(Array.from({ length: K * Q }, (_, i) => (i % 2001) - 1000), { dtype: 'int32' }).reshape([K, Q]);
+        const y = a.matmul(b);
+        const words = (x: da.StdNdarray): number[] => Array.from(x.data as Int32Array);
+        const ref = words(run(y, 'reference').result);
+        da.configure({ backend: 'wasm' });
+        expect(words(y.executeSync() as da.StdNdarray)).toEqual(ref);
+        expect(words((await y.execute()) as da.StdNdarray)).toEqual(ref);
       }
       expect(da.stats().pooled).toBeGreaterThan(pooled);
     } finally {

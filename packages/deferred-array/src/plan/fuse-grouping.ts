@@ -25,8 +25,9 @@ interface Building {
   sealed: boolean;
 }
 
-/** Products the contraction kernels compute (float64, float32); others run through the reference evaluator. */
-const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op === 'dot') && (n.dtype === 'float64' || n.dtype === 'float32');
+/** Product dtypes the contraction kernels compute; others (narrow integers, bool) run through the reference evaluator. */
+const CONTRACTION_DTYPES: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32']);
+const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op === 'dot') && CONTRACTION_DTYPES.has(n.dtype);
 
 /** A group's reductions and scans: values that exist only once the group has run. */
 const endsOf = (g: Building): readonly Node[] => [...g.reductions, ...g.scans];

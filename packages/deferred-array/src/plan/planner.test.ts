@@ -312,11 +312,14 @@ describe('the planner', () => {
       expect(Object.is(f64(da.outer(da.array([-1]), da.array([0])).executeSync())[0], -0)).toBe(true);
     });
 
-    test('integer products run through the reference evaluator, float products as kernels', () => {
+    test('32-bit integer and float products as kernels; narrow integer and bool products through the reference evaluator', () => {
       const ai = da.arange(12, { dtype: 'int32' }).reshape([3, 4]);
       const bi = da.arange(8, { dtype: 'int32' }).reshape([4, 2]);
-      expect(products(plan(ai.matmul(bi)))).toHaveLength(0);
+      expect(products(plan(ai.matmul(bi)))).toHaveLength(1);
+      expect(products(plan(ai.astype('uint32').matmul(bi.astype('uint32'))))).toHaveLength(1);
       expect(products(plan(ai.matmul(bi.astype('float32'))))).toHaveLength(1);
+      expect(products(plan(ai.astype('int16').matmul(bi.astype('int16'))))).toHaveLength(0);
+      expect(products(plan(ai.astype('bool').matmul(bi.astype('bool'))))).toHaveLength(0);
     });
   });
 

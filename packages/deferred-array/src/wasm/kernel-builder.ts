@@ -4,7 +4,7 @@
 // op's computation dtype, stored members become outputs, full reductions
 // become per-block partials, and scans running values along their axis.
 import { BLOCK_SIZE, collapseDims } from 'kernels-wasm';
-import type { ContractionLaunch, InnerStride, KInstr, KType, KernelArray, KernelSpec, Launch, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
+import type { ContractionLaunch, ContractionSpec, InnerStride, KInstr, KType, KernelArray, KernelSpec, Launch, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -265,7 +265,7 @@ function buildContraction(group: FusedGroup, inputs: readonly HeapValue[], outpu
   const epilogueInputs = group.inputs.filter((n) => read.has(n));
   const epilogue: FusedGroup = { ...group, inputs: [c, ...epilogueInputs], stores: group.stores.slice(1) };
   const built = buildKernel(epilogue, [at(outputs, 0, 'product output'), ...epilogueInputs.map((n) => lookup(valueOf, n, 'epilogue input'))], outputs.slice(1));
-  const dtype = c.dtype as 'float64' | 'float32';
+  const dtype = c.dtype as ContractionSpec['dtype'];
   const { rebind: _, ...fixed } = built;
   return { ...fixed, spec: { ...built.spec, contraction: { dtype, product: 0, vectorise } }, contraction: launch };
 }

@@ -4,7 +4,9 @@ import { instantiate, launch } from './launch.js';
 import type { ContractionOperand } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
 
-type FT = 'float64' | 'float32';
+type FT = 'float64' | 'float32' | 'int32' | 'uint32';
+
+const CTORS = { float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array } as const;
 
 /** A strided operand in plain JS: element (b, i, j) at off + b*batch + i*row + j*col. */
 interface Operand { data: number[]; batch: number; row: number; col: number }
@@ -12,12 +14,18 @@ interface Operand { data: number[]; batch: number; row: number; col: number }
 /** The reference: sums in k order from +0, rounded as the dtype rounds. */
 function expected(t: FT, a: Operand, b: Operand, batches: number, P: number, K: number, Q: number): number[] {
   const r = t === 'float32' ? Math.fround : (x: number): number => x;
+  // Integers wrap: the low 32 bits of each product and sum, as NumPy's int32/uint32 matmul.
+  const wrap = t === 'int32' ? (x: number): number => x | 0 : (x: number): number => x >>> 0;
   const out: number[] = [];
   for (let n = 0; n < batches; n++) {
     for (let p = 0; p < P; p++) {
       for (let q = 0; q < Q; q++) {
         let acc = 0;
-        for (let k = 0; k < K; k++) acc = r(acc + r(a.data[n * a.batch + p * a.row + k * a.col]! * b.data[n * b.batch + k * b.row + q * b.col]!));
+        for (let k = 0; k < K; k++) {
+          const x = a.data[n * a.batch + p * a.row + k * a.col]!;
+          const y = b.data[n * b.batch + k * b.row + q * b.col]!;
+          acc = t === 'int32' || t === 'uint32' ? wrap(acc + Math.imul(x, y)) : r(acc + r(x * y));
+        }
         out.push(acc);
       }
     }
@@ -37,7 +45,7 @@ const spec = (t: FT, vectorise: ContractionSpec['vectorise'], body: KInstr[] = [
 function contract(s: KernelSpec, a: Operand, b: Operand, sizes: { batches: number; P: number; K: number; Q: number }, rowsPerBlock?: number,
   extra: number[][] = []) {
   const t = s.contraction!.dtype;
-  const Ctor = t === 'float64' ? Float64Array : Float32Array;
+  const Ctor = CTORS[t];
   const E = Ctor.BYTES_PER_ELEMENT;
   const heap = testHeap();
   const put = (v: number[]): number => {
@@ -59,9 +67,16 @@ function contract(s: KernelSpec, a: Operand, b: Operand, sizes: { batches: numbe
   return arrays.map((ptr) => Array.from(new Ctor(heap.memory.buffer, ptr, total)));
 }
 
-/** Deterministic values with a few special ones; float32 data is exactly representable. */
+/** Deterministic values with a few special ones; float32 data is exactly representable; integers span the type (products wrap). */
 function values(n: number, seed: number, t: FT, special = false): number[] {
   let x = seed;
+  if (t === 'int32' || t === 'uint32') {
+    const wrap = t === 'int32' ? (v: number): number => v | 0 : (v: number): number => v >>> 0;
+    return Array.from({ length: n }, (_, i) => {
+      x = (x * 1103515245 + 12345) % 2147483648;
+      return wrap(i % 3 === 0 ? x * 2 + 1 : (x % 201) - 100);
+    });
+  }
   const specials = [NaN, Infinity, -Infinity, -0, 0, 5e-324, 1e308];
   return Array.from({ length: n }, (_, i) => {
     x = (x * 1103515245 + 12345) % 2147483648;
@@ -129,6 +144,25 @@ describe('contraction kernels: C = A @ B, bit-exact against k-order sums', () =>
       const a = { data: values(P * (K + 3), 8, t), batch: 0, row: K + 3, col: 1 }; // rows padded: a slice
       const x = { data: values(3 * K, 10, t), batch: 0, row: 3, col: 1 };
       same(contract(spec(t, 'rows'), a, x, { batches: 1, P, K, Q: 1 })[0]!, expected(t, a, x, 1, P, K, 1));
+    });
+  }
+
+  for (const t of ['int32', 'uint32'] as const) {
+    test.each([[1, 1, 1], [3, 5, 4], [4, 9, 8], [9, 33, 13], [17, 4, 9], [0, 3, 4], [5, 0, 5]])(`${t} columns and rows, wrapping: %i x %i @ %i`, (P, K, Q) => {
+      const a = rowMajor(values(P * K, P * 31 + K, t), P, K);
+      const b = rowMajor(values(K * Q, Q * 17 + 3, t), K, Q);
+      same(contract(spec(t, 'columns'), a, b, { batches: 1, P, K, Q })[0]!, expected(t, a, b, 1, P, K, Q));
+      const x = rowMajor(values(K, Q * 7 + 1, t), K, 1);
+      same(contract(spec(t, 'rows'), a, x, { batches: 1, P, K, Q: 1 })[0]!, expected(t, a, x, 1, P, K, 1));
+    });
+
+    test(`${t}: batches, a broadcast operand, strided A, blocks that cut through batches`, () => {
+      const [batches, P, K, Q] = [3, 5, 6, 7];
+      const a = rowMajor(values(batches * P * K, 1, t), P, K);
+      const b = rowMajor(values(K * Q, 2, t), K, Q, false);
+      for (const rpb of [1, 3, 7, undefined]) same(contract(spec(t, 'columns'), a, b, { batches, P, K, Q }, rpb)[0]!, expected(t, a, b, batches, P, K, Q));
+      const at = { data: values(K * P, 4, t), batch: 0, row: 1, col: P };
+      same(contract(spec(t, 'columns'), at, b, { batches: 1, P, K, Q })[0]!, expected(t, at, b, 1, P, K, Q));
     });
   }
 

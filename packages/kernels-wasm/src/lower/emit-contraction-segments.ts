@@ -13,14 +13,21 @@ const TILE_VECTORS = 2;
 const ROW_GROUPS = 4;
 
 interface Shape {
-  readonly t: 'f64' | 'f32';
-  readonly v: 'f64x2' | 'f32x4';
+  readonly t: 'f64' | 'f32' | 'i32';
+  readonly v: 'f64x2' | 'f32x4' | 'i32x4';
   readonly E: number;
   readonly L: number;
 }
 
-const shapeOf = (c: ContractionSpec): Shape =>
-  c.dtype === 'float64' ? { t: 'f64', v: 'f64x2', E: 8, L: 2 } : { t: 'f32', v: 'f32x4', E: 4, L: 4 };
+/** Lanes of the product's dtype; int32 and uint32 share i32 arithmetic, which wraps the same in both. */
+const SHAPES: Readonly<Record<ContractionSpec['dtype'], Shape>> = {
+  float64: { t: 'f64', v: 'f64x2', E: 8, L: 2 },
+  float32: { t: 'f32', v: 'f32x4', E: 4, L: 4 },
+  int32: { t: 'i32', v: 'i32x4', E: 4, L: 4 },
+  uint32: { t: 'i32', v: 'i32x4', E: 4, L: 4 },
+};
+
+const shapeOf = (c: ContractionSpec): Shape => SHAPES[c.dtype];
 
 /** One batch's run of rows: n rows of A from aBase, B from bBase, C from cBase (all byte addresses, byte strides). */
 interface Segment {

@@ -82,7 +82,8 @@ type KInstr =
  * evaluator computes it.
  */
 interface ContractionSpec {
-  readonly dtype: 'float64' | 'float32';
+  /** int32 and uint32 products wrap, as NumPy's: their low 32 bits are the same either way. */
+  readonly dtype: 'float64' | 'float32' | 'int32' | 'uint32';
   /** The epilogue input array (contiguous, of `dtype`) that receives C. */
   readonly product: number;
   /**

@@ -95,7 +95,7 @@ function validateSpec(spec: KernelSpec): void {
 
 function validateContraction(spec: KernelSpec, c: NonNullable<KernelSpec['contraction']>): void {
   const fail = (why: string): never => { throw new TypeError(`KernelSpec.contraction ${JSON.stringify(c)}: ${why}`); };
-  if (c.dtype !== 'float64' && c.dtype !== 'float32') fail('dtype must be float64 or float32');
+  if (!['float64', 'float32', 'int32', 'uint32'].includes(c.dtype)) fail('dtype must be float64, float32, int32 or uint32');
   if (c.vectorise !== 'columns' && c.vectorise !== 'rows') fail("vectorise must be 'columns' or 'rows'");
   const a = spec.arrays[c.product];
   if (!a) return fail(`product array ${c.product} does not exist`);
