@@ -5,7 +5,7 @@
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
-import type { Node, NodeOf, StorageRef } from '../ir/node.js';
+import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
@@ -220,6 +220,27 @@ class WasmRun {
     };
   }
 
+  /**
+   * concat (stack is concat of expanded arrays): each operand copied, cast to
+   * the result's dtype where it differs, into its band of the result by a copy
+   * kernel on this thread.
+   */
+  #join(n: FamilyNode<'join'>, parts: readonly HeapValue[], launchInline: Launcher<LaunchResult>): HeapValue {
+    const out = this.#place(n);
+    const bytes = dtypeInfo(n.dtype).bytes;
+    const axis = n.attrs.axis;
+    let at = 0;
+    for (const x of parts) {
+      const band = { dtype: n.dtype, shape: x.shape, ptr: out.ptr + at * out.strides[axis]! * bytes, strides: out.strides };
+      at += x.shape[axis]!;
+      if (sizeOf(x.shape) === 0) continue;
+      const built = buildCopy(x, band);
+      this.launches++;
+      launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `${n.op} operand into [${n.shape.join(', ')}]` }, this.heap);
+    }
+    return out;
+  }
+
   /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
   #copy(v: HeapValue, dtype: DType, launchInline: Launcher<LaunchResult>, label: string): HeapValue {
     const copy = this.#keep(allocValue(this.#kernelHeap, dtype, v.shape, this.#alloc));
@@ -343,6 +364,8 @@ class WasmRun {
         dropValue(copy);
         return r;
       }
+      case 'join':
+        return this.#join(n, n.inputs.map((_, i) => input(i)), launchInline);
       default: {
         this.hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);
