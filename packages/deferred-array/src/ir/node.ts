@@ -74,6 +74,15 @@ interface StoredAttrs extends Labelled {
   readonly version: number;
 }
 
+/**
+ * iota: the positions along axis `axis` of `of` (its length is that axis's),
+ * so that a plan carried to new sizes (ir/rebuild.ts) gives it its new length.
+ */
+interface IotaAttrs extends Labelled {
+  readonly of: Node;
+  readonly axis: number;
+}
+
 /** random: the generator's key and the stream (the counter's upper words) this array draws from. */
 interface RandomAttrs extends Labelled {
   readonly random: RandomWords;
@@ -144,6 +153,7 @@ interface OpAttrs {
   readonly stored: StoredAttrs;
   readonly placeholder: Labelled;
   readonly random: RandomAttrs;
+  readonly iota: IotaAttrs;
   readonly transpose: TransposeAttrs;
   readonly slice: SliceAttrs;
   readonly broadcastTo: ViewAttrs;

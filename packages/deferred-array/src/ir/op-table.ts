@@ -53,6 +53,11 @@ const OPS = {
   scalar: op('scalar', 'none', true),
   /** Uniform [0, 1) values that no memory holds: each element computed where it is read (Philox 4x32-10; see api/random.ts). */
   random: op('source', 'none', true),
+  /**
+   * Positions 0, 1, ..., n-1 (int32) that no memory holds: kernels read the
+   * counter itself. Made by the planner (argmin/argmax lowerings), never by users.
+   */
+  iota: op('source', 'none', true),
 
   // Elementwise, one or two operands: kernels-wasm's rows, where each op's lowering is described too.
   ...ELEMENTWISE_OPS,

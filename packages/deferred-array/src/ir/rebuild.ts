@@ -104,4 +104,11 @@ function rebuildNode(n: Node, inputs: readonly Node[]): Node {
   return inheritMarkAndPin(n, m);
 }
 
-export { rebuildNode, NotInstantiable };
+/** An iota at new sizes: the positions along its axis of `of` as rebuilt (the same node where that keeps its length). */
+function rebuildIota(n: NodeOf<'iota'>, of: Node): Node {
+  const length = at(of.shape, n.attrs.axis, 'iota axis');
+  if (of === n.attrs.of && length === n.shape[0]) return n;
+  return makeNode('iota', [], [length], n.dtype, { ...n.attrs, of });
+}
+
+export { rebuildNode, rebuildIota, NotInstantiable };

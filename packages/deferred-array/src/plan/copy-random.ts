@@ -1,5 +1,5 @@
-// A random array has no memory: kernels compute its elements where they read
-// them. This pass gives every other reader an array: a random array (or a
+// A random array (or an iota, the positions along an axis) has no memory:
+// kernels compute its elements where they read them. This pass gives every other reader an array: a random array (or a
 // view or reshape of one) that is a result, an output, a store, pinned, or an
 // operand of something other than an elementwise op or a reduction the fuser
 // puts in kernels becomes a copy (astype to its own dtype, an elementwise
@@ -25,7 +25,7 @@ function copyRandomReads(plan: Plan): Plan {
   return rewriteGraph(plan, (n, inputs) => {
     const reads = readsInKernel(n) || isWindow(n) ? inputs : inputs.map((x) => (virtual.has(x) ? copyOf(x) : x));
     const m = withInputs(n, reads);
-    if (m.op === 'random' || (isWindow(m) && virtual.has(m.inputs[0]))) {
+    if (m.op === 'random' || m.op === 'iota' || (isWindow(m) && virtual.has(m.inputs[0]))) {
       if (roots.has(n) || plan.pins.has(n)) return copyOf(m);
       virtual.add(m);
     }

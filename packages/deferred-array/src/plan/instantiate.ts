@@ -7,7 +7,7 @@ import { dtypeInfo } from '../ir/dtypes.js';
 import { sameOp, topoOrder } from '../ir/node.js';
 import { InternalError, lookup } from '../util/lookup.js';
 import type { Node } from '../ir/node.js';
-import { NotInstantiable, rebuildNode } from '../ir/rebuild.js';
+import { NotInstantiable, rebuildIota, rebuildNode } from '../ir/rebuild.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import { rootsOf } from './plan.js';
 import type { FusedGroup, Plan, Step } from './plan.js';
@@ -15,8 +15,13 @@ import type { FusedGroup, Plan, Step } from './plan.js';
 function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
   if (plan.stores.length > 0) throw new InternalError('a trace stage is not instantiated at new sizes');
   const to = new Map<Node, Node>();
-  for (const n of topoOrder(rootsOf(plan))) {
-    to.set(n, leaves.get(n) ?? rebuildNode(n, n.inputs.map((i) => lookup(to, i, `input ${i.id} rebuilt`))));
+  // An iota follows the array whose axis it counts, so that array is rebuilt first.
+  const after = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] : n.inputs);
+  for (const n of topoOrder(rootsOf(plan), after)) {
+    const m = leaves.get(n) ?? (n.op === 'iota'
+      ? rebuildIota(n, lookup(to, n.attrs.of, 'the array an iota counts along'))
+      : rebuildNode(n, n.inputs.map((i) => lookup(to, i, `input ${i.id} rebuilt`))));
+    to.set(n, m);
   }
   /** `n` rebuilt, which rebuildNode keeps the same op (and so the same node type). */
   const get = <N extends Node>(n: N): N => {

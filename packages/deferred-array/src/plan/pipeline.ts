@@ -16,6 +16,7 @@ import { assignBuffers } from './assign-buffers.js';
 import { mergeCommon } from './merge-common.js';
 import { reduceStrength } from './strength.js';
 import { copyRandomReads } from './copy-random.js';
+import { lowerArgExtremes } from './lower-arg-extremes.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 type Pass = (plan: Plan) => Plan;
@@ -112,6 +113,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectPins', collectPins, ['nodes', 'kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
   ['reduceStrength', reduceStrength, ['kernels']],
+  ['lowerArgExtremes', lowerArgExtremes, ['kernels']],
   ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],

@@ -16,6 +16,7 @@ import { evaluateReduce } from './reduce.js';
 function leafValue(node: FamilyNode<'source'>): Dense {
   switch (node.op) {
     case 'random': return randomDense(node);
+    case 'iota': return { dtype: 'int32', shape: node.shape, data: Int32Array.from({ length: node.shape[0] ?? 1 }, (_, i) => i) };
     case 'stored': return { dtype: node.dtype, shape: node.shape, data: node.attrs.storage.view(node.attrs.version) };
     case 'source': return { dtype: node.dtype, shape: node.shape, data: node.attrs.data };
     case 'placeholder': throw new InternalError(`placeholder ${node.attrs.label ?? node.id} reached the evaluator unbound`);

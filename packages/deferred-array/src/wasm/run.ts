@@ -31,6 +31,9 @@ import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 
+/** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
+const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
+
 /** A kernel ready to launch, and what to do with its result. */
 interface PendingKernel {
   readonly compiled: CompiledModule;
@@ -345,6 +348,7 @@ class WasmRun {
         if (n.op === 'stored') return this.#stored(n.attrs.storage, n.attrs.version, n.dtype, n.shape);
         if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
         if (n.op === 'random') return randomValue(n.attrs.random, n.dtype, n.shape);
+        if (n.op === 'iota') return randomValue(COUNTER_WORDS, n.dtype, n.shape);
         return atAddress(this.#sources.residentAddress(n, this.#pinned), n.dtype, n.shape);
       case 'scalar': {
         const constant = this.#bound.get(n);

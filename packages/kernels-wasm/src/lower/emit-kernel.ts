@@ -263,7 +263,9 @@ function emitRowValue(k: RowKernel, lanes: Lanes, n: number): void {
   }
   emitRandomScalar(f, randomKeys(k.keys, n), a.cur, a.spec.dtype);
   if (lanes === 'f64x2' && a.spec.dtype === 'float32') f.op('f64.promote_f32');
-  f.op(lanes === 'f64x2' ? 'f64x2.splat' : 'f32x4.splat');
+  // The counter, converted as its vector loads are.
+  if (a.spec.dtype === 'int32' && lanes !== 'i32x4') f.op(lanes === 'f64x2' ? 'f64.convert_i32_s' : 'f32.convert_i32_s');
+  f.op(lanes === 'f64x2' ? 'f64x2.splat' : lanes === 'f32x4' ? 'f32x4.splat' : 'i32x4.splat');
 }
 
 /** `unroll` vectors per iteration while that many are left in the run. */

@@ -18,7 +18,9 @@ interface KernelArray {
    * A random input (float64 or float32, uniform in [0, 1)) that no memory
    * holds: a load computes element e's value by Philox 4x32-10 (philox.ts).
    * Its launch pointer is the index of element (0, ..., 0), its strides are
-   * in elements, and its key and stream come with the launch.
+   * in elements, and its key and stream come with the launch. An int32
+   * "random" array is the counter itself: element e's value is e (an index
+   * array, such as the positions along an axis; its key and stream are unused).
    */
   readonly random?: true;
   /**

@@ -98,10 +98,10 @@ describe('random arrays in kernels: Philox 4x32-10', () => {
     expect(total).toBeCloseTo(want.reduce((a, b) => a + b, 0), 12);
   });
 
-  test('a random array must be a float input, outside columns mode', () => {
+  test('a random array must be a float input (or the int32 counter), outside columns mode', () => {
     const bad = (change: (s: KernelSpec) => KernelSpec): (() => void) => () => validateSpec(change(spec('float64', 'contiguous')));
-    expect(bad((s) => ({ ...s, arrays: [{ ...s.arrays[0]!, dtype: 'int32' }, s.arrays[1]!], body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'cast', arg: 0, type: 'float64' }, { op: 'store', array: 1, arg: 1, type: 'float64' }] })))
-      .toThrow(/array 0 is random, so it must be float64 or float32/);
+    expect(bad((s) => ({ ...s, arrays: [{ ...s.arrays[0]!, dtype: 'uint8' }, s.arrays[1]!], body: [{ op: 'load', array: 0, type: 'uint8' }, { op: 'cast', arg: 0, type: 'float64' }, { op: 'store', array: 1, arg: 1, type: 'float64' }] })))
+      .toThrow(/array 0 is random, so it must be float64, float32 or int32 \(the counter itself\)/);
     expect(bad((s) => ({ ...s, arrays: [s.arrays[0]!, { ...s.arrays[1]!, random: true }] }))).toThrow(/array 1 is random, so it must be an input/);
   });
 

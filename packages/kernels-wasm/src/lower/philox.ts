@@ -142,8 +142,12 @@ function emitPhiloxScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, out: re
   out.forEach((l, i) => { f.op('local.get', at(R, i, 'word')).op('local.set', l); });
 }
 
-/** Leaves element e's value on the stack, in scalar code (`dtype` float64 or float32: validateSpec checks it). */
+/** Leaves element e's value on the stack, in scalar code (`dtype` float64, float32 or int32, the counter: validateSpec checks it). */
 function emitRandomScalar(f: FunctionBuilder, keys: RoundKeys, e: Local, dtype: KType): void {
+  if (dtype === 'int32') {
+    f.op('local.get', e);
+    return;
+  }
   const w0 = f.local('i32');
   if (dtype === 'float32') {
     emitPhiloxScalar(f, keys, e, [w0]);
@@ -232,6 +236,14 @@ function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: R
   const v = keys.vector;
   if (!v) throw new InternalError('random lanes need the vector keys');
   const wide = lanes === 'f64x2';
+  if (dtype === 'int32') {
+    // The counter: elements e..e+3 in i32x4, converted where the lanes are floats (only a cast to them reads it).
+    f.op('local.get', cur);
+    if (u > 0) f.op('i32.const', u * LANE_COUNT[lanes]).op('i32.add');
+    f.op('i32x4.splat').v128i32(0, 1, 2, 3).op('i32x4.add');
+    if (lanes !== 'i32x4') f.op(wide ? 'f64x2.convert_low_i32x4_s' : 'f32x4.convert_i32x4_s');
+    return;
+  }
   if (!wide || u % 2 === 0) {
     const e = f.local('i32');
     f.op('local.get', cur);

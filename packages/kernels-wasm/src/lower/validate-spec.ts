@@ -22,7 +22,7 @@ function validateSpec(spec: KernelSpec): void {
     }
     if (!a.random) return;
     const why = a.role !== 'in' ? 'must be an input'
-      : a.dtype !== 'float64' && a.dtype !== 'float32' ? 'must be float64 or float32'
+      : a.dtype !== 'float64' && a.dtype !== 'float32' && a.dtype !== 'int32' ? 'must be float64, float32 or int32 (the counter itself)'
         : spec.mode === 'columns' ? "cannot be read in 'columns' mode"
           : spec.contraction?.product === k ? 'cannot be the product' : undefined;
     if (why) throw new TypeError(`KernelSpec array ${k} is random, so it ${why}`);

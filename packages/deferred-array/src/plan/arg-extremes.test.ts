@@ -1,0 +1,89 @@
+// argmin and argmax as kernels (the extreme, then the first position that
+// holds it, positions from an iota no memory holds) against the reference
+// evaluator's own loop: random shapes, axes (none, negative, keepdims), views,
+// dtypes, ties, NaN, infinities and signed zeros, on 1 and 2 workers.
+import { afterAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
+import * as da from '../index.js';
+
+type Layout = 'plain' | 'transposed' | 'reversed' | 'strided';
+const DTYPES: da.DType[] = ['float64', 'float32', 'int32', 'uint8', 'int16', 'bool', 'uint32'];
+/** Few distinct values, so ties are common; NaN, infinities and both zeros among the floats. */
+const FLOATS = [0, -0, 1, -1, 2, NaN, Infinity, -Infinity, 2, 1];
+
+function operand(shape: readonly number[], dtype: da.DType, layout: Layout, seed: number, nans: boolean): da.DeferredArray {
+  const count = (s: readonly number[]): number => s.reduce((a, b) => a * b, 1);
+  const value = (i: number): number | boolean => {
+    const k = (i * 7 + seed) % FLOATS.length;
+    if (dtype === 'bool') return k % 3 === 0;
+    if (dtype.startsWith('float')) {
+      const v = FLOATS[k]!;
+      return Number.isNaN(v) && !nans ? 3 : v;
+    }
+    const w = (i * 13 + seed * 5) % 9;
+    return dtype.startsWith('u') ? w : w - 4;
+  };
+  const make = (s: readonly number[]): da.DeferredArray => da.array(Array.from({ length: count(s) }, (_, i) => value(i)) as number[], { dtype }).reshape([...s]);
+  if (shape.length === 0 || count(shape) === 0) return make(shape);
+  switch (layout) {
+    case 'plain': return make(shape);
+    case 'transposed': return make([...shape].reverse()).transpose();
+    case 'reversed': return make(shape).get(shape.map(() => '::-1').join(','));
+    case 'strided': return make(shape.map((d) => d * 2)).get(shape.map(() => '::2').join(','));
+  }
+}
+
+const program = fc.record({
+  shape: fc.array(fc.integer({ min: 1, max: 9 }), { minLength: 0, maxLength: 3 }),
+  dtype: fc.constantFrom(...DTYPES),
+  layout: fc.constantFrom<Layout>('plain', 'plain', 'transposed', 'reversed', 'strided'),
+  axis: fc.option(fc.integer({ min: -3, max: 2 }), { nil: undefined }),
+  keepdims: fc.boolean(),
+  op: fc.constantFrom('argmax', 'argmin') as fc.Arbitrary<'argmax' | 'argmin'>,
+  nans: fc.boolean(),
+  then: fc.constantFrom('none', 'add'),
+  seed: fc.nat(50),
+});
+
+afterAll(async () => {
+  await da.shutdown();
+});
+
+describe.each([1, 2])('argmin and argmax on %i worker(s)', (threads) => {
+  test('the reference evaluator\'s indices, for any shape, axis, view, dtype and special value', async () => {
+    const before = da.configure();
+    da.configure({ threads, inlineThreshold: 0 });
+    try {
+      await fc.assert(fc.asyncProperty(program, async (p) => {
+        const x = operand(p.shape, p.dtype, p.layout, p.seed, p.nans);
+        const axis = p.axis === undefined || p.shape.length === 0 ? undefined : ((p.axis % p.shape.length) + p.shape.length) % p.shape.length;
+        let y = x[p.op](axis === undefined ? { keepdims: p.keepdims } : { axis, keepdims: p.keepdims });
+        if (p.then === 'add') y = y.add(1);
+        da.configure({ backend: 'reference' });
+        const want = y.executeSync() as da.StdNdarray;
+        da.configure({ backend: 'wasm' });
+        const sync = y.executeSync() as da.StdNdarray;
+        const pooled = (await y.execute()) as da.StdNdarray;
+        const list = (r: da.StdNdarray): number[] => Array.from(r.data as Int32Array);
+        expect([y.dtype, [...sync.shape]]).toEqual([y.dtype, [...want.shape]]);
+        expect(list(sync)).toEqual(list(want));
+        expect(list(pooled)).toEqual(list(want));
+      }), { numRuns: 200, seed: 20261126 });
+    } finally {
+      da.configure({ backend: before.backend, threads: before.threads, inlineThreshold: before.inlineThreshold });
+    }
+  }, 120_000);
+});
+
+test('NumPy\'s answers: the first of equal extremes, the first NaN, -0 and +0 equal', () => {
+  const f = (v: number[], op: 'argmax' | 'argmin'): number => Number((da.array(v)[op]().executeSync() as da.StdNdarray).iget(0));
+  expect(f([1, 3, 3, 2], 'argmax')).toBe(1);
+  expect(f([1, NaN, 5, NaN], 'argmax')).toBe(1);
+  expect(f([1, NaN, 5, NaN], 'argmin')).toBe(1);
+  expect(f([0, -0, 0], 'argmax')).toBe(0);
+  expect(f([-0, 0], 'argmin')).toBe(0);
+  expect(f([-Infinity, Infinity, Infinity], 'argmax')).toBe(1);
+  const m = da.array([[1, 9, 9], [7, 2, NaN]]);
+  expect(Array.from((m.argmax({ axis: 1 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([1, 2]);
+  expect(Array.from((m.argmin({ axis: 0 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([0, 1, 1]);
+});

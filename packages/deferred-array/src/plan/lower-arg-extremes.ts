@@ -1,0 +1,46 @@
+// argmax(x, axis) as kernels: m = max(x, axis) (kept as a length-1 axis),
+// then the least position along the axis where x equals m, min(where(x == m,
+// position, n)), the positions an iota that no memory holds. Where x has a
+// NaN, max is NaN and the first NaN is the answer, as NumPy's argmax gives it:
+// a NaN position matches when m is NaN. argmin alike with min. Ties give the
+// first position, as NumPy. The reference evaluator keeps its own argmax.
+import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
+import { reduce } from '../ir/build-reduce.js';
+import { reshape } from '../ir/build-view.js';
+import { isFloat } from '../ir/dtypes.js';
+import { makeNode } from '../ir/node.js';
+import type { Node, NodeOf } from '../ir/node.js';
+import type { Plan } from './plan.js';
+import { rewriteGraph, withInputs } from './rewrite.js';
+
+function lowerArgExtreme(n: NodeOf<'argmin' | 'argmax'>): Node {
+  const [input] = n.inputs;
+  // Over every axis, NumPy's flat index: the positions along the flattened array.
+  const x = n.attrs.axes.length === input.shape.length && input.shape.length !== 1 ? reshape(input, [-1], n.op) : input;
+  const axis = x === input ? n.attrs.axes[0]! : 0;
+  const length = x.shape[axis]!;
+  const extreme = reduce(n.op === 'argmax' ? 'max' : 'min', x, { axis, keepdims: true });
+  let hit = elementwise('equal', [x, extreme]);
+  if (isFloat(x.dtype)) hit = elementwise('logicalOr', [hit, elementwise('logicalAnd', [elementwise('isnan', [x]), elementwise('isnan', [extreme])])]);
+  const along = x.shape.map((_, d) => (d === axis ? length : 1));
+  const position = reshape(makeNode('iota', [], [length], 'int32', { label: `positions along axis ${axis}`, of: x, axis }), along, n.op);
+  // Positions are chosen among in the data's float type where it holds them exactly (below 2^53, or 2^24 in
+  // float32), so the kernel keeps one lane type and vectorises.
+  const t = x.dtype === 'float64' ? 'float64' : x.dtype === 'float32' && length <= 2 ** 24 ? 'float32' : 'int32';
+  // Some position always holds the extreme (or the first NaN), so where none does any value past the last will do;
+  // one that does not depend on the length keeps the plan the same at other sizes (compiled functions).
+  const none = scalar(t === 'int32' ? 2 ** 31 - 1 : Infinity, t);
+  const first = reduce('min', elementwise('where', [hit, cast(position, t), none]), { axis, keepdims: true });
+  return reshape(cast(first, 'int32'), n.shape, n.op);
+}
+
+/** Rewrites argmin and argmax over a non-empty axis into kernels' ops. */
+function lowerArgExtremes(plan: Plan): Plan {
+  return rewriteGraph(plan, (n, inputs) => {
+    const m = withInputs(n, inputs);
+    if ((m.op !== 'argmin' && m.op !== 'argmax') || m.inputs[0].shape.length === 0) return m;
+    return lowerArgExtreme(m);
+  });
+}
+
+export { lowerArgExtremes };
