@@ -34,6 +34,8 @@ const cases: fc.Arbitrary<Case> = fc.record({
     fc.tuple(fc.constantFrom(...FLOATS, ...FLOATS, 'int32' as da.DType), fc.constantFrom(...FLOATS, 'int32' as da.DType)),
     // 32-bit integer products run in i32x4 lanes and wrap; uint32 shares them.
     fc.constantFrom<[da.DType, da.DType]>(['int32', 'int32'], ['uint32', 'uint32'], ['uint32', 'uint8'], ['int32', 'int16']),
+    // Narrower integers and bools run as the int32 product cast back, which wraps as NumPy's does at every step.
+    fc.constantFrom<[da.DType, da.DType]>(['int16', 'int16'], ['uint8', 'uint8'], ['int8', 'uint8'], ['bool', 'bool'], ['uint16', 'bool'], ['int8', 'int8']),
   ),
   layouts: fc.tuple(fc.constantFrom<Layout>('plain', 'plain', 'transposed', 'reversed', 'strided'), fc.constantFrom<Layout>('plain', 'plain', 'transposed', 'reversed', 'strided')),
   epilogue: fc.constantFrom('none', 'affine', 'sin', 'marked'),
@@ -48,10 +50,14 @@ function operand(shape: readonly number[], dtype: da.DType, layout: Layout, seed
   const n = shape.reduce((a, b) => a * b, 1);
   const value = (i: number): number => {
     const v = special && i % 5 === 2 ? SPECIAL[(i * 7 + seed) % SPECIAL.length]! : ((i * 7 + seed * 3) % 23) / 4 - 2.75;
-    if (!dtype.includes('int')) return v;
+    if (dtype.startsWith('float')) return v;
     const whole = Math.abs(v) < 1e6 ? Math.trunc(v * 4) : 2147483647;
-    // Unsigned operands: the same bits mod 2^bits, so products still wrap.
-    return dtype.startsWith('u') ? (whole & (dtype === 'uint8' ? 0xff : 0xffffffff)) >>> 0 : dtype === 'int16' ? (whole << 16) >> 16 : whole;
+    if (dtype === 'bool') return whole & 1;
+    // Integers: the same bits mod 2^bits (near the type's ends), so products and sums wrap.
+    const bits = dtype.endsWith('8') ? 8 : dtype.endsWith('16') ? 16 : 32;
+    const low = bits === 32 ? whole : whole & ((1 << bits) - 1);
+    if (dtype.startsWith('u')) return low >>> 0;
+    return bits === 32 ? whole : (low << (32 - bits)) >> (32 - bits);
   };
   const make = (s: readonly number[]): da.DeferredArray => da.array(Array.from({ length: n }, (_, i) => value(i)), { dtype: dtype }).reshape([...s]);
   const last = shape.length - 1;

@@ -80,6 +80,21 @@ const lowerOuter: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
   return elementwise('multiply', [reshape(cast(a, m.dtype), [-1, 1], 'outer'), reshape(cast(b, m.dtype), [1, -1], 'outer')]);
 });
 
+/** Product dtypes narrower than the contraction kernels' int32 lanes. */
+const NARROW_PRODUCTS: ReadonlySet<string> = new Set(['int8', 'uint8', 'int16', 'uint16', 'bool']);
+
+/**
+ * A matmul or dot of integers narrower than 32 bits (or of bools) is the
+ * int32 product the contraction kernels compute, cast back: a sum of
+ * products taken mod 2^32 and then mod 2^8 or 2^16 is the sum NumPy wraps at
+ * every step, and or-of-ands is a count of ands above zero (K < 2^31).
+ */
+const widenNarrowProducts: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
+  const m = withInputs(n, inputs);
+  if ((m.op !== 'matmul' && m.op !== 'dot') || !NARROW_PRODUCTS.has(m.dtype)) return m;
+  return cast(makeNode(m.op, m.inputs, m.shape, 'int32', m.attrs), m.dtype);
+});
+
 /** Orders every needed node after its inputs. */
 const schedule: Pass = (plan) => ({
   ...plan,
@@ -117,6 +132,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
+  ['widenNarrowProducts', widenNarrowProducts, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
   ['placeTemporaries', placeTemporaries, ['kernels']],
   ['fuseElementwise', fuseElementwise, ['kernels']],

@@ -29,7 +29,7 @@ const SPECIAL = [0, -0, 1, -1, 3, 0.1, NaN, Infinity, -Infinity, 5e-324, -2.2250
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'mergeCommon', 'reduceStrength', 'lowerArgExtremes', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
+      'collectOutputs', 'collectPins', 'mergeCommon', 'reduceStrength', 'lowerArgExtremes', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'widenNarrowProducts', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
       'assignBuffers',
     ]);
   });
@@ -312,14 +312,15 @@ describe('the planner', () => {
       expect(Object.is(f64(da.outer(da.array([-1]), da.array([0])).executeSync())[0], -0)).toBe(true);
     });
 
-    test('32-bit integer and float products as kernels; narrow integer and bool products through the reference evaluator', () => {
+    test('every product as a kernel: floats and 32-bit integers in their lanes, narrower integers and bools as int32 products', () => {
       const ai = da.arange(12, { dtype: 'int32' }).reshape([3, 4]);
       const bi = da.arange(8, { dtype: 'int32' }).reshape([4, 2]);
       expect(products(plan(ai.matmul(bi)))).toHaveLength(1);
       expect(products(plan(ai.astype('uint32').matmul(bi.astype('uint32'))))).toHaveLength(1);
       expect(products(plan(ai.matmul(bi.astype('float32'))))).toHaveLength(1);
-      expect(products(plan(ai.astype('int16').matmul(bi.astype('int16'))))).toHaveLength(0);
-      expect(products(plan(ai.astype('bool').matmul(bi.astype('bool'))))).toHaveLength(0);
+      // Narrower integers and bools: the int32 product, cast back.
+      expect(products(plan(ai.astype('int16').matmul(bi.astype('int16'))))).toHaveLength(1);
+      expect(products(plan(ai.astype('bool').matmul(bi.astype('uint8'))))).toHaveLength(1);
     });
   });
 

@@ -1,9 +1,9 @@
 // The WebAssembly backend: fused groups run as generated SIMD kernels over
 // its runtime's heap (floating-point matmul and dot with their elementwise
 // epilogue among them); joins are copy kernels into bands of the result; views are
-// windows onto heap memory; argmin/argmax are lowered to kernels by the planner; the
-// few ops without a kernel yet (narrow integer and bool products) run through the
-// reference evaluator on the same data. executeSync() runs every kernel on the calling
+// windows onto heap memory; argmin/argmax and narrow integer products are lowered to
+// kernels by the planner; what no kernel serves runs through the reference evaluator
+// on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
 import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
