@@ -28,16 +28,23 @@ interface SidePaths {
   readonly rows: readonly PathRow[];
 }
 
-/** Times ours (execute(), into an out, as a view, executeSync()) against a JS loop into a fresh array and into an owned one. */
-async function pathRow(name: string, bar: number, ours: () => da.DeferredArray, js: (out: Float64Array) => Float64Array, n: number, rounds: number): Promise<PathRow> {
-  const owned = new Float64Array(n);
-  const out = new Float64Array(n);
+type Result = Float64Array | Int32Array;
+
+/**
+ * Times ours (execute(), into an out, as a view, executeSync()) against a JS
+ * loop into a fresh array and into an owned one; results of n elements of
+ * `Out` (float64 unless given).
+ */
+async function pathRow<R extends Result = Float64Array>(name: string, bar: number, ours: () => da.DeferredArray, js: (out: R) => R, n: number, rounds: number,
+  Out: new (n: number) => R = Float64Array as unknown as new (n: number) => R): Promise<PathRow> {
+  const owned = new Out(n);
+  const out = new Out(n);
   const run = {
     ours: () => ours().execute(),
     oursOut: () => ours().execute({ out }),
     oursView: () => da.scope(async () => { await ours().execute(); }),
     oursSync: () => ours().executeSync(),
-    jsFresh: () => js(new Float64Array(n)),
+    jsFresh: () => js(new Out(n)),
     jsOwned: () => js(owned),
   };
   for (const f of Object.values(run)) for (let i = 0; i < 2; i++) await f();
@@ -53,7 +60,7 @@ async function pathRow(name: string, bar: number, ours: () => da.DeferredArray, 
 }
 
 /** Equal, or within 1e-9 of the largest magnitude (scans cut into pieces round apart from one long loop). */
-function sameWithin(a: Float64Array, b: Float64Array): boolean {
+function sameWithin(a: Result, b: Result): boolean {
   let scale = 0;
   for (const v of b) scale = Math.max(scale, Math.abs(v));
   return a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]!) <= 1e-9 * scale);
@@ -98,17 +105,64 @@ function columnCumsumRow(rows: number, cols: number, rounds: number): Promise<Pa
   }, rows * cols, rounds);
 }
 
+/** argmax along the rows of a rows x cols float64 matrix: the first largest of each row. */
+function argmaxRow(rows: number, cols: number, rounds: number): Promise<PathRow> {
+  const x = randomData(rows * cols, 19, -1, 1);
+  const dx = da.wrap(x).reshape([rows, cols]);
+  return pathRow<Int32Array>(`argmax axis 1, ${rows} x ${cols}`, 1, () => da.argmax(dx, { axis: 1 }), (out) => {
+    for (let r = 0; r < rows; r++) {
+      const at = r * cols;
+      let best = 0;
+      let v = x[at]!;
+      for (let j = 1; j < cols; j++) if (x[at + j]! > v) { v = x[at + j]!; best = j; }
+      out[r] = best;
+    }
+    return out;
+  }, rows, rounds, Int32Array);
+}
+
+/** concat of two float64 arrays of n elements each: the JS a user would write copies them with set(). */
+function concatRow(n: number, rounds: number): Promise<PathRow> {
+  const [a, b] = [randomData(n, 23, -1, 1), randomData(n, 29, -1, 1)];
+  const [da0, db] = [da.wrap(a), da.wrap(b)];
+  return pathRow(`concat, 2 x 2^${Math.log2(n)}`, 1, () => da.concat([da0, db]), (out) => {
+    out.set(a, 0);
+    out.set(b, n);
+    return out;
+  }, 2 * n, rounds);
+}
+
+/** An int32 matrix product n x n: the JS loop in i-k-j order, products wrapping as int32 (Math.imul). */
+function intMatmulRow(n: number, rounds: number): Promise<PathRow> {
+  const a = Int32Array.from(randomData(n * n, 31, -1000, 1000), (v) => Math.floor(v));
+  const b = Int32Array.from(randomData(n * n, 37, -1000, 1000), (v) => Math.floor(v));
+  const [dA, dB] = [da.wrap(a).reshape([n, n]), da.wrap(b).reshape([n, n])];
+  return pathRow<Int32Array>(`int32 matmul ${n}`, 1, () => da.matmul(dA, dB), (out) => {
+    out.fill(0);
+    for (let i = 0; i < n; i++) {
+      for (let k = 0; k < n; k++) {
+        const v = a[i * n + k]!;
+        for (let j = 0; j < n; j++) out[i * n + j] = (out[i * n + j]! + Math.imul(v, b[k * n + j]!)) | 0;
+      }
+    }
+    return out;
+  }, n * n, rounds, Int32Array);
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
-    rows: [await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds)],
+    rows: [
+      await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
+      await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
+    ],
   };
 }
 
 function printSidePaths(r: SidePaths): string {
   const ms = (v: number): string => `${v.toFixed(1)} ms`.padStart(11);
   const lines = [
-    `Paths beside the fused one, float64, against JS loops (median of ${r.rounds} rounds, variants in turn; execute() on ${r.threads} worker(s);`,
+    `Paths beside the fused one, against JS loops (median of ${r.rounds} rounds, variants in turn; execute() on ${r.threads} worker(s);`,
     '  the result as a fresh array, into an owned { out }, as a heap view in a scope; executeSync() a fresh array)',
     `  ${''.padEnd(30)}${'execute()'.padStart(11)}${'{ out }'.padStart(11)}${'view'.padStart(11)}${'sync'.padStart(11)}${'JS fresh'.padStart(11)}${'JS owned'.padStart(11)}`,
   ];
