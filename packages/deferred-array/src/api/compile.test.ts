@@ -197,6 +197,8 @@ describe('compile', () => {
       [(a, b) => da.stack([a, b], { axis: 1 }).expandDims(0).squeeze(0), [da.placeholder([n]), da.placeholder([n])], [[[3], [3]], [[8], [8]]]],
       [(a, b) => a.matmul(b).add(1).sqrt(), [da.placeholder([n, 3]), da.placeholder([3, m])], [[[2, 3], [3, 5]], [[17, 3], [3, 1]], [[1, 3], [3, 9]]]],
       [(a) => a.argmax({ axis: 1 }), [da.placeholder([n, m])], [[[3, 4]], [[6, 2]]]],
+      [(a) => a.argmin().add(a.astype('float32').argmax({ axis: 0 })), [da.placeholder([n, m])], [[[3, 4]], [[6, 2]], [[1, 5]]]],
+      [(a, b) => a.astype('int8').matmul(b.astype('int8')).add(1), [da.placeholder([n, 3]), da.placeholder([3, m])], [[[2, 3], [3, 5]], [[7, 3], [3, 1]]]],
       [(a, b) => da.where(a.gt(0), a, b).exp().pin().add(1).mul(a.pinCse()), [da.placeholder([n]), da.placeholder([n])], [[[5], [5]], [[33], [33]]]],
     ];
     for (const [fn, ps, calls] of cases) {

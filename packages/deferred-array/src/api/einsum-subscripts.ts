@@ -155,7 +155,14 @@ function splitArguments(args: readonly unknown[]): { operands: unknown[]; inputs
   if (operands.length === 0) {
     throw new TypeError(`einsum: the first argument is the subscripts string or an operand followed by its sublist; got ${describe(first)} alone`);
   }
-  const output = args.length % 2 === 1 ? parseSublist(args[args.length - 1], 'the output sublist') : undefined;
+  const last = args[args.length - 1];
+  if (args.length % 2 === 1 && !Array.isArray(last)) {
+    throw new TypeError(
+      `einsum: operand ${operands.length} has no sublist after it (got ${describe(last)} last); the interleaved form is ` +
+      'einsum(a, [0, 1], b, [1, 2], [0, 2]), each operand followed by its sublist, the output sublist last and optional',
+    );
+  }
+  const output = args.length % 2 === 1 ? parseSublist(last, 'the output sublist') : undefined;
   const text = (w: Written): string => {
     const l = [...w.letters];
     if (w.ellipsis >= 0) l.splice(w.ellipsis, 0, ELLIPSIS);

@@ -75,7 +75,10 @@ test("the greedy order is NumPy's einsum_path(optimize='greedy') where a label i
 /** einsum by its definition: every assignment of the labels, the product of the operands there, summed into the output. */
 function direct(terms: string[], output: string, arrays: Array<{ shape: number[]; values: number[] }>): { shape: number[]; values: number[] } {
   const sizes = new Map<string, number>();
-  terms.forEach((t, k) => [...t].forEach((l, i) => sizes.set(l, Math.max(sizes.get(l) ?? 1, arrays[k]!.shape[i]!))));
+  // A label's length is the one other than 1, where an operand has one (0 included): 1 broadcasts.
+  terms.forEach((t, k) => [...t].forEach((l, i) => {
+    if ((sizes.get(l) ?? 1) === 1) sizes.set(l, arrays[k]!.shape[i]!);
+  }));
   const labels = [...sizes.keys()];
   const shape = [...output].map((l) => sizes.get(l)!);
   const values = new Array<number>(shape.reduce((p, n) => p * n, 1)).fill(0);
@@ -115,7 +118,7 @@ interface RandomSpec {
 
 const LABELS = 'abcdE';
 const randomSpec: fc.Arbitrary<RandomSpec> = fc.record({
-  sizes: fc.array(fc.integer({ min: 1, max: 3 }), { minLength: LABELS.length, maxLength: LABELS.length }),
+  sizes: fc.array(fc.integer({ min: 0, max: 3 }), { minLength: LABELS.length, maxLength: LABELS.length }),
   terms: fc.array(fc.array(fc.record({ label: fc.integer({ min: 0, max: LABELS.length - 1 }), broadcast: fc.integer({ min: 0, max: 4 }) }), { maxLength: 3 }), { minLength: 1, maxLength: 4 }),
   implicit: fc.boolean(),
   pick: fc.array(fc.boolean(), { minLength: LABELS.length, maxLength: LABELS.length }),
@@ -187,6 +190,11 @@ describe('what einsum gives back', () => {
     expect(signs(da.einsum('i->', da.array([-0, -0])))).toEqual([false]);
   });
 
+  test('a label of length 1 broadcasts against one of length 0, as NumPy', () => {
+    expect(got(da.einsum('ij,jk->ik', da.ones([2, 1]), da.ones([0, 3])))).toEqual({ shape: [2, 3], dtype: 'float64', values: [0, 0, 0, 0, 0, 0] });
+    expect(got(da.einsum('bi,bi->b', da.ones([1, 2]), da.ones([0, 2])))).toEqual({ shape: [0], dtype: 'float64', values: [] });
+  });
+
   test('JS numbers are 0-d operands', () => {
     expect(got(da.einsum(',i->i', 2, da.array([1, 2, 3])))).toEqual({ shape: [3], dtype: 'float64', values: [2, 4, 6] });
   });
@@ -210,7 +218,8 @@ describe('bad input says what was wrong', () => {
     ['lengths that differ', () => da.einsum('ij,jk', m, da.ones([4, 2])), /'j' in "ij,jk" has length 3 in operand 0 and 4 in operand 1/],
     ['a diagonal of a non-square pair', () => da.einsum('ii', m), /label 'i' repeats in operand 0 over axes of lengths 2 and 3/],
     ['a bad sublist', () => da.einsum(m, [0, 60]), /holds number 60; a sublist holds integers in \[0, 52\)/],
-    ['a sublist that is not a list', () => da.einsum(m, 'ij' as unknown as da.Sublist), /must be a list of integers/],
+    ['a sublist that is not a list', () => da.einsum(m, 'ij' as unknown as da.Sublist, m, [0]), /must be a list of integers/],
+    ['an operand without its sublist', () => da.einsum(m, [0, 1], m), /operand 1 has no sublist after it/],
   ];
   test.each(cases)('%s', (_, f, message) => {
     expect(f).toThrow(message);

@@ -74,9 +74,9 @@ function labelSizes(terms: readonly Term[], text: string): Map<string, number> {
   return sizes;
 }
 
-/** Drops axes of length 1 whose label is longer elsewhere: the operand is constant along them. */
+/** Drops axes of length 1 whose label has another length (0 too) elsewhere: the operand is constant along them. */
 function dropBroadcast(t: Term, sizes: ReadonlyMap<string, number>): Term {
-  const axes = t.labels.flatMap((l, i) => (t.x.shape[i] === 1 && sizes.get(l)! > 1 ? [i] : []));
+  const axes = t.labels.flatMap((l, i) => (t.x.shape[i] === 1 && sizes.get(l) !== 1 ? [i] : []));
   if (axes.length === 0) return t;
   return { x: squeeze(t.x, axes), labels: t.labels.filter((_, i) => !axes.includes(i)) };
 }

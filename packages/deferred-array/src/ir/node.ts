@@ -81,6 +81,8 @@ interface StoredAttrs extends Labelled {
 interface IotaAttrs extends Labelled {
   readonly of: Node;
   readonly axis: number;
+  /** The longest length the plan that made it computes with exactly (its positions held in float32: 2^24). */
+  readonly longest?: number;
 }
 
 /** random: the generator's key and the stream (the counter's upper words) this array draws from. */
@@ -350,7 +352,14 @@ function walk(roots: readonly Node[], children: (n: Node) => readonly Node[], se
   return order;
 }
 
-export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder };
+/**
+ * What a node follows in an order that rebuilds or rewrites graphs: its
+ * inputs, and for an iota the array whose axis it counts (not an input: no
+ * value of it is read, but its length is that axis's).
+ */
+const dependsOn = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] : n.inputs);
+
+export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder, dependsOn };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
   SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,

@@ -87,3 +87,21 @@ test('NumPy\'s answers: the first of equal extremes, the first NaN, -0 and +0 eq
   expect(Array.from((m.argmax({ axis: 1 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([1, 2]);
   expect(Array.from((m.argmin({ axis: 0 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([0, 1, 1]);
 });
+
+test('lowered, not left to the reference: argmax runs as kernels (steps are launches)', () => {
+  const x = da.wrap(Float64Array.from({ length: 1000 }, (_, i) => Math.sin(i)));
+  const before = da.stats().steps;
+  x.argmax().executeSync();
+  // The reference would take one step; the lowering launches the extreme, the search and the cast.
+  expect(da.stats().steps - before).toBeGreaterThanOrEqual(3);
+});
+
+test('a compiled float32 argmax carried past 2^24 positions is planned again there, with exact positions', () => {
+  const n = da.size('n');
+  const f = da.compile((x) => x.argmax(), [da.placeholder([n], 'float32')]);
+  const first = (r: unknown): number => Number((r as da.StdNdarray).iget(0));
+  expect(first(f.sync(Float32Array.from([1, 5, 2])))).toBe(1);
+  const big = new Float32Array(2 ** 24 + 3);
+  big[2 ** 24 + 1] = 7;
+  expect(first(f.sync(big))).toBe(2 ** 24 + 1);
+}, 60_000);

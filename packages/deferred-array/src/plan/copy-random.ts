@@ -1,9 +1,10 @@
-// A random array (or an iota, the positions along an axis) has no memory:
-// kernels compute its elements where they read them. This pass gives every other reader an array: a random array (or a
-// view or reshape of one) that is a result, an output, a store, pinned, or an
-// operand of something other than an elementwise op or a reduction the fuser
-// puts in kernels becomes a copy (astype to its own dtype, an elementwise
-// kernel that writes it once).
+// A random array, like an iota (the positions along an axis), has no memory:
+// kernels compute its elements where they read them. This pass gives every
+// other reader an array: a random array or iota (or a view or reshape of one)
+// that is a result, an output, a store, pinned, or an operand of something
+// other than an elementwise op or a reduction the fuser puts in kernels
+// becomes a copy (astype to its own dtype, an elementwise kernel that writes
+// it once).
 import { makeNode } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { isElementwise, isFusedReduction, isFusedScan, isWindow, rootsOf } from './plan.js';

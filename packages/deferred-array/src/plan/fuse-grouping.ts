@@ -25,9 +25,12 @@ interface Building {
   sealed: boolean;
 }
 
-/** Product dtypes the contraction kernels compute; others (narrow integers, bool) run through the reference evaluator. */
-const CONTRACTION_DTYPES: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32']);
-const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op === 'dot') && CONTRACTION_DTYPES.has(n.dtype);
+/**
+ * Products the contraction kernels compute (kernels-wasm's CONTRACTION_DTYPES, which only wasm/ imports);
+ * widenNarrowProducts has made narrower ones int32 products already.
+ */
+const PRODUCT_DTYPES: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32']);
+const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op === 'dot') && PRODUCT_DTYPES.has(n.dtype);
 
 /** A group's reductions and scans: values that exist only once the group has run. */
 const endsOf = (g: Building): readonly Node[] => [...g.reductions, ...g.scans];

@@ -2,7 +2,7 @@
 // groups that run as one kernel (one pass over memory, no temporaries), with
 // the reductions that end them (over every axis, or over one set of axes). A group's members may have
 // several consumers and several may be stored (NEP output() marks, results,
-// or values read by other steps). A floating-point matmul or dot starts a
+// or values read by other steps). A matmul or dot starts a
 // group of its own, whose members are its elementwise epilogue. A scan
 // (cumsum, cumprod) ends a group as a reduction does, along one axis; its
 // value is stored whole, and the group takes no further members.

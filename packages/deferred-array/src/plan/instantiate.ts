@@ -4,7 +4,7 @@
 // fusion no longer holds at the new sizes (two members of a group that now
 // differ in shape) is not instantiable, and the caller plans afresh.
 import { dtypeInfo } from '../ir/dtypes.js';
-import { sameOp, topoOrder } from '../ir/node.js';
+import { dependsOn, sameOp, topoOrder } from '../ir/node.js';
 import { InternalError, lookup } from '../util/lookup.js';
 import type { Node } from '../ir/node.js';
 import { NotInstantiable, rebuildIota, rebuildNode } from '../ir/rebuild.js';
@@ -16,8 +16,7 @@ function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
   if (plan.stores.length > 0) throw new InternalError('a trace stage is not instantiated at new sizes');
   const to = new Map<Node, Node>();
   // An iota follows the array whose axis it counts, so that array is rebuilt first.
-  const after = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] : n.inputs);
-  for (const n of topoOrder(rootsOf(plan), after)) {
+  for (const n of topoOrder(rootsOf(plan), dependsOn)) {
     const m = leaves.get(n) ?? (n.op === 'iota'
       ? rebuildIota(n, lookup(to, n.attrs.of, 'the array an iota counts along'))
       : rebuildNode(n, n.inputs.map((i) => lookup(to, i, `input ${i.id} rebuilt`))));

@@ -13,6 +13,9 @@ import type { Node, NodeOf } from '../ir/node.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
+/** Every integer up to this is a float32. */
+const FLOAT32_EXACT = 2 ** 24;
+
 function lowerArgExtreme(n: NodeOf<'argmin' | 'argmax'>): Node {
   const [input] = n.inputs;
   // Over every axis, NumPy's flat index: the positions along the flattened array.
@@ -22,11 +25,13 @@ function lowerArgExtreme(n: NodeOf<'argmin' | 'argmax'>): Node {
   const extreme = reduce(n.op === 'argmax' ? 'max' : 'min', x, { axis, keepdims: true });
   let hit = elementwise('equal', [x, extreme]);
   if (isFloat(x.dtype)) hit = elementwise('logicalOr', [hit, elementwise('logicalAnd', [elementwise('isnan', [x]), elementwise('isnan', [extreme])])]);
-  const along = x.shape.map((_, d) => (d === axis ? length : 1));
-  const position = reshape(makeNode('iota', [], [length], 'int32', { label: `positions along axis ${axis}`, of: x, axis }), along, n.op);
   // Positions are chosen among in the data's float type where it holds them exactly (below 2^53, or 2^24 in
-  // float32), so the kernel keeps one lane type and vectorises.
-  const t = x.dtype === 'float64' ? 'float64' : x.dtype === 'float32' && length <= 2 ** 24 ? 'float32' : 'int32';
+  // float32), so the kernel keeps one lane type and vectorises. A plan carried to a longer axis (a compiled
+  // function's) is made again there, with int32 positions.
+  const t = x.dtype === 'float64' ? 'float64' : x.dtype === 'float32' && length <= FLOAT32_EXACT ? 'float32' : 'int32';
+  const along = x.shape.map((_, d) => (d === axis ? length : 1));
+  const iota = makeNode('iota', [], [length], 'int32', { label: `positions along axis ${axis}`, of: x, axis, ...(t === 'float32' ? { longest: FLOAT32_EXACT } : {}) });
+  const position = reshape(iota, along, n.op);
   // Some position always holds the extreme (or the first NaN), so where none does any value past the last will do;
   // one that does not depend on the length keeps the plan the same at other sizes (compiled functions).
   const none = scalar(t === 'int32' ? 2 ** 31 - 1 : Infinity, t);

@@ -7,6 +7,7 @@ import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import { cast, elementwise } from '../ir/build-elementwise.js';
 import { reshape } from '../ir/build-view.js';
+import { dot, matmul } from '../ir/build-linalg.js';
 import type { Node } from '../ir/node.js';
 import { isWindow, readBy, rootsOf } from './plan.js';
 import type { MarkedOutput, Plan, StoreTarget } from './plan.js';
@@ -92,7 +93,9 @@ const NARROW_PRODUCTS: ReadonlySet<string> = new Set(['int8', 'uint8', 'int16', 
 const widenNarrowProducts: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
   const m = withInputs(n, inputs);
   if ((m.op !== 'matmul' && m.op !== 'dot') || !NARROW_PRODUCTS.has(m.dtype)) return m;
-  return cast(makeNode(m.op, m.inputs, m.shape, 'int32', m.attrs), m.dtype);
+  // Ordinary nodes (casts around the builder's product), so a compiled plan carries to new sizes.
+  const [a, b] = m.inputs.map((x) => cast(x, 'int32')) as [Node, Node];
+  return cast(m.op === 'matmul' ? matmul(a, b) : dot(a, b), m.dtype);
 });
 
 /** Orders every needed node after its inputs. */

@@ -3,7 +3,7 @@
 // the plan's results, outputs and pins onto the new graph.
 import { inheritMark, markOf } from '../ir/marks.js';
 import { reshape } from '../ir/build-view.js';
-import { copyNode, topoOrder } from '../ir/node.js';
+import { copyNode, dependsOn, makeNode, topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
 import { rootsOf } from './plan.js';
@@ -28,8 +28,11 @@ function withInputs(n: Node, inputs: readonly Node[]): Node {
 function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => Node): Plan {
   const to = new Map<Node, Node>();
   let changed = false;
-  for (const n of topoOrder(rootsOf(plan))) {
-    const m = visit(n, n.inputs.map((i) => lookup(to, i, 'rewritten input')));
+  // An iota follows the array it counts along, and names that array's rewritten node.
+  for (const n of topoOrder(rootsOf(plan), dependsOn)) {
+    const of = n.op === 'iota' ? lookup(to, n.attrs.of, 'rewritten iota array') : undefined;
+    const given = n.op === 'iota' && of !== n.attrs.of ? makeNode('iota', [], n.shape, n.dtype, { ...n.attrs, of: of! }) : n;
+    const m = visit(given, n.inputs.map((i) => lookup(to, i, 'rewritten input')));
     if (m !== n) changed = true;
     to.set(n, m);
   }

@@ -1,5 +1,5 @@
 // The WebAssembly backend: fused groups run as generated SIMD kernels over
-// its runtime's heap (floating-point matmul and dot with their elementwise
+// its runtime's heap (matmul and dot with their elementwise
 // epilogue among them); joins are copy kernels into bands of the result; views are
 // windows onto heap memory; argmin/argmax and narrow integer products are lowered to
 // kernels by the planner; what no kernel serves runs through the reference evaluator

@@ -80,12 +80,12 @@ type KInstr =
  * epilogue): C = A @ B over (batch x) rows of C, into the epilogue's input
  * array `product`, which the body loads like any input. Sizes, pointers and
  * strides of A and B come with the launch. Every element of C is a sum in k
- * order from +0, one rounding per multiply and per add, as the reference
- * evaluator computes it.
+ * order from +0, as the reference evaluator computes it: floats with one
+ * rounding per multiply and per add, integers wrapping.
  */
 interface ContractionSpec {
-  /** int32 and uint32 products wrap, as NumPy's: their low 32 bits are the same either way. */
-  readonly dtype: 'float64' | 'float32' | 'int32' | 'uint32';
+  /** One of CONTRACTION_DTYPES. int32 and uint32 products wrap, as NumPy's: their low 32 bits are the same either way. */
+  readonly dtype: ContractionDType;
   /** The epilogue input array (contiguous, of `dtype`) that receives C. */
   readonly product: number;
   /**
@@ -131,7 +131,11 @@ interface KernelSpec {
 
 const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint32: 4, int16: 2, uint16: 2, int8: 1, uint8: 1, bool: 1 };
 
-export { KTYPE_BYTES };
+/** The product dtypes the contraction kernels compute. */
+const CONTRACTION_DTYPES = ['float64', 'float32', 'int32', 'uint32'] as const;
+type ContractionDType = (typeof CONTRACTION_DTYPES)[number];
+
+export { KTYPE_BYTES, CONTRACTION_DTYPES };
 /** Elementwise operations, with deferred-array's (NumPy's) semantics: the op table's rows (ops/elementwise-ops.ts). */
 export type { KUnary, KBinary };
 export type { KType, InnerStride, KernelArray, KReduce, KScan, GatherMode, KInstr, KernelSpec, ContractionSpec, TempSpec };

@@ -233,8 +233,6 @@ function emitRandomVector(f: FunctionBuilder, v: VectorKeys, e: Local, dtype: 'f
  */
 function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: RoundKeys, cur: Local, u: number,
   stash: readonly [Local, Local]): void {
-  const v = keys.vector;
-  if (!v) throw new InternalError('random lanes need the vector keys');
   const wide = lanes === 'f64x2';
   if (dtype === 'int32') {
     // The counter: elements e..e+3 in i32x4, converted where the lanes are floats (only a cast to them reads it).
@@ -244,6 +242,8 @@ function emitRandomLanes(f: FunctionBuilder, lanes: Lanes, dtype: KType, keys: R
     if (lanes !== 'i32x4') f.op(wide ? 'f64x2.convert_low_i32x4_s' : 'f32x4.convert_i32x4_s');
     return;
   }
+  const v = keys.vector;
+  if (!v) throw new InternalError('random lanes need the vector keys');
   if (!wide || u % 2 === 0) {
     const e = f.local('i32');
     f.op('local.get', cur);

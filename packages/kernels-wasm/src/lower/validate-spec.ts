@@ -1,7 +1,7 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
 import { isBoolResult } from './op-rules.js';
-import { KTYPE_BYTES } from './kernel-spec.js';
+import { CONTRACTION_DTYPES, KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 
 const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
@@ -95,7 +95,7 @@ function validateSpec(spec: KernelSpec): void {
 
 function validateContraction(spec: KernelSpec, c: NonNullable<KernelSpec['contraction']>): void {
   const fail = (why: string): never => { throw new TypeError(`KernelSpec.contraction ${JSON.stringify(c)}: ${why}`); };
-  if (!['float64', 'float32', 'int32', 'uint32'].includes(c.dtype)) fail('dtype must be float64, float32, int32 or uint32');
+  if (!(CONTRACTION_DTYPES as readonly string[]).includes(c.dtype)) fail(`dtype must be one of ${CONTRACTION_DTYPES.join(', ')}`);
   if (c.vectorise !== 'columns' && c.vectorise !== 'rows') fail("vectorise must be 'columns' or 'rows'");
   const a = spec.arrays[c.product];
   if (!a) return fail(`product array ${c.product} does not exist`);
