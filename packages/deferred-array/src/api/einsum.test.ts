@@ -2,9 +2,10 @@
 // on both backends, the greedy order against NumPy's einsum_path, random
 // subscripts against a direct sum over every label, and bad input.
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { keepBackend } from '../../test/keep-backend.js';
 import { greedyPath } from './einsum-path.js';
 
 interface Arr { readonly shape: number[]; readonly dtype: da.DType; readonly values: Array<number | boolean> }
@@ -24,13 +25,7 @@ const got = (x: da.DeferredArray): Arr => {
 const want = (c: Arr): Arr => ({ shape: c.shape, dtype: c.dtype, values: c.values });
 const EPS: Partial<Record<da.DType, number>> = { float64: 2 ** -52, float32: 2 ** -23 };
 
-const { backend } = da.configure();
-afterEach(() => {
-  da.configure({ backend });
-});
-afterAll(async () => {
-  await da.shutdown();
-});
+keepBackend();
 
 describe.each(['reference', 'wasm'] as const)('against NumPy on the %s backend', (b) => {
   test(`${V.cases.length} cases, ${new Set(V.cases.map((c) => c.subscripts)).size} subscript strings`, () => {

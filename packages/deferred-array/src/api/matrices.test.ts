@@ -3,8 +3,9 @@
 // against NumPy (test/vectors/matrices.json, from scripts/numpy/gen_matrices.py),
 // on both backends: shapes, dtypes and values; and bad input.
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, describe, expect, test } from '@jest/globals';
+import { describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
+import { keepBackend } from '../../test/keep-backend.js';
 
 interface Arr { readonly shape: number[]; readonly values: number[] }
 type Case<T> = T & Arr;
@@ -38,13 +39,7 @@ const got = (x: da.DeferredArray): Arr => {
 };
 const want = (c: Arr): Arr => ({ shape: c.shape, values: c.values });
 
-const { backend } = da.configure();
-afterEach(() => {
-  da.configure({ backend });
-});
-afterAll(async () => {
-  await da.shutdown();
-});
+keepBackend();
 
 describe.each(['reference', 'wasm'] as const)('against NumPy on the %s backend', (b) => {
   test('eye, identity and tri', () => {
