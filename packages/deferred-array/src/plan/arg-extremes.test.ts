@@ -105,3 +105,20 @@ test('a compiled float32 argmax carried past 2^24 positions is planned again the
   big[2 ** 24 + 1] = 7;
   expect(first(f.sync(big))).toBe(2 ** 24 + 1);
 }, 60_000);
+
+test('the maximum and its position over one axis share one maximum; a position asked for twice is found once', () => {
+  const x = da.wrap(Float64Array.from({ length: 60 }, (_, i) => Math.cos(i))).reshape([6, 10]);
+  const count = (text: string, what: RegExp): number => text.match(what)?.length ?? 0;
+  const both = x.max({ axis: 1 }).add(x.argmax({ axis: 1 }));
+  expect(count(both.explain(), /= max\(/g)).toBe(1);
+  expect(Array.from((both.executeSync() as da.StdNdarray).data as Float64Array)).toEqual(
+    Array.from({ length: 6 }, (_, r) => {
+      const row = Array.from({ length: 10 }, (_, j) => Math.cos(r * 10 + j));
+      const m = Math.max(...row);
+      return m + row.indexOf(m);
+    }),
+  );
+  const twice = x.argmin().add(x.argmin());
+  expect(count(twice.explain(), /= iota/g)).toBe(1);
+  expect(Number((twice.executeSync() as da.StdNdarray).iget(0))).toBe(2 * 22);
+});

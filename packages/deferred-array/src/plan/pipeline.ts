@@ -129,9 +129,9 @@ type Target = 'nodes' | 'kernels';
 const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectOutputs', collectOutputs, ['nodes', 'kernels']],
   ['collectPins', collectPins, ['nodes', 'kernels']],
+  ['lowerArgExtremes', lowerArgExtremes, ['kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
   ['reduceStrength', reduceStrength, ['kernels']],
-  ['lowerArgExtremes', lowerArgExtremes, ['kernels']],
   ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
