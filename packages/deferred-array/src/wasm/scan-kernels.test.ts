@@ -94,7 +94,8 @@ describe('scans as kernels', () => {
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
-  });
+    // Five lines of up to 200,003 elements, each built twice and compared: 3-4 s on an idle 2-core machine, more under CI's load.
+  }, 60_000);
 
   test.each([
     ['float64 over axis 0', [37, 19], 0, 'float64', /vectorised as f64x2/],
