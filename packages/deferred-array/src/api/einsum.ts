@@ -99,11 +99,8 @@ function sumOut(t: Term, keep: ReadonlySet<string>): Term {
 }
 
 /** The product of two terms over the labels they share, keeping the labels in `kept`. */
-function contract(left: Term, right: Term, kept: readonly string[]): Term {
+function contract(a: Term, b: Term, kept: readonly string[]): Term {
   const keep = new Set(kept);
-  // A label only one side has and the result drops is summed on that side first.
-  const a = sumOut(left, new Set([...kept, ...right.labels]));
-  const b = sumOut(right, new Set([...kept, ...left.labels]));
   const inB = new Set(b.labels);
   const inA = new Set(a.labels);
   const batch = a.labels.filter((l) => inB.has(l) && keep.has(l));

@@ -3,7 +3,8 @@
 // the plan's results, outputs and pins onto the new graph.
 import { inheritMark, markOf } from '../ir/marks.js';
 import { reshape } from '../ir/build-view.js';
-import { copyNode, dependsOn, makeNode, topoOrder } from '../ir/node.js';
+import { copyNode, dependsOn, topoOrder } from '../ir/node.js';
+import { rebuildIota } from '../ir/rebuild.js';
 import type { Node } from '../ir/node.js';
 import { lookup } from '../util/lookup.js';
 import { rootsOf } from './plan.js';
@@ -30,8 +31,7 @@ function rewriteGraph(plan: Plan, visit: (n: Node, inputs: readonly Node[]) => N
   let changed = false;
   // An iota follows the array it counts along, and names that array's rewritten node.
   for (const n of topoOrder(rootsOf(plan), dependsOn)) {
-    const of = n.op === 'iota' ? lookup(to, n.attrs.of, 'rewritten iota array') : undefined;
-    const given = n.op === 'iota' && of !== n.attrs.of ? makeNode('iota', [], n.shape, n.dtype, { ...n.attrs, of: of! }) : n;
+    const given = n.op === 'iota' ? rebuildIota(n, lookup(to, n.attrs.of, 'rewritten iota array')) : n;
     const m = visit(given, n.inputs.map((i) => lookup(to, i, 'rewritten input')));
     if (m !== n) changed = true;
     to.set(n, m);

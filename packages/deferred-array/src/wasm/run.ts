@@ -236,20 +236,22 @@ class WasmRun {
     for (const x of parts) {
       const band = { dtype: n.dtype, shape: x.shape, ptr: out.ptr + at * out.strides[axis]! * bytes, strides: out.strides };
       at += x.shape[axis]!;
-      if (sizeOf(x.shape) === 0) continue;
-      const built = buildCopy(x, band);
-      this.launches++;
-      launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `${n.op} operand into [${n.shape.join(', ')}]` }, this.heap);
+      if (sizeOf(x.shape) > 0) this.#copyInto(x, band, launchInline, `${n.op} operand into [${n.shape.join(', ')}]`);
     }
     return out;
+  }
+
+  /** Copies window `from` into window `to` (cast to its dtype) by a copy kernel on this thread. */
+  #copyInto(from: HeapValue, to: HeapValue, launchInline: Launcher<LaunchResult>, label: string): void {
+    const built = buildCopy(from, to);
+    this.launches++;
+    launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
   }
 
   /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
   #copy(v: HeapValue, dtype: DType, launchInline: Launcher<LaunchResult>, label: string): HeapValue {
     const copy = this.#keep(allocValue(this.#kernelHeap, dtype, v.shape, this.#alloc));
-    const built = buildCopy(v, copy);
-    this.launches++;
-    launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
+    this.#copyInto(v, copy, launchInline, label);
     return copy;
   }
 
@@ -278,9 +280,7 @@ class WasmRun {
       const t = targetValue(st);
       if (v.ptr === t.ptr && v.strides.every((x, i) => x === t.strides[i] || v.shape[i]! <= 1)) continue;
       if (sizeOf(t.shape) === 0) continue;
-      const built = buildCopy(v, t);
-      this.launches++;
-      launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label: `store into ${st.storage.name}` }, this.heap);
+      this.#copyInto(v, t, launchInline, `store into ${st.storage.name}`);
     }
   }
 
