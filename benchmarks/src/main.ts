@@ -13,6 +13,7 @@ import { productsReport } from './products.js';
 import { openStreams, streamingLimits } from './streaming.js';
 import { printResults, printStartup, resultsReport, startupReport } from './results.js';
 import { printVectorMath, vectorMathReport } from './vector-math.js';
+import { mathTargetsReport, printMathTargets } from './math-targets.js';
 import { columnsReport, printColumns } from './columns.js';
 import { monteCarloReport, printMonteCarlo } from './monte-carlo.js';
 import { callCostsReport, printCallCosts } from './call-costs-report.js';
@@ -76,6 +77,7 @@ async function main(): Promise<void> {
     console.log(`\n${printNpy(await npyReport(N, RUNS))}`);
     console.log(`\n${printBigFile(await bigFileReport(Number(process.env['BIG_GB'] ?? 1), 1, true))}`);
     console.log(`\n${printVectorMath(vectorMathReport(MATH_N, RUNS), MATH_N, RUNS)}`);
+    console.log(`\n${printMathTargets(mathTargetsReport(MATH_N, Math.max(RUNS, 7)), MATH_N, Math.max(RUNS, 7))}`);
     console.log(`\n${printMonteCarlo(await monteCarloReport(Number(process.env['MC_N'] ?? 1e8), 3))}`);
   }
   console.log(

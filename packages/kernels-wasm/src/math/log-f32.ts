@@ -86,4 +86,4 @@ function logEverywhere(e: Emitter, x: V): V {
   return e.select(ok, y, special);
 }
 
-export { logF32 };
+export { logF32, logShort };

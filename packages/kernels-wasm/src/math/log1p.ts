@@ -40,8 +40,18 @@ function log1pDD(e: Emitter, x: V, xl?: V, twice?: V): V {
   return e.select(ordinary, y, special);
 }
 
+/**
+ * Vectors whose lanes all have 2^-29 <= |x| and -1 < x < Infinity (most of
+ * most data) skip the series and special-value selects: log1pDD's common
+ * lanes alone, the same bits.
+ */
 function log1pF64(e: Emitter, x: V): V {
-  return log1pDD(e, x);
+  const common = e.and(e.and(e.gt(x, e.f64(-1)), e.lt(x, e.f64(Infinity))), e.ge(e.abs(x), e.f64(2 ** -29)));
+  return e.choose(e.not(common), () => log1pDD(e, x), () => {
+    const u = e.add(e.f64(1), x);
+    const err = e.select(e.ge(u, e.f64(2)), e.sub(e.f64(1), e.sub(u, x)), e.sub(x, e.sub(u, e.f64(1))));
+    return logTable(e, u, offsetOf(e, u), e.div(err, u));
+  });
 }
 
 export { log1pF64, log1pDD };

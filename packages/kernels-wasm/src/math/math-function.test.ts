@@ -36,6 +36,25 @@ describe('mathFunction', () => {
     expect(buildMathModule(fn, lanes, { inline: true })).not.toEqual(buildMathModule(fn, lanes));
   });
 
+  // A result must not depend on the lanes beside it (a kernel's vectors start where its blocks
+  // do, so a shifted view groups elements differently): inputs shifted by one give results shifted by one, though
+  // each element then shares its vector with others, and vectors take the other side of a short form's branch.
+  test.each(available.flatMap((fn) => LANES.map((lanes) => [fn, lanes] as const)))('%s %s: each lane independent of the lanes beside it', (fn, lanes) => {
+    const Ctor = lanes === 'f64x2' ? Float64Array : Float32Array;
+    const [a, b] = sampleInputs(fn, lanes === 'f64x2' ? 'float64' : 'float32', 4096, 11);
+    const [x, y] = [Ctor.from(a), b && Ctor.from(b)];
+    const runner = createMathRunner(fn, lanes, { inline: true });
+    const shifted = <T extends Float64Array | Float32Array>(v: T): T => {
+      const out = v.slice() as T;
+      out.set(v.subarray(1));
+      out[v.length - 1] = v[0]!;
+      return out;
+    };
+    const bits = (v: Float64Array | Float32Array): Uint32Array => new Uint32Array(v.buffer, v.byteOffset, v.byteLength / 4);
+    // Element i + 1 moves to lane i: every vector pairs it with other elements.
+    expect(bits(runner.run(shifted(x), y && shifted(y)))).toEqual(bits(shifted(runner.run(x, y))));
+  });
+
   test('memoises per (module, fn, lanes) and keeps the function internal', () => {
     const m = new ModuleBuilder();
     const a = mathFunction(m, 'sin', 'f64x2');

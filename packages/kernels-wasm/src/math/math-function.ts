@@ -1,16 +1,15 @@
 // mathFunction: adds to a module (once) an internal function computing a
 // math function lane-wise, (param v128 [v128]) (result v128).
 //
-// f32x4 uses a native f32x4 generator where there is one (exp, log: twice
-// the lanes per instruction). Otherwise it runs an f64x2 algorithm on each
-// half, promoted, and demotes the results: a float-accuracy one where there is
-// one (sin, cos: ~2^-32 relative error, cheaper polynomials), else the
-// float64 algorithm itself. Either way the f64 result is within ~2^-29 ulp of
-// f32 of the truth before the one rounding to f32, so the result is within
-// 0.5 + 2^-29 ulp of f32, which every float32 bar accepts.
+// f32x4 uses a native f32x4 generator where there is one (registry.ts's
+// F32_NATIVE: twice the lanes per instruction, within the float32 bar of 2
+// ulp). Otherwise it runs an f64x2 algorithm on each half, promoted, and
+// demotes the results (via-f64.ts): a float-accuracy one where there is one
+// (expm1, tanh: cheaper polynomials), else the float64 algorithm itself.
+// Either way the f64 result is within ~2^-29 ulp of f32 of the truth before
+// the one rounding to f32, so the result is within 0.5 + 2^-29 ulp of f32.
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder } from '../encode/function-builder.js';
-import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import { Emitter } from './emitter.js';
 import type { ConstantTable, LookupTables, V } from './emitter.js';
 import { MATH_CONSTANTS_OFFSET, MATH_TABLES_OFFSET } from '../heap/constants.js';
@@ -19,7 +18,8 @@ import { MATH_CONSTANTS, constantAddress } from './constant-pool.js';
 import type { ConstantPool } from './constant-pool.js';
 import type { MathContext } from './context.js';
 import { F32_NATIVE, F32_VIA_F64, GENERATORS, MATH_ARITY, isMathFn } from './registry.js';
-import type { MathFn, MathLanes, F64Generator, Operands } from './registry.js';
+import type { MathFn, MathLanes, Operands } from './registry.js';
+import { viaF64 } from './via-f64.js';
 import { InternalError } from '../internal-error.js';
 
 const defined = new WeakMap<ModuleBuilder, Map<string, number>>();
@@ -108,30 +108,6 @@ function isMathAvailable(fn: MathFn, lanes: MathLanes): boolean {
   return isMathFn(fn) && (lanes === 'f64x2' || lanes === 'f32x4') && GENERATORS[fn] !== undefined;
 }
 
-/** f(each operand), keeping the operands' count in the type. */
-function mapOperands(args: Operands, f: (a: V) => V): Operands {
-  if (args.length === 1) return [f(args[0])];
-  const x = f(args[0]);
-  return [x, f(args[1])];
-}
-
-function emitF32ViaF64(e: Emitter, args: Operands, gen: F64Generator, ctx: MathContext): V {
-  const half = (high: boolean): V => {
-    const widened = mapOperands(args, (a) => {
-      if (!high) return e.op('f64x2.promote_low_f32x4', a);
-      e.push(a).push(a);
-      e.f.shuffle(HIGH_TO_LOW);
-      return e.op('f64x2.promote_low_f32x4', e.save());
-    });
-    return e.op('f32x4.demote_f64x2_zero', gen(e, widened, ctx));
-  };
-  const lo = half(false);
-  const hi = half(true);
-  e.push(lo).push(hi);
-  e.f.shuffle(JOIN_LOW_HALVES);
-  return e.save();
-}
-
 /** fn lane-wise on `args`: the float64 generator, or for f32x4 the native one or the f64x2 one on each half. */
 function emitMath(e: Emitter, fn: MathFn, lanes: MathLanes, args: Operands, ctx: MathContext): V {
   const gen = GENERATORS[fn];
@@ -139,7 +115,7 @@ function emitMath(e: Emitter, fn: MathFn, lanes: MathLanes, args: Operands, ctx:
   const native = F32_NATIVE[fn];
   return lanes === 'f64x2' ? gen(e, args, ctx)
     : native ? native(e, args, ctx)
-    : emitF32ViaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
+    : viaF64(e, args, F32_VIA_F64[fn] ?? gen, ctx);
 }
 
 /** `arity` operands taken by `take`, last operand first. */

@@ -22,9 +22,12 @@ import { powF64 } from './pow.js';
 import { logaddexp2F64, logaddexpF64 } from './logaddexp.js';
 import { expF32 } from './exp-f32.js';
 import { logF32 } from './log-f32.js';
-import { cosF32ViaF64, sinF32ViaF64 } from './trig-f32.js';
+
 import { expm1F32ViaF64, tanhF32ViaF64 } from './expm1-tanh-f32.js';
 import { atanF32 } from './atan-f32.js';
+import { acoshF32, asinhF32 } from './inverse-hyperbolic-f32.js';
+import { log10F32, log1pF32, log2F32 } from './log-family-f32.js';
+import { cosF32, sinF32, tanF32 } from './trig-f32-native.js';
 
 const MATH_ARITY = {
   exp: 1, expm1: 1, exp2: 1, log: 1, log1p: 1, log2: 1, log10: 1,
@@ -87,6 +90,14 @@ const F32_NATIVE: Partial<Record<MathFn, F32Generator>> = {
   exp: unary(expF32),
   log: unary(logF32),
   atan: unary(atanF32),
+  asinh: unary(asinhF32),
+  acosh: unary(acoshF32),
+  log1p: unary(log1pF32),
+  log2: unary(log2F32),
+  log10: unary(log10F32),
+  sin: unary(sinF32),
+  cos: unary(cosF32),
+  tan: unary(tanF32),
 };
 
 /**
@@ -94,8 +105,6 @@ const F32_NATIVE: Partial<Record<MathFn, F32Generator>> = {
  * ones), run on the promoted halves of f32x4 operands in place of GENERATORS.
  */
 const F32_VIA_F64: Partial<Record<MathFn, F64Generator>> = {
-  sin: unary(sinF32ViaF64),
-  cos: unary(cosF32ViaF64),
   expm1: unary(expm1F32ViaF64),
   tanh: unary(tanhF32ViaF64),
 };

@@ -1,5 +1,6 @@
-// sin and cos for float32 lanes, evaluated in f64x2 on the promoted halves
-// (the f32x4 wrapper of math-function.ts) with float-sized work, the design
+// sin, cos and tan for float32 lanes on every argument, evaluated in f64x2 on
+// the promoted halves (via-f64.ts) with float-sized work: the forms
+// trig-f32-native.ts falls back to on lanes of 2^20 and past, the design
 // of glibc's and FreeBSD's sinf/cosf: the double precision result carries
 // ~2^-32 relative error, so the one rounding to float is all that shows.
 //   reduction: n = round(x*2/pi), y = (x - n*pio2_1) - n*pio2_1t, exact in
@@ -8,7 +9,9 @@
 //     Cody-Waite bound each lane is redone by the Payne-Hanek helper.
 //   kernels: FreeBSD's k_sinf.c and k_cosf.c (Bruce D. Evans), minimax in
 //     double: |sin(y)/y - s(y)| < 2^-37.5, |cos(y) - c(y)| < 2^-34.1 on
-//     [-pi/4, pi/4].
+//     [-pi/4, pi/4]; k_tanf.c for tan, |tan(y)/y - t(y)| < 2^-25.5, and
+//     -1/t(y) in odd quadrants (within 1 ulp of float: the fit's error is
+//     not far below the last rounding here).
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';
 import { roundToInt } from './f64-bits.js';
@@ -52,6 +55,27 @@ function cosKernel(e: Emitter, y: V): V {
   return e.add(e.add(e.add(e.f64(1), e.mul(z, e.f64(C[0]))), e.mul(w, e.f64(C[1]))), e.mul(e.mul(w, z), e.horner(z, [C[2], C[3]])));
 }
 
+// k_tanf.c's T[0..5], 0x15554d3418c99f.0p-54 ... 0x1362b9bf971bcd.0p-59.
+const T = [
+  0x15554d3418c99f * 2 ** -54, // 0.333331395030791399758
+  0x1112fd38999f72 * 2 ** -55, // 0.133392002712976742718
+  0x1b54c91d865afe * 2 ** -57, // 0.0533812378445670393523
+  0x191df3908c33ce * 2 ** -58, // 0.0245283181166547278873
+  0x185dadfcecf44e * 2 ** -61, // 0.00297435743359967304927
+  0x1362b9bf971bcd * 2 ** -59, // 0.00946564784943673166728
+] as const;
+
+/** k_tanf: y + s u + s w (t + w r), in its order of evaluation. */
+function tanKernel(e: Emitter, y: V): V {
+  const z = e.mul(y, y);
+  const r = e.add(e.f64(T[4]), e.mul(z, e.f64(T[5])));
+  const t = e.add(e.f64(T[2]), e.mul(z, e.f64(T[3])));
+  const w = e.mul(z, z);
+  const s = e.mul(z, y);
+  const u = e.add(e.f64(T[0]), e.mul(z, e.f64(T[1])));
+  return e.add(e.add(y, e.mul(s, u)), e.mul(e.mul(s, w), e.add(t, e.mul(w, r))));
+}
+
 function sinF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
   const [y, n] = reduce(e, ctx, x);
   const r = byQuadrant(e, n, sinKernel(e, y), cosKernel(e, y));
@@ -63,4 +87,13 @@ function cosF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
   return byQuadrant(e, e.op('i64x2.add', n, e.i64(1n)), sinKernel(e, y), cosKernel(e, y));
 }
 
-export { sinF32ViaF64, cosF32ViaF64 };
+function tanF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
+  const [y, n] = reduce(e, ctx, x);
+  const t = tanKernel(e, y);
+  const odd = e.op('i64x2.ne', e.and(n, e.i64(1n)), e.i64(0n));
+  const r = e.select(odd, e.div(e.f64(-1), t), t);
+  // Below 2^-12, tan x rounds to x in float (x^2/3 < 2^-25.6): keeps -0 and subnormals.
+  return e.select(e.lt(e.abs(x), e.f64(SINF_TINY)), x, r);
+}
+
+export { sinF32ViaF64, cosF32ViaF64, tanF32ViaF64, tanKernel, SINF_TINY };

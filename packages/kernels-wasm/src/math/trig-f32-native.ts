@@ -1,0 +1,110 @@
+// sin and cos for float32 lanes, the polynomials in f32x4 (four lanes an
+// instruction), the reduction in float64 on the promoted halves:
+//   y = (x - n*pio2_1) - n*pio2_1t, n = nearest(x*2/pi), as trig-f32.ts does
+//     (exact in its first step for n < 2^20, good to ~2^-66 absolute), then
+//     split into float yh + yl, its relative error about 2^-48;
+//   sin(y) = yh + (yl + yh z S(z)), cos(y) = (z^2 C(z) - z/2 - yh yl) + 1,
+//     z = yh^2, Cephes' sinf/cosf minimax polynomials on [-pi/4, pi/4], so
+//     that one rounding dominates: within 1 ulp.
+// tan keeps its polynomial (k_tanf.c's, trig-f32.ts) in float64 on the halves,
+// after the same reduction, the odd quadrants' -1/t included.
+// Vectors whose lanes all have |x| < 2^20 take these alone; other vectors
+// (larger arguments, Infinity, NaN) also run the float64 form of trig-f32.ts
+// on their promoted halves and take it on those lanes.
+import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
+import type { Emitter, V } from './emitter.js';
+import type { MathContext } from './context.js';
+import { INVPIO2, PIO2_1, PIO2_1T } from './rem-pio2.js';
+import { SINF_TINY, cosF32ViaF64, sinF32ViaF64, tanF32ViaF64, tanKernel } from './trig-f32.js';
+import { viaF64 } from './via-f64.js';
+
+// FreeBSD's k_sinf.c S1..S4 and k_cosf.c C1..C3 (C0 = -0.4999999973 is -1/2 in float),
+// lowest degree first (Emitter.horner's order).
+const S = [-0.166666666416265235595, 0.0083333293858894631756, -0.000198393348360966317347, 0.0000027183114939898219064] as const;
+const C = [0.0416666233237390631894, -0.00138867637746099294692, 0.0000243904487962774090654] as const;
+/** n < 2^20 keeps n*pio2_1 exact. */
+const NATIVE_HI = 2 ** 20;
+
+interface Reduced {
+  readonly yh: V;
+  readonly yl: V;
+  /** n as i32x4. */
+  readonly n: V;
+}
+
+/** The low two lanes of a and of b, joined (lanes 0, 1 of a, then 0, 1 of b). */
+function joinLow(e: Emitter, a: V, b: V): V {
+  e.push(a).push(b);
+  e.f.shuffle(JOIN_LOW_HALVES);
+  return e.save();
+}
+
+function reduce(e: Emitter, x: V): Reduced {
+  const half = (high: boolean): Reduced => {
+    let h = x;
+    if (high) {
+      e.push(x).push(x);
+      e.f.shuffle(HIGH_TO_LOW);
+      h = e.save();
+    }
+    const xd = e.op('f64x2.promote_low_f32x4', h);
+    const nd = e.nearest(e.mul(xd, e.f64(INVPIO2)));
+    const y = e.sub(e.sub(xd, e.mul(nd, e.f64(PIO2_1))), e.mul(nd, e.f64(PIO2_1T)));
+    const yh = e.op('f32x4.demote_f64x2_zero', y);
+    const yl = e.op('f32x4.demote_f64x2_zero', e.sub(y, e.op('f64x2.promote_low_f32x4', yh)));
+    return { yh, yl, n: e.op('i32x4.trunc_sat_f64x2_s_zero', nd) };
+  };
+  const lo = half(false);
+  const hi = half(true);
+  return { yh: joinLow(e, lo.yh, hi.yh), yl: joinLow(e, lo.yl, hi.yl), n: joinLow(e, lo.n, hi.n) };
+}
+
+function kernels(e: Emitter, { yh, yl }: Reduced): [V, V] {
+  const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
+  const z = F('mul', yh, yh);
+  const sin = F('add', yh, F('add', yl, F('mul', F('mul', yh, z), e.horner(z, S, 'f32x4'))));
+  const small = F('sub', F('sub', F('mul', F('mul', z, z), e.horner(z, C, 'f32x4')), F('mul', e.f32(0.5), z)), F('mul', yh, yl));
+  return [sin, F('add', small, e.f32(1))];
+}
+
+/** sin on quadrant n: sin, cos, -sin, -cos. */
+function byQuadrant(e: Emitter, n: V, sin: V, cos: V): V {
+  const odd = e.op('i32x4.ne', e.and(n, e.i32(1)), e.i32(0));
+  return e.xor(e.select(odd, cos, sin), e.shift('i32x4.shl', e.and(n, e.i32(2)), 30));
+}
+
+/** tan on promoted lanes with |x| < 2^20: the reduction above, k_tanf, -1/t on odd n. */
+function tanHalf(e: Emitter, x: V): V {
+  const nd = e.nearest(e.mul(x, e.f64(INVPIO2)));
+  const t = tanKernel(e, e.sub(e.sub(x, e.mul(nd, e.f64(PIO2_1))), e.mul(nd, e.f64(PIO2_1T))));
+  const half = e.mul(nd, e.f64(0.5));
+  const r = e.select(e.ne(half, e.nearest(half)), e.div(e.f64(-1), t), t);
+  return e.select(e.lt(e.abs(x), e.f64(SINF_TINY)), x, r);
+}
+
+function withLargeLanes(e: Emitter, ctx: MathContext, x: V, native: () => V, f64: typeof sinF32ViaF64): V {
+  const ok = e.op('f32x4.lt', e.op('f32x4.abs', x), e.f32(NATIVE_HI));
+  return e.choose(e.not(ok), () => e.select(ok, native(), viaF64(e, [x], (g, [h], c) => f64(g, h, c), ctx)), native);
+}
+
+function sinF32(e: Emitter, x: V, ctx: MathContext): V {
+  return withLargeLanes(e, ctx, x, () => {
+    const r = reduce(e, x);
+    const [sin, cos] = kernels(e, r);
+    return e.select(e.op('f32x4.lt', e.op('f32x4.abs', x), e.f32(SINF_TINY)), x, byQuadrant(e, r.n, sin, cos));
+  }, sinF32ViaF64);
+}
+
+function cosF32(e: Emitter, x: V, ctx: MathContext): V {
+  return withLargeLanes(e, ctx, x, () => {
+    const r = reduce(e, x);
+    const [sin, cos] = kernels(e, r);
+    return byQuadrant(e, e.op('i32x4.add', r.n, e.i32(1)), sin, cos);
+  }, cosF32ViaF64);
+}
+
+function tanF32(e: Emitter, x: V, ctx: MathContext): V {
+  return withLargeLanes(e, ctx, x, () => viaF64(e, [x], (g, [h]) => tanHalf(g, h), ctx), tanF32ViaF64);
+}
+
+export { sinF32, cosF32, tanF32 };

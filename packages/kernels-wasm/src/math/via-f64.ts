@@ -1,0 +1,34 @@
+// An f64x2 generator run on f32x4 operands: each half promoted (exactly),
+// computed in float64, demoted once. Native float32 routines use it too, for
+// the lanes their short form does not serve (special values, hard ranges).
+import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
+import type { Emitter, V } from './emitter.js';
+import type { MathContext } from './context.js';
+import type { F64Generator, Operands } from './registry.js';
+
+/** f(each operand), keeping the operands' count in the type. */
+function mapOperands(args: Operands, f: (a: V) => V): Operands {
+  if (args.length === 1) return [f(args[0])];
+  const x = f(args[0]);
+  return [x, f(args[1])];
+}
+
+/** gen on the promoted halves of f32x4 `args`, the two results demoted and joined. */
+function viaF64(e: Emitter, args: Operands, gen: F64Generator, ctx: MathContext): V {
+  const half = (high: boolean): V => {
+    const widened = mapOperands(args, (a) => {
+      if (!high) return e.op('f64x2.promote_low_f32x4', a);
+      e.push(a).push(a);
+      e.f.shuffle(HIGH_TO_LOW);
+      return e.op('f64x2.promote_low_f32x4', e.save());
+    });
+    return e.op('f32x4.demote_f64x2_zero', gen(e, widened, ctx));
+  };
+  const lo = half(false);
+  const hi = half(true);
+  e.push(lo).push(hi);
+  e.f.shuffle(JOIN_LOW_HALVES);
+  return e.save();
+}
+
+export { viaF64 };
