@@ -3,7 +3,7 @@
 //   asinh |x| = log(2|x| + 1/(|x| + sqrt(x^2 + 1)))
 //   acosh x   = log(2x - 1/(x + sqrt(x^2 - 1)))
 // through log's short form (log-f32.ts, within 0.954 ulp). 2x is exact and
-// the other term is below 1/14 of the sum, so the argument is within
+// the other term at most 1/13.9 of 2x, so the argument is within
 // 1.25 * 2^-24 relative, which moves a result of at least acosh 2 = 1.317 by
 // at most 0.63 ulp: within 1.6 ulp of the true value, so at most 2 from the
 // correctly rounded one. Past 2^64, x^2 overflows to Infinity and the small

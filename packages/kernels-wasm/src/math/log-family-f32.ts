@@ -18,7 +18,7 @@ import type { MathContext } from './context.js';
 import { log2F64, log10F64 } from './log2-log10.js';
 import { log1pF64 } from './log1p.js';
 import { viaF64 } from './via-f64.js';
-import type { F64Generator } from './registry.js';
+import type { F64Generator } from './generator-types.js';
 
 const bitsF32 = (b: number): number => new Float32Array(new Uint32Array([b]).buffer)[0]!;
 const IVLN2HI = bitsF32(0x3fb8b000); // 1.4428710938e+00

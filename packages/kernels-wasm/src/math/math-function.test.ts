@@ -41,8 +41,15 @@ describe('mathFunction', () => {
   // each element then shares its vector with others, and vectors take the other side of a short form's branch.
   test.each(available.flatMap((fn) => LANES.map((lanes) => [fn, lanes] as const)))('%s %s: each lane independent of the lanes beside it', (fn, lanes) => {
     const Ctor = lanes === 'f64x2' ? Float64Array : Float32Array;
-    const [a, b] = sampleInputs(fn, lanes === 'f64x2' ? 'float64' : 'float32', 4096, 11);
-    const [x, y] = [Ctor.from(a), b && Ctor.from(b)];
+    // The domain samples (hard regions, special values), then ordinary values of [1, 100] (where the
+    // short forms serve, rare among the samples), then the two interleaved: vectors of each kind and mixed.
+    const [a, b] = sampleInputs(fn, lanes === 'f64x2' ? 'float64' : 'float32', 2048, 11);
+    const ordinary = (k: number): number => 1 + ((k * 0.6180339887498949) % 1) * 99;
+    const mixed = (samples: Float64Array, salt: number): number[] => {
+      const v = Array.from(samples);
+      return [...v, ...v.map((_, k) => ordinary(k + salt)), ...v.flatMap((u, k) => [u, ordinary(k + salt + 7)])];
+    };
+    const [x, y] = [Ctor.from(mixed(a, 0)), b && Ctor.from(mixed(b, 3))];
     const runner = createMathRunner(fn, lanes, { inline: true });
     const shifted = <T extends Float64Array | Float32Array>(v: T): T => {
       const out = v.slice() as T;

@@ -4,6 +4,7 @@
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';
 import { InternalError } from '../internal-error.js';
+import type { F32Generator, F64Generator, Operands } from './generator-types.js';
 import { expF64 } from './exp.js';
 import { logF64 } from './log.js';
 import { cosF64, sinF64 } from './trig.js';
@@ -22,7 +23,6 @@ import { powF64 } from './pow.js';
 import { logaddexp2F64, logaddexpF64 } from './logaddexp.js';
 import { expF32 } from './exp-f32.js';
 import { logF32 } from './log-f32.js';
-
 import { expm1F32ViaF64, tanhF32ViaF64 } from './expm1-tanh-f32.js';
 import { atanF32 } from './atan-f32.js';
 import { acoshF32, asinhF32 } from './inverse-hyperbolic-f32.js';
@@ -38,14 +38,6 @@ const MATH_ARITY = {
 
 type MathFn = keyof typeof MATH_ARITY;
 type MathLanes = 'f64x2' | 'f32x4';
-
-/** Emits fn over f64x2 operands and returns the result. */
-type F64Generator = (e: Emitter, args: Operands, ctx: MathContext) => V;
-/** Emits fn over f32x4 operands natively and returns the result. */
-type F32Generator = F64Generator;
-
-/** The operands of a generator: one or two vectors, as the function's arity says. */
-type Operands = readonly [V] | readonly [V, V];
 
 const unary = (g: (e: Emitter, x: V, ctx: MathContext) => V): F64Generator => (e, args, ctx) => g(e, args[0], ctx);
 const binary = (g: (e: Emitter, x: V, y: V) => V): F64Generator => (e, args) => {

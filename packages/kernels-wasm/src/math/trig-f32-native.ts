@@ -3,11 +3,14 @@
 //   y = (x - n*pio2_1) - n*pio2_1t, n = nearest(x*2/pi), as trig-f32.ts does
 //     (exact in its first step for n < 2^20, good to ~2^-66 absolute), then
 //     split into float yh + yl, its relative error about 2^-48;
-//   sin(y) = yh + (yl + yh z S(z)), cos(y) = (z^2 C(z) - z/2 - yh yl) + 1,
-//     z = yh^2, Cephes' sinf/cosf minimax polynomials on [-pi/4, pi/4], so
-//     that one rounding dominates: within 1 ulp.
-// tan keeps its polynomial (k_tanf.c's, trig-f32.ts) in float64 on the halves,
-// after the same reduction, the odd quadrants' -1/t included.
+//   sin(y) = yh + (yl + yh z S(z)), cos(y) = w + (((1 - w) - z/2) + z^2 C(z)
+//     - yh yl) with w = 1 - z/2 (musl's cosf order: (1 - w) - z/2 is w's
+//     rounding error, exactly), z = yh^2, FreeBSD's k_sinf/k_cosf
+//     coefficients in float, so that the last rounding dominates: within
+//     0.87 ulp of the truth on 7e5 sampled floats.
+// tan evaluates k_tanf.c's polynomial (trig-f32.ts; a fit to 2^-25.5, so
+// within 0.8 ulp) in float64 on the halves after the same reduction, the odd
+// quadrants' -1/t included.
 // Vectors whose lanes all have |x| < 2^20 take these alone; other vectors
 // (larger arguments, Infinity, NaN) also run the float64 form of trig-f32.ts
 // on their promoted halves and take it on those lanes.
@@ -63,8 +66,11 @@ function kernels(e: Emitter, { yh, yl }: Reduced): [V, V] {
   const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
   const z = F('mul', yh, yh);
   const sin = F('add', yh, F('add', yl, F('mul', F('mul', yh, z), e.horner(z, S, 'f32x4'))));
-  const small = F('sub', F('sub', F('mul', F('mul', z, z), e.horner(z, C, 'f32x4')), F('mul', e.f32(0.5), z)), F('mul', yh, yl));
-  return [sin, F('add', small, e.f32(1))];
+  // musl's cosf order: w = 1 - z/2 rounds once, and (1 - w) - z/2 recovers that rounding exactly.
+  const hz = F('mul', e.f32(0.5), z);
+  const w = F('sub', e.f32(1), hz);
+  const small = F('sub', F('mul', F('mul', z, z), e.horner(z, C, 'f32x4')), F('mul', yh, yl));
+  return [sin, F('add', w, F('add', F('sub', F('sub', e.f32(1), w), hz), small))];
 }
 
 /** sin on quadrant n: sin, cos, -sin, -cos. */

@@ -4,7 +4,7 @@
 import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';
-import type { F64Generator, Operands } from './registry.js';
+import type { F64Generator, Operands } from './generator-types.js';
 
 /** f(each operand), keeping the operands' count in the type. */
 function mapOperands(args: Operands, f: (a: V) => V): Operands {
