@@ -34,8 +34,16 @@ function logF32(e: Emitter, x: V): V {
   return y;
 }
 
-/** log(x) for positive normal finite x (any other lane gives garbage). */
-function logShort(e: Emitter, x: V): V {
+/** x = 2^k (1+f) with 1+f in [sqrt(2)/2, sqrt(2)), s = f/(2+f) and R(s^2), for positive normal finite x. */
+interface ShortParts {
+  /** k as a float. */
+  readonly dk: V;
+  readonly f: V;
+  readonly s: V;
+  readonly R: V;
+}
+
+function reduceShort(e: Emitter, x: V): ShortParts {
   const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
   // x = 2^k * xn with xn in [sqrt(2)/2, sqrt(2)): tmp = bits(x) - bits(sqrt(2)/2) holds k in its
   // exponent field and xn's place in the binade below it.
@@ -47,6 +55,13 @@ function logShort(e: Emitter, x: V): V {
   const z = F('mul', s, s);
   const w = F('mul', z, z);
   const R = F('add', F('mul', z, e.horner(w, [LG1, LG3], 'f32x4')), F('mul', w, e.horner(w, [LG2, LG4], 'f32x4')));
+  return { dk, f, s, R };
+}
+
+/** log(x) for positive normal finite x (any other lane gives garbage). */
+function logShort(e: Emitter, x: V): V {
+  const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
+  const { dk, f, s, R } = reduceShort(e, x);
   const tail = F('sub', F('sub', F('mul', s, F('sub', f, R)), F('mul', dk, e.f32(LN2_LO))), f);
   return F('sub', F('mul', dk, e.f32(LN2_HI)), tail);
 }
@@ -86,4 +101,4 @@ function logEverywhere(e: Emitter, x: V): V {
   return e.select(ok, y, special);
 }
 
-export { logF32, logShort };
+export { logF32, logShort, reduceShort, LN2_HI, LN2_LO };

@@ -18,6 +18,7 @@ import type { MathContext } from './context.js';
 import { log2F64, log10F64 } from './log2-log10.js';
 import { log1pF64 } from './log1p.js';
 import { viaF64 } from './via-f64.js';
+import { LN2_HI, LN2_LO, reduceShort } from './log-f32.js';
 import type { F64Generator } from './generator-types.js';
 
 const bitsF32 = (b: number): number => new Float32Array(new Uint32Array([b]).buffer)[0]!;
@@ -27,16 +28,8 @@ const IVLN10HI = bitsF32(0x3ede6000); // 4.3432617188e-01
 const IVLN10LO = bitsF32(0xb804ead9); // -3.1689971365e-05
 const LOG10_2HI = bitsF32(0x3e9a2080); // 3.0102920532e-01
 const LOG10_2LO = bitsF32(0x355427db); // 7.9034151668e-07
-const LN2_HI = bitsF32(0x3f317180); // 6.9313812256e-01
-const LN2_LO = bitsF32(0x3717f7d1); // 9.0580006145e-06
-// e_logf.c's Lg1..Lg4: |(log(1+s) - log(1-s))/s - Lg(s)| < 2^-34.24.
-const LG1 = 0xaaaaaa * 2 ** -24;
-const LG2 = 0xccce13 * 2 ** -25;
-const LG3 = 0x91e9ee * 2 ** -25;
-const LG4 = 0xf89e26 * 2 ** -26;
-/** bits(fround(sqrt(2)/2)), where the reduced 1+f starts. */
-const SQRT1_2_BITS = 0x3f3504f3;
 
+/** x = 2^k (1+f) for positive normal finite x, and log(1+f)'s terms. */
 interface Parts {
   /** k as a float. */
   readonly dk: V;
@@ -46,17 +39,10 @@ interface Parts {
   readonly r: V;
 }
 
-/** x = 2^k (1+f) for positive normal finite x, and log(1+f)'s terms. */
+/** log's short reduction (log-f32.ts), and fdlibm's k_log1pf terms from it. */
 function reduce(e: Emitter, x: V): Parts {
   const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
-  const tmp = e.op('i32x4.sub', x, e.i32(SQRT1_2_BITS));
-  const xn = e.op('i32x4.sub', x, e.and(tmp, e.i32(-0x800000)));
-  const dk = F('convert_i32x4_s', e.shift('i32x4.shr_s', tmp, 23));
-  const f = F('sub', xn, e.f32(1));
-  const s = F('div', f, F('add', e.f32(2), f));
-  const z = F('mul', s, s);
-  const w = F('mul', z, z);
-  const R = F('add', F('mul', z, e.horner(w, [LG1, LG3], 'f32x4')), F('mul', w, e.horner(w, [LG2, LG4], 'f32x4')));
+  const { dk, f, s, R } = reduceShort(e, x);
   const hfsq = F('mul', F('mul', e.f32(0.5), f), f);
   return { dk, f, hfsq, r: F('mul', s, F('add', hfsq, R)) };
 }
