@@ -114,6 +114,7 @@ DOMAINS = {
     'pow': [lambda r, d: log_uniform(r, 1e-3, 1e3, True), around_one, positives],
     'logaddexp': [lambda r, d: r.uniform(-10, 10), lambda r, d: r.uniform(-800, 800), lambda r, d: log_uniform(r, 1e-3, 1e4), tiny],
     'logaddexp2': [lambda r, d: r.uniform(-10, 10), lambda r, d: r.uniform(-1100, 1100), lambda r, d: log_uniform(r, 1e-3, 1e4), tiny],
+    'fmod': [lambda r, d: r.uniform(-100, 100), random_bits, everywhere, tiny],
 }
 
 
@@ -130,6 +131,9 @@ def second(fn, a, r, d):
         # Near a (where the sum doubles), a few units off (the log1p term matters), and far off (it vanishes).
         pick = r.random()
         return a + (log_uniform(r, 1e-17, 1) if pick < 0.3 else r.uniform(-8, 8) if pick < 0.8 else r.uniform(-200, 200))
+    if fn == 'fmod' and r.random() < 0.4:
+        # Quotients near an integer, where the rounded division's trunc can be one too many.
+        return a / r.randrange(1, 1000) * (1 + r.choice((-1, 1)) * log_uniform(r, 1e-17, 1e-10, True))
     return a * log_uniform(r, 1e-20, 1e20) if r.random() < 0.5 else random_bits(r, d)
 
 

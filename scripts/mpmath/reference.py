@@ -29,6 +29,13 @@ def exp2(x):
     return mpmath.power(2, x)
 
 
+def fmod(a, b):
+    """C's fmod, x - trunc(x/y) y with x's sign: exact for doubles (the remainder is one), so Python's math.fmod."""
+    if b == 0:
+        return mpf('nan')
+    return mpf(math.fmod(float(a), float(b)))
+
+
 FUNCTIONS = {
     'exp': mpmath.exp, 'expm1': mpmath.expm1, 'exp2': exp2,
     'log': mpmath.log, 'log1p': mpmath.log1p, 'log2': lambda x: mpmath.log(x, 2), 'log10': mpmath.log10,
@@ -40,8 +47,9 @@ FUNCTIONS = {
     'pow': mpmath.power, 'atan2': mpmath.atan2, 'hypot': mpmath.hypot,
     'logaddexp': lambda a, b: mpmath.log(mpmath.exp(a) + mpmath.exp(b)),
     'logaddexp2': lambda a, b: mpmath.log(mpmath.power(2, a) + mpmath.power(2, b), 2),
+    'fmod': fmod,
 }
-BINARY = {'pow', 'atan2', 'hypot', 'logaddexp', 'logaddexp2'}
+BINARY = {'pow', 'atan2', 'hypot', 'logaddexp', 'logaddexp2', 'fmod'}
 
 
 def round_to(v, fmt):

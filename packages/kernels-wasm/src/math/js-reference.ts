@@ -12,6 +12,8 @@ const JS_REFERENCE: Record<MathFn, (a: number, b: number) => number> = {
   // NumPy's npy_logaddexp(2) with V8's Math, as deferred-array's reference evaluator computes them.
   logaddexp: (a, b) => (a === b ? a + Math.LN2 : a - b > 0 ? a + Math.log1p(Math.exp(b - a)) : a - b <= 0 ? b + Math.log1p(Math.exp(a - b)) : a - b),
   logaddexp2: (a, b) => (a === b ? a + 1 : a - b > 0 ? a + Math.LOG2E * Math.log1p(2 ** (b - a)) : a - b <= 0 ? b + Math.LOG2E * Math.log1p(2 ** (a - b)) : a - b),
+  // JavaScript's % on numbers is C's fmod, exactly.
+  fmod: (a, b) => a % b,
 };
 
 export { JS_REFERENCE };

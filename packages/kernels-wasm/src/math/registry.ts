@@ -21,6 +21,7 @@ import { cbrtF64 } from './cbrt.js';
 import { hypotF64 } from './hypot.js';
 import { powF64 } from './pow.js';
 import { logaddexp2F64, logaddexpF64 } from './logaddexp.js';
+import { fmodF64 } from './fmod.js';
 import { expF32 } from './exp-f32.js';
 import { logF32 } from './log-f32.js';
 import { expm1F32ViaF64, tanhF32ViaF64 } from './expm1-tanh-f32.js';
@@ -33,17 +34,17 @@ const MATH_ARITY = {
   exp: 1, expm1: 1, exp2: 1, log: 1, log1p: 1, log2: 1, log10: 1,
   sin: 1, cos: 1, tan: 1, asin: 1, acos: 1, atan: 1,
   sinh: 1, cosh: 1, tanh: 1, asinh: 1, acosh: 1, atanh: 1,
-  cbrt: 1, pow: 2, atan2: 2, hypot: 2, logaddexp: 2, logaddexp2: 2,
+  cbrt: 1, pow: 2, atan2: 2, hypot: 2, logaddexp: 2, logaddexp2: 2, fmod: 2,
 } as const satisfies Record<string, 1 | 2>;
 
 type MathFn = keyof typeof MATH_ARITY;
 type MathLanes = 'f64x2' | 'f32x4';
 
 const unary = (g: (e: Emitter, x: V, ctx: MathContext) => V): F64Generator => (e, args, ctx) => g(e, args[0], ctx);
-const binary = (g: (e: Emitter, x: V, y: V) => V): F64Generator => (e, args) => {
+const binary = (g: (e: Emitter, x: V, y: V, ctx: MathContext) => V): F64Generator => (e, args, ctx) => {
   const [x, y] = args;
   if (y === undefined) throw new InternalError('a binary math function got one operand');
-  return g(e, x, y);
+  return g(e, x, y, ctx);
 };
 
 const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
@@ -72,6 +73,7 @@ const GENERATORS: Partial<Record<MathFn, F64Generator>> = {
   pow: binary(powF64),
   logaddexp: binary(logaddexpF64),
   logaddexp2: binary(logaddexp2F64),
+  fmod: binary(fmodF64),
 };
 
 /**

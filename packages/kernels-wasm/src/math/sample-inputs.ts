@@ -124,6 +124,7 @@ const DOMAINS: Record<MathFn, Sampler> = {
   hypot: mix((r) => r.uniform(-4, 4), randomBits, (r, d) => logUniform(r, MIN_SUB[d], MAX[d])),
   logaddexp: mix((r) => r.uniform(-10, 10), (r) => r.uniform(-800, 800), (r) => logUniform(r, 1e-3, 1e4), tiny),
   logaddexp2: mix((r) => r.uniform(-10, 10), (r) => r.uniform(-1100, 1100), (r) => logUniform(r, 1e-3, 1e4), tiny),
+  fmod: mix((r) => r.uniform(-100, 100), randomBits, (r, d) => logUniform(r, MIN_SUB[d], MAX[d]), tiny),
 };
 
 /** The second operand for the binary functions, given the first. */
@@ -143,6 +144,13 @@ function secondOperand(fn: MathFn, a: number, r: Rng, d: Dtype): number {
       // Near a (where the sum doubles), a few units off (the log1p term matters), and far off (it vanishes).
       const pick = r.next();
       return a + (pick < 0.3 ? logUniform(r, 1e-17, 1) : pick < 0.8 ? r.uniform(-8, 8) : r.uniform(-200, 200));
+    }
+    case 'fmod': {
+      // Quotients near an integer (where the division's rounding can make trunc one too many), across
+      // the exponent range (huge ones take the scalar long division), and any bits at all.
+      const pick = r.next();
+      if (pick < 0.4) return (a / (1 + r.int(1000))) * (1 + r.sign() * logUniform(r, 1e-17, 1e-10));
+      return pick < 0.8 ? a * logUniform(r, 1e-20, 1e20) : randomBits(r, d);
     }
     default: throw new TypeError(`${fn} takes one operand`);
   }

@@ -92,6 +92,12 @@ const ROWS: readonly Row[] = [
   ['pow', [2, -1074], SUB], ['pow', [2, -1075], 0], ['pow', [2, 1023], 2 ** 1023], ['pow', [2, 1024], INF], ['pow', [10, 308], 1e308],
   ['pow', [0.5, 1075], 0], ['pow', [1.0000001, 1e10], INF], ['pow', [MAX, -1], 5.562684646268003e-309], ['pow', [SUB, 0.5], 2.2227587494850775e-162],
   ['pow', [-SUB, 1], -SUB], ['pow', [3, 2], 9], ['pow', [7, 18], 1628413597910449],
+  // C99 F.9.7.1: fmod(+-0, y) = +-0 for y != 0; fmod(+-Inf, y) and fmod(x, 0) are NaN; fmod(x, +-Inf) = x; the sign is x's.
+  ['fmod', [0, 3], 0], ['fmod', [-0, 3], -0], ['fmod', [-0, -INF], -0], ['fmod', [INF, 3], NaN], ['fmod', [-INF, 3], NaN],
+  ['fmod', [3, 0], NaN], ['fmod', [3, -0], NaN], ['fmod', [0, 0], NaN], ['fmod', [3, INF], 3], ['fmod', [-3, -INF], -3],
+  ['fmod', [NaN, 1], NaN], ['fmod', [1, NaN], NaN], ['fmod', [-6, 3], -0], ['fmod', [6, -3], 0], ['fmod', [-7.5, 2], -1.5],
+  ['fmod', [7.5, -2], 1.5], ['fmod', [MAX, 3], MAX % 3], ['fmod', [MAX, SUB], 0], ['fmod', [SUB * 3, SUB * 2], SUB], ['fmod', [1, SUB], 0],
+  ['fmod', [MAX, MIN_NORMAL], 0], ['fmod', [5e-324, MAX], SUB], ['fmod', [1e300, 3], 1e300 % 3], ['fmod', [0.1, 0.01], 0.1 % 0.01],
 ];
 
 /** Rows whose inputs and outputs mean the same thing in float32 (NaN, infinities, zeros, exact results). */

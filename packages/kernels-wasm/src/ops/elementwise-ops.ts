@@ -70,10 +70,12 @@ interface Lowerings {
 }
 
 const NATIVE = { float: 'native', int: 'native' } as const;
-/** Transcendentals: the vector math library for floats; integers compute in floats before they get here. */
+/**
+ * The vector math library for floats (transcendentals, and fmod); integer
+ * operands (fmod's alone: a transcendental's integers compute in floats
+ * before they get here) take the host's scalar function, per element.
+ */
 const MATH = { float: 'math', int: 'host' } as const;
-/** Not written as instructions yet: the host's own scalar function, per element. */
-const HOST = { float: 'host', int: 'host' } as const;
 /** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
 const FLOAT_ONLY = { float: 'native', int: 'host' } as const;
 /** Integer division's results and flags per element; no lane form. */
@@ -140,7 +142,7 @@ const ELEMENTWISE_OPS = {
   logicalXor: op('binary', 'logical', NATIVE, EXACT),
   fmax: op('binary', 'arith', NATIVE, EXACT),
   fmin: op('binary', 'arith', NATIVE, EXACT),
-  fmod: op('binary', 'intArith', HOST, EXACT),
+  fmod: op('binary', 'intArith', MATH, EXACT),
   copysign: op('binary', 'float', FLOAT_ONLY, EXACT),
   heaviside: op('binary', 'float', FLOAT_ONLY, EXACT),
   /** The next representable value after x toward y, in x's float type (NumPy's nextafter: C's, per element). */

@@ -1,0 +1,88 @@
+// fmod in vector lanes (kernels-wasm's math/fmod.ts): bit for bit the
+// reference's (JavaScript's %, which is C's fmod), in float64 and float32, on
+// quotients near integers (where the rounded division's trunc is one too
+// many), across the exponent range (huge quotients take the scalar long
+// division) and on special values; in the vector loop and in the scalar one
+// (a strided read), with no host call left in the kernel.
+import * as da from '../index.js';
+import { keepBackend } from '../../test/keep-backend.js';
+
+keepBackend();
+beforeEach(() => { da.configure({ backend: 'wasm' }); });
+
+/** A seeded generator (mulberry32), so that a failure repeats. */
+function rng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
+  };
+}
+
+const SPECIAL = [0, -0, 1, -1, 3, -7.5, 0.1, 1e300, -1e-300, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
+  Infinity, -Infinity, NaN];
+
+/** n pairs: near-integer quotients, quotients from 1e-20 to 1e20, any bits, and every pair of special values. */
+function operands(n: number, seed: number): [number[], number[]] {
+  const r = rng(seed);
+  const bits = new Float64Array(1);
+  const words = new Uint32Array(bits.buffer);
+  const anyBits = (): number => { words[0] = r() * 2 ** 32; words[1] = r() * 2 ** 32; return bits[0]!; };
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const x = r() < 0.7 ? (r() - 0.5) * 200 : anyBits();
+    const pick = r();
+    const k = 1 + Math.floor(r() * 1000);
+    const y = pick < 0.4 ? (x / k) * (1 + (r() < 0.5 ? -1 : 1) * 10 ** (-10 - 7 * r()))
+      : pick < 0.8 ? x * 10 ** (40 * r() - 20) : anyBits();
+    a.push(x);
+    b.push(y);
+  }
+  for (const x of SPECIAL) for (const y of SPECIAL) { a.push(x); b.push(y); }
+  return [a, b];
+}
+
+const read = (y: da.DeferredArray): number[] => {
+  const nd = y.executeSync() as da.StdNdarray;
+  return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
+};
+
+function both(make: () => da.DeferredArray): [number[], number[]] {
+  const got = read(make());
+  da.configure({ backend: 'reference' });
+  try {
+    return [got, read(make())];
+  } finally {
+    da.configure({ backend: 'wasm' });
+  }
+}
+
+const same = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
+
+describe.each(['float64', 'float32'] as const)('fmod %s', (dtype) => {
+  test('vector and scalar loops agree with the reference bit for bit, with no host call', () => {
+    const [xs, ys] = operands(4000, dtype === 'float64' ? 1 : 2);
+    const a = da.array(xs, { dtype });
+    const b = da.array(ys, { dtype });
+    const text = da.fmod(a, b).explain({ kernels: true });
+    expect(text).toMatch(/vectorised as (f64x2|f32x4)/);
+    // Calls only to the module's own math routines (the rare lanes' long division), none to the host.
+    const calls = text.match(/call \$\S+/g) ?? [];
+    expect(calls.filter((c) => !c.startsWith('call $math.'))).toEqual([]);
+    for (const make of [() => da.fmod(a, b), () => da.fmod(a.get('::-3'), b.get('1::3')), () => da.fmod(a, 2.5)]) {
+      const [got, want] = both(make);
+      const bad = got.flatMap((g, i) => (same(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
+      expect(bad.slice(0, 5)).toEqual([]);
+    }
+  });
+});
+
+test('fmod: the sign is the dividend\'s, exact where the quotient is huge', () => {
+  const got = read(da.fmod(da.array([-7.5, 7.5, -6, 1e300, 5e-324 * 3, -0]), da.array([2, -2, 3, 3, 5e-324 * 2, 5])));
+  expect(got).toEqual([-1.5, 1.5, -0, 1e300 % 3, 5e-324, -0]);
+  expect(Object.is(got[2], -0)).toBe(true);
+});
