@@ -5,6 +5,7 @@
 // division) and on special values; in the vector loop and in the scalar one
 // (a strided read), with no host call left in the kernel.
 import * as da from '../index.js';
+import { onBothBackends, readNumbers, sameNumber } from '../../test/against-reference.js';
 import { keepBackend } from '../../test/keep-backend.js';
 
 keepBackend();
@@ -46,23 +47,6 @@ function operands(n: number, seed: number): [number[], number[]] {
   return [a, b];
 }
 
-const read = (y: da.DeferredArray): number[] => {
-  const nd = y.executeSync() as da.StdNdarray;
-  return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
-};
-
-function both(make: () => da.DeferredArray): [number[], number[]] {
-  const got = read(make());
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, read(make())];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
-
-const same = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
-
 describe.each(['float64', 'float32'] as const)('fmod %s', (dtype) => {
   test('vector and scalar loops agree with the reference bit for bit, with no host call', () => {
     const [xs, ys] = operands(4000, dtype === 'float64' ? 1 : 2);
@@ -74,15 +58,15 @@ describe.each(['float64', 'float32'] as const)('fmod %s', (dtype) => {
     const calls = text.match(/call \$\S+/g) ?? [];
     expect(calls.filter((c) => !c.startsWith('call $math.'))).toEqual([]);
     for (const make of [() => da.fmod(a, b), () => da.fmod(a.get('::-3'), b.get('1::3')), () => da.fmod(a, 2.5)]) {
-      const [got, want] = both(make);
-      const bad = got.flatMap((g, i) => (same(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
+      const [got, want] = onBothBackends(make);
+      const bad = got.flatMap((g, i) => (sameNumber(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
       expect(bad.slice(0, 5)).toEqual([]);
     }
   });
 });
 
 test('fmod: the sign is the dividend\'s, exact where the quotient is huge', () => {
-  const got = read(da.fmod(da.array([-7.5, 7.5, -6, 1e300, 5e-324 * 3, -0]), da.array([2, -2, 3, 3, 5e-324 * 2, 5])));
+  const got = readNumbers(da.fmod(da.array([-7.5, 7.5, -6, 1e300, 5e-324 * 3, -0]), da.array([2, -2, 3, 3, 5e-324 * 2, 5])));
   expect(got).toEqual([-1.5, 1.5, -0, 1e300 % 3, 5e-324, -0]);
   expect(Object.is(got[2], -0)).toBe(true);
 });

@@ -4,6 +4,7 @@
 // (a strided read), bit for bit the reference's scalar functions (NaN
 // payloads aside), with no host call left in the kernel.
 import * as da from '../index.js';
+import { onBothBackends, sameNumber } from '../../test/against-reference.js';
 
 const initial = da.configure().backend;
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -28,22 +29,6 @@ function pairs(dtype: DType): [da.DeferredArray, da.DeferredArray] {
   return [make(a), make(b)];
 }
 
-const read = (y: da.DeferredArray): number[] => {
-  const nd = y.executeSync() as da.StdNdarray;
-  return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
-};
-
-function both(make: () => da.DeferredArray): [number[], number[]] {
-  const got = read(make());
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, read(make())];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
-
-const same = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
 const fn = da as unknown as Record<string, (...xs: da.DeferredArray[]) => da.DeferredArray>;
 
 describe.each(['float64', 'float32', 'int32'] as const)('%s', (dtype) => {
@@ -56,8 +41,8 @@ describe.each(['float64', 'float32', 'int32'] as const)('%s', (dtype) => {
     expect(text).toMatch(/vectorised as (f64x2|f32x4|i32x4)/);
     expect(text).not.toMatch(/\bcall\b/);
     for (const make of [() => call(a, b), () => call(a.get('::-2'), b.get('::-2'))]) {
-      const [got, want] = both(make);
-      const bad = got.flatMap((g, i) => (same(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
+      const [got, want] = onBothBackends(make);
+      const bad = got.flatMap((g, i) => (sameNumber(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
       expect(bad).toEqual([]);
     }
   });

@@ -1,0 +1,26 @@
+// For wasm tests that compare a result with the reference evaluator's: the
+// elements of an executed array as numbers, and the same graph run on both
+// backends (the suite's backend is wasm; the reference runs in between).
+import * as da from '../src/index.js';
+
+/** y executed on the calling thread, its elements as numbers in C order. */
+function readNumbers(y: da.DeferredArray): number[] {
+  const nd = y.executeSync() as da.StdNdarray;
+  return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
+}
+
+/** [wasm's elements, the reference's] for the graph `make` builds, built afresh on each backend. */
+function onBothBackends(make: () => da.DeferredArray): [number[], number[]] {
+  const got = readNumbers(make());
+  da.configure({ backend: 'reference' });
+  try {
+    return [got, readNumbers(make())];
+  } finally {
+    da.configure({ backend: 'wasm' });
+  }
+}
+
+/** The same number, -0 apart from 0; any NaN the same as any other. */
+const sameNumber = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
+
+export { readNumbers, onBothBackends, sameNumber };
