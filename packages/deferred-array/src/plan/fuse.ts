@@ -33,16 +33,20 @@ interface Context {
   readonly wanted: ReadonlySet<Node>;
   /** Every value's readers, pinned temporaries' members included. */
   readonly consumers: ReadonlyMap<Node, readonly Node[]>;
+  /** What pinned temporaries' cones read from memory: stored by whichever kernel computes it. */
+  readonly readByTemps: ReadonlySet<Node>;
 }
 
 /** g as a backend runs it: what it reads from memory, the temporaries it computes per block, and what it stores. */
-function finishGroup(g: Building, { plan, wanted, consumers }: Context): FusedGroup {
+function finishGroup(g: Building, { plan, wanted, consumers, readByTemps }: Context): FusedGroup {
   const all = groupNodes(g);
   const inGroup = new Set<Node>(all);
   const read = [...new Set(all.flatMap((m) => m.inputs).filter((i) => !inGroup.has(i)))];
   const temps = read.flatMap((i) => plan.temps.get(i) ?? []);
   const inputs = [...new Set([...read.filter((i) => !plan.temps.has(i)), ...temps.flatMap((t) => t.inputs)])];
-  const stored = g.members.filter((m) => wanted.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
+  // A cone's member may be this group's member too (the cone recomputes it), so its reading of m does not
+  // show as a reader outside the group: readByTemps says so instead.
+  const stored = g.members.filter((m) => wanted.has(m) || readByTemps.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
   const stores = [...(g.contraction ? [g.contraction] : []), ...stored, ...g.scans];
   return Object.freeze({
     id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores, ...(g.scans.length ? { scans: g.scans } : {}),
@@ -56,7 +60,8 @@ function fuseElementwise(plan: Plan): Plan {
   for (const n of nodes) grouping.add(n);
   // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it.
   const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
-  const context: Context = { plan, wanted: new Set(rootsOf(plan)), consumers };
+  const readByTemps = new Set([...plan.temps.values()].flatMap((t) => t.inputs));
+  const context: Context = { plan, wanted: new Set(rootsOf(plan)), consumers, readByTemps };
   const fused = new Map(grouping.groups.filter((g) => !grouping.isMerged(g)).map((g) => [g, finishGroup(g, context)]));
   return { ...plan, steps: orderSteps(nodes, grouping.groupOf, fused) };
 }

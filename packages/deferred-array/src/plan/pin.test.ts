@@ -103,6 +103,22 @@ describe('pin(): a kernel-local temporary computed once per block', () => {
     await expectSameResults(pinned, A.mul(v));
   });
 
+  // The cone recomputes x2 = astype(x1) from x1, which the kernel computing x2 (read unpinned too) holds
+  // in a register only: that kernel must store x1 as well (found by the soak: it read a value never stored).
+  test('what a cone reads is stored, even where the kernel computing it also computes the cone\'s member', async () => {
+    const build = (pinned: boolean): da.DeferredArray => {
+      const a = da.wrap(ramp(1000));
+      const b = da.wrap(ramp(1000).map((v) => -v));
+      const x2 = a.astype('int32').astype('float64');
+      const k = da.maximum(a, da.minimum(b, x2));
+      if (pinned) k.pin();
+      return k.add(x2).add(k.mul(k));
+    };
+    const pinned = build(true);
+    expect(kernels(plan(pinned)).flatMap((g) => g.temps ?? [])).toHaveLength(1);
+    await expectSameResults(pinned, build(false));
+  });
+
   test('a pinned matmul epilogue input: the product kernel computes it per block', async () => {
     const A = da.wrap(ramp(64 * 48, 0.01)).reshape([64, 48]);
     const B = da.wrap(ramp(48 * 40, 0.02)).reshape([48, 40]);
