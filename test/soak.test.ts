@@ -29,7 +29,7 @@ const PROGRAMS = programs(process.env['SOAK_PROGRAMS'], SOAK ? 10_000 : 600);
 const FAULT_RATE = 0.5;
 const KINDS = ['throw', 'exit', 'trap', 'heap', 'shutdown'] as const;
 type Kind = (typeof KINDS)[number];
-/** The fault fixture's cue values: a float64 `mod` of one of these fails in a worker. */
+/** The fault fixture's cue values: an int32 `fmod` of one of these fails in a worker. */
 const CUE: Partial<Record<Kind, number>> = { throw: 13, exit: 17, trap: 19 };
 const CAUSE: Partial<Record<Kind, RegExp>> = { throw: /injected failure in a host function/, exit: /exit/i, trap: /unreachable/ };
 /** How long one program may take before it counts as a hang. */
@@ -83,8 +83,9 @@ const doubled = da.compile((a: da.DeferredArray) => da.maximum(a.mul(2).add(0.5)
 /**
  * A program from a seed. Values are halves below 16 and every op keeps them
  * exact in float64 (add, subtract, small multiples, min/max, abs, floor, mod
- * by 5 through the same host function on both backends), so the pool and the
- * reference must agree to the bit, sums included.
+ * by 5, and the integer part's fmod by 5 through the same host function on
+ * both backends), so the pool and the reference must agree to the bit, sums
+ * included.
  */
 function makeProgram(seed: number, cue: number | undefined): Program {
   const r = prng(seed);
@@ -112,8 +113,8 @@ function makeProgram(seed: number, cue: number | undefined): Program {
       // A value computed from the array's version before the writes (a view, get(':'), would see them, as NumPy's does).
       const before = xs[2]!.add(0);
       const vals: da.DeferredArray[] = [...xs];
-      // The cue must reach a float mod (a host call in a worker).
-      if (cue !== undefined) vals.push(xs[0]!.mod(5));
+      // The cue must reach an integer fmod (a host call in a worker); its results are small integers, exact too.
+      if (cue !== undefined) vals.push(xs[0]!.astype('int32').fmod(5).astype('float64'));
       for (const s of steps) {
         const x = vals[Math.floor(s.a * vals.length)]!;
         const y = vals[Math.floor(s.b * vals.length)]!;
@@ -124,7 +125,7 @@ function makeProgram(seed: number, cue: number | undefined): Program {
           case 'min': vals.push(da.minimum(x, y)); break;
           case 'abs': vals.push(da.abs(x)); break;
           case 'floor': vals.push(da.floor(x.mul(0.5))); break;
-          // A mod reads an input array only: a computed value could reach a cue (6.5 + 6.5 is 13) and fail by accident.
+          // A mod of an input array, whose values stay halves below 16.
           case 'mod': vals.push(xs[Math.floor(s.b * xs.length)]!.mod(5)); break;
           case 'neg': vals.push(x.negative()); break;
           case 'half': vals.push(x.mul(0.5)); break;
@@ -216,7 +217,7 @@ test(`soak: ${PROGRAMS} random programs on the pool against the reference, with 
     const copies = prog.data.map((d) => Float64Array.from(d));
     const where = `program ${p}${kind ? ` (${kind})` : ''}`;
 
-    // The oracle: the same program on the reference evaluator (its host mod is the real one, so cues compute).
+    // The oracle: the same program on the reference evaluator (its integer fmod is the real one, so cues compute).
     da.configure({ backend: 'reference' });
     const want = await (async () => {
       const { results, call } = prog.build();

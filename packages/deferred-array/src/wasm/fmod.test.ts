@@ -1,5 +1,7 @@
-// fmod in vector lanes (kernels-wasm's math/fmod.ts): bit for bit the
-// reference's (JavaScript's %, which is C's fmod), in float64 and float32, on
+// fmod in vector lanes (kernels-wasm's math/fmod.ts), and float mod and
+// floorDivide on it (NumPy's npy_divmod, lower/float-divmod.ts): bit for bit
+// the reference's (JavaScript's %, which is C's fmod, and its port of
+// npy_divmod), in float64 and float32, on
 // quotients near integers (where the rounded division's trunc is one too
 // many), across the exponent range (huge quotients take the scalar long
 // division) and on special values; in the vector loop and in the scalar one
@@ -47,26 +49,34 @@ function operands(n: number, seed: number): [number[], number[]] {
   return [a, b];
 }
 
-describe.each(['float64', 'float32'] as const)('fmod %s', (dtype) => {
-  test('vector and scalar loops agree with the reference bit for bit, with no host call', () => {
+const OPS = ['fmod', 'mod', 'floorDivide'] as const;
+const call = (op: (typeof OPS)[number], a: da.DeferredArray, b: da.DeferredArray | number): da.DeferredArray =>
+  (da[op] as (x: da.DeferredArray, y: da.DeferredArray | number) => da.DeferredArray)(a, b);
+
+describe.each(['float64', 'float32'] as const)('%s', (dtype) => {
+  test.each(OPS)('%s: vector and scalar loops agree with the reference bit for bit, with no host call', (op) => {
     const [xs, ys] = operands(4000, dtype === 'float64' ? 1 : 2);
     const a = da.array(xs, { dtype });
     const b = da.array(ys, { dtype });
-    const text = da.fmod(a, b).explain({ kernels: true });
+    const text = call(op, a, b).explain({ kernels: true });
     expect(text).toMatch(/vectorised as (f64x2|f32x4)/);
-    // Calls only to the module's own math routines (the rare lanes' long division), none to the host.
+    // Calls only to the module's own math routines (fmod, and its rare lanes' long division), none to the host.
     const calls = text.match(/call \$\S+/g) ?? [];
     expect(calls.filter((c) => !c.startsWith('call $math.'))).toEqual([]);
-    for (const make of [() => da.fmod(a, b), () => da.fmod(a.get('::-3'), b.get('1::3')), () => da.fmod(a, 2.5)]) {
+    for (const make of [() => call(op, a, b), () => call(op, a.get('::-3'), b.get('1::3')), () => call(op, a, 2.5), () => call(op, a, -0.75)]) {
       const [got, want] = onBothBackends(make);
-      const bad = got.flatMap((g, i) => (sameNumber(g, want[i]!) ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
+      const bad = got.flatMap((g, i) => (sameNumber(g, want[i]!) ? [] : [`#${i}: ${xs[i]} ${op} ${ys[i]}: got ${g}, want ${want[i]}`]));
       expect(bad.slice(0, 5)).toEqual([]);
     }
   });
 });
 
-test('fmod: the sign is the dividend\'s, exact where the quotient is huge', () => {
+test('fmod takes the dividend\'s sign, mod and floorDivide the divisor\'s (NumPy\'s % and //)', () => {
   const got = readNumbers(da.fmod(da.array([-7.5, 7.5, -6, 1e300, 5e-324 * 3, -0]), da.array([2, -2, 3, 3, 5e-324 * 2, 5])));
   expect(got).toEqual([-1.5, 1.5, -0, 1e300 % 3, 5e-324, -0]);
   expect(Object.is(got[2], -0)).toBe(true);
+  const a = da.array([-7.5, 7.5, -6, 6, 0.5, -0.5]);
+  const b = da.array([2, -2, 3, -3, 0, 0]);
+  expect(readNumbers(da.mod(a, b))).toEqual([0.5, -0.5, 0, -0, NaN, NaN]);
+  expect(readNumbers(da.floorDivide(a, b))).toEqual([-4, -4, -2, -2, Infinity, -Infinity]);
 });

@@ -8,6 +8,7 @@ import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
 import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpDivide, splatConst } from './emit-values.js';
+import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
 import type { KType } from './kernel-spec.js';
 import type { Lanes } from './simd-widths.js';
 
@@ -228,12 +229,14 @@ function unsignedDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local,
   f.op('i32.const', 0).op('local.get', b).op('select');
 }
 
-/** Integer floorDivide and mod (floats go to the host, which ports npy_divmod). */
-const division = (fn: 'floorDivide' | 'mod'): BinaryEmitter => ({
+/** floorDivide and mod: integers in scalar code (no lane form), floats npy_divmod's steps in either (float-divmod.ts). */
+const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
   scalar: (ctx, t, a, b) => {
-    if (isUnsignedK(t)) unsignedDivision(ctx, fn, a, b);
+    if (isFloatK(t)) floatDivmodScalar(ctx, t, fn, a, b);
+    else if (isUnsignedK(t)) unsignedDivision(ctx, fn, a, b);
     else { intDivision(ctx, fn, a, b); wrapInt(ctx.f, t); }
   },
+  lanes: (ctx, L, a, b) => floatDivmodLanes(ctx, L, fn, a, b),
 });
 
 /**

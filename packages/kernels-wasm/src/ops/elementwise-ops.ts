@@ -78,8 +78,8 @@ const NATIVE = { float: 'native', int: 'native' } as const;
 const MATH = { float: 'math', int: 'host' } as const;
 /** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
 const FLOAT_ONLY = { float: 'native', int: 'host' } as const;
-/** Integer division's results and flags per element; no lane form. */
-const INT_SCALAR = { float: 'host', int: 'native', intLanes: false } as const;
+/** floorDivide and mod: floats in the vector loop too (npy_divmod's steps on fmod); integers' results and flags per element, no lane form. */
+const DIVISION = { float: 'native', int: 'native', intLanes: false } as const;
 /**
  * Integer-only ops (the type rules refuse floats) written as scalar
  * instructions. Shifts by a count the same in every lane are vectorised
@@ -124,8 +124,8 @@ const ELEMENTWISE_OPS = {
   multiply: op('binary', 'arith', NATIVE, EXACT, ['mul']),
   divide: op('binary', 'trueDivide', { float: 'native', int: 'host' }, EXACT, ['div', 'trueDivide']),
   /** Float operands port NumPy's npy_divmod step by step, so they are bit for bit NumPy's too. */
-  floorDivide: op('binary', 'intArith', INT_SCALAR, EXACT),
-  mod: op('binary', 'intArith', INT_SCALAR, EXACT, ['remainder']),
+  floorDivide: op('binary', 'intArith', DIVISION, EXACT),
+  mod: op('binary', 'intArith', DIVISION, EXACT, ['remainder']),
   power: op('binary', 'intArith', { float: 'math', int: 'host', math: 'pow' }, ulp(1, 1), ['pow']),
   atan2: op('binary', 'float', MATH, ulp(1, 2), [], 'arctan2'),
   hypot: op('binary', 'float', MATH, ulp(2, 0)),

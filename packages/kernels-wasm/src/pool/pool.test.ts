@@ -49,15 +49,22 @@ const SIN_SPEC: KernelSpec = {
   slots: 2,
 };
 
-/** z = x mod y through the host function `mod.float64` (the fault fixture's). */
+/**
+ * z = fmod(int32(x), int32(y)) through the host function `fmod.int32` (the
+ * fault fixture's): integer fmod is a host call per element, where float ops
+ * all run as instructions.
+ */
 const MOD_SPEC: KernelSpec = {
   ndim: 1,
   arrays: [f64, f64, out64],
   body: [
     { op: 'load', array: 0, type: 'float64' },
     { op: 'load', array: 1, type: 'float64' },
-    { op: 'binary', fn: 'mod', args: [0, 1], type: 'float64' },
-    { op: 'store', array: 2, arg: 2, type: 'float64' },
+    { op: 'cast', arg: 0, type: 'int32' },
+    { op: 'cast', arg: 1, type: 'int32' },
+    { op: 'binary', fn: 'fmod', args: [2, 3], type: 'int32' },
+    { op: 'cast', arg: 4, type: 'float64' },
+    { op: 'store', array: 2, arg: 5, type: 'float64' },
   ],
   slots: 0,
 };
@@ -89,8 +96,8 @@ const collectGarbage = ((): (() => void) => {
 const NO_HOST = { hostFunction: noHost };
 
 /**
- * The calling thread's host functions when it joins a mod launch: Python's %
- * (for the positive operands here), its first call held for `holdMs`, so the
+ * The calling thread's host functions when it joins a mod launch: C's %
+ * (integer fmod, for the positive operands here), its first call held for `holdMs`, so the
  * workers meanwhile claim every block but the one it holds.
  */
 function callerHost(holdMs: number, fail = false) {
@@ -125,7 +132,7 @@ async function faultRig(kind: PoolKind, threads: number, cue: number, at: number
   const compiled = compileKernel(MOD_SPEC);
   const job = (input: number, out: number, label = 'mod', join?: { host: HostModule }): Promise<LaunchResult> =>
     launchOnPool(p, compiled, heap, { shape: [MOD_N], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label, join);
-  return { p, xp, badp, job, expected: x.map((v) => v % 5) };
+  return { p, xp, badp, job, expected: x.map((v) => Math.trunc(v) % 5) };
 }
 
 /** Waits up to 2 s for the pool to have `threads` workers again, and expects it has. */
