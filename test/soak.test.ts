@@ -125,14 +125,14 @@ function makeProgram(seed: number, cue: number | undefined): Program {
           case 'min': vals.push(da.minimum(x, y)); break;
           case 'abs': vals.push(da.abs(x)); break;
           case 'floor': vals.push(da.floor(x.mul(0.5))); break;
-          // A mod of an input array, whose values stay halves below 16.
+          // A mod of an input array (float mod is instructions now; no cue reaches a host call through it).
           case 'mod': vals.push(xs[Math.floor(s.b * xs.length)]!.mod(5)); break;
           case 'neg': vals.push(x.negative()); break;
           case 'half': vals.push(x.mul(0.5)); break;
         }
       }
       let out = vals[vals.length - 1]!;
-      if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the mod
+      if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the fmod
       // A pinned intermediate (a per-block temporary, or its own array), read twice.
       if (pin !== 'none') {
         const k = vals[3 + Math.floor(pinAt * (vals.length - 3))] ?? vals[0]!;

@@ -81,7 +81,7 @@ export async function pool(da, threads) {
 }
 
 /**
- * A worker that fails mid-kernel (its host function for float64 mod throws on 13 or traps on
+ * A worker that fails mid-kernel (its host function for int32 fmod throws on 13 or traps on
  * 19: the fault host the page points the pool at): execute() rejects with a WorkerError, and
  * the next executes give the right answer.
  */
@@ -91,7 +91,7 @@ export async function fault(da, cue) {
   const good = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
   const bad = Float64Array.from(good);
   bad[150_000] = cue;
-  const graph = (data) => da.wrap(data).mod(5).add(1).sum();
+  const graph = (data) => da.wrap(data).astype('int32').fmod(5).astype('float64').add(1).sum();
   const want = hexOf(graph(good).executeSync());
   const error = await graph(bad).execute().then(() => undefined, (e) => e);
   const after = [];

@@ -31,7 +31,7 @@ interface Context {
   readonly plan: Plan;
   /** The values the plan must produce. */
   readonly wanted: ReadonlySet<Node>;
-  /** Every value's readers, pinned temporaries' members included. */
+  /** Every value's readers among the steps (a pinned temporary's cone recomputes what it reads of them). */
   readonly consumers: ReadonlyMap<Node, readonly Node[]>;
   /** What pinned temporaries' cones read from memory: stored by whichever kernel computes it. */
   readonly readByTemps: ReadonlySet<Node>;
@@ -58,8 +58,9 @@ function fuseElementwise(plan: Plan): Plan {
   const nodes = scheduledNodes(plan);
   const grouping = new Grouping(plan);
   for (const n of nodes) grouping.add(n);
-  // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it.
-  const consumers = consumersOf([...nodes, ...[...plan.temps.values()].flatMap((t) => t.members)]);
+  // Pinned temporaries are not steps, but what their cones read must be stored by the kernels computing it
+  // (readByTemps); what a cone recomputes is not read from memory, so its members are no readers here.
+  const consumers = consumersOf(nodes);
   const readByTemps = new Set([...plan.temps.values()].flatMap((t) => t.inputs));
   const context: Context = { plan, wanted: new Set(rootsOf(plan)), consumers, readByTemps };
   const fused = new Map(grouping.groups.filter((g) => !grouping.isMerged(g)).map((g) => [g, finishGroup(g, context)]));

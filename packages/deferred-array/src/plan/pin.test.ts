@@ -119,6 +119,21 @@ describe('pin(): a kernel-local temporary computed once per block', () => {
     await expectSameResults(pinned, build(false));
   });
 
+  test('a value its cone recomputes is not stored for the cone', async () => {
+    const build = (pinned: boolean): da.DeferredArray => {
+      const a = da.wrap(ramp(1000));
+      const m = a.mul(2);
+      const k = m.sub(3).mul(a);
+      if (pinned) k.pin();
+      return m.add(1).add(k.add(k));
+    };
+    const pinned = build(true);
+    const p = plan(pinned);
+    expect(kernels(p)).toHaveLength(1);
+    expect(temporaryBuffers(p)).toEqual([]);
+    await expectSameResults(pinned, build(false));
+  });
+
   test('a pinned matmul epilogue input: the product kernel computes it per block', async () => {
     const A = da.wrap(ramp(64 * 48, 0.01)).reshape([64, 48]);
     const B = da.wrap(ramp(48 * 40, 0.02)).reshape([48, 40]);

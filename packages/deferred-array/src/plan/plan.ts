@@ -157,7 +157,7 @@ const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan';
  * computed exactly once.
  */
 const countsElements = (n: Node): boolean =>
-  (['floorDivide', 'mod', 'reciprocal'].includes(n.op) && !isFloat(n.dtype)) || (n.op === 'astype' && n.dtype !== 'bool' && !isFloat(n.dtype));
+  (['floorDivide', 'mod', 'fmod', 'reciprocal'].includes(n.op) && !isFloat(n.dtype)) || (n.op === 'astype' && n.dtype !== 'bool' && !isFloat(n.dtype));
 
 /** Each node's readers among `nodes`, in their order. */
 function consumersOf(nodes: Iterable<Node>): Map<Node, Node[]> {

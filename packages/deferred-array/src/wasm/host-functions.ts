@@ -1,6 +1,6 @@
 // Host functions for kernels: ops the lowering does not write as WebAssembly
-// (float floorDivide and mod, integer power, transcendentals the math library
-// lacks) call the reference evaluator's own scalar functions, so both
+// (integer fmod and power, and any op whose row names the host) call the
+// reference evaluator's own scalar functions, so both
 // backends agree exactly on them. This module is a kernels-wasm HostModule:
 // the calling thread and every pool worker load it.
 import type { HostFunction } from 'kernels-wasm';

@@ -77,7 +77,6 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
   };
 
   const m = set(ty, () => fmod(ctx, form, a, b));
-  const d = set(ty, () => { get(a, m); f.op(`${p}.sub`); get(b); f.op(`${p}.div`); });
   const nonzero = set(maskTy, () => { get(m); num(0); f.op(`${p}.ne`); });
   const flip = set(maskTy, () => {
     get(nonzero);
@@ -92,6 +91,7 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
     keepWhereNonzeroB(() => get(m));
     return;
   }
+  const d = set(ty, () => { get(a, m); f.op(`${p}.sub`); get(b); f.op(`${p}.div`); });
   const d2 = set(ty, () => choose(() => { get(d); num(1); f.op(`${p}.sub`); }, () => get(d), () => get(flip)));
   const fl = set(ty, () => { get(d2); f.op(`${p}.floor`); });
   const snapped = set(ty, () => choose(() => { get(fl); num(1); f.op(`${p}.add`); }, () => get(fl),

@@ -5,15 +5,15 @@
 // Lanes with |x|, |y| < 2^996, y != 0 and a quotient below 2^52 (most of
 // most data): q = trunc(|x|/|y|) is the true quotient or one more (the
 // division rounds monotonically and the integers near it are doubles);
-// q|y| = ph + pl exactly by Dekker's product (q is an integer, so no bit of
-// it falls below ulp(|y|) and nothing underflows; the bounds keep the split
-// from overflowing); |x| - ph is exact by Sterbenz's lemma, and so is the
+// q|y| = ph + pl exactly by Dekker's product (q is an integer, so every
+// partial product is a multiple of ulp(|y|), exact even where it is
+// subnormal; the bounds keep the split and q|y| from overflowing); |x| - ph is exact by Sterbenz's lemma, and so is the
 // subtraction of pl, because the exact remainder it yields is a double. A
 // negative remainder (q one too many) takes |y| back, exactly again.
 //
 // Other lanes (huge quotients, zero or infinite or NaN operands, the ends of
 // the range) call a scalar helper, musl's fmod: the long division of the
-// integer significands, one bit per exponent step (up to 2046 steps).
+// integer significands, one bit per exponent step (up to about 2100 steps).
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';

@@ -90,8 +90,8 @@ const INT_ONLY = { float: 'host', int: 'native', intLanes: false } as const;
 /**
  * Accuracy against NumPy. EXACT: bit for bit on every backend, IEEE-exact or
  * ported step by step (float floorDivide and mod follow npy_divmod's
- * roundings: 0 ulp on the vectors, and the WebAssembly backend calls the same
- * scalar function). ulp(float64, float32): the maximum measured on the
+ * roundings: 0 ulp on the vectors, and the WebAssembly backend takes the same
+ * steps, lower/float-divmod.ts). ulp(float64, float32): the maximum measured on the
  * vectors for the reference evaluator, which reference/numpy-elementwise.test.ts
  * keeps the bound:
  * - float64: V8's Math.* (fdlibm ports, within 1 ulp of the true value) against
