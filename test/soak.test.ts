@@ -15,6 +15,7 @@ import * as v8 from 'node:v8';
 import * as vm from 'node:vm';
 import * as da from '../packages/deferred-array/src/index.js';
 import { setPoolSettings } from '../packages/deferred-array/src/wasm/pool.js';
+import { seededRandom } from '../packages/deferred-array/test/seeded-random.js';
 
 const SOAK = Boolean(process.env['SOAK']);
 /** SOAK_PROGRAMS, when set, else the default: a longer soak is the same soak run further. */
@@ -36,18 +37,6 @@ const CAUSE: Partial<Record<Kind, RegExp>> = { throw: /injected failure in a hos
 const HANG_MS = 20_000;
 
 jest.setTimeout(SOAK ? 3_600_000 : 120_000);
-
-/** mulberry32: the programs follow from the seed alone. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 interface Program {
   /** Arrays the program reads, as plain data it must leave as it found them. */
@@ -88,7 +77,7 @@ const doubled = da.compile((a: da.DeferredArray) => da.maximum(a.mul(2).add(0.5)
  * included.
  */
 function makeProgram(seed: number, cue: number | undefined): Program {
-  const r = prng(seed);
+  const r = seededRandom(seed);
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(r() * xs.length)]!;
   const n = pick(SIZES);
   const base = Array.from({ length: 3 }, (_, k) => Float64Array.from({ length: n }, (_, i) => ((i * (k + 3) + seed) % 11) + 0.5));
@@ -200,7 +189,7 @@ test(`soak: ${PROGRAMS} random programs on the pool against the reference, with 
     const h = da.heapStats();
     return { heap: m.heapUsed, rss: m.rss, arrays: h.bytesInUse, memory: h.heapBytes, pending: da.trace().pending };
   };
-  const r = prng(20261123);
+  const r = seededRandom(20261123);
   const faults: Record<Kind, number> = { throw: 0, exit: 0, trap: 0, heap: 0, shutdown: 0 };
   const problems: string[] = [];
   let hangs = 0;

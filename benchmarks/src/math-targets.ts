@@ -6,6 +6,7 @@ import * as da from 'deferred-array';
 import { randomData } from './data.js';
 import { inTurns, median } from './timing.js';
 import { SLOW_TARGETS } from './vector-math-spec.js';
+import { jsLoop } from './vector-math.js';
 
 interface TargetRow {
   readonly fn: string;
@@ -25,7 +26,7 @@ function mathTargetsReport(n = 1 << 20, rounds = 7): TargetRow[] {
     const x = randomData(n, 71 + k, lo, hi);
     const f = da[fn] as (a: da.DeferredArray) => da.DeferredArray;
     const [s64, s32] = [da.sum(f(da.wrap(x))), da.sum(f(da.wrap(Float32Array.from(x))))];
-    const loop = new Function('a', `let s = 0; for (let i = 0; i < a.length; i++) s += Math.${fn}(a[i]); return s;`) as (a: Float64Array) => number;
+    const loop = jsLoop(`Math.${fn}(v)`);
     run[`${k}.f64`] = () => s64.executeSync();
     run[`${k}.math`] = () => loop(x);
     run[`${k}.f32`] = () => s32.executeSync();

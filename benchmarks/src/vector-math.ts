@@ -54,4 +54,4 @@ function printVectorMath(rows: readonly MathRow[], n: number, rounds: number): s
   return lines.join('\n');
 }
 
-export { vectorMathReport, printVectorMath };
+export { vectorMathReport, printVectorMath, jsLoop };

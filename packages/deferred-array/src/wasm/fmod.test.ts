@@ -8,29 +8,19 @@
 // (a strided read), with no host call left in the kernel.
 import * as da from '../index.js';
 import { onBothBackends, readNumbers, sameNumber } from '../../test/against-reference.js';
+import { seededRandom } from '../../test/seeded-random.js';
 import { keepBackend } from '../../test/keep-backend.js';
 
 keepBackend();
 beforeEach(() => { da.configure({ backend: 'wasm' }); });
 
-/** A seeded generator (mulberry32), so that a failure repeats. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
 
 const SPECIAL = [0, -0, 1, -1, 3, -7.5, 0.1, 1e300, -1e-300, 5e-324, -5e-324, 2.2250738585072014e-308, 1.7976931348623157e308,
   Infinity, -Infinity, NaN];
 
 /** n pairs: near-integer quotients, quotients from 1e-20 to 1e20, any bits, and every pair of special values. */
 function operands(n: number, seed: number): [number[], number[]] {
-  const r = rng(seed);
+  const r = seededRandom(seed);
   const bits = new Float64Array(1);
   const words = new Uint32Array(bits.buffer);
   const anyBits = (): number => { words[0] = r() * 2 ** 32; words[1] = r() * 2 ** 32; return bits[0]!; };

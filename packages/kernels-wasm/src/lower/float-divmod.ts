@@ -13,6 +13,8 @@ import type { Local } from '../encode/index.js';
 import { InternalError } from '../internal-error.js';
 import type { EmitContext } from './context.js';
 import type { KType } from './kernel-spec.js';
+import { splatConst } from './emit-values.js';
+import type { Lanes } from './simd-widths.js';
 
 /** The instruction forms a step is written in: scalar f64/f32, or f64x2/f32x4 lanes with masks. */
 interface Form {
@@ -54,11 +56,7 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
     return l;
   };
   const get = (...ls: Local[]): void => { for (const l of ls) f.op('local.get', l); };
-  const num = (v: number): void => {
-    if (p === 'f64x2') f.v128f64(v);
-    else if (p === 'f32x4') f.v128f32(v);
-    else f.op(`${p}.const`, v);
-  };
+  const num = (v: number): void => { if (form.lanes) splatConst(ctx, p as Lanes, v); else f.op(`${p}.const`, v); };
   /** `yes` where mask holds, else `no`: scalar select or lane bitselect (the mask on top either way). */
   const choose = (yes: () => void, no: () => void, mask: () => void): void => {
     yes(); no(); mask();
@@ -68,12 +66,6 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
   /** copysign(0, x): scalar copysign, or x's sign bit alone in lanes. */
   const zeroWithSignOf = (x: () => void): void => {
     if (form.lanes) { x(); num(-0); f.op('v128.and'); } else { num(0); x(); f.op(`${p}.copysign`); }
-  };
-
-  /** The value on the stack where b != 0 (NaN included), `other` where b == 0. */
-  const keepWhereNonzeroB = (other: () => void): void => {
-    other(); get(b); num(0); f.op(`${p}.ne`);
-    f.op(form.lanes ? 'v128.bitselect' : 'select');
   };
 
   const m = set(ty, () => fmod(ctx, form, a, b));
@@ -86,9 +78,8 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
   });
   if (fn === 'mod') {
     const m2 = set(ty, () => choose(() => { get(m, b); f.op(`${p}.add`); }, () => get(m), () => get(flip)));
+    // b == 0 needs no case of its own: m is fmod's NaN there, which passes every step unchanged.
     choose(() => get(m2), () => zeroWithSignOf(() => get(b)), () => get(nonzero));
-    // b == 0: fmod's NaN, which m already is (the result so far stays where b != 0).
-    keepWhereNonzeroB(() => get(m));
     return;
   }
   const d = set(ty, () => { get(a, m); f.op(`${p}.sub`); get(b); f.op(`${p}.div`); });
@@ -97,9 +88,9 @@ function floatDivmod(ctx: EmitContext, form: Form, fn: 'floorDivide' | 'mod', a:
   const snapped = set(ty, () => choose(() => { get(fl); num(1); f.op(`${p}.add`); }, () => get(fl),
     () => { get(d2, fl); f.op(`${p}.sub`); num(0.5); f.op(`${p}.gt`); }));
   const quotient = set(ty, () => { get(a, b); f.op(`${p}.div`); });
-  choose(() => get(snapped), () => zeroWithSignOf(() => get(quotient)), () => { get(d2); num(0); f.op(`${p}.ne`); });
+  const floorQuotient = set(ty, () => choose(() => get(snapped), () => zeroWithSignOf(() => get(quotient)), () => { get(d2); num(0); f.op(`${p}.ne`); }));
   // b == 0: a / b.
-  keepWhereNonzeroB(() => get(quotient));
+  choose(() => get(floorQuotient), () => get(quotient), () => { get(b); num(0); f.op(`${p}.ne`); });
 }
 
 /** The scalar form for a float type. */

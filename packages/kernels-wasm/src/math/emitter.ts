@@ -170,6 +170,16 @@ class Emitter {
     return { local: out };
   }
 
+  /**
+   * A short form where it serves: `short()` alone on vectors whose lanes all
+   * are `served` (a lane mask), else both, each lane taking its own (`other()`
+   * on the lanes not served), so that a lane's bits never depend on the lanes
+   * beside it.
+   */
+  byLane(served: V, short: () => V, other: () => V): V {
+    return this.choose(this.not(served), () => this.select(served, short(), other()), short);
+  }
+
   /** v's two i64 lanes, in scalar locals (for work the scalar ALUs can take off the vector ones). */
   lanes64(v: V): Lanes64 {
     const lane = (k: number): Local => {

@@ -53,23 +53,14 @@ function acoshViaF64(e: Emitter, x: V): V {
   return e.select(e.lt(x, e.f64(1)), e.f64(NaN), y);
 }
 
-/**
- * `plain()` where every lane is a plain one; else both, each lane taking its
- * own, so that a lane's bits never depend on the lanes beside it.
- */
-function byLane(e: Emitter, a: V, plain: () => V, other: () => V): V {
-  const lanes = plainLanes(e, a);
-  return e.choose(e.not(lanes), () => e.select(lanes, plain(), other()), plain);
-}
-
 function asinhF32(e: Emitter, x: V, ctx: MathContext): V {
   const a = e.op('f32x4.abs', x);
-  return byLane(e, a, () => e.or(plainForm(e, a, 'add'), e.and(x, e.i32(SIGN))),
+  return e.byLane(plainLanes(e, a), () => e.or(plainForm(e, a, 'add'), e.and(x, e.i32(SIGN))),
     () => viaF64(e, [x], (g, [h]) => asinhViaF64(g, h), ctx));
 }
 
 function acoshF32(e: Emitter, x: V, ctx: MathContext): V {
-  return byLane(e, x, () => plainForm(e, x, 'sub'), () => viaF64(e, [x], (g, [h]) => acoshViaF64(g, h), ctx));
+  return e.byLane(plainLanes(e, x), () => plainForm(e, x, 'sub'), () => viaF64(e, [x], (g, [h]) => acoshViaF64(g, h), ctx));
 }
 
 export { asinhF32, acoshF32 };

@@ -33,14 +33,6 @@ function plainLane(e: Emitter, a: V): V {
   return e.and(e.ge(a, e.f64(PLAIN)), e.lt(a, e.f64(BIG)));
 }
 
-/**
- * `plain()` where every lane is a plain one; else both, each lane taking its
- * own, so that a lane's bits never depend on the lanes beside it.
- */
-function byLane(e: Emitter, plain: V, plainForm: () => V, exact: () => V): V {
-  return e.choose(e.not(plain), () => e.select(plain, plainForm(), exact()), plainForm);
-}
-
 /** log(v) for v positive, normal and finite on every lane. */
 const logOf = (e: Emitter, v: V): V => logTable(e, v, offsetOf(e, v));
 
@@ -58,7 +50,7 @@ function asinhF64(e: Emitter, x: V): V {
     const s = e.sqrt(e.add(e.mul(a, a), e.f64(1)));
     return withSignOf(e, logOf(e, e.add(e.add(a, a), e.div(e.f64(1), e.add(a, s)))), x);
   };
-  return byLane(e, plainLane(e, a), plain, () => asinhExact(e, x));
+  return e.byLane(plainLane(e, a), plain, () => asinhExact(e, x));
 }
 
 function acoshF64(e: Emitter, x: V): V {
@@ -66,7 +58,7 @@ function acoshF64(e: Emitter, x: V): V {
     const s = e.sqrt(e.sub(e.mul(x, x), e.f64(1)));
     return logOf(e, e.sub(e.add(x, x), e.div(e.f64(1), e.add(x, s))));
   };
-  return byLane(e, plainLane(e, x), plain, () => acoshExact(e, x));
+  return e.byLane(plainLane(e, x), plain, () => acoshExact(e, x));
 }
 
 /** Every lane: the double-double argument (see above). */

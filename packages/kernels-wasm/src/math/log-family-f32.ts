@@ -83,28 +83,26 @@ function log1pShort(e: Emitter, x: V): V {
   return e.select(F('lt', F('abs', x), e.f32(2 ** -24)), x, y);
 }
 
-/** `short` on vectors whose lanes it serves (`other` marks the rest), else `f64` on the promoted halves for those lanes. */
-function withRareLanes(e: Emitter, ctx: MathContext, x: V, short: V, other: V, f64: F64Generator): V {
-  const y = e.mutable(short);
-  e.when(other, () => e.assign(y, e.select(other, viaF64(e, [x], f64, ctx), y)));
-  return y;
+/** `short` on the `served` lanes, `f64` on the promoted halves for the others (Emitter.byLane). */
+function withRareLanes(e: Emitter, ctx: MathContext, x: V, served: V, short: (e: Emitter, x: V) => V, f64: F64Generator): V {
+  return e.byLane(served, () => short(e, x), () => viaF64(e, [x], f64, ctx));
 }
 
-/** Lanes not positive normal finite: bits + 0x7f800000 (mod 2^32) is at most 0xfeffffff, signed, exactly for the others. */
-const notNormal = (e: Emitter, x: V): V => e.op('i32x4.gt_s', e.op('i32x4.add', x, e.i32(0x7f800000)), e.i32(-16777217));
+/** Lanes positive, normal and finite: bits + 0x7f800000 (mod 2^32) is at most 0xfeffffff, signed, exactly for those. */
+const normal = (e: Emitter, x: V): V => e.op('i32x4.le_s', e.op('i32x4.add', x, e.i32(0x7f800000)), e.i32(-16777217));
 
 function log2F32(e: Emitter, x: V, ctx: MathContext): V {
-  return withRareLanes(e, ctx, x, log2Short(e, x), notNormal(e, x), (g, [h]) => log2F64(g, h));
+  return withRareLanes(e, ctx, x, normal(e, x), log2Short, (g, [h]) => log2F64(g, h));
 }
 
 function log10F32(e: Emitter, x: V, ctx: MathContext): V {
-  return withRareLanes(e, ctx, x, log10Short(e, x), notNormal(e, x), (g, [h]) => log10F64(g, h));
+  return withRareLanes(e, ctx, x, normal(e, x), log10Short, (g, [h]) => log10F64(g, h));
 }
 
 function log1pF32(e: Emitter, x: V, ctx: MathContext): V {
   const F = (name: string, ...args: V[]): V => e.op(`f32x4.${name}`, ...args);
-  const other = e.not(e.and(F('gt', x, e.f32(-1)), F('lt', x, e.f32(Infinity))));
-  return withRareLanes(e, ctx, x, log1pShort(e, x), other, (g, [h]) => log1pF64(g, h));
+  const served = e.and(F('gt', x, e.f32(-1)), F('lt', x, e.f32(Infinity)));
+  return withRareLanes(e, ctx, x, served, log1pShort, (g, [h]) => log1pF64(g, h));
 }
 
 export { log2F32, log10F32, log1pF32 };

@@ -11,6 +11,12 @@
 import type { Emitter, V } from './emitter.js';
 import { logTable, offsetOf } from './log.js';
 
+/** u = fl(1 + x) and its rounding error, exactly (fdlibm's c: 1 - (u - x) past 2, else x - (u - 1)). */
+function onePlus(e: Emitter, x: V): [V, V] {
+  const u = e.add(e.f64(1), x);
+  return [u, e.select(e.ge(u, e.f64(2)), e.sub(e.f64(1), e.sub(u, x)), e.sub(x, e.sub(u, e.f64(1))))];
+}
+
 /**
  * log1p(xh + xl) for xl a tail below ulp(xh)/2 (0 for plain log1p): the tail
  * joins the rounding error of 1+x in the correction term. Special values are
@@ -18,9 +24,8 @@ import { logTable, offsetOf } from './log.js';
  * ignored) the result is log(2 xh) instead, from the same table lookup.
  */
 function log1pDD(e: Emitter, x: V, xl?: V, twice?: V): V {
-  const u = e.add(e.f64(1), x);
-  let err = e.select(e.ge(u, e.f64(2)), e.sub(e.f64(1), e.sub(u, x)), e.sub(x, e.sub(u, e.f64(1))));
-  if (xl) err = e.add(err, xl);
+  const [u, rounding] = onePlus(e, x);
+  const err = xl ? e.add(rounding, xl) : rounding;
   // -1 < x < Infinity; other lanes read the table at 1 and are replaced below.
   const ordinary = e.and(e.gt(x, e.f64(-1)), e.lt(x, e.f64(Infinity)));
   let us = e.select(ordinary, u, e.f64(1));
@@ -48,8 +53,7 @@ function log1pDD(e: Emitter, x: V, xl?: V, twice?: V): V {
 function log1pF64(e: Emitter, x: V): V {
   const common = e.and(e.and(e.gt(x, e.f64(-1)), e.lt(x, e.f64(Infinity))), e.ge(e.abs(x), e.f64(2 ** -29)));
   return e.choose(e.not(common), () => log1pDD(e, x), () => {
-    const u = e.add(e.f64(1), x);
-    const err = e.select(e.ge(u, e.f64(2)), e.sub(e.f64(1), e.sub(u, x)), e.sub(x, e.sub(u, e.f64(1))));
+    const [u, err] = onePlus(e, x);
     return logTable(e, u, offsetOf(e, u), e.div(err, u));
   });
 }

@@ -14,12 +14,11 @@
 // Vectors whose lanes all have |x| < 2^20 take these alone; other vectors
 // (larger arguments, Infinity, NaN) also run the float64 form of trig-f32.ts
 // on their promoted halves and take it on those lanes.
-import { HIGH_TO_LOW, JOIN_LOW_HALVES } from '../encode/shuffles.js';
 import type { Emitter, V } from './emitter.js';
 import type { MathContext } from './context.js';
 import { INVPIO2, PIO2_1, PIO2_1T } from './rem-pio2.js';
-import { SINF_TINY, cosF32ViaF64, sinF32ViaF64, tanF32ViaF64, tanKernel } from './trig-f32.js';
-import { viaF64 } from './via-f64.js';
+import { SINF_TINY, cosF32ViaF64, sinF32ViaF64, tanF32ViaF64, tanOfReduced } from './trig-f32.js';
+import { joinLow, promoteHalf, viaF64 } from './via-f64.js';
 
 // FreeBSD's k_sinf.c S1..S4 and k_cosf.c C1..C3 (C0 = -0.4999999973 is -1/2 in float),
 // lowest degree first (Emitter.horner's order).
@@ -35,24 +34,15 @@ interface Reduced {
   readonly n: V;
 }
 
-/** The low two lanes of a and of b, joined (lanes 0, 1 of a, then 0, 1 of b). */
-function joinLow(e: Emitter, a: V, b: V): V {
-  e.push(a).push(b);
-  e.f.shuffle(JOIN_LOW_HALVES);
-  return e.save();
+/** x promoted, |x| < 2^20: n = nearest(x 2/pi) and y = x - n pi/2 in float64 (exact first step). */
+function reduceF64(e: Emitter, x: V): { nd: V; y: V } {
+  const nd = e.nearest(e.mul(x, e.f64(INVPIO2)));
+  return { nd, y: e.sub(e.sub(x, e.mul(nd, e.f64(PIO2_1))), e.mul(nd, e.f64(PIO2_1T))) };
 }
 
 function reduce(e: Emitter, x: V): Reduced {
   const half = (high: boolean): Reduced => {
-    let h = x;
-    if (high) {
-      e.push(x).push(x);
-      e.f.shuffle(HIGH_TO_LOW);
-      h = e.save();
-    }
-    const xd = e.op('f64x2.promote_low_f32x4', h);
-    const nd = e.nearest(e.mul(xd, e.f64(INVPIO2)));
-    const y = e.sub(e.sub(xd, e.mul(nd, e.f64(PIO2_1))), e.mul(nd, e.f64(PIO2_1T)));
+    const { nd, y } = reduceF64(e, promoteHalf(e, x, high));
     const yh = e.op('f32x4.demote_f64x2_zero', y);
     const yl = e.op('f32x4.demote_f64x2_zero', e.sub(y, e.op('f64x2.promote_low_f32x4', yh)));
     return { yh, yl, n: e.op('i32x4.trunc_sat_f64x2_s_zero', nd) };
@@ -81,16 +71,14 @@ function byQuadrant(e: Emitter, n: V, sin: V, cos: V): V {
 
 /** tan on promoted lanes with |x| < 2^20: the reduction above, k_tanf, -1/t on odd n. */
 function tanHalf(e: Emitter, x: V): V {
-  const nd = e.nearest(e.mul(x, e.f64(INVPIO2)));
-  const t = tanKernel(e, e.sub(e.sub(x, e.mul(nd, e.f64(PIO2_1))), e.mul(nd, e.f64(PIO2_1T))));
+  const { nd, y } = reduceF64(e, x);
   const half = e.mul(nd, e.f64(0.5));
-  const r = e.select(e.ne(half, e.nearest(half)), e.div(e.f64(-1), t), t);
-  return e.select(e.lt(e.abs(x), e.f64(SINF_TINY)), x, r);
+  return tanOfReduced(e, x, y, e.ne(half, e.nearest(half)));
 }
 
 function withLargeLanes(e: Emitter, ctx: MathContext, x: V, native: () => V, f64: typeof sinF32ViaF64): V {
   const ok = e.op('f32x4.lt', e.op('f32x4.abs', x), e.f32(NATIVE_HI));
-  return e.choose(e.not(ok), () => e.select(ok, native(), viaF64(e, [x], (g, [h], c) => f64(g, h, c), ctx)), native);
+  return e.byLane(ok, native, () => viaF64(e, [x], (g, [h], c) => f64(g, h, c), ctx));
 }
 
 function sinF32(e: Emitter, x: V, ctx: MathContext): V {

@@ -87,13 +87,17 @@ function cosF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
   return byQuadrant(e, e.op('i64x2.add', n, e.i64(1n)), sinKernel(e, y), cosKernel(e, y));
 }
 
-function tanF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
-  const [y, n] = reduce(e, ctx, x);
+/** tan x from y, x reduced by n quarter turns: k_tanf, -1/t where n is odd (the `odd` lane mask). */
+function tanOfReduced(e: Emitter, x: V, y: V, odd: V): V {
   const t = tanKernel(e, y);
-  const odd = e.op('i64x2.ne', e.and(n, e.i64(1n)), e.i64(0n));
   const r = e.select(odd, e.div(e.f64(-1), t), t);
   // Below 2^-12, tan x rounds to x in float (x^2/3 < 2^-25.6): keeps -0 and subnormals.
   return e.select(e.lt(e.abs(x), e.f64(SINF_TINY)), x, r);
 }
 
-export { sinF32ViaF64, cosF32ViaF64, tanF32ViaF64, tanKernel, SINF_TINY };
+function tanF32ViaF64(e: Emitter, x: V, ctx: MathContext): V {
+  const [y, n] = reduce(e, ctx, x);
+  return tanOfReduced(e, x, y, e.op('i64x2.ne', e.and(n, e.i64(1n)), e.i64(0n)));
+}
+
+export { sinF32ViaF64, cosF32ViaF64, tanF32ViaF64, tanOfReduced, SINF_TINY };
