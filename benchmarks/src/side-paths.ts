@@ -28,7 +28,7 @@ interface SidePaths {
   readonly rows: readonly PathRow[];
 }
 
-type Result = Float64Array | Int32Array;
+type Result = Float64Array | Int32Array | Uint32Array | Int16Array | Uint8Array;
 
 /**
  * Times ours (execute(), into an out, as a view, executeSync()) against a JS
@@ -149,12 +149,50 @@ function intMatmulRow(n: number, rounds: number): Promise<PathRow> {
   }, n * n, rounds, Int32Array);
 }
 
+/** Integers of `T` over n elements, uniform over the type's range. */
+function randomInts<T extends Result>(Ctor: new (n: number) => T, n: number, seed: number, lo: number, hi: number): T {
+  const out = new Ctor(n);
+  out.set(Array.from(randomData(n, seed, lo, hi), Math.floor));
+  return out;
+}
+
+/** int16 a * 3 + b, wrapping at 16 bits as NumPy's int16 does (the loop stores into an Int16Array, which wraps the same). */
+function int16Row(n: number, rounds: number): Promise<PathRow> {
+  const [a, b] = [randomInts(Int16Array, n, 41, -32768, 32768), randomInts(Int16Array, n, 43, -32768, 32768)];
+  const [dA, dB] = [da.wrap(a), da.wrap(b)];
+  return pathRow<Int16Array>(`int16 a * 3 + b, 2^${Math.log2(n)}`, 1, () => dA.mul(3).add(dB), (out) => {
+    for (let i = 0; i < n; i++) out[i] = a[i]! * 3 + b[i]!;
+    return out;
+  }, n, rounds, Int16Array);
+}
+
+/** The absolute difference of two uint8 images, max(a, b) - min(a, b) (a - b alone would wrap). */
+function uint8Row(n: number, rounds: number): Promise<PathRow> {
+  const [a, b] = [randomInts(Uint8Array, n, 47, 0, 256), randomInts(Uint8Array, n, 53, 0, 256)];
+  const [dA, dB] = [da.wrap(a), da.wrap(b)];
+  return pathRow<Uint8Array>(`uint8 |a - b|, 2^${Math.log2(n)}`, 1, () => da.maximum(dA, dB).sub(da.minimum(dA, dB)), (out) => {
+    for (let i = 0; i < n; i++) out[i] = Math.max(a[i]!, b[i]!) - Math.min(a[i]!, b[i]!);
+    return out;
+  }, n, rounds, Uint8Array);
+}
+
+/** uint32 (a ^ b) >> 3 + a: bits, an unsigned shift and a sum that wraps at 2^32. */
+function uint32Row(n: number, rounds: number): Promise<PathRow> {
+  const [a, b] = [randomInts(Uint32Array, n, 59, 0, 2 ** 32), randomInts(Uint32Array, n, 61, 0, 2 ** 32)];
+  const [dA, dB] = [da.wrap(a), da.wrap(b)];
+  return pathRow<Uint32Array>(`uint32 (a ^ b) >> 3 + a, 2^${Math.log2(n)}`, 1, () => da.rightShift(da.bitwiseXor(dA, dB), 3).add(dA), (out) => {
+    for (let i = 0; i < n; i++) out[i] = (((a[i]! ^ b[i]!) >>> 3) + a[i]!) >>> 0;
+    return out;
+  }, n, rounds, Uint32Array);
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
     rows: [
       await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
+      await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
     ],
   };
 }

@@ -61,8 +61,26 @@ function wrapInt(f: FunctionBuilder, t: KType): void {
   else if (t === 'uint16') f.op('i32.const', 0xffff).op('i32.and');
 }
 
+/**
+ * The lane form of wrapInt: i32x4 lanes hold every integer type as the
+ * scalar loop's i32 does, so the same wrap after the same i32 arithmetic gives
+ * the same bits.
+ */
+function wrapIntLanes(f: FunctionBuilder, t: KType): void {
+  if (t === 'int8' || t === 'int16') {
+    const shift = t === 'int8' ? 24 : 16;
+    f.op('i32.const', shift).op('i32x4.shl').op('i32.const', shift).op('i32x4.shr_s');
+  } else if (t === 'uint8' || t === 'uint16') {
+    const mask = t === 'uint8' ? 0xff : 0xffff;
+    f.v128i32(mask, mask, mask, mask).op('v128.and');
+  }
+}
+
+/** An integer type narrower than i32, whose values need wrapping after arithmetic. */
+const isNarrowK = (t: KType): boolean => t === 'int8' || t === 'uint8' || t === 'int16' || t === 'uint16';
+
 /** The i32 comparison of `t`'s values: `lt` becomes i32.lt_s, or i32.lt_u for unsigned types. */
 const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `i32.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
 
-export { scalarType, isFloatK, isUnsignedK, intRange, wrapInt, intCompare };
+export { scalarType, isFloatK, isUnsignedK, isNarrowK, intRange, wrapInt, wrapIntLanes, intCompare };
 export type { EmitContext, MathRoutine };

@@ -5,7 +5,7 @@
 // no lane form, is a `tsc` error.
 import type { Local } from '../encode/index.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpDivide, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
@@ -18,6 +18,9 @@ interface BinaryEmitter {
   /** Leaves fn(a, b) for every lane of the v128 locals a and b; `t` is 'bool' where they are masks. */
   readonly lanes?: (ctx: EmitContext, L: Lanes, a: Local, b: Local, t: KType) => void;
 }
+
+/** An integer op's lane form: `${op}_u` for unsigned types, `${op}_s` for signed ones. */
+const signed = (op: string, t: KType): string => `i32x4.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
 
 type NativeBinary = Extract<NativeOp, KBinary>;
 type BinaryEmitters = { readonly [K in NativeBinary]: K extends LaneOp ? Required<BinaryEmitter> : BinaryEmitter };
@@ -36,7 +39,7 @@ const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitte
     if (t === 'bool' && bool) { ctx.f.op(bool); return; }
     ctx.f.op(`i32.${name}`); wrapInt(ctx.f, t);
   },
-  lanes: (ctx, L, a, b) => { both(ctx, a, b); ctx.f.op(`${L}.${name}`); },
+  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(`${L}.${name}`); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
 });
 
 /** A comparison: WebAssembly's for floats, signed or unsigned for integers, bytewise for masks. */
@@ -47,8 +50,8 @@ const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmi
   },
   lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b);
-    const int = c === 'eq' || c === 'ne' ? c : `${c}_s`;
-    ctx.f.op(t === 'bool' ? `i8x16.${int}` : `${L}.${L === 'i32x4' ? int : c}`);
+    if (t === 'bool') ctx.f.op(`i8x16.${c === 'eq' || c === 'ne' ? c : `${c}_s`}`);
+    else ctx.f.op(L !== 'i32x4' || c === 'eq' || c === 'ne' ? `${L}.${c}` : signed(c, t));
   },
 });
 
@@ -87,7 +90,7 @@ const extremum = (which: 'min' | 'max'): Required<BinaryEmitter> => ({
     if (t === 'bool') { both(ctx, a, b); ctx.f.op(which === 'max' ? 'i32.or' : 'i32.and'); return; }
     both(ctx, a, b); both(ctx, a, b); ctx.f.op(intCompare(t, which === 'max' ? 'gt' : 'lt')).op('select');
   },
-  lanes: (ctx, L, a, b) => { both(ctx, a, b); ctx.f.op(L === 'i32x4' ? `i32x4.${which}_s` : `${L}.${which}`); },
+  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(L === 'i32x4' ? signed(which, t) : `${L}.${which}`); },
 });
 
 /** NumPy's fmax/fmin: a NaN operand gives the other; of equal operands (0 and -0 included), the second. */
@@ -103,9 +106,9 @@ const nanSkipping = (which: 'fmax' | 'fmin'): Required<BinaryEmitter> => ({
     isNan(b); f.op('select');
     isNan(a); f.op('select');
   },
-  lanes: (ctx, L, a, b) => {
+  lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
-    if (L === 'i32x4') { both(ctx, a, b); f.op(which === 'fmax' ? 'i32x4.max_s' : 'i32x4.min_s'); return; }
+    if (L === 'i32x4') { both(ctx, a, b); f.op(signed(which === 'fmax' ? 'max' : 'min', t)); return; }
     const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${L}.ne`); };
     f.op('local.get', b).op('local.get', a);
     both(ctx, a, b); both(ctx, a, b); f.op(`${L}.${which === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
@@ -253,9 +256,10 @@ const leftShift: BinaryEmitter = {
     ctx.f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
     wrapInt(ctx.f, t);
   },
-  lanes: (ctx, L, a, b) => {
+  lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b); ctx.f.op('i32x4.extract_lane', 0).op('i32x4.shl');
     ctx.f.op('local.get', b); splatConst(ctx, L, 32); ctx.f.op('i32x4.lt_u').op('v128.and');
+    wrapIntLanes(ctx.f, t);
   },
 };
 
@@ -271,10 +275,12 @@ const rightShift: BinaryEmitter = {
     f.op('local.get', a).op('i32.const', 31).op('i32.shr_s');
     f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
   },
-  lanes: (ctx, L, a, b) => {
+  lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
-    both(ctx, a, b); f.op('i32x4.extract_lane', 0).op('i32x4.shr_s');
-    f.op('local.get', a).op('i32.const', 31).op('i32x4.shr_s');
+    // Past the width: 0 for unsigned types (narrow ones are held zero-extended), the sign for signed ones.
+    both(ctx, a, b); f.op('i32x4.extract_lane', 0).op(signed('shr', t));
+    if (isUnsignedK(t)) f.v128i32(0);
+    else f.op('local.get', a).op('i32.const', 31).op('i32x4.shr_s');
     f.op('local.get', b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.bitselect');
   },
 };

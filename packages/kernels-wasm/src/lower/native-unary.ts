@@ -6,7 +6,7 @@
 // handles before it gets here.
 import type { Local } from '../encode/index.js';
 import type { KUnary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import { isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
 import type { EmitContext } from './context.js';
 import { angleFactor, bumpDivide, splatConst } from './emit-values.js';
 import type { KType } from './kernel-spec.js';
@@ -16,8 +16,8 @@ import type { Lanes } from './simd-widths.js';
 interface UnaryEmitter {
   /** Leaves fn(x) on the stack, for x a local of type `t`. */
   readonly scalar: (ctx: EmitContext, t: KType, x: Local) => void;
-  /** Leaves fn(x) for every lane of the v128 local x (numbers, not masks). */
-  readonly lanes?: (ctx: EmitContext, L: Lanes, x: Local) => void;
+  /** Leaves fn(x) for every lane of the v128 local x (numbers of type `t`, not masks). */
+  readonly lanes?: (ctx: EmitContext, L: Lanes, x: Local, t: KType) => void;
 }
 
 type NativeUnary = Extract<NativeOp, KUnary>;
@@ -40,7 +40,7 @@ const negative: Required<UnaryEmitter> = {
     if (isFloatK(t)) { floatInstr('neg')(ctx, t, x); return; }
     ctx.f.op('i32.const', 0).op('local.get', x).op('i32.sub'); wrapInt(ctx.f, t);
   },
-  lanes: laneInstr('neg'),
+  lanes: (ctx, L, x, t) => { laneInstr('neg')(ctx, L, x, t); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
 };
 
 const abs: Required<UnaryEmitter> = {
@@ -52,7 +52,12 @@ const abs: Required<UnaryEmitter> = {
     f.op('i32.const', 0).op('local.get', x).op('i32.sub'); wrapInt(f, t);
     f.op('local.get', x).op('local.get', x).op('i32.const', 0).op('i32.lt_s').op('select');
   },
-  lanes: laneInstr('abs'),
+  lanes: (ctx, L, x, t) => {
+    ctx.f.op('local.get', x);
+    if (L !== 'i32x4') { ctx.f.op(`${L}.abs`); return; }
+    if (isUnsignedK(t)) return;
+    ctx.f.op('i32x4.abs'); wrapIntLanes(ctx.f, t);
+  },
 };
 
 const sign: Required<UnaryEmitter> = {
@@ -73,10 +78,11 @@ const sign: Required<UnaryEmitter> = {
     get(); f.op('i32.const', 0).op('i32.lt_s').op('select');
     get(); f.op('i32.const', 0).op('i32.gt_s').op('select');
   },
-  lanes: (ctx, L, x) => {
+  lanes: (ctx, L, x, t) => {
     const f = ctx.f;
     const isFloat = L !== 'i32x4';
-    const [lt, gt] = isFloat ? ['lt', 'gt'] : ['lt_s', 'gt_s'];
+    const u = isUnsignedK(t) ? 'u' : 's';
+    const [lt, gt] = isFloat ? ['lt', 'gt'] : [`lt_${u}`, `gt_${u}`];
     splatConst(ctx, L, 1);
     splatConst(ctx, L, -1);
     if (isFloat) {
@@ -92,7 +98,7 @@ const sign: Required<UnaryEmitter> = {
 
 const square: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('local.get', x).op(`${W(t)}.mul`); if (!isFloatK(t)) wrapInt(ctx.f, t); },
-  lanes: (ctx, L, x) => { ctx.f.op('local.get', x).op('local.get', x).op(`${L}.mul`); },
+  lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('local.get', x).op(`${L}.mul`); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
 };
 
 const reciprocal: Required<UnaryEmitter> = {
@@ -148,8 +154,11 @@ const signbit: Required<UnaryEmitter> = {
     else if (isUnsignedK(t)) f.op('i32.const', 0);
     else f.op('local.get', x).op('i32.const', 31).op('i32.shr_u');
   },
-  // A mask of the sign bit: the lane shifted arithmetically by its width less one.
-  lanes: (ctx, L, x) => { ctx.f.op('local.get', x).op('i32.const', L === 'f64x2' ? 63 : 31).op(L === 'f64x2' ? 'i64x2.shr_s' : 'i32x4.shr_s'); },
+  // A mask of the sign bit: the lane shifted arithmetically by its width less one (none for unsigned types).
+  lanes: (ctx, L, x, t) => {
+    if (isUnsignedK(t)) { ctx.f.v128i32(0); return; }
+    ctx.f.op('local.get', x).op('i32.const', L === 'f64x2' ? 63 : 31).op(L === 'f64x2' ? 'i64x2.shr_s' : 'i32x4.shr_s');
+  },
 };
 
 const positive: Required<UnaryEmitter> = {
@@ -165,7 +174,7 @@ const angle = (fn: 'deg2rad' | 'rad2deg'): Required<UnaryEmitter> => ({
 const invert: Required<UnaryEmitter> = {
   // All ones of the type's width (logical not for bool).
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('i32.const', t === 'bool' ? 1 : -1).op('i32.xor'); wrapInt(ctx.f, t); },
-  lanes: (ctx, _L, x) => { ctx.f.op('local.get', x).op('v128.not'); },
+  lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('v128.not'); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
 };
 
 const NATIVE_UNARY = {

@@ -14,10 +14,23 @@ import { hasNativeLanes, opsWhere } from './op-rules.js';
 import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 import { at } from '../internal-error.js';
+import { isFloatK, wrapIntLanes } from './context.js';
 
 
-/** The widest numeric element type among the arrays sets the lanes: float64 > float32 > int32. */
-const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [['float64', 'f64x2'], ['float32', 'f32x4'], ['int32', 'i32x4']];
+/**
+ * The widest numeric element type among the arrays sets the lanes: float64 >
+ * float32 > any integer type. i32x4 lanes hold every integer type as the
+ * scalar loop's i32 does (narrow types sign- or zero-extended and wrapped
+ * after arithmetic, uint32 as its bits, read unsigned where the sign
+ * matters), so the two loops give the same bits.
+ */
+const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [
+  ['float64', 'f64x2'], ['float32', 'f32x4'],
+  ...(['int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8'] as const).map((t): [KType, Lanes] => [t, 'i32x4']),
+];
+
+/** Integer types, whose values i32x4 lanes hold (bool's are masks instead). */
+const isIntK = (t: KType): boolean => t !== 'bool' && !isFloatK(t);
 
 /** The op table's native lowerings that have a lane form, for float and for integer lanes. */
 const FLOAT_UNARY = opsWhere<KUnary>('unary', (fn) => hasNativeLanes(fn, 'float'));
@@ -50,14 +63,14 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
   const dtype = LANE_DTYPE[lanes];
   // A matrix product's own loops read its operands in its lane type: no conversions there.
   if (spec.contraction && spec.arrays.some((a) => a.dtype !== dtype)) return undefined;
+  const isFloat = lanes !== 'i32x4';
   for (const a of spec.arrays) {
     if (a.inner === 'strided') return undefined;
     if (a.role === 'out' && a.inner !== 'contiguous') return undefined;
     if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return undefined;
   }
   const uses = usesOf(spec);
-  const isFloat = lanes !== 'i32x4';
-  const ok = (t: KType): boolean => t === dtype || t === 'bool';
+  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (!isFloat && isIntK(t));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {
@@ -72,9 +85,8 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
         if (!ok(ins.type) && !(value.op === 'cast' && at(spec.body, value.arg, 'value').type === dtype)) return undefined;
         break;
       }
-      case 'const': if (ins.type !== dtype) return undefined; break;
+      case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return undefined; break;
       case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return undefined; break;
-      case 'select': if (ins.type !== dtype) return undefined; break;
       case 'unary': {
         const t = at(spec.body, ins.arg, 'value').type;
         if (!ok(t)) return undefined;
@@ -128,6 +140,8 @@ function usesOf(spec: KernelSpec): number[][] {
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
   const arg = at(spec.body, ins.arg, 'value');
+  // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing.
+  if (lanes === 'i32x4') return (isIntK(ins.type) || ins.type === 'bool') && (isIntK(arg.type) || arg.type === 'bool');
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
   if (arg.type !== dtype) return false;
@@ -181,6 +195,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       get(ins.arg);
       // Masks to 1/0 with no constant to rebuild per vector: integer lanes negate -1 to 1; float
       // lanes keep the top bits of an all-ones lane as 1.0's exponent (0x3ff << 52, 0x7f << 23).
+      if (L === 'i32x4' && from !== 'bool' && ins.type !== from) wrapIntLanes(f, ins.type);
       if (from === 'bool' && ins.type !== 'bool') {
         if (L === 'i32x4') f.op('i32x4.neg');
         else if (L === 'f64x2') f.op('i32.const', 54).op('i64x2.shr_u').op('i32.const', 52).op('i64x2.shl');
@@ -193,7 +208,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       const x = ins.arg;
       if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
       const native = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
-      if (native) { native(ctx, L, local(x)); return; }
+      if (native) { native(ctx, L, local(x), at(types, x, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
       if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
       get(x); m[math](); return;

@@ -3,7 +3,7 @@
 // one array declared 'strided' (launched with stride 1, so the same data),
 // which forces the scalar loop.
 import { compileKernel } from './compile.js';
-import type { InnerStride, KInstr, KType, KernelSpec } from './kernel-spec.js';
+import type { InnerStride, KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import { instantiate, launch } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
@@ -95,6 +95,62 @@ const reducing = (wide: KType, narrow: KType): KernelSpec => ({
 
 const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
 
+/**
+ * The spec of `body` (value `r` its result, of type `out`), storing r, and
+ * for an integer r also r cast to float64: a store keeps only r's low bytes,
+ * the cast its whole lane, so a result left unwrapped shows there.
+ */
+const withResult = (ins: ReturnType<typeof arr>[], body: KInstr[], out: KType): KernelSpec => {
+  const r = body.length - 1;
+  const int = out !== 'bool';
+  return {
+    ndim: 1,
+    arrays: [...ins, arr(out, 'out'), ...(int ? [arr('int32', 'out')] : [])],
+    body: [
+      ...body,
+      { op: 'store', array: ins.length, arg: r, type: out },
+      ...(int ? [{ op: 'cast', arg: r, type: 'int32' }, { op: 'store', array: ins.length + 1, arg: r + 2, type: 'int32' }] as KInstr[] : []),
+    ],
+    slots: 0,
+  };
+};
+
+/** fn(a, b) over one integer type (bool for comparisons). */
+const binaryOf = (t: KType, fn: KBinary, inner: InnerStride = 'contiguous'): KernelSpec => {
+  const out: KType = COMPARISONS.has(fn) ? 'bool' : t;
+  return withResult([arr(t, 'in'), arr(t, 'in', inner)],
+    [{ op: 'load', array: 0, type: t }, { op: 'load', array: 1, type: t }, { op: 'binary', fn, args: [0, 1], type: out }], out);
+};
+
+/** fn(a) over one integer type (bool for predicates). */
+const unaryOf = (t: KType, fn: KUnary): KernelSpec => {
+  const out: KType = fn === 'signbit' || fn === 'logicalNot' ? 'bool' : t;
+  return withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'unary', fn, arg: 0, type: out }], out);
+};
+
+/** a shifted by a constant count. */
+const shiftBy = (t: KType, fn: 'leftShift' | 'rightShift', count: number): KernelSpec =>
+  withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'const', value: count, type: t }, { op: 'binary', fn, args: [0, 1], type: t }], t);
+
+/** out (to) = cast(a (from) * a): a cast between integer types inside the kernel, after arithmetic that wraps. */
+const intCast = (from: KType, to: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(from, 'in'), arr(to, 'out')],
+  body: [
+    { op: 'load', array: 0, type: from },
+    { op: 'binary', fn: 'multiply', args: [0, 0], type: from },
+    { op: 'cast', arg: 1, type: to },
+    { op: 'binary', fn: 'add', args: [2, 2], type: to },
+    { op: 'store', array: 1, arg: 3, type: to },
+  ],
+  slots: 0,
+});
+
+const COMPARISONS: ReadonlySet<KBinary> = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
+const INT_BINARY_LANES: readonly KBinary[] = ['add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', ...COMPARISONS];
+const INT_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'sign', 'square', 'invert', 'signbit', 'logicalNot', 'positive', 'floor'];
+const INT_TYPES = ['int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
+
 const NARROW_INTS = ['uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
 
 const cases: Case[] = [
@@ -114,6 +170,13 @@ const cases: Case[] = [
   ...(['float64', 'float32', 'int32'] as const).map((w) => ({ name: `bool masks in ${w}`, spec: masks(w), lanes: LANES[w]! })),
   { name: 'sum(int32 * float64)', spec: reducing('float64', 'int32'), lanes: 'f64x2' },
   { name: 'sum(uint8 * float32)', spec: reducing('float32', 'uint8'), lanes: 'f32x4' },
+  // Every integer type computes in i32x4 lanes, wrapping as the scalar loop does.
+  ...INT_TYPES.flatMap((t) => INT_BINARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: binaryOf(t, fn), lanes: 'i32x4' }))),
+  ...INT_TYPES.map((t) => ({ name: `${t} add, b broadcast`, spec: binaryOf(t, 'add', 'broadcast'), lanes: 'i32x4' })),
+  ...INT_TYPES.flatMap((t) => INT_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn), lanes: 'i32x4' }))),
+  ...INT_TYPES.flatMap((t) => [0, 1, 7, 8, 15, 16, 31, 32, 40, -1].flatMap((c) => (['leftShift', 'rightShift'] as const)
+    .map((fn) => ({ name: `${t} ${fn} ${c}`, spec: shiftBy(t, fn, c), lanes: 'i32x4' })))),
+  ...INT_TYPES.flatMap((from) => INT_TYPES.filter((to) => to !== from).map((to) => ({ name: `${from} -> ${to} inside the kernel`, spec: intCast(from, to), lanes: 'i32x4' }))),
 ];
 
 /** Runs spec over n elements (operands filled from SPECIALS); returns every output's bytes and the partials. */
