@@ -1,5 +1,6 @@
 // Small pieces of code every emitter writes: a flag bumped, a constant in
-// every lane, an angle factor in the dtype.
+// every lane, a lane product, an angle factor in the dtype.
+import type { Local } from '../encode/index.js';
 import { ARGS } from './args-layout.js';
 import type { EmitContext } from './context.js';
 import type { KType } from './kernel-spec.js';
@@ -17,7 +18,10 @@ const bumpDivide = (ctx: EmitContext): void => bumpFlag(ctx, ARGS.flagDivide);
 function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
   if (lanes === 'f64x2') ctx.f.v128f64(v);
   else if (lanes === 'f32x4') ctx.f.v128f32(v);
-  else ctx.f.v128i32(v | 0);
+  else if (lanes === 'i32x4') ctx.f.v128i32(v | 0);
+  // Narrow lanes: the value's low bits repeated across each 32-bit word.
+  else if (lanes === 'i16x8') ctx.f.v128i32(((v & 0xffff) * 0x10001) | 0);
+  else ctx.f.v128i32(((v & 0xff) * 0x1010101) | 0);
 }
 
 /** deg2rad and rad2deg multiply by the constant in the dtype, as NumPy does ((float)(pi/180) for float32). */
@@ -26,4 +30,16 @@ function angleFactor(fn: 'deg2rad' | 'rad2deg', t: KType): number {
   return fn === 'deg2rad' ? Math.PI / 180 : 180 / Math.PI;
 }
 
-export { bumpFlag, bumpDivide, splatConst, angleFactor };
+/**
+ * Leaves a * b lane by lane (locals a and b). i8x16 has no multiply: the low
+ * bytes of the 16-bit products of each half.
+ */
+function laneMul(ctx: EmitContext, L: Lanes, a: Local, b: Local): void {
+  const f = ctx.f;
+  if (L !== 'i8x16') { f.op('local.get', a).op('local.get', b).op(`${L}.mul`); return; }
+  f.op('local.get', a).op('local.get', b).op('i16x8.extmul_low_i8x16_s');
+  f.op('local.get', a).op('local.get', b).op('i16x8.extmul_high_i8x16_s');
+  f.shuffle(Array.from({ length: 16 }, (_, i) => 2 * i));
+}
+
+export { bumpFlag, bumpDivide, splatConst, laneMul, angleFactor };

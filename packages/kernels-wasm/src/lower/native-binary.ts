@@ -7,9 +7,10 @@ import type { Local } from '../encode/index.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
 import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
 import type { EmitContext } from './context.js';
-import { bumpDivide, splatConst } from './emit-values.js';
+import { bumpDivide, laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
 import type { KType } from './kernel-spec.js';
+import { isIntLanes, laneBits } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 interface BinaryEmitter {
@@ -20,7 +21,8 @@ interface BinaryEmitter {
 }
 
 /** An integer op's lane form: `${op}_u` for unsigned types, `${op}_s` for signed ones. */
-const signed = (op: string, t: KType): string => `i32x4.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
+const signed = (L: Lanes, op: string, t: KType): string => `${L}.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
+
 
 type NativeBinary = Extract<NativeOp, KBinary>;
 type BinaryEmitters = { readonly [K in NativeBinary]: K extends LaneOp ? Required<BinaryEmitter> : BinaryEmitter };
@@ -39,7 +41,11 @@ const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitte
     if (t === 'bool' && bool) { ctx.f.op(bool); return; }
     ctx.f.op(`i32.${name}`); wrapInt(ctx.f, t);
   },
-  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(`${L}.${name}`); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
+  lanes: (ctx, L, a, b, t) => {
+    if (name === 'mul') laneMul(ctx, L, a, b);
+    else { both(ctx, a, b); ctx.f.op(`${L}.${name}`); }
+    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
+  },
 });
 
 /** A comparison: WebAssembly's for floats, signed or unsigned for integers, bytewise for masks. */
@@ -51,7 +57,7 @@ const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmi
   lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b);
     if (t === 'bool') ctx.f.op(`i8x16.${c === 'eq' || c === 'ne' ? c : `${c}_s`}`);
-    else ctx.f.op(L !== 'i32x4' || c === 'eq' || c === 'ne' ? `${L}.${c}` : signed(c, t));
+    else ctx.f.op(!isIntLanes(L) || c === 'eq' || c === 'ne' ? `${L}.${c}` : signed(L, c, t));
   },
 });
 
@@ -90,7 +96,7 @@ const extremum = (which: 'min' | 'max'): Required<BinaryEmitter> => ({
     if (t === 'bool') { both(ctx, a, b); ctx.f.op(which === 'max' ? 'i32.or' : 'i32.and'); return; }
     both(ctx, a, b); both(ctx, a, b); ctx.f.op(intCompare(t, which === 'max' ? 'gt' : 'lt')).op('select');
   },
-  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(L === 'i32x4' ? signed(which, t) : `${L}.${which}`); },
+  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(isIntLanes(L) ? signed(L, which, t) : `${L}.${which}`); },
 });
 
 /** NumPy's fmax/fmin: a NaN operand gives the other; of equal operands (0 and -0 included), the second. */
@@ -108,7 +114,7 @@ const nanSkipping = (which: 'fmax' | 'fmin'): Required<BinaryEmitter> => ({
   },
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
-    if (L === 'i32x4') { both(ctx, a, b); f.op(signed(which === 'fmax' ? 'max' : 'min', t)); return; }
+    if (isIntLanes(L)) { both(ctx, a, b); f.op(signed(L, which === 'fmax' ? 'max' : 'min', t)); return; }
     const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${L}.ne`); };
     f.op('local.get', b).op('local.get', a);
     both(ctx, a, b); both(ctx, a, b); f.op(`${L}.${which === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
@@ -250,6 +256,14 @@ const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
  * loop only uses these where the count is the same in every lane (simd-ops.ts
  * isLaneShift), lane 0's, with a mask where it is 32 or more unsigned.
  */
+/**
+ * With the count vector on the stack, its lane 0 as an i32 (every lane holds
+ * the same count, isLaneShift): extended as the scalar loop's i32 holds it.
+ */
+function shiftCount(ctx: EmitContext, L: Lanes, t: KType): void {
+  ctx.f.op(L === 'i32x4' ? 'i32x4.extract_lane' : `${L}.extract_lane_${isUnsignedK(t) ? 'u' : 's'}`, 0);
+}
+
 const leftShift: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
     both(ctx, a, b); ctx.f.op('i32.shl').op('i32.const', 0);
@@ -257,9 +271,9 @@ const leftShift: BinaryEmitter = {
     wrapInt(ctx.f, t);
   },
   lanes: (ctx, L, a, b, t) => {
-    both(ctx, a, b); ctx.f.op('i32x4.extract_lane', 0).op('i32x4.shl');
-    ctx.f.op('local.get', b); splatConst(ctx, L, 32); ctx.f.op('i32x4.lt_u').op('v128.and');
-    wrapIntLanes(ctx.f, t);
+    both(ctx, a, b); shiftCount(ctx, L, t); ctx.f.op(`${L}.shl`);
+    ctx.f.op('local.get', b); splatConst(ctx, L, Math.min(laneBits(L), 32)); ctx.f.op(`${L}.lt_u`).op('v128.and');
+    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
   },
 };
 
@@ -277,11 +291,11 @@ const rightShift: BinaryEmitter = {
   },
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
-    // Past the width: 0 for unsigned types (narrow ones are held zero-extended), the sign for signed ones.
-    both(ctx, a, b); f.op('i32x4.extract_lane', 0).op(signed('shr', t));
+    // Past the width: 0 for unsigned types (in i32x4 narrow ones are held zero-extended), the sign for signed ones.
+    both(ctx, a, b); shiftCount(ctx, L, t); f.op(signed(L, 'shr', t));
     if (isUnsignedK(t)) f.v128i32(0);
-    else f.op('local.get', a).op('i32.const', 31).op('i32x4.shr_s');
-    f.op('local.get', b); splatConst(ctx, L, 32); f.op('i32x4.lt_u').op('v128.bitselect');
+    else f.op('local.get', a).op('i32.const', laneBits(L) - 1).op(`${L}.shr_s`);
+    f.op('local.get', b); splatConst(ctx, L, laneBits(L)); f.op(`${L}.lt_u`).op('v128.bitselect');
   },
 };
 

@@ -8,9 +8,9 @@ import type { Local } from '../encode/index.js';
 import type { KUnary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
 import { isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
 import type { EmitContext } from './context.js';
-import { angleFactor, bumpDivide, splatConst } from './emit-values.js';
+import { angleFactor, bumpDivide, laneMul, splatConst } from './emit-values.js';
 import type { KType } from './kernel-spec.js';
-import { LANE_DTYPE } from './simd-widths.js';
+import { LANE_DTYPE, isIntLanes, laneBits } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 interface UnaryEmitter {
@@ -32,7 +32,7 @@ const laneInstr = (name: string): NonNullable<UnaryEmitter['lanes']> => (ctx, L,
 /** floor, ceil and trunc: one instruction for floats; integers are whole already. */
 const rounding = (name: string): Required<UnaryEmitter> => ({
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x); if (isFloatK(t)) ctx.f.op(`${W(t)}.${name}`); },
-  lanes: (ctx, L, x) => { ctx.f.op('local.get', x); if (L !== 'i32x4') ctx.f.op(`${L}.${name}`); },
+  lanes: (ctx, L, x) => { ctx.f.op('local.get', x); if (!isIntLanes(L)) ctx.f.op(`${L}.${name}`); },
 });
 
 const negative: Required<UnaryEmitter> = {
@@ -54,9 +54,9 @@ const abs: Required<UnaryEmitter> = {
   },
   lanes: (ctx, L, x, t) => {
     ctx.f.op('local.get', x);
-    if (L !== 'i32x4') { ctx.f.op(`${L}.abs`); return; }
-    if (isUnsignedK(t)) return;
-    ctx.f.op('i32x4.abs'); wrapIntLanes(ctx.f, t);
+    if (isIntLanes(L) && isUnsignedK(t)) return;
+    ctx.f.op(`${L}.abs`);
+    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
   },
 };
 
@@ -80,7 +80,7 @@ const sign: Required<UnaryEmitter> = {
   },
   lanes: (ctx, L, x, t) => {
     const f = ctx.f;
-    const isFloat = L !== 'i32x4';
+    const isFloat = !isIntLanes(L);
     const u = isUnsignedK(t) ? 'u' : 's';
     const [lt, gt] = isFloat ? ['lt', 'gt'] : [`lt_${u}`, `gt_${u}`];
     splatConst(ctx, L, 1);
@@ -98,7 +98,7 @@ const sign: Required<UnaryEmitter> = {
 
 const square: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('local.get', x).op(`${W(t)}.mul`); if (!isFloatK(t)) wrapInt(ctx.f, t); },
-  lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('local.get', x).op(`${L}.mul`); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
+  lanes: (ctx, L, x, t) => { laneMul(ctx, L, x, x); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
 };
 
 const reciprocal: Required<UnaryEmitter> = {
@@ -117,13 +117,13 @@ const reciprocal: Required<UnaryEmitter> = {
 
 const round: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x); if (isFloatK(t)) ctx.f.op(`${W(t)}.nearest`); },
-  lanes: (ctx, L, x) => { ctx.f.op('local.get', x); if (L !== 'i32x4') ctx.f.op(`${L}.nearest`); },
+  lanes: (ctx, L, x) => { ctx.f.op('local.get', x); if (!isIntLanes(L)) ctx.f.op(`${L}.nearest`); },
 };
 
 /** A float predicate, and the constant it is for every integer. */
 const predicate = (float: (ctx: EmitContext, w: string, x: Local) => void, lanes: (ctx: EmitContext, L: Lanes, x: Local) => void, int: 0 | 1): Required<UnaryEmitter> => ({
   scalar: (ctx, t, x) => { if (isFloatK(t)) float(ctx, W(t), x); else ctx.f.op('i32.const', int); },
-  lanes: (ctx, L, x) => { if (L !== 'i32x4') lanes(ctx, L, x); else splatConst(ctx, L, -int); },
+  lanes: (ctx, L, x) => { if (!isIntLanes(L)) lanes(ctx, L, x); else splatConst(ctx, L, -int); },
 });
 
 const isnan = predicate(
@@ -157,7 +157,8 @@ const signbit: Required<UnaryEmitter> = {
   // A mask of the sign bit: the lane shifted arithmetically by its width less one (none for unsigned types).
   lanes: (ctx, L, x, t) => {
     if (isUnsignedK(t)) { ctx.f.v128i32(0); return; }
-    ctx.f.op('local.get', x).op('i32.const', L === 'f64x2' ? 63 : 31).op(L === 'f64x2' ? 'i64x2.shr_s' : 'i32x4.shr_s');
+    const bits = laneBits(L);
+    ctx.f.op('local.get', x).op('i32.const', bits - 1).op(`${bits === 64 ? 'i64x2' : bits === 32 ? 'i32x4' : L}.shr_s`);
   },
 };
 

@@ -1,17 +1,18 @@
 // Lanes at a time, for kernels whose arrays are contiguous or broadcast along
 // the inner axis. The widest array type sets the lanes (f64x2, f32x4 or
-// i32x4); narrower arrays are converted as they are read or written
-// (simd-widths.ts). Booleans inside such a kernel are lane masks (all ones or
-// all zeros).
+// i32x4; i16x8 or i8x16 where every value is an integer of one narrow width);
+// narrower arrays are converted as they are read or written (simd-widths.ts).
+// Booleans inside such a kernel are lane masks (all ones or all zeros).
 import type { EmitContext } from './context.js';
 import type { Local } from '../encode/index.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 import { splatConst } from './emit-values.js';
 import { binaryEmitter } from './native-binary.js';
 import { unaryEmitter } from './native-unary.js';
 import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { hasNativeLanes, opsWhere } from './op-rules.js';
-import { LANE_DTYPE, narrows, widens } from './simd-widths.js';
+import { LANE_DTYPE, fillsLane, isIntLanes, isNarrowLanes, narrows, widens } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 import { at } from '../internal-error.js';
 import { isFloatK, wrapIntLanes } from './context.js';
@@ -60,63 +61,84 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
   if (spec.arrays.length === 0) return undefined;
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
   if (!lanes) return undefined;
+  const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
+  if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
+  return fits(spec, lanes, mathAvailable) ? lanes : undefined;
+}
+
+/**
+ * i16x8 or i8x16 for a row kernel whose arrays are all integers of one
+ * narrow width (or bool): 8 or 16 lanes instead of i32x4's 4. A kernel that
+ * also holds values of another width (a cast to int32, a float), or reduces,
+ * takes i32x4 instead.
+ */
+function narrowLanes(spec: KernelSpec): Lanes | undefined {
+  if (spec.contraction || spec.mode === 'columns') return undefined;
+  const widths = new Set(spec.arrays.filter((a) => a.dtype !== 'bool').map((a) => KTYPE_BYTES[a.dtype]));
+  if (widths.size !== 1) return undefined;
+  return widths.has(2) ? 'i16x8' : widths.has(1) ? 'i8x16' : undefined;
+}
+
+/** Whether every array and instruction of `spec` has a form in `lanes`. */
+function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): boolean {
   const dtype = LANE_DTYPE[lanes];
   // A matrix product's own loops read its operands in its lane type: no conversions there.
-  if (spec.contraction && spec.arrays.some((a) => a.dtype !== dtype)) return undefined;
-  const isFloat = lanes !== 'i32x4';
+  if (spec.contraction && spec.arrays.some((a) => a.dtype !== dtype)) return false;
+  const isFloat = !isIntLanes(lanes);
+  const narrow = isNarrowLanes(lanes);
   for (const a of spec.arrays) {
-    if (a.inner === 'strided') return undefined;
-    if (a.role === 'out' && a.inner !== 'contiguous') return undefined;
-    if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return undefined;
+    if (a.inner === 'strided') return false;
+    if (a.role === 'out' && a.inner !== 'contiguous') return false;
+    if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return false;
   }
   const uses = usesOf(spec);
-  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (!isFloat && isIntK(t));
+  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (narrow ? fillsLane(lanes, t) : !isFloat && isIntK(t));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
         const t = at(spec.arrays, ins.array, 'array').dtype;
-        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && user.type === dtype; })) return undefined;
+        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && user.type === dtype; })) return false;
         break;
       }
       case 'store': {
         // A narrower array takes a cast from the lane type (validateSpec: the value's type is the array's).
         const value = at(spec.body, ins.arg, 'value');
-        if (!ok(ins.type) && !(value.op === 'cast' && at(spec.body, value.arg, 'value').type === dtype)) return undefined;
+        if (!ok(ins.type) && !(value.op === 'cast' && at(spec.body, value.arg, 'value').type === dtype)) return false;
         break;
       }
-      case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return undefined; break;
-      case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return undefined; break;
+      case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return false; break;
+      case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return false; break;
       case 'unary': {
         const t = at(spec.body, ins.arg, 'value').type;
-        if (!ok(t)) return undefined;
-        if (t === 'bool' && !BOOL_UNARY.has(ins.fn)) return undefined;
+        if (!ok(t)) return false;
+        if (t === 'bool' && !BOOL_UNARY.has(ins.fn)) return false;
         const native = (isFloat ? FLOAT_UNARY : INT_UNARY).has(ins.fn);
         const math = isFloat && MATH_UNARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
-        if (!native && !math) return undefined;
+        if (!native && !math) return false;
         break;
       }
       case 'binary': {
         const t = at(spec.body, ins.args[0], 'value').type;
-        if (!ok(t)) return undefined;
-        if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return undefined;
+        if (!ok(t)) return false;
+        if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return false;
         const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn) || (!isFloat && isLaneShift(spec, ins));
         const math = isFloat && MATH_BINARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
-        if (!native && !math) return undefined;
+        if (!native && !math) return false;
         break;
       }
       case 'scan':
         // Only a column kernel scans in lanes: a lane is a column, whose running value waits on the row before.
-        if (spec.mode !== 'columns' || ins.type !== dtype || at(spec.body, ins.arg, 'value').type !== dtype) return undefined;
+        if (spec.mode !== 'columns' || ins.type !== dtype || at(spec.body, ins.arg, 'value').type !== dtype) return false;
         break;
-      case 'gather': return undefined;
+      case 'gather': return false;
       case 'reduce':
-        if (ins.fn === 'any' || ins.fn === 'all') return undefined;
-        if (at(spec.body, ins.arg, 'value').type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return undefined;
+        if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
+        if (at(spec.body, ins.arg, 'value').type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
     }
   }
-  return lanes;
+  return true;
 }
 
 /** For each value, the instructions that use it. */
@@ -140,8 +162,10 @@ function usesOf(spec: KernelSpec): number[][] {
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
   const arg = at(spec.body, ins.arg, 'value');
-  // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing.
-  if (lanes === 'i32x4') return (isIntK(ins.type) || ins.type === 'bool') && (isIntK(arg.type) || arg.type === 'bool');
+  // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing;
+  // narrow lanes hold the types of their width, between which a cast is nothing.
+  const held = (t: KType): boolean => t === 'bool' || (isNarrowLanes(lanes) ? fillsLane(lanes, t) : isIntK(t));
+  if (isIntLanes(lanes)) return held(ins.type) && held(arg.type);
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
   if (arg.type !== dtype) return false;
@@ -174,7 +198,7 @@ function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses:
 function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readonly Local[], types: readonly KType[], math: 'inline' | 'call'): void {
   const f = ctx.f;
   const L = lanes;
-  const isFloat = L !== 'i32x4';
+  const isFloat = !isIntLanes(L);
   const local = (i: number): Local => at(vals, i, 'value local');
   const get = (i: number): void => { f.op('local.get', local(i)); };
   /** A lane mask of x != 0 (bool values already are masks). */
@@ -197,7 +221,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       // lanes keep the top bits of an all-ones lane as 1.0's exponent (0x3ff << 52, 0x7f << 23).
       if (L === 'i32x4' && from !== 'bool' && ins.type !== from) wrapIntLanes(f, ins.type);
       if (from === 'bool' && ins.type !== 'bool') {
-        if (L === 'i32x4') f.op('i32x4.neg');
+        if (!isFloat) f.op(`${L}.neg`);
         else if (L === 'f64x2') f.op('i32.const', 54).op('i64x2.shr_u').op('i32.const', 52).op('i64x2.shl');
         else f.op('i32.const', 25).op('i32x4.shr_u').op('i32.const', 23).op('i32x4.shl');
       }

@@ -24,7 +24,8 @@ const SPECIALS: Record<KType, number[]> = {
 };
 
 const sample = (t: KType, n: number, seed: number): number[] =>
-  Array.from({ length: n }, (_, i) => { const s = SPECIALS[t]; return s[(i * 7 + seed) % s.length]!; });
+  // A step of 7 alone would repeat one value where a type has 7 specials: the row number shifts it.
+  Array.from({ length: n }, (_, i) => { const s = SPECIALS[t]; return s[(i * 7 + seed + Math.floor(i / s.length)) % s.length]!; });
 
 interface Case {
   readonly name: string;
@@ -93,16 +94,21 @@ const reducing = (wide: KType, narrow: KType): KernelSpec => ({
   slots: 1,
 });
 
-const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4' };
+const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4', int16: 'i16x8', uint16: 'i16x8', int8: 'i8x16', uint8: 'i8x16' };
+const NARROW = ['int16', 'uint16', 'int8', 'uint8'] as const;
+/** The lanes of fn over t with its result also cast to int32: i32x4, except that a bool result is not cast, leaving t alone. */
+const intLanes = (t: KType, fn: string): string =>
+  (COMPARISONS.has(fn as KBinary) || fn === 'signbit' || fn === 'logicalNot' ? LANES[t] ?? 'i32x4' : 'i32x4');
+const SHIFTS = [0, 1, 7, 8, 15, 16, 31, 32, 40, -1];
 
 /**
  * The spec of `body` (value `r` its result, of type `out`), storing r, and
  * for an integer r also r cast to float64: a store keeps only r's low bytes,
  * the cast its whole lane, so a result left unwrapped shows there.
  */
-const withResult = (ins: ReturnType<typeof arr>[], body: KInstr[], out: KType): KernelSpec => {
+const withResult = (ins: ReturnType<typeof arr>[], body: KInstr[], out: KType, widen: boolean): KernelSpec => {
   const r = body.length - 1;
-  const int = out !== 'bool';
+  const int = widen && out !== 'bool';
   return {
     ndim: 1,
     arrays: [...ins, arr(out, 'out'), ...(int ? [arr('int32', 'out')] : [])],
@@ -115,22 +121,40 @@ const withResult = (ins: ReturnType<typeof arr>[], body: KInstr[], out: KType): 
   };
 };
 
-/** fn(a, b) over one integer type (bool for comparisons). */
-const binaryOf = (t: KType, fn: KBinary, inner: InnerStride = 'contiguous'): KernelSpec => {
+/** fn(a, b) over one integer type (bool for comparisons); `widen`: also cast to int32. */
+const binaryOf = (t: KType, fn: KBinary, widen: boolean, inner: InnerStride = 'contiguous'): KernelSpec => {
   const out: KType = COMPARISONS.has(fn) ? 'bool' : t;
   return withResult([arr(t, 'in'), arr(t, 'in', inner)],
-    [{ op: 'load', array: 0, type: t }, { op: 'load', array: 1, type: t }, { op: 'binary', fn, args: [0, 1], type: out }], out);
+    [{ op: 'load', array: 0, type: t }, { op: 'load', array: 1, type: t }, { op: 'binary', fn, args: [0, 1], type: out }], out, widen);
 };
 
 /** fn(a) over one integer type (bool for predicates). */
-const unaryOf = (t: KType, fn: KUnary): KernelSpec => {
+const unaryOf = (t: KType, fn: KUnary, widen: boolean): KernelSpec => {
   const out: KType = fn === 'signbit' || fn === 'logicalNot' ? 'bool' : t;
-  return withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'unary', fn, arg: 0, type: out }], out);
+  return withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'unary', fn, arg: 0, type: out }], out, widen);
 };
 
 /** a shifted by a constant count. */
-const shiftBy = (t: KType, fn: 'leftShift' | 'rightShift', count: number): KernelSpec =>
-  withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'const', value: count, type: t }, { op: 'binary', fn, args: [0, 1], type: t }], t);
+const shiftBy = (t: KType, fn: 'leftShift' | 'rightShift', count: number, widen: boolean): KernelSpec =>
+  withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'const', value: count, type: t }, { op: 'binary', fn, args: [0, 1], type: t }], t, widen);
+
+/** b = cast(a) to the other type of a's width, then b < a and b + 1: a cast between types of one narrow width is their bits. */
+const sameWidthCast = (from: KType, to: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(from, 'in'), arr('bool', 'out'), arr(to, 'out')],
+  body: [
+    { op: 'load', array: 0, type: from },
+    { op: 'cast', arg: 0, type: to },
+    { op: 'cast', arg: 0, type: 'bool' },
+    { op: 'cast', arg: 2, type: to },
+    { op: 'binary', fn: 'less', args: [1, 3], type: 'bool' },
+    { op: 'store', array: 1, arg: 4, type: 'bool' },
+    { op: 'const', value: 1, type: to },
+    { op: 'binary', fn: 'add', args: [1, 6], type: to },
+    { op: 'store', array: 2, arg: 7, type: to },
+  ],
+  slots: 0,
+});
 
 /** out (to) = cast(a (from) * a): a cast between integer types inside the kernel, after arithmetic that wraps. */
 const intCast = (from: KType, to: KType): KernelSpec => ({
@@ -170,17 +194,27 @@ const cases: Case[] = [
   ...(['float64', 'float32', 'int32'] as const).map((w) => ({ name: `bool masks in ${w}`, spec: masks(w), lanes: LANES[w]! })),
   { name: 'sum(int32 * float64)', spec: reducing('float64', 'int32'), lanes: 'f64x2' },
   { name: 'sum(uint8 * float32)', spec: reducing('float32', 'uint8'), lanes: 'f32x4' },
-  // Every integer type computes in i32x4 lanes, wrapping as the scalar loop does.
-  ...INT_TYPES.flatMap((t) => INT_BINARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: binaryOf(t, fn), lanes: 'i32x4' }))),
-  ...INT_TYPES.map((t) => ({ name: `${t} add, b broadcast`, spec: binaryOf(t, 'add', 'broadcast'), lanes: 'i32x4' })),
-  ...INT_TYPES.flatMap((t) => INT_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn), lanes: 'i32x4' }))),
-  ...INT_TYPES.flatMap((t) => [0, 1, 7, 8, 15, 16, 31, 32, 40, -1].flatMap((c) => (['leftShift', 'rightShift'] as const)
-    .map((fn) => ({ name: `${t} ${fn} ${c}`, spec: shiftBy(t, fn, c), lanes: 'i32x4' })))),
-  ...INT_TYPES.flatMap((from) => INT_TYPES.filter((to) => to !== from).map((to) => ({ name: `${from} -> ${to} inside the kernel`, spec: intCast(from, to), lanes: 'i32x4' }))),
+  // Every integer type computes in i32x4 lanes, wrapping as the scalar loop does: with a cast to int32 in the kernel...
+  ...INT_TYPES.flatMap((t) => INT_BINARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: binaryOf(t, fn, true), lanes: intLanes(t, fn) }))),
+  ...INT_TYPES.map((t) => ({ name: `${t} add, b broadcast`, spec: binaryOf(t, 'add', true, 'broadcast'), lanes: 'i32x4' })),
+  ...INT_TYPES.flatMap((t) => INT_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn, true), lanes: intLanes(t, fn) }))),
+  ...INT_TYPES.flatMap((t) => SHIFTS.flatMap((c) => (['leftShift', 'rightShift'] as const)
+    .map((fn) => ({ name: `${t} ${fn} ${c}`, spec: shiftBy(t, fn, c, true), lanes: 'i32x4' })))),
+  // ...and a kernel of one narrow width alone in lanes of that width.
+  ...NARROW.flatMap((t) => INT_BINARY_LANES.map((fn) => ({ name: `${t} ${fn} alone`, spec: binaryOf(t, fn, false), lanes: LANES[t]! }))),
+  ...NARROW.map((t) => ({ name: `${t} add alone, b broadcast`, spec: binaryOf(t, 'add', false, 'broadcast'), lanes: LANES[t]! })),
+  ...NARROW.flatMap((t) => INT_UNARY_LANES.map((fn) => ({ name: `${t} ${fn} alone`, spec: unaryOf(t, fn, false), lanes: LANES[t]! }))),
+  ...NARROW.flatMap((t) => SHIFTS.flatMap((c) => (['leftShift', 'rightShift'] as const)
+    .map((fn) => ({ name: `${t} ${fn} ${c} alone`, spec: shiftBy(t, fn, c, false), lanes: LANES[t]! })))),
+  ...([['int16', 'uint16'], ['uint16', 'int16'], ['int8', 'uint8'], ['uint8', 'int8']] as const)
+    .map(([from, to]) => ({ name: `${from} -> ${to} alone`, spec: sameWidthCast(from, to), lanes: LANES[from]! })),
+  ...NARROW.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: LANES[t]! })),
+  ...INT_TYPES.flatMap((from) => INT_TYPES.filter((to) => to !== from).map((to) => ({ name: `${from} -> ${to} inside the kernel`, spec: intCast(from, to),
+    lanes: KTYPE_BYTES[from] === KTYPE_BYTES[to] ? LANES[from] ?? 'i32x4' : 'i32x4' }))),
 ];
 
 /** Runs spec over n elements (operands filled from SPECIALS); returns every output's bytes and the partials. */
-function run(spec: KernelSpec, n: number) {
+function run(spec: KernelSpec, n: number, blockSize: number) {
   const heap = testHeap();
   const ptrs = spec.arrays.map((a, k) => {
     const count = a.inner === 'broadcast' ? 1 : n;
@@ -191,7 +225,7 @@ function run(spec: KernelSpec, n: number) {
   const compiled = compileKernel(spec);
   const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
   const r = launch(compiled, heap, fn, {
-    shape: [n], arrays: spec.arrays.map((a, k) => ({ ptr: ptrs[k]!, strides: [a.inner === 'broadcast' ? 0 : 1] })), blockSize: 13,
+    shape: [n], arrays: spec.arrays.map((a, k) => ({ ptr: ptrs[k]!, strides: [a.inner === 'broadcast' ? 0 : 1] })), blockSize,
   });
   const outs = spec.arrays.map((a, k) => (a.role === 'out' ? Array.from(new Uint8Array(heap.memory.buffer, ptrs[k]!, n * KTYPE_BYTES[a.dtype])) : []));
   return { outs, partials: Array.from(r.partials), lanes: compiled.lanes };
@@ -205,9 +239,10 @@ const scalar = (spec: KernelSpec): KernelSpec => ({
 
 describe('vector kernels mixing element widths', () => {
   test.each(cases)('$name: vectorised, bit for bit the scalar loop', ({ spec, lanes }) => {
-    for (const n of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 100]) {
-      const v = run(spec, n);
-      const s = run(scalar(spec), n);
+    // Blocks of 13 end most runs in the scalar tail; blocks of 80 hold unrolled vectors of 16 lanes.
+    for (const [n, blockSize] of [0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 17, 33, 100].flatMap((k) => [[k, 13], [k, 80]])) {
+      const v = run(spec, n!, blockSize!);
+      const s = run(scalar(spec), n!, blockSize!);
       expect(v.lanes).toBe(lanes);
       expect(s.lanes).toBeUndefined();
       expect(v.outs).toEqual(s.outs);

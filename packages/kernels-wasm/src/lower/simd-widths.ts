@@ -1,14 +1,16 @@
 // Vector loads and stores of arrays whose element type is not the kernel's
 // lane type. A vector kernel holds every value in its lane layout (f64x2,
-// f32x4 or i32x4), booleans as lane masks; an array of another type is read
-// or written LANE_COUNT elements at a time and converted on the way:
+// f32x4, i32x4 for every integer type, or i16x8 and i8x16 for kernels of one
+// narrow width), booleans as lane masks; an array of another type is read or
+// written LANE_COUNT elements at a time and converted on the way:
 //
 //   read   float32 -> f64x2   load64_zero, promote_low
 //          int32   -> f64x2   load64_zero, convert_low_s      int32 -> f32x4   load, convert_s
 //          int8, uint8, int16, uint16
 //                  -> any     a narrow load, sign- or zero-extended to i32x4, converted
 //          uint32  -> f64x2   load64_zero, convert_low_u       uint32 -> f32x4  load, convert_u
-//          uint32  -> i32x4   its bits (the scalar loop's uint32 -> int32 cast)
+//          uint32  -> i32x4   its bits, as the scalar loop's i32 holds it
+//          int16, uint16 -> i16x8; int8, uint8 -> i8x16: their bits
 //          bool    -> mask    the bytes != 0, sign-extended to the lane width
 //   write  f64x2   -> float32 demote_zero, store64_lane
 //          i32x4   -> int8, uint8, int16, uint16, uint32
@@ -21,16 +23,29 @@ import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KType } from './kernel-spec.js';
 
-type Lanes = 'f64x2' | 'f32x4' | 'i32x4';
+type Lanes = 'f64x2' | 'f32x4' | 'i32x4' | 'i16x8' | 'i8x16';
 
-const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4 };
-const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32' };
+const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4, i16x8: 8, i8x16: 16 };
+const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32', i16x8: 'int16', i8x16: 'int8' };
+
+/** A lane's width in bits. */
+const laneBits = (L: Lanes): number => 128 / LANE_COUNT[L];
+
+/** Integer lanes: i32x4 (every integer type, extended), or i16x8 and i8x16 (the types of their width, as their bits). */
+const isIntLanes = (L: Lanes): boolean => L === 'i32x4' || L === 'i16x8' || L === 'i8x16';
+
+/** i16x8 and i8x16: lanes that hold the integer types of their width as their bits, and nothing wider. */
+const isNarrowLanes = (L: Lanes): boolean => L === 'i16x8' || L === 'i8x16';
+
+/** An integer type whose elements are exactly a narrow lane wide (uint16 in i16x8, int8 in i8x16). */
+const fillsLane = (L: Lanes, t: KType): boolean => isNarrowLanes(L) && t !== 'bool' && KTYPE_BYTES[t] * LANE_COUNT[L] === 16;
 
 /** Integer types narrower than a lane (read extended, written as their low bytes). */
 const NARROW_INT: ReadonlySet<KType> = new Set(['int8', 'uint8', 'int16', 'uint16']);
 
 /** Whether an array of `dtype` can be read as numbers of the kernel's lane type (through a cast to it). */
 function widens(lanes: Lanes, dtype: KType): boolean {
+  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool' || NARROW_INT.has(dtype) || dtype === 'uint32') return true;
   return lanes === 'f64x2' ? dtype === 'float32' || dtype === 'int32' : lanes === 'f32x4' && dtype === 'int32';
 }
@@ -41,6 +56,7 @@ function widens(lanes: Lanes, dtype: KType): boolean {
  * saturation is flagged element by element.
  */
 function narrows(lanes: Lanes, dtype: KType): boolean {
+  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
   return lanes === 'f64x2' ? dtype === 'float32' : lanes === 'i32x4' && (NARROW_INT.has(dtype) || dtype === 'uint32');
 }
@@ -68,11 +84,15 @@ function emitVectorLoad(ctx: EmitContext, lanes: Lanes, dtype: KType, broadcast:
     f.v128i32(0, 0, 0, 0);
     f.mem('v128.load16_lane', { align: 0, offset }, 0);
   }
-  if (dtype === LANE_DTYPE[lanes]) return;
+  if (dtype === LANE_DTYPE[lanes] || fillsLane(lanes, dtype)) return;
   const wide = lanes === 'f64x2';
   if (dtype === 'bool') {
     // Bytes 0/1 to lane masks: != 0 gives 0x00/0xff bytes, which sign-extend to the lane width.
-    f.v128i32(0, 0, 0, 0).op('i8x16.ne').op('i16x8.extend_low_i8x16_s').op('i32x4.extend_low_i16x8_s');
+    f.v128i32(0, 0, 0, 0).op('i8x16.ne');
+    if (lanes === 'i8x16') return;
+    f.op('i16x8.extend_low_i8x16_s');
+    if (lanes === 'i16x8') return;
+    f.op('i32x4.extend_low_i16x8_s');
     if (wide) f.op('i64x2.extend_low_i32x4_s');
     return;
   }
@@ -90,7 +110,8 @@ function emitVectorLoad(ctx: EmitContext, lanes: Lanes, dtype: KType, broadcast:
 /** With an address and a vector in the lane layout on the stack, stores it into an array of `dtype`. */
 function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: number): void {
   const f = ctx.f;
-  if (dtype === LANE_DTYPE[lanes]) { f.mem('v128.store', { align: 0, offset }); return; }
+  if (dtype === LANE_DTYPE[lanes] || fillsLane(lanes, dtype)) { f.mem('v128.store', { align: 0, offset }); return; }
+  if (lanes === 'i8x16') { f.op('i8x16.neg').mem('v128.store', { align: 0, offset }); return; } // bool masks to 0/1
   if (dtype === 'float32') {
     f.op('f32x4.demote_f64x2_zero').mem('v128.store64_lane', { align: 0, offset }, 0);
     return;
@@ -103,5 +124,5 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
   f.mem(`v128.store${LANE_COUNT[lanes] * size * 8}_lane`, { align: 0, offset }, 0);
 }
 
-export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, LANE_COUNT, LANE_DTYPE };
+export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, fillsLane, laneBits, LANE_COUNT, LANE_DTYPE };
 export type { Lanes };
