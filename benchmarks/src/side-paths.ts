@@ -186,6 +186,16 @@ function uint32Row(n: number, rounds: number): Promise<PathRow> {
   }, n, rounds, Uint32Array);
 }
 
+/** float64 values on [0, 1) scaled to bytes, x * 255 stored as uint8 (in range, so the loop's wrapping store and the saturating cast agree). */
+function toUint8Row(n: number, rounds: number): Promise<PathRow> {
+  const x = randomData(n, 67, 0, 1);
+  const dx = da.wrap(x);
+  return pathRow<Uint8Array>(`float64 x * 255 as uint8, 2^${Math.log2(n)}`, 1, () => dx.mul(255).astype('uint8'), (out) => {
+    for (let i = 0; i < n; i++) out[i] = x[i]! * 255;
+    return out;
+  }, n, rounds, Uint8Array);
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
@@ -193,6 +203,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
       await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
       await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
+      await toUint8Row(1 << 23, rounds),
     ],
   };
 }

@@ -19,6 +19,8 @@
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
 // wrapping), so the two loops agree bit for bit.
+import { ARGS } from './args-layout.js';
+import { intRange } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KType } from './kernel-spec.js';
@@ -52,14 +54,17 @@ function widens(lanes: Lanes, dtype: KType): boolean {
 
 /**
  * Whether a value of the kernel's lane type can be stored into an array of
- * `dtype` (after a cast to it). Floats to integers stay scalar: their
- * saturation is flagged element by element.
+ * `dtype` (after a cast to it). Floats go into every integer type as the
+ * scalar cast takes them (emitFloatToIntStore).
  */
 function narrows(lanes: Lanes, dtype: KType): boolean {
   if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
-  return lanes === 'f64x2' ? dtype === 'float32' : lanes === 'i32x4' && (NARROW_INT.has(dtype) || dtype === 'uint32');
+  if (lanes === 'f64x2' && dtype === 'float32') return true;
+  return lanes === 'i32x4' ? NARROW_INT.has(dtype) || dtype === 'uint32' : isIntegerK(dtype);
 }
+
+const isIntegerK = (t: KType): boolean => t !== 'bool' && t !== 'float64' && t !== 'float32';
 
 /** Bytes one vector of the kernel covers in an array of `dtype`. */
 const vectorBytes = (lanes: Lanes, dtype: KType): number => LANE_COUNT[lanes] * KTYPE_BYTES[dtype];
@@ -116,12 +121,52 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
     f.op('f32x4.demote_f64x2_zero').mem('v128.store64_lane', { align: 0, offset }, 0);
     return;
   }
+  if (lanes !== 'i32x4' && isIntegerK(dtype)) { emitFloatToIntStore(ctx, lanes as 'f64x2' | 'f32x4', dtype, offset); return; }
   const size = KTYPE_BYTES[dtype];
   if (size === 4) { f.mem('v128.store', { align: 0, offset }); return; } // uint32 from i32x4: the bits
   // The second operand is unused by the shuffle: every index picks from the first.
   f.v128i32(0, 0, 0, 0).shuffle(lowBytes(16 / LANE_COUNT[lanes], size));
   if (dtype === 'bool') f.op('i8x16.neg'); // mask bytes 0/-1 to 0/1, with no constant to rebuild per vector
   f.mem(`v128.store${LANE_COUNT[lanes] * size * 8}_lane`, { align: 0, offset }, 0);
+}
+
+/**
+ * With an address and float lanes on the stack, stores them into an array of
+ * integer type `dtype` as the scalar cast does (scalar-ops.ts emitCast):
+ * truncated; a lane outside the type's range (or NaN) saturates to its
+ * bound (NaN to 0) and counts in the invalid flag, one count per lane.
+ */
+function emitFloatToIntStore(ctx: EmitContext, lanes: 'f64x2' | 'f32x4', dtype: KType, offset: number): void {
+  const f = ctx.f;
+  const [lo, hi] = intRange(dtype);
+  const splat = (v: number): void => { if (lanes === 'f64x2') f.v128f64(v); else f.v128f32(v); };
+  const t = f.local('v128');
+  f.op(`${lanes}.trunc`).op('local.set', t);
+  if (!ctx.quiet) {
+    // In range: lo <= t < hi + 1 (exact in float32 too, where hi itself may not be); the rest count,
+    // on a path of its own so that a vector in range pays one test.
+    const i = lanes === 'f64x2' ? 'i64x2' : 'i32x4';
+    const inRange = (): void => {
+      f.op('local.get', t); splat(lo); f.op(`${lanes}.ge`);
+      f.op('local.get', t); splat(hi + 1); f.op(`${lanes}.lt`).op('v128.and');
+    };
+    inRange(); f.op(`${i}.all_true`).op('i32.eqz');
+    f.if();
+    f.op('local.get', ctx.args).op('i32.const', LANE_COUNT[lanes]);
+    inRange(); f.op(`${i}.bitmask`).op('i32.popcnt').op('i32.sub');
+    f.mem('i32.atomic.rmw.add', { offset: ARGS.flagInvalid }).op('drop');
+    f.end();
+  }
+  // Clamped to [lo, hi] (NaN stays NaN, which the saturating conversion makes 0), then converted.
+  // pmax and pmin (a < b ? b : a) are one instruction each where max and min are several, and keep a NaN a.
+  f.op('local.get', t); splat(lo); f.op(`${lanes}.pmax`); splat(hi); f.op(`${lanes}.pmin`);
+  const u = dtype === 'uint32' ? 'u' : 's';
+  f.op(lanes === 'f64x2' ? `i32x4.trunc_sat_f64x2_${u}_zero` : `i32x4.trunc_sat_f32x4_${u}`);
+  const size = KTYPE_BYTES[dtype];
+  const bytes = LANE_COUNT[lanes] * size;
+  if (size < 4) f.v128i32(0, 0, 0, 0).shuffle(lowBytes(4, size));
+  if (bytes === 16) f.mem('v128.store', { align: 0, offset });
+  else f.mem(`v128.store${bytes * 8}_lane`, { align: 0, offset }, 0);
 }
 
 export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, fillsLane, laneBits, LANE_COUNT, LANE_DTYPE };
