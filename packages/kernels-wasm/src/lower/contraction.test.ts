@@ -136,6 +136,16 @@ describe('contraction kernels: C = A @ B, bit-exact against k-order sums', () =>
       for (const rpb of [1, 3, 8, undefined]) same(contract(spec(t, 'rows'), a, x, { batches, P, K, Q: 1 }, rpb)[0]!, wantRows);
     });
 
+    test(`${t} columns in panels (k past 128 steps, columns past 64): each sum still in k order`, () => {
+      // Sizes on either side of the panels' edges (128 steps of k, 64 columns), with columns left over.
+      for (const [P, K, Q] of [[5, 129, 65], [9, 256, 64], [3, 300, 131], [6, 128, 200], [4, 1, 70], [7, 0, 67]] as const) {
+        const a = rowMajor(values(P * K, P + K, t, true), P, K);
+        const b = rowMajor(values(K * Q, K + Q, t, true), K, Q);
+        const want = expected(t, a, b, 1, P, K, Q);
+        for (const rpb of [2, 5, undefined]) same(contract(spec(t, 'columns'), a, b, { batches: 1, P, K, Q }, rpb)[0]!, want);
+      }
+    });
+
     test(`${t}: strided operands (A transposed for columns, x strided for rows)`, () => {
       const [P, K, Q] = [9, 7, 6];
       const at = { data: values(K * P, 4, t), batch: 0, row: 1, col: P }; // A = (K x P)^T

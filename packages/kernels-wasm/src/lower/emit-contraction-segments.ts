@@ -41,6 +41,27 @@ interface Segment {
   readonly cBase: Local; readonly cRow: Local;
 }
 
+/**
+ * A panel of the 'columns' product: steps [k0, k0 + K) of every sum, for
+ * columns [q0, Q). Sums start from +0 in the first panel along k and from
+ * what C holds (the earlier steps, stored exactly) in the others, so each is
+ * still added in k order.
+ */
+interface Panel extends Segment {
+  readonly q0: Local;
+  /** Nonzero in the first panel along k. */
+  readonly first: Local;
+}
+
+/**
+ * Panels of the 'columns' product: KC steps of k by QC columns, so that the
+ * part of B the tiles read (KC x QC elements: 64 KiB of float64) stays in
+ * cache while every row of the segment passes over it, where a whole column
+ * strip of B per row group streamed B through the caches once per four rows.
+ */
+const KC = 128;
+const QC = 64;
+
 /** Locals holding j * stride for j < count (j = 0 needs none). */
 function multiples(f: FunctionBuilder, stride: Local, count: number): Local[] {
   return Array.from({ length: count }, (_, j) => {
@@ -58,11 +79,33 @@ function address(f: FunctionBuilder, ptr: Local, off?: Local): void {
 
 function emitColumns(s: Segment): void {
   const { f } = s;
-  const i = f.local('i32');
+  const i32 = (): Local => f.local('i32');
+  const [i, k0, kc, q0, q1, aK0, bK0, first] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const aOff = multiples(f, s.aRow, TILE_ROWS);
   const cOff = multiples(f, s.cRow, TILE_ROWS);
-  f.op('i32.const', 0).op('local.set', i);
-  for (const rr of [TILE_ROWS, 1]) stepLoop(f, i, rr, s.n, () => { emitColumnRows(s, rr, i, aOff, cOff); });
+  const minInto = (x: () => void, y: () => void, into: Local): void => {
+    x(); y(); x(); y(); f.op('i32.lt_u').op('select').op('local.set', into);
+  };
+  const get = (l: Local) => (): void => { f.op('local.get', l); };
+  f.op('i32.const', 0).op('local.set', k0);
+  // An empty sum (K = 0) still writes its +0s: one panel along k, of no steps.
+  f.op('i32.const', 1).op('local.set', first);
+  f.block().loop();
+  minInto(() => { f.op('i32.const', KC); }, () => { f.op('local.get', s.K).op('local.get', k0).op('i32.sub'); }, kc);
+  f.op('local.get', s.aBase).op('local.get', k0).op('local.get', s.aCol).op('i32.mul').op('i32.add').op('local.set', aK0);
+  f.op('local.get', s.bBase).op('local.get', k0).op('local.get', s.bRow).op('i32.mul').op('i32.add').op('local.set', bK0);
+  f.op('i32.const', 0).op('local.set', q0);
+  loop(f, () => { f.op('local.get', q0).op('local.get', s.Q).op('i32.ge_u'); }, () => {
+    minInto(() => { f.op('local.get', q0).op('i32.const', QC).op('i32.add'); }, get(s.Q), q1);
+    const panel: Panel = { ...s, K: kc, Q: q1, aBase: aK0, bBase: bK0, q0, first };
+    f.op('i32.const', 0).op('local.set', i);
+    for (const rr of [TILE_ROWS, 1]) stepLoop(f, i, rr, s.n, () => { emitColumnRows(panel, rr, i, aOff, cOff); });
+    f.op('local.get', q1).op('local.set', q0);
+  });
+  f.op('i32.const', 0).op('local.set', first);
+  f.op('local.get', k0).op('local.get', kc).op('i32.add').op('local.tee', k0);
+  f.op('local.get', s.K).op('i32.lt_u').op('br_if', 0);
+  f.end().end();
 }
 
 /** The k loop's pointers along a row of A and a column of B, and the count of steps left. */
@@ -72,13 +115,13 @@ interface KWalk {
   readonly k: Local;
 }
 
-/** rr rows of C from row i: vector tiles across q, then the columns left one at a time. */
-function emitColumnRows(s: Segment, rr: number, i: Local, aOff: readonly Local[], cOff: readonly Local[]): void {
+/** rr rows of C from row i, over the panel: vector tiles across q, then the columns left one at a time. */
+function emitColumnRows(s: Panel, rr: number, i: Local, aOff: readonly Local[], cOff: readonly Local[]): void {
   const { f } = s;
   const [ap, cp, q, aK, bK, k] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   f.op('local.get', s.aBase).op('local.get', i).op('local.get', s.aRow).op('i32.mul').op('i32.add').op('local.set', ap);
   f.op('local.get', s.cBase).op('local.get', i).op('local.get', s.cRow).op('i32.mul').op('i32.add').op('local.set', cp);
-  f.op('i32.const', 0).op('local.set', q);
+  f.op('local.get', s.q0).op('local.set', q);
   const tile: ColumnTile = { s, rr, q, ap, cp, aOff, cOff, walk: { aK, bK, k } };
   for (const cv of [TILE_VECTORS, 1]) emitVectorTiles(tile, cv);
   emitLeftColumns(tile);
@@ -86,7 +129,7 @@ function emitColumnRows(s: Segment, rr: number, i: Local, aOff: readonly Local[]
 
 /** Where a register tile of C starts: rr rows from ap (A) and cp (C), columns from q. */
 interface ColumnTile {
-  readonly s: Segment;
+  readonly s: Panel;
   readonly rr: number;
   readonly q: Local;
   readonly ap: Local;
@@ -121,6 +164,16 @@ function kLoop(t: ColumnTile, body: () => void): void {
   });
 }
 
+/** The tile's sums from +0 in the panel first along k (`zero`), else from C (`load`). */
+function startSums(t: ColumnTile, zero: () => void, load: () => void): void {
+  const { f } = t.s;
+  f.op('local.get', t.s.first).if();
+  zero();
+  f.else();
+  load();
+  f.end();
+}
+
 /** Pushes the address of C[i + r, q] (plus a constant offset at the store). */
 function cAt(t: ColumnTile, r: number): void {
   const { f, sh } = t.s;
@@ -135,7 +188,9 @@ function emitVectorTiles(t: ColumnTile, cv: number): void {
   const bv = Array.from({ length: cv }, () => f.local('v128'));
   const av = f.local('v128');
   stepLoop(f, t.q, cv * sh.L, t.s.Q, () => {
-    for (const row of acc) for (const a of row) f.v128i32(0).op('local.set', a);
+    startSums(t, () => { for (const row of acc) for (const a of row) f.v128i32(0).op('local.set', a); }, () => {
+      acc.forEach((row, r) => row.forEach((a, c) => { cAt(t, r); f.mem('v128.load', { offset: 16 * c, align: 0 }).op('local.set', a); }));
+    });
     startK(t);
     kLoop(t, () => {
       bv.forEach((v, c) => { f.op('local.get', t.walk.bK).mem('v128.load', { offset: 16 * c, align: 0 }).op('local.set', v); });
@@ -160,7 +215,9 @@ function emitLeftColumns(t: ColumnTile): void {
   const accS = Array.from({ length: t.rr }, () => f.local(sh.t));
   const bs = f.local(sh.t);
   loop(f, () => { f.op('local.get', t.q).op('local.get', t.s.Q).op('i32.ge_u'); }, () => {
-    for (const a of accS) f.op(`${sh.t}.const`, 0).op('local.set', a);
+    startSums(t, () => { for (const a of accS) f.op(`${sh.t}.const`, 0).op('local.set', a); }, () => {
+      accS.forEach((a, r) => { cAt(t, r); f.mem(`${sh.t}.load`, { align: 0 }).op('local.set', a); });
+    });
     startK(t);
     kLoop(t, () => {
       f.op('local.get', t.walk.bK).mem(`${sh.t}.load`, { align: 0 }).op('local.set', bs);

@@ -8,7 +8,9 @@
 // Two vectorisations, chosen by the spec:
 // - 'columns' (Q >= lanes, B contiguous along q): a lane is a column of C.
 //   A register tile of 4 rows x 2 vectors accumulates over k; A's element is
-//   splatted, B's row segment loaded as a vector.
+//   splatted, B's row segment loaded as a vector. The block's rows pass over
+//   B in panels of 128 steps of k by 64 columns, which stay in cache; a sum
+//   is stored in C between its panels and taken up again, exactly.
 // - 'rows' (matrix-vector products, A contiguous along k): a lane is a row of
 //   C. Each row of A is loaded a vector at a time along k and groups of rows
 //   are transposed in registers, so lane l still adds its own row's products
