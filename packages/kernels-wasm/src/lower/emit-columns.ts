@@ -19,7 +19,7 @@ import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, fromF64, identity, toF64 } from './reduce-ops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KernelArray, KernelSpec } from './kernel-spec.js';
-import { LANE_COUNT, vectorBytes } from './simd-widths.js';
+import { LANE_COUNT, LANE_DTYPE, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 /**
@@ -54,7 +54,8 @@ function partialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
       f.shuffle(JOIN_LOW_HALVES).op('local.set', acc[0]);
     },
     combine(fn, acc, value) {
-      if (acc.length === 1) combineVector(f, lanes, fn, acc[0], value);
+      // A column kernel's integer reductions are int32's (simdLanes), so the lanes' own type is the values'.
+      if (acc.length === 1) combineVector(f, lanes, fn, LANE_DTYPE[lanes], acc[0], value);
       else combineHalves(f, widen, fn, acc[0], acc[1], value);
     },
     store(at, offset, acc) {

@@ -304,7 +304,7 @@ function combineVectorAcc(k: RowKernel, lanes: Lanes, acc: ReduceAcc, u: number)
   if (acc.promoted) {
     combineHalves(f, 'f64x2.promote_low_f32x4', acc.r.fn, at(acc.vector, 2 * u, 'accumulator'), at(acc.vector, 2 * u + 1, 'accumulator'), value);
   } else {
-    combineVector(f, lanes, acc.r.fn, at(acc.vector, u, 'accumulator'), value);
+    combineVector(f, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), value);
   }
 }
 
@@ -377,7 +377,7 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   const f = k.ctx.f;
   const { r, vector } = acc;
   const first = at(vector, 0, 'accumulator');
-  const op = vectorReduceOp(lanes, r.fn);
+  const op = vectorReduceOp(lanes, r.fn, r.type);
   const tree = (lo: number, hi: number): void => {
     if (hi - lo === 1) { f.op('local.get', at(vector, lo, 'accumulator')); return; }
     const mid = (lo + hi) >> 1;
@@ -386,7 +386,7 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   tree(0, vector.length);
   f.op('local.set', first);
   const folded = f.local(scalarType(r.type));
-  foldLanes(f, lanes, r.fn, first);
+  foldLanes(f, lanes, r.fn, r.type, first);
   f.op('local.set', folded);
   combineScalar(f, r.fn, r.type, folded, acc.scalar);
   f.op('local.get', folded);

@@ -36,15 +36,16 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   f.op('local.set', acc);
 }
 
-function vectorReduceOp(lanes: Lanes, fn: KReduce): string {
+/** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned). */
+function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
   if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
-  if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_s`;
+  if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_${isUnsignedK(t) ? 'u' : 's'}`;
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
 }
 
-/** acc = acc (fn) value, lane by lane, in the lanes' own type. */
-function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local, value: Local): void {
-  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn)).op('local.set', acc);
+/** acc = acc (fn) value, lane by lane, in the lanes' own type (values of type t). */
+function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local, value: Local): void {
+  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn, t)).op('local.set', acc);
 }
 
 /**
@@ -53,32 +54,32 @@ function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local
  * float64 accumulation of float32 or int32 values, as the scalar loop widens them.
  */
 function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local, hi: Local, value: Local): void {
-  const op = vectorReduceOp('f64x2', fn);
+  const op = vectorReduceOp('f64x2', fn, 'float64');
   f.op('local.get', lo).op('local.get', value).op(widen).op(op).op('local.set', lo);
   f.op('local.get', hi).op('local.get', value).op('local.get', value).shuffle(HIGH_TO_LOW).op(widen).op(op).op('local.set', hi);
 }
 
-/** Leaves the lanes of a vector accumulator combined pairwise, lane 0 first. */
-function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, acc: Local): void {
+/** Leaves the lanes of a vector accumulator (values of type t) combined pairwise, lane 0 first. */
+function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local): void {
   const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
-  const op = lanes === 'i32x4'
-    ? { sum: 'i32.add', prod: 'i32.mul', min: 'min_s', max: 'max_s' }[fn as 'sum']
-    : `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
+  const extreme = lanes === 'i32x4' && (fn === 'min' || fn === 'max');
+  const op = `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
+  // An integer extreme: a comparison of the type's (signed or unsigned) and a select.
+  const pick = (): string => intCompare(t, fn === 'min' ? 'lt' : 'gt');
   const lane = (k: number): void => { f.op('local.get', acc).op(`${lanes}.extract_lane`, k); };
   const pair = (a: number, b: number): void => {
     lane(a); lane(b);
-    if (op === 'min_s' || op === 'max_s') {
-      lane(a); lane(b); f.op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+    if (extreme) {
+      lane(a); lane(b); f.op(pick()).op('select');
     } else f.op(op);
   };
   if (LANE_COUNT[lanes] === 2) { pair(0, 1); return; }
   pair(0, 1); pair(2, 3);
-  if (op === 'min_s' || op === 'max_s') {
+  if (extreme) {
     const t1 = f.local('i32');
     const t0 = f.local('i32');
     f.op('local.set', t1).op('local.set', t0);
-    f.op('local.get', t0).op('local.get', t1).op('local.get', t0).op('local.get', t1)
-      .op(op === 'min_s' ? 'i32.lt_s' : 'i32.gt_s').op('select');
+    f.op('local.get', t0).op('local.get', t1).op('local.get', t0).op('local.get', t1).op(pick()).op('select');
   } else f.op(op);
 }
 

@@ -63,7 +63,10 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
   if (!lanes) return undefined;
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
   if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
-  return fits(spec, lanes, mathAvailable) ? lanes : undefined;
+  if (fits(spec, lanes, mathAvailable)) return lanes;
+  // Integer arrays whose values the kernel turns into floats (a sum of int32 is float64): the float's lanes, read converted.
+  const wider = LANE_PREFERENCE.find(([t]) => spec.body.some((i) => 'type' in i && i.type === t))?.[1];
+  return wider && wider !== lanes && !isIntLanes(wider) && fits(spec, wider, mathAvailable) ? wider : undefined;
 }
 
 /**
@@ -132,10 +135,14 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         if (spec.mode !== 'columns' || ins.type !== dtype || at(spec.body, ins.arg, 'value').type !== dtype) return false;
         break;
       case 'gather': return false;
-      case 'reduce':
+      case 'reduce': {
         if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
-        if (at(spec.body, ins.arg, 'value').type !== dtype && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
+        const t = at(spec.body, ins.arg, 'value').type;
+        // i32x4 lanes take the extremes of every integer type (each held as the scalar loop holds it) in row kernels.
+        const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntK(t) && spec.mode !== 'columns';
+        if (t !== dtype && !extreme && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
+      }
     }
   }
   return true;

@@ -94,6 +94,22 @@ const reducing = (wide: KType, narrow: KType): KernelSpec => ({
   slots: 1,
 });
 
+/** fn over an integer array (min, max: the type's own extremes). */
+const extremeOf = (t: KType, fn: 'min' | 'max'): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(t, 'in')],
+  body: [{ op: 'load', array: 0, type: t }, { op: 'reduce', fn, arg: 0, slot: 0, type: t }] as KInstr[],
+  slots: 1,
+});
+
+/** sum(cast(a) to a float type): an integer array summed in floats, with no float array in the kernel. */
+const floatSumOf = (t: KType, to: KType): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(t, 'in')],
+  body: [{ op: 'load', array: 0, type: t }, { op: 'cast', arg: 0, type: to }, { op: 'reduce', fn: 'sum', arg: 1, slot: 0, type: to }] as KInstr[],
+  slots: 1,
+});
+
 const LANES: Partial<Record<KType, string>> = { float64: 'f64x2', float32: 'f32x4', int32: 'i32x4', int16: 'i16x8', uint16: 'i16x8', int8: 'i8x16', uint8: 'i8x16' };
 const NARROW = ['int16', 'uint16', 'int8', 'uint8'] as const;
 /** The lanes of fn over t with its result also cast to int32: i32x4, except that a bool result is not cast, leaving t alone. */
@@ -209,6 +225,10 @@ const cases: Case[] = [
   ...([['int16', 'uint16'], ['uint16', 'int16'], ['int8', 'uint8'], ['uint8', 'int8']] as const)
     .map(([from, to]) => ({ name: `${from} -> ${to} alone`, spec: sameWidthCast(from, to), lanes: LANES[from]! })),
   ...NARROW.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: LANES[t]! })),
+  // Reductions over integer arrays: extremes in i32x4 lanes, sums in the float's lanes.
+  ...INT_TYPES.flatMap((t) => (['min', 'max'] as const).map((fn) => ({ name: `${fn} of ${t}`, spec: extremeOf(t, fn), lanes: 'i32x4' }))),
+  ...INT_TYPES.map((t) => ({ name: `sum of ${t} in float64`, spec: floatSumOf(t, 'float64'), lanes: 'f64x2' })),
+  ...(['int16', 'uint16', 'int8', 'uint8'] as const).map((t) => ({ name: `sum of ${t} in float32`, spec: floatSumOf(t, 'float32'), lanes: 'f32x4' })),
   // Floats stored as integers: truncated, saturated where out of range (NaN to 0), each such element flagged.
   ...(['float64', 'float32'] as const).flatMap((w) => INT_TYPES.map((t) => ({ name: `${w} -> ${t} (saturates, flags)`, spec: narrowing(w, t), lanes: LANES[w]! }))),
   ...INT_TYPES.flatMap((from) => INT_TYPES.filter((to) => to !== from).map((to) => ({ name: `${from} -> ${to} inside the kernel`, spec: intCast(from, to),
@@ -249,8 +269,10 @@ describe('vector kernels mixing element widths', () => {
       expect(s.lanes).toBeUndefined();
       expect(v.outs).toEqual(s.outs);
       expect(v.flags).toEqual(s.flags);
-      // The vector loop sums in several accumulators, the scalar loop in one: equal up to rounding.
+      // The vector loop sums in several accumulators, the scalar loop in one: equal up to rounding (integer
+      // extremes exactly, and the sums of integers here, which are exact in either order).
       expect(v.partials.length).toBe(s.partials.length);
+      if (!spec.arrays.some((a) => a.dtype === 'float64' || a.dtype === 'float32')) expect(v.partials).toEqual(s.partials);
       v.partials.forEach((x, i) => {
         const y = s.partials[i]!;
         expect(Number.isNaN(x) ? NaN : Math.abs(x - y) <= 1e-12 * Math.abs(y) ? y : x).toBe(y);
