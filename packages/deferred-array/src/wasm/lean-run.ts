@@ -206,7 +206,7 @@ class LeanRun implements RunResult {
       addresses.push(ptr);
     }
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
-    const view = new DataView(this.#heap.buffer);
+    const view = this.#heap.dataView();
     for (const leaf of lean.leaves) {
       if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
     }
@@ -235,10 +235,13 @@ class LeanRun implements RunResult {
     if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
     if (b.at && b.at.heap === this.#space) return b.at.ptr;
     if (b.source) return this.#sources.residentAddress(b.source, this.#pinned, b.value.data);
-    const bytes = b.value.data.byteLength;
-    const ptr = this.#alloc(bytes);
+    const data = b.value.data;
+    const ptr = this.#alloc(data.byteLength);
     this.#held.push(ptr);
-    new Uint8Array(this.#heap.buffer, ptr, bytes).set(new Uint8Array(b.value.data.buffer, b.value.data.byteOffset, bytes));
+    // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
+    const whole = this.#heap.whole(viewType(node.dtype));
+    if (whole.constructor === data.constructor) whole.set(data, ptr / data.BYTES_PER_ELEMENT);
+    else new Uint8Array(this.#heap.buffer, ptr, data.byteLength).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
     return ptr;
   }
 

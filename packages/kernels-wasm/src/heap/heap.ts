@@ -33,6 +33,10 @@ class Heap {
   readonly #lifetimes: Lifetimes;
   /** Every buffer object views were made over: growing makes a new one, and views made before keep the old. */
   readonly #buffers = new WeakSet<ArrayBufferLike>();
+  /** whole()'s views, of the buffer #wholeOf. */
+  readonly #wholes = new Map<HeapDType, HeapViewTypes[HeapDType]>();
+  #wholeOf: ArrayBuffer | undefined;
+  #dataView: DataView | undefined;
   /**
    * memory.buffer as of the heap's last growth. Only the heap grows its
    * memory, so this is the current buffer; reading memory.buffer of a shared
@@ -128,6 +132,34 @@ class Heap {
     this.#buffers.add(buffer);
     checkRange(dtype, ptr, length, ctor.BYTES_PER_ELEMENT, buffer.byteLength);
     return new ctor(buffer, ptr, length) as HeapViewTypes[D];
+  }
+
+  /**
+   * A typed array over the whole current buffer, made once per buffer: for
+   * copies into and out of the heap (`whole('float64').set(x, ptr / 8)`)
+   * with no view made per copy. It follows the rules of view(): take it
+   * after the last alloc before its use.
+   */
+  whole<D extends HeapDType>(dtype: D): HeapViewTypes[D] {
+    const buffer = this.#current();
+    if (buffer !== this.#wholeOf) {
+      this.#wholes.clear();
+      this.#wholeOf = buffer;
+      this.#buffers.add(buffer);
+    }
+    let v = this.#wholes.get(dtype);
+    if (!v) this.#wholes.set(dtype, (v = new VIEW_CONSTRUCTORS[dtype](buffer)));
+    return v as HeapViewTypes[D];
+  }
+
+  /** A DataView of the whole current buffer, made once per buffer (the rules of whole()). */
+  dataView(): DataView {
+    const buffer = this.#current();
+    if (this.#dataView?.buffer !== buffer) {
+      this.#buffers.add(buffer);
+      this.#dataView = new DataView(buffer);
+    }
+    return this.#dataView;
   }
 
   f64(ptr: number, length: number): Float64Array {
