@@ -166,8 +166,7 @@ class WasmBackend implements Backend {
         if (k.prelude) k.prelude.done(yield k.prelude.kernel);
         k.finish(yield k);
       } else {
-        const k = run.node(step.node, launchInline);
-        if (k) k.finish(yield k);
+        for (const k of run.node(step.node, launchInline)) k.finish(yield k);
       }
       run.release(step);
     }
@@ -187,7 +186,7 @@ class WasmBackend implements Backend {
     try {
       for (const step of plan.steps) {
         if (step.kind === 'kernel') run.kernel(step.group, dry).skip();
-        else run.node(step.node, dry)?.skip();
+        else for (const k of run.node(step.node, dry)) k.skip();
         run.release(step);
       }
     } finally {

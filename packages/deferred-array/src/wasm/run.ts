@@ -138,10 +138,12 @@ class WasmRun {
    * launched (anywhere, as a kernel step is); anything else (sources, views,
    * scalars, reshapes, ops without kernels) is evaluated here on this thread.
    */
-  node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel | undefined {
+  node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel[] {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
-    if (!k) this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
-    return k;
+    if (k) return [k];
+    if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
+    this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
+    return [];
   }
 
   /**
@@ -225,27 +227,39 @@ class WasmRun {
 
   /**
    * concat (stack is concat of expanded arrays): each operand copied, cast to
-   * the result's dtype where it differs, into its band of the result by a copy
-   * kernel on this thread.
+   * the result's dtype where it differs, into its band of the result, by a
+   * copy kernel each, launched where the driver likes (on the pool where the
+   * copy is large).
    */
-  #join(n: FamilyNode<'join'>, parts: readonly HeapValue[], launchInline: Launcher<LaunchResult>): HeapValue {
-    const out = this.#place(n);
+  #join(n: FamilyNode<'join'>): PendingKernel[] {
+    const parts = n.inputs.map((i) => this.#values.get(i)!);
+    const out = this.#keep(this.#place(n));
+    // Read by later steps only, which run once every band is written.
+    this.#values.set(n, out);
     const bytes = dtypeInfo(n.dtype).bytes;
     const axis = n.attrs.axis;
     let at = 0;
+    const kernels: PendingKernel[] = [];
     for (const x of parts) {
       const band = { dtype: n.dtype, shape: x.shape, ptr: out.ptr + at * out.strides[axis]! * bytes, strides: out.strides };
       at += x.shape[axis]!;
-      if (sizeOf(x.shape) > 0) this.#copyInto(x, band, launchInline, `${n.op} operand into [${n.shape.join(', ')}]`);
+      if (sizeOf(x.shape) === 0) continue;
+      const kernel = this.#copyKernel(x, band, `${n.op} operand into [${n.shape.join(', ')}]`);
+      kernels.push({ ...kernel, finish: () => {}, skip: () => {} });
     }
-    return out;
+    return kernels;
+  }
+
+  /** The copy kernel of window `from` into window `to` (cast to its dtype). */
+  #copyKernel(from: HeapValue, to: HeapValue, label: string): KernelLaunch {
+    const built = buildCopy(from, to);
+    this.launches++;
+    return { compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label };
   }
 
   /** Copies window `from` into window `to` (cast to its dtype) by a copy kernel on this thread. */
   #copyInto(from: HeapValue, to: HeapValue, launchInline: Launcher<LaunchResult>, label: string): void {
-    const built = buildCopy(from, to);
-    this.launches++;
-    launchInline({ compiled: this.#compile(built.spec), launch: { shape: built.shape, arrays: built.arrays }, label }, this.heap);
+    launchInline(this.#copyKernel(from, to, label), this.heap);
   }
 
   /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
@@ -368,8 +382,6 @@ class WasmRun {
         dropValue(copy);
         return r;
       }
-      case 'join':
-        return this.#join(n, n.inputs.map((_, i) => input(i)), launchInline);
       default: {
         this.hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);
