@@ -76,11 +76,8 @@ function wrapIntLanes(f: FunctionBuilder, t: KType): void {
   }
 }
 
-/** An integer type narrower than i32, whose values need wrapping after arithmetic. */
-const isNarrowK = (t: KType): boolean => t === 'int8' || t === 'uint8' || t === 'int16' || t === 'uint16';
-
 /** The i32 comparison of `t`'s values: `lt` becomes i32.lt_s, or i32.lt_u for unsigned types. */
 const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `i32.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
 
-export { scalarType, isFloatK, isUnsignedK, isNarrowK, intRange, wrapInt, wrapIntLanes, intCompare };
+export { scalarType, isFloatK, isUnsignedK, intRange, wrapInt, wrapIntLanes, intCompare };
 export type { EmitContext, MathRoutine };

@@ -1,6 +1,7 @@
 // The binary ops the op table writes as WebAssembly instructions: one entry
 // per native row, with its scalar form (one element in f64, f32 or i32
-// locals) and its lane form (f64x2, f32x4 or i32x4, bools as lane masks). The
+// locals) and its lane form (any of simd-widths.ts's lanes, bools as lane
+// masks; integer forms take the operands' type for sign and wrapping). The
 // map is typed by the table, so a native row with no entry, or with lanes and
 // no lane form, is a `tsc` error.
 import type { Local } from '../encode/index.js';
@@ -20,8 +21,8 @@ interface BinaryEmitter {
   readonly lanes?: (ctx: EmitContext, L: Lanes, a: Local, b: Local, t: KType) => void;
 }
 
-/** An integer op's lane form: `${op}_u` for unsigned types, `${op}_s` for signed ones. */
-const signed = (L: Lanes, op: string, t: KType): string => `${L}.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
+/** An integer op's lane form by the type's sign: `${op}_u` for unsigned types, `${op}_s` for signed ones. */
+const bySign = (L: Lanes, op: string, t: KType): string => `${L}.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
 
 
 type NativeBinary = Extract<NativeOp, KBinary>;
@@ -57,7 +58,7 @@ const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmi
   lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b);
     if (t === 'bool') ctx.f.op(`i8x16.${c === 'eq' || c === 'ne' ? c : `${c}_s`}`);
-    else ctx.f.op(!isIntLanes(L) || c === 'eq' || c === 'ne' ? `${L}.${c}` : signed(L, c, t));
+    else ctx.f.op(!isIntLanes(L) || c === 'eq' || c === 'ne' ? `${L}.${c}` : bySign(L, c, t));
   },
 });
 
@@ -96,7 +97,7 @@ const extremum = (which: 'min' | 'max'): Required<BinaryEmitter> => ({
     if (t === 'bool') { both(ctx, a, b); ctx.f.op(which === 'max' ? 'i32.or' : 'i32.and'); return; }
     both(ctx, a, b); both(ctx, a, b); ctx.f.op(intCompare(t, which === 'max' ? 'gt' : 'lt')).op('select');
   },
-  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(isIntLanes(L) ? signed(L, which, t) : `${L}.${which}`); },
+  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(isIntLanes(L) ? bySign(L, which, t) : `${L}.${which}`); },
 });
 
 /** NumPy's fmax/fmin: a NaN operand gives the other; of equal operands (0 and -0 included), the second. */
@@ -114,7 +115,7 @@ const nanSkipping = (which: 'fmax' | 'fmin'): Required<BinaryEmitter> => ({
   },
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
-    if (isIntLanes(L)) { both(ctx, a, b); f.op(signed(L, which === 'fmax' ? 'max' : 'min', t)); return; }
+    if (isIntLanes(L)) { both(ctx, a, b); f.op(bySign(L, which === 'fmax' ? 'max' : 'min', t)); return; }
     const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${L}.ne`); };
     f.op('local.get', b).op('local.get', a);
     both(ctx, a, b); both(ctx, a, b); f.op(`${L}.${which === 'fmax' ? 'gt' : 'lt'}`).op('v128.bitselect');
@@ -249,14 +250,6 @@ const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
 });
 
 /**
- * WebAssembly shifts by the count modulo 32; NumPy's count is unsigned and a
- * shift past the width gives 0 (or -1 for a negative value shifted right). A
- * narrow type's counts from its width to 31 leave no bits in its low bits,
- * which wrapInt keeps. i32x4 shifts take one count for all lanes: the vector
- * loop only uses these where the count is the same in every lane (simd-ops.ts
- * isLaneShift), lane 0's, with a mask where it is 32 or more unsigned.
- */
-/**
  * With the count vector on the stack, its lane 0 as an i32 (every lane holds
  * the same count, isLaneShift): extended as the scalar loop's i32 holds it.
  */
@@ -264,6 +257,15 @@ function shiftCount(ctx: EmitContext, L: Lanes, t: KType): void {
   ctx.f.op(L === 'i32x4' ? 'i32x4.extract_lane' : `${L}.extract_lane_${isUnsignedK(t) ? 'u' : 's'}`, 0);
 }
 
+/**
+ * WebAssembly shifts by the count modulo 32 (modulo the lane width in
+ * lanes); NumPy's count is unsigned and a shift past the width gives 0 (or -1
+ * for a negative value shifted right). In i32 a narrow type's counts from its
+ * width to 31 leave no bits in its low bits, which wrapInt keeps. Lane shifts
+ * take one count for all lanes: the vector loop only uses these where the
+ * count is the same in every lane (simd-ops.ts isLaneShift), lane 0's, with a
+ * mask where it is the lane width or more, unsigned.
+ */
 const leftShift: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
     both(ctx, a, b); ctx.f.op('i32.shl').op('i32.const', 0);
@@ -292,7 +294,7 @@ const rightShift: BinaryEmitter = {
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
     // Past the width: 0 for unsigned types (in i32x4 narrow ones are held zero-extended), the sign for signed ones.
-    both(ctx, a, b); shiftCount(ctx, L, t); f.op(signed(L, 'shr', t));
+    both(ctx, a, b); shiftCount(ctx, L, t); f.op(bySign(L, 'shr', t));
     if (isUnsignedK(t)) f.v128i32(0);
     else f.op('local.get', a).op('i32.const', laneBits(L) - 1).op(`${L}.shr_s`);
     f.op('local.get', b); splatConst(ctx, L, laneBits(L)); f.op(`${L}.lt_u`).op('v128.bitselect');

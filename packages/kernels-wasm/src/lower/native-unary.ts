@@ -1,6 +1,7 @@
 // The unary ops the op table writes as WebAssembly instructions: one entry
 // per native row, with its scalar form (one element in an f64, f32 or i32
-// local) and its lane form (f64x2, f32x4 or i32x4). The map is typed by the
+// local) and its lane form (any of simd-widths.ts's lanes; integer forms take
+// the operand's type for sign and wrapping). The map is typed by the
 // table, so a native row with no entry, or with lanes and no lane form, is a
 // `tsc` error. Bool operands of the vector loop are masks, which simd-ops.ts
 // handles before it gets here.

@@ -43,7 +43,7 @@ const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
 const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
 const BOOL_BINARY: ReadonlySet<KBinary> = new Set([...LOGICAL, 'equal', 'notEqual', ...BITWISE]);
 /**
- * i32x4 shifts take one count for all lanes: vectorised when the count is the
+ * Lane shifts take one count for all lanes: vectorised when the count is the
  * same in every lane, a constant or an array broadcast along the inner axis
  * (a JS scalar is a 0-d array).
  */
@@ -163,8 +163,9 @@ function usesOf(spec: KernelSpec): number[][] {
  * Casts the vector loop makes, all keeping values in the lane layout: from a
  * narrower array's load to the lane type (the load converts), between the
  * lane type and bool (masks), from the lane type to a narrower array's type
- * when only stores use it (the store converts), and a float32 value widened
- * for a float64 reduction.
+ * when only stores use it (the store converts), a float32 value widened for
+ * a float64 reduction, and in integer lanes between any integer types and
+ * bool (a wrap, a mask, or the same bits).
  */
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
@@ -195,7 +196,6 @@ function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses:
   });
 }
 
-/** Leaves the vector value of `ins` on the stack. */
 /**
  * One instruction of a vector body. `math`: how a math routine is applied: written out in place
  * (the row kernel's vector loops, a few copies) or called (the column kernel, whose body is

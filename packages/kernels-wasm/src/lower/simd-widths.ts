@@ -13,8 +13,11 @@
 //          int16, uint16 -> i16x8; int8, uint8 -> i8x16: their bits
 //          bool    -> mask    the bytes != 0, sign-extended to the lane width
 //   write  f64x2   -> float32 demote_zero, store64_lane
+//          f64x2, f32x4 -> any integer type
+//                             truncated, saturated and flagged as the scalar cast (emitFloatToIntStore)
 //          i32x4   -> int8, uint8, int16, uint16, uint32
 //                             the low bytes of each lane (the cast wraps)
+//          i16x8, i8x16 -> their width's types: the bits
 //          mask    -> bool    one byte per lane, 0 or 1
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
@@ -28,6 +31,7 @@ import type { KType } from './kernel-spec.js';
 type Lanes = 'f64x2' | 'f32x4' | 'i32x4' | 'i16x8' | 'i8x16';
 
 const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4, i16x8: 8, i8x16: 16 };
+/** The type a lane layout is named for (i16x8 and i8x16 hold their width's unsigned type too, and i32x4 every integer type). */
 const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32', i16x8: 'int16', i8x16: 'int8' };
 
 /** A lane's width in bits. */

@@ -1,5 +1,6 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
+import { intRange } from './context.js';
 import { isBoolResult } from './op-rules.js';
 import { CONTRACTION_DTYPES, KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
@@ -53,7 +54,13 @@ function validateSpec(spec: KernelSpec): void {
         if (ins.mode !== 'raise' && ins.mode !== 'wrap' && ins.mode !== 'clip') fail(v, `mode must be 'raise', 'wrap' or 'clip'; got ${String(ins.mode)}`);
         break;
       case 'store': array(ins.array, 'out'); if (arg(ins.arg) !== ins.type) fail(v, 'stored value has another type'); break;
-      case 'const': if (!Number.isFinite(ins.value) && !Number.isNaN(ins.value) && ins.type !== 'float64' && ins.type !== 'float32') fail(v, 'non-finite integer constant'); break;
+      case 'const': {
+        if (ins.type === 'float64' || ins.type === 'float32') break;
+        // An integer constant is a value of its type: the loops hold it as that type's values are held.
+        const [lo, hi] = intRange(ins.type);
+        if (!Number.isInteger(ins.value) || ins.value < lo || ins.value > hi) fail(v, `${ins.value} is not a ${ins.type} value (${lo} to ${hi})`);
+        break;
+      }
       case 'cast': arg(ins.arg); break;
       case 'select': {
         const [c, a, b] = ins.args;

@@ -83,7 +83,7 @@ const DIVISION = { float: 'native', int: 'native', intLanes: false } as const;
 /**
  * Integer-only ops (the type rules refuse floats) written as scalar
  * instructions. Shifts by a count the same in every lane are vectorised
- * apart (lower/simd-ops.ts): i32x4 has no per-lane count.
+ * apart (lower/simd-ops.ts): WebAssembly's lane shifts take one count.
  */
 const INT_ONLY = { float: 'host', int: 'native', intLanes: false } as const;
 
