@@ -33,6 +33,9 @@ function scalarType(t: KType): ValType {
 
 const isFloatK = (t: KType): boolean => t === 'float64' || t === 'float32';
 
+/** Integer types (bool is not one: its values are masks in lanes). */
+const isIntegerK = (t: KType): boolean => t !== 'bool' && !isFloatK(t);
+
 /**
  * Integer types (bool included) are held in an i32: the narrow ones sign- or
  * zero-extended, so that i32 arithmetic followed by `wrap` gives the type's
@@ -61,23 +64,8 @@ function wrapInt(f: FunctionBuilder, t: KType): void {
   else if (t === 'uint16') f.op('i32.const', 0xffff).op('i32.and');
 }
 
-/**
- * The lane form of wrapInt: i32x4 lanes hold every integer type as the
- * scalar loop's i32 does, so the same wrap after the same i32 arithmetic gives
- * the same bits.
- */
-function wrapIntLanes(f: FunctionBuilder, t: KType): void {
-  if (t === 'int8' || t === 'int16') {
-    const shift = t === 'int8' ? 24 : 16;
-    f.op('i32.const', shift).op('i32x4.shl').op('i32.const', shift).op('i32x4.shr_s');
-  } else if (t === 'uint8' || t === 'uint16') {
-    const mask = t === 'uint8' ? 0xff : 0xffff;
-    f.v128i32(mask, mask, mask, mask).op('v128.and');
-  }
-}
-
 /** The i32 comparison of `t`'s values: `lt` becomes i32.lt_s, or i32.lt_u for unsigned types. */
 const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `i32.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
 
-export { scalarType, isFloatK, isUnsignedK, intRange, wrapInt, wrapIntLanes, intCompare };
+export { scalarType, isFloatK, isIntegerK, isUnsignedK, intRange, wrapInt, intCompare };
 export type { EmitContext, MathRoutine };

@@ -6,12 +6,12 @@
 // no lane form, is a `tsc` error.
 import type { Local } from '../encode/index.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
+import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpDivide, laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
 import type { KType } from './kernel-spec.js';
-import { isIntLanes, laneBits } from './simd-widths.js';
+import { isIntLanes, laneBits, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 interface BinaryEmitter {
@@ -23,7 +23,6 @@ interface BinaryEmitter {
 
 /** An integer op's lane form by the type's sign: `${op}_u` for unsigned types, `${op}_s` for signed ones. */
 const bySign = (L: Lanes, op: string, t: KType): string => `${L}.${op}_${isUnsignedK(t) ? 'u' : 's'}`;
-
 
 type NativeBinary = Extract<NativeOp, KBinary>;
 type BinaryEmitters = { readonly [K in NativeBinary]: K extends LaneOp ? Required<BinaryEmitter> : BinaryEmitter };
@@ -45,7 +44,7 @@ const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitte
   lanes: (ctx, L, a, b, t) => {
     if (name === 'mul') laneMul(ctx, L, a, b);
     else { both(ctx, a, b); ctx.f.op(`${L}.${name}`); }
-    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
+    wrapIntLanes(ctx.f, L, t);
   },
 });
 
@@ -275,7 +274,7 @@ const leftShift: BinaryEmitter = {
   lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b); shiftCount(ctx, L, t); ctx.f.op(`${L}.shl`);
     ctx.f.op('local.get', b); splatConst(ctx, L, Math.min(laneBits(L), 32)); ctx.f.op(`${L}.lt_u`).op('v128.and');
-    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
+    wrapIntLanes(ctx.f, L, t);
   },
 };
 

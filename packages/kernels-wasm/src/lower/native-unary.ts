@@ -7,11 +7,11 @@
 // handles before it gets here.
 import type { Local } from '../encode/index.js';
 import type { KUnary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { isFloatK, isUnsignedK, scalarType, wrapInt, wrapIntLanes } from './context.js';
+import { isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { angleFactor, bumpDivide, laneMul, splatConst } from './emit-values.js';
 import type { KType } from './kernel-spec.js';
-import { LANE_DTYPE, isIntLanes, laneBits } from './simd-widths.js';
+import { LANE_DTYPE, isIntLanes, laneBits, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 interface UnaryEmitter {
@@ -41,7 +41,7 @@ const negative: Required<UnaryEmitter> = {
     if (isFloatK(t)) { floatInstr('neg')(ctx, t, x); return; }
     ctx.f.op('i32.const', 0).op('local.get', x).op('i32.sub'); wrapInt(ctx.f, t);
   },
-  lanes: (ctx, L, x, t) => { laneInstr('neg')(ctx, L, x, t); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
+  lanes: (ctx, L, x, t) => { laneInstr('neg')(ctx, L, x, t); wrapIntLanes(ctx.f, L, t); },
 };
 
 const abs: Required<UnaryEmitter> = {
@@ -57,7 +57,7 @@ const abs: Required<UnaryEmitter> = {
     ctx.f.op('local.get', x);
     if (isIntLanes(L) && isUnsignedK(t)) return;
     ctx.f.op(`${L}.abs`);
-    if (L === 'i32x4') wrapIntLanes(ctx.f, t);
+    wrapIntLanes(ctx.f, L, t);
   },
 };
 
@@ -99,7 +99,7 @@ const sign: Required<UnaryEmitter> = {
 
 const square: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('local.get', x).op(`${W(t)}.mul`); if (!isFloatK(t)) wrapInt(ctx.f, t); },
-  lanes: (ctx, L, x, t) => { laneMul(ctx, L, x, x); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
+  lanes: (ctx, L, x, t) => { laneMul(ctx, L, x, x); wrapIntLanes(ctx.f, L, t); },
 };
 
 const reciprocal: Required<UnaryEmitter> = {
@@ -176,7 +176,7 @@ const angle = (fn: 'deg2rad' | 'rad2deg'): Required<UnaryEmitter> => ({
 const invert: Required<UnaryEmitter> = {
   // All ones of the type's width (logical not for bool).
   scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('i32.const', t === 'bool' ? 1 : -1).op('i32.xor'); wrapInt(ctx.f, t); },
-  lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('v128.not'); if (L === 'i32x4') wrapIntLanes(ctx.f, t); },
+  lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('v128.not'); wrapIntLanes(ctx.f, L, t); },
 };
 
 const NATIVE_UNARY = {

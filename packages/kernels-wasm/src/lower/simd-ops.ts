@@ -12,10 +12,10 @@ import { binaryEmitter } from './native-binary.js';
 import { unaryEmitter } from './native-unary.js';
 import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { hasNativeLanes, opsWhere } from './op-rules.js';
-import { LANE_DTYPE, fillsLane, isIntLanes, isNarrowLanes, narrows, widens } from './simd-widths.js';
+import { LANE_DTYPE, fillsLane, isIntLanes, isNarrowLanes, narrows, widens, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 import { at } from '../internal-error.js';
-import { isFloatK, wrapIntLanes } from './context.js';
+import { isIntegerK } from './context.js';
 
 
 /**
@@ -30,8 +30,6 @@ const LANE_PREFERENCE: ReadonlyArray<[KType, Lanes]> = [
   ...(['int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8'] as const).map((t): [KType, Lanes] => [t, 'i32x4']),
 ];
 
-/** Integer types, whose values i32x4 lanes hold (bool's are masks instead). */
-const isIntK = (t: KType): boolean => t !== 'bool' && !isFloatK(t);
 
 /** The op table's native lowerings that have a lane form, for float and for integer lanes. */
 const FLOAT_UNARY = opsWhere<KUnary>('unary', (fn) => hasNativeLanes(fn, 'float'));
@@ -95,7 +93,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
     if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return false;
   }
   const uses = usesOf(spec);
-  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (narrow ? fillsLane(lanes, t) : !isFloat && isIntK(t));
+  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (narrow ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {
@@ -139,7 +137,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
         const t = at(spec.body, ins.arg, 'value').type;
         // i32x4 lanes take the extremes of every integer type (each held as the scalar loop holds it) in row kernels.
-        const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntK(t) && spec.mode !== 'columns';
+        const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t) && spec.mode !== 'columns';
         if (t !== dtype && !extreme && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
       }
@@ -172,7 +170,7 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
   const arg = at(spec.body, ins.arg, 'value');
   // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing;
   // narrow lanes hold the types of their width, between which a cast is nothing.
-  const held = (t: KType): boolean => t === 'bool' || (isNarrowLanes(lanes) ? fillsLane(lanes, t) : isIntK(t));
+  const held = (t: KType): boolean => t === 'bool' || (isNarrowLanes(lanes) ? fillsLane(lanes, t) : isIntegerK(t));
   if (isIntLanes(lanes)) return held(ins.type) && held(arg.type);
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
@@ -226,7 +224,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
       get(ins.arg);
       // Masks to 1/0 with no constant to rebuild per vector: integer lanes negate -1 to 1; float
       // lanes keep the top bits of an all-ones lane as 1.0's exponent (0x3ff << 52, 0x7f << 23).
-      if (L === 'i32x4' && from !== 'bool' && ins.type !== from) wrapIntLanes(f, ins.type);
+      if (from !== 'bool' && ins.type !== from) wrapIntLanes(f, L, ins.type);
       if (from === 'bool' && ins.type !== 'bool') {
         if (!isFloat) f.op(`${L}.neg`);
         else if (L === 'f64x2') f.op('i32.const', 54).op('i64x2.shr_u').op('i32.const', 52).op('i64x2.shl');

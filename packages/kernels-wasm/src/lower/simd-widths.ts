@@ -22,8 +22,9 @@
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
 // wrapping), so the two loops agree bit for bit.
+import type { FunctionBuilder } from '../encode/index.js';
 import { ARGS } from './args-layout.js';
-import { intRange } from './context.js';
+import { intRange, isIntegerK } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KType } from './kernel-spec.js';
@@ -49,6 +50,23 @@ const fillsLane = (L: Lanes, t: KType): boolean => isNarrowLanes(L) && t !== 'bo
 /** Integer types narrower than a lane (read extended, written as their low bytes). */
 const NARROW_INT: ReadonlySet<KType> = new Set(['int8', 'uint8', 'int16', 'uint16']);
 
+/**
+ * The lane form of wrapInt: i32x4 lanes hold every integer type as the
+ * scalar loop's i32 does, so the same wrap after the same i32 arithmetic gives
+ * the same bits. Other lanes need none: float lanes hold no integers, and
+ * i16x8 and i8x16 wrap at their own width.
+ */
+function wrapIntLanes(f: FunctionBuilder, L: Lanes, t: KType): void {
+  if (L !== 'i32x4') return;
+  if (t === 'int8' || t === 'int16') {
+    const shift = t === 'int8' ? 24 : 16;
+    f.op('i32.const', shift).op('i32x4.shl').op('i32.const', shift).op('i32x4.shr_s');
+  } else if (t === 'uint8' || t === 'uint16') {
+    const mask = t === 'uint8' ? 0xff : 0xffff;
+    f.v128i32(mask, mask, mask, mask).op('v128.and');
+  }
+}
+
 /** Whether an array of `dtype` can be read as numbers of the kernel's lane type (through a cast to it). */
 function widens(lanes: Lanes, dtype: KType): boolean {
   if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
@@ -67,8 +85,6 @@ function narrows(lanes: Lanes, dtype: KType): boolean {
   if (lanes === 'f64x2' && dtype === 'float32') return true;
   return lanes === 'i32x4' ? NARROW_INT.has(dtype) || dtype === 'uint32' : isIntegerK(dtype);
 }
-
-const isIntegerK = (t: KType): boolean => t !== 'bool' && t !== 'float64' && t !== 'float32';
 
 /** Bytes one vector of the kernel covers in an array of `dtype`. */
 const vectorBytes = (lanes: Lanes, dtype: KType): number => LANE_COUNT[lanes] * KTYPE_BYTES[dtype];
@@ -173,5 +189,5 @@ function emitFloatToIntStore(ctx: EmitContext, lanes: 'f64x2' | 'f32x4', dtype: 
   else f.mem(`v128.store${bytes * 8}_lane`, { align: 0, offset }, 0);
 }
 
-export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, fillsLane, laneBits, LANE_COUNT, LANE_DTYPE };
+export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, fillsLane, laneBits, wrapIntLanes, LANE_COUNT, LANE_DTYPE };
 export type { Lanes };
