@@ -8,11 +8,14 @@ import { OPS, UNARY_OPS, BINARY_OPS } from '../packages/deferred-array/src/ir/op
 type DType = da.DType;
 const DTYPES: DType[] = [...da.DTYPES];
 
-const SPECIAL: Record<DType, number[]> = {
+const SPECIAL: Record<DType, Array<number | bigint>> = {
   float64: [0, -0, 1, -1, 0.5, -2.5, 3, 1e300, -1e300, 5e-324, Infinity, -Infinity, NaN, 0.1, 7, -7],
   float32: [0, -0, 1, -1, 0.5, -2.5, 3, 3e38, -3e38, 1e-45, Infinity, -Infinity, NaN, 0.1, 7, -7],
   int32: [0, 1, -1, 2, -2, 7, -7, 100, 2147483647, -2147483648, 65536, 46341],
   uint32: [0, 1, 2, 7, 100, 65536, 2147483647, 2147483648, 4294967295, 4294967294],
+  // Past 2^53 and at both ends: values a float64 would round or a 32-bit loop would wrap.
+  int64: [0n, 1n, -1n, 2n, -7n, 100n, 2n ** 53n + 1n, -(2n ** 53n) - 1n, 2n ** 63n - 1n, -(2n ** 63n), 4294967296n, 3037000500n],
+  uint64: [0n, 1n, 2n, 7n, 100n, 2n ** 53n + 1n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n - 2n, 4294967296n],
   int16: [0, 1, -1, 2, -2, 7, -7, 100, 181, 32767, -32768, 256],
   uint16: [0, 1, 2, 7, 100, 255, 256, 32767, 32768, 65535],
   int8: [0, 1, -1, 2, -2, 7, -7, 100, 127, -128, 11],
@@ -275,7 +278,7 @@ describe('results leave the same way they were computed', () => {
     return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex');
   };
   const CTORS = {
-    float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array,
+    float64: Float64Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array,
     uint16: Uint16Array, int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
   } as const;
 
@@ -292,17 +295,20 @@ describe('results leave the same way they were computed', () => {
           return;
         }
         const want = raw(copy);
-        const plain = new CTORS[copy.dtype as DType](copy.shape.reduce((a, b) => a * b, 1)).fill(7);
+        // The array's dtype: an int64 or uint64 ndarray says 'generic' (stdlib has neither).
+        const dtype = out.dtype;
+        const plain = new CTORS[dtype](copy.shape.reduce((a, b) => a * b, 1));
+        (plain as Float64Array).fill((dtype === 'int64' || dtype === 'uint64' ? 7n : 7) as number);
         out.executeSync({ out: plain });
         expect(raw(plain)).toBe(want);
         await da.scope(async () => {
-          if (copy.dtype === 'bool') return;
+          if (dtype === 'bool') return;
           const view = await out.execute() as da.StdNdarray;
           expect(raw(view)).toBe(want);
-          const heapOut = da.zeros(copy.shape, { dtype: copy.dtype as DType }).add(7).executeSync() as da.StdNdarray;
+          const heapOut = da.zeros(copy.shape, { dtype }).add(7).executeSync() as da.StdNdarray;
           out.executeSync({ out: heapOut });
           expect(raw(heapOut)).toBe(want);
-          const again = da.zeros(copy.shape, { dtype: copy.dtype as DType }).executeSync() as da.StdNdarray;
+          const again = da.zeros(copy.shape, { dtype }).executeSync() as da.StdNdarray;
           await out.execute({ out: again });
           expect(raw(again)).toBe(want);
         });

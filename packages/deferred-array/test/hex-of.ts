@@ -4,7 +4,7 @@
 import type * as da from '../src/index.js';
 
 const CTORS = {
-  float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
+  float64: Float64Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
   int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
 } as const;
 

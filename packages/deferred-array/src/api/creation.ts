@@ -1,7 +1,8 @@
 // Array creation: wrap, array, zeros, ones, full, empty, arange, linspace.
-import { checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
-import type { DType } from '../ir/dtypes.js';
-import { castValue, source } from '../ir/build-elementwise.js';
+import { checkDType, dtypeInfo, isBigInt, isInteger, setElement } from '../ir/dtypes.js';
+import type { DType, Scalar } from '../ir/dtypes.js';
+import { source } from '../ir/build-elementwise.js';
+import { castValue } from '../ir/cast-value.js';
 import { checkShape, sizeOf } from '../ir/shape.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { checkScalarFits, describe, isArrayInput, sourceFrom } from './operand.js';
@@ -61,19 +62,20 @@ function fromOutside(fn: string, x: ArrayInput | number | boolean, options: DTyp
 }
 
 /** A new array of `shape` holding `value` everywhere; `fn` names the caller in errors. */
-function filled(fn: string, shape: unknown, value: number, dtype: DType): DeferredArray {
+function filled(fn: string, shape: unknown, value: Scalar, dtype: DType): DeferredArray {
   const s = checkShape(shape, `${fn}: shape`);
   checkScalarFits(value, dtype, `${fn}: the value`);
   const data = new (dtypeInfo(dtype).ctor)(sizeOf(s));
-  data.fill(castValue(value, dtype));
+  (data as Float64Array).fill(castValue(value, dtype) as number);
   return wrapNode(source(data, s, dtype));
 }
 
-function full(shape: number | readonly number[], value: number | boolean, options?: DTypeOption): DeferredArray {
-  if (typeof value !== 'number' && typeof value !== 'boolean') {
-    throw new TypeError(`full: value must be a number or boolean; got ${describe(value)}`);
+function full(shape: number | readonly number[], value: number | boolean | bigint, options?: DTypeOption): DeferredArray {
+  if (typeof value !== 'number' && typeof value !== 'boolean' && typeof value !== 'bigint') {
+    throw new TypeError(`full: value must be a number, bigint or boolean; got ${describe(value)}`);
   }
-  return filled('full', shape, Number(value), dtypeOption('full', options, typeof value === 'boolean' ? 'bool' : 'float64'));
+  const fallback = typeof value === 'boolean' ? 'bool' : typeof value === 'bigint' ? 'int64' : 'float64';
+  return filled('full', shape, typeof value === 'boolean' ? Number(value) : value, dtypeOption('full', options, fallback));
 }
 
 function zeros(shape: number | readonly number[], options?: DTypeOption): DeferredArray {
@@ -116,19 +118,27 @@ function arange(startOrStop: number, stop?: number | DTypeOption, step?: number 
   const data = new (dtypeInfo(d).ctor)(n);
   if (n > 0) {
     checkScalarFits(start, d, 'arange: start');
-    data[0] = castValue(start, d);
+    setElement(data, 0, castValue(start, d));
   }
   if (n > 1) {
     checkScalarFits(start + inc, d, 'arange: start + step');
-    data[1] = castValue(start + inc, d);
+    setElement(data, 1, castValue(start + inc, d));
   }
+  if (isBigInt(d)) {
+    // Exact past 2^53, wrapping as NumPy's int64 fill does.
+    const big = data as BigInt64Array | BigUint64Array;
+    const delta = n > 1 ? big[1]! - big[0]! : 0n;
+    for (let i = 2; i < n; i++) big[i] = castValue(big[0]! + BigInt(i) * delta, d) as bigint;
+    return wrapNode(source(data, [n], d));
+  }
+  const values = data as Float64Array;
   // NumPy's fill: the step is the difference of the first two stored values,
   // and element i is first + i * step computed in the dtype. Float results
   // therefore match NumPy bit for bit (they differ from start + i * inc).
   if (n > 2) {
     const r = d === 'float32' ? Math.fround : (v: number) => v;
-    const delta = r(data[1]! - data[0]!);
-    for (let i = 2; i < n; i++) data[i] = castValue(r(data[0]! + r(r(i) * delta)), d);
+    const delta = r(values[1]! - values[0]!);
+    for (let i = 2; i < n; i++) values[i] = castValue(r(values[0]! + r(r(i) * delta)), d) as number;
   }
   return wrapNode(source(data, [n], d));
 }

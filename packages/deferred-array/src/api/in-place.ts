@@ -5,7 +5,8 @@ import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { readsMapped } from '../ir/mapped.js';
 import { canCastSafely, dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import { cast, castValue, elementwise, scalar } from '../ir/build-elementwise.js';
+import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
+import { castValue } from '../ir/cast-value.js';
 import { broadcastTo, reshape, slice } from '../ir/build-view.js';
 import type { IndexArg } from '../ir/indexing.js';
 import { checkNotTracing } from '../ir/symbols.js';
@@ -37,10 +38,11 @@ function newValues(op: InPlaceOp, target: Node, v: Operand): Node {
   const into = `into a ${target.dtype}${formatShape(target.shape)} array`;
   if (op === 'assign' || op === 'set') {
     let value: Node;
-    if (typeof v === 'number' || typeof v === 'boolean') {
+    if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') {
       // A JS number is a Python scalar to NumPy: truncated into integers, refused when out of range.
-      checkScalarFits(Number(v), target.dtype, `${fn}: the value`);
-      value = scalar(castValue(Number(v), target.dtype), target.dtype);
+      const x = typeof v === 'boolean' ? Number(v) : v;
+      checkScalarFits(x, target.dtype, `${fn}: the value`);
+      value = scalar(castValue(x, target.dtype), target.dtype);
     } else {
       value = anyNode(v, fn, 0);
     }

@@ -35,7 +35,7 @@ import type { ArrayInput } from './operand.js';
 type LoadSource = string | URL | ArrayBuffer | ArrayBufferView | Blob | Response;
 
 interface LoadOptions {
-  /** Convert to this dtype as it loads; needed for int64 and uint64 files, which the package has no dtype of (float16 loads as float32). */
+  /** Convert to this dtype as it loads (int64 and uint64 files convert to a narrower one without a bigint per value; float16 loads as float32). */
   readonly dtype?: DType;
   /**
    * NumPy's memory map, read-only: the values stay in the file and every run
@@ -98,7 +98,7 @@ async function loadMapped(source: unknown, dtype: DType | undefined): Promise<De
   if (header.dataOffset + count * type.bytes > size) {
     throw new FileFormatError(`${name} is truncated: its header says ${count} values of ${type.bytes} bytes (${count * type.bytes} bytes) from byte ${header.dataOffset}, but the file ends at byte ${size}`);
   }
-  // What each chunk decodes to, asked of the decoder itself over no values (it also refuses int64 with no dtype named).
+  // What each chunk decodes to, asked of the decoder itself over no values.
   const decoded = decodeData(new Uint8Array(0), 0, type, 0, dtype, true, name).dtype;
   const wide = type.dtype === 'int64' || type.dtype === 'uint64';
   const x = wrapNode(mappedNode(npySource({ path, dataOffset: header.dataOffset, type, as: wide ? dtype : undefined, identity }, decoded), shape, decoded));

@@ -1,9 +1,11 @@
 // Turning what users pass (DeferredArrays, JS numbers, stdlib ndarrays, typed
 // arrays, nested lists) into graph nodes. Outside arrays are copied in once.
 import { DTypeError, ShapeError } from '../ir/errors.js';
-import { DTYPES, checkDType, dtypeInfo, isInteger } from '../ir/dtypes.js';
-import type { DType, TypedArray } from '../ir/dtypes.js';
-import { cast, castValue, source } from '../ir/build-elementwise.js';
+import { DTYPES, checkDType, dtypeInfo, isInteger, setElement, setElements } from '../ir/dtypes.js';
+import type { DType, Scalar, TypedArray } from '../ir/dtypes.js';
+import { fitsIn } from '../ir/type-rules.js';
+import { cast, source } from '../ir/build-elementwise.js';
+import { castValue } from '../ir/cast-value.js';
 import type { Node } from '../ir/node.js';
 import { isRowMajor, sizeOf } from '../ir/shape.js';
 import { ViewLease, assertLive, heapViewOf, viewEntryOf } from '../results/views.js';
@@ -12,7 +14,7 @@ import { describe, typedDType } from '../core/values.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
-type NestedArray = ReadonlyArray<number | boolean | NestedArray>;
+type NestedArray = ReadonlyArray<number | bigint | boolean | NestedArray>;
 type ArrayInput = StdNdarray | TypedArray | NestedArray;
 
 function isArrayInput(x: unknown): x is ArrayInput {
@@ -30,8 +32,8 @@ function nestedShape(x: NestedArray, path = 'array'): number[] {
   if (!Array.isArray(first)) {
     x.forEach((v, i) => {
       if (Array.isArray(v)) throw new ShapeError(`${path} is ragged: ${path}[${i}] is a list but ${path}[0] is not`);
-      if (typeof v !== 'number' && typeof v !== 'boolean') {
-        throw new TypeError(`${path}[${i}] must be a number or boolean; got ${typeof v}`);
+      if (typeof v !== 'number' && typeof v !== 'boolean' && typeof v !== 'bigint') {
+        throw new TypeError(`${path}[${i}] must be a number, bigint or boolean; got ${typeof v}`);
       }
     });
     return [x.length];
@@ -48,29 +50,42 @@ function nestedShape(x: NestedArray, path = 'array'): number[] {
 }
 
 /** bool only when there are elements and every one is a boolean: NumPy makes [[]] float64. */
-function allBooleans(x: NestedArray): boolean {
+/**
+ * The dtype of a nested list as NumPy gives a list of Python values: bool for
+ * booleans alone, int64 where a bigint (a Python int) meets only integers and
+ * booleans, float64 otherwise (a JS number is a Python float).
+ */
+function listDType(x: NestedArray): DType {
   let leaves = 0;
-  const walk = (y: NestedArray): boolean =>
-    y.every((v) => (Array.isArray(v) ? walk(v as NestedArray) : (leaves++, typeof v === 'boolean')));
-  return walk(x) && leaves > 0;
+  let bools = 0;
+  let bigints = 0;
+  let fractions = 0;
+  for (const v of flatten(x, false)) {
+    leaves++;
+    if (typeof v === 'boolean') bools++;
+    else if (typeof v === 'bigint') bigints++;
+    else if (!Number.isInteger(v)) fractions++;
+  }
+  if (leaves > 0 && bools === leaves) return 'bool';
+  return bigints > 0 && fractions === 0 ? 'int64' : 'float64';
 }
 
-function fill(data: TypedArray, values: Iterable<number>, dtype: DType): void {
+function fill(data: TypedArray, values: Iterable<Scalar>, dtype: DType): void {
   let i = 0;
-  for (const v of values) data[i++] = castValue(v, dtype);
+  for (const v of values) setElement(data, i++, castValue(v, dtype));
 }
 
 /**
  * A JS number going into an integer dtype is a Python scalar to NumPy 2, which
  * truncates it but refuses NaN, ±Inf and values out of range rather than wrap them.
  */
-function checkScalarFits(v: number, dtype: DType, where: string): void {
+function checkScalarFits(v: Scalar, dtype: DType, where: string): void {
   if (!isInteger(dtype)) return;
-  const t = Math.trunc(v);
-  const { min, max } = dtypeInfo(dtype);
-  if (!(t >= min && t <= max)) {
+  if (typeof v === 'number' && !Number.isFinite(v)) throw new RangeError(`${where} is ${v}, which no integer dtype holds; pass a finite value for ${dtype}`);
+  if (!fitsIn(typeof v === 'number' ? Math.trunc(v) : v, dtype)) {
+    const { bigMin, bigMax } = dtypeInfo(dtype);
     throw new RangeError(
-      `${where} is ${v}, which does not fit in ${dtype} (range ${min}..${max}); ` +
+      `${where} is ${v}, which does not fit in ${dtype} (range ${bigMin}..${bigMax}); ` +
       `pick a wider dtype, or create the array as float64 and astype('${dtype}') it to saturate`,
     );
   }
@@ -80,24 +95,26 @@ function fillScalars(data: TypedArray, x: NestedArray, dtype: DType): void {
   let i = 0;
   for (const v of flatten(x)) {
     checkScalarFits(v, dtype, `element ${i} (row-major) of the list`);
-    data[i++] = castValue(v, dtype);
+    setElement(data, i++, castValue(v, dtype));
   }
 }
 
-function* flatten(x: NestedArray): Generator<number> {
+function flatten(x: NestedArray): Generator<Scalar>;
+function flatten(x: NestedArray, asNumbers: false): Generator<Scalar | boolean>;
+function* flatten(x: NestedArray, asNumbers = true): Generator<Scalar | boolean> {
   for (const v of x) {
-    if (Array.isArray(v)) yield* flatten(v as NestedArray);
-    else yield typeof v === 'boolean' ? (v ? 1 : 0) : (v as number);
+    if (Array.isArray(v)) yield* flatten(v as NestedArray, asNumbers as false);
+    else yield typeof v === 'boolean' && asNumbers ? (v ? 1 : 0) : (v as Scalar | boolean);
   }
 }
 
-function* ndarrayValues(x: StdNdarray): Generator<number> {
+function* ndarrayValues(x: StdNdarray): Generator<Scalar> {
   const shape = x.shape;
   const n = sizeOf(shape);
   const idx = new Array<number>(shape.length).fill(0);
   for (let i = 0; i < n; i++) {
     const v = x.get(...idx);
-    yield typeof v === 'boolean' ? (v ? 1 : 0) : Number(v);
+    yield typeof v === 'boolean' ? (v ? 1 : 0) : typeof v === 'bigint' ? v : Number(v);
     for (let ax = shape.length - 1; ax >= 0; ax--) {
       if (++idx[ax]! < shape[ax]!) break;
       idx[ax] = 0;
@@ -106,6 +123,9 @@ function* ndarrayValues(x: StdNdarray): Generator<number> {
 }
 
 function ndarrayDType(x: StdNdarray): DType {
+  // int64 and uint64 results are 'generic' ndarrays over their bigint arrays (to-ndarray.ts).
+  const big = x.dtype === 'generic' ? typedDType(x.data) : undefined;
+  if (big === 'int64' || big === 'uint64') return big;
   try {
     return checkDType(x.dtype, 'the ndarray dtype');
   } catch (e) {
@@ -154,20 +174,20 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
     const entry = heapViewOf(t, () => `the ${describe(t)}`);
     if (entry && inPlace) return cast(leasedSource(t, [t.length], td, entry), dtype ?? td);
     const data = new (dtypeInfo(td).ctor)(t.length);
-    data.set(t);
+    setElements(data, t);
     return cast(source(data, [t.length], td), dtype ?? td);
   }
   if (Array.isArray(x)) {
     const shape = nestedShape(x);
-    const d = dtype ?? (allBooleans(x) ? 'bool' : 'float64');
+    const d = dtype ?? listDType(x);
     const data = new (dtypeInfo(d).ctor)(sizeOf(shape));
     fillScalars(data, x, d);
     return source(data, shape, d);
   }
   if (ArrayBuffer.isView(x)) {
     throw new TypeError(
-      `${describe(x)} is not supported (there is no int64 or float16 dtype): pass a Float64Array, Float32Array, ` +
-      `Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array or Uint8Array (copy it into one first, e.g. Float64Array.from(x))`,
+      `${describe(x)} is not supported (there is no float16 dtype): pass a Float64Array, Float32Array, BigInt64Array, ` +
+      `BigUint64Array, Int32Array, Uint32Array, Int16Array, Uint16Array, Int8Array or Uint8Array (copy it into one first, e.g. Float32Array.from(x))`,
     );
   }
   throw new TypeError(`expected a DeferredArray, a stdlib ndarray, a typed array of a supported dtype (Float64Array, Int16Array, ...) or a nested list of numbers; got ${describe(x)}`);

@@ -12,7 +12,7 @@ import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { describe, isArrayInput, sourceFrom } from './operand.js';
 import type { ArrayInput } from './operand.js';
 
-type Operand = DeferredArray | number | boolean | ArrayInput;
+type Operand = DeferredArray | number | bigint | boolean | ArrayInput;
 
 interface UfuncOptions {
   /** NEP: with deferred inputs, out must be a DeferredArray; a plain array is a TypeError. */
@@ -23,10 +23,10 @@ interface UfuncOptions {
 function arrayNode(x: unknown, op: string, position: number): Node {
   if (x instanceof DeferredArray) return nodeOf(x);
   if (isArrayInput(x)) return sourceFrom(x, undefined, true);
-  throw new TypeError(`${op}: operand ${position} must be a DeferredArray, a number, a boolean or an array; got ${describe(x)}`);
+  throw new TypeError(`${op}: operand ${position} must be a DeferredArray, a number, a bigint, a boolean or an array; got ${describe(x)}`);
 }
 
-const isScalar = (x: unknown): x is number | boolean => typeof x === 'number' || typeof x === 'boolean';
+const isScalar = (x: unknown): x is number | bigint | boolean => typeof x === 'number' || typeof x === 'bigint' || typeof x === 'boolean';
 
 /**
  * Nodes for every operand. Scalars next to arrays are weak (NEP 50): they take
@@ -52,7 +52,7 @@ function operandNodes(op: OpName, operands: readonly unknown[], weakPeers: reado
   }
   for (let i = 0; i < operands.length; i++) {
     if (nodes[i] !== undefined) continue;
-    const v = operands[i] as number | boolean;
+    const v = operands[i] as number | bigint | boolean;
     const d = strong !== undefined && weakPeers.includes(i) ? weakScalarDType(op, strong, v) : defaultDType(v);
     nodes[i] = operandScalar(typeof v === 'boolean' ? Number(v) : v, d);
   }
@@ -104,7 +104,7 @@ function ternary(op: TernaryOp, a: Operand, b: Operand, c: Operand, options?: Uf
 
 /** Any operand as a node; a standalone scalar becomes a 0-d float64 (or bool) array. */
 function anyNode(x: unknown, op: string, position = 0): Node {
-  if (isScalar(x)) return scalar(Number(x), defaultDType(x));
+  if (isScalar(x)) return scalar(typeof x === 'boolean' ? Number(x) : x, defaultDType(x));
   return arrayNode(x, op, position);
 }
 

@@ -10,7 +10,7 @@ import type { DeferredArray } from './deferred-array.js';
 import { describe } from './operand.js';
 
 interface FromZarrOptions {
-  /** Convert to this dtype as it loads; needed for int64 and uint64 arrays, which the package has no dtype of. */
+  /** Convert to this dtype as it loads (int64 and uint64 arrays convert to a narrower one without a bigint per value). */
   readonly dtype?: DType;
 }
 

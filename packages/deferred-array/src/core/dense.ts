@@ -1,5 +1,6 @@
 // The reference evaluator's value: a contiguous row-major typed array.
 import { dtypeInfo } from '../ir/dtypes.js';
+import { elementConverter } from '../ir/cast-value.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -77,14 +78,15 @@ function gather(src: Dense, shape: Shape, view: ViewMap, dtype: DType = src.dtyp
   const same = dtype === src.dtype;
   const from = same ? asBits(src.data) : src.data;
   const to = same ? asBits(out.data) : out.data;
-  forEachStrided(shape, [view], (i, o) => {
-    to[i] = from[o]!;
-  });
+  const convert = elementConverter(src.dtype, dtype);
+  if (convert) forEachStrided(shape, [view], (i, o) => { to[i] = convert(from[o]!); });
+  else forEachStrided(shape, [view], (i, o) => { to[i] = from[o]!; });
   return out;
 }
 
 /** Writes `v`, row-major, into the strided window `view` of `to` (a mutable array's block, where a trace stage stores). */
 function scatter(v: Dense, into: TypedArray, view: ViewMap): void {
+  // A mutable array's block and the value stored into it are of one dtype (the trace casts first).
   const same = v.data.constructor === into.constructor;
   const from = same ? asBits(v.data) : v.data;
   const to = same ? asBits(into) : into;

@@ -163,7 +163,7 @@ class SourceCache {
   /** A heap block of its own (evicting cached copies for room) holding the first `bytes` bytes of `data`. */
   copyIn(data: ArrayBufferView, bytes: number): number {
     const ptr = this.allocEvicting(bytes);
-    this.#heap.view('uint8', ptr, bytes).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
+    (this.#heap.view('uint8', ptr, bytes) as Uint8Array).set(new Uint8Array(data.buffer, data.byteOffset, bytes));
     return ptr;
   }
 

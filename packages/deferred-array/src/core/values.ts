@@ -7,6 +7,8 @@ import { objectName } from '../ir/format.js';
 const TYPED_DTYPES: ReadonlyArray<[abstract new (...args: never[]) => ArrayBufferView, DType]> = [
   [Float64Array, 'float64'],
   [Float32Array, 'float32'],
+  [BigInt64Array, 'int64'],
+  [BigUint64Array, 'uint64'],
   [Int32Array, 'int32'],
   [Uint32Array, 'uint32'],
   [Int16Array, 'int16'],

@@ -4,7 +4,8 @@
 // request's arrays and constants; a miss makes the template and binds it the
 // same way, so both run one plan and give the same bits.
 import { allocDense } from '../core/dense.js';
-import type { DType } from '../ir/dtypes.js';
+import { setElement } from '../ir/dtypes.js';
+import type { DType, Scalar } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
@@ -39,17 +40,17 @@ const CONSTANTS = 1024;
  * be a typed array per call. Shared: nothing writes a bound value.
  */
 class ConstantBindings {
-  readonly #byDType = new Map<DType, Map<number | string, Bound>>();
+  readonly #byDType = new Map<DType, Map<Scalar | string, Bound>>();
   #count = 0;
 
-  of(dtype: DType, v: number): Bound {
+  of(dtype: DType, v: Scalar): Bound {
     let byValue = this.#byDType.get(dtype);
     if (!byValue) this.#byDType.set(dtype, (byValue = new Map()));
     const key = valueKey(v);
     let b = byValue.get(key);
     if (!b) {
       const value = allocDense(dtype, []);
-      value.data[0] = v;
+      setElement(value.data, 0, v);
       if (this.#count >= CONSTANTS) {
         for (const m of this.#byDType.values()) m.clear();
         this.#count = 0;

@@ -1,8 +1,9 @@
 // An .npy file's values as a typed array the package can hold: the file's
 // own bytes where they are little-endian, aligned and ours to keep (no
-// copy), else a copy, swapped from big-endian where the file is. int64,
-// uint64 and float16 are converted on the way in to the dtype asked for,
-// rounded as NumPy's astype rounds; booleans are made 0 or 1.
+// copy), else a copy, swapped from big-endian where the file is. float16
+// is read as float32; int64 and uint64 as themselves, or converted on the way
+// in to a narrower dtype asked for, rounded as NumPy's astype rounds (no
+// bigint made per value); booleans are made 0 or 1.
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { FileFormatError } from '../ir/errors.js';
@@ -16,8 +17,8 @@ interface Decoded {
 
 /**
  * The `count` values of `type` in `bytes` from `offset`. `as`: the dtype
- * asked for (needed for int64, uint64 and float16, which the package has no
- * dtype of); `owned`: whether `bytes` may be kept rather than copied.
+ * asked for, which int64 and uint64 values are converted to here when it is
+ * narrower; `owned`: whether `bytes` may be kept rather than copied.
  */
 function decodeData(bytes: Uint8Array, offset: number, type: FileType, count: number, as: DType | undefined, owned: boolean, name: string): Decoded {
   const need = count * type.bytes;
@@ -28,7 +29,7 @@ function decodeData(bytes: Uint8Array, offset: number, type: FileType, count: nu
   }
   const raw = bytes.subarray(offset, offset + need);
   const { dtype } = type;
-  if (dtype === 'int64' || dtype === 'uint64') return wide(raw, type, count, as ?? needDType(name, dtype));
+  if ((dtype === 'int64' || dtype === 'uint64') && as !== undefined && as !== 'int64' && as !== 'uint64') return wide(raw, type, count, as);
   if (dtype === 'float16') return { data: halves(raw, type.bigEndian, count), dtype: 'float32' };
   const data = type.bigEndian ? swapped(raw, type.bytes) : owned ? raw : raw.slice();
   const Ctor = dtypeInfo(dtype).ctor;
@@ -38,13 +39,6 @@ function decodeData(bytes: Uint8Array, offset: number, type: FileType, count: nu
   // Ours to write by now: the file's own bytes, or a copy.
   if (dtype === 'bool') zeroOrOne(typed as Uint8Array);
   return { data: typed, dtype };
-}
-
-function needDType(name: string, dtype: string): never {
-  throw new FileFormatError(
-    `${name} holds ${dtype}, which the package has no dtype for; name the dtype to convert it to as it loads: ` +
-    `{ dtype: 'float64' } (exact to 2^53), or { dtype: 'int32' } (wrapping, as NumPy's astype does)`,
-  );
 }
 
 /** `raw` with each `width`-byte element's bytes reversed, in a new buffer. */

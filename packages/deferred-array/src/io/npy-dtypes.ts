@@ -1,16 +1,14 @@
 // The dtypes of .npy files: NumPy's descr strings ('<f8', '>i4', '|b1') read
 // as the package's dtypes, and the package's written as np.save writes them.
-// int64 and uint64, which the package has no dtype for, are read when the
-// caller names the dtype to convert them to; float16 is read as float32,
-// which holds each of its values exactly.
+// float16, which the package has no dtype for, is read as float32, which
+// holds each of its values exactly.
 import { DTYPES } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { FileFormatError } from '../ir/errors.js';
 import type { PyValue } from './python-literal.js';
 
-/** A dtype a file may hold and the package reads: its own, and those converted as they load. */
-type FileDType = DType | 'int64' | 'uint64' | 'float16';
-const CONVERTED: readonly FileDType[] = ['int64', 'uint64', 'float16'];
+/** A dtype a file may hold and the package reads: its own, and float16, converted as it loads. */
+type FileDType = DType | 'float16';
 
 interface FileType {
   readonly dtype: FileDType;
@@ -32,7 +30,7 @@ const KINDS: Readonly<Record<string, string>> = {
 };
 
 const supported = (): string =>
-  `${DTYPES.join(', ')}; float16 as float32; and int64, uint64 converted as they load ({ dtype: 'float64' }, say)`;
+  `${DTYPES.join(', ')}; and float16 as float32`;
 
 /** The file type a header's descr names (`name`: the file, for errors). */
 function fileType(descr: PyValue, name: string): FileType {
@@ -57,6 +55,8 @@ function descrOf(dtype: DType): string {
   switch (dtype) {
     case 'float64': return '<f8';
     case 'float32': return '<f4';
+    case 'int64': return '<i8';
+    case 'uint64': return '<u8';
     case 'int32': return '<i4';
     case 'uint32': return '<u4';
     case 'int16': return '<i2';
@@ -67,5 +67,5 @@ function descrOf(dtype: DType): string {
   }
 }
 
-export { fileType, descrOf, CONVERTED };
+export { fileType, descrOf };
 export type { FileType, FileDType };

@@ -12,7 +12,7 @@ interface NpyPlace {
   readonly path: string;
   readonly dataOffset: number;
   readonly type: FileType;
-  /** What the values are decoded to, for a type the package has no dtype of (int64, uint64). */
+  /** What the values are decoded to where int64 or uint64 values convert as they load to a narrower dtype. */
   readonly as: DType | undefined;
   /** The file as it was at load (device, inode, size, time written): a run over another file at the path is refused. */
   readonly identity: FileIdentity;

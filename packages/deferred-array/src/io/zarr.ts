@@ -19,8 +19,8 @@ interface ZarrStore {
   get(key: `/${string}`, options?: unknown): Promise<Uint8Array | undefined>;
 }
 
-/** zarrita's data types the package reads, and those converted as they load. */
-const NATIVE: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool']);
+/** zarrita's data types the package reads; the wide ones may also be converted to a narrower dtype as they load. */
+const NATIVE: ReadonlySet<string> = new Set(['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool']);
 const WIDE: ReadonlySet<string> = new Set(['int64', 'uint64']);
 
 /** Chunks' bytes a run keeps for the ranges after (a chunk two ranges share is fetched once): past this, oldest first out. */
@@ -102,13 +102,13 @@ function copyInCOrder(chunk: Chunk, bytes: number, out: Uint8Array, at: number):
 function scalarArray(dtype: string, value: unknown): ArrayBufferView {
   if (dtype === 'int64') return BigInt64Array.of(value as bigint);
   if (dtype === 'uint64') return BigUint64Array.of(value as bigint);
-  return dtypeInfo(dtype as DType).ctor.of(Number(value));
+  return (dtypeInfo(dtype as DType).ctor as Float64ArrayConstructor).of(Number(value));
 }
 
 /** A Zarr array opened lazily: its shape, the dtype it reads as, and its mapped source. */
 interface ZarrArray {
   readonly shape: readonly number[];
-  /** What its values decode to (its own dtype, or for int64 and uint64 the dtype asked for). */
+  /** What its values decode to (its own dtype, or for int64 and uint64 a narrower dtype asked for). */
   readonly dtype: DType;
   readonly source: MappedSource;
   /** Zarr's chunk shape. */
@@ -131,14 +131,12 @@ async function openZarr(store: ZarrStore, path: string, as: DType | undefined, n
     throw new FileFormatError(`${name}: no Zarr array there (${why})`, { cause: e });
   }
   const dtype = String(meta.dtype);
-  if (!NATIVE.has(dtype) && !WIDE.has(dtype)) {
-    throw new FileFormatError(
-      `${name} holds Zarr data type '${dtype}', which the package does not read; it reads ${[...NATIVE].join(', ')}; and int64, uint64 converted as they load (fromZarr(store, path, { dtype: 'float64' }), say)`,
-    );
+  if (!NATIVE.has(dtype)) {
+    throw new FileFormatError(`${name} holds Zarr data type '${dtype}', which the package does not read; it reads ${[...NATIVE].join(', ')}`);
   }
   const wide = WIDE.has(dtype);
-  const type: FileType = { dtype: dtype as FileDType, bytes: wide ? 8 : dtypeInfo(dtype as DType).bytes, bigEndian: false };
-  // What the values decode to, asked of the decoder over no values (it also refuses int64 with no dtype named).
+  const type: FileType = { dtype: dtype as FileDType, bytes: dtypeInfo(dtype as DType).bytes, bigEndian: false };
+  // What the values decode to, asked of the decoder over no values.
   const decoded = decodeData(new Uint8Array(0), 0, type, 0, wide ? as : undefined, true, name).dtype;
   const shape = [...meta.shape];
   const source: MappedSource = {

@@ -1,30 +1,13 @@
 // Builds elementwise, cast and leaf nodes: shapes broadcast now, dtypes resolve now.
-import { DTYPES, dtypeInfo } from './dtypes.js';
-import type { DType, TypedArray } from './dtypes.js';
+import { DTYPES } from './dtypes.js';
+import type { DType, Scalar, TypedArray } from './dtypes.js';
+import { castValue } from './cast-value.js';
 import { makeNode, nodeAt } from './node.js';
 import type { HeapLease, Node } from './node.js';
 import type { BinaryOp, TernaryOp, UnaryOp } from './op-table.js';
 import { SCALAR_SHAPE, broadcastShapes, sizeOf, vectorShape } from './shape.js';
 import type { Shape } from './shape.js';
 import { resolveElementwise } from './type-rules.js';
-
-/** One element of each integer dtype, which castValue stores into and reads back. */
-const castCells = new Map<DType, TypedArray>();
-
-/** A value converted into dtype `d` exactly as storing it in that dtype's array would. */
-function castValue(value: number, d: DType): number {
-  switch (d) {
-    case 'float64': return value;
-    case 'float32': return Math.fround(value);
-    case 'bool': return value !== 0 ? 1 : 0; // NaN is truthy, as in NumPy
-    default: {
-      let cell = castCells.get(d);
-      if (cell === undefined) castCells.set(d, (cell = new (dtypeInfo(d).ctor)(1)));
-      cell[0] = value;
-      return cell[0]!;
-    }
-  }
-}
 
 /**
  * A leaf over `data`, which the node owns from now on. It stays in ordinary
@@ -40,7 +23,7 @@ function source(data: TypedArray, shape: Shape, dtype: DType, lease?: HeapLease)
 }
 
 /** A constant node of its own. */
-function scalar(value: number, dtype: DType): Node {
+function scalar(value: Scalar, dtype: DType): Node {
   return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: castValue(value, dtype) });
 }
 
@@ -61,8 +44,10 @@ const constantBits = new Int32Array(CONSTANT_SLOTS * 2);
 const valueBits = new Float64Array(1);
 const valueWords = new Int32Array(valueBits.buffer);
 
-function operandScalar(value: number, dtype: DType): Node {
+function operandScalar(value: Scalar, dtype: DType): Node {
   const v = castValue(value, dtype);
+  // A bigint constant is rarer: made afresh each time, and compared by value by the planner.
+  if (typeof v === 'bigint') return makeNode('scalar', [], SCALAR_SHAPE, dtype, { value: v });
   valueBits[0] = v;
   const lo = valueWords[0]!;
   const hi = valueWords[1]!;
@@ -119,4 +104,4 @@ function cast(x: Node, dtype: DType): Node {
   return makeNode('astype', [x], x.shape, dtype, { label: dtype });
 }
 
-export { castValue, source, scalar, operandScalar, elementwise, cast };
+export { source, scalar, operandScalar, elementwise, cast };

@@ -3,16 +3,21 @@ import { DTypeError } from './errors.js';
 import { stdNdarray } from '../util/stdlib.js';
 import { formatValue } from './format.js';
 
-const DTYPES = ['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'] as const;
+const DTYPES = ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'] as const;
 type DType = (typeof DTYPES)[number];
 
 /** b: boolean, i: signed integer, u: unsigned integer, f: floating point (NumPy's `kind`). */
 type DTypeKind = 'b' | 'i' | 'u' | 'f';
 
-type TypedArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+/** Storage of the dtypes whose elements are JS numbers. */
+type NumberArray = Float64Array | Float32Array | Int32Array | Uint32Array | Int16Array | Uint16Array | Int8Array | Uint8Array;
+/** Storage of int64 and uint64, whose elements are bigints. */
+type BigIntArray = BigInt64Array | BigUint64Array;
+type TypedArray = NumberArray | BigIntArray;
 type TypedArrayCtor =
   | Float64ArrayConstructor | Float32ArrayConstructor | Int32ArrayConstructor | Uint32ArrayConstructor
-  | Int16ArrayConstructor | Uint16ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor;
+  | Int16ArrayConstructor | Uint16ArrayConstructor | Int8ArrayConstructor | Uint8ArrayConstructor
+  | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
 
 interface DTypeInfo {
   readonly name: DType;
@@ -20,20 +25,28 @@ interface DTypeInfo {
   readonly bytes: number;
   /** Storage; bool is stored one byte per element, 0 or 1. */
   readonly ctor: TypedArrayCtor;
+  /** The range as numbers: int64's and uint64's ends are rounded (2^63 - 1 reads 2^63); bigMin/bigMax hold them exactly. */
   readonly min: number;
   readonly max: number;
+  readonly bigMin: bigint;
+  readonly bigMax: bigint;
 }
 
+const info = (name: DType, kind: DTypeKind, bytes: number, ctor: TypedArrayCtor, min: number, max: number, big?: readonly [bigint, bigint]): DTypeInfo =>
+  ({ name, kind, bytes, ctor, min, max, bigMin: big?.[0] ?? BigInt(Math.trunc(min)), bigMax: big?.[1] ?? BigInt(Math.trunc(max)) });
+
 const INFO: { readonly [K in DType]: DTypeInfo } = Object.freeze({
-  float64: { name: 'float64', kind: 'f', bytes: 8, ctor: Float64Array, min: -Number.MAX_VALUE, max: Number.MAX_VALUE },
-  float32: { name: 'float32', kind: 'f', bytes: 4, ctor: Float32Array, min: -3.4028234663852886e38, max: 3.4028234663852886e38 },
-  int32: { name: 'int32', kind: 'i', bytes: 4, ctor: Int32Array, min: -2147483648, max: 2147483647 },
-  uint32: { name: 'uint32', kind: 'u', bytes: 4, ctor: Uint32Array, min: 0, max: 4294967295 },
-  int16: { name: 'int16', kind: 'i', bytes: 2, ctor: Int16Array, min: -32768, max: 32767 },
-  uint16: { name: 'uint16', kind: 'u', bytes: 2, ctor: Uint16Array, min: 0, max: 65535 },
-  int8: { name: 'int8', kind: 'i', bytes: 1, ctor: Int8Array, min: -128, max: 127 },
-  uint8: { name: 'uint8', kind: 'u', bytes: 1, ctor: Uint8Array, min: 0, max: 255 },
-  bool: { name: 'bool', kind: 'b', bytes: 1, ctor: Uint8Array, min: 0, max: 1 },
+  float64: info('float64', 'f', 8, Float64Array, -Number.MAX_VALUE, Number.MAX_VALUE),
+  float32: info('float32', 'f', 4, Float32Array, -3.4028234663852886e38, 3.4028234663852886e38),
+  int64: info('int64', 'i', 8, BigInt64Array, -(2 ** 63), 2 ** 63, [-(2n ** 63n), 2n ** 63n - 1n]),
+  uint64: info('uint64', 'u', 8, BigUint64Array, 0, 2 ** 64, [0n, 2n ** 64n - 1n]),
+  int32: info('int32', 'i', 4, Int32Array, -2147483648, 2147483647),
+  uint32: info('uint32', 'u', 4, Uint32Array, 0, 4294967295),
+  int16: info('int16', 'i', 2, Int16Array, -32768, 32767),
+  uint16: info('uint16', 'u', 2, Uint16Array, 0, 65535),
+  int8: info('int8', 'i', 1, Int8Array, -128, 127),
+  uint8: info('uint8', 'u', 1, Uint8Array, 0, 255),
+  bool: info('bool', 'b', 1, Uint8Array, 0, 1),
 });
 
 function isDType(x: unknown): x is DType {
@@ -55,26 +68,37 @@ const isInteger = (d: DType): boolean => INFO[d].kind === 'i' || INFO[d].kind ==
 
 /**
  * NumPy's promotion table (np.result_type of two arrays). bool sits below every
- * other type; among the numeric types stdlib's table agrees with NumPy's. Where
- * NumPy answers int64 (uint32 with a signed integer) this package, which has no
- * int64, answers float64, as NumPy itself does for uint64 with int64: every
- * value of both operands is exact there.
+ * other type; among the numeric types up to 32 bits stdlib's table agrees with
+ * NumPy's. The 64-bit integers follow NumPy: int64 takes every narrower integer,
+ * uint64 every unsigned one, uint64 with a signed integer is float64, and so is
+ * either with float32. Where NumPy answers int64 for uint32 with a signed
+ * integer, this package answers float64 (every value of both operands is exact
+ * there), which keeps that pair in the vector kernels.
  */
 function promoteTypes(a: DType, b: DType): DType {
   if (a === b) return a;
   if (a === 'bool') return b;
   if (b === 'bool') return a;
+  if (INFO[a].bytes === 8 && INFO[a].kind !== 'f') return promote64(a, b);
+  if (INFO[b].bytes === 8 && INFO[b].kind !== 'f') return promote64(b, a);
   const r = stdNdarray().promotionRules(a, b);
   if (r === 'int64') return 'float64';
   if (!isDType(r)) throw new DTypeError(`no common dtype for ${a} and ${b}`);
   return r;
 }
 
+/** NumPy's promotion of a 64-bit integer `w` with another numeric type `o`. */
+function promote64(w: DType, o: DType): DType {
+  const k = INFO[o].kind;
+  if (k === 'f') return 'float64';
+  if (w === 'int64') return o === 'uint64' ? 'float64' : 'int64';
+  return k === 'u' ? 'uint64' : 'float64';
+}
+
 /** uint32 with a signed integer: NumPy's int64, our float64 (see promoteTypes). */
 function needsInt64(a: DType, b: DType): boolean {
-  const ka = INFO[a].kind;
-  const kb = INFO[b].kind;
-  return (a === 'uint32' && kb === 'i') || (b === 'uint32' && ka === 'i');
+  const narrowSigned = (d: DType): boolean => INFO[d].kind === 'i' && INFO[d].bytes < 8;
+  return (a === 'uint32' && narrowSigned(b)) || (b === 'uint32' && narrowSigned(a));
 }
 
 /**
@@ -84,12 +108,14 @@ function needsInt64(a: DType, b: DType): boolean {
  */
 function floatFor(d: DType): DType {
   if (d === 'float32' || d === 'float64') return d;
-  return INFO[d].bytes === 4 ? 'float64' : 'float32';
+  return INFO[d].bytes >= 4 ? 'float64' : 'float32';
 }
 
 const WRAP: { readonly [K in DType]: (x: number) => number } = {
   float64: (x) => x,
   float32: Math.fround,
+  int64: (x) => Number(BigInt.asIntN(64, BigInt(x))),
+  uint64: (x) => Number(BigInt.asUintN(64, BigInt(x))),
   int32: (x) => x | 0,
   uint32: (x) => x >>> 0,
   int16: (x) => (x << 16) >> 16,
@@ -108,6 +134,25 @@ function wrapTo(d: DType): (x: number) => number {
   return WRAP[d];
 }
 
+/** One element's value: a bigint for int64 and uint64, a number for every other dtype. */
+type Scalar = number | bigint;
+
+/** Whether `d` is stored as bigints (int64, uint64). */
+const isBigInt = (d: DType): d is 'int64' | 'uint64' => d === 'int64' || d === 'uint64';
+
+/**
+ * Copies `src` into `dst` at `offset`: typed arrays of one element kind
+ * (numbers into numbers, bigints into bigints), as every caller's dtypes agree.
+ */
+function setElements(dst: TypedArray, src: TypedArray | ArrayLike<number>, offset = 0): void {
+  (dst as Float64Array).set(src as Float64Array, offset);
+}
+
+/** Stores `v` (a bigint exactly where `dst` holds bigints, as castValue gives) at index `i` of `dst`. */
+function setElement(dst: TypedArray, i: number, v: Scalar): void {
+  (dst as Float64Array)[i] = v as number;
+}
+
 /** The width in bits of an integer dtype (bool's one). */
 const bitsOf = (d: DType): number => (d === 'bool' ? 1 : INFO[d].bytes * 8);
 
@@ -116,5 +161,5 @@ function canCastSafely(from: DType, to: DType): boolean {
   return promoteTypes(from, to) === to;
 }
 
-export { DTYPES, dtypeInfo, isDType, checkDType, isFloat, isInteger, promoteTypes, needsInt64, floatFor, canCastSafely, wrapTo, bitsOf };
-export type { DType, DTypeKind, DTypeInfo, TypedArray, TypedArrayCtor };
+export { DTYPES, dtypeInfo, isBigInt, setElement, setElements, isDType, checkDType, isFloat, isInteger, promoteTypes, needsInt64, floatFor, canCastSafely, wrapTo, bitsOf };
+export type { Scalar, DType, DTypeKind, DTypeInfo, TypedArray, TypedArrayCtor, NumberArray, BigIntArray };

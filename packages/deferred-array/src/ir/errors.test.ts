@@ -32,17 +32,17 @@ describe('error classes', () => {
 
 describe('definition-time errors name what was wrong', () => {
   test('dtypes', () => {
-    expect(() => da.zeros([2], { dtype: 'int64' as da.DType })).toThrow(da.DTypeError);
-    expect(() => da.zeros([2], { dtype: 'int64' as da.DType })).toThrow(/zeros: option dtype must be one of 'float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'; got "int64"/);
+    expect(() => da.zeros([2], { dtype: 'float16' as da.DType })).toThrow(da.DTypeError);
+    expect(() => da.zeros([2], { dtype: 'float16' as da.DType })).toThrow(/zeros: option dtype must be one of 'float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'; got "float16"/);
     expect(() => da.array([1]).astype('complex' as da.DType)).toThrow(/astype: dtype/);
     expect(() => da.negative(da.array([true]))).toThrow(/negative is not defined for bool/);
     expect(() => da.sign(da.array([true]))).toThrow(da.DTypeError);
   });
 
   test('operands', () => {
-    expect(() => da.add(da.zeros([1]), 'x' as never)).toThrow(/add: operand 1 must be a DeferredArray, a number, a boolean or an array; got string x/);
+    expect(() => da.add(da.zeros([1]), 'x' as never)).toThrow(/add: operand 1 must be a DeferredArray, a number, a bigint, a boolean or an array; got string x/);
     expect(() => da.sin({} as never)).toThrow(TypeError);
-    expect(() => da.wrap(new BigInt64Array(2) as never)).toThrow(TypeError);
+    expect(() => da.wrap(new Uint8ClampedArray(2) as never)).toThrow(TypeError);
   });
 
   test('axes', () => {

@@ -1,7 +1,7 @@
 // The one graph node type. Nodes are immutable and shared: a DeferredArray is a
 // handle on a node, and every operation makes a new node over existing ones.
 // They are frozen where tests run (see FREEZE_NODES).
-import type { DType, TypedArray } from './dtypes.js';
+import type { DType, Scalar, TypedArray } from './dtypes.js';
 import type { IndexArg } from './indexing.js';
 import { InternalError } from '../util/lookup.js';
 import { borrowIdTable, giveBackIdTable } from '../util/id-table.js';
@@ -92,7 +92,8 @@ interface RandomAttrs extends Labelled {
 
 /** scalar: the constant, already cast to the node's dtype. */
 interface ScalarAttrs extends Labelled {
-  readonly value: number;
+  /** A bigint for int64 and uint64, a number otherwise. */
+  readonly value: Scalar;
 }
 
 /** reduce: the reduced axes (sorted). */

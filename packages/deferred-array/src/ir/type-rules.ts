@@ -1,7 +1,7 @@
 // Result and computation dtypes of every op, from the op table's rules, and
 // NEP 50's weak JS scalars.
 import { DTypeError } from './errors.js';
-import { dtypeInfo, floatFor, isFloat, promoteTypes } from './dtypes.js';
+import { dtypeInfo, floatFor, isBigInt, isFloat, promoteTypes } from './dtypes.js';
 import type { DType } from './dtypes.js';
 import { OPS } from './op-table.js';
 import type { OpName, ReduceOp, ScanOp } from './op-table.js';
@@ -39,7 +39,8 @@ function resolveElementwise(op: OpName, dtypes: readonly DType[]): Resolved {
       return { compute: t, out: t };
     case 'intArith': {
       // Integer division, modulo and powers need an integer type: float64 would divide by zero to Inf.
-      if (isFloat(t) && !dtypes.some(isFloat)) throw new DTypeError(int64Message(op, dtypes));
+      // uint64 with a signed integer is the exception: NumPy itself computes that pair in float64.
+      if (isFloat(t) && !dtypes.some(isFloat) && !unsignedWithSigned64(dtypes)) throw new DTypeError(int64Message(op, dtypes));
       // NumPy's integer loops for bool operands are int8's (square, floor divide, power).
       const c = t === 'bool' ? 'int8' : t;
       return { compute: c, out: c };
@@ -91,17 +92,31 @@ function integerOnly(op: OpName, dtypes: readonly DType[], t: DType): Resolved {
   return { compute: t, out: t };
 }
 
-/** uint32 with a signed integer: NumPy computes in int64, which this package lacks (promoteTypes gives float64). */
+/** uint64 with a signed integer, which NumPy promotes to float64 (so its integer-only loops refuse them). */
+const unsignedWithSigned64 = (dtypes: readonly DType[]): boolean =>
+  dtypes.includes('uint64') && dtypes.some((d) => dtypeInfo(d).kind === 'i');
+
+/** uint32 with a signed integer: NumPy computes in int64, which this package does not here (promoteTypes gives float64). */
 function int64Message(op: OpName, dtypes: readonly DType[]): string {
-  return `${op} of ${dtypes.join(' and ')} needs NumPy's int64, which this package does not have; ` +
-    `cast the uint32 operand with astype('int32') if its values are below 2^31, or the other with astype('uint32') if it is never negative ` +
-    `(or both with astype('float64') for float semantics)`;
+  if (unsignedWithSigned64(dtypes)) {
+    return `${op} of ${dtypes.join(' and ')} has no integer loop: uint64 with a signed integer promotes to float64 (NumPy raises too); ` +
+      `cast one operand with astype() so both are signed or both unsigned`;
+  }
+  return `${op} of ${dtypes.join(' and ')}: NumPy computes this pair in int64, where this package promotes it to float64 ` +
+    `(exact, and kept in the vector kernels), which has no integer ${op}; cast both operands with astype('int64'), ` +
+    `or the uint32 one with astype('int32') if its values are below 2^31 (or both with astype('float64') for float semantics)`;
 }
 
-/** Result dtype of a reduction or scan. Integer sums and products are carried in float64 (exact below 2^53). */
+/**
+ * Result dtype of a reduction or scan. Sums and products of integers up to 32
+ * bits are carried in float64 (exact below 2^53); int64 and uint64 ones in
+ * their own type, wrapping as NumPy's do.
+ */
 function resolveReduce(op: ReduceOp | ScanOp, d: DType): Resolved {
   switch (OPS[op].rule) {
     case 'reduceSum':
+      if (isBigInt(d)) return { compute: d, out: d };
+      return { compute: isFloat(d) ? d : 'float64', out: isFloat(d) ? d : 'float64' };
     case 'reduceMean': {
       const c = isFloat(d) ? d : 'float64';
       return { compute: c, out: c };
@@ -122,9 +137,9 @@ function resolveReduce(op: ReduceOp | ScanOp, d: DType): Resolved {
  * the array's dtype where its kind allows. Returns the dtype the constant is
  * stored in. An integer-valued number is a Python int; any other a Python float.
  */
-function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean): DType {
+function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean | bigint): DType {
   if (typeof value === 'boolean') return arrayDType;
-  const integral = Number.isInteger(value);
+  const integral = typeof value === 'bigint' || Number.isInteger(value);
   if (isFloat(arrayDType)) return arrayDType;
   if (!integral) return 'float64';
   const rule = OPS[op].rule;
@@ -142,21 +157,24 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean)
   // atan2(uint8, 300) in the float the uint8 array alone would get.
   if (rule === 'trueDivide' || rule === 'float') return resolveElementwise(op, [arrayDType]).compute;
   throw new RangeError(
-    `the JS number ${value} does not fit in ${target} (range ${dtypeInfo(target).min}..${dtypeInfo(target).max}), ` +
+    `the JS ${typeof value} ${value} does not fit in ${target} (range ${dtypeInfo(target).min}..${dtypeInfo(target).max}), ` +
     `so ${op} cannot treat it as a weak ${target} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +
     `or pass a 0-d array of the dtype you want`,
   );
 }
 
-function fitsIn(value: number, d: DType): boolean {
+/** Whether the integer `value` is one of d's values (exactly: a number past 2^53 is the integer it holds). */
+function fitsIn(value: number | bigint, d: DType): boolean {
   const info = dtypeInfo(d);
-  return value >= info.min && value <= info.max;
+  if (typeof value === 'number' && !isBigInt(d)) return value >= info.min && value <= info.max;
+  const v = BigInt(value);
+  return v >= info.bigMin && v <= info.bigMax;
 }
 
-/** The dtype a standalone JS value gets when it has no array to adopt (da.array(2.5), da.add(1, 2)). */
-function defaultDType(value: number | boolean): DType {
-  return typeof value === 'boolean' ? 'bool' : 'float64';
+/** The dtype a standalone JS value gets when it has no array to adopt (da.array(2.5), da.add(1, 2), da.array(5n)). */
+function defaultDType(value: number | boolean | bigint): DType {
+  return typeof value === 'boolean' ? 'bool' : typeof value === 'bigint' ? 'int64' : 'float64';
 }
 
-export { resolveElementwise, resolveReduce, weakScalarDType, defaultDType };
+export { resolveElementwise, resolveReduce, weakScalarDType, defaultDType, fitsIn };
 export type { Resolved };

@@ -5,13 +5,14 @@
 // and stored versions are equal only to themselves: their identity is their data.
 import type { Node, NodeAttrs } from '../ir/node.js';
 import type { Plan } from './plan.js';
+import type { Scalar } from '../ir/dtypes.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
 /** A number's key: -0 and 0 differ (1/x tells them apart), every NaN is one. */
-const numberKey = (v: number): string => (Object.is(v, -0) ? '-0' : String(v));
+const numberKey = (v: Scalar): string => (Object.is(v, -0) ? '-0' : String(v));
 
 /** A number as a Map key with -0 apart from 0 (Map keys are equal by SameValueZero, which joins them; every NaN is one key). */
-const valueKey = (v: number): number | string => (Object.is(v, -0) ? '-0' : v);
+const valueKey = (v: Scalar): Scalar | string => (Object.is(v, -0) ? '-0' : v);
 
 /** The parameters that change what a node computes (labels are only for printers). */
 function attrsKey(a: NodeAttrs): string {

@@ -2,7 +2,7 @@
 // of steps that produce them.
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
-import { isFloat } from '../ir/dtypes.js';
+import { isBigInt, isFloat } from '../ir/dtypes.js';
 import type { OpName } from '../ir/op-table.js';
 import type { Shape } from '../ir/shape.js';
 
@@ -146,10 +146,18 @@ type Window = FamilyNode<'view' | 'reshape'>;
 const FUSED_REDUCTIONS: ReadonlySet<OpName> = new Set<FusedReductionOp>(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
 const FUSED_SCANS: ReadonlySet<OpName> = new Set<OpName>(['cumsum', 'cumprod']);
 
+/**
+ * Whether `n` reads or makes int64 or uint64 values, which no kernel computes
+ * yet: such a node is no kernel's member (the predicates below say no), and
+ * runs as a step of its own, which the backend evaluates directly.
+ */
+const touches64 = (n: Node): boolean => isBigInt(n.dtype) || n.inputs.some((i) => isBigInt(i.dtype));
+
+/** An elementwise node a kernel computes. */
 const isElementwise = (n: Node): n is Elementwise =>
-  n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast';
-const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op);
-const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan';
+  (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && !touches64(n);
+const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && !touches64(n);
+const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches64(n);
 
 /**
  * Ops whose kernels count elements for errors and warnings (integer division

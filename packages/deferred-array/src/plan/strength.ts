@@ -13,7 +13,7 @@
 //   result, output, store or pin keeps its node, so it never becomes an alias
 //   of its operand.
 import { isFloat } from '../ir/dtypes.js';
-import type { DType } from '../ir/dtypes.js';
+import type { DType, Scalar } from '../ir/dtypes.js';
 import { sameShape } from '../ir/shape.js';
 import { scalar } from '../ir/build-elementwise.js';
 import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
@@ -56,12 +56,12 @@ function exactReciprocal(c: number, dtype: DType): number | undefined {
  * for it alone: plan templates key such constants by value and take any other
  * as a leaf bound per run (plan/template.ts). Errs towards true.
  */
-const valueMatters = (c: number, dtype: DType): boolean =>
-  Object.is(c, -0) || (Number.isInteger(c) && Math.abs(c) <= MAX_INT_POWER) || exactReciprocal(c, dtype) !== undefined;
+const valueMatters = (c: Scalar, dtype: DType): boolean => typeof c === 'number' && (
+  Object.is(c, -0) || (Number.isInteger(c) && Math.abs(c) <= MAX_INT_POWER) || exactReciprocal(c, dtype) !== undefined);
 
 /** The value of a scalar operand of the node's own dtype (so no cast is skipped); else undefined. */
 const constantOf = (n: Node, dtype: DType): number | undefined =>
-  (n.op === 'scalar' && n.dtype === dtype ? (n.attrs.value as number) : undefined);
+  (n.op === 'scalar' && n.dtype === dtype && typeof n.attrs.value === 'number' ? n.attrs.value : undefined);
 
 /** x ** k by squaring, as multiplications of dtype's own. */
 function powerChain(x: Node, k: number): Node {

@@ -17,6 +17,7 @@ import type { Node, NodeOf, StorageRef } from '../ir/node.js';
 import { borrowIdTable, giveBackIdTable } from '../util/id-table.js';
 import type { IdTable } from '../util/id-table.js';
 import { lookup } from '../util/lookup.js';
+import type { Scalar } from '../ir/dtypes.js';
 import { Names, dtypeCode, hashCode, opCode, pinCode, sameCode } from './codes.js';
 import { valueKey } from './merge-common.js';
 import { withInputs } from './rewrite.js';
@@ -91,7 +92,7 @@ function walk(roots: readonly Node[], prefix: string, names: Names, order: reado
   let versions: Map<StorageRef, Map<number, number>> | undefined;
   // The leaves of free constants, searched while few; by dtype and value past that.
   let free: number[] | undefined;
-  let constants: Map<string, Map<number | string, number>> | undefined;
+  let constants: Map<string, Map<Scalar | string, number>> | undefined;
   // Written into one list kept between walks: a list made for each walk was most of a request's garbage.
   const code = scratch;
   let k = 0;
@@ -118,7 +119,7 @@ function walk(roots: readonly Node[], prefix: string, names: Names, order: reado
       code[k++] = leafOf[index.size] = leaves.push(n) - 1;
     } else if (n.op === 'scalar') {
       const v = n.attrs.value;
-      if (valueMatters(v, n.dtype)) {
+      if (typeof v === 'number' && valueMatters(v, n.dtype)) {
         leafOf[index.size] = -1;
         bits[0] = v;
         code[k++] = VALUED_CONSTANT;
@@ -179,8 +180,8 @@ function walk(roots: readonly Node[], prefix: string, names: Names, order: reado
 }
 
 /** The free constants among `leaves` (numbered in `free`), by dtype and value. */
-function constantsByValue(leaves: readonly Node[], free: readonly number[]): Map<string, Map<number | string, number>> {
-  const constants = new Map<string, Map<number | string, number>>();
+function constantsByValue(leaves: readonly Node[], free: readonly number[]): Map<string, Map<Scalar | string, number>> {
+  const constants = new Map<string, Map<Scalar | string, number>>();
   for (const i of free) {
     const c = leaves[i] as NodeOf<'scalar'>;
     let byValue = constants.get(c.dtype);

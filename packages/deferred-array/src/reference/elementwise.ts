@@ -4,6 +4,7 @@ import type { Node, ViewMap } from '../ir/node.js';
 import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
 import { contiguousStrides } from '../ir/shape.js';
 import type { Shape } from '../ir/shape.js';
+import type { NumberArray } from '../ir/dtypes.js';
 import { resolveElementwise } from '../ir/type-rules.js';
 import { castImpl } from './cast.js';
 import { allocDense, forEachStrided } from '../core/dense.js';
@@ -22,7 +23,8 @@ function evaluateElementwise(node: Node, inputs: readonly Dense[], flags: RunFla
   const out = allocDense(node.dtype, node.shape);
   const o = out.data;
   const maps = inputs.map((x) => broadcastMap(x.shape, node.shape));
-  const [a, b, c] = inputs.map((x) => x.data);
+  // Numbers only: values holding bigints go to evaluateElementwise64.
+  const [a, b, c] = inputs.map((x) => x.data as NumberArray);
   const op = node.op;
   if (OPS[op].family === 'cast') {
     const f = castImpl(inputs[0]!.dtype, node.dtype, flags);

@@ -1,6 +1,8 @@
 // Evaluates one node from its inputs' values.
 import type { FamilyNode, Node } from '../ir/node.js';
 import { InternalError, at } from '../util/lookup.js';
+import { isBigInt, setElement } from '../ir/dtypes.js';
+import { evaluateElementwise64 } from './elementwise-64.js';
 import { allocDense, gather } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { evaluateElementwise } from './elementwise.js';
@@ -38,11 +40,11 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
       return leafValue(node);
     case 'scalar': {
       const out = allocDense(node.dtype, []);
-      out.data[0] = node.attrs.value;
+      setElement(out.data, 0, node.attrs.value);
       return out;
     }
     case 'unary': case 'binary': case 'ternary': case 'cast':
-      return evaluateElementwise(node, inputs, flags);
+      return isBigInt(node.dtype) || inputs.some((x) => isBigInt(x.dtype)) ? evaluateElementwise64(node, inputs, flags) : evaluateElementwise(node, inputs, flags);
     case 'reduce':
       return evaluateReduce(node, input(0));
     case 'view':

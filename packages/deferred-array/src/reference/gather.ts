@@ -12,7 +12,9 @@ function takeDense(node: NodeOf<'take'>, x: Dense, indices: Dense): Dense {
   const n = axisLength(x.shape, axis);
   const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
   const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
-  const picks = Array.from(indices.data as ArrayLike<number>, (i) => {
+  // int64 indices are read as numbers: any past 2^53 is out of range anyway.
+  const picks = Array.from(indices.data as ArrayLike<number | bigint>, (b) => {
+    const i = Number(b);
     const r = n === 0 ? undefined : resolveTake(i, n, mode);
     if (r === undefined) throw new ExecutionError(outOfBounds(i, axis, n));
     return r;

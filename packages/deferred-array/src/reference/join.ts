@@ -3,6 +3,7 @@ import type { FamilyNode } from '../ir/node.js';
 import { axisLength, contiguousStrides } from '../ir/shape.js';
 import { allocDense, asBits, forEachStrided } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
+import { elementConverter } from '../ir/cast-value.js';
 
 function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense {
   const { axis } = node.attrs;
@@ -15,8 +16,9 @@ function concatDense(node: FamilyNode<'join'>, inputs: readonly Dense[]): Dense 
     const same = x.dtype === node.dtype;
     const src = same ? asBits(x.data) : x.data;
     const dst = same ? asBits(out.data) : out.data;
+    const convert = elementConverter(x.dtype, node.dtype);
     forEachStrided(x.shape, [{ strides: outStrides, offset: at * axisLength(outStrides, axis) }], (i, o) => {
-      dst[o] = src[i] ?? NaN;
+      dst[o] = convert ? convert(src[i]!) : src[i]!;
     });
     at += axisLength(x.shape, axis);
   }

@@ -1,6 +1,8 @@
 // matmul, dot and outer: plain triple loops accumulating in order over k, in
 // the result dtype (integers wrap, bool is or-of-ands, float32 rounds each step).
-import { wrapTo } from '../ir/dtypes.js';
+import { isBigInt, wrapTo } from '../ir/dtypes.js';
+import type { NumberArray, TypedArray } from '../ir/dtypes.js';
+import { wrapper } from './scalar-math-64.js';
 import { intMultiply } from './scalar-math.js';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -24,15 +26,34 @@ function mulAdd(t: DType): MulAdd {
   }
 }
 
+/** mulAdd's int64 and uint64 form, on bigints. */
+function mulAdd64(t: DType): (acc: bigint, x: bigint, y: bigint) => bigint {
+  const wrap = wrapper(t);
+  return (acc, x, y) => wrap(acc + x * y);
+}
+
 /** out[p, q] = sum_k a[p, k] * b[k, q] for row-major a (P x K) and b (K x Q). */
-function matmul2d(t: DType, a: ArrayLike<number>, aOff: number, b: ArrayLike<number>, bOff: number,
-  out: { [i: number]: number }, oOff: number, P: number, K: number, Q: number): void {
+function matmul2d(t: DType, a: TypedArray, aOff: number, b: TypedArray, bOff: number,
+  out: TypedArray, oOff: number, P: number, K: number, Q: number): void {
+  if (isBigInt(t)) {
+    const [a64, b64, o64] = [a, b, out] as BigInt64Array[];
+    const f = mulAdd64(t);
+    for (let p = 0; p < P; p++) {
+      for (let q = 0; q < Q; q++) {
+        let acc = 0n;
+        for (let k = 0; k < K; k++) acc = f(acc, a64![aOff + p * K + k]!, b64![bOff + k * Q + q]!);
+        o64![oOff + p * Q + q] = acc;
+      }
+    }
+    return;
+  }
+  const [an, bn, on] = [a, b, out] as NumberArray[];
   const f = mulAdd(t);
   for (let p = 0; p < P; p++) {
     for (let q = 0; q < Q; q++) {
       let acc = 0;
-      for (let k = 0; k < K; k++) acc = f(acc, a[aOff + p * K + k]!, b[bOff + k * Q + q]!);
-      out[oOff + p * Q + q] = acc;
+      for (let k = 0; k < K; k++) acc = f(acc, an![aOff + p * K + k]!, bn![bOff + k * Q + q]!);
+      on![oOff + p * Q + q] = acc;
     }
   }
 }
@@ -80,10 +101,17 @@ function evaluateOuter(node: Node, a0: Dense, b0: Dense): Dense {
   const t = node.dtype;
   const a = castTo(a0, t).data;
   const b = castTo(b0, t).data;
-  const f = product(t);
   const out = allocDense(t, node.shape);
   const n = b.length;
-  for (const [i, x] of a.entries()) for (const [j, y] of b.entries()) out.data[i * n + j] = f(x, y);
+  if (isBigInt(t)) {
+    const wrap = wrapper(t);
+    const [a64, b64, o64] = [a, b, out.data] as BigInt64Array[];
+    for (let i = 0; i < a64!.length; i++) for (let j = 0; j < n; j++) o64![i * n + j] = wrap(a64![i]! * b64![j]!);
+    return out;
+  }
+  const f = product(t);
+  const [an, bn, on] = [a, b, out.data] as NumberArray[];
+  for (const [i, x] of an!.entries()) for (const [j, y] of bn!.entries()) on![i * n + j] = f(x, y);
   return out;
 }
 

@@ -186,7 +186,7 @@ const decodeAll = (raw: readonly Raw[], dtype: NpDType): number[] => raw.map((r)
 
 function input(values: readonly number[], dtype: DType): da.DeferredArray {
   if (dtype === 'bool') return da.array(values.map((v) => v !== 0), { dtype: 'bool' });
-  return da.wrap(new (dtypeInfo(dtype).ctor)(values));
+  return da.wrap(new (dtypeInfo(dtype).ctor as Float64ArrayConstructor)(values));
 }
 
 /** Executes `y` and returns its dtype and values (bools as 0/1). */

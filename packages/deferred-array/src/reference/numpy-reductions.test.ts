@@ -44,7 +44,7 @@ const REDUCE: Record<ReduceName, (x: da.DeferredArray, options: da.ReduceOptions
  * the deviation table in ir/type-rules.test.ts.
  */
 const DTYPE_DEVIATIONS: ReadonlyArray<{ readonly numpy: NpDType; readonly ours: DType; readonly ops: readonly ReduceName[]; readonly why: string }> = [
-  { numpy: 'int64', ours: 'float64', ops: ['sum', 'prod'], why: 'no int64: integer sums and products are carried in float64 (exact below 2^53)' },
+  { numpy: 'int64', ours: 'float64', ops: ['sum', 'prod'], why: 'int64 only where an operand is int64: integer sums and products are carried in float64 (exact below 2^53)' },
   { numpy: 'uint64', ours: 'float64', ops: ['sum', 'prod'], why: 'as above, for the unsigned types' },
   { numpy: 'int64', ours: 'int32', ops: ['argmin', 'argmax'], why: 'indices are int32: a wasm32 heap holds fewer than 2^31 elements' },
 ];
@@ -87,7 +87,7 @@ const VALUE_DEVIATIONS: readonly ValueDeviation[] = [
   },
   {
     name: 'integer sum/prod beyond 2^53',
-    why: "no int64: NumPy's int64 is exact to 2^63 and then wraps; our float64 is the exact value, rounded once per step",
+    why: "int64 only where an operand is int64: NumPy's int64 is exact to 2^63 and then wraps; our float64 is the exact value, rounded once per step",
     ours: (op, c, run, numpy) =>
       (op === 'sum' || op === 'prod') && !isFloat(c.inDtype) && Math.abs(numpy) > 2 ** 53 ? exactInteger(op, run) : undefined,
     relative: (run) => (run.length - 1) * 2 ** -53,
@@ -99,7 +99,7 @@ const deviationHits = new Map(VALUE_DEVIATIONS.map((r) => [r.name, { covered: 0,
 function input(c: Case): da.DeferredArray {
   const d = c.inDtype as DType;
   const values = c.in.map((r) => decodeValue(r, d));
-  const flat = d === 'bool' ? da.array(values.map((v) => v !== 0), { dtype: 'bool' }) : da.wrap(new (dtypeInfo(d).ctor)(values));
+  const flat = d === 'bool' ? da.array(values.map((v) => v !== 0), { dtype: 'bool' }) : da.wrap(new (dtypeInfo(d).ctor as Float64ArrayConstructor)(values));
   return c.inShape.length === 1 ? flat : flat.reshape(c.inShape);
 }
 

@@ -4,7 +4,8 @@
 // applied to the same pieces of the run as NumPy's iterator hands its inner
 // loop (see `segmentLength`), so sums and means match NumPy bit for bit on a
 // C-contiguous array for any axes.
-import type { DType, TypedArray } from '../ir/dtypes.js';
+import { isBigInt, setElement } from '../ir/dtypes.js';
+import type { DType, NumberArray, Scalar } from '../ir/dtypes.js';
 import type { FamilyNode } from '../ir/node.js';
 import { at } from '../util/lookup.js';
 import type { ReduceOp } from '../ir/op-table.js';
@@ -14,10 +15,11 @@ import { allocDense, gather } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { fmax, fmin, truthy } from './scalar-math.js';
 import type { Unary } from './scalar-math.js';
+import { truthy as truthy64, wrapper } from './scalar-math-64.js';
 
 const PW_BLOCKSIZE = 128;
 
-function pairwiseSum(a: TypedArray, start: number, n: number, r: Unary): number {
+function pairwiseSum(a: NumberArray, start: number, n: number, r: Unary): number {
   if (n < 8) {
     let res = 0;
     for (const v of a.subarray(start, start + n)) res = r(res + v);
@@ -55,13 +57,13 @@ function segmentLength(shape: readonly number[], axes: readonly number[]): numbe
   return length;
 }
 
-type RunReducer = (a: TypedArray, start: number, n: number) => number;
+type RunReducer = (a: NumberArray, start: number, n: number) => number;
 
 function reducer(op: ReduceOp, compute: DType, input: DType, segment: number): RunReducer {
   const r: Unary = compute === 'float32' ? Math.fround : (x) => x;
   const isFloatInput = input === 'float32' || input === 'float64';
   // NumPy starts a sum from the identity 0, so sum([-0.0]) is +0.0.
-  const sum = (a: TypedArray, s: number, n: number): number => {
+  const sum = (a: NumberArray, s: number, n: number): number => {
     let acc = 0;
     for (let i = 0; i < n; i += segment) acc = r(acc + pairwiseSum(a, s + i, Math.min(segment, n - i), r));
     return acc;
@@ -109,6 +111,34 @@ function reducer(op: ReduceOp, compute: DType, input: DType, segment: number): R
   }
 }
 
+/**
+ * A reduction computing in int64 or uint64: sums and products in element
+ * order, wrapping as NumPy's do (any order gives the same bits); indices and
+ * bools as numbers.
+ */
+function reducer64(op: ReduceOp, t: DType): (run: ArrayLike<bigint>) => Scalar {
+  const wrap = wrapper(t);
+  const fold = (run: ArrayLike<bigint>, first: bigint | undefined, f: (acc: bigint, v: bigint) => bigint): bigint => {
+    let acc = first ?? run[0]!;
+    for (let i = first === undefined ? 1 : 0; i < run.length; i++) acc = f(acc, run[i]!);
+    return acc;
+  };
+  switch (op) {
+    case 'sum': return (run) => fold(run, 0n, (acc, v) => wrap(acc + v));
+    case 'prod': return (run) => fold(run, 1n, (acc, v) => wrap(acc * v));
+    case 'max': return (run) => fold(run, undefined, (m, v) => (v > m ? v : m));
+    case 'min': return (run) => fold(run, undefined, (m, v) => (v < m ? v : m));
+    case 'any': return (run) => (Array.prototype.some.call(run, truthy64) ? 1 : 0);
+    case 'all': return (run) => (Array.prototype.every.call(run, truthy64) ? 1 : 0);
+    case 'argmax': case 'argmin': return (run) => {
+      let found = 0;
+      for (let i = 1; i < run.length; i++) if (op === 'argmax' ? run[i]! > run[found]! : run[i]! < run[found]!) found = i;
+      return found;
+    };
+    case 'mean': throw new Error('internal: a mean computes in float64');
+  }
+}
+
 function evaluateReduce(node: FamilyNode<'reduce'>, x: Dense): Dense {
   const { op } = node;
   const { axes } = node.attrs;
@@ -120,8 +150,15 @@ function evaluateReduce(node: FamilyNode<'reduce'>, x: Dense): Dense {
   const runs = gather(x, order.map(length), { strides: order.map((a) => at(inStrides, a, 'input stride')), offset: 0 }, compute);
   const runLength = sizeOf(axes.map(length));
   const out = allocDense(node.dtype, node.shape);
+  if (isBigInt(compute)) {
+    const f = reducer64(op, compute);
+    const data = runs.data as BigInt64Array | BigUint64Array;
+    for (let o = 0; o < out.data.length; o++) setElement(out.data, o, f(data.subarray(o * runLength, (o + 1) * runLength)));
+    return out;
+  }
   const f = reducer(op, compute, x.dtype, Math.max(1, segmentLength(x.shape, axes)));
-  for (let o = 0; o < out.data.length; o++) out.data[o] = f(runs.data, o * runLength, runLength);
+  const data = runs.data as NumberArray;
+  for (let o = 0; o < out.data.length; o++) setElement(out.data, o, f(data, o * runLength, runLength));
   return out;
 }
 

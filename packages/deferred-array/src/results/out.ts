@@ -6,7 +6,7 @@
 // value of the run exists and the error policy has passed, so a failed
 // execute() leaves every out as it was.
 import { ShapeError } from '../ir/errors.js';
-import { dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo, setElements } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { contiguousStrides, formatShape, isRowMajor, sameShape, sizeOf } from '../ir/shape.js';
@@ -72,7 +72,8 @@ function target(x: unknown, node: Node, name: string): OutTarget {
   let offset = 0;
   let strides: readonly number[];
   if (isStdNdarray(x)) {
-    if (x.dtype !== node.dtype) {
+    // int64 and uint64 ndarrays are 'generic' ones over their bigint arrays (to-ndarray.ts).
+    if (x.dtype !== node.dtype && !(x.dtype === 'generic' && typedDType(x.data) === node.dtype)) {
       throw new TypeError(`execute: ${name} is a ${x.dtype} ndarray but the result is ${want()}; pass a ${node.dtype} ndarray`);
     }
     if (!sameShape(x.shape, node.shape)) {
@@ -186,7 +187,7 @@ function writeOut(value: Dense, t: OutTarget): void {
   const from = value.data;
   if (sizeOf(value.shape) === 0) return;
   if (isRowMajor(value.shape, t.strides)) {
-    to.set(from, t.offset);
+    setElements(to, from, t.offset);
     return;
   }
   const same = from.constructor === to.constructor;

@@ -7,7 +7,7 @@
 // versions, which expressions built before the writes may still read) are
 // kept, so a time loop allocates nothing after its first steps.
 import { StaleArrayError } from '../ir/errors.js';
-import { dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo, setElements } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { makeNode } from '../ir/node.js';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
@@ -72,7 +72,7 @@ class Storage implements StorageRef {
   initialise(data: TypedArray): void {
     const b = this.#newBlock();
     b.version = 0;
-    this.#viewAt(b.ptr).set(data);
+    setElements(this.#viewAt(b.ptr), data);
   }
 
   /** The graph leaf standing for `version`. */

@@ -3,6 +3,7 @@
 // compose into one window, so `x.get('1:').T.get(0)` writes exactly the
 // elements it reads; a window through which one element would be written
 // twice (a broadcast) is read-only, as in NumPy.
+import { setElements } from '../ir/dtypes.js';
 import type { TypedArray } from '../ir/dtypes.js';
 import type { ViewMap } from '../ir/node.js';
 import { contiguousStrides, isRowMajor, sizeOf } from '../ir/shape.js';
@@ -95,11 +96,11 @@ function rowsOf(w: Window): { runLength: number; starts: number[] } | undefined 
 function copyOutside(src: TypedArray, dst: TypedArray, w: Window): void {
   const rows = sizeOf(w.shape) === 0 ? undefined : rowsOf(w);
   if (!rows || rows.runLength < 16) {
-    dst.set(src);
+    setElements(dst, src);
     return;
   }
   const copy = (from: number, to: number): void => {
-    if (to - from > 16) dst.set(src.subarray(from, to), from);
+    if (to - from > 16) setElements(dst, src.subarray(from, to), from);
     else for (let i = from; i < to; i++) dst[i] = src[i]!;
   };
   let at = 0;

@@ -18,6 +18,8 @@ import { contractionOperands } from './contraction-operands.js';
 import { mergeAxes } from './strides.js';
 import type { CopyFn } from './contraction-operands.js';
 import { InternalError, at, lookup } from '../util/lookup.js';
+import { computedAs, kernelInstr, movedAs } from './kernel-types.js';
+import type { DInstr } from './kernel-types.js';
 
 interface BuiltKernel {
   readonly spec: KernelSpec;
@@ -87,7 +89,7 @@ function innerOf(stride: number): InnerStride {
 
 /** How the spec sees a value walked with `strides` (collapsed): its dtype, role, innermost stride, and whether it is random. */
 function kernelArray(v: HeapValue, role: 'in' | 'out', strides: readonly number[]): KernelArray {
-  return { dtype: v.dtype, role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
+  return { dtype: movedAs(v.dtype), role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
 }
 
 /** A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout. */
@@ -152,7 +154,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => at(body, id, 'kernel value').type;
-  const push = (ins: KInstr): number => body.push(ins) - 1;
+  const push = (ins: DInstr): number => body.push(kernelInstr(ins)) - 1;
   const castTo = (id: number, t: DType): number => (typeOf(id) === t ? id : push({ op: 'cast', arg: id, type: t }));
   const idOf = new Map<Node, number>();
   const get = (n: Node): number => lookup(idOf, n, 'kernel value of a node');
@@ -291,9 +293,11 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   const space = x.shape.length === 0 ? [1] : [...x.shape];
   const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
   const [xStrides, outStrides] = [at(collapsed.strides, 0, 'copied strides'), at(collapsed.strides, 1, 'copy strides')];
-  const body: KInstr[] = [{ op: 'load', array: 0, type: x.dtype }];
-  if (out.dtype !== x.dtype) body.push({ op: 'cast', arg: 0, type: out.dtype });
-  body.push({ op: 'store', array: 1, arg: body.length - 1, type: out.dtype });
+  // A copy moves bits (movedAs); a cast computes, which no kernel does in int64 or uint64 (computedAs refuses).
+  const cast = out.dtype !== x.dtype;
+  const body: KInstr[] = [{ op: 'load', array: 0, type: cast ? computedAs(x.dtype) : movedAs(x.dtype) }];
+  if (cast) body.push({ op: 'cast', arg: 0, type: computedAs(out.dtype) });
+  body.push({ op: 'store', array: 1, arg: body.length - 1, type: movedAs(out.dtype) });
   return {
     spec: {
       ndim: collapsed.shape.length,
@@ -309,7 +313,7 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   };
 }
 
-function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => number, castTo: (id: number, t: DType) => number): number {
+function emitMember(m: Node, get: (n: Node) => number, push: (i: DInstr) => number, castTo: (id: number, t: DType) => number): number {
   const family = OPS[m.op].family;
   const ins = m.inputs.map(get);
   const arg = (list: readonly number[], k: number): number => at(list, k, `operand of ${m.op}`);

@@ -16,7 +16,7 @@ import { newFlags } from '../core/flags.js';
 import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
 import type { Dense } from '../core/dense.js';
-import { dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo, setElements } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -93,7 +93,8 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   if (!built.operands) return null;
   let scalars = 0;
   const leaves = group.inputs.map((node): LeanLeaf => {
-    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
+    // A kernel's constants are numbers: no kernel computes in int64 or uint64 yet.
+    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value as number };
     return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
   });
   const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
@@ -208,7 +209,7 @@ class LeanRun implements RunResult {
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
     const view = this.#heap.dataView();
     for (const leaf of lean.leaves) {
-      if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
+      if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, (bound?.get(leaf.node)?.value.data[0] as number | undefined) ?? leaf.value);
     }
     return { block, ptrs: lean.operands.map((k) => addresses[k]!) };
   }
@@ -240,7 +241,7 @@ class LeanRun implements RunResult {
     this.#held.push(ptr);
     // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
     // A bound value's elements are its dtype's (compile checks them), so set() converts nothing.
-    this.#heap.whole(viewType(node.dtype)).set(data, ptr / data.BYTES_PER_ELEMENT);
+    setElements(this.#heap.whole(viewType(node.dtype)), data, ptr / data.BYTES_PER_ELEMENT);
     return ptr;
   }
 

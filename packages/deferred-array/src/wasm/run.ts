@@ -7,7 +7,7 @@ import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
-import { dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo, isBigInt, setElement, setElements } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
@@ -141,7 +141,8 @@ class WasmRun {
   node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel[] {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
     if (k) return [k];
-    if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
+    // A join that casts into or out of int64 or uint64 computes, which only the host does for those types.
+    if (n.family === 'join' && !n.inputs.some((i) => i.dtype !== n.dtype && (isBigInt(i.dtype) || isBigInt(n.dtype)))) return this.#join(n as FamilyNode<'join'>);
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
     return [];
   }
@@ -346,7 +347,7 @@ class WasmRun {
   /** `d`'s values in a block of this run. */
   #copyIn(d: Dense): HeapValue {
     const v = this.#keep(allocValue(this.#kernelHeap, d.dtype, d.shape, this.#alloc));
-    v.alloc!.data.set(d.data);
+    setElements(v.alloc!.data, d.data);
     return v;
   }
 
@@ -368,7 +369,7 @@ class WasmRun {
         const constant = this.#bound.get(n);
         if (constant) return this.#boundValue(n, constant);
         const v = this.#place(n, []);
-        v.alloc!.data[0] = n.attrs.value;
+        setElement(v.alloc!.data, 0, n.attrs.value);
         return v;
       }
       case 'view':
@@ -386,7 +387,7 @@ class WasmRun {
         this.hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);
         const v = this.#place(n, dense.shape);
-        v.alloc!.data.set(dense.data);
+        setElements(v.alloc!.data, dense.data);
         return v;
       }
     }

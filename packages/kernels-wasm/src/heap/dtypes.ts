@@ -5,6 +5,8 @@
 const VIEW_CONSTRUCTORS = {
   float64: Float64Array,
   float32: Float32Array,
+  int64: BigInt64Array,
+  uint64: BigUint64Array,
   int32: Int32Array,
   uint32: Uint32Array,
   int16: Int16Array,
@@ -20,6 +22,8 @@ type HeapDType = keyof typeof VIEW_CONSTRUCTORS;
 interface HeapViewTypes {
   float64: Float64Array;
   float32: Float32Array;
+  int64: BigInt64Array;
+  uint64: BigUint64Array;
   int32: Int32Array;
   uint32: Uint32Array;
   int16: Int16Array;
