@@ -3,6 +3,7 @@ import { checkDType, dtypeInfo, isBigInt, isInteger, setElement } from '../ir/dt
 import type { DType, Scalar } from '../ir/dtypes.js';
 import { source } from '../ir/build-elementwise.js';
 import { castValue } from '../ir/cast-value.js';
+import { defaultDType } from '../ir/type-rules.js';
 import { checkShape, sizeOf } from '../ir/shape.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { checkScalarFits, describe, isArrayInput, sourceFrom } from './operand.js';
@@ -41,17 +42,18 @@ function wrap(x: DeferredArray | ArrayInput | number | boolean): DeferredArray {
 }
 
 /** A new array from nested lists, typed arrays, ndarrays (view results included, copied) or a scalar (0-d), converted to `dtype` if given. */
-function array(x: ArrayInput | number | boolean, options?: DTypeOption): DeferredArray {
+function array(x: ArrayInput | number | bigint | boolean, options?: DTypeOption): DeferredArray {
   return fromOutside('array', x, options, false);
 }
 
-function fromOutside(fn: string, x: ArrayInput | number | boolean, options: DTypeOption | undefined, inPlace: boolean): DeferredArray {
+function fromOutside(fn: string, x: ArrayInput | number | bigint | boolean, options: DTypeOption | undefined, inPlace: boolean): DeferredArray {
   const dtype = dtypeOption(fn, options);
-  if (typeof x === 'number' || typeof x === 'boolean') {
-    const d = dtype ?? (typeof x === 'boolean' ? 'bool' : 'float64');
-    checkScalarFits(Number(x), d, `${fn}: the value`);
+  if (typeof x === 'number' || typeof x === 'boolean' || typeof x === 'bigint') {
+    const d = dtype ?? defaultDType(x);
+    const v = typeof x === 'boolean' ? Number(x) : x;
+    checkScalarFits(v, d, `${fn}: the value`);
     const data = new (dtypeInfo(d).ctor)(1);
-    data[0] = castValue(Number(x), d);
+    setElement(data, 0, castValue(v, d));
     return wrapNode(source(data, [], d));
   }
   // Other typed arrays reach sourceFrom, whose error names the ones supported.

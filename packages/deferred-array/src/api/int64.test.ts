@@ -182,6 +182,34 @@ describe('int64 and uint64 values', () => {
     }
   });
 
+  test('the functions that read index, mask and count arrays now take int64 ones', async () => {
+    const I = (...v: bigint[]): da.DeferredArray => da.wrap(BigInt64Array.from(v));
+    const ints = async (x: da.DeferredArray): Promise<number[]> => Array.from((await x.execute()).data as ArrayLike<number | bigint>, Number);
+    expect(await ints(da.nonzero(I(0n, 5n, 0n, 7n))[0]!)).toEqual([1, 3]);
+    expect(await ints(da.compress(I(1n, 0n, 1n, 0n), da.array([1, 2, 3, 4])))).toEqual([1, 3]);
+    expect(await ints(da.zeros([4]).set(I(-1n, 0n), 7))).toEqual([7, 0, 0, 7]);
+    expect(await Promise.all(da.unravelIndex(I(5n, 1n), [2, 3]).map(ints))).toEqual([[1, 0], [2, 1]]);
+    expect(await ints(da.repeat(I(1n, 2n), I(2n, 1n)))).toEqual([1, 1, 2]);
+    expect(() => da.take(da.arange(4), I(-1n, 10n))).toThrow(/index 10 is out of bounds/);
+  });
+
+  test('products with an int64 operand of another type compute in float64', async () => {
+    const m = da.matmul(da.wrap(BigInt64Array.of(1n, 2n, 3n, 4n)).reshape([2, 2]), da.array([[1, 0], [0, 1]]));
+    expect(m.dtype).toBe('float64');
+    expect(Array.from((await m.execute()).data as Float64Array)).toEqual([1, 2, 3, 4]);
+    const d = da.dot(da.wrap(BigUint64Array.of(2n ** 63n, 1n)), da.wrap(Int32Array.of(1, -1)));
+    expect(Array.from((await d.execute()).data as Float64Array)).toEqual([2 ** 63 - 1]);
+  });
+
+  test('bigints alone are int64, or uint64 past it; comparisons with integers past the type are refused, not rounded', () => {
+    expect(da.array(5n).dtype).toBe('int64');
+    expect(da.array(2n ** 63n).dtype).toBe('uint64');
+    expect(() => da.array(2n ** 64n)).toThrow(/fits neither int64 nor uint64/);
+    expect(() => da.add(2n ** 64n, 1)).toThrow(/fits neither int64 nor uint64/);
+    expect(() => da.wrap(BigInt64Array.of(1n)).equal(2n ** 63n)).toThrow(/lies outside int64.*same answer for every element/);
+    expect(da.wrap(Int32Array.of(1)).less(2 ** 40).dtype).toBe('bool');
+  });
+
   test('results are stdlib ndarrays of dtype generic over the bigint array, and wrap back as int64', async () => {
     const r = await da.wrap(BigUint64Array.of(2n ** 64n - 1n)).reshape([1, 1]).execute() as da.StdNdarray;
     expect(r.dtype).toBe('generic');

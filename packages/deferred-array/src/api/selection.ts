@@ -8,6 +8,7 @@
 // executeSync() would. What they select from stays deferred and is gathered
 // when it runs. Integer indices need no values (the result has their shape),
 // and x.set(mask, scalar) needs none either: it is a fused where().
+import { isBigInt } from '../ir/dtypes.js';
 import { readsMapped } from '../ir/mapped.js';
 import { isInteger } from '../ir/dtypes.js';
 import { NotSupportedError, ShapeError } from '../ir/errors.js';
@@ -60,7 +61,9 @@ function valuesNow(fn: string, x: Node): ArrayLike<number> {
   }
   const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
   const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));
-  return contiguous ? nd.data as ArrayLike<number> : Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
+  // int64 and uint64 values as numbers: indices and counts past 2^53 are out of any range anyway, and zero stays zero.
+  if (contiguous && !isBigInt(x.dtype)) return nd.data as ArrayLike<number>;
+  return Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
 }
 
 const makeUint8 = (x: Node): Node => nodeOf(wrapNode(x).astype('uint8'));

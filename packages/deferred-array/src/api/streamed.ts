@@ -12,6 +12,7 @@
 // it), and combined by the same tree: a streamed reduction is bit for bit
 // the one over the array in memory, on the WebAssembly backend. Any other
 // graph runs over its mapped arrays read whole.
+import { isBigInt } from '../ir/dtypes.js';
 import { reduce } from '../ir/build-reduce.js';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
@@ -101,6 +102,8 @@ function streamPlan(roots: readonly Node[]): StreamPlan {
       if (FLOAT64_ONLY.has(n.op) && input.dtype !== 'float64') {
         throw unsupported(`${n.op} of ${input.dtype} (its chunks would round apart); astype('float64') first`);
       }
+      // The chunks' results are combined as numbers, which do not hold every int64 or uint64.
+      if (isBigInt(input.dtype)) throw unsupported(`${n.op} of ${input.dtype} (its chunks' results combine as numbers)`);
     } else {
       throw unsupported(`${n.op} is not among the operations a stream runs`);
     }

@@ -2,6 +2,7 @@
 // (NumPy's take, and what integer and boolean indexing reduce to). The shape
 // follows from the shapes alone; indices known now (a constant array) are
 // checked against the axis now, the others when the take runs.
+import { isBigInt } from './dtypes.js';
 import { DTypeError, ShapeError } from './errors.js';
 import { isInteger } from './dtypes.js';
 import { makeNode } from './node.js';
@@ -33,9 +34,11 @@ function checkKnownIndices(x: Node, indices: Node, axis: number, mode: TakeMode)
   if (count > 0 && n === 0) {
     throw new ShapeError(`take: cannot take ${count} element(s) from axis ${axis} of length 0 (shape ${formatShape(x.shape)})`);
   }
-  const data = (indices.op === 'source' ? indices.attrs.data : indices.op === 'scalar' ? [indices.attrs.value!] : undefined) as ArrayLike<number> | undefined;
+  const given = (indices.op === 'source' ? indices.attrs.data : indices.op === 'scalar' ? [indices.attrs.value!] : undefined) as ArrayLike<number | bigint> | undefined;
   // Many indices are left to the run, which checks them as it takes (a pass here would cost a big take a tenth of its time).
-  if (mode !== 'raise' || data === undefined || data.length > CHECKED_NOW) return;
+  if (mode !== 'raise' || given === undefined || given.length > CHECKED_NOW) return;
+  // int64 indices as numbers: past 2^53 they are out of bounds either way.
+  const data = isBigInt(indices.dtype) ? Array.from(given, Number) : given as ArrayLike<number>;
   const i = firstOutOfBounds(data, n, mode);
   if (i !== undefined) throw new ShapeError(outOfBounds(i, axis, n));
 }

@@ -150,14 +150,21 @@ function weakScalarDType(op: OpName, arrayDType: DType, value: number | boolean 
   const target = arrayDType === 'bool' ? 'int32' : arrayDType;
   if (fitsIn(value, target)) return target;
   // Comparing with an out-of-range integer is still well defined (NumPy 2 does
-  // it too); float64 holds every value of our integer dtypes exactly.
-  if (rule === 'compare' || rule === 'logical') return 'float64';
+  // it too); float64 holds every value of our integer dtypes up to 32 bits exactly.
+  // Not int64's or uint64's: there the answer is the same for every element, and refused rather than rounded.
+  if (rule === 'logical' || (rule === 'compare' && !isBigInt(target))) return 'float64';
+  if (rule === 'compare') {
+    throw new RangeError(
+      `${op}: the JS ${typeof value} ${value} lies outside ${target} (${dtypeInfo(target).bigMin}..${dtypeInfo(target).bigMax}), ` +
+      `so the comparison gives the same answer for every element; compare with the type's end instead, or use da.full() for the answer`,
+    );
+  }
   // Float-only ops (true divide, atan2, hypot) convert the integer to their float
   // loop type, where it cannot overflow: NumPy gives uint8 / 300 as float64 and
   // atan2(uint8, 300) in the float the uint8 array alone would get.
   if (rule === 'trueDivide' || rule === 'float') return resolveElementwise(op, [arrayDType]).compute;
   throw new RangeError(
-    `the JS ${typeof value} ${value} does not fit in ${target} (range ${dtypeInfo(target).min}..${dtypeInfo(target).max}), ` +
+    `the JS ${typeof value} ${value} does not fit in ${target} (range ${dtypeInfo(target).bigMin}..${dtypeInfo(target).bigMax}), ` +
     `so ${op} cannot treat it as a weak ${target} scalar (NEP 50); cast the array with astype() to a wider dtype, ` +
     `or pass a 0-d array of the dtype you want`,
   );
@@ -173,7 +180,11 @@ function fitsIn(value: number | bigint, d: DType): boolean {
 
 /** The dtype a standalone JS value gets when it has no array to adopt (da.array(2.5), da.add(1, 2), da.array(5n)). */
 function defaultDType(value: number | boolean | bigint): DType {
-  return typeof value === 'boolean' ? 'bool' : typeof value === 'bigint' ? 'int64' : 'float64';
+  if (typeof value !== 'bigint') return typeof value === 'boolean' ? 'bool' : 'float64';
+  // NumPy's np.array(2**63) is uint64; past both types it raises.
+  if (fitsIn(value, 'int64')) return 'int64';
+  if (fitsIn(value, 'uint64')) return 'uint64';
+  throw new RangeError(`the JS bigint ${value} fits neither int64 nor uint64 (range -2^63..2^64-1); NumPy raises OverflowError too`);
 }
 
 export { resolveElementwise, resolveReduce, weakScalarDType, defaultDType, fitsIn };

@@ -12,7 +12,7 @@
 // it whole (a matrix product, a reshape that copies, a host op). explain()
 // says which, and why.
 import type { Node } from '../ir/node.js';
-import { FUSED_REDUCTIONS, consumersOf, countsElements, isElementwise, rootsOf } from './plan.js';
+import { consumersOf, countsElements, isElementwise, isFusedReduction, rootsOf } from './plan.js';
 import type { PinnedTemp, Plan } from './plan.js';
 
 /** The elementwise nodes `k` is computed from (k last), and what they read from memory. */
@@ -39,7 +39,7 @@ function refusal(k: Node, wanted: boolean, readers: readonly Node[]): string | u
   if (!isElementwise(k)) return `${k.op} is not elementwise`;
   if (wanted) return 'it is a result or a marked output, which has its own array';
   if (countsElements(k)) return `${k.op} counts elements for its errors, which a per-block temporary would count once per block`;
-  const whole = readers.find((c) => !isElementwise(c) && !FUSED_REDUCTIONS.has(c.op));
+  const whole = readers.find((c) => !isElementwise(c) && !isFusedReduction(c));
   if (whole) return `${whole.op} reads it whole`;
   return undefined;
 }

@@ -4,6 +4,7 @@ import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import type { Pin } from '../ir/marks.js';
 import { isBigInt, isFloat } from '../ir/dtypes.js';
 import type { OpName } from '../ir/op-table.js';
+import { resolveElementwise } from '../ir/type-rules.js';
 import type { Shape } from '../ir/shape.js';
 
 /** A value marked with output() and found under the executed arrays, with its record key. */
@@ -146,16 +147,35 @@ type Window = FamilyNode<'view' | 'reshape'>;
 const FUSED_REDUCTIONS: ReadonlySet<OpName> = new Set<FusedReductionOp>(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
 const FUSED_SCANS: ReadonlySet<OpName> = new Set<OpName>(['cumsum', 'cumprod']);
 
-/**
- * Whether `n` reads or makes int64 or uint64 values, which no kernel computes
- * yet: such a node is no kernel's member (the predicates below say no), and
- * runs as a step of its own, which the backend evaluates directly.
- */
+/** Whether `n` reads or makes int64 or uint64 values. */
 const touches64 = (n: Node): boolean => isBigInt(n.dtype) || n.inputs.some((i) => isBigInt(i.dtype));
+
+/**
+ * The ops kernels compute in int64 and uint64 (kernels-wasm's INT64_UNARY and
+ * INT64_BINARY, which only wasm/ imports; a test holds them equal). Casts,
+ * where and clip are there too; an op that computes in a float (sin of an
+ * int64) reads its operands cast, which kernels do.
+ */
+const KERNEL_UNARY_64: ReadonlySet<OpName> = new Set<OpName>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit']);
+const KERNEL_BINARY_64: ReadonlySet<OpName> = new Set<OpName>([
+  'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
+]);
+
+/**
+ * Whether a kernel computes the elementwise node `n`, which touches int64 or
+ * uint64: the rest (integer division, shifts, powers, reductions and scans
+ * of them) run as steps of their own, which the backend evaluates directly.
+ */
+function kernelComputes64(n: Node): boolean {
+  if (n.family === 'cast' || n.op === 'where' || n.op === 'clip') return true;
+  if (!isBigInt(resolveElementwise(n.op, n.inputs.map((i) => i.dtype)).compute)) return true;
+  return (n.family === 'unary' ? KERNEL_UNARY_64 : KERNEL_BINARY_64).has(n.op);
+}
 
 /** An elementwise node a kernel computes. */
 const isElementwise = (n: Node): n is Elementwise =>
-  (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && !touches64(n);
+  (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && (!touches64(n) || kernelComputes64(n));
 const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && !touches64(n);
 const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches64(n);
 
@@ -191,6 +211,6 @@ const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs 
 
 export {
   rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isFusedScan, countsElements, consumersOf,
-  FUSED_REDUCTIONS, FUSED_SCANS,
+  FUSED_REDUCTIONS, FUSED_SCANS, KERNEL_UNARY_64, KERNEL_BINARY_64,
 };
 export type { FusedReduction, FusedScan, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

@@ -12,7 +12,7 @@ import type { Dense } from '../core/dense.js';
 import type { HeapValue } from './heap-value.js';
 import { innerOf } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
-import { computedAs, movedAs } from './kernel-types.js';
+import { movedAs } from './kernel-types.js';
 import { at } from '../util/lookup.js';
 
 /** Index dtypes a kernel reads as int32 without changing a value; uint32 indices past 2^31 would, so they go through the reference. */
@@ -40,7 +40,7 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
   ]);
   const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides'));
   const inner = (s: readonly number[]): InnerStride => innerOf(at(s, s.length - 1, 'inner stride'));
-  const body: KInstr[] = [{ op: 'load', array: 0, type: computedAs(indices.dtype) }];
+  const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype }];
   if (indices.dtype !== 'int32') body.push({ op: 'cast', arg: 0, type: 'int32' });
   body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: movedAs(x.dtype) });
   body.push({ op: 'store', array: 2, arg: body.length - 1, type: movedAs(x.dtype) });
@@ -52,7 +52,7 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
     spec: {
       ndim: collapsed.shape.length,
       arrays: [
-        { dtype: computedAs(indices.dtype), role: 'in', inner: inner(ci!) },
+        { dtype: indices.dtype, role: 'in', inner: inner(ci!) },
         { dtype: movedAs(x.dtype), role: 'in', inner: inner(cx!), gathered: true },
         { dtype: movedAs(out.dtype), role: 'out', inner: inner(co!) },
       ],

@@ -6,7 +6,7 @@
 import { BLOCK_SIZE, collapseDims } from 'kernels-wasm';
 import type { ContractionLaunch, ContractionSpec, InnerStride, KInstr, KType, KernelArray, KernelSpec, Launch, LaunchArray, TempLaunch, TempSpec } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import { dtypeInfo, isFloat } from '../ir/dtypes.js';
+import { dtypeInfo, isBigInt, isFloat } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
@@ -18,8 +18,7 @@ import { contractionOperands } from './contraction-operands.js';
 import { mergeAxes } from './strides.js';
 import type { CopyFn } from './contraction-operands.js';
 import { InternalError, at, lookup } from '../util/lookup.js';
-import { computedAs, kernelInstr, movedAs } from './kernel-types.js';
-import type { DInstr } from './kernel-types.js';
+import { movedAs } from './kernel-types.js';
 
 interface BuiltKernel {
   readonly spec: KernelSpec;
@@ -87,9 +86,12 @@ function innerOf(stride: number): InnerStride {
   return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
 }
 
-/** How the spec sees a value walked with `strides` (collapsed): its dtype, role, innermost stride, and whether it is random. */
-function kernelArray(v: HeapValue, role: 'in' | 'out', strides: readonly number[]): KernelArray {
-  return { dtype: movedAs(v.dtype), role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
+/**
+ * How the spec sees a value walked with `strides` (collapsed): its dtype (or
+ * `as`, for a copy that moves bits), role, innermost stride, and whether it is random.
+ */
+function kernelArray(v: HeapValue, role: 'in' | 'out', strides: readonly number[], as: KType = v.dtype): KernelArray {
+  return { dtype: as, role, inner: innerOf(strides[strides.length - 1]!), ...(v.random ? { random: true as const } : {}) };
 }
 
 /** A temporary's address is its thread's scratch, set per block: the window here is only its row-major layout. */
@@ -149,12 +151,14 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * at(full, d, 'reduced axis'), 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
   // A scan along an axis outer in memory runs there too, a lane per column.
-  const columns = temps.length || values.some((v) => v.random) ? undefined
+  // Columns mode runs vector lanes across the rows, which int64 and uint64 do not have yet.
+  const wide = values.some((v) => isBigInt(v.dtype)) || group.members.some((m) => isBigInt(m.dtype) || m.inputs.some((i) => isBigInt(i.dtype)));
+  const columns = temps.length || wide || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => at(body, id, 'kernel value').type;
-  const push = (ins: DInstr): number => body.push(kernelInstr(ins)) - 1;
+  const push = (ins: KInstr): number => body.push(ins) - 1;
   const castTo = (id: number, t: DType): number => (typeOf(id) === t ? id : push({ op: 'cast', arg: id, type: t }));
   const idOf = new Map<Node, number>();
   const get = (n: Node): number => lookup(idOf, n, 'kernel value of a node');
@@ -293,15 +297,15 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   const space = x.shape.length === 0 ? [1] : [...x.shape];
   const collapsed = collapseDims(space, [broadcastStrides(x, space), broadcastStrides(out, space)]);
   const [xStrides, outStrides] = [at(collapsed.strides, 0, 'copied strides'), at(collapsed.strides, 1, 'copy strides')];
-  // A copy moves bits (movedAs); a cast computes, which no kernel does in int64 or uint64 (computedAs refuses).
+  // A copy moves bits (movedAs: int64 as float64, in lanes); a cast computes in the types themselves.
   const cast = out.dtype !== x.dtype;
-  const body: KInstr[] = [{ op: 'load', array: 0, type: cast ? computedAs(x.dtype) : movedAs(x.dtype) }];
-  if (cast) body.push({ op: 'cast', arg: 0, type: computedAs(out.dtype) });
-  body.push({ op: 'store', array: 1, arg: body.length - 1, type: movedAs(out.dtype) });
+  const body: KInstr[] = [{ op: 'load', array: 0, type: cast ? x.dtype : movedAs(x.dtype) }];
+  if (cast) body.push({ op: 'cast', arg: 0, type: out.dtype });
+  body.push({ op: 'store', array: 1, arg: body.length - 1, type: cast ? out.dtype : movedAs(out.dtype) });
   return {
     spec: {
       ndim: collapsed.shape.length,
-      arrays: [kernelArray(x, 'in', xStrides), kernelArray(out, 'out', outStrides)],
+      arrays: [kernelArray(x, 'in', xStrides, body[0]!.type), kernelArray(out, 'out', outStrides, body[body.length - 1]!.type)],
       body,
       slots: 0,
     },
@@ -313,7 +317,7 @@ function buildCopy(x: HeapValue, out: HeapValue): BuiltKernel {
   };
 }
 
-function emitMember(m: Node, get: (n: Node) => number, push: (i: DInstr) => number, castTo: (id: number, t: DType) => number): number {
+function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => number, castTo: (id: number, t: DType) => number): number {
   const family = OPS[m.op].family;
   const ins = m.inputs.map(get);
   const arg = (list: readonly number[], k: number): number => at(list, k, `operand of ${m.op}`);

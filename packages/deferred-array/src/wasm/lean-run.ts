@@ -17,7 +17,7 @@ import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
 import type { Dense } from '../core/dense.js';
 import { dtypeInfo, setElements } from '../ir/dtypes.js';
-import type { DType, TypedArray } from '../ir/dtypes.js';
+import type { DType, Scalar, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { FusedGroup, Plan } from '../plan/plan.js';
@@ -38,7 +38,7 @@ interface LeanLeaf {
   readonly node: Node;
   readonly kind: Leaf;
   readonly at: number;
-  readonly value: number;
+  readonly value: Scalar;
 }
 
 /** A plan the lean run takes, with everything its runs share. */
@@ -93,8 +93,7 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   if (!built.operands) return null;
   let scalars = 0;
   const leaves = group.inputs.map((node): LeanLeaf => {
-    // A kernel's constants are numbers: no kernel computes in int64 or uint64 yet.
-    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value as number };
+    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
     return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
   });
   const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
@@ -118,7 +117,13 @@ function kernelOn(lean: LeanPlan, memory: WebAssembly.Memory): KernelFn {
 }
 
 /** Writes `value` as `dtype` at byte address `at`, as a typed array of that dtype would store it. */
-function writeScalar(view: DataView, at: number, dtype: DType, value: number): void {
+function writeScalar(view: DataView, at: number, dtype: DType, scalar: Scalar): void {
+  if (typeof scalar === 'bigint') {
+    if (dtype === 'int64') view.setBigInt64(at, scalar, true);
+    else view.setBigUint64(at, scalar, true);
+    return;
+  }
+  const value = scalar;
   switch (viewType(dtype)) {
     case 'float64': view.setFloat64(at, value, true); break;
     case 'float32': view.setFloat32(at, value, true); break;
@@ -209,7 +214,7 @@ class LeanRun implements RunResult {
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
     const view = this.#heap.dataView();
     for (const leaf of lean.leaves) {
-      if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, (bound?.get(leaf.node)?.value.data[0] as number | undefined) ?? leaf.value);
+      if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
     }
     return { block, ptrs: lean.operands.map((k) => addresses[k]!) };
   }

@@ -7,7 +7,7 @@ import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
-import { dtypeInfo, isBigInt, setElement, setElements } from '../ir/dtypes.js';
+import { dtypeInfo, setElement, setElements } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
@@ -141,8 +141,7 @@ class WasmRun {
   node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel[] {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
     if (k) return [k];
-    // A join that casts into or out of int64 or uint64 computes, which only the host does for those types.
-    if (n.family === 'join' && !n.inputs.some((i) => i.dtype !== n.dtype && (isBigInt(i.dtype) || isBigInt(n.dtype)))) return this.#join(n as FamilyNode<'join'>);
+    if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
     return [];
   }

@@ -66,16 +66,16 @@ function run(t: KType, fn: KScan, x: readonly number[], w: readonly number[], R:
   const xp = heap.alloc(n * colStride * bytes);
   const wp = heap.alloc(R * bytes);
   const [o1, o2] = [heap.alloc(n * bytes), heap.alloc(n * bytes)];
-  const xv = new VIEW_CONSTRUCTORS[t](heap.memory.buffer, xp, n * colStride);
+  const xv = new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, xp, n * colStride);
   x.forEach((v, i) => { xv[i * colStride] = v; });
-  new VIEW_CONSTRUCTORS[t](heap.memory.buffer, wp, R).set(w);
+  new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, wp, R).set(w);
   const spec = colStride === 1 ? columnSpec(t, fn) : { ...columnSpec(t, fn), arrays: columnSpec(t, fn).arrays.map((a, k) => (k === 0 ? { ...a, inner: 'strided' as const } : a)) };
   const compiled = compileKernel(spec);
   launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
     shape: [R, C],
     arrays: [{ ptr: xp, strides: [C * colStride, colStride] }, { ptr: wp, strides: [1, 0] }, { ptr: o1, strides: [C, 1] }, { ptr: o2, strides: [C, 1] }],
   });
-  const view = (p: number): number[] => Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, n));
+  const view = (p: number): number[] => Array.from(new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, p, n));
   return { out: [view(o1), view(o2)], lanes: compiled.lanes };
 }
 

@@ -28,8 +28,15 @@ interface MathRoutine {
 
 /** The scalar WebAssembly type that holds a value of `t`. */
 function scalarType(t: KType): ValType {
-  return t === 'float64' ? 'f64' : t === 'float32' ? 'f32' : 'i32';
+  return t === 'float64' ? 'f64' : t === 'float32' ? 'f32' : is64K(t) ? 'i64' : 'i32';
 }
+
+/**
+ * int64 and uint64, held in an i64 as their bits. Kernels compute them in
+ * the scalar loop only (no i64x2 lanes yet), and only the ops validate-spec
+ * lets through for them (INT64_OPS).
+ */
+const is64K = (t: KType): boolean => t === 'int64' || t === 'uint64';
 
 const isFloatK = (t: KType): boolean => t === 'float64' || t === 'float32';
 
@@ -42,7 +49,7 @@ const isIntegerK = (t: KType): boolean => t !== 'bool' && !isFloatK(t);
  * two's-complement result, and uint32 as its bits, read unsigned where the
  * sign matters (compare, divide, shift right, convert).
  */
-const isUnsignedK = (t: KType): boolean => t === 'uint8' || t === 'uint16' || t === 'uint32' || t === 'bool';
+const isUnsignedK = (t: KType): boolean => t === 'uint8' || t === 'uint16' || t === 'uint32' || t === 'uint64' || t === 'bool';
 
 /** The type's range, for saturating conversions and min/max identities. */
 const INT_RANGE: Partial<Record<KType, readonly [number, number]>> = {
@@ -65,7 +72,7 @@ function wrapInt(f: FunctionBuilder, t: KType): void {
 }
 
 /** The i32 comparison of `t`'s values: `lt` becomes i32.lt_s, or i32.lt_u for unsigned types. */
-const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `i32.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
+const intCompare = (t: KType, c: 'lt' | 'le' | 'gt' | 'ge'): string => `${is64K(t) ? 'i64' : 'i32'}.${c}_${isUnsignedK(t) ? 'u' : 's'}`;
 
-export { scalarType, isFloatK, isIntegerK, isUnsignedK, intRange, wrapInt, intCompare };
+export { scalarType, is64K, isFloatK, isIntegerK, isUnsignedK, intRange, wrapInt, intCompare };
 export type { EmitContext, MathRoutine };

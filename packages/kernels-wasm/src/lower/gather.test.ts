@@ -55,7 +55,7 @@ function runGather(mode: GatherMode, it: KType, x: number[][], idx: number[], ro
   x.forEach((row, r) => { xs.set(row, (rowStride < 0 ? n - 1 - r : r) * abs); });
   const first = rowStride < 0 ? xPtr + (n - 1) * abs * 8 : xPtr;
   const iPtr = heap.alloc(Math.max(1, idx.length) * KTYPE_BYTES[it]);
-  new VIEW_CONSTRUCTORS[it](heap.memory.buffer, iPtr, idx.length).set(idx);
+  new (VIEW_CONSTRUCTORS[it] as Float64ArrayConstructor)(heap.memory.buffer, iPtr, idx.length).set(idx);
   const oPtr = heap.alloc(Math.max(1, idx.length * width) * 8);
   const spec = gatherSpec(mode, it);
   validateSpec(spec);

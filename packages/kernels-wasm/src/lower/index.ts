@@ -4,7 +4,7 @@ export { launch, instantiate, instanceCount, scanLooksBack, BLOCK_SIZE, INSTANCE
 export { fixLaunch, runFixed } from './fixed-launch.js';
 export type { FixedLaunch } from './fixed-launch.js';
 export { collapseDims } from './collapse.js';
-export { validateSpec } from './validate-spec.js';
+export { INT64_BINARY, INT64_UNARY, validateSpec } from './validate-spec.js';
 export { KTYPE_BYTES } from './kernel-spec.js';
 export { workPerElement, launchWork } from './work.js';
 export type { CompiledModule, MathProvider, HostFunction } from './compile.js';

@@ -5,7 +5,7 @@
 import type { KBinary, KUnary } from '../ops/elementwise-ops.js';
 
 /** Element types, named as deferred-array names its dtypes. bool is one byte, 0 or 1. */
-type KType = 'float64' | 'float32' | 'int32' | 'uint32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'bool';
+type KType = 'float64' | 'float32' | 'int64' | 'uint64' | 'int32' | 'uint32' | 'int16' | 'uint16' | 'int8' | 'uint8' | 'bool';
 
 /** How an array's innermost stride behaves; decides the vector loads. Outer strides are run-time values. */
 type InnerStride = 'contiguous' | 'broadcast' | 'strided';
@@ -51,7 +51,8 @@ type GatherMode = 'raise' | 'wrap' | 'clip';
  */
 type KInstr =
   | { readonly op: 'load'; readonly array: number; readonly type: KType }
-  | { readonly op: 'const'; readonly value: number; readonly type: KType }
+  /** int64 and uint64 constants are bigints (their values past 2^53 are not numbers); every other type's a number. */
+  | { readonly op: 'const'; readonly value: number | bigint; readonly type: KType }
   | { readonly op: 'unary'; readonly fn: KUnary; readonly arg: number; readonly type: KType }
   | { readonly op: 'binary'; readonly fn: KBinary; readonly args: readonly [number, number]; readonly type: KType }
   | { readonly op: 'select'; readonly args: readonly [number, number, number]; readonly type: KType }
@@ -129,7 +130,7 @@ interface KernelSpec {
   readonly temps?: readonly TempSpec[];
 }
 
-const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int32: 4, uint32: 4, int16: 2, uint16: 2, int8: 1, uint8: 1, bool: 1 };
+const KTYPE_BYTES: Record<KType, number> = { float64: 8, float32: 4, int64: 8, uint64: 8, int32: 4, uint32: 4, int16: 2, uint16: 2, int8: 1, uint8: 1, bool: 1 };
 
 /** The product dtypes the contraction kernels compute. */
 const CONTRACTION_DTYPES = ['float64', 'float32', 'int32', 'uint32'] as const;

@@ -16,13 +16,13 @@ function run(spec: KernelSpec, shape: number[], data: Array<{ values: number[]; 
     const t = spec.arrays[k]!.dtype;
     const n = 'values' in d ? d.values.length : d.out;
     const p = heap.alloc(Math.max(1, n) * KTYPE_BYTES[t]);
-    if ('values' in d) new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, n).set(d.values);
+    if ('values' in d) new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, p, n).set(d.values);
     return p;
   });
   const compiled = compileKernel(spec);
   const fn = instantiate(compiled, heap.memory, { hostFunction: host });
   const r = launch(compiled, heap, fn, { shape, arrays: data.map((d, k) => ({ ptr: ptrs[k]!, strides: d.strides })), ...(blockSize ? { blockSize } : {}) });
-  const outs = data.map((d, k) => ('out' in d ? Array.from(new VIEW_CONSTRUCTORS[spec.arrays[k]!.dtype](heap.memory.buffer, ptrs[k]!, d.out)) : []));
+  const outs = data.map((d, k) => ('out' in d ? Array.from(new (VIEW_CONSTRUCTORS[spec.arrays[k]!.dtype] as Float64ArrayConstructor)(heap.memory.buffer, ptrs[k]!, d.out)) : []));
   return { outs, ...r, compiled };
 }
 

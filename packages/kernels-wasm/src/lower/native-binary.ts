@@ -6,7 +6,7 @@
 // no lane form, is a `tsc` error.
 import type { Local } from '../encode/index.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { intCompare, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import { intCompare, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpDivide, laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
@@ -39,6 +39,7 @@ const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitte
     both(ctx, a, b);
     if (isFloatK(t)) { ctx.f.op(`${W(t)}.${name}`); return; }
     if (t === 'bool' && bool) { ctx.f.op(bool); return; }
+    if (is64K(t)) { ctx.f.op(`i64.${name}`); return; } // wraps at 64 bits as it stands
     ctx.f.op(`i32.${name}`); wrapInt(ctx.f, t);
   },
   lanes: (ctx, L, a, b, t) => {
@@ -52,7 +53,7 @@ const arith = (name: string, bool?: 'i32.or' | 'i32.and'): Required<BinaryEmitte
 const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmitter> => ({
   scalar: (ctx, t, a, b) => {
     both(ctx, a, b);
-    ctx.f.op(isFloatK(t) ? `${W(t)}.${c}` : c === 'eq' || c === 'ne' ? `i32.${c}` : intCompare(t, c));
+    ctx.f.op(isFloatK(t) ? `${W(t)}.${c}` : c === 'eq' || c === 'ne' ? `${W(t)}.${c}` : intCompare(t, c));
   },
   lanes: (ctx, L, a, b, t) => {
     both(ctx, a, b);
@@ -67,6 +68,7 @@ const logical = (scalar: 'i32.and' | 'i32.or' | 'i32.xor', lanes: 'v128.and' | '
     for (const x of [a, b]) {
       ctx.f.op('local.get', x);
       if (isFloatK(t)) ctx.f.op(`${W(t)}.const`, 0).op(`${W(t)}.ne`);
+      else if (is64K(t)) ctx.f.op('i64.eqz').op('i32.eqz');
       else ctx.f.op('i32.const', 0).op('i32.ne');
     }
     ctx.f.op(scalar);
@@ -82,7 +84,7 @@ const logical = (scalar: 'i32.and' | 'i32.or' | 'i32.xor', lanes: 'v128.and' | '
 
 /** Bitwise ops: integers or masks, whose bits are their values (the type rules keep floats away). */
 const bitwise = (scalar: 'i32.and' | 'i32.or' | 'i32.xor', lanes: 'v128.and' | 'v128.or' | 'v128.xor'): Required<BinaryEmitter> => ({
-  scalar: (ctx, _t, a, b) => { both(ctx, a, b); ctx.f.op(scalar); },
+  scalar: (ctx, t, a, b) => { both(ctx, a, b); ctx.f.op(is64K(t) ? scalar.replace('i32', 'i64') : scalar); },
   lanes: (ctx, _L, a, b) => { both(ctx, a, b); ctx.f.op(lanes); },
 });
 

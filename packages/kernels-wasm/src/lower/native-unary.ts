@@ -7,7 +7,7 @@
 // handles before it gets here.
 import type { Local } from '../encode/index.js';
 import type { KUnary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
-import { isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import { is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { angleFactor, bumpDivide, laneMul, splatConst } from './emit-values.js';
 import type { KType } from './kernel-spec.js';
@@ -39,6 +39,7 @@ const rounding = (name: string): Required<UnaryEmitter> => ({
 const negative: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => {
     if (isFloatK(t)) { floatInstr('neg')(ctx, t, x); return; }
+    if (is64K(t)) { ctx.f.op('i64.const', 0n).op('local.get', x).op('i64.sub'); return; }
     ctx.f.op('i32.const', 0).op('local.get', x).op('i32.sub'); wrapInt(ctx.f, t);
   },
   lanes: (ctx, L, x, t) => { laneInstr('neg')(ctx, L, x, t); wrapIntLanes(ctx.f, L, t); },
@@ -49,6 +50,11 @@ const abs: Required<UnaryEmitter> = {
     const f = ctx.f;
     if (isFloatK(t)) { floatInstr('abs')(ctx, t, x); return; }
     if (isUnsignedK(t)) { f.op('local.get', x); return; }
+    if (is64K(t)) {
+      f.op('i64.const', 0n).op('local.get', x).op('i64.sub');
+      f.op('local.get', x).op('local.get', x).op('i64.const', 0n).op('i64.lt_s').op('select');
+      return;
+    }
     // The most negative value is its own absolute value, as NumPy's wraps.
     f.op('i32.const', 0).op('local.get', x).op('i32.sub'); wrapInt(f, t);
     f.op('local.get', x).op('local.get', x).op('i32.const', 0).op('i32.lt_s').op('select');
@@ -141,7 +147,7 @@ const logicalNot: Required<UnaryEmitter> = {
   scalar: (ctx, t, x) => {
     ctx.f.op('local.get', x);
     if (isFloatK(t)) ctx.f.op(`${W(t)}.const`, 0).op(`${W(t)}.eq`);
-    else ctx.f.op('i32.eqz');
+    else ctx.f.op(is64K(t) ? 'i64.eqz' : 'i32.eqz');
   },
   lanes: (ctx, L, x) => { ctx.f.op('local.get', x); splatConst(ctx, L, 0); ctx.f.op(`${L}.eq`); },
 };
@@ -153,6 +159,7 @@ const signbit: Required<UnaryEmitter> = {
     if (t === 'float64') f.op('local.get', x).op('i64.reinterpret_f64').op('i64.const', 63n).op('i64.shr_u').op('i32.wrap_i64');
     else if (t === 'float32') f.op('local.get', x).op('i32.reinterpret_f32').op('i32.const', 31).op('i32.shr_u');
     else if (isUnsignedK(t)) f.op('i32.const', 0);
+    else if (is64K(t)) f.op('local.get', x).op('i64.const', 63n).op('i64.shr_u').op('i32.wrap_i64');
     else f.op('local.get', x).op('i32.const', 31).op('i32.shr_u');
   },
   // A mask of the sign bit: the lane shifted arithmetically by its width less one (none for unsigned types).
@@ -175,7 +182,10 @@ const angle = (fn: 'deg2rad' | 'rad2deg'): Required<UnaryEmitter> => ({
 
 const invert: Required<UnaryEmitter> = {
   // All ones of the type's width (logical not for bool).
-  scalar: (ctx, t, x) => { ctx.f.op('local.get', x).op('i32.const', t === 'bool' ? 1 : -1).op('i32.xor'); wrapInt(ctx.f, t); },
+  scalar: (ctx, t, x) => {
+    if (is64K(t)) { ctx.f.op('local.get', x).op('i64.const', -1n).op('i64.xor'); return; }
+    ctx.f.op('local.get', x).op('i32.const', t === 'bool' ? 1 : -1).op('i32.xor'); wrapInt(ctx.f, t);
+  },
   lanes: (ctx, L, x, t) => { ctx.f.op('local.get', x).op('v128.not'); wrapIntLanes(ctx.f, L, t); },
 };
 

@@ -5,7 +5,7 @@
 // stored each step.
 import type { Local } from '../encode/index.js';
 import { ARGS } from './args-layout.js';
-import { intRange, isFloatK, scalarType, wrapInt } from './context.js';
+import { intRange, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpFlag } from './emit-values.js';
 import type { KBinary, KInstr, KType, KUnary } from './kernel-spec.js';
@@ -17,11 +17,11 @@ import { at } from '../internal-error.js';
 const W = (t: KType): string => scalarType(t); // wasm op prefix: f64, f32 or i32
 
 const LOADS: Record<KType, string> = {
-  float64: 'f64.load', float32: 'f32.load', int32: 'i32.load', uint32: 'i32.load', int16: 'i32.load16_s',
+  float64: 'f64.load', float32: 'f32.load', int64: 'i64.load', uint64: 'i64.load', int32: 'i32.load', uint32: 'i32.load', int16: 'i32.load16_s',
   uint16: 'i32.load16_u', int8: 'i32.load8_s', uint8: 'i32.load8_u', bool: 'i32.load8_u',
 };
 const STORES: Record<KType, string> = {
-  float64: 'f64.store', float32: 'f32.store', int32: 'i32.store', uint32: 'i32.store', int16: 'i32.store16',
+  float64: 'f64.store', float32: 'f32.store', int64: 'i64.store', uint64: 'i64.store', int32: 'i32.store', uint32: 'i32.store', int16: 'i32.store16',
   uint16: 'i32.store16', int8: 'i32.store8', uint8: 'i32.store8', bool: 'i32.store8',
 };
 
@@ -33,16 +33,52 @@ function emitStore(ctx: EmitContext, t: KType, offset = 0): void {
   ctx.f.mem(STORES[t], { align: 0, offset });
 }
 
-function emitConst(ctx: EmitContext, t: KType, value: number): void {
-  if (t === 'float64') ctx.f.op('f64.const', value);
-  else if (t === 'float32') ctx.f.op('f32.const', value);
-  else ctx.f.op('i32.const', value | 0);
+function emitConst(ctx: EmitContext, t: KType, value: number | bigint): void {
+  if (t === 'float64') ctx.f.op('f64.const', Number(value));
+  else if (t === 'float32') ctx.f.op('f32.const', Number(value));
+  else if (is64K(t)) ctx.f.op('i64.const', BigInt.asIntN(64, BigInt(value)));
+  else ctx.f.op('i32.const', Number(value) | 0);
+}
+
+/**
+ * Casts into or out of int64 and uint64 (i64 locals): integers by wrap or
+ * extension, floats by conversion (rounded once, to nearest), and floats
+ * into them truncated and saturated, NaN to 0, counting what did not fit,
+ * as the narrower integers' casts do.
+ */
+function emitCast64(ctx: EmitContext, from: KType, to: KType): void {
+  const f = ctx.f;
+  const u = (t: KType): string => (isUnsignedK(t) ? 'u' : 's');
+  if (is64K(from) && is64K(to)) return; // the same bits
+  if (is64K(from)) {
+    if (to === 'bool') f.op('i64.const', 0).op('i64.ne');
+    else if (isFloatK(to)) f.op(`${W(to)}.convert_i64_${u(from)}`);
+    else { f.op('i32.wrap_i64'); wrapInt(f, to); }
+    return;
+  }
+  if (!isFloatK(from)) { f.op(`i64.extend_i32_${from === 'uint32' || from === 'bool' ? 'u' : 's'}`); return; }
+  // A float: in range when lo <= trunc(x) < hi (both powers of two, exact in either float).
+  const w = W(from);
+  const lo = to === 'int64' ? -(2 ** 63) : 0;
+  const hi = to === 'int64' ? 2 ** 63 : 2 ** 64;
+  const t = f.local(scalarType(from));
+  f.op(`${w}.trunc`).op('local.tee', t);
+  f.op(`${w}.const`, lo).op(`${w}.ge`);
+  f.op('local.get', t).op(`${w}.const`, hi).op(`${w}.lt`).op('i32.and');
+  f.if('i64');
+  f.op('local.get', t).op(`i64.trunc_sat_${w}_${u(to)}`);
+  f.else();
+  bumpFlag(ctx, ARGS.flagInvalid);
+  // The saturating conversion gives the clamped ends and 0 for NaN, as the narrower casts' flags-and-select do.
+  f.op('local.get', t).op(`i64.trunc_sat_${w}_${u(to)}`);
+  f.end();
 }
 
 function emitCast(ctx: EmitContext, from: KType, to: KType, x: Local): void {
   const f = ctx.f;
   f.op('local.get', x);
   if (from === to) return;
+  if (is64K(from) || is64K(to)) { emitCast64(ctx, from, to); return; }
   if (to === 'bool') {
     if (from === 'float64') f.op('f64.const', 0).op('f64.ne');
     else if (from === 'float32') f.op('f32.const', 0).op('f32.ne');

@@ -79,14 +79,14 @@ function run(t: KType, fn: KScan, host: boolean, xs: readonly number[], segment:
   const n = xs.length;
   const bytes = KTYPE_BYTES[t];
   const [a, b, c] = [heap.alloc(n * bytes), heap.alloc(n * bytes), heap.alloc(n * bytes)];
-  new VIEW_CONSTRUCTORS[t](heap.memory.buffer, a, n).set(xs);
+  new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, a, n).set(xs);
   const compiled = compileKernel(chainSpec(t, fn, host));
   const kernel = instantiate(compiled, heap.memory, { hostFunction: host ? () => cFmod : noHost });
   const l = { shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }, { ptr: c, strides: [1] }], segment, blockSize: bs };
   // A launch without starting values first, to learn how many pieces the launch cuts.
   const initial = given?.(launch(compiled, heap, kernel, l).pieces);
   launch(compiled, heap, kernel, initial ? { ...l, initial } : l);
-  const view = (p: number): number[] => Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, n));
+  const view = (p: number): number[] => Array.from(new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, p, n));
   return { out: [view(b), view(c)], looksBack: scanLooksBack(compiled, l) };
 }
 

@@ -28,13 +28,13 @@ function runOnce(spec: KernelSpec, values: number[], segment: number, blockSize:
   const t = spec.arrays[0]!.dtype;
   const n = values.length;
   const [a, b] = [heap.alloc(n * KTYPE_BYTES[t]), heap.alloc(n * KTYPE_BYTES[t])];
-  new VIEW_CONSTRUCTORS[t](heap.memory.buffer, a, n).set(values);
+  new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, a, n).set(values);
   const compiled = compileKernel(spec);
   const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
   const r = launch(compiled, heap, fn, {
     shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }], segment, blockSize, ...(initial ? { initial } : {}),
   });
-  return { out: Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, b, n)), r };
+  return { out: Array.from(new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, b, n)), r };
 }
 
 /**

@@ -15,7 +15,7 @@ import { hasNativeLanes, opsWhere } from './op-rules.js';
 import { LANE_DTYPE, fillsLane, isIntLanes, isNarrowLanes, narrows, widens, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 import { at } from '../internal-error.js';
-import { isIntegerK } from './context.js';
+import { is64K, isIntegerK } from './context.js';
 
 
 /**
@@ -57,6 +57,8 @@ const isLaneShift = (spec: KernelSpec, ins: KInstr): boolean => {
  */
 function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): Lanes | undefined {
   if (spec.arrays.length === 0) return undefined;
+  // int64 and uint64 have no lanes yet: such kernels run the scalar loop.
+  if (spec.arrays.some((a) => is64K(a.dtype)) || spec.body.some((i) => is64K(i.type))) return undefined;
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
   if (!lanes) return undefined;
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
@@ -215,7 +217,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     }
   };
   switch (ins.op) {
-    case 'const': splatConst(ctx, L, ins.value); return;
+    case 'const': splatConst(ctx, L, ins.value as number); return; // no lanes hold int64 or uint64
     case 'cast': {
       // See vectorCast: a load of a narrower array or a promoted accumulation is already
       // converted (by the load, by the reduction), and a cast for a store by the store.

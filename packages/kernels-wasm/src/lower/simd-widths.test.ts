@@ -11,7 +11,7 @@ import { VIEW_CONSTRUCTORS } from '../heap/dtypes.js';
 
 
 /** Values of each type with its special cases: extremes, NaN, infinities, signed zeros, subnormals. */
-const SPECIALS: Record<KType, number[]> = {
+const SPECIALS: Record<Exclude<KType, 'int64' | 'uint64'>, number[]> = {
   float64: [0, -0, 1, -1.5, 0.1, 1e-310, -5e-324, 3.4028235677973366e38, 1e300, -1e300, Infinity, -Infinity, NaN, 2 ** 31, -(2 ** 31) - 1, 255.5, 1e-45],
   float32: [0, -0, 1, -1.5, 0.1, 1e-40, -1.401298464324817e-45, 3.4028234663852886e38, Infinity, -Infinity, NaN, 16777217],
   int32: [0, 1, -1, 2147483647, -2147483648, 16777217, -16777217, 255, 256, -256],
@@ -23,7 +23,7 @@ const SPECIALS: Record<KType, number[]> = {
   bool: [0, 1],
 };
 
-const sample = (t: KType, n: number, seed: number): number[] =>
+const sample = (t: Exclude<KType, 'int64' | 'uint64'>, n: number, seed: number): number[] =>
   // A step of 7 alone would repeat one value where a type has 7 specials: the row number shifts it.
   Array.from({ length: n }, (_, i) => { const s = SPECIALS[t]; return s[(i * 7 + seed + Math.floor(i / s.length)) % s.length]!; });
 
@@ -243,7 +243,7 @@ function run(spec: KernelSpec, n: number, blockSize: number) {
   const ptrs = spec.arrays.map((a, k) => {
     const count = a.inner === 'broadcast' ? 1 : n;
     const p = heap.alloc(Math.max(1, count) * KTYPE_BYTES[a.dtype]);
-    if (a.role === 'in') new VIEW_CONSTRUCTORS[a.dtype](heap.memory.buffer, p, count).set(sample(a.dtype, count, 3 * k + 1));
+    if (a.role === 'in') new (VIEW_CONSTRUCTORS[a.dtype] as Float64ArrayConstructor)(heap.memory.buffer, p, count).set(sample(a.dtype as Exclude<KType, 'int64' | 'uint64'>, count, 3 * k + 1));
     return p;
   });
   const compiled = compileKernel(spec);

@@ -52,7 +52,7 @@ function runScale(t: KType, shape: number[], tshape: number[], tstrides: number[
   const a = Array.from({ length: tsize }, (_, i) => (i % 7) - 3.5);
   const put = (values: number[]): number => {
     const p = heap.alloc(Math.max(1, values.length) * 8);
-    new VIEW_CONSTRUCTORS[t](heap.memory.buffer, p, values.length).set(values);
+    new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, p, values.length).set(values);
     return p;
   };
   const [xp, ap, outp] = [put(x), put(a), heap.alloc(Math.max(1, total) * 8)];
@@ -61,7 +61,7 @@ function runScale(t: KType, shape: number[], tshape: number[], tstrides: number[
   const temps: TempLaunch[] = [{ shape: tshape, arrays: [{ ptr: ap, strides: rowMajor(tshape) }, { ptr: 0, strides: rowMajor(tshape) }] }];
   const l: Launch = { shape, arrays: [{ ptr: xp, strides: rowMajor(shape) }, { ptr: 0, strides: tstrides }, { ptr: outp, strides: rowMajor(shape) }], temps, ...(blockSize ? { blockSize } : {}) };
   const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), l);
-  const out = Array.from(new VIEW_CONSTRUCTORS[t](heap.memory.buffer, outp, total));
+  const out = Array.from(new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, outp, total));
   const round = t === 'float32' ? Math.fround : (v: number): number => v;
   const expected = x.map((v, i) => {
     let rest = i;

@@ -1,20 +1,43 @@
 // Checks a KernelSpec before lowering, so that a malformed spec fails with a
 // message naming the instruction instead of as an invalid module.
-import { intRange } from './context.js';
+import { intRange, is64K } from './context.js';
 import { isBoolResult } from './op-rules.js';
 import { CONTRACTION_DTYPES, KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
+import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.js';
 
 const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
 
+/** The ops the scalar loop computes in int64 and uint64 (i64 locals); there are no lanes, reductions, scans or gathers of them yet. */
+const INT64_UNARY: ReadonlySet<KUnary> = new Set<KUnary>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit']);
+const INT64_BINARY: ReadonlySet<KBinary> = new Set<KBinary>([
+  'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
+]);
+
+/** Instructions as JSON, bigint constants included. */
+const show = (x: unknown): string => JSON.stringify(x, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+
+/** Why `ins` (whose value or operands hold int64 or uint64) is not one the scalar loop computes, or undefined. */
+function int64Refusal(ins: KInstr): string | undefined {
+  switch (ins.op) {
+    case 'load': case 'store': case 'const': case 'cast': case 'select': return undefined;
+    case 'unary': return INT64_UNARY.has(ins.fn) ? undefined : `${ins.fn} has no int64 or uint64 kernel form yet`;
+    case 'binary': return INT64_BINARY.has(ins.fn) ? undefined : `${ins.fn} has no int64 or uint64 kernel form yet`;
+    default: return `int64 and uint64 have no ${ins.op} in kernels yet`;
+  }
+}
+
 function validateSpec(spec: KernelSpec): void {
   const fail = (v: number, why: string): never => {
-    throw new TypeError(`KernelSpec instruction ${v} (${JSON.stringify(spec.body[v])}): ${why}`);
+    throw new TypeError(`KernelSpec instruction ${v} (${show(spec.body[v])}): ${why}`);
   };
   if (!Number.isInteger(spec.ndim) || spec.ndim < 1) throw new TypeError(`KernelSpec.ndim must be a positive integer; got ${spec.ndim}`);
   if (spec.mode === 'columns' && spec.ndim !== 2) throw new TypeError(`KernelSpec in 'columns' mode must have ndim 2 ([rows, columns]); got ${spec.ndim}`);
   spec.arrays.forEach((a, k) => {
     if (!TYPES.has(a.dtype)) throw new TypeError(`KernelSpec array ${k} has unknown dtype ${String(a.dtype)}`);
+    if (is64K(a.dtype) && (a.random || a.gathered || spec.mode === 'columns' || spec.contraction)) {
+      throw new TypeError(`KernelSpec array ${k} is ${a.dtype}, which a kernel reads in a 'rows' kernel only (not random, gathered, in columns mode or a contraction)`);
+    }
     if (a.gathered) {
       const why = a.role !== 'in' ? 'must be an input' : a.random ? 'cannot be random'
         : spec.mode === 'columns' || spec.contraction || spec.temps ? "is read in a plain 'rows' kernel only (no columns mode, contraction or temporaries)"
@@ -33,6 +56,12 @@ function validateSpec(spec: KernelSpec): void {
   const slots = new Set<number>();
   spec.body.forEach((ins: KInstr, v) => {
     if (!TYPES.has(ins.type)) fail(v, `unknown type ${String(ins.type)}`);
+    const operands = ins.op === 'unary' || ins.op === 'cast' || ins.op === 'reduce' || ins.op === 'scan' || ins.op === 'store' ? [ins.arg]
+      : ins.op === 'binary' || ins.op === 'select' ? ins.args : [];
+    if (is64K(ins.type) || operands.some((a) => { const t = spec.body[a]?.type; return t !== undefined && is64K(t); })) {
+      const why = int64Refusal(ins);
+      if (why) fail(v, why);
+    }
     const arg = (a: number): KType => {
       const src = Number.isInteger(a) && a >= 0 && a < v ? spec.body[a] : undefined;
       if (!src) return fail(v, `operand ${a} is not an earlier value`);
@@ -55,10 +84,18 @@ function validateSpec(spec: KernelSpec): void {
         break;
       case 'store': array(ins.array, 'out'); if (arg(ins.arg) !== ins.type) fail(v, 'stored value has another type'); break;
       case 'const': {
-        if (ins.type === 'float64' || ins.type === 'float32') break;
+        if (ins.type === 'float64' || ins.type === 'float32') {
+          if (typeof ins.value !== 'number') fail(v, `a ${ins.type} constant is a number`);
+          break;
+        }
+        if (is64K(ins.type)) {
+          const [lo, hi] = ins.type === 'int64' ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
+          if (typeof ins.value !== 'bigint' || ins.value < lo || ins.value > hi) fail(v, `${show(ins.value)} is not a ${ins.type} value (a bigint from ${lo} to ${hi})`);
+          break;
+        }
         // An integer constant is a value of its type: the loops hold it as that type's values are held.
         const [lo, hi] = intRange(ins.type);
-        if (!Number.isInteger(ins.value) || ins.value < lo || ins.value > hi) fail(v, `${ins.value} is not a ${ins.type} value (${lo} to ${hi})`);
+        if (typeof ins.value !== 'number' || !Number.isInteger(ins.value) || ins.value < lo || ins.value > hi) fail(v, `${ins.value} is not a ${ins.type} value (${lo} to ${hi})`);
         break;
       }
       case 'cast': arg(ins.arg); break;
@@ -135,4 +172,4 @@ function validateTemps(spec: KernelSpec, temps: NonNullable<KernelSpec['temps']>
   });
 }
 
-export { validateSpec };
+export { INT64_UNARY, INT64_BINARY, validateSpec };

@@ -1,0 +1,69 @@
+// int64 and uint64 in kernels: the ops the planner lets into fused groups are
+// exactly those kernels-wasm computes in its scalar loop, a chain of them is
+// one kernel, and its bits are the reference evaluator's.
+import { describe, expect, test } from '@jest/globals';
+import { INT64_BINARY, INT64_UNARY } from 'kernels-wasm';
+import * as da from '../index.js';
+import { KERNEL_BINARY_64, KERNEL_UNARY_64 } from '../plan/plan.js';
+
+const sorted = (s: ReadonlySet<string>): string[] => [...s].sort();
+
+describe('int64 and uint64 kernels', () => {
+  test("the planner's ops for them are kernels-wasm's", () => {
+    expect(sorted(KERNEL_UNARY_64)).toEqual(sorted(INT64_UNARY));
+    expect(sorted(KERNEL_BINARY_64)).toEqual(sorted(INT64_BINARY));
+  });
+
+  test('a chain of them is one fused kernel, with casts in and out, bit for bit the reference', async () => {
+    const n = 1000;
+    const a = da.wrap(BigInt64Array.from({ length: n }, (_, i) => BigInt(i) * 3037000499n - 2n ** 62n));
+    const b = da.wrap(Float64Array.from({ length: n }, (_, i) => (i % 7) * 1e15 - 3e15 + 0.5));
+    const u = da.wrap(BigUint64Array.from({ length: n }, (_, i) => 2n ** 64n - 1n - BigInt(i) * 12345678901n));
+    const chain = (): da.DeferredArray => {
+      const t = a.mul(a).add(b.astype('int64')).sub(3n).bitwiseXor(a);
+      const m = da.maximum(da.negative(t), da.abs(a)).bitwiseAnd(u.astype('int64'));
+      return da.where(m.less(0n), m.astype('float64'), da.logicalNot(u).astype('float64').add(u.astype('float64')));
+    };
+    expect(chain().explain()).toMatch(/1 fused kernel/);
+    const bytes = async (backend: 'wasm' | 'reference', threads?: number): Promise<string> => {
+      const before = da.configure();
+      da.configure({ backend, ...(threads ? { threads } : {}) });
+      try {
+        const r = await chain().execute();
+        const d = r.data as Float64Array;
+        return Buffer.from(d.buffer, d.byteOffset, d.byteLength).toString('hex');
+      } finally {
+        da.configure({ backend: before.backend, threads: before.threads });
+      }
+    };
+    const want = await bytes('reference');
+    expect(await bytes('wasm', 1)).toBe(want);
+    expect(await bytes('wasm', 2)).toBe(want);
+  });
+
+  test('floats saturate into them in a kernel as on the host, with the invalid count', async () => {
+    const x = da.wrap(Float64Array.of(1e19, -1e19, NaN, 2 ** 63, -(2 ** 63), -0.5, 2 ** 64, 123.9));
+    const before = da.configure();
+    da.configure({ errors: { invalid: 'ignore' } });
+    try {
+      for (const t of ['int64', 'uint64'] as const) {
+        da.configure({ backend: 'wasm' });
+        const y = x.mul(1).astype(t);
+        expect(y.explain()).toMatch(/1 fused kernel/);
+        const got = Array.from((await y.execute()).data as BigInt64Array);
+        da.configure({ backend: 'reference' });
+        const want = Array.from((await y.execute()).data as BigInt64Array);
+        expect([t, got]).toEqual([t, want]);
+      }
+    } finally {
+      da.configure({ backend: before.backend, errors: { invalid: 'warn' } });
+    }
+    da.configure({ errors: { invalid: 'raise' } });
+    try {
+      await expect(x.get('3:4').mul(1).astype('int64').execute()).rejects.toThrow(/invalid value in astype\(int64\)/);
+      await expect(x.get('4:6').mul(1).astype('int64').execute()).resolves.toBeDefined();
+    } finally {
+      da.configure({ errors: { invalid: 'warn' } });
+    }
+  });
+});
