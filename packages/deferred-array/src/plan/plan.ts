@@ -176,7 +176,8 @@ function kernelComputes64(n: Node): boolean {
 /** An elementwise node a kernel computes. */
 const isElementwise = (n: Node): n is Elementwise =>
   (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && (!touches64(n) || kernelComputes64(n));
-const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && !touches64(n);
+/** A reduction a kernel computes: int64 and uint64 ones too, in their own type or cast (mean, any, all). */
+const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op);
 const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches64(n);
 
 /**

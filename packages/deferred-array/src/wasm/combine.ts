@@ -7,6 +7,7 @@ import type { KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { fmax, fmin } from '../reference/scalar-math.js';
+import { wrapper } from '../reference/scalar-math-64.js';
 
 type Combine = (a: number, b: number) => number;
 
@@ -45,6 +46,26 @@ function partialsCombiner(partials: Float64Array, slots: number, slot: number, o
 }
 
 /**
+ * partialsCombiner for a reduction computing in int64 or uint64, whose
+ * partials hold the accumulators' bits: sums and products wrap (so any order
+ * gives the same bits), extremes compare.
+ */
+function partialsCombiner64(partials: Float64Array, slots: number, slot: number, op: ReduceOp, compute: DType): (from: number, to: number) => bigint {
+  const bits = compute === 'int64' ? new BigInt64Array(partials.buffer, partials.byteOffset, partials.length)
+    : new BigUint64Array(partials.buffer, partials.byteOffset, partials.length);
+  const wrap = wrapper(compute);
+  const f = op === 'sum' ? (a: bigint, b: bigint) => wrap(a + b) : op === 'prod' ? (a: bigint, b: bigint) => wrap(a * b)
+    : op === 'min' ? (a: bigint, b: bigint) => (b < a ? b : a) : (a: bigint, b: bigint) => (b > a ? b : a);
+  const tree = (lo: number, hi: number): bigint => {
+    if (hi - lo === 1) return bits[lo * slots + slot]!;
+    const mid = lo + Math.floor((hi - lo) / 2);
+    return f(tree(lo, mid), tree(mid, hi));
+  };
+  // An empty run only reaches sums and products (NumPy refuses the extremes of nothing).
+  return (from, to) => (to <= from ? (op === 'prod' ? 1n : 0n) : tree(from, to));
+}
+
+/**
  * Each piece's starting value for scan kernel `spec`, from the piece totals of
  * the same space (`totals`: a reduction kernel over it): along each of the
  * `lines` lines of `segment` elements, the running sum or product of the
@@ -71,4 +92,4 @@ function scanStarts(totals: LaunchResult, spec: KernelSpec, lines: number, segme
   return out;
 }
 
-export { partialsCombiner, scanStarts, combiner };
+export { partialsCombiner, partialsCombiner64, scanStarts, combiner };

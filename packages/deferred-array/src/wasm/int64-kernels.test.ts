@@ -41,6 +41,34 @@ describe('int64 and uint64 kernels', () => {
     expect(await bytes('wasm', 2)).toBe(want);
   });
 
+  // Integer sums, products and extremes are exact in any order (a mean is a float sum: its order is the kernels', as for int32).
+  test('their sums, products and extremes (whole, and along an axis) fuse with the chain, over many blocks, bit for bit', async () => {
+    const [rows, cols] = [21, 4000]; // several blocks of 16,384 elements
+    // Scattered values, so that each block's extremes and sums differ from the others'.
+    const hash = (i: number): bigint => BigInt((i * 2654435761) % 2 ** 32) * 4294967311n;
+    const a = da.wrap(BigInt64Array.from({ length: rows * cols }, (_, i) => BigInt.asIntN(64, hash(i)))).reshape([rows, cols]);
+    const u = da.wrap(BigUint64Array.from({ length: rows * cols }, (_, i) => hash(i + 7) + 1n)).reshape([rows, cols]);
+    const graphs = (): da.DeferredArray[] => {
+      const t = a.mul(3n).add(a);
+      const v = u.mul(u).bitwiseXor(5n);
+      return [t.sum(), t.prod(), t.min(), t.max(), t.sum({ axis: 1 }), t.max({ axis: 0 }), v.sum(), v.min({ axis: 1 }), v.prod({ axis: 0 }), t.any(), v.all({ axis: 1 }), da.argmax(t)];
+    };
+    const before = da.configure();
+    const results = async (backend: 'wasm' | 'reference', threads?: number): Promise<string[]> => {
+      da.configure({ backend, ...(threads ? { threads } : {}) });
+      try {
+        return await Promise.all(graphs().map(async (g) => Array.from((await g.execute()).data as ArrayLike<unknown>, String).join(',')));
+      } finally {
+        da.configure({ backend: before.backend, threads: before.threads });
+      }
+    };
+    da.configure({ backend: 'wasm' });
+    expect(graphs()[0]!.explain()).toMatch(/1 fused kernel/);
+    const want = await results('reference');
+    expect(await results('wasm', 1)).toEqual(want);
+    expect(await results('wasm', 2)).toEqual(want);
+  }, 60_000);
+
   test('floats saturate into them in a kernel as on the host, with the invalid count', async () => {
     const x = da.wrap(Float64Array.of(1e19, -1e19, NaN, 2 ** 63, -(2 ** 63), -0.5, 2 ** 64, 123.9));
     const before = da.configure();

@@ -188,7 +188,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // carried in overflowed to Inf on the way (Inf * 0 would be NaN): a hidden
   // slot records whether every factor was nonzero.
   group.reductions.forEach((r, k) => {
-    if (r.op !== 'prod' || isFloat(r.inputs[0].dtype)) return;
+    if (r.op !== 'prod' || isFloat(r.inputs[0].dtype) || isBigInt(r.inputs[0].dtype)) return;
     const slot = group.reductions.length + zeroSlots.size;
     zeroSlots.set(k, slot);
     push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]), 'bool'), slot, type: 'bool' });
@@ -348,6 +348,7 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
  * where their rounding is relative and they overflow where NumPy's do.
  */
 function accumulatorDType(op: ReduceOp, input: DType): DType {
+  if (op === 'any' || op === 'all') return 'bool'; // of the input's truth
   const { compute } = resolveReduce(op, input);
   return compute === 'float32' && (op === 'sum' || op === 'mean') ? 'float64' : compute;
 }

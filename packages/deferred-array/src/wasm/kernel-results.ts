@@ -4,12 +4,12 @@
 // lean one, so both give the same bits and the same messages.
 import type { LaunchResult } from 'kernels-wasm';
 import type { RunFlags } from '../core/flags.js';
-import { isFloat } from '../ir/dtypes.js';
+import { isBigInt, isFloat, setElement } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
 import type { FusedGroup, FusedReduction } from '../plan/plan.js';
-import { partialsCombiner } from './combine.js';
+import { partialsCombiner, partialsCombiner64 } from './combine.js';
 import { accumulatorDType } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
@@ -33,6 +33,14 @@ function writeReduction(node: FusedReduction, slot: number, layout: ReductionLay
   const { op } = node;
   const acc = accumulatorDType(op, node.inputs[0].dtype);
   const rows = sizeOf(node.shape);
+  if (isBigInt(acc)) {
+    // Row kernels only (columns mode has no int64 lanes), no zero slot (the product wraps in its own type).
+    const combine = partialsCombiner64(r.partials, layout.slots, slot, op, acc);
+    const value = (row: number): bigint => (layout.segment === 0 ? combine(0, 0)
+      : combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces));
+    for (let row = 0; row < rows; row++) setElement(out, row, value(row));
+    return;
+  }
   // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
   const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
     const combine = partialsCombiner(r.partials, layout.slots, s, fn, type);

@@ -175,7 +175,7 @@ function emitColumnBlock(k: ColumnKernel): void {
     f.op('local.get', k.c0).op('local.set', k.j);
     loop(f, () => { f.op('local.get', k.j).op('local.get', k.c1).op('i32.ge_u'); }, () => {
       partialAddress(k, r.slot, k.j);
-      f.op('local.get', k.addr).op('f64.const', identity(r.fn, r.type)).mem('f64.store', { align: 0 });
+      f.op('local.get', k.addr).op('f64.const', Number(identity(r.fn, r.type))).mem('f64.store', { align: 0 });
       bump(f, k.j, 1);
     });
   }

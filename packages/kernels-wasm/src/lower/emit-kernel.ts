@@ -341,7 +341,7 @@ function startPiece(k: RowKernel, start: Local): void {
   for (const acc of k.reduces) {
     const id = identity(acc.r.fn, acc.r.type);
     emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
-    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id); f.op('local.set', v); }
+    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id as number); f.op('local.set', v); } // lanes never hold int64
   }
   f.op('local.get', start).op('local.set', k.pieceStart);
   if (k.scans.length === 0) return;

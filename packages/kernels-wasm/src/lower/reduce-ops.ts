@@ -5,13 +5,14 @@
 // of additions is fixed).
 import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { intCompare, intRange, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
+import { intCompare, intRange, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
-/** The reduction's starting value. */
-function identity(fn: KReduce, t: KType): number {
+/** The reduction's starting value (a bigint for int64 and uint64). */
+function identity(fn: KReduce, t: KType): number | bigint {
+  if (is64K(t)) return identity64(fn, t);
   switch (fn) {
     case 'sum': case 'any': return 0;
     case 'prod': case 'all': return 1;
@@ -21,12 +22,24 @@ function identity(fn: KReduce, t: KType): number {
   }
 }
 
+function identity64(fn: KReduce, t: KType): bigint {
+  const signed = t === 'int64';
+  switch (fn) {
+    case 'sum': case 'any': return 0n;
+    case 'prod': case 'all': return 1n;
+    case 'min': return signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
+    case 'max': return signed ? -(2n ** 63n) : 0n;
+  }
+}
+
 /** acc = acc (op) value, scalar. */
 function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, value: Local): void {
   const w = scalarType(t);
   f.op('local.get', acc).op('local.get', value);
   if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
   else if (isFloatK(t)) f.op(`${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`);
+  // int64 and uint64 wrap at 64 bits as they stand.
+  else if (is64K(t) && (fn === 'sum' || fn === 'prod')) f.op(fn === 'sum' ? 'i64.add' : 'i64.mul');
   // A narrow integer type's running sum or product wraps at every step, as a stored one would.
   else if (fn === 'sum') { f.op('i32.add'); wrapInt(f, t); }
   else if (fn === 'prod') { f.op('i32.mul'); wrapInt(f, t); }
@@ -88,8 +101,13 @@ function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc:
  * toF64 widens the value on the stack to one, fromF64 brings one back
  * (`saturate`: with the saturating truncation, which never traps).
  */
+/**
+ * A value as the f64 a partial holds: floats and narrower integers converted
+ * (exactly), int64 and uint64 as their bits, which the host reads back as such.
+ */
 function toF64(f: FunctionBuilder, t: KType): void {
-  if (t === 'float32') f.op('f64.promote_f32');
+  if (is64K(t)) f.op('f64.reinterpret_i64');
+  else if (t === 'float32') f.op('f64.promote_f32');
   else if (!isFloatK(t)) f.op(`f64.convert_i32_${isUnsignedK(t) ? 'u' : 's'}`);
 }
 

@@ -7,7 +7,7 @@ import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.j
 
 const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
 
-/** The ops the scalar loop computes in int64 and uint64 (i64 locals); there are no lanes, reductions, scans or gathers of them yet. */
+/** The ops the scalar loop computes in int64 and uint64 (i64 locals), and their sums, products and extremes in row kernels; there are no lanes, scans or gathers of them yet. */
 const INT64_UNARY: ReadonlySet<KUnary> = new Set<KUnary>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit']);
 const INT64_BINARY: ReadonlySet<KBinary> = new Set<KBinary>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
@@ -23,6 +23,7 @@ function int64Refusal(ins: KInstr): string | undefined {
     case 'load': case 'store': case 'const': case 'cast': case 'select': return undefined;
     case 'unary': return INT64_UNARY.has(ins.fn) ? undefined : `${ins.fn} has no int64 or uint64 kernel form yet`;
     case 'binary': return INT64_BINARY.has(ins.fn) ? undefined : `${ins.fn} has no int64 or uint64 kernel form yet`;
+    case 'reduce': return ins.fn === 'sum' || ins.fn === 'prod' || ins.fn === 'min' || ins.fn === 'max' ? undefined : `${ins.fn} of int64 or uint64 has no kernel form`;
     default: return `int64 and uint64 have no ${ins.op} in kernels yet`;
   }
 }
