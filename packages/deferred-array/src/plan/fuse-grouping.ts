@@ -8,7 +8,7 @@
 import type { Node } from '../ir/node.js';
 import { sameShape } from '../ir/shape.js';
 import { at } from '../util/lookup.js';
-import { isElementwise, isFusedReduction, isFusedScan, isWindow, windowBase } from './plan.js';
+import { isElementwise, isFusedReduction, isFusedScan, isWindow, touches64, windowBase } from './plan.js';
 import type { Contraction, Elementwise, FusedReduction, FusedScan, Plan } from './plan.js';
 
 /** A group as it is being built. */
@@ -88,8 +88,10 @@ class Grouping {
 
   /** The open groups `n` may join: an input's, else a sibling's (a group reading one of the same inputs, which then reads it once). */
   #candidates(n: Node): Building[] {
+    // A matrix product's epilogue computes in its lanes, which int64 and uint64 do not have: such a node starts a group of its own.
     const open = (h: Building | undefined): h is Building =>
-      h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape);
+      h !== undefined && !h.sealed && (h.members.length > 0 || h.contraction !== undefined) && sameShape(h.shape, n.shape) &&
+      !(h.contraction !== undefined && touches64(n));
     const readingGroups = (s: Set<Building> | undefined): Building[] => [...(s ?? [])].map((h) => this.#group(h.id));
     const candidates = [
       ...n.inputs.map((i) => this.groupOf.get(i)), ...n.inputs.flatMap((i) => readingGroups(this.#readers.get(i))),

@@ -212,6 +212,6 @@ const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs 
 
 export {
   rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isFusedScan, countsElements, consumersOf,
-  FUSED_REDUCTIONS, FUSED_SCANS, KERNEL_UNARY_64, KERNEL_BINARY_64,
+  FUSED_REDUCTIONS, FUSED_SCANS, KERNEL_UNARY_64, KERNEL_BINARY_64, touches64,
 };
 export type { FusedReduction, FusedScan, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

@@ -69,6 +69,26 @@ describe('int64 and uint64 kernels', () => {
     expect(await results('wasm', 2)).toEqual(want);
   }, 60_000);
 
+  test('after a matrix product, elementwise work that touches them is a kernel of its own', async () => {
+    const A = da.array([[1, 2, 3], [4, 5, 6]]);
+    const B = da.array([[1, 0], [2, 1], [0, 3]]);
+    const I = da.wrap(BigInt64Array.of(1n, 2n, 3n, 2n ** 53n + 1n)).reshape([2, 2]);
+    const graphs = (): da.DeferredArray[] => [
+      da.add(da.matmul(A, B), I), da.matmul(A.astype('int32'), B.astype('int32')).astype('int64').mul(3n), da.greater(da.matmul(A, B), I),
+      da.add(da.matmul(A, da.array([1, 2, 3])), da.wrap(BigInt64Array.of(5n, 2n ** 53n + 1n))),
+    ];
+    const before = da.configure();
+    const results = async (backend: 'wasm' | 'reference'): Promise<string[]> => {
+      da.configure({ backend });
+      try {
+        return await Promise.all(graphs().map(async (g) => Array.from((await g.execute()).data as ArrayLike<unknown>, String).join(',')));
+      } finally {
+        da.configure({ backend: before.backend });
+      }
+    };
+    expect(await results('wasm')).toEqual(await results('reference'));
+  });
+
   test('floats saturate into them in a kernel as on the host, with the invalid count', async () => {
     const x = da.wrap(Float64Array.of(1e19, -1e19, NaN, 2 ** 63, -(2 ** 63), -0.5, 2 ** 64, 123.9));
     const before = da.configure();
