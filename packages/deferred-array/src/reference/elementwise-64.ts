@@ -5,7 +5,7 @@
 // rounding each once to the nearest double, and runs the float loop.
 import type { Node } from '../ir/node.js';
 import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
-import { dtypeInfo, isBigInt, isFloat, setElement } from '../ir/dtypes.js';
+import { isBigInt, setElement } from '../ir/dtypes.js';
 import type { DType, Scalar } from '../ir/dtypes.js';
 import { castValue } from '../ir/cast-value.js';
 import { resolveElementwise } from '../ir/type-rules.js';
@@ -14,26 +14,11 @@ import type { Dense } from '../core/dense.js';
 import type { RunFlags } from '../core/flags.js';
 import { binaryImpl, fmax, fmin, unaryImpl } from './scalar-math.js';
 import { binary64, truthy, unary64 } from './scalar-math-64.js';
+import { cast64 } from './cast.js';
 import { broadcastMap } from './elementwise.js';
 
 /** An element read as the compute dtype `t` holds it: a bigint for int64 and uint64, a number otherwise. */
 const reader = (t: DType): ((x: Scalar) => Scalar) => (isBigInt(t) ? (x) => (typeof x === 'bigint' ? x : BigInt(x)) : Number);
-
-/** astype() into or out of int64 and uint64. */
-function cast64(from: DType, to: DType, flags: RunFlags): (x: Scalar) => Scalar {
-  if (!isFloat(from) || !isBigInt(to)) return (x) => castValue(x, to);
-  // A float into a 64-bit integer: truncated, saturated and counted as invalid where it does not fit (NaN gives 0).
-  const { bigMin, bigMax } = dtypeInfo(to);
-  const lo = Number(bigMin);
-  const hi = 2 ** 64 * (to === 'int64' ? 0.5 : 1); // the first double past the type's range
-  return (x) => {
-    const t = Math.trunc(x as number);
-    if (t >= lo && t < hi) return BigInt(t);
-    flags.invalidCast++;
-    flags.where.add(`astype(${to})`);
-    return t !== t ? 0n : t < lo ? bigMin : bigMax;
-  };
-}
 
 /** The elementwise node `node` over values some of which hold bigints. */
 function evaluateElementwise64(node: Node, inputs: readonly Dense[], flags: RunFlags): Dense {

@@ -11,6 +11,7 @@ import type { Node } from '../ir/node.js';
 import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
+import { touches64 } from '../plan/plan.js';
 import type { FusedGroup, PinnedTemp } from '../plan/plan.js';
 import { atAddress } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
@@ -152,7 +153,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
   // A scan along an axis outer in memory runs there too, a lane per column.
   // Columns mode runs vector lanes across the rows, which int64 and uint64 do not have yet.
-  const wide = values.some((v) => isBigInt(v.dtype)) || group.members.some((m) => isBigInt(m.dtype) || m.inputs.some((i) => isBigInt(i.dtype)));
+  const wide = values.some((v) => isBigInt(v.dtype)) || group.members.some(touches64);
   const columns = temps.length || wide || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);

@@ -33,21 +33,19 @@ function writeReduction(node: FusedReduction, slot: number, layout: ReductionLay
   const { op } = node;
   const acc = accumulatorDType(op, node.inputs[0].dtype);
   const rows = sizeOf(node.shape);
+  // A row kernel's output: its pieces combined (none where nothing is reduced: the identity).
+  const byPieces = <T>(combine: (from: number, to: number) => T) => (row: number): T => (layout.segment === 0 ? combine(0, 0)
+    : combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces));
   if (isBigInt(acc)) {
     // Row kernels only (columns mode has no int64 lanes), no zero slot (the product wraps in its own type).
-    const combine = partialsCombiner64(r.partials, layout.slots, slot, op, acc);
-    const value = (row: number): bigint => (layout.segment === 0 ? combine(0, 0)
-      : combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces));
+    const value = byPieces(partialsCombiner64(r.partials, layout.slots, slot, op, acc));
     for (let row = 0; row < rows; row++) setElement(out, row, value(row));
     return;
   }
   // An output's value: final in a column kernel's partials (slot-major), or its pieces combined.
-  const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) => {
-    const combine = partialsCombiner(r.partials, layout.slots, s, fn, type);
-    if (layout.segment === 0) return () => combine(0, 0);
-    if (layout.mode === 'columns') return (row) => r.partials[s * rows + row]!;
-    return (row) => combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces);
-  };
+  const valueOf = (s: number, fn: ReduceOp, type: DType): ((row: number) => number) =>
+    (layout.mode === 'columns' && layout.segment !== 0 ? (row) => r.partials[s * rows + row]!
+      : byPieces(partialsCombiner(r.partials, layout.slots, s, fn, type)));
   const valueAt = valueOf(slot, op, acc);
   const zeroSlot = layout.zeroSlots.get(slot);
   const allNonzero = zeroSlot === undefined ? undefined : valueOf(zeroSlot, 'all', 'bool');
