@@ -13,6 +13,8 @@ export {
 } from './api/statistics.js';
 export { flip, roll, diff, tile, repeat } from './api/rearranging.js';
 export { cumsum, cumprod, nancumsum } from './api/scans.js';
+export { sort, argsort, searchsorted } from './api/sorting.js';
+export { median, quantile, percentile } from './api/quantiles.js';
 export { take, nonzero, compress, get } from './api/selection.js';
 export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
 export { pad } from './api/pad.js';
@@ -59,6 +61,8 @@ export type { Sublist } from './api/einsum.js';
 export type { ConvolveMode } from './api/convolve.js';
 export type { RavelMode } from './api/flat-index.js';
 export type { ScanOptions } from './api/scans.js';
+export type { SortOptions, SearchOptions } from './api/sorting.js';
+export type { MedianOptions, QuantileOptions, QuantileMethod } from './api/quantiles.js';
 export type { TakeOptions } from './api/selection.js';
 export type { TakeMode } from './ir/node.js';
 export type { IndexArg } from './ir/indexing.js';

@@ -112,6 +112,11 @@ interface TakeAttrs extends AxisAttrs {
   readonly mode: TakeMode;
 }
 
+/** searchsorted: which of equal elements' positions a value takes (NumPy's side). */
+interface SearchAttrs extends Labelled {
+  readonly side: 'left' | 'right';
+}
+
 /** transpose, slice, broadcastTo: where each output element is read from. */
 interface ViewAttrs extends Labelled {
   readonly view: ViewMap;
@@ -146,6 +151,8 @@ interface FamilyAttrs {
   readonly join: AxisAttrs;
   readonly gather: TakeAttrs;
   readonly scan: AxisAttrs;
+  readonly sort: AxisAttrs;
+  readonly search: SearchAttrs;
   readonly linalg: PlainAttrs;
   readonly cond: PlainAttrs;
 }
@@ -176,6 +183,8 @@ interface FamilyInputs {
   readonly join: readonly Node[];
   readonly gather: readonly [from: Node, indices: Node];
   readonly scan: readonly [Node];
+  readonly sort: readonly [Node];
+  readonly search: readonly [sorted: Node, values: Node];
   readonly linalg: readonly [Node, Node];
   readonly cond: readonly [pred: Node, then: Node, otherwise: Node];
 }
@@ -363,5 +372,5 @@ const dependsOn = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] 
 export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder, dependsOn };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
-  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
+  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
 };

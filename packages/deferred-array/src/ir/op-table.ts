@@ -18,7 +18,7 @@ import type { ElementwiseRule } from 'kernels-wasm/ops';
  */
 type DTypeRule = ElementwiseRule | 'cast' | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
-type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'linalg' | 'cond';
+type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'sort' | 'search' | 'linalg' | 'cond';
 
 interface OpRow<F extends Family, A extends readonly string[]> {
   readonly family: F;
@@ -83,6 +83,12 @@ const OPS = {
   cumsum: op('scan', 'reduceSum', false),
   cumprod: op('scan', 'reduceSum', false),
 
+  // Sorting along one axis (stable, NaN last, -0 and +0 equal: NumPy's order) and binary search in a sorted
+  // 1-d array: fusion boundaries, each line's result depending on the whole line.
+  sort: op('sort', 'none', true),
+  argsort: op('sort', 'none', true),
+  searchsorted: op('search', 'none', true),
+
   // Views: a strided window onto the input, or a new shape over the same order.
   transpose: op('view', 'same', true),
   slice: op('view', 'same', true),
@@ -110,6 +116,7 @@ type TernaryOp = OpsOf<'ternary'>;
 type ReduceOp = OpsOf<'reduce'>;
 type LinalgOp = OpsOf<'linalg'>;
 type ScanOp = OpsOf<'scan'>;
+type SortOp = OpsOf<'sort'>;
 /** Alias name -> op name, e.g. { sub: 'subtract', ... }. */
 type AliasMap = { [K in OpName as (typeof OPS)[K]['aliases'][number]]: K };
 type AliasOf<K extends OpName> = (typeof OPS)[K]['aliases'][number];
@@ -131,4 +138,4 @@ function opInfo(name: OpName): OpInfo {
 }
 
 export { OPS, UNARY_OPS, BINARY_OPS, REDUCE_OPS, opInfo, opNames, isOpName, isUnaryOp, isBinaryOp };
-export type { AliasMap, AliasOf, OpName, OpInfo, OpsOf, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp };
+export type { AliasMap, AliasOf, OpName, OpInfo, OpsOf, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp, SortOp };

@@ -14,6 +14,7 @@ import { dot, matmul, outer } from './build-linalg.js';
 import { cond } from './build-cond.js';
 import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
+import { searchNode, sortNode } from './build-sort.js';
 import { makeNode } from './node.js';
 import type { FamilyNode, Node, NodeOf } from './node.js';
 import { at } from '../util/lookup.js';
@@ -87,6 +88,10 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return take(input(0), input(1), n.attrs.axis, n.attrs.mode);
     case 'scan':
       return scan(n.op, input(0), n.attrs.axis);
+    case 'sort':
+      return sortNode(n.op, input(0), n.attrs.axis);
+    case 'search':
+      return searchNode(input(0), input(1), n.attrs.side);
     case 'linalg':
       return buildLinalg(n, input(0), input(1));
     case 'cond':

@@ -14,14 +14,27 @@ const numberKey = (v: Scalar): string => (Object.is(v, -0) ? '-0' : String(v));
 /** A number as a Map key with -0 apart from 0 (Map keys are equal by SameValueZero, which joins them; every NaN is one key). */
 const valueKey = (v: Scalar): Scalar | string => (Object.is(v, -0) ? '-0' : v);
 
-/** The parameters that change what a node computes (labels are only for printers). */
+/**
+ * Attributes a key leaves out: labels (only for printers), what a slice or
+ * reshape was asked as (its view or shape holds what it computes), and the
+ * leaves' own (a leaf is equal only to itself; iota's length is its shape).
+ */
+const UNKEYED = new Set(['label', 'index', 'request', 'data', 'lease', 'storage', 'version', 'random', 'of', 'longest']);
+const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view']);
+
+/** The parameters that change what a node computes. */
 function attrsKey(a: NodeAttrs): string {
+  for (const k of Object.keys(a)) {
+    // An attribute no key holds would make two different nodes equal (and share a plan): refuse it loudly.
+    if (!KEYED.has(k) && !UNKEYED.has(k)) throw new Error(`internal: attrsKey does not know the attribute '${k}'; key it (plan/merge-common.ts)`);
+  }
   const parts: string[] = [];
   if ('value' in a) parts.push(`v${numberKey(a.value)}`);
   if ('axes' in a) parts.push(`a${a.axes.join(',')}`);
   if ('keepdims' in a) parts.push(`k${a.keepdims ? 1 : 0}`);
   if ('axis' in a) parts.push(`x${a.axis}`);
   if ('mode' in a) parts.push(`m${a.mode}`);
+  if ('side' in a) parts.push(`s${a.side}`);
   if ('view' in a) parts.push(`w${JSON.stringify(a.view)}`);
   return parts.join('|');
 }

@@ -10,6 +10,7 @@ import type { RunFlags } from '../core/flags.js';
 import { concatDense } from './join.js';
 import { takeDense } from './gather.js';
 import { scanDense } from './scan.js';
+import { searchDense, sortDense } from './sort.js';
 import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
 import { randomDense } from './philox.js';
 import { evaluateReduce } from './reduce.js';
@@ -58,6 +59,10 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
       return takeDense(node, input(0), input(1));
     case 'scan':
       return scanDense(node, input(0));
+    case 'sort':
+      return sortDense(node, input(0));
+    case 'search':
+      return searchDense(node, input(0), input(1));
     case 'cond':
       throw new InternalError('a cond reached a backend; the linker resolves every cond before planning');
     case 'linalg':

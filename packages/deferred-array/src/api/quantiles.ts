@@ -1,0 +1,210 @@
+// NumPy's median, quantile and percentile, built as NumPy's Python builds them
+// (numpy/lib/_function_base_impl.py: _median, _quantile, _lerp) over a sort of
+// the reduced axes: the two neighbours of each quantile's virtual index taken
+// from the sorted line and blended by _lerp's formula, and NaN where the line
+// holds one (the sorted line's last element). So the bits are NumPy's, its
+// quirks included: the linear quantile at q = 1 of a line ending in inf is
+// NaN, as NumPy's is (its blend subtracts inf from inf).
+import { scalar } from '../ir/build-elementwise.js';
+import { isBigInt, isFloat } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import { DTypeError, ShapeError } from '../ir/errors.js';
+import { checkOptionKeys } from '../ir/options.js';
+import { noteShapeRead } from '../ir/symbols.js';
+import { reducedAxes } from '../ir/build-reduce.js';
+import { DeferredArray, wrapNode } from './deferred-array.js';
+import { full } from './creation.js';
+import { UFUNCS, where } from './functions.js';
+import { take, valuesNow } from './selection.js';
+import * as shaping from './shaping.js';
+import { sort } from './sorting.js';
+import { anyNode } from './ufunc.js';
+import type { Operand } from './ufunc.js';
+
+const { add, subtract, multiply, divide, isnan } = UFUNCS;
+
+/** NumPy's virtual index (Hyndman and Fan) with plotting positions alpha and beta: _compute_virtual_index. */
+const plotted = (alpha: number, beta: number) => (n: number, q: number): number => n * q + (alpha + q * (1 - alpha - beta)) - 1;
+
+/** The methods that blend two neighbours, by their virtual index of quantile q in n elements. */
+const BLENDS = {
+  linear: (n: number, q: number): number => (n - 1) * q,
+  hazen: plotted(0.5, 0.5),
+  weibull: plotted(0, 0),
+  median_unbiased: plotted(1 / 3.0, 1 / 3.0),
+  normal_unbiased: plotted(3 / 8.0, 3 / 8.0),
+  interpolated_inverted_cdf: plotted(0, 1),
+  midpoint: (n: number, q: number): number => 0.5 * (Math.floor((n - 1) * q) + Math.ceil((n - 1) * q)),
+} as const;
+
+/** The methods that pick one element, by its position. */
+const PICKS = {
+  lower: (n: number, q: number): number => Math.floor((n - 1) * q),
+  higher: (n: number, q: number): number => Math.ceil((n - 1) * q),
+  nearest: (n: number, q: number): number => roundHalfEven((n - 1) * q),
+} as const;
+
+type QuantileMethod = keyof typeof BLENDS | keyof typeof PICKS;
+const METHODS = [...Object.keys(BLENDS), ...Object.keys(PICKS)] as QuantileMethod[];
+
+interface MedianOptions {
+  /** The axis or axes reduced; null (the default) reduces every axis. */
+  readonly axis?: number | readonly number[] | null;
+  /** Keep each reduced axis as length 1. */
+  readonly keepdims?: boolean;
+}
+
+interface QuantileOptions extends MedianOptions {
+  /** How a quantile between two elements is found (NumPy's methods of those names; default 'linear'). */
+  readonly method?: QuantileMethod;
+}
+
+/** x with the reduced axes moved last and merged into one, and the result's shape without and with keepdims. */
+interface Lines {
+  readonly sorted: DeferredArray;
+  readonly n: number;
+  readonly shape: readonly number[];
+  readonly kept: readonly number[];
+}
+
+function sortedLines(fn: string, x: DeferredArray, o: MedianOptions): Lines {
+  noteShapeRead();
+  const ndim = x.ndim;
+  const axes = reducedAxes(fn, o.axis ?? null, ndim);
+  const rest = [...Array(ndim).keys()].filter((a) => !axes.includes(a));
+  const shape = rest.map((a) => x.shape[a]!);
+  const n = axes.reduce((p, a) => p * x.shape[a]!, 1);
+  const kept = x.shape.map((d, a) => (axes.includes(a) ? 1 : d));
+  const moved = axes.every((a, i) => a === rest.length + i) ? x : shaping.transpose(x, [...rest, ...axes]);
+  return { sorted: sort(shaping.reshape(moved, [...shape, n]), { axis: -1 }), n, shape, kept };
+}
+
+/** The sorted lines' elements at position i (one per line). */
+const at = (l: Lines, i: number): DeferredArray => take(l.sorted, wrapNode(scalar(i, 'int32')), { axis: -1 });
+
+/** r, or the line's last element where that is NaN (NumPy's nan check after its partition). */
+function withNaN(l: Lines, r: DeferredArray, dtype: DType): DeferredArray {
+  if (!isFloat(dtype)) return r;
+  const last = at(l, l.n - 1);
+  return where(isnan(last), last, r);
+}
+
+/** NumPy's median: the middle element, or the mean of the middle two; NaN where the line holds one. */
+function median(x: Operand, options?: MedianOptions): DeferredArray {
+  const o = checkOptionKeys<MedianOptions>('median', options, ['axis', 'keepdims']);
+  const a = asArray(x, 'median');
+  const l = sortedLines('median', a, o);
+  // mean's dtype: floats keep theirs, everything else is summed in float64.
+  const float = isFloat(a.dtype) ? a.dtype : 'float64';
+  let r: DeferredArray;
+  if (l.n === 0) {
+    // NumPy: the mean of an empty slice, NaN (with a warning).
+    r = full(l.shape, NaN, { dtype: float });
+  } else {
+    const half = l.n >> 1;
+    const hi = shaping.astype(at(l, half), float);
+    // mean: NumPy's sum starts from its identity, so a -0 sums to +0 (then divided by 1 or 2 in the mean's dtype).
+    r = l.n % 2 === 1 ? add(hi, 0) : divide(add(add(shaping.astype(at(l, half - 1), float), 0), hi), 2);
+    r = withNaN(l, r, a.dtype);
+  }
+  return o.keepdims ? shaping.reshape(r, l.kept) : r;
+}
+
+/** NumPy's quantile: q in [0, 1], a number or an array of them (the result's leading axes). */
+function quantile(x: Operand, q: Operand, options?: QuantileOptions): DeferredArray {
+  return quantiles('quantile', x, q, options, 1);
+}
+
+/** NumPy's percentile: quantile at q / 100, q in [0, 100]. */
+function percentile(x: Operand, q: Operand, options?: QuantileOptions): DeferredArray {
+  return quantiles('percentile', x, q, options, 100);
+}
+
+/** The q values given (numbers), their shape, and how NumPy types them: a lone number is weak, and integers pick elements. */
+interface Qs {
+  readonly values: readonly number[];
+  readonly shape: readonly number[] | undefined;
+  readonly weak: boolean;
+  readonly integers: boolean;
+}
+
+function qsOf(fn: string, q: Operand, scale: number): Qs {
+  if (typeof q === 'number') return { values: [q / scale], shape: undefined, weak: true, integers: scale === 1 && Number.isInteger(q) };
+  const node = anyNode(q, fn, 1);
+  if (isBigInt(node.dtype) || node.dtype === 'bool') throw new DTypeError(`${fn}: q must be numbers; got ${node.dtype}`);
+  const values = Array.from(valuesNow(fn, node), (v) => v / scale);
+  // A list of integers is NumPy's int64 array (elements picked), as is an integer array; a float array is not.
+  const integers = scale === 1 && (Array.isArray(q) ? values.every((v) => Number.isInteger(v)) : !isFloat(node.dtype));
+  return { values, shape: node.shape, weak: false, integers };
+}
+
+function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions | undefined, scale: number): DeferredArray {
+  const o = checkOptionKeys<QuantileOptions>(fn, options, ['axis', 'keepdims', 'method']);
+  const method = o.method ?? 'linear';
+  if (!METHODS.includes(method)) throw new TypeError(`${fn}: method must be one of ${METHODS.join(', ')}; got ${String(method)}`);
+  const a = asArray(x, fn);
+  const qs = qsOf(fn, q, scale);
+  // NumPy's check: 0 <= q <= 1 (NaN fails it).
+  const bad = qs.values.find((v) => !(v >= 0 && v <= 1));
+  if (bad !== undefined) {
+    throw new RangeError(`${fn}: ${scale === 1 ? 'quantiles must be in [0, 1]' : 'percentiles must be in [0, 100]'}; got ${bad * scale}`);
+  }
+  const l = sortedLines(fn, a, o);
+  if (l.n === 0) throw new ShapeError(`${fn} of an empty array (the reduced axes hold no element): NumPy raises IndexError too`);
+  const picks = qs.integers && method === 'linear' ? 'take' : method;
+  if (a.dtype === 'bool' && picks in BLENDS) {
+    throw new DTypeError(`${fn} of a bool array: NumPy's ${method} method subtracts booleans, which it refuses; use astype('int32') first`);
+  }
+  const each = qs.values.map((v) => withNaN(l, one(l, v, picks, qs.weak), a.dtype));
+  const outer = qs.shape ?? [];
+  let r = qs.shape === undefined ? each[0]! : shaping.reshape(shaping.stack(each, { axis: 0 }), [...outer, ...l.shape]);
+  if (o.keepdims) r = shaping.reshape(r, [...outer, ...l.kept]);
+  return r;
+}
+
+/** One quantile of every line, by NumPy's method ('take': an integer q, whose element linear picks). */
+function one(l: Lines, q: number, method: QuantileMethod | 'take', weak: boolean): DeferredArray {
+  if (method === 'take') return at(l, (l.n - 1) * q);
+  if (method in PICKS) return at(l, PICKS[method as keyof typeof PICKS](l.n, q));
+  const vi = BLENDS[method as keyof typeof BLENDS](l.n, q);
+  // _get_indexes: the floor and the next; both the last element from the last on, both the first below it.
+  const last = l.n - 1;
+  let previous = Math.floor(vi);
+  let next = previous + 1;
+  if (vi >= last) previous = next = -1;
+  if (vi < 0) previous = next = 0;
+  // _get_gamma: from the floor as moved (so past the end it is vi + 1, blending the last element with itself).
+  const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : vi - previous;
+  return lerp(at(l, previous < 0 ? last : previous), at(l, next < 0 ? last : next), gamma, weak);
+}
+
+/** np.around: halves to even. */
+function roundHalfEven(v: number): number {
+  const f = Math.floor(v);
+  const d = v - f;
+  return d > 0.5 || (d === 0.5 && f % 2 !== 0) ? f + 1 : f;
+}
+
+/**
+ * NumPy's _lerp(a, b, t): a + (b - a) * t, or b - (b - a) * (1 - t) where
+ * t >= 0.5. A lone q is a Python float to NumPy (weak: float data keep their
+ * dtype); q from an array is a float64 array (strong).
+ */
+function lerp(a: DeferredArray, b: DeferredArray, t: number, weak: boolean): DeferredArray {
+  let diff = subtract(b, a);
+  if (!isFloat(a.dtype)) {
+    // Integers meet a float t in float64: the difference (wrapped in its own dtype, as NumPy's) and the ends converted.
+    diff = shaping.astype(diff, 'float64');
+    a = shaping.astype(a, 'float64');
+    b = shaping.astype(b, 'float64');
+  }
+  const c = (v: number): Operand => (weak ? v : wrapNode(scalar(v, 'float64')));
+  return t >= 0.5 ? subtract(b, multiply(diff, c(1 - t))) : add(a, multiply(diff, c(t)));
+}
+
+function asArray(x: Operand, fn: string): DeferredArray {
+  return x instanceof DeferredArray ? x : wrapNode(anyNode(x, fn));
+}
+
+export { median, quantile, percentile };
+export type { MedianOptions, QuantileOptions, QuantileMethod };

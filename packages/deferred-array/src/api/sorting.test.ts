@@ -1,0 +1,165 @@
+// sort, argsort, searchsorted, median, quantile and percentile against NumPy 2
+// (test/vectors/sorting.json, made by scripts/numpy/gen_sorting.py), bit for
+// bit (-0 and NaN told apart from 0 and numbers), on both backends and with 1
+// and 2 workers; then the cases the vectors do not hold.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import * as da from '../index.js';
+import type { DType } from '../ir/dtypes.js';
+
+type Raw = string | number;
+interface Arr { readonly dtype: string; readonly shape: readonly number[]; readonly data: readonly Raw[] }
+type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] };
+interface Case {
+  readonly fn: 'sort' | 'argsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile';
+  readonly x: Arr;
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly v?: Arr;
+  readonly q?: Q;
+  readonly out: Arr;
+}
+
+const vectors = JSON.parse(readFileSync(new URL('../../test/vectors/sorting.json', import.meta.url), 'utf8')) as { readonly cases: readonly Case[] };
+
+/** Floats decoded from the hex of their bits, integers from decimal strings. */
+function decode(r: Raw, dtype: string): number | bigint {
+  if (dtype === 'float64') return new Float64Array(new BigUint64Array([BigInt(`0x${r}`)]).buffer)[0]!;
+  if (dtype === 'float32') return new Float32Array(new Uint32Array([Number(`0x${r}`)]).buffer)[0]!;
+  if (dtype === 'int64' || dtype === 'uint64') return BigInt(r);
+  return Number(r);
+}
+
+function input(a: Arr): da.DeferredArray {
+  const values = a.data.map((r) => decode(r, a.dtype));
+  if (a.dtype === 'bool') return da.array(values.map((v) => v !== 0), { dtype: 'bool' }).reshape(a.shape);
+  const ctor = { float64: Float64Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array, int8: Int8Array, uint8: Uint8Array }[a.dtype]!;
+  return da.wrap((ctor as unknown as { from(v: unknown[]): Float64Array }).from(values)).reshape(a.shape);
+}
+
+/** A value as a string that tells -0 from 0 and any NaN from a number. */
+const show = (v: unknown): string => (typeof v === 'number' && Object.is(v, -0) ? '-0' : typeof v === 'boolean' ? String(Number(v)) : String(v));
+
+function valuesOf(r: da.StdNdarray): string[] {
+  const n = r.shape.reduce((p: number, d: number) => p * d, 1);
+  return Array.from({ length: n }, (_, i) => show(r.iget(i)));
+}
+
+/** NumPy's positions are intp (int64); ours are int32 (an axis is below 2^31). */
+const ourDType = (fn: Case['fn'], numpy: string): string => (numpy === 'int64' && (fn === 'argsort' || fn === 'searchsorted') ? 'int32' : numpy);
+
+function qOf(q: Q): number | da.DeferredArray | number[] {
+  if ('number' in q) return q.number;
+  // A list of integers, as NumPy's int64 array of them (q.shape is 1-d here).
+  if ('ints' in q) return [...q.ints];
+  return da.wrap(Float64Array.from(q.floats)).reshape(q.shape);
+}
+
+function run(c: Case): da.DeferredArray {
+  const x = input(c.x);
+  const o = { ...c.options } as Record<string, unknown>;
+  switch (c.fn) {
+    case 'sort': return da.sort(x, o);
+    case 'argsort': return da.argsort(x, o);
+    case 'searchsorted': {
+      if (o['sorter']) o['sorter'] = input(o['sorter'] as Arr);
+      return da.searchsorted(x, input(c.v!), o);
+    }
+    case 'median': return da.median(x, o);
+    case 'quantile': return da.quantile(x, qOf(c.q!), o);
+    case 'percentile': return da.percentile(x, qOf(c.q!), o);
+  }
+}
+
+const label = (c: Case): string => `${c.fn} ${c.x.dtype} [${c.x.shape.join(',')}] ${JSON.stringify(c.options).slice(0, 60)}${c.q ? ` q ${JSON.stringify(c.q).slice(0, 40)}` : ''}`;
+
+describe.each([
+  ['wasm, 1 worker', { backend: 'wasm', threads: 1 }],
+  ['wasm, 2 workers', { backend: 'wasm', threads: 2 }],
+  ['reference', { backend: 'reference' }],
+] as const)('sorting and quantiles against NumPy (%s)', (_, config) => {
+  const before = da.configure();
+  afterAll(() => { da.configure({ backend: before.backend, threads: before.threads }); });
+
+  test.each(vectors.cases.map((c, i) => [i, label(c), c] as const))('case %i: %s', async (_i, _l, c) => {
+    da.configure(config);
+    const y = run(c);
+    expect(y.dtype).toBe(ourDType(c.fn, c.out.dtype));
+    expect(y.shape).toEqual(c.out.shape);
+    // A quantile or median picked from among equal -0 and +0 has NumPy's partition's sign, which its
+    // unstable selection leaves unspecified; sorts are stable, and their zeros are compared by sign.
+    const zero = c.fn === 'sort' || c.fn === 'argsort' || c.fn === 'searchsorted' ? show : (v: unknown): string => (v === 0 ? '0' : show(v));
+    const expected = c.out.data.map((r) => zero(c.out.dtype === 'bool' ? Number(r) : decode(r, c.out.dtype)));
+    const got = await y.execute() as da.StdNdarray;
+    expect(valuesOf(got).map((v) => (v === '-0' ? zero(-0) : v))).toEqual(expected);
+  });
+});
+
+describe('sorting: beyond the vectors', () => {
+  test('sorted values keep their bits: each -0 and NaN payload in its place among its equals', () => {
+    const bits = new BigUint64Array([0x7ff8000000000001n, 0x8000000000000000n, 0x3ff0000000000000n, 0n, 0xfff8000000000002n, 0x8000000000000000n]);
+    const x = new Float64Array(bits.buffer);
+    const r = da.sort(da.wrap(x)).executeSync();
+    const out = new BigUint64Array(Float64Array.from(r.data as Float64Array).buffer);
+    // -0, 0, -0 in their order, then 1, then the NaNs in their order (the payload and sign kept).
+    expect(Array.from(out, (b) => b.toString(16))).toEqual(['8000000000000000', '0', '8000000000000000', '3ff0000000000000', '7ff8000000000001', 'fff8000000000002']);
+  });
+
+  test.each([2, 47, 48, 49, 1000, 5000])('argsort of %i elements is stable and orders as sort does (radix and insertion paths)', (n) => {
+    const x = Float64Array.from({ length: n }, (_, i) => ((i * 7919) % 13) - 6 + (i % 5 === 0 ? -0 : 0));
+    x[n >> 1] = NaN;
+    const order = Array.from(da.argsort(da.wrap(x)).executeSync().data as Int32Array);
+    const expected = Array.from(x.keys()).sort((i, j) => {
+      const a = x[i]!;
+      const b = x[j]!;
+      if (a !== a) return b !== b ? i - j : 1;
+      if (b !== b) return -1;
+      return a === b ? i - j : a - b;
+    });
+    expect(order).toEqual(expected);
+    const sorted = Array.from(da.sort(da.wrap(x)).executeSync().data as Float64Array, show);
+    expect(sorted).toEqual(expected.map((i) => show(x[i])));
+  });
+
+  test('sorting fuses with the work around it, and its result feeds more work', async () => {
+    const x = da.wrap(Float64Array.of(3, 1, 2, 5, 4));
+    const y = da.sort(x.mul(-1)).add(10);
+    expect(Array.from((await y.execute()).data as Float64Array)).toEqual([5, 6, 7, 8, 9]);
+    expect(Array.from((await da.take(x, da.argsort(x)).execute()).data as Float64Array)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  test('a compiled function sorts and takes quantiles at each size it is called with', async () => {
+    const n = da.size('n');
+    const f = da.compile((x: da.DeferredArray) => da.median(da.sort(x)), [da.placeholder([n], 'float64')]);
+    expect(Number(((await f(Float64Array.of(3, 1, 2))) as da.StdNdarray).get())).toBe(2);
+    expect(Number(((await f(Float64Array.of(4, 1, 3, 2))) as da.StdNdarray).get())).toBe(2.5);
+  });
+
+  test('errors say what was wrong', () => {
+    const x = da.wrap(Float64Array.of(1, 2, 3));
+    expect(() => da.sort(x, { axis: 1 })).toThrow(/axis 1 is out of bounds/);
+    expect(() => da.sort(x, { kind: 'bogus' as never })).toThrow(/kind must be one of/);
+    expect(() => da.sort(x, { order: 'x' } as never)).toThrow(/unknown option 'order'/);
+    expect(() => da.searchsorted(x.reshape([3, 1]), 1)).toThrow(/must be 1-d/);
+    expect(() => da.searchsorted(x, 1, { side: 'middle' as never })).toThrow(/side must be 'left' or 'right'/);
+    expect(() => da.searchsorted(x, 1, { sorter: da.wrap(Int32Array.of(0, 1)) })).toThrow(/sorter must be 1-d and as long as a \(3\)/);
+    expect(() => da.quantile(x, 1.5)).toThrow(/quantiles must be in \[0, 1\]; got 1.5/);
+    expect(() => da.percentile(x, [10, 101])).toThrow(/percentiles must be in \[0, 100\]; got 101/);
+    expect(() => da.quantile(x, NaN)).toThrow(/must be in \[0, 1\]/);
+    expect(() => da.quantile(x, 0.5, { method: 'inverted_cdf' as never })).toThrow(/method must be one of/);
+    expect(() => da.quantile(da.wrap(new Float64Array(0)), 0.5)).toThrow(/empty array/);
+    expect(() => da.quantile(da.array([true, false]), 0.5)).toThrow(/bool array.*astype\('int32'\)/);
+    expect(() => da.median(x, { axis: [0, 0] })).toThrow(/axis/);
+  });
+
+  test('sort of a 0-d array: axis null gives one element, an axis is out of bounds (as NumPy)', () => {
+    expect(Array.from(da.sort(da.array(5), { axis: null }).executeSync().data as Float64Array)).toEqual([5]);
+    expect(() => da.sort(da.array(5))).toThrow(/out of bounds/);
+  });
+
+  test('every dtype sorts (one check per dtype that the vectors do not cover)', () => {
+    for (const dtype of ['uint16'] as DType[]) {
+      const y = da.sort(da.array([3, 65535, 0, 7], { dtype }));
+      expect(Array.from(y.executeSync().data as Uint16Array)).toEqual([0, 3, 7, 65535]);
+    }
+  });
+});

@@ -1,0 +1,154 @@
+#!/usr/bin/python3
+"""Generate NumPy reference vectors for sort, argsort, searchsorted, median,
+quantile and percentile.
+
+Run from the repository root with NumPy 2.x:
+
+    python3 scripts/numpy/gen_sorting.py
+
+Writes packages/deferred-array/test/vectors/sorting.json: a list of cases
+
+    {"fn": name, "x": array, "options": {...}, "q" or "v": operand, "out": array}
+
+where an array is {"dtype", "shape", "data"} and data holds each element:
+floats as the hex of their IEEE bits (16 digits float64, 8 float32), integers
+as decimal strings (exact past 2**53), bools as 0 or 1. A q is
+{"number": value} (a Python scalar: NumPy's weak q), {"ints": [...], "shape"}
+(a list of Python ints: an int64 array) or {"floats": [...], "shape"} (a
+float64 array). Sorts use kind='stable': the package's order is the stable one.
+"""
+import json
+import sys
+import warnings
+
+import numpy as np
+
+OUT = 'packages/deferred-array/test/vectors/sorting.json'
+rng = np.random.default_rng(20261127)
+
+
+def enc(v, dt):
+    if dt.kind == 'f':
+        return np.array(v, dtype=dt).view(np.uint64 if dt.itemsize == 8 else np.uint32).item().to_bytes(dt.itemsize, 'big').hex()
+    if dt.kind == 'b':
+        return int(bool(v))
+    return str(int(v))
+
+
+def arr(a):
+    a = np.asarray(a)
+    return {'dtype': a.dtype.name, 'shape': list(a.shape), 'data': [enc(v, a.dtype) for v in a.ravel()]}
+
+
+SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 5e-324, -5e-324, 1.0, -1.0, 2.5, 2.5, -0.0, 0.0, np.nan, 1e308, -1e-300]
+
+
+def floats(n, dtype):
+    base = rng.integers(-20, 20, n).astype(np.float64) / 4  # many repeats, some -0 after the product below
+    base[rng.random(n) < 0.1] *= -0.0
+    k = min(n, len(SPECIAL))
+    idx = rng.choice(n, k, replace=False) if n else []
+    base[idx] = SPECIAL[:k]
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return base.astype(dtype)
+
+
+def ints(n, dtype):
+    info = np.iinfo(dtype)
+    a = rng.integers(-5, 6, n).astype(np.int64)
+    a = np.clip(a, info.min, info.max).astype(dtype)
+    ext = np.array([info.min, info.max, 0, info.max - 1, info.min + 1], dtype=dtype)
+    k = min(n, len(ext))
+    if k:
+        a[rng.choice(n, k, replace=False)] = ext[:k]
+    return a
+
+
+def data(n, dtype):
+    dt = np.dtype(dtype)
+    if dt.kind == 'f':
+        return floats(n, dt)
+    if dt.kind == 'b':
+        return rng.random(n) < 0.5
+    return ints(n, dt)
+
+
+cases = []
+
+
+def case(fn, x, out, options=None, **operands):
+    c = {'fn': fn, 'x': arr(x), 'options': options or {}}
+    c.update(operands)
+    c['out'] = arr(out)
+    cases.append(c)
+
+
+SORT_DTYPES = ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint8', 'int8', 'bool']
+SHAPES = [((0,), [-1]), ((1,), [-1]), ((5,), [-1, None]), ((47,), [-1]), ((49,), [0]), ((130,), [-1]), ((4, 7), [0, 1, -1, None]), ((2, 3, 52), [1, 2, 0])]
+for dtype in SORT_DTYPES:
+    for shape, axes in SHAPES:
+        x = data(int(np.prod(shape)), dtype).reshape(shape)
+        for axis in axes:
+            for fn, f in (('sort', np.sort), ('argsort', np.argsort)):
+                case(fn, x, f(x, axis=axis, kind='stable'), {'axis': axis})
+
+# searchsorted: a sorted 1-d array (NaN last), values around and between its elements.
+for dtype in ['float64', 'float32', 'int32', 'int64', 'uint8']:
+    a = np.sort(data(40, dtype), kind='stable')
+    v = data(30, dtype)
+    for side in ('left', 'right'):
+        case('searchsorted', a, np.searchsorted(a, v, side=side), {'side': side}, v=arr(v))
+    perm = rng.permutation(len(a))
+    shuffled = a[perm]
+    sorter = np.argsort(shuffled, kind='stable').astype(np.int32)
+    case('searchsorted', shuffled, np.searchsorted(shuffled, v, sorter=sorter), {'sorter': arr(sorter)}, v=arr(v))
+a = np.array([1, 2, 2, 5], dtype=np.int32)
+v = np.array([[1.5, 2.0], [-np.inf, np.nan]])
+case('searchsorted', a, np.searchsorted(a, v), {}, v=arr(v))
+case('searchsorted', np.array([], dtype=np.float64), np.searchsorted(np.array([], dtype=np.float64), np.array([1.0])), {}, v=arr(np.array([1.0])))
+
+# median: odd and even lines, NaN, ints, float32, bool, empty, axes and keepdims.
+with warnings.catch_warnings():
+    warnings.simplefilter('ignore')
+    for dtype in ['float64', 'float32', 'int32', 'int64', 'uint8', 'bool']:
+        for shape, axes in [((7,), [None]), ((8,), [None]), ((5, 6), [0, 1, None, (0, 1)]), ((3, 4, 5), [2, (0, 2)])]:
+            x = data(int(np.prod(shape)), dtype).reshape(shape)
+            if np.dtype(dtype).kind == 'f':
+                x = np.where(np.isnan(x), 1.5, x).astype(dtype)  # NaN cases below, one per line
+            for axis in axes:
+                for keepdims in (False, True):
+                    case('median', x, np.asarray(np.median(x, axis=axis, keepdims=keepdims)), {'axis': list(axis) if isinstance(axis, tuple) else axis, 'keepdims': keepdims})
+    x = np.array([[1.0, np.nan, 3.0, 4.0], [4.0, 3.0, 2.0, 1.0], [np.inf, -np.inf, 0.0, -0.0]])
+    case('median', x, np.median(x, axis=1), {'axis': 1})
+    case('median', x, np.asarray(np.median(x)), {})
+    case('median', np.zeros((3, 0)), np.median(np.zeros((3, 0)), axis=1), {'axis': 1})
+    for x in (np.array([-0.0]), np.array([-0.0, -0.0]), np.float32([-0.0, 1, -0.0])):
+        case('median', x, np.asarray(np.median(x)), {})
+
+    # quantile and percentile: every method, weak and array q, integer q.
+    METHODS = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf']
+    qs = np.array([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
+    for dtype in ['float64', 'float32', 'int32', 'int64', 'uint8']:
+        x = data(6 * 11, dtype).reshape(6, 11)
+        if np.dtype(dtype).kind == 'f':
+            x = np.where(np.isnan(x), 0.5, x).astype(dtype)
+            x[2, 3] = np.nan
+        for method in METHODS:
+            case('quantile', x, np.quantile(x, qs, axis=1, method=method), {'axis': 1, 'method': method}, q={'floats': list(qs), 'shape': [len(qs)]})
+            case('quantile', x, np.asarray(np.quantile(x, 0.3, axis=0, method=method)), {'axis': 0, 'method': method}, q={'number': 0.3})
+        case('quantile', x, np.asarray(np.quantile(x, 0.65)), {}, q={'number': 0.65})
+        case('quantile', x, np.quantile(x, [0, 1], axis=1), {'axis': 1}, q={'ints': [0, 1], 'shape': [2]})
+        case('quantile', x, np.asarray(np.quantile(x, 1, axis=0, keepdims=True)), {'axis': 0, 'keepdims': True}, q={'number': 1})
+        case('quantile', x, np.quantile(x, np.array([[0.2, 0.4], [0.6, 0.8]]), axis=(0, 1), keepdims=True),
+             {'axis': [0, 1], 'keepdims': True}, q={'floats': [0.2, 0.4, 0.6, 0.8], 'shape': [2, 2]})
+        case('percentile', x, np.asarray(np.percentile(x, 30, axis=1)), {'axis': 1}, q={'number': 30})
+        case('percentile', x, np.asarray(np.percentile(x, 12.5)), {}, q={'number': 12.5})
+        case('percentile', x, np.percentile(x, [10, 90], axis=0, method='nearest'), {'axis': 0, 'method': 'nearest'}, q={'ints': [10, 90], 'shape': [2]})
+    # NumPy's blend of an infinite end with itself: NaN at q = 1.0 (a float), the element at q = 1 (an int).
+    x = np.array([1.0, 2.0, np.inf])
+    case('quantile', x, np.quantile(x, np.array([1.0])), {}, q={'floats': [1.0], 'shape': [1]})
+    case('quantile', x, np.asarray(np.quantile(x, 1)), {}, q={'number': 1})
+
+json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
+print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)
