@@ -93,6 +93,17 @@ for dtype in SORT_DTYPES:
             for fn, f in (('sort', np.sort), ('argsort', np.argsort)):
                 case(fn, x, f(x, axis=axis, kind='stable'), {'axis': axis})
 
+# lexsort: keys of several dtypes, the last deciding first; 2-d keys along either axis.
+for dtypes in (['float64', 'int32'], ['int32', 'float32', 'uint8'], ['int64', 'bool']):
+    keys = [data(60, d) for d in dtypes]
+    for k in keys:
+        if k.dtype.kind != 'b':
+            k[:] = k[rng.integers(0, 6, 60)]  # many ties, so later keys decide
+    cases.append({'fn': 'lexsort', 'keys': [arr(k) for k in keys], 'x': arr(keys[0]), 'options': {}, 'out': arr(np.lexsort(keys))})
+    grid = [k.reshape(6, 10) for k in keys]
+    for axis in (0, -1):
+        cases.append({'fn': 'lexsort', 'keys': [arr(k) for k in grid], 'x': arr(grid[0]), 'options': {'axis': axis}, 'out': arr(np.lexsort(grid, axis=axis))})
+
 # searchsorted: a sorted 1-d array (NaN last), values around and between its elements.
 for dtype in ['float64', 'float32', 'int32', 'int64', 'uint8']:
     a = np.sort(data(40, dtype), kind='stable')
@@ -145,6 +156,15 @@ with warnings.catch_warnings():
         case('percentile', x, np.asarray(np.percentile(x, 30, axis=1)), {'axis': 1}, q={'number': 30})
         case('percentile', x, np.asarray(np.percentile(x, 12.5)), {}, q={'number': 12.5})
         case('percentile', x, np.percentile(x, [10, 90], axis=0, method='nearest'), {'axis': 0, 'method': 'nearest'}, q={'ints': [10, 90], 'shape': [2]})
+    # A float32 q: NumPy computes its indices and gammas in float32, and the result's dtype promotes with it.
+    q32 = np.array([0.0, 0.3, 0.5, 0.7, 1.0], dtype=np.float32)
+    for dtype in ['float32', 'float64', 'int16', 'int32', 'uint8']:
+        x = data(2 * 13, dtype).reshape(2, 13)
+        if np.dtype(dtype).kind == 'f':
+            x = np.where(np.isnan(x), 0.25, x).astype(dtype)
+        for method in ['linear', 'hazen', 'midpoint', 'nearest']:
+            case('quantile', x, np.quantile(x, q32, axis=1, method=method), {'axis': 1, 'method': method}, q={'float32': [float(v) for v in q32], 'shape': [5]})
+        case('percentile', x, np.percentile(x, q32 * 100, axis=1), {'axis': 1}, q={'float32': [float(v) for v in q32 * 100], 'shape': [5]})
     # NumPy's blend of an infinite end with itself: NaN at q = 1.0 (a float), the element at q = 1 (an int).
     x = np.array([1.0, 2.0, np.inf])
     case('quantile', x, np.quantile(x, np.array([1.0])), {}, q={'floats': [1.0], 'shape': [1]})

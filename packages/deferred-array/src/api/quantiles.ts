@@ -8,9 +8,9 @@
 import { scalar } from '../ir/build-elementwise.js';
 import { isBigInt, isFloat } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import { DTypeError, ShapeError } from '../ir/errors.js';
+import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
-import { noteShapeRead } from '../ir/symbols.js';
+import { noteShapeRead, tracingNow } from '../ir/symbols.js';
 import { reducedAxes } from '../ir/build-reduce.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { full } from './creation.js';
@@ -23,25 +23,33 @@ import type { Operand } from './ufunc.js';
 
 const { add, subtract, multiply, divide, isnan } = UFUNCS;
 
+/** Arithmetic in q's float dtype: NumPy computes an array q's virtual indices and gammas in its dtype (float32 rounds each step). */
+type Round = (v: number) => number;
+const EXACT: Round = (v) => v;
+
 /** NumPy's virtual index (Hyndman and Fan) with plotting positions alpha and beta: _compute_virtual_index. */
-const plotted = (alpha: number, beta: number) => (n: number, q: number): number => n * q + (alpha + q * (1 - alpha - beta)) - 1;
+const plotted = (alpha: number, beta: number) => (n: number, q: number, r: Round): number =>
+  r(r(r(r(n) * q) + r(r(alpha) + r(q * r(1 - alpha - beta)))) - 1);
 
 /** The methods that blend two neighbours, by their virtual index of quantile q in n elements. */
 const BLENDS = {
-  linear: (n: number, q: number): number => (n - 1) * q,
+  linear: (n: number, q: number, r: Round): number => r(r(n - 1) * q),
   hazen: plotted(0.5, 0.5),
   weibull: plotted(0, 0),
   median_unbiased: plotted(1 / 3.0, 1 / 3.0),
   normal_unbiased: plotted(3 / 8.0, 3 / 8.0),
   interpolated_inverted_cdf: plotted(0, 1),
-  midpoint: (n: number, q: number): number => 0.5 * (Math.floor((n - 1) * q) + Math.ceil((n - 1) * q)),
+  midpoint: (n: number, q: number, r: Round): number => {
+    const v = r(r(n - 1) * q);
+    return r(0.5 * r(Math.floor(v) + Math.ceil(v)));
+  },
 } as const;
 
 /** The methods that pick one element, by its position. */
 const PICKS = {
-  lower: (n: number, q: number): number => Math.floor((n - 1) * q),
-  higher: (n: number, q: number): number => Math.ceil((n - 1) * q),
-  nearest: (n: number, q: number): number => roundHalfEven((n - 1) * q),
+  lower: (n: number, q: number, r: Round): number => Math.floor(r(r(n - 1) * q)),
+  higher: (n: number, q: number, r: Round): number => Math.ceil(r(r(n - 1) * q)),
+  nearest: (n: number, q: number, r: Round): number => roundHalfEven(r(r(n - 1) * q)),
 } as const;
 
 type QuantileMethod = keyof typeof BLENDS | keyof typeof PICKS;
@@ -120,22 +128,44 @@ function percentile(x: Operand, q: Operand, options?: QuantileOptions): Deferred
   return quantiles('percentile', x, q, options, 100);
 }
 
-/** The q values given (numbers), their shape, and how NumPy types them: a lone number is weak, and integers pick elements. */
+/** The q values given (divided by 100 for percentile, in q's dtype), their shape, and how NumPy types them. */
 interface Qs {
   readonly values: readonly number[];
+  /** The values as given, for messages. */
+  readonly given: readonly number[];
   readonly shape: readonly number[] | undefined;
+  /** A lone number: NumPy's weak Python float (float data keep their dtype). */
   readonly weak: boolean;
+  /** Integers (a number, a list or an integer array): quantile picks elements, as NumPy's int q does. */
   readonly integers: boolean;
+  /** The dtype NumPy computes indices and gammas in: float32 for a float32 q, else float64. */
+  readonly dtype: 'float32' | 'float64';
 }
 
 function qsOf(fn: string, q: Operand, scale: number): Qs {
-  if (typeof q === 'number') return { values: [q / scale], shape: undefined, weak: true, integers: scale === 1 && Number.isInteger(q) };
+  if (typeof q === 'number') return { values: [q / scale], given: [q], shape: undefined, weak: true, integers: scale === 1 && Number.isInteger(q), dtype: 'float64' };
   const node = anyNode(q, fn, 1);
   if (isBigInt(node.dtype) || node.dtype === 'bool') throw new DTypeError(`${fn}: q must be numbers; got ${node.dtype}`);
-  const values = Array.from(valuesNow(fn, node), (v) => v / scale);
-  // A list of integers is NumPy's int64 array (elements picked), as is an integer array; a float array is not.
-  const integers = scale === 1 && (Array.isArray(q) ? values.every((v) => Number.isInteger(v)) : !isFloat(node.dtype));
-  return { values, shape: node.shape, weak: false, integers };
+  if (node.shape.length > 2) throw new ShapeError(`${fn}: q has ${node.shape.length} axes; NumPy takes a number or an array of at most 2 axes`);
+  let given: number[];
+  let integers: boolean;
+  if (Array.isArray(q) || ArrayBuffer.isView(q)) {
+    // A list or typed array is read as it is (so a compiled function can take one); a list of integers is NumPy's int64 array.
+    given = (Array.isArray(q) ? (q as unknown[]).flat(Infinity) : Array.from(q as ArrayLike<number>)).map(Number);
+    integers = Array.isArray(q) ? given.every((v) => Number.isInteger(v)) : !isFloat(node.dtype);
+  } else {
+    if (tracingNow()) {
+      throw new NotSupportedError(`${fn} reads q's values to know where to look, which a compiled function cannot do while it is traced; ` +
+        'pass q as a number or a list, or compute the quantiles outside da.compile');
+    }
+    given = Array.from(valuesNow(fn, node));
+    integers = !isFloat(node.dtype);
+  }
+  const dtype = node.dtype === 'float32' ? 'float32' : 'float64';
+  const r: Round = dtype === 'float32' ? Math.fround : EXACT;
+  // percentile: np.true_divide(q, 100) in q's float dtype (an integer q gives float64).
+  const values = given.map((v) => (scale === 1 ? v : r(v / scale)));
+  return { values, given, shape: node.shape, weak: false, integers: scale === 1 && integers, dtype };
 }
 
 function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions | undefined, scale: number): DeferredArray {
@@ -145,9 +175,9 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   const a = asArray(x, fn);
   const qs = qsOf(fn, q, scale);
   // NumPy's check: 0 <= q <= 1 (NaN fails it).
-  const bad = qs.values.find((v) => !(v >= 0 && v <= 1));
-  if (bad !== undefined) {
-    throw new RangeError(`${fn}: ${scale === 1 ? 'quantiles must be in [0, 1]' : 'percentiles must be in [0, 100]'}; got ${bad * scale}`);
+  const bad = qs.values.findIndex((v) => !(v >= 0 && v <= 1));
+  if (bad >= 0) {
+    throw new RangeError(`${fn}: ${scale === 1 ? 'quantiles must be in [0, 1]' : 'percentiles must be in [0, 100]'}; got ${qs.given[bad]}`);
   }
   const l = sortedLines(fn, a, o);
   if (l.n === 0) throw new ShapeError(`${fn} of an empty array (the reduced axes hold no element): NumPy raises IndexError too`);
@@ -155,7 +185,7 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   if (a.dtype === 'bool' && picks in BLENDS) {
     throw new DTypeError(`${fn} of a bool array: NumPy's ${method} method subtracts booleans, which it refuses; use astype('int32') first`);
   }
-  const each = qs.values.map((v) => withNaN(l, one(l, v, picks, qs.weak), a.dtype));
+  const each = qs.values.map((v) => withNaN(l, one(l, v, picks, qs), a.dtype));
   const outer = qs.shape ?? [];
   let r = qs.shape === undefined ? each[0]! : shaping.reshape(shaping.stack(each, { axis: 0 }), [...outer, ...l.shape]);
   if (o.keepdims) r = shaping.reshape(r, [...outer, ...l.kept]);
@@ -163,19 +193,20 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
 }
 
 /** One quantile of every line, by NumPy's method ('take': an integer q, whose element linear picks). */
-function one(l: Lines, q: number, method: QuantileMethod | 'take', weak: boolean): DeferredArray {
+function one(l: Lines, q: number, method: QuantileMethod | 'take', qs: Qs): DeferredArray {
+  const r: Round = qs.dtype === 'float32' ? Math.fround : EXACT;
   if (method === 'take') return at(l, (l.n - 1) * q);
-  if (method in PICKS) return at(l, PICKS[method as keyof typeof PICKS](l.n, q));
-  const vi = BLENDS[method as keyof typeof BLENDS](l.n, q);
+  if (method in PICKS) return at(l, PICKS[method as keyof typeof PICKS](l.n, q, r));
+  const vi = BLENDS[method as keyof typeof BLENDS](l.n, q, r);
   // _get_indexes: the floor and the next; both the last element from the last on, both the first below it.
   const last = l.n - 1;
   let previous = Math.floor(vi);
   let next = previous + 1;
-  if (vi >= last) previous = next = -1;
+  if (vi >= r(last)) previous = next = -1;
   if (vi < 0) previous = next = 0;
   // _get_gamma: from the floor as moved (so past the end it is vi + 1, blending the last element with itself).
-  const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : vi - previous;
-  return lerp(at(l, previous < 0 ? last : previous), at(l, next < 0 ? last : next), gamma, weak);
+  const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : r(vi - previous);
+  return lerp(at(l, previous < 0 ? last : previous), at(l, next < 0 ? last : next), gamma, qs);
 }
 
 /** np.around: halves to even. */
@@ -187,19 +218,21 @@ function roundHalfEven(v: number): number {
 
 /**
  * NumPy's _lerp(a, b, t): a + (b - a) * t, or b - (b - a) * (1 - t) where
- * t >= 0.5. A lone q is a Python float to NumPy (weak: float data keep their
- * dtype); q from an array is a float64 array (strong).
+ * t >= 0.5. A lone q is a Python float to NumPy (weak: float data keep
+ * their dtype, integers meet it in float64); q from an array is an array of
+ * its float dtype (strong: the dtypes promote as NumPy's do).
  */
-function lerp(a: DeferredArray, b: DeferredArray, t: number, weak: boolean): DeferredArray {
+function lerp(a: DeferredArray, b: DeferredArray, t: number, qs: Qs): DeferredArray {
   let diff = subtract(b, a);
-  if (!isFloat(a.dtype)) {
-    // Integers meet a float t in float64: the difference (wrapped in its own dtype, as NumPy's) and the ends converted.
+  if (qs.weak && !isFloat(a.dtype)) {
+    // The difference wraps in the integers' own dtype, as NumPy's; then everything meets the float in float64.
     diff = shaping.astype(diff, 'float64');
     a = shaping.astype(a, 'float64');
     b = shaping.astype(b, 'float64');
   }
-  const c = (v: number): Operand => (weak ? v : wrapNode(scalar(v, 'float64')));
-  return t >= 0.5 ? subtract(b, multiply(diff, c(1 - t))) : add(a, multiply(diff, c(t)));
+  const r: Round = qs.dtype === 'float32' ? Math.fround : EXACT;
+  const c = (v: number): Operand => (qs.weak ? v : wrapNode(scalar(v, qs.dtype)));
+  return t >= 0.5 ? subtract(b, multiply(diff, c(r(1 - t)))) : add(a, multiply(diff, c(t)));
 }
 
 function asArray(x: Operand, fn: string): DeferredArray {

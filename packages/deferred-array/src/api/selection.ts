@@ -8,7 +8,9 @@
 // executeSync() would. What they select from stays deferred and is gathered
 // when it runs. Integer indices need no values (the result has their shape),
 // and x.set(mask, scalar) needs none either: it is a fused where().
-import { isBigInt } from '../ir/dtypes.js';
+import { dtypeInfo, isBigInt } from '../ir/dtypes.js';
+import type { TypedArray } from '../ir/dtypes.js';
+import type { Dense } from '../core/dense.js';
 import { readsMapped } from '../ir/mapped.js';
 import { isInteger } from '../ir/dtypes.js';
 import { NotSupportedError, ShapeError } from '../ir/errors.js';
@@ -64,6 +66,26 @@ function valuesNow(fn: string, x: Node): ArrayLike<number> {
   // int64 and uint64 values as numbers: indices and counts past 2^53 are out of any range anyway, and zero stays zero.
   if (contiguous && !isBigInt(x.dtype)) return nd.data as ArrayLike<number>;
   return Array.from({ length: sizeOf(nd.shape) }, (_, i) => Number(nd.iget(i)));
+}
+
+/**
+ * x's values now as a Dense of its own dtype, row-major and contiguous (bools
+ * as 0/1 bytes, int64 as bigints), for the functions whose results' shapes
+ * are facts about the data. Refused where valuesNow is.
+ */
+function denseNow(fn: string, x: Node): Dense {
+  if (tracingNow()) {
+    throw new NotSupportedError(`${fn} reads its operands' values to know the result's length, which a compiled function cannot do while it is traced; call it outside da.compile`);
+  }
+  if (readsMapped([x])) {
+    throw new NotSupportedError(`${fn} reads its operands' values when it is called; this one reads an array loaded with mmapMode or from fromZarr, ` +
+      `whose values are read only by an await: compute it first (await x.execute()) and pass that`);
+  }
+  const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
+  const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));
+  if (contiguous && ArrayBuffer.isView(nd.data)) return { dtype: x.dtype, shape: x.shape, data: nd.data as TypedArray };
+  const ctor = dtypeInfo(x.dtype).ctor as unknown as { from(v: ArrayLike<unknown>): TypedArray };
+  return { dtype: x.dtype, shape: x.shape, data: ctor.from(Array.from({ length: sizeOf(nd.shape) }, (_, i) => nd.iget(i))) };
 }
 
 const makeUint8 = (x: Node): Node => nodeOf(wrapNode(x).astype('uint8'));
@@ -214,5 +236,5 @@ function repeatIndices(counts: readonly number[]): Node {
   return int32Source(out);
 }
 
-export { take, nonzero, compress, get, setMask, repeatIndices, valuesNow };
+export { take, nonzero, compress, get, setMask, repeatIndices, valuesNow, denseNow };
 export type { TakeOptions };

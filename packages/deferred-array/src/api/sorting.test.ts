@@ -9,9 +9,11 @@ import type { DType } from '../ir/dtypes.js';
 
 type Raw = string | number;
 interface Arr { readonly dtype: string; readonly shape: readonly number[]; readonly data: readonly Raw[] }
-type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] };
+type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] }
+  | { readonly float32: readonly number[]; readonly shape: readonly number[] };
 interface Case {
-  readonly fn: 'sort' | 'argsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile';
+  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile';
+  readonly keys?: readonly Arr[];
   readonly x: Arr;
   readonly options: Readonly<Record<string, unknown>>;
   readonly v?: Arr;
@@ -45,12 +47,13 @@ function valuesOf(r: da.StdNdarray): string[] {
 }
 
 /** NumPy's positions are intp (int64); ours are int32 (an axis is below 2^31). */
-const ourDType = (fn: Case['fn'], numpy: string): string => (numpy === 'int64' && (fn === 'argsort' || fn === 'searchsorted') ? 'int32' : numpy);
+const ourDType = (fn: Case['fn'], numpy: string): string => (numpy === 'int64' && (fn === 'argsort' || fn === 'lexsort' || fn === 'searchsorted') ? 'int32' : numpy);
 
 function qOf(q: Q): number | da.DeferredArray | number[] {
   if ('number' in q) return q.number;
   // A list of integers, as NumPy's int64 array of them (q.shape is 1-d here).
   if ('ints' in q) return [...q.ints];
+  if ('float32' in q) return da.wrap(Float32Array.from(q.float32)).reshape(q.shape);
   return da.wrap(Float64Array.from(q.floats)).reshape(q.shape);
 }
 
@@ -60,6 +63,7 @@ function run(c: Case): da.DeferredArray {
   switch (c.fn) {
     case 'sort': return da.sort(x, o);
     case 'argsort': return da.argsort(x, o);
+    case 'lexsort': return da.lexsort(c.keys!.map(input), o);
     case 'searchsorted': {
       if (o['sorter']) o['sorter'] = input(o['sorter'] as Arr);
       return da.searchsorted(x, input(c.v!), o);
@@ -87,7 +91,7 @@ describe.each([
     expect(y.shape).toEqual(c.out.shape);
     // A quantile or median picked from among equal -0 and +0 has NumPy's partition's sign, which its
     // unstable selection leaves unspecified; sorts are stable, and their zeros are compared by sign.
-    const zero = c.fn === 'sort' || c.fn === 'argsort' || c.fn === 'searchsorted' ? show : (v: unknown): string => (v === 0 ? '0' : show(v));
+    const zero = c.fn === 'sort' || c.fn === 'argsort' || c.fn === 'lexsort' || c.fn === 'searchsorted' ? show : (v: unknown): string => (v === 0 ? '0' : show(v));
     const expected = c.out.data.map((r) => zero(c.out.dtype === 'bool' ? Number(r) : decode(r, c.out.dtype)));
     const got = await y.execute() as da.StdNdarray;
     expect(valuesOf(got).map((v) => (v === '-0' ? zero(-0) : v))).toEqual(expected);
@@ -149,6 +153,59 @@ describe('sorting: beyond the vectors', () => {
     expect(() => da.quantile(da.wrap(new Float64Array(0)), 0.5)).toThrow(/empty array/);
     expect(() => da.quantile(da.array([true, false]), 0.5)).toThrow(/bool array.*astype\('int32'\)/);
     expect(() => da.median(x, { axis: [0, 0] })).toThrow(/axis/);
+  });
+
+  test('partition and argpartition: every kth where a sort puts it, smaller before, larger after (the sorted order here)', () => {
+    const values = Float64Array.from({ length: 101 }, (_, i) => ((i * 37) % 101) / 4 - (i % 7 === 0 ? NaN : 0));
+    const x = da.wrap(values);
+    const sorted = Array.from(da.sort(x).executeSync().data as Float64Array, show);
+    for (const kth of [0, 50, -1, [3, 97]] as const) {
+      const p = Array.from(da.partition(x, kth).executeSync().data as Float64Array, show);
+      expect(p).toEqual(sorted);
+      const order = Array.from(da.argpartition(x, kth).executeSync().data as Int32Array);
+      expect(order.map((i) => show(values[i]))).toEqual(sorted);
+    }
+    const m = da.wrap(values.subarray(0, 100)).reshape([10, 10]);
+    expect(Array.from(da.partition(m, 4, { axis: 0 }).executeSync().data as Float64Array, show)).toEqual(Array.from(da.sort(m, { axis: 0 }).executeSync().data as Float64Array, show));
+    expect(() => da.partition(x, 101)).toThrow(/kth 101 is out of bounds for an axis of length 101/);
+    expect(() => da.partition(x, 1.5)).toThrow(/kth must be an integer/);
+    expect(() => da.argpartition(x, 0, { kind: 'quick' as never })).toThrow(/kind must be 'introselect'/);
+  });
+
+  test('a float32 signalling NaN keeps its bits through a sort, along any axis', () => {
+    const bits = new Uint32Array([0x7f800001, 0x3f800000, 0xff800002, 0x80000000, 0x7f800001, 0]);
+    const x = da.wrap(new Float32Array(bits.buffer));
+    const sorted = da.sort(x).executeSync();
+    expect(Array.from(new Uint32Array(Float32Array.from(sorted.data as Float32Array).buffer), (b) => b.toString(16)))
+      .toEqual(['80000000', '0', '3f800000', '7f800001', 'ff800002', '7f800001']);
+    const columns = da.sort(x.reshape([3, 2]), { axis: 0 }).executeSync();
+    const raw = new Uint32Array(Float32Array.from(columns.data as Float32Array).buffer);
+    // Column 0 holds three NaNs (kept in their order), column 1 sorts to -0, 0, 1.
+    expect(Array.from(raw, (b) => b.toString(16))).toEqual(['7f800001', '80000000', 'ff800002', '0', '7f800001', '3f800000']);
+  });
+
+  test("searchsorted: a sorter as a list, checked now; a JS integer compared in the sorted array's integer type", () => {
+    const a = da.wrap(Float64Array.of(3, 1, 2));
+    expect(Number((da.searchsorted(a, 2, { sorter: [1, 2, 0] }).executeSync() as da.StdNdarray).get())).toBe(1);
+    expect(() => da.searchsorted(a, 2, { sorter: [-2, -1, 0] })).toThrow(/sorter holds -2, which is not a position in a \(0..2\)/);
+    expect(() => da.searchsorted(a, 2, { sorter: da.wrap(Float64Array.of(1, 2, 0)) })).toThrow(/sorter must hold integer positions/);
+    const big = da.wrap(BigInt64Array.of(2n ** 53n + 1n));
+    expect(Number((da.searchsorted(big, 2 ** 53, { side: 'right' }).executeSync() as da.StdNdarray).get())).toBe(0);
+  });
+
+  test('a list q compiles; an array q read from the graph says to pass a list', async () => {
+    const n = da.size('n');
+    const f = da.compile((x: da.DeferredArray) => da.quantile(x, [0.25, 0.5]), [da.placeholder([n], 'float64')]);
+    expect(Array.from(((await f(Float64Array.of(1, 2, 3, 4, 5))) as da.StdNdarray).data as Float64Array)).toEqual([2, 3]);
+    expect(() => da.compile((x: da.DeferredArray) => da.quantile(x, x.get('0:1').mul(0)), [da.placeholder([n], 'float64')])).toThrow(/pass q as a number or a list/);
+    expect(() => da.quantile(da.wrap(Float64Array.of(1, 2)), da.wrap(new Float64Array(8)).reshape([2, 2, 2]))).toThrow(/q has 3 axes/);
+    expect(() => da.sort(da.wrap(Float64Array.of(1)), { kind: 'stable', stable: true })).toThrow(/kind or stable, not both/);
+  });
+
+  test('lexsort errors: no keys, keys of different shapes', () => {
+    expect(() => da.lexsort([])).toThrow(/at least one key/);
+    expect(() => da.lexsort([da.array([1, 2]), da.array([1, 2, 3])])).toThrow(/every key must have one shape/);
+    expect(() => da.lexsort(da.array(3))).toThrow(/0-d array holds no keys/);
   });
 
   test('sort of a 0-d array: axis null gives one element, an axis is out of bounds (as NumPy)', () => {

@@ -4,11 +4,16 @@
 // for gives this one result. Sorting is a fusion boundary: the elementwise
 // work before and after it fuses on either side.
 import { searchNode, sortNode } from '../ir/build-sort.js';
+import { cast, elementwise, scalar, source } from '../ir/build-elementwise.js';
+import { isInteger } from '../ir/dtypes.js';
+import { weakScalarDType } from '../ir/type-rules.js';
+import { take as takeNode } from '../ir/build-gather.js';
+import * as view from '../ir/build-view.js';
+import type { Node } from '../ir/node.js';
 import { checkOptionKeys } from '../ir/options.js';
-import { ShapeError } from '../ir/errors.js';
-import { formatShape } from '../ir/shape.js';
+import { DTypeError, ShapeError } from '../ir/errors.js';
+import { contiguousStrides, formatShape, normalizeAxis, sameShape, sizeOf } from '../ir/shape.js';
 import type { SortOp } from '../ir/op-table.js';
-import { take } from './selection.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';
 import { anyNode } from './ufunc.js';
@@ -39,6 +44,7 @@ function sortOptions(op: SortOp, options: SortOptions | undefined): number | nul
     throw new TypeError(`${op}: kind must be one of ${KINDS.join(', ')}; got ${String(o.kind)} (every kind gives the stable order here)`);
   }
   if (o.stable !== undefined && typeof o.stable !== 'boolean') throw new TypeError(`${op}: stable must be a boolean; got ${String(o.stable)}`);
+  if (o.stable !== undefined && o.kind !== undefined) throw new TypeError(`${op}: give kind or stable, not both (NumPy refuses both too)`);
   return o.axis === undefined ? -1 : o.axis;
 }
 
@@ -59,14 +65,110 @@ function searchsorted(a: Operand, v: Operand, options?: SearchOptions): Deferred
   const o = checkOptionKeys<SearchOptions>('searchsorted', options, ['side', 'sorter']);
   let sorted = anyNode(a, 'searchsorted');
   if (o.sorter !== undefined && sorted.shape.length === 1) {
-    const order = anyNode(o.sorter, 'searchsorted');
-    if (order.shape.length !== 1 || order.shape[0] !== sorted.shape[0]) {
-      throw new ShapeError(`searchsorted: sorter must be 1-d and as long as a (${sorted.shape[0]}); got shape ${formatShape(order.shape)}`);
+    const n = sorted.shape[0]!;
+    let order = anyNode(o.sorter, 'searchsorted');
+    if (order.shape.length !== 1 || order.shape[0] !== n) {
+      throw new ShapeError(`searchsorted: sorter must be 1-d and as long as a (${n}); got shape ${formatShape(order.shape)}`);
     }
-    sorted = anyNode(take(wrapNode(sorted), wrapNode(order)), 'searchsorted');
+    // Positions given as a list or typed array are checked now: each in 0..n-1 (NumPy: no negative ones).
+    if (Array.isArray(o.sorter) || ArrayBuffer.isView(o.sorter)) {
+      const given = Array.from(o.sorter as ArrayLike<number>, Number);
+      const bad = given.find((i) => !Number.isInteger(i) || i < 0 || i >= n);
+      if (bad !== undefined) throw new RangeError(`searchsorted: sorter holds ${bad}, which is not a position in a (0..${n - 1})`);
+      order = cast(order, 'int32');
+    } else if (!isInteger(order.dtype)) {
+      throw new DTypeError(`searchsorted: sorter must hold integer positions; got ${order.dtype}`);
+    }
+    sorted = takeNode(sorted, order, 0, 'raise');
   }
-  return wrapNode(searchNode(sorted, anyNode(v, 'searchsorted', 1), o.side ?? 'left'));
+  // A JS number or bigint is NumPy's weak Python scalar: it takes a's dtype where its kind allows.
+  const values = typeof v === 'number' || typeof v === 'bigint' ? scalar(v, weakScalarDType('less', sorted.dtype, v)) : anyNode(v, 'searchsorted', 1);
+  return wrapNode(searchNode(sorted, values, o.side ?? 'left'));
 }
 
-export { sort, argsort, searchsorted };
-export type { SortOptions, SearchOptions };
+interface PartitionOptions {
+  /** The axis partitioned along (default -1, the last); null partitions x flattened. */
+  readonly axis?: number | null;
+  /** NumPy's selection algorithm ('introselect'); the partition is the stable sort's. */
+  readonly kind?: 'introselect';
+}
+
+/** The kth positions checked against an axis of length n, as NumPy checks them (negative ones from the end). */
+function checkKth(fn: string, kth: number | readonly number[], n: number): void {
+  const ks = typeof kth === 'number' ? [kth] : kth;
+  if (!Array.isArray(ks) && typeof kth !== 'number') throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(kth)}`);
+  for (const k of ks) {
+    if (!Number.isInteger(k)) throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(k)}`);
+    if (k < -n || k >= n) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);
+  }
+}
+
+const partitioning = (op: SortOp) => (x: Operand, kth: number | readonly number[], options?: PartitionOptions): DeferredArray => {
+  const fn = op === 'sort' ? 'partition' : 'argpartition';
+  const o = checkOptionKeys<PartitionOptions>(fn, options, ['axis', 'kind']);
+  if (o.kind !== undefined && o.kind !== 'introselect') throw new TypeError(`${fn}: kind must be 'introselect'; got ${String(o.kind)}`);
+  const node = sortNode(op, anyNode(x, fn), o.axis === undefined ? -1 : o.axis);
+  const axis = o.axis === null ? 0 : normalizeAxis(o.axis ?? -1, node.shape.length);
+  checkKth(fn, kth, node.shape[axis]!);
+  return wrapNode(node);
+};
+
+/**
+ * NumPy's partition: x with each kth element where a sort puts it, the
+ * smaller ones before it and the others after. NumPy leaves the order within
+ * each part unspecified; here it is the sorted order (the whole axis is
+ * sorted, which satisfies every kth at once).
+ */
+const partition = partitioning('sort');
+/** The positions that partition x as partition does (int32): argsort's order. */
+const argpartition = partitioning('argsort');
+
+/**
+ * NumPy's lexsort: the positions (int32) that sort by the last key, then by
+ * the one before it among equals, and so on: a stable argsort by each key in
+ * turn, from the first to the last. The keys are a list of arrays of one
+ * shape, or one array whose first axis holds them; sorting is along `axis`
+ * (default -1) of each key.
+ */
+function lexsort(keys: Operand | readonly Operand[], options?: { readonly axis?: number }): DeferredArray {
+  const o = checkOptionKeys<{ axis: number }>('lexsort', options, ['axis']);
+  const list: Node[] = Array.isArray(keys) && !keys.every((k) => typeof k === 'number')
+    ? (keys as readonly Operand[]).map((k, i) => anyNode(k, 'lexsort', i))
+    : splitFirst(anyNode(keys as Operand, 'lexsort'));
+  if (list.length === 0) throw new TypeError('lexsort: give at least one key (NumPy: need sequence of keys with len > 0)');
+  const shape = list[0]!.shape;
+  for (const k of list) {
+    if (!sameShape(k.shape, shape)) throw new ShapeError(`lexsort: every key must have one shape; got ${formatShape(shape)} and ${formatShape(k.shape)}`);
+  }
+  const axis = normalizeAxis(o.axis ?? -1, shape.length, 'lexsort: axis');
+  // Stable sorts compose: order by the first key, then stably by each later one, the last key deciding first.
+  let order = sortNode('argsort', list[0]!, axis);
+  for (const k of list.slice(1)) {
+    const along = takeAlong(k, order, axis);
+    order = takeAlong(order, sortNode('argsort', along, axis), axis);
+  }
+  return wrapNode(order);
+}
+
+/** One key per position of the first axis (lexsort given one array). */
+function splitFirst(n: Node): Node[] {
+  if (n.shape.length === 0) throw new ShapeError('lexsort: a 0-d array holds no keys; give a list of arrays, or an array whose first axis holds them');
+  return Array.from({ length: n.shape[0]! }, (_, i) => view.reshape(view.slice(n, [i]), n.shape.slice(1), 'lexsort'));
+}
+
+/** NumPy's take_along_axis for positions along one axis: x's elements at `positions` (of x's shape) along `axis`. */
+function takeAlong(x: Node, positions: Node, axis: number): Node {
+  if (x.shape.length === 1) return takeNode(x, positions, 0, 'raise');
+  // Flat positions: each line's own start added to its positions along the axis.
+  const strides = contiguousStrides(x.shape);
+  const starts = new Int32Array(sizeOf(x.shape));
+  for (let i = 0; i < starts.length; i++) {
+    const along = Math.floor(i / strides[axis]!) % x.shape[axis]!;
+    starts[i] = i - along * strides[axis]!;
+  }
+  const flat = elementwise('add', [elementwise('multiply', [positions, scalar(strides[axis]!, 'int32')]), source(starts, x.shape, 'int32')]);
+  return takeNode(view.reshape(x, [-1], 'lexsort'), flat, 0, 'raise');
+}
+
+export { sort, argsort, searchsorted, partition, argpartition, lexsort };
+export type { SortOptions, SearchOptions, PartitionOptions };

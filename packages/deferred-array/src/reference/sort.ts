@@ -47,13 +47,18 @@ function sortDense(node: FamilyNode<'sort'>, x: Dense): Dense {
   return out;
 }
 
+/** Elements moved as bits: a float32 NaN read into a JS number and stored again could lose its payload's signalling bit. */
+function bitsOf(a: TypedArray): TypedArray {
+  return a instanceof Float32Array ? new Uint32Array(a.buffer, a.byteOffset, a.length) : a;
+}
+
 function gatherLine(src: TypedArray, start: number, inner: number, line: TypedArray): void {
   if (inner === 1) {
     line.set(src.subarray(start, start + line.length) as never);
     return;
   }
-  const s = src as Float64Array;
-  const l = line as Float64Array;
+  const s = bitsOf(src) as Float64Array;
+  const l = bitsOf(line) as Float64Array;
   for (let i = 0, at = start; i < l.length; i++, at += inner) l[i] = s[at]!;
 }
 
@@ -62,8 +67,8 @@ function scatterLine(line: TypedArray, dst: TypedArray, start: number, inner: nu
     dst.set(line as never, start);
     return;
   }
-  const l = line as Float64Array;
-  const d = dst as Float64Array;
+  const l = bitsOf(line) as Float64Array;
+  const d = bitsOf(dst) as Float64Array;
   for (let i = 0, at = start; i < l.length; i++, at += inner) d[at] = l[i]!;
 }
 
@@ -86,12 +91,15 @@ function sortedValues(line: TypedArray, dtype: DType): TypedArray {
     else if (e !== e) nans++;
   }
   if (zeros > 1 || nans > 0) {
+    // Written as bits (a NaN's payload kept whole).
+    const vb = bitsOf(v) as Float64Array;
+    const sb = bitsOf(s) as Float64Array;
     let z = negatives;
     let q = v.length - nans;
     for (let i = 0; i < v.length; i++) {
       const e = v[i]!;
-      if (e === 0) s[z++] = e;
-      else if (e !== e) s[q++] = e;
+      if (e === 0) sb[z++] = vb[i]!;
+      else if (e !== e) sb[q++] = vb[i]!;
     }
   }
   return s;
@@ -174,10 +182,14 @@ interface Scratch {
   readonly hi2: Uint32Array;
   readonly lo2: Uint32Array;
   readonly idx2: Int32Array;
+  /** The radix sort's digit counts, all eight passes. */
+  readonly counts: Uint32Array;
 }
 
-const scratchOf = (n: number): Scratch =>
-  ({ hi: new Uint32Array(n), lo: new Uint32Array(n), hi2: new Uint32Array(n), lo2: new Uint32Array(n), idx2: new Int32Array(n) });
+const scratchOf = (n: number): Scratch => ({
+  hi: new Uint32Array(n), lo: new Uint32Array(n), hi2: new Uint32Array(n), lo2: new Uint32Array(n), idx2: new Int32Array(n),
+  counts: new Uint32Array(256 * 8),
+});
 
 /** Writes into `positions` the stable order of the line's elements in NumPy's order. */
 function orderOf(line: TypedArray, dtype: DType, positions: Int32Array, s: Scratch): void {
@@ -213,7 +225,8 @@ function radixOrder(s: Scratch, wide: boolean, positions: Int32Array): void {
   const n = positions.length;
   const words = wide ? 2 : 1;
   const passes = 4 * words;
-  const counts = new Uint32Array(BUCKETS * passes);
+  const counts = s.counts;
+  counts.fill(0, 0, BUCKETS * passes);
   let { hi, lo, hi2, lo2 } = s;
   let idx = positions;
   let idx2 = s.idx2;
@@ -253,6 +266,13 @@ function radixOrder(s: Scratch, wide: boolean, positions: Int32Array): void {
   if (idx !== positions) positions.set(idx);
 }
 
+/** The positions that sort `values` (one line) in NumPy's stable order. */
+function stableOrder(values: TypedArray, dtype: DType): Int32Array {
+  const positions = new Int32Array(values.length);
+  orderOf(values, dtype, positions, scratchOf(values.length));
+  return positions;
+}
+
 /**
  * searchsorted: for each value, the first position in the sorted 1-d array
  * whose element is not before it (side left) or is after it (side right), in
@@ -285,4 +305,4 @@ function searchDense(node: FamilyNode<'search'>, sorted: Dense, values: Dense): 
   return out;
 }
 
-export { sortDense, searchDense };
+export { sortDense, searchDense, stableOrder };

@@ -1,0 +1,126 @@
+// unique, isin, intersect1d, union1d, setdiff1d, bincount and histogram
+// against NumPy 2 (test/vectors/sets.json, made by scripts/numpy/gen_sets.py),
+// on both backends and with 1 and 2 workers; then what the vectors do not hold.
+import { readFileSync } from 'node:fs';
+import { afterAll, describe, expect, test } from '@jest/globals';
+import * as da from '../index.js';
+
+type Raw = string | number;
+interface Arr { readonly dtype: string; readonly shape: readonly number[]; readonly data?: readonly Raw[]; readonly lcg?: readonly number[] }
+interface Case {
+  readonly fn: 'unique' | 'isin' | 'intersect1d' | 'union1d' | 'setdiff1d' | 'bincount' | 'histogram';
+  readonly args: readonly Arr[];
+  readonly options: Readonly<Record<string, unknown>>;
+  readonly out: readonly Arr[];
+}
+
+const vectors = JSON.parse(readFileSync(new URL('../../test/vectors/sets.json', import.meta.url), 'utf8')) as { readonly cases: readonly Case[] };
+
+function decode(r: Raw, dtype: string): number | bigint {
+  if (dtype === 'float64') return new Float64Array(new BigUint64Array([BigInt(`0x${r}`)]).buffer)[0]!;
+  if (dtype === 'float32') return new Float32Array(new Uint32Array([Number(`0x${r}`)]).buffer)[0]!;
+  if (dtype === 'int64' || dtype === 'uint64') return BigInt(r);
+  return Number(r);
+}
+
+/** The generator's long arrays, made again: ((i + seed) * 2654435761 mod 2^32) / 2^32 * scale + offset. */
+function lcg([n, seed, scale, offset]: readonly number[]): Float64Array {
+  return Float64Array.from({ length: n! }, (_, i) => (((i + seed!) * 2654435761) % 2 ** 32) / 2 ** 32 * scale! + offset!);
+}
+
+function valuesIn(a: Arr): Array<number | bigint> {
+  return a.lcg ? Array.from(lcg(a.lcg)) : a.data!.map((r) => decode(r, a.dtype));
+}
+
+function input(a: Arr): da.DeferredArray {
+  const values = valuesIn(a);
+  if (a.dtype === 'bool') return da.array(values.map((v) => v !== 0), { dtype: 'bool' }).reshape(a.shape);
+  const ctor = { float64: Float64Array, float32: Float32Array, int64: BigInt64Array, uint64: BigUint64Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array, int8: Int8Array, uint8: Uint8Array }[a.dtype]!;
+  return da.wrap((ctor as unknown as { from(v: unknown[]): Float64Array }).from(values)).reshape(a.shape);
+}
+
+const show = (v: unknown): string => (typeof v === 'number' && Object.is(v, -0) ? '-0' : typeof v === 'boolean' ? String(Number(v)) : String(v));
+
+/** NumPy's positions and counts are intp (int64); ours are int32. Output k of fn is one of those, or values. */
+const ourDType = (fn: Case['fn'], k: number, d: string): string => {
+  const counts = fn === 'bincount' || (fn === 'histogram' && k === 0) || ((fn === 'unique' || fn === 'intersect1d') && k > 0);
+  return counts && d === 'int64' ? 'int32' : d;
+};
+
+function run(c: Case): da.DeferredArray[] {
+  const args = c.args.map(input);
+  const o = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, v !== null && typeof v === 'object' && 'dtype' in (v as object) ? input(v as Arr) : v]));
+  let r: da.DeferredArray | da.DeferredArray[];
+  switch (c.fn) {
+    case 'unique': r = da.unique(args[0]!, o); break;
+    case 'isin': r = da.isin(args[0]!, args[1]!, o); break;
+    case 'intersect1d': r = da.intersect1d(args[0]!, args[1]!, o); break;
+    case 'union1d': r = da.union1d(args[0]!, args[1]!); break;
+    case 'setdiff1d': r = da.setdiff1d(args[0]!, args[1]!, o); break;
+    case 'bincount': r = da.bincount(args[0]!, o); break;
+    case 'histogram': r = da.histogram(args[0]!, o as da.HistogramOptions); break;
+  }
+  return Array.isArray(r) ? r : [r];
+}
+
+const label = (c: Case): string => `${c.fn} ${c.args.map((a) => `${a.dtype}[${a.shape.join(',')}]`).join(' ')} ${JSON.stringify(c.options, (k, v) => (k === 'data' || k === 'lcg' ? undefined : v)).slice(0, 70)}`;
+
+describe.each([
+  ['wasm, 1 worker', { backend: 'wasm', threads: 1 }],
+  ['wasm, 2 workers', { backend: 'wasm', threads: 2 }],
+  ['reference', { backend: 'reference' }],
+] as const)('sets and counting against NumPy (%s)', (_, config) => {
+  const before = da.configure();
+  afterAll(() => { da.configure({ backend: before.backend, threads: before.threads }); });
+
+  test.each(vectors.cases.map((c, i) => [i, label(c), c] as const))('case %i: %s', async (_i, _l, c) => {
+    da.configure(config);
+    const got = run(c);
+    expect(got.length).toBe(c.out.length);
+    for (const [k, want] of c.out.entries()) {
+      const y = got[k]!;
+      expect([k, y.dtype]).toEqual([k, ourDType(c.fn, k, want.dtype)]);
+      expect([k, y.shape]).toEqual([k, want.shape]);
+      // A value picked from among equal -0 and +0 follows NumPy's unstable sort: its sign is not compared.
+      const zero = (v: string): string => (c.fn !== 'histogram' && c.fn !== 'bincount' && v === '-0' ? '0' : v);
+      const r = (await y.execute()) as da.StdNdarray;
+      const n = want.shape.reduce((p, d) => p * d, 1);
+      const values = Array.from({ length: n }, (_, i) => zero(show(r.iget(i))));
+      expect([k, values]).toEqual([k, valuesIn(want).map((v) => zero(show(want.dtype === 'bool' ? Number(v) : v)))]);
+    }
+  });
+});
+
+describe('sets and counting: beyond the vectors', () => {
+  test('results are ordinary arrays that feed more work, and operands with pending work run first', async () => {
+    const x = da.wrap(Float64Array.of(3, 1, 3, 2, 1));
+    const u = da.unique(x.mul(2)) as da.DeferredArray;
+    expect(Array.from((await u.add(1).execute()).data as Float64Array)).toEqual([3, 5, 7]);
+    const [counts] = [da.bincount(da.wrap(Int32Array.of(1, 1, 4)))];
+    expect(Array.from((await counts!.mul(10).execute()).data as Float64Array)).toEqual([0, 20, 0, 0, 10]);
+  });
+
+  test('errors say what was wrong', () => {
+    const f = da.wrap(Float64Array.of(1.5, 2));
+    const i = da.wrap(Int32Array.of(1, -2));
+    expect(() => da.bincount(f)).toThrow(/must hold integers.*astype\('int32'\)/);
+    expect(() => da.bincount(i)).toThrow(/non-negative integers; got -2 at position 1/);
+    expect(() => da.bincount(da.wrap(Int32Array.of(1)), { minlength: -1 })).toThrow(/minlength must be a non-negative integer/);
+    expect(() => da.bincount(da.wrap(Int32Array.of(1, 2)), { weights: f.get('0:1') })).toThrow(/weights must be 1-d and as long as x \(2\)/);
+    expect(() => da.bincount(da.wrap(Int32Array.of(1, 2)).reshape([2, 1]))).toThrow(/must be 1-d/);
+    expect(() => da.histogram(f, { bins: 0 })).toThrow(/bins must be a positive integer/);
+    expect(() => da.histogram(f, { range: [2, 1] })).toThrow(/lower edge first/);
+    expect(() => da.histogram(da.wrap(Float64Array.of(1, NaN)))).toThrow(/not finite; give range/);
+    expect(() => da.histogram(f, { bins: [3, 1, 2] })).toThrow(/increase monotonically/);
+    expect(() => da.histogram(f, { bins: [1, 2], range: [0, 1] })).toThrow(/range goes with a number of bins/);
+    expect(() => da.histogram(da.array([true]))).toThrow(/bool data is not supported/);
+    expect(() => da.histogram(f, { bins: 10, range: [1, 1 + 2e-16] })).toThrow(/too many bins/);
+    expect(() => da.unique(f, { axis: 1 })).toThrow(/axis 1 is out of bounds/);
+    expect(() => da.unique(f, { sorted: true } as never)).toThrow(/unknown option 'sorted'/);
+  });
+
+  test('inside a compiled function, a function that reads values says to call it outside', () => {
+    const n = da.size('n');
+    expect(() => da.compile((x: da.DeferredArray) => da.unique(x) as da.DeferredArray, [da.placeholder([n], 'float64')])).toThrow(/outside da.compile/);
+  });
+});

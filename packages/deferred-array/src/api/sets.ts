@@ -1,0 +1,243 @@
+// NumPy's unique, isin, intersect1d, union1d and setdiff1d. Their results'
+// lengths are facts about the data, so, as nonzero does, each reads its
+// operands' values when it is called (their pending graphs run then, as
+// executeSync() would) and returns arrays whose values are known.
+//
+// Equality is NumPy's: -0 equals +0, NaN equals nothing (unique merges NaNs
+// with equalNan, its default, as NumPy 2 does). Orders are sort's: NaN last,
+// stable, so the first of equal elements is the first in the input.
+import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
+import type { DType, TypedArray } from '../ir/dtypes.js';
+import { cast, source } from '../ir/build-elementwise.js';
+import * as view from '../ir/build-view.js';
+import type { Node } from '../ir/node.js';
+import { checkOptionKeys } from '../ir/options.js';
+import { normalizeAxis, sizeOf } from '../ir/shape.js';
+import type { Dense } from '../core/dense.js';
+import { stableOrder } from '../reference/sort.js';
+import { wrapNode } from './deferred-array.js';
+import type { DeferredArray } from './deferred-array.js';
+import { denseNow } from './selection.js';
+import { anyNode } from './ufunc.js';
+import type { Operand } from './ufunc.js';
+
+interface UniqueOptions {
+  /** Also return where each unique value first occurs (int32 positions in x flattened, or along axis). */
+  readonly returnIndex?: boolean;
+  /** Also return, for each element, the position of its value among the unique ones (x's shape; 1-d with axis). */
+  readonly returnInverse?: boolean;
+  /** Also return how many times each unique value occurs. */
+  readonly returnCounts?: boolean;
+  /** Unique slices along this axis (rows, for 0) instead of unique elements of x flattened. */
+  readonly axis?: number | null;
+  /** NaNs count as one value (NumPy 2's default); false keeps each NaN. Not used with axis, where NaN equals nothing. */
+  readonly equalNan?: boolean;
+}
+
+/** Positions as int32: an array's length is below 2^31. */
+const positions = (values: ArrayLike<number>, shape: readonly number[] = [values.length]): DeferredArray =>
+  wrapNode(source(Int32Array.from(values), shape, 'int32'));
+
+const valuesArray = (dtype: DType, data: TypedArray, shape: readonly number[]): DeferredArray => wrapNode(source(data, shape, dtype));
+
+/** a and b equal as NumPy's == sees them (-0 == +0, NaN equal to nothing), or NaN equal to NaN with `nan`. */
+const same = (a: number | bigint, b: number | bigint, nan: boolean): boolean => a === b || (nan && a !== a && b !== b);
+
+/**
+ * NumPy's unique: the sorted unique values of x flattened (or its unique
+ * slices along `axis`); with any of returnIndex, returnInverse and
+ * returnCounts, an array in NumPy's order: [values, index?, inverse?, counts?].
+ */
+function unique(x: Operand, options?: UniqueOptions): DeferredArray | DeferredArray[] {
+  const o = checkOptionKeys<UniqueOptions>('unique', options, ['returnIndex', 'returnInverse', 'returnCounts', 'axis', 'equalNan']);
+  const node = anyNode(x, 'unique');
+  const r = o.axis === undefined || o.axis === null ? uniqueFlat(node, o.equalNan ?? true) : uniqueAlong(node, o.axis);
+  if (!o.returnIndex && !o.returnInverse && !o.returnCounts) return r.values;
+  return [r.values, ...(o.returnIndex ? [r.index] : []), ...(o.returnInverse ? [r.inverse] : []), ...(o.returnCounts ? [r.counts] : [])];
+}
+
+interface Uniques {
+  readonly values: DeferredArray;
+  readonly index: DeferredArray;
+  readonly inverse: DeferredArray;
+  readonly counts: DeferredArray;
+}
+
+/** Groups of equal elements in `order` (a stable sort): each group's first position in the order, and one past the last. */
+function groupsOf(order: Int32Array, equal: (i: number, j: number) => boolean): number[] {
+  const starts: number[] = [];
+  for (let k = 0; k < order.length; k++) if (k === 0 || !equal(order[k - 1]!, order[k]!)) starts.push(k);
+  starts.push(order.length);
+  return starts;
+}
+
+/** index, inverse and counts from the groups of a stable order. */
+function describeGroups(order: Int32Array, starts: readonly number[]): { index: number[]; inverse: Int32Array; counts: number[] } {
+  const groups = starts.length - 1;
+  const index: number[] = [];
+  const counts: number[] = [];
+  const inverse = new Int32Array(order.length);
+  for (let g = 0; g < groups; g++) {
+    index.push(order[starts[g]!]!);
+    counts.push(starts[g + 1]! - starts[g]!);
+    for (let k = starts[g]!; k < starts[g + 1]!; k++) inverse[order[k]!] = g;
+  }
+  return { index, inverse, counts };
+}
+
+function uniqueFlat(node: Node, equalNan: boolean): Uniques {
+  const d = denseNow('unique', node);
+  const v = d.data as ArrayLike<number | bigint>;
+  const order = stableOrder(d.data, d.dtype);
+  const starts = groupsOf(order, (i, j) => same(v[i]!, v[j]!, equalNan));
+  const { index, inverse, counts } = describeGroups(order, starts);
+  const values = new (d.data.constructor as new (n: number) => TypedArray)(index.length);
+  index.forEach((p, g) => { (values as Float64Array)[g] = v[p] as number; });
+  // NumPy 2: the inverse has x's shape when no axis is given.
+  return { values: valuesArray(d.dtype, values, [index.length]), index: positions(index), inverse: positions(inverse, node.shape), counts: positions(counts) };
+}
+
+function uniqueAlong(node: Node, axisGiven: number): Uniques {
+  const axis = normalizeAxis(axisGiven, node.shape.length, 'unique: axis');
+  // Slices along the axis as rows: the axis moved first, the rest flattened.
+  const rest = node.shape.filter((_, a) => a !== axis);
+  const moved = axis === 0 ? node : view.transpose(node, [axis, ...node.shape.keys()].filter((a, i) => i === 0 || a !== axis));
+  const d = denseNow('unique', moved);
+  const n = node.shape[axis]!;
+  const width = sizeOf(rest);
+  const v = d.data as ArrayLike<number | bigint>;
+  const float = isFloat(d.dtype);
+  // Rows compared element by element in sort's order (NaN last); equal rows keep their order.
+  const compare = (i: number, j: number): number => {
+    for (let k = 0; k < width; k++) {
+      const a = v[i * width + k]!;
+      const b = v[j * width + k]!;
+      if (a === b) continue;
+      if (float) {
+        if (a !== a) return b !== b ? 0 : 1;
+        if (b !== b) return -1;
+      }
+      return a < b ? -1 : 1;
+    }
+    return 0;
+  };
+  const order = Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => compare(i, j) || i - j);
+  // NumPy compares the slices with ==: a NaN makes a slice equal to no other.
+  const starts = groupsOf(order, (i, j) => {
+    for (let k = 0; k < width; k++) if (!same(v[i * width + k]!, v[j * width + k]!, false)) return false;
+    return true;
+  });
+  const { index, inverse, counts } = describeGroups(order, starts);
+  const rows = new (d.data.constructor as new (n: number) => TypedArray)(index.length * width);
+  index.forEach((p, g) => { rows.set(d.data.subarray(p * width, (p + 1) * width) as never, g * width); });
+  let values: Node = source(rows, [index.length, ...rest], d.dtype);
+  if (axis !== 0) values = view.transpose(values, [...Array(node.shape.length).keys()].map((a) => (a === axis ? 0 : a < axis ? a + 1 : a)));
+  return { values: wrapNode(values), index: positions(index), inverse: positions(inverse), counts: positions(counts) };
+}
+
+interface IsinOptions {
+  /** True where an element is not among the test elements. */
+  readonly invert?: boolean;
+}
+
+/** Both operands' values flattened, in their common dtype (NumPy compares in it). */
+function pairNow(fn: string, a: Operand, b: Operand): [Dense, Dense, Node] {
+  const an = anyNode(a, fn, 0);
+  const bn = anyNode(b, fn, 1);
+  const common = promoteTypes(an.dtype, bn.dtype);
+  return [denseNow(fn, cast(an, common)), denseNow(fn, cast(bn, common)), an];
+}
+
+/** A set of values for membership as == sees it: -0 and +0 one key (a Set's SameValueZero), NaN left out (equal to nothing). */
+function memberSet(d: Dense): Set<number | bigint> {
+  const set = new Set<number | bigint>();
+  const v = d.data as ArrayLike<number | bigint>;
+  for (let i = 0; i < v.length; i++) if (v[i] === v[i]) set.add(v[i]!);
+  return set;
+}
+
+/** NumPy's isin: a bool array of element's shape, true where the element equals one of testElements. */
+function isin(element: Operand, testElements: Operand, options?: IsinOptions): DeferredArray {
+  const o = checkOptionKeys<IsinOptions>('isin', options, ['invert']);
+  const [e, t, en] = pairNow('isin', element, testElements);
+  const set = memberSet(t);
+  const v = e.data as ArrayLike<number | bigint>;
+  const out = new Uint8Array(v.length);
+  const hit = o.invert ? 0 : 1;
+  for (let i = 0; i < v.length; i++) out[i] = set.has(v[i]!) ? hit : 1 - hit;
+  return wrapNode(source(out, en.shape, 'bool'));
+}
+
+/** The sorted unique values of d (NaNs merged, as NumPy's unique), with where each first occurs. */
+function uniqueOf(d: Dense): { values: Array<number | bigint>; first: number[] } {
+  const v = d.data as ArrayLike<number | bigint>;
+  const order = stableOrder(d.data, d.dtype);
+  const starts = groupsOf(order, (i, j) => same(v[i]!, v[j]!, true));
+  const first = starts.slice(0, -1).map((k) => order[k]!);
+  return { values: first.map((p) => v[p]!), first };
+}
+
+const arrayOf = (dtype: DType, values: ReadonlyArray<number | bigint>): DeferredArray => {
+  const data = isBigInt(dtype) ? new (dtype === 'int64' ? BigInt64Array : BigUint64Array)(values as bigint[]) : new (dtypeCtor(dtype))(values as number[]);
+  return valuesArray(dtype, data, [values.length]);
+};
+
+const dtypeCtor = (dtype: DType): new (v: number[]) => TypedArray => ({
+  float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
+  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
+} as Record<string, new (v: number[]) => TypedArray>)[dtype]!;
+
+interface IntersectOptions {
+  /** Both inputs hold no repeated values: they are not made unique first. */
+  readonly assumeUnique?: boolean;
+  /** Also return where each common value first occurs in a and in b (int32): [values, aIndices, bIndices]. */
+  readonly returnIndices?: boolean;
+}
+
+/** NumPy's intersect1d: the sorted values found in both a and b (flattened). */
+function intersect1d(a: Operand, b: Operand, options?: IntersectOptions): DeferredArray | DeferredArray[] {
+  const o = checkOptionKeys<IntersectOptions>('intersect1d', options, ['assumeUnique', 'returnIndices']);
+  const [ad, bd] = pairNow('intersect1d', a, b);
+  const ua = o.assumeUnique ? { values: Array.from(ad.data as ArrayLike<number | bigint>), first: [...Array(ad.data.length).keys()] } : uniqueOf(ad);
+  const ub = o.assumeUnique ? { values: Array.from(bd.data as ArrayLike<number | bigint>), first: [...Array(bd.data.length).keys()] } : uniqueOf(bd);
+  const inB = new Map<number | bigint, number>();
+  ub.values.forEach((v, i) => { if (v === v && !inB.has(v)) inB.set(v, ub.first[i]!); });
+  const picked: Array<{ v: number | bigint; ai: number; bi: number }> = [];
+  ua.values.forEach((v, i) => { const bi = inB.get(v); if (bi !== undefined && v === v) picked.push({ v, ai: ua.first[i]!, bi }); });
+  if (o.assumeUnique) {
+    const sorted = stableOrder(arrayData(ad.dtype, picked.map((p) => p.v)), ad.dtype);
+    const inOrder = Array.from(sorted, (k) => picked[k]!);
+    picked.splice(0, picked.length, ...inOrder);
+  }
+  const values = arrayOf(ad.dtype, picked.map((p) => p.v));
+  return o.returnIndices ? [values, positions(picked.map((p) => p.ai)), positions(picked.map((p) => p.bi))] : values;
+}
+
+const arrayData = (dtype: DType, values: ReadonlyArray<number | bigint>): TypedArray =>
+  (isBigInt(dtype) ? new (dtype === 'int64' ? BigInt64Array : BigUint64Array)(values as bigint[]) : new (dtypeCtor(dtype))(values as number[]));
+
+/** NumPy's union1d: the sorted unique values found in a or b (flattened). */
+function union1d(a: Operand, b: Operand): DeferredArray {
+  const [ad, bd] = pairNow('union1d', a, b);
+  const both = arrayData(ad.dtype, [...Array.from(ad.data as ArrayLike<number | bigint>), ...Array.from(bd.data as ArrayLike<number | bigint>)]);
+  return arrayOf(ad.dtype, uniqueOf({ dtype: ad.dtype, shape: [both.length], data: both }).values);
+}
+
+interface SetdiffOptions {
+  /** a holds no repeated values: its elements are kept in their order rather than made unique and sorted. */
+  readonly assumeUnique?: boolean;
+}
+
+/** NumPy's setdiff1d: the sorted unique values of a (flattened) not found in b, in a's dtype. */
+function setdiff1d(a: Operand, b: Operand, options?: SetdiffOptions): DeferredArray {
+  const o = checkOptionKeys<SetdiffOptions>('setdiff1d', options, ['assumeUnique']);
+  const an = anyNode(a, 'setdiff1d', 0);
+  const [ad, bd] = pairNow('setdiff1d', a, b);
+  const set = memberSet(bd);
+  const kept = (o.assumeUnique ? Array.from(ad.data as ArrayLike<number | bigint>) : uniqueOf(ad).values).filter((v) => !set.has(v));
+  // Compared in the common dtype; returned in a's (NumPy indexes a itself), which holds each value exactly.
+  return wrapNode(cast(anyNode(arrayOf(ad.dtype, kept), 'setdiff1d'), an.dtype));
+}
+
+export { unique, isin, intersect1d, union1d, setdiff1d };
+export type { UniqueOptions, IsinOptions, IntersectOptions, SetdiffOptions };

@@ -1,0 +1,158 @@
+#!/usr/bin/python3
+"""Generate NumPy reference vectors for unique, isin, intersect1d, union1d,
+setdiff1d, bincount and histogram.
+
+Run from the repository root with NumPy 2.x:
+
+    python3 scripts/numpy/gen_sets.py
+
+Writes packages/deferred-array/test/vectors/sets.json: a list of cases
+
+    {"fn": name, "args": [array, ...], "options": {...}, "out": [array, ...]}
+
+where an array is {"dtype", "shape", "data"} with each element encoded as in
+gen_sorting.py (floats as the hex of their bits, integers as decimal strings,
+bools as 0 or 1); options that are arrays are encoded the same way. `out`
+lists every array NumPy returns, in its order.
+"""
+import json
+import sys
+import warnings
+
+import numpy as np
+
+OUT = 'packages/deferred-array/test/vectors/sets.json'
+rng = np.random.default_rng(20261128)
+
+
+def enc(v, dt):
+    if dt.kind == 'f':
+        return np.array(v, dtype=dt).view(np.uint64 if dt.itemsize == 8 else np.uint32).item().to_bytes(dt.itemsize, 'big').hex()
+    if dt.kind == 'b':
+        return int(bool(v))
+    return str(int(v))
+
+
+def arr(a):
+    if isinstance(a, Lcg):
+        return {'dtype': 'float64', 'shape': [a.n], 'lcg': [a.n, a.seed, a.scale, a.offset]}
+    a = np.asarray(a)
+    return {'dtype': a.dtype.name, 'shape': list(a.shape), 'data': [enc(v, a.dtype) for v in a.ravel()]}
+
+
+class Lcg:
+    """A long float64 array the test makes again itself: ((i + seed) * 2654435761 mod 2**32) / 2**32 * scale + offset,
+    exact integer steps and one rounding per float step, the same bits in NumPy and JavaScript."""
+
+    def __init__(self, n, seed, scale, offset):
+        self.n, self.seed, self.scale, self.offset = n, seed, scale, offset
+        i = np.arange(n, dtype=np.int64) + seed
+        self.values = ((i * 2654435761) % 2**32).astype(np.float64) / 2.0**32 * scale + offset
+
+
+def val(a):
+    return a.values if isinstance(a, Lcg) else a
+
+
+cases = []
+
+
+def case(fn, args, out, options=None):
+    outs = out if isinstance(out, tuple) else (out,)
+    options = {k: (arr(v) if isinstance(v, Lcg) else v) for k, v in (options or {}).items()}
+    cases.append({'fn': fn, 'args': [arr(a) for a in args], 'options': options or {}, 'out': [arr(o) for o in outs]})
+
+
+def floats(n, dtype='float64'):
+    a = (rng.integers(-6, 7, n) / 2).astype(np.float64)
+    for i, s in enumerate([np.nan, 0.0, -0.0, np.inf, -np.inf, np.nan, 5e-324]):
+        if i < n:
+            a[rng.integers(0, n)] = s
+    with warnings.catch_warnings():
+        warnings.simplefilter('ignore')
+        return a.astype(dtype)
+
+
+def ints(n, dtype):
+    info = np.iinfo(dtype)
+    a = np.clip(rng.integers(-4, 9, n), info.min, info.max).astype(dtype)
+    if n > 2:
+        a[0], a[1] = info.max, info.min
+    return a
+
+
+# unique, every combination of the returns, over several dtypes.
+for name, x in [('float64', floats(40)), ('float32', floats(30, 'float32')), ('int32', ints(35, np.int32).reshape(5, 7)),
+                ('int64', ints(20, np.int64)), ('uint8', ints(25, np.uint8)), ('bool', rng.random(9) < 0.5), ('empty', np.zeros(0))]:
+    for ri in (False, True):
+        for rv in (False, True):
+            for rc in (False, True):
+                opts = {'returnIndex': ri, 'returnInverse': rv, 'returnCounts': rc}
+                case('unique', [x], np.unique(x, return_index=ri, return_inverse=rv, return_counts=rc), opts)
+x = floats(20)
+case('unique', [x], np.unique(x, equal_nan=False, return_counts=True), {'equalNan': False, 'returnCounts': True})
+rows = rng.integers(0, 3, (9, 3)).astype(np.int32)
+for axis in (0, 1, -1):
+    case('unique', [rows], np.unique(rows, axis=axis, return_index=True, return_inverse=True, return_counts=True),
+         {'axis': axis, 'returnIndex': True, 'returnInverse': True, 'returnCounts': True})
+frows = np.array([[1.0, np.nan], [1.0, np.nan], [0.0, 2.0], [-0.0, 2.0], [np.inf, 1.0]])
+case('unique', [frows], np.unique(frows, axis=0, return_counts=True), {'axis': 0, 'returnCounts': True})
+cube = rng.integers(0, 2, (3, 4, 2)).astype(np.int16)
+case('unique', [cube], np.unique(cube, axis=1), {'axis': 1})
+
+# isin and the set operations.
+e = floats(30)
+t = np.array([0.0, np.nan, 1.5, -3.0, np.inf])
+for invert in (False, True):
+    case('isin', [e.reshape(5, 6), t], np.isin(e.reshape(5, 6), t, invert=invert), {'invert': invert})
+e32 = ints(20, np.int32)
+case('isin', [e32, np.array([1.0, 2.5, -4.0])], np.isin(e32, np.array([1.0, 2.5, -4.0])))
+a, b = ints(30, np.int32), ints(25, np.int32)
+case('isin', [a, b], np.isin(a, b))
+for (a, b) in [(floats(25), floats(25)), (ints(30, np.int32), ints(20, np.int32)), (ints(12, np.int64), ints(15, np.int64)),
+               (ints(10, np.int16), floats(10))]:
+    case('intersect1d', [a, b], np.intersect1d(a, b))
+    case('intersect1d', [a, b], np.intersect1d(a, b, return_indices=True), {'returnIndices': True})
+    case('union1d', [a, b], np.union1d(a, b))
+    case('setdiff1d', [a, b], np.setdiff1d(a, b))
+ua, ub = rng.permutation(20).astype(np.int32)[:12], rng.permutation(20).astype(np.int32)[:9]
+case('intersect1d', [ua, ub], np.intersect1d(ua, ub, assume_unique=True, return_indices=True), {'assumeUnique': True, 'returnIndices': True})
+case('setdiff1d', [ua, ub], np.setdiff1d(ua, ub, assume_unique=True), {'assumeUnique': True})
+
+# bincount.
+x = rng.integers(0, 12, 200).astype(np.int32)
+case('bincount', [x], np.bincount(x))
+case('bincount', [x], np.bincount(x, minlength=20), {'minlength': 20})
+w = rng.standard_normal(200)
+case('bincount', [x], np.bincount(x, weights=w), {'weights': arr(w)})
+case('bincount', [np.zeros(0, np.int32)], np.bincount(np.zeros(0, np.int32), minlength=3), {'minlength': 3})
+for x in (rng.random(10) < 0.5, rng.integers(0, 5, 30).astype(np.int64), rng.integers(0, 5, 30).astype(np.uint8)):
+    case('bincount', [x], np.bincount(x))
+
+# histogram: equal bins (own range, given range, float32 and integer data, a constant), edges, weights, density.
+data = rng.standard_normal(1500) * 3
+edges_on = np.concatenate((data, np.linspace(data.min(), data.max(), 11)))  # values exactly on edges
+f32 = (rng.standard_normal(1000) * 2).astype(np.float32)
+i32 = rng.integers(-20, 50, 1000).astype(np.int32)
+for name, a in [('float64', data), ('edges', edges_on), ('float32', f32), ('int32', i32), ('const', np.full(7, 2.5)), ('empty', np.zeros(0))]:
+    for bins in (10, 7, 1):
+        case('histogram', [a], np.histogram(a, bins=bins), {'bins': bins})
+    case('histogram', [a], np.histogram(a, bins=6, range=(-2.0, 3.5)), {'bins': 6, 'range': [-2.0, 3.5]})
+    case('histogram', [a], np.histogram(a, bins=5, density=True), {'bins': 5, 'density': True})
+case('histogram', [f32], np.histogram(f32, bins=8, range=(-1, 1)), {'bins': 8, 'range': [-1, 1]})
+case('histogram', [i32], np.histogram(i32, bins=9, range=(0, 40)), {'bins': 9, 'range': [0, 40]})
+wts = rng.random(len(data))
+case('histogram', [data], np.histogram(data, bins=12, weights=wts), {'bins': 12, 'weights': arr(wts)})
+case('histogram', [data], np.histogram(data, bins=12, weights=wts, density=True), {'bins': 12, 'weights': arr(wts), 'density': True})
+big = Lcg(150000, 7, 6.0, -3.0)
+bw = Lcg(150000, 11, 1.0, 0.0)
+case('histogram', [big], np.histogram(val(big), bins=20, weights=val(bw)), {'bins': 20, 'weights': bw})
+case('histogram', [big], np.histogram(val(big), bins=np.array([-3.0, -1.0, 0.0, 0.25, 3.0]), weights=val(bw)),
+     {'bins': arr(np.array([-3.0, -1.0, 0.0, 0.25, 3.0])), 'weights': bw})
+edges = np.array([-5.0, -1.0, 0.0, 0.5, 2.0, 9.0])
+case('histogram', [edges_on], np.histogram(edges_on, bins=edges), {'bins': arr(edges)})
+case('histogram', [edges_on], np.histogram(edges_on, bins=edges, density=True), {'bins': arr(edges), 'density': True})
+case('histogram', [i32], np.histogram(i32, bins=np.array([0, 10, 10, 30])), {'bins': arr(np.array([0, 10, 10, 30]))})
+
+json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
+print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)
