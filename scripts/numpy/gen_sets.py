@@ -154,5 +154,26 @@ case('histogram', [edges_on], np.histogram(edges_on, bins=edges), {'bins': arr(e
 case('histogram', [edges_on], np.histogram(edges_on, bins=edges, density=True), {'bins': arr(edges), 'density': True})
 case('histogram', [i32], np.histogram(i32, bins=np.array([0, 10, 10, 30])), {'bins': arr(np.array([0, 10, 10, 30]))})
 
+# add.at: repeated indices accumulate in order; sums in add's dtype, cast back unsafely.
+def add_at(x, idx, v):
+    y = x.copy()
+    np.add.at(y, idx, v)
+    return y
+
+
+big_small = np.array([1e16, 1.0, -1e16, 3.0, 0.5, -0.0])
+for x, idx, v in [
+    (np.zeros(4), np.array([0, 0, 2, -1, 0, 3]), big_small),
+    (np.full(3, -0.0), np.array([1, 1]), np.array([-0.0, -0.0])),
+    (np.zeros(4, np.float32), np.array([0, 0, 1]), np.array([1e-8, 1.0, 3.3])),
+    (np.array([2**31 - 1, 0, 5], np.int32), np.array([0, 0, 2]), np.array([1, 2, -7], np.int32)),
+    (np.zeros(3, np.uint8), np.array([0, 0, 1]), np.array([-1, -1, 100], np.int8)),
+    (np.zeros(3, np.int32), np.array([0, 0]), np.array([2.7, 2.7])),
+    (np.arange(6.0).reshape(3, 2), np.array([2, 0, 2]), np.array([1.5, -2.0])),
+    (np.arange(12, dtype=np.int64).reshape(3, 4), np.array([[0, 1], [1, 1]]), np.int64(2**62)),
+    (np.zeros(5), np.array([], dtype=np.int64), np.array(1.0)),
+]:
+    cases.append({'fn': 'addAt', 'args': [arr(x), arr(idx), arr(v)], 'options': {}, 'out': [arr(add_at(x, idx, v))]})
+
 json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
 print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)

@@ -8,7 +8,7 @@ import * as da from '../index.js';
 type Raw = string | number;
 interface Arr { readonly dtype: string; readonly shape: readonly number[]; readonly data?: readonly Raw[]; readonly lcg?: readonly number[] }
 interface Case {
-  readonly fn: 'unique' | 'isin' | 'intersect1d' | 'union1d' | 'setdiff1d' | 'bincount' | 'histogram';
+  readonly fn: 'unique' | 'isin' | 'intersect1d' | 'union1d' | 'setdiff1d' | 'bincount' | 'histogram' | 'addAt';
   readonly args: readonly Arr[];
   readonly options: Readonly<Record<string, unknown>>;
   readonly out: readonly Arr[];
@@ -59,6 +59,7 @@ function run(c: Case): da.DeferredArray[] {
     case 'setdiff1d': r = da.setdiff1d(args[0]!, args[1]!, o); break;
     case 'bincount': r = da.bincount(args[0]!, o); break;
     case 'histogram': r = da.histogram(args[0]!, o as da.HistogramOptions); break;
+    case 'addAt': r = da.addAt(args[0]!, args[1]!, args[2]!); break;
   }
   return Array.isArray(r) ? r : [r];
 }
@@ -82,7 +83,7 @@ describe.each([
       expect([k, y.dtype]).toEqual([k, ourDType(c.fn, k, want.dtype)]);
       expect([k, y.shape]).toEqual([k, want.shape]);
       // A value picked from among equal -0 and +0 follows NumPy's unstable sort: its sign is not compared.
-      const zero = (v: string): string => (c.fn !== 'histogram' && c.fn !== 'bincount' && v === '-0' ? '0' : v);
+      const zero = (v: string): string => (c.fn !== 'histogram' && c.fn !== 'bincount' && c.fn !== 'addAt' && v === '-0' ? '0' : v);
       const r = (await y.execute()) as da.StdNdarray;
       const n = want.shape.reduce((p, d) => p * d, 1);
       const values = Array.from({ length: n }, (_, i) => zero(show(r.iget(i))));
@@ -117,6 +118,24 @@ describe('sets and counting: beyond the vectors', () => {
     expect(() => da.histogram(f, { bins: 10, range: [1, 1 + 2e-16] })).toThrow(/too many bins/);
     expect(() => da.unique(f, { axis: 1 })).toThrow(/axis 1 is out of bounds/);
     expect(() => da.unique(f, { sorted: true } as never)).toThrow(/unknown option 'sorted'/);
+  });
+
+  test('addAt: in place, in program order with other writes; bad input refused when called, or when the update runs', async () => {
+    const x = da.array([1, 2, 3]);
+    const before = x.mul(1);
+    da.addAt(x, [0, 0], 1);
+    x.iadd(10);
+    expect(Array.from((await x.execute()).data as Float64Array)).toEqual([13, 12, 13]);
+    expect(Array.from((await before.execute()).data as Float64Array)).toEqual([1, 2, 3]);
+    expect(() => da.addAt(new Float64Array(2) as never, [0], 1)).toThrow(/must be a DeferredArray/);
+    expect(() => da.addAt(x, [0.5], 1)).toThrow(/indices must be integers; got float64/);
+    expect(() => da.addAt(x, da.array([true]), 1)).toThrow(/for a mask, write x.set/);
+    expect(() => da.addAt(x, [0, 1], da.array([1, 2, 3]))).toThrow(/do not broadcast to the rows named, \(2,\)/);
+    expect(() => da.addAt(x, [3], 1)).toThrow(/index 3 is out of bounds for axis 0 with size 3/);
+    expect(() => da.addAt(da.array(5), [0], 1)).toThrow(/0-d array has no rows/);
+    const y = da.array([1, 2]);
+    da.addAt(y, da.wrap(Int32Array.of(1)).add(4), 1);
+    expect(() => y.executeSync()).toThrow(da.ExecutionError);
   });
 
   test('inside a compiled function, a function that reads values says to call it outside', () => {

@@ -153,6 +153,7 @@ interface FamilyAttrs {
   readonly scan: AxisAttrs;
   readonly sort: AxisAttrs;
   readonly search: SearchAttrs;
+  readonly scatter: PlainAttrs;
   readonly linalg: PlainAttrs;
   readonly cond: PlainAttrs;
 }
@@ -185,6 +186,7 @@ interface FamilyInputs {
   readonly scan: readonly [Node];
   readonly sort: readonly [Node];
   readonly search: readonly [sorted: Node, values: Node];
+  readonly scatter: readonly [target: Node, indices: Node, values: Node];
   readonly linalg: readonly [Node, Node];
   readonly cond: readonly [pred: Node, then: Node, otherwise: Node];
 }

@@ -18,7 +18,7 @@ import type { ElementwiseRule } from 'kernels-wasm/ops';
  */
 type DTypeRule = ElementwiseRule | 'cast' | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
-type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'sort' | 'search' | 'linalg' | 'cond';
+type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'sort' | 'search' | 'scatter' | 'linalg' | 'cond';
 
 interface OpRow<F extends Family, A extends readonly string[]> {
   readonly family: F;
@@ -88,6 +88,12 @@ const OPS = {
   sort: op('sort', 'none', true),
   argsort: op('sort', 'none', true),
   searchsorted: op('search', 'none', true),
+
+  /**
+   * NumPy's add.at: x with each of its rows along the first axis that the indices name added to, once per
+   * mention, in order (the writes of repeated indices accumulate). An in-place update's new version of x.
+   */
+  addAt: op('scatter', 'none', true),
 
   // Views: a strided window onto the input, or a new shape over the same order.
   transpose: op('view', 'same', true),

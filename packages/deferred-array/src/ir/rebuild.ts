@@ -15,6 +15,7 @@ import { cond } from './build-cond.js';
 import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
 import { searchNode, sortNode } from './build-sort.js';
+import { addAtNode } from './build-scatter.js';
 import { makeNode } from './node.js';
 import type { FamilyNode, Node, NodeOf } from './node.js';
 import { at } from '../util/lookup.js';
@@ -92,6 +93,8 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return sortNode(n.op, input(0), n.attrs.axis);
     case 'search':
       return searchNode(input(0), input(1), n.attrs.side);
+    case 'scatter':
+      return addAtNode(input(0), input(1), input(2));
     case 'linalg':
       return buildLinalg(n, input(0), input(1));
     case 'cond':
