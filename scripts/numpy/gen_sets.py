@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generate NumPy reference vectors for unique, isin, intersect1d, union1d,
-setdiff1d, bincount and histogram.
+setdiff1d, bincount, histogram, add.at and interp.
 
 Run from the repository root with NumPy 2.x:
 
@@ -174,6 +174,27 @@ for x, idx, v in [
     (np.zeros(5), np.array([], dtype=np.int64), np.array(1.0)),
 ]:
     cases.append({'fn': 'addAt', 'args': [arr(x), arr(idx), arr(v)], 'options': {}, 'out': [arr(add_at(x, idx, v))]})
+
+# interp: inside, on the points, past both ends, NaN and infinities in x, infinite fp (the NaN fallbacks),
+# repeated xp, left/right, period, one point, 2-d x, integer and float32 inputs.
+xp = np.sort(rng.standard_normal(30)) * 3
+xp[10] = xp[9]
+fp = rng.standard_normal(30)
+xq = np.concatenate((rng.uniform(-12, 12, 60), xp[::3], [np.nan, np.inf, -np.inf, -0.0]))
+for opts in ({}, {'left': -7.5}, {'right': 99.0}, {'left': np.nan, 'right': -np.inf}):
+    # Numbers as 0-d float64 arrays (JSON has no NaN or infinity); the test reads them back as numbers.
+    cases.append({'fn': 'interp', 'args': [arr(xq), arr(xp), arr(fp)], 'options': {k: arr(np.float64(v)) for k, v in opts.items()},
+                  'out': [arr(np.interp(xq, xp, fp, **opts))]})
+finf = fp.copy(); finf[4] = np.inf; finf[5] = np.inf; finf[12] = -np.inf
+xinf = np.array([-np.inf, 0.0, 1.0, np.inf]); finf2 = np.array([0.0, 1.0, 1.0, 5.0])
+for a, b, c in [(xq, xp, finf), (np.array([-1e308, -1.0, 0.5, 3.0, 1e308]), xinf, finf2), (xq, np.array([0.5]), np.array([3.0])),
+                (xq[:24].reshape(4, 6), xp, fp), (np.array([2, 7, -3], np.int32), np.array([0, 5, 10], np.int64), np.array([1, 2, 4], np.uint8)),
+                (xq.astype(np.float32), xp.astype(np.float32), fp.astype(np.float32))]:
+    cases.append({'fn': 'interp', 'args': [arr(a), arr(b), arr(c)], 'options': {}, 'out': [arr(np.interp(a, b, c))]})
+ang = rng.uniform(-400, 400, 40)
+for period in (360.0, -2 * np.pi):
+    pxp, pfp = rng.uniform(-200, 500, 9), rng.standard_normal(9)
+    cases.append({'fn': 'interp', 'args': [arr(ang), arr(pxp), arr(pfp)], 'options': {'period': period}, 'out': [arr(np.interp(ang, pxp, pfp, period=period))]})
 
 json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
 print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)

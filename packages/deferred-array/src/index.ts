@@ -18,6 +18,8 @@ export { median, quantile, percentile } from './api/quantiles.js';
 export { unique, isin, intersect1d, union1d, setdiff1d } from './api/sets.js';
 export { bincount, histogram } from './api/counting.js';
 export { addAt } from './api/add-at.js';
+export { interp } from './api/interp.js';
+export type { InterpOptions } from './api/interp.js';
 export { take, nonzero, compress, get } from './api/selection.js';
 export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
 export { pad } from './api/pad.js';

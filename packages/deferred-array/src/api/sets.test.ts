@@ -8,7 +8,7 @@ import * as da from '../index.js';
 type Raw = string | number;
 interface Arr { readonly dtype: string; readonly shape: readonly number[]; readonly data?: readonly Raw[]; readonly lcg?: readonly number[] }
 interface Case {
-  readonly fn: 'unique' | 'isin' | 'intersect1d' | 'union1d' | 'setdiff1d' | 'bincount' | 'histogram' | 'addAt';
+  readonly fn: 'unique' | 'isin' | 'intersect1d' | 'union1d' | 'setdiff1d' | 'bincount' | 'histogram' | 'addAt' | 'interp';
   readonly args: readonly Arr[];
   readonly options: Readonly<Record<string, unknown>>;
   readonly out: readonly Arr[];
@@ -49,7 +49,13 @@ const ourDType = (fn: Case['fn'], k: number, d: string): string => {
 
 function run(c: Case): da.DeferredArray[] {
   const args = c.args.map(input);
-  const o = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, v !== null && typeof v === 'object' && 'dtype' in (v as object) ? input(v as Arr) : v]));
+  // Options given as arrays: 0-d ones are numbers (JSON has no NaN or infinity), others arrays.
+  const option = (v: unknown): unknown => {
+    if (v === null || typeof v !== 'object' || !('dtype' in (v as object))) return v;
+    const a = v as Arr;
+    return a.shape.length === 0 ? valuesIn(a)[0] : input(a);
+  };
+  const o = Object.fromEntries(Object.entries(c.options).map(([k, v]) => [k, option(v)]));
   let r: da.DeferredArray | da.DeferredArray[];
   switch (c.fn) {
     case 'unique': r = da.unique(args[0]!, o); break;
@@ -60,6 +66,7 @@ function run(c: Case): da.DeferredArray[] {
     case 'bincount': r = da.bincount(args[0]!, o); break;
     case 'histogram': r = da.histogram(args[0]!, o as da.HistogramOptions); break;
     case 'addAt': r = da.addAt(args[0]!, args[1]!, args[2]!); break;
+    case 'interp': r = da.interp(args[0]!, args[1]!, args[2]!, o); break;
   }
   return Array.isArray(r) ? r : [r];
 }
@@ -83,7 +90,7 @@ describe.each([
       expect([k, y.dtype]).toEqual([k, ourDType(c.fn, k, want.dtype)]);
       expect([k, y.shape]).toEqual([k, want.shape]);
       // A value picked from among equal -0 and +0 follows NumPy's unstable sort: its sign is not compared.
-      const zero = (v: string): string => (c.fn !== 'histogram' && c.fn !== 'bincount' && c.fn !== 'addAt' && v === '-0' ? '0' : v);
+      const zero = (v: string): string => (c.fn !== 'histogram' && c.fn !== 'bincount' && c.fn !== 'addAt' && c.fn !== 'interp' && v === '-0' ? '0' : v);
       const r = (await y.execute()) as da.StdNdarray;
       const n = want.shape.reduce((p, d) => p * d, 1);
       const values = Array.from({ length: n }, (_, i) => zero(show(r.iget(i))));
