@@ -119,6 +119,17 @@ ua, ub = rng.permutation(20).astype(np.int32)[:12], rng.permutation(20).astype(n
 case('intersect1d', [ua, ub], np.intersect1d(ua, ub, assume_unique=True, return_indices=True), {'assumeUnique': True, 'returnIndices': True})
 case('setdiff1d', [ua, ub], np.setdiff1d(ua, ub, assume_unique=True), {'assumeUnique': True})
 
+# Exactness: int64 values past 2^53 kept in setdiff1d, int64 against uint64 compared exactly in isin; a 1-d array's
+# unique along its axis merges NaNs.
+big = np.array([2**53 + 1, 5, 2**53 + 1], dtype=np.int64)
+case('setdiff1d', [big, np.array([7.0])], np.setdiff1d(big, np.array([7.0])))
+case('setdiff1d', [np.array([2**64 - 1, 2**64 - 2], dtype=np.uint64), np.array([0], dtype=np.int64)],
+     np.setdiff1d(np.array([2**64 - 1, 2**64 - 2], dtype=np.uint64), np.array([0], dtype=np.int64)))
+case('isin', [np.array([2**53 + 1, 3], dtype=np.int64), np.array([2**53, 3], dtype=np.uint64)],
+     np.isin(np.array([2**53 + 1, 3], dtype=np.int64), np.array([2**53, 3], dtype=np.uint64)))
+nan1 = np.array([np.nan, 1.0, np.nan, 0.0])
+case('unique', [nan1], np.unique(nan1, axis=0, return_inverse=True, return_counts=True), {'axis': 0, 'returnInverse': True, 'returnCounts': True})
+
 # bincount.
 x = rng.integers(0, 12, 200).astype(np.int32)
 case('bincount', [x], np.bincount(x))
@@ -153,6 +164,10 @@ edges = np.array([-5.0, -1.0, 0.0, 0.5, 2.0, 9.0])
 case('histogram', [edges_on], np.histogram(edges_on, bins=edges), {'bins': arr(edges)})
 case('histogram', [edges_on], np.histogram(edges_on, bins=edges, density=True), {'bins': arr(edges), 'density': True})
 case('histogram', [i32], np.histogram(i32, bins=np.array([0, 10, 10, 30])), {'bins': arr(np.array([0, 10, 10, 30]))})
+e32 = np.array([-1.1, 0.3, 2.7], dtype=np.float32)
+case('histogram', [data], np.histogram(data, bins=e32, density=True), {'bins': arr(e32), 'density': True})
+case('histogram', [data], np.histogram(data, bins=np.array([0.5])), {'bins': arr(np.array([0.5]))})
+case('histogram', [data], np.histogram(data, bins=np.array([-1.0, 1.0]), range=(5, 9)), {'bins': arr(np.array([-1.0, 1.0])), 'range': [5, 9]})
 
 # add.at: repeated indices accumulate in order; sums in add's dtype, cast back unsafely.
 def add_at(x, idx, v):

@@ -19,6 +19,8 @@ export { unique, isin, intersect1d, union1d, setdiff1d } from './api/sets.js';
 export { bincount, histogram } from './api/counting.js';
 export { addAt } from './api/add-at.js';
 export { interp } from './api/interp.js';
+export { linalg } from './api/linalg.js';
+export type { EighOptions, SvdOptions, NormOptions, NormOrder } from './api/linalg.js';
 export type { InterpOptions } from './api/interp.js';
 export { take, nonzero, compress, get } from './api/selection.js';
 export { eye, identity, tri, tril, triu, diag, diagonal, meshgrid, indices } from './api/matrices.js';
@@ -46,7 +48,7 @@ export { size, placeholder, Size } from './ir/symbols.js';
 export { DTYPES } from './ir/dtypes.js';
 export {
   DeferredArrayError, ShapeError, DTypeError, StaleArrayError, HeapError, WorkerError,
-  ExecutionError, DisposedError, OutputNameError, NotSupportedError, FileFormatError,
+  ExecutionError, DisposedError, OutputNameError, NotSupportedError, FileFormatError, LinAlgError,
 } from './ir/errors.js';
 
 export type { DType } from './ir/dtypes.js';

@@ -9,12 +9,12 @@ import { cast, source } from '../ir/build-elementwise.js';
 import * as view from '../ir/build-view.js';
 import { DTypeError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
-import { formatShape } from '../ir/shape.js';
+import { formatShape, sameShape } from '../ir/shape.js';
 import type { Dense } from '../core/dense.js';
 import { stableOrder } from '../reference/sort.js';
 import { pairwiseSum } from '../reference/reduce.js';
-import { wrapNode } from './deferred-array.js';
-import type { DeferredArray } from './deferred-array.js';
+import { DeferredArray, wrapNode } from './deferred-array.js';
+import type { StdNdarray } from '../util/stdlib.js';
 import { denseNow } from './selection.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
@@ -45,8 +45,8 @@ function bincount(x: Operand, options?: BincountOptions): DeferredArray {
   const n = anyNode(x, 'bincount');
   if (n.shape.length !== 1) throw new ShapeError(`bincount: x must be 1-d; got shape ${formatShape(n.shape)} (ravel it first)`);
   // NumPy casts x to intp safely: floats and uint64 are refused.
-  if (!(isInteger(n.dtype) || n.dtype === 'bool') || n.dtype === 'uint64') {
-    throw new DTypeError(`bincount: x must hold integers (NumPy casts them to int64 safely); got ${n.dtype}${isFloat(n.dtype) ? ": cast with astype('int32') if they are whole" : ''}`);
+  if (!(isInteger(n.dtype) || n.dtype === 'bool')) {
+    throw new DTypeError(`bincount: x must hold integers; got ${n.dtype}${isFloat(n.dtype) ? ": cast with astype('int32') if they are whole" : ''}`);
   }
   const minlength = o.minlength ?? 0;
   if (!Number.isInteger(minlength) || minlength < 0) throw new RangeError(`bincount: minlength must be a non-negative integer; got ${String(minlength)}`);
@@ -105,15 +105,22 @@ function histogram(a: Operand, options?: HistogramOptions): [DeferredArray, Defe
     throw new DTypeError(`histogram: ${an.dtype} data is not supported; cast with astype('float64') (or astype('int32') for bools)`);
   }
   const d = denseNow('histogram', view.reshape(an, [-1], 'histogram'));
-  const w = o.weights === undefined ? undefined : weightsOf('histogram', wrapNode(view.reshape(anyNode(o.weights, 'histogram', 1), [-1], 'histogram')), d.data.length);
-  const bins = o.bins ?? 10;
-  const { counts, edges, edgeType, given } = typeof bins === 'number' ? equalBins(d, bins, o.range, w) : givenBins(d, bins, o.range, w);
+  let w: Float64Array | undefined;
+  if (o.weights !== undefined) {
+    const wn = anyNode(o.weights, 'histogram', 1);
+    if (!sameShape(wn.shape, an.shape)) throw new ShapeError(`histogram: weights must have a's shape, ${formatShape(an.shape)}; got ${formatShape(wn.shape)}`);
+    w = weightsOf('histogram', wrapNode(view.reshape(wn, [-1], 'histogram')), d.data.length);
+  }
+  let bins = o.bins ?? 10;
+  // A 0-d array of bins is a count, as NumPy reads it.
+  if (bins instanceof DeferredArray && bins.ndim === 0) bins = Number((bins.executeSync() as StdNdarray).get());
+  const { counts, edges, edgeType, given, widths: ownWidths } = typeof bins === 'number' ? equalBins(d, bins, o.range, w) : givenBins(d, bins, w);
   const edgesArray = given ?? wrapNode(source(edges, [edges.length], edgeType));
   let hist = wrapNode(source(counts, [counts.length], w ? 'float64' : 'int32'));
   if (o.density) {
     // n / db / n.sum(), with db the bins' widths as float64 (np.diff of the edges).
-    const widths = Float64Array.from({ length: edges.length - 1 }, (_, i) => edges[i + 1]! - edges[i]!);
-    if (edgeType === 'float32') for (let i = 0; i < widths.length; i++) widths[i] = Math.fround(edges[i + 1]! - edges[i]!);
+    const widths = ownWidths ?? Float64Array.from({ length: edges.length - 1 }, (_, i) => edges[i + 1]! - edges[i]!);
+    if (!ownWidths && edgeType === 'float32') for (let i = 0; i < widths.length; i++) widths[i] = Math.fround(edges[i + 1]! - edges[i]!);
     // n.sum() as NumPy sums it (pairwise), worked out here: a kernel's sum may add in another order.
     const total = w ? pairwiseSum(counts, 0, counts.length, (v) => v) : (counts as Int32Array).reduce((p, v) => p + v, 0);
     hist = hist.div(wrapNode(source(widths, [widths.length], 'float64'))).div(total);
@@ -163,6 +170,8 @@ interface Counted {
   readonly edgeType: 'float32' | 'float64';
   /** The edges as given (bins as an array), returned as they are. */
   readonly given?: DeferredArray;
+  /** Given edges' widths, taken in the edges' own dtype (np.diff), then as float64. */
+  readonly widths?: Float64Array;
 }
 
 /** Counts per bin from bin positions, block by block as NumPy's histogram adds them. */
@@ -224,10 +233,10 @@ function equalBins(d: Dense, bins: number, range: readonly [number, number] | un
   return { counts: countInto(bins, positionOf, v.length, w), edges, edgeType };
 }
 
-function givenBins(d: Dense, bins: Operand, range: readonly [number, number] | undefined, w: Float64Array | undefined): Counted {
-  if (range !== undefined) throw new TypeError('histogram: range goes with a number of bins; edges given as an array set the range themselves');
+/** Counts between edges given as an array (NumPy ignores range then). */
+function givenBins(d: Dense, bins: Operand, w: Float64Array | undefined): Counted {
   const bn = anyNode(bins, 'histogram', 1);
-  if (bn.shape.length !== 1 || bn.shape[0]! < 2) throw new ShapeError(`histogram: bins as edges must be 1-d with at least 2 of them; got shape ${formatShape(bn.shape)}`);
+  if (bn.shape.length !== 1) throw new ShapeError(`histogram: bins as edges must be 1-d; got shape ${formatShape(bn.shape)}`);
   const edgeType = bn.dtype === 'float32' && d.dtype === 'float32' ? 'float32' : 'float64';
   const edges = denseNow('histogram', cast(bn, edgeType)).data as Float64Array | Float32Array;
   for (let i = 0; i + 1 < edges.length; i++) {
@@ -247,9 +256,12 @@ function givenBins(d: Dense, bins: Operand, range: readonly [number, number] | u
       cum[e] = cum[e]! + (weightsSum ? weightsSum[at]! : at);
     }
   }
-  const counts = w ? new Float64Array(n) : new Int32Array(n);
+  const counts = w ? new Float64Array(Math.max(n, 0)) : new Int32Array(Math.max(n, 0));
   for (let i = 0; i < n; i++) counts[i] = cum[i + 1]! - cum[i]!;
-  return { counts, edges, edgeType, given: wrapNode(bn) };
+  const own = denseNow('histogram', bn).data as ArrayLike<number | bigint>;
+  const r = bn.dtype === 'float32' ? Math.fround : (v: number): number => v;
+  const widths = Float64Array.from({ length: Math.max(n, 0) }, (_, i) => r(Number(own[i + 1]!) - Number(own[i]!)));
+  return { counts, edges, edgeType, given: wrapNode(bn), widths };
 }
 
 /** The sorted block's weights summed cumulatively from 0 (NumPy's concatenate((0, sw.cumsum()))). */

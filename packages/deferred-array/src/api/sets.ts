@@ -9,6 +9,7 @@
 import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, source } from '../ir/build-elementwise.js';
+import { castValue } from '../ir/cast-value.js';
 import * as view from '../ir/build-view.js';
 import type { Node } from '../ir/node.js';
 import { checkOptionKeys } from '../ir/options.js';
@@ -51,7 +52,10 @@ const same = (a: number | bigint, b: number | bigint, nan: boolean): boolean => 
 function unique(x: Operand, options?: UniqueOptions): DeferredArray | DeferredArray[] {
   const o = checkOptionKeys<UniqueOptions>('unique', options, ['returnIndex', 'returnInverse', 'returnCounts', 'axis', 'equalNan']);
   const node = anyNode(x, 'unique');
-  const r = o.axis === undefined || o.axis === null ? uniqueFlat(node, o.equalNan ?? true) : uniqueAlong(node, o.axis);
+  // NumPy: a 1-d array along its axis is its elements, NaNs merged with equalNan (after the axis is checked).
+  if (o.axis !== undefined && o.axis !== null) normalizeAxis(o.axis, node.shape.length, 'unique: axis');
+  const flat = o.axis === undefined || o.axis === null || node.shape.length === 1;
+  const r = flat ? uniqueFlat(node, o.equalNan ?? true) : uniqueAlong(node, o.axis!);
   if (!o.returnIndex && !o.returnInverse && !o.returnCounts) return r.values;
   return [r.values, ...(o.returnIndex ? [r.index] : []), ...(o.returnInverse ? [r.inverse] : []), ...(o.returnCounts ? [r.counts] : [])];
 }
@@ -148,24 +152,45 @@ function pairNow(fn: string, a: Operand, b: Operand): [Dense, Dense, Node] {
   return [denseNow(fn, cast(an, common)), denseNow(fn, cast(bn, common)), an];
 }
 
-/** A set of values for membership as == sees it: -0 and +0 one key (a Set's SameValueZero), NaN left out (equal to nothing). */
-function memberSet(d: Dense): Set<number | bigint> {
+/**
+ * How two dtypes' values compare, as NumPy's == compares them: integers
+ * exactly (bigints where either is 64-bit, so int64 meets uint64 without
+ * rounding), anything with a float in the common float dtype.
+ */
+function keyFor(a: DType, b: DType): (v: number | bigint) => number | bigint {
+  if (!isFloat(a) && !isFloat(b)) return isBigInt(a) || isBigInt(b) ? (v) => BigInt(v) : (v) => Number(v);
+  const common = promoteTypes(a, b);
+  return (v) => castValue(v, common);
+}
+
+/** Both operands' values flattened in their own dtypes, with the key each value is compared by. */
+function membersNow(fn: string, a: Operand, b: Operand): { a: Dense; b: Dense; key: (v: number | bigint) => number | bigint; shape: readonly number[] } {
+  const an = anyNode(a, fn, 0);
+  const bn = anyNode(b, fn, 1);
+  return { a: denseNow(fn, an), b: denseNow(fn, bn), key: keyFor(an.dtype, bn.dtype), shape: an.shape };
+}
+
+/** A set of keys for membership as == sees it: -0 and +0 one key (a Set's SameValueZero), NaN left out (equal to nothing). */
+function memberSet(d: Dense, key: (v: number | bigint) => number | bigint): Set<number | bigint> {
   const set = new Set<number | bigint>();
   const v = d.data as ArrayLike<number | bigint>;
-  for (let i = 0; i < v.length; i++) if (v[i] === v[i]) set.add(v[i]!);
+  for (let i = 0; i < v.length; i++) {
+    const k = key(v[i]!);
+    if (k === k) set.add(k);
+  }
   return set;
 }
 
 /** NumPy's isin: a bool array of element's shape, true where the element equals one of testElements. */
 function isin(element: Operand, testElements: Operand, options?: IsinOptions): DeferredArray {
   const o = checkOptionKeys<IsinOptions>('isin', options, ['invert']);
-  const [e, t, en] = pairNow('isin', element, testElements);
-  const set = memberSet(t);
+  const { a: e, b: t, key, shape } = membersNow('isin', element, testElements);
+  const set = memberSet(t, key);
   const v = e.data as ArrayLike<number | bigint>;
   const out = new Uint8Array(v.length);
   const hit = o.invert ? 0 : 1;
-  for (let i = 0; i < v.length; i++) out[i] = set.has(v[i]!) ? hit : 1 - hit;
-  return wrapNode(source(out, en.shape, 'bool'));
+  for (let i = 0; i < v.length; i++) out[i] = set.has(key(v[i]!)) ? hit : 1 - hit;
+  return wrapNode(source(out, shape, 'bool'));
 }
 
 /** The sorted unique values of d (NaNs merged, as NumPy's unique), with where each first occurs. */
@@ -231,12 +256,11 @@ interface SetdiffOptions {
 /** NumPy's setdiff1d: the sorted unique values of a (flattened) not found in b, in a's dtype. */
 function setdiff1d(a: Operand, b: Operand, options?: SetdiffOptions): DeferredArray {
   const o = checkOptionKeys<SetdiffOptions>('setdiff1d', options, ['assumeUnique']);
-  const an = anyNode(a, 'setdiff1d', 0);
-  const [ad, bd] = pairNow('setdiff1d', a, b);
-  const set = memberSet(bd);
-  const kept = (o.assumeUnique ? Array.from(ad.data as ArrayLike<number | bigint>) : uniqueOf(ad).values).filter((v) => !set.has(v));
-  // Compared in the common dtype; returned in a's (NumPy indexes a itself), which holds each value exactly.
-  return wrapNode(cast(anyNode(arrayOf(ad.dtype, kept), 'setdiff1d'), an.dtype));
+  // a made unique in its own dtype (its values kept exact), each compared with b's as == compares them.
+  const { a: ad, b: bd, key } = membersNow('setdiff1d', a, b);
+  const set = memberSet(bd, key);
+  const kept = (o.assumeUnique ? Array.from(ad.data as ArrayLike<number | bigint>) : uniqueOf(ad).values).filter((v) => !set.has(key(v)));
+  return arrayOf(ad.dtype, kept);
 }
 
 export { unique, isin, intersect1d, union1d, setdiff1d };

@@ -189,6 +189,9 @@ describe('sorting: beyond the vectors', () => {
     expect(Number((da.searchsorted(a, 2, { sorter: [1, 2, 0] }).executeSync() as da.StdNdarray).get())).toBe(1);
     expect(() => da.searchsorted(a, 2, { sorter: [-2, -1, 0] })).toThrow(/sorter holds -2, which is not a position in a \(0..2\)/);
     expect(() => da.searchsorted(a, 2, { sorter: da.wrap(Float64Array.of(1, 2, 0)) })).toThrow(/sorter must hold integer positions/);
+    // Against float32 a, NumPy makes a JS number a float64 array: compared in float64.
+    expect(Number((da.searchsorted(da.wrap(Float32Array.of(0.1, 0.2)), 0.1, { side: 'right' }).executeSync() as da.StdNdarray).get())).toBe(0);
+    expect(Number((da.searchsorted(da.wrap(Float32Array.of(16777216, 16777218)), 16777217).executeSync() as da.StdNdarray).get())).toBe(1);
     const big = da.wrap(BigInt64Array.of(2n ** 53n + 1n));
     expect(Number((da.searchsorted(big, 2 ** 53, { side: 'right' }).executeSync() as da.StdNdarray).get())).toBe(0);
   });

@@ -5,7 +5,7 @@
 // work before and after it fuses on either side.
 import { searchNode, sortNode } from '../ir/build-sort.js';
 import { cast, elementwise, scalar, source } from '../ir/build-elementwise.js';
-import { isInteger } from '../ir/dtypes.js';
+import { isFloat, isInteger } from '../ir/dtypes.js';
 import { weakScalarDType } from '../ir/type-rules.js';
 import { take as takeNode } from '../ir/build-gather.js';
 import * as view from '../ir/build-view.js';
@@ -81,8 +81,11 @@ function searchsorted(a: Operand, v: Operand, options?: SearchOptions): Deferred
     }
     sorted = takeNode(sorted, order, 0, 'raise');
   }
-  // A JS number or bigint is NumPy's weak Python scalar: it takes a's dtype where its kind allows.
-  const values = typeof v === 'number' || typeof v === 'bigint' ? scalar(v, weakScalarDType('less', sorted.dtype, v)) : anyNode(v, 'searchsorted', 1);
+  // A JS number or bigint becomes an array as NumPy makes one of a Python scalar: an integer one takes an
+  // integer a's dtype where it fits (int64 in NumPy, with the same answers); against float a, float64.
+  const values = (typeof v === 'number' || typeof v === 'bigint') && !isFloat(sorted.dtype)
+    ? scalar(v, weakScalarDType('less', sorted.dtype, v))
+    : anyNode(v, 'searchsorted', 1);
   return wrapNode(searchNode(sorted, values, o.side ?? 'left'));
 }
 

@@ -81,6 +81,13 @@ class FileFormatError extends DeferredArrayError {
   }
 }
 
+/** NumPy's LinAlgError: a singular matrix, one not positive definite, or a decomposition that did not converge. */
+class LinAlgError extends DeferredArrayError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, 'LINALG', options);
+  }
+}
+
 const ERROR_CLASSES = {
   DeferredArrayError,
   ShapeError,
@@ -93,6 +100,7 @@ const ERROR_CLASSES = {
   OutputNameError,
   NotSupportedError,
   FileFormatError,
+  LinAlgError,
 } as const;
 
 interface SerializedError {
@@ -119,6 +127,7 @@ function fromSerialized(e: SerializedError, fallback: { message?: string; cause?
 }
 
 export {
+  LinAlgError,
   DeferredArrayError,
   ShapeError,
   DTypeError,

@@ -117,6 +117,14 @@ interface SearchAttrs extends Labelled {
   readonly side: 'left' | 'right';
 }
 
+/** The matrix decompositions' options: qr's mode, cholesky's and eigh's triangle, svd's full matrices and whether it makes u and vh. */
+interface DecompAttrs extends Labelled {
+  readonly mode?: 'reduced' | 'complete' | 'r';
+  readonly upper?: boolean;
+  readonly full?: boolean;
+  readonly uv?: boolean;
+}
+
 /** transpose, slice, broadcastTo: where each output element is read from. */
 interface ViewAttrs extends Labelled {
   readonly view: ViewMap;
@@ -154,6 +162,7 @@ interface FamilyAttrs {
   readonly sort: AxisAttrs;
   readonly search: SearchAttrs;
   readonly scatter: PlainAttrs;
+  readonly decomp: DecompAttrs;
   readonly linalg: PlainAttrs;
   readonly cond: PlainAttrs;
 }
@@ -187,6 +196,7 @@ interface FamilyInputs {
   readonly sort: readonly [Node];
   readonly search: readonly [sorted: Node, values: Node];
   readonly scatter: readonly [target: Node, indices: Node, values: Node];
+  readonly decomp: readonly Node[];
   readonly linalg: readonly [Node, Node];
   readonly cond: readonly [pred: Node, then: Node, otherwise: Node];
 }
@@ -374,5 +384,5 @@ const dependsOn = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] 
 export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder, dependsOn };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
-  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
+  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, DecompAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
 };

@@ -18,7 +18,7 @@ import type { ElementwiseRule } from 'kernels-wasm/ops';
  */
 type DTypeRule = ElementwiseRule | 'cast' | 'select' | 'reduceSum' | 'reduceMean' | 'reduceSame' | 'reduceBool' | 'reduceIndex' | 'none';
 
-type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'sort' | 'search' | 'scatter' | 'linalg' | 'cond';
+type Family = 'source' | 'scalar' | 'unary' | 'binary' | 'ternary' | 'cast' | 'reduce' | 'view' | 'reshape' | 'join' | 'gather' | 'scan' | 'sort' | 'search' | 'scatter' | 'decomp' | 'linalg' | 'cond';
 
 interface OpRow<F extends Family, A extends readonly string[]> {
   readonly family: F;
@@ -95,6 +95,17 @@ const OPS = {
    */
   addAt: op('scatter', 'none', true),
 
+  // Matrix decompositions over the last two axes (da.linalg), each matrix of a stack on its own: fusion
+  // boundaries. qr, eigh, slogdet and svd give their several results packed along one last axis.
+  solve: op('decomp', 'none', false),
+  inv: op('decomp', 'none', false),
+  det: op('decomp', 'none', false),
+  slogdet: op('decomp', 'none', false),
+  cholesky: op('decomp', 'none', false),
+  qr: op('decomp', 'none', false),
+  eigh: op('decomp', 'none', false),
+  svd: op('decomp', 'none', false),
+
   // Views: a strided window onto the input, or a new shape over the same order.
   transpose: op('view', 'same', true),
   slice: op('view', 'same', true),
@@ -123,6 +134,7 @@ type ReduceOp = OpsOf<'reduce'>;
 type LinalgOp = OpsOf<'linalg'>;
 type ScanOp = OpsOf<'scan'>;
 type SortOp = OpsOf<'sort'>;
+type DecompOp = OpsOf<'decomp'>;
 /** Alias name -> op name, e.g. { sub: 'subtract', ... }. */
 type AliasMap = { [K in OpName as (typeof OPS)[K]['aliases'][number]]: K };
 type AliasOf<K extends OpName> = (typeof OPS)[K]['aliases'][number];
@@ -144,4 +156,4 @@ function opInfo(name: OpName): OpInfo {
 }
 
 export { OPS, UNARY_OPS, BINARY_OPS, REDUCE_OPS, opInfo, opNames, isOpName, isUnaryOp, isBinaryOp };
-export type { AliasMap, AliasOf, OpName, OpInfo, OpsOf, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp, SortOp };
+export type { AliasMap, AliasOf, OpName, OpInfo, OpsOf, Family, DTypeRule, UnaryOp, BinaryOp, TernaryOp, ReduceOp, LinalgOp, ScanOp, SortOp, DecompOp };

@@ -16,6 +16,7 @@ import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
 import { searchNode, sortNode } from './build-sort.js';
 import { addAtNode } from './build-scatter.js';
+import { decompNode } from './build-decomp.js';
 import { makeNode } from './node.js';
 import type { FamilyNode, Node, NodeOf } from './node.js';
 import { at } from '../util/lookup.js';
@@ -95,6 +96,8 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return searchNode(input(0), input(1), n.attrs.side);
     case 'scatter':
       return addAtNode(input(0), input(1), input(2));
+    case 'decomp':
+      return decompNode(n.op, input(0), n.attrs, n.inputs[1] ? input(1) : undefined);
     case 'linalg':
       return buildLinalg(n, input(0), input(1));
     case 'cond':

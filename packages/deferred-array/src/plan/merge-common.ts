@@ -20,7 +20,7 @@ const valueKey = (v: Scalar): Scalar | string => (Object.is(v, -0) ? '-0' : v);
  * leaves' own (a leaf is equal only to itself; iota's length is its shape).
  */
 const UNKEYED = new Set(['label', 'index', 'request', 'data', 'lease', 'storage', 'version', 'random', 'of', 'longest']);
-const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view']);
+const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view', 'upper', 'full', 'uv']);
 
 /** The parameters that change what a node computes. */
 function attrsKey(a: NodeAttrs): string {
@@ -35,6 +35,9 @@ function attrsKey(a: NodeAttrs): string {
   if ('axis' in a) parts.push(`x${a.axis}`);
   if ('mode' in a) parts.push(`m${a.mode}`);
   if ('side' in a) parts.push(`s${a.side}`);
+  if ('upper' in a) parts.push(`u${a.upper ? 1 : 0}`);
+  if ('full' in a) parts.push(`f${a.full ? 1 : 0}`);
+  if ('uv' in a) parts.push(`v${a.uv ? 1 : 0}`);
   if ('view' in a) parts.push(`w${JSON.stringify(a.view)}`);
   return parts.join('|');
 }

@@ -12,6 +12,7 @@ import { takeDense } from './gather.js';
 import { scanDense } from './scan.js';
 import { searchDense, sortDense } from './sort.js';
 import { addAtDense } from './scatter.js';
+import { decompDense } from './decomp.js';
 import { evaluateDot, evaluateMatmul, evaluateOuter } from './linalg.js';
 import { randomDense } from './philox.js';
 import { evaluateReduce } from './reduce.js';
@@ -66,6 +67,8 @@ function evaluateNode(node: Node, inputs: readonly Dense[], flags: RunFlags): De
       return searchDense(node, input(0), input(1));
     case 'scatter':
       return addAtDense(node, input(0), input(1), input(2), flags);
+    case 'decomp':
+      return decompDense(node, inputs);
     case 'cond':
       throw new InternalError('a cond reached a backend; the linker resolves every cond before planning');
     case 'linalg':

@@ -1,0 +1,70 @@
+// Evaluates the matrix decompositions (da.linalg) over a stack: each matrix
+// of the last two axes converted to float64, decomposed on its own
+// (decompositions.ts) and its results written, packed where the op packs
+// several (build-decomp.ts says in what order).
+import type { FamilyNode } from '../ir/node.js';
+import { allocDense } from '../core/dense.js';
+import type { Dense } from '../core/dense.js';
+import type { NumberArray } from '../ir/dtypes.js';
+import { packedSizes } from '../ir/build-decomp.js';
+import { choleskyMatrix, detMatrix, eighMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix, svdMatrix } from './decompositions.js';
+
+/** Matrix i of a stack (the last two axes, m x n), as float64. */
+function matrixAt(x: Dense, i: number, size: number): Float64Array {
+  return Float64Array.from((x.data as NumberArray).subarray(i * size, (i + 1) * size));
+}
+
+function decompDense(node: FamilyNode<'decomp'>, inputs: readonly Dense[]): Dense {
+  const a = inputs[0]!;
+  const out = allocDense(node.dtype, node.shape);
+  const o = out.data as NumberArray;
+  const m = a.shape[a.shape.length - 2] ?? 0;
+  const n = a.shape[a.shape.length - 1] ?? 0;
+  const count = a.shape.slice(0, -2).reduce((p, d) => p * d, 1);
+  const attrs = node.attrs;
+  for (let i = 0; i < count; i++) {
+    const mat = matrixAt(a, i, m * n);
+    switch (node.op) {
+      case 'solve': {
+        const b = inputs[1]!;
+        const k = b.shape.length === a.shape.length ? b.shape[b.shape.length - 1]! : 1;
+        const rhs = Float64Array.from((b.data as NumberArray).subarray(i * n * k, (i + 1) * n * k));
+        o.set(solveMatrix(mat, n, rhs, k), i * n * k);
+        break;
+      }
+      case 'inv': o.set(invMatrix(mat, n), i * n * n); break;
+      case 'det': o[i] = detMatrix(mat, n); break;
+      case 'cholesky': o.set(choleskyMatrix(mat, n, attrs.upper ?? false), i * n * n); break;
+      case 'slogdet': o.set(slogdetMatrix(mat, n), i * 2); break;
+      default: {
+        const sizes = packedSizes(node.op, m, n, attrs);
+        const total = sizes.reduce((p, s) => p + s, 0);
+        const parts = packedParts(node, mat, m, n);
+        let at = i * total;
+        for (const part of parts) { o.set(part, at); at += part.length; }
+      }
+    }
+  }
+  return out;
+}
+
+function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n: number): Float64Array[] {
+  const attrs = node.attrs;
+  switch (node.op) {
+    case 'qr': {
+      const { q, r } = qrMatrix(mat, m, n, attrs.mode === 'complete');
+      return attrs.mode === 'r' ? [r] : [q, r];
+    }
+    case 'eigh': {
+      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false);
+      return [w, v];
+    }
+    case 'svd': {
+      const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false);
+      return attrs.uv ? [s, u, vh] : [s];
+    }
+    default: throw new Error(`internal: ${node.op} packs nothing`);
+  }
+}
+
+export { decompDense };

@@ -1,0 +1,364 @@
+// The matrix decompositions behind da.linalg, on one row-major float64
+// matrix at a time: LU with partial pivoting (solve, inv, det, slogdet),
+// Cholesky, Householder QR, the symmetric eigenproblem by cyclic Jacobi
+// rotations and the SVD by one-sided (Hestenes) Jacobi. Jacobi methods are
+// chosen for their accuracy (small relative errors in every eigenvalue and
+// singular value) over speed; LAPACK's blocked algorithms are what NumPy
+// calls, so results agree to rounding, not to the bit.
+import { LinAlgError as LinAlgFailure } from '../ir/errors.js';
+
+/** An LU factorisation in place: a holds L (unit diagonal, below) and U; piv the row swaps; sign their parity. */
+interface Lu {
+  readonly a: Float64Array;
+  readonly piv: Int32Array;
+  readonly sign: number;
+  /** A zero pivot was met (the matrix is singular to working precision). */
+  readonly singular: boolean;
+}
+
+function lu(matrix: Float64Array, n: number): Lu {
+  const a = matrix.slice();
+  const piv = new Int32Array(n);
+  let sign = 1;
+  let singular = false;
+  for (let k = 0; k < n; k++) {
+    let p = k;
+    let best = Math.abs(a[k * n + k]!);
+    for (let i = k + 1; i < n; i++) {
+      const v = Math.abs(a[i * n + k]!);
+      if (v > best) { best = v; p = i; }
+    }
+    piv[k] = p;
+    if (p !== k) {
+      sign = -sign;
+      for (let j = 0; j < n; j++) {
+        const t = a[k * n + j]!;
+        a[k * n + j] = a[p * n + j]!;
+        a[p * n + j] = t;
+      }
+    }
+    const d = a[k * n + k]!;
+    if (d === 0) { singular = true; continue; }
+    for (let i = k + 1; i < n; i++) {
+      const f = (a[i * n + k] = a[i * n + k]! / d);
+      if (f === 0) continue;
+      for (let j = k + 1; j < n; j++) a[i * n + j] = a[i * n + j]! - f * a[k * n + j]!;
+    }
+  }
+  return { a, piv, sign, singular };
+}
+
+/** Solves A X = B for X (B n x k, row-major), from A's LU. */
+function luSolve(f: Lu, n: number, b: Float64Array, k: number): Float64Array {
+  const x = b.slice();
+  for (let i = 0; i < n; i++) {
+    const p = f.piv[i]!;
+    if (p !== i) for (let j = 0; j < k; j++) { const t = x[i * k + j]!; x[i * k + j] = x[p * k + j]!; x[p * k + j] = t; }
+  }
+  for (let i = 0; i < n; i++) {
+    for (let r = 0; r < i; r++) {
+      const l = f.a[i * n + r]!;
+      if (l !== 0) for (let j = 0; j < k; j++) x[i * k + j] = x[i * k + j]! - l * x[r * k + j]!;
+    }
+  }
+  for (let i = n - 1; i >= 0; i--) {
+    for (let r = i + 1; r < n; r++) {
+      const u = f.a[i * n + r]!;
+      if (u !== 0) for (let j = 0; j < k; j++) x[i * k + j] = x[i * k + j]! - u * x[r * k + j]!;
+    }
+    const d = f.a[i * n + i]!;
+    for (let j = 0; j < k; j++) x[i * k + j] = x[i * k + j]! / d;
+  }
+  return x;
+}
+
+function solveMatrix(a: Float64Array, n: number, b: Float64Array, k: number): Float64Array {
+  const f = lu(a, n);
+  if (f.singular) throw new LinAlgFailure('linalg.solve: singular matrix (a zero pivot in its LU factorisation; NumPy raises LinAlgError too)');
+  return luSolve(f, n, b, k);
+}
+
+function invMatrix(a: Float64Array, n: number): Float64Array {
+  const f = lu(a, n);
+  if (f.singular) throw new LinAlgFailure('linalg.inv: singular matrix (a zero pivot in its LU factorisation; NumPy raises LinAlgError too)');
+  const eye = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) eye[i * n + i] = 1;
+  return luSolve(f, n, eye, n);
+}
+
+/** [sign, log|det|] from the LU's diagonal, as NumPy's slogdet; det is their product. */
+function slogdetMatrix(a: Float64Array, n: number): [number, number] {
+  const f = lu(a, n);
+  let sign = f.sign;
+  let log = 0;
+  for (let i = 0; i < n; i++) {
+    const d = f.a[i * n + i]!;
+    if (d === 0 || d !== d) return d === 0 ? [0, -Infinity] : [NaN, NaN];
+    if (d < 0) sign = -sign;
+    log += Math.log(Math.abs(d));
+  }
+  return [sign, log];
+}
+
+/** The determinant as NumPy's det makes it from slogdet: sign * exp(log|det|) (a singular matrix's is +0). */
+function detMatrix(a: Float64Array, n: number): number {
+  const [sign, log] = slogdetMatrix(a, n);
+  return sign * Math.exp(log);
+}
+
+/** The lower (or, transposed, upper) Cholesky factor from a's lower triangle; fails if a is not positive definite. */
+function choleskyMatrix(a: Float64Array, n: number, upper: boolean): Float64Array {
+  const l = new Float64Array(n * n);
+  for (let j = 0; j < n; j++) {
+    let d = a[j * n + j]!;
+    for (let k = 0; k < j; k++) d -= l[j * n + k]! * l[j * n + k]!;
+    if (!(d > 0)) throw new LinAlgFailure('linalg.cholesky: the matrix is not positive definite (NumPy raises LinAlgError too)');
+    const s = Math.sqrt(d);
+    l[j * n + j] = s;
+    for (let i = j + 1; i < n; i++) {
+      let v = a[i * n + j]!;
+      for (let k = 0; k < j; k++) v -= l[i * n + k]! * l[j * n + k]!;
+      l[i * n + j] = v / s;
+    }
+  }
+  if (!upper) return l;
+  const u = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) u[i * n + j] = l[j * n + i]!;
+  return u;
+}
+
+/**
+ * Householder QR of an m x n matrix, as LAPACK's geqrf/orgqr form it (each
+ * reflector sends its column to -sign(x0) |x| e1): Q m x q, R q x n, with
+ * q = min(m, n) (reduced) or m (complete).
+ */
+function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q: Float64Array; r: Float64Array; cols: number } {
+  const r = a.slice();
+  const k = Math.min(m, n);
+  const vs: Float64Array[] = [];
+  const taus: number[] = [];
+  for (let j = 0; j < k; j++) {
+    let norm = 0;
+    for (let i = j; i < m; i++) norm = Math.hypot(norm, r[i * n + j]!);
+    const alpha = r[j * n + j]!;
+    const v = new Float64Array(m);
+    if (norm === 0 || (norm === Math.abs(alpha) && j === m - 1)) {
+      vs.push(v);
+      taus.push(0);
+      continue;
+    }
+    const beta = alpha >= 0 ? -norm : norm;
+    const tau = (beta - alpha) / beta;
+    const scale = 1 / (alpha - beta);
+    v[j] = 1;
+    for (let i = j + 1; i < m; i++) v[i] = r[i * n + j]! * scale;
+    // R = (I - tau v v^T) R, columns j onward.
+    for (let c = j; c < n; c++) {
+      let dot = 0;
+      for (let i = j; i < m; i++) dot += v[i]! * r[i * n + c]!;
+      dot *= tau;
+      for (let i = j; i < m; i++) r[i * n + c] = r[i * n + c]! - dot * v[i]!;
+    }
+    for (let i = j + 1; i < m; i++) r[i * n + j] = 0;
+    r[j * n + j] = beta;
+    vs.push(v);
+    taus.push(tau);
+  }
+  const cols = complete ? m : k;
+  // Q = H_1 ... H_k applied to the first `cols` columns of the identity, from the last reflector back.
+  const q = new Float64Array(m * cols);
+  for (let i = 0; i < Math.min(m, cols); i++) q[i * cols + i] = 1;
+  for (let j = k - 1; j >= 0; j--) {
+    const v = vs[j]!;
+    const tau = taus[j]!;
+    if (tau === 0) continue;
+    for (let c = 0; c < cols; c++) {
+      let dot = 0;
+      for (let i = j; i < m; i++) dot += v[i]! * q[i * cols + c]!;
+      dot *= tau;
+      for (let i = j; i < m; i++) q[i * cols + c] = q[i * cols + c]! - dot * v[i]!;
+    }
+  }
+  const rows = complete ? m : k;
+  return { q, r: r.subarray(0, rows * n), cols };
+}
+
+const EPS = 2 ** -52;
+
+/**
+ * The symmetric eigenproblem from one triangle of a (lower, or upper with
+ * `upper`), by cyclic Jacobi rotations: eigenvalues ascending, eigenvectors
+ * as the columns of v (n x n).
+ */
+function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Array; v: Float64Array } {
+  const s = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const e = upper ? a[j * n + i]! : a[i * n + j]!;
+      s[i * n + j] = e;
+      s[j * n + i] = e;
+    }
+  }
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let off = 0;
+    let diag = 0;
+    for (let i = 0; i < n; i++) {
+      diag += s[i * n + i]! * s[i * n + i]!;
+      for (let j = i + 1; j < n; j++) off += s[i * n + j]! * s[i * n + j]!;
+    }
+    if (!(off > EPS * EPS * diag * 1e-4) || off === 0) break;
+    for (let p = 0; p < n - 1; p++) {
+      for (let q = p + 1; q < n; q++) {
+        const apq = s[p * n + q]!;
+        if (apq === 0) continue;
+        const app = s[p * n + p]!;
+        const aqq = s[q * n + q]!;
+        const theta = (aqq - app) / (2 * apq);
+        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+        const c = 1 / Math.sqrt(t * t + 1);
+        const sn = t * c;
+        for (let k = 0; k < n; k++) {
+          const skp = s[k * n + p]!;
+          const skq = s[k * n + q]!;
+          s[k * n + p] = c * skp - sn * skq;
+          s[k * n + q] = sn * skp + c * skq;
+        }
+        for (let k = 0; k < n; k++) {
+          const spk = s[p * n + k]!;
+          const sqk = s[q * n + k]!;
+          s[p * n + k] = c * spk - sn * sqk;
+          s[q * n + k] = sn * spk + c * sqk;
+        }
+        s[p * n + q] = 0;
+        s[q * n + p] = 0;
+        for (let k = 0; k < n; k++) {
+          const vkp = v[k * n + p]!;
+          const vkq = v[k * n + q]!;
+          v[k * n + p] = c * vkp - sn * vkq;
+          v[k * n + q] = sn * vkp + c * vkq;
+        }
+      }
+    }
+  }
+  for (let i = 0; i < n * n; i++) if (s[i] !== s[i]) throw new LinAlgFailure('linalg.eigh: the matrix holds NaN or infinity; eigenvalues did not converge (NumPy raises LinAlgError too)');
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => s[x * n + x]! - s[y * n + y]!);
+  const w = Float64Array.from(order, (i) => s[i * n + i]!);
+  const vs = new Float64Array(n * n);
+  order.forEach((from, to) => { for (let k = 0; k < n; k++) vs[k * n + to] = v[k * n + from]!; });
+  return { w, v: vs };
+}
+
+/**
+ * The SVD of an m x n matrix by one-sided Jacobi: a = u diag(s) vh, s
+ * descending; u m x p and vh p x n with p = min(m, n), or m and n with `full`
+ * (u's and vh's extra rows completed to orthonormal bases).
+ */
+function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+  if (m < n) {
+    // a^T = v s u^T: decompose the transpose and swap.
+    const t = new Float64Array(n * m);
+    for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) t[j * m + i] = a[i * n + j]!;
+    const d = svdMatrix(t, n, m, full);
+    const ur = full ? m : Math.min(m, n);
+    const vr = full ? n : Math.min(m, n);
+    // u = (d.vh)^T (m x ur), vh = (d.u)^T (vr x n)
+    const u = new Float64Array(m * ur);
+    for (let i = 0; i < m; i++) for (let j = 0; j < ur; j++) u[i * ur + j] = d.vh[j * m + i]!;
+    const vh = new Float64Array(vr * n);
+    for (let i = 0; i < vr; i++) for (let j = 0; j < n; j++) vh[i * n + j] = d.u[j * vr + i]!;
+    return { u, s: d.s, vh };
+  }
+  // m >= n: orthogonalise the columns of w = a (m x n), accumulating v (n x n).
+  const w = a.slice();
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let rotated = false;
+    for (let p = 0; p < n - 1; p++) {
+      for (let q = p + 1; q < n; q++) {
+        let alpha = 0;
+        let beta = 0;
+        let gamma = 0;
+        for (let i = 0; i < m; i++) {
+          const x = w[i * n + p]!;
+          const y = w[i * n + q]!;
+          alpha += x * x;
+          beta += y * y;
+          gamma += x * y;
+        }
+        if (gamma === 0 || Math.abs(gamma) <= EPS * Math.sqrt(alpha * beta)) continue;
+        rotated = true;
+        const zeta = (beta - alpha) / (2 * gamma);
+        const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
+        const c = 1 / Math.sqrt(1 + t * t);
+        const sn = c * t;
+        for (let i = 0; i < m; i++) {
+          const x = w[i * n + p]!;
+          const y = w[i * n + q]!;
+          w[i * n + p] = c * x - sn * y;
+          w[i * n + q] = sn * x + c * y;
+        }
+        for (let i = 0; i < n; i++) {
+          const x = v[i * n + p]!;
+          const y = v[i * n + q]!;
+          v[i * n + p] = c * x - sn * y;
+          v[i * n + q] = sn * x + c * y;
+        }
+      }
+    }
+    if (!rotated) break;
+  }
+  const norms = Array.from({ length: n }, (_, j) => {
+    let s = 0;
+    for (let i = 0; i < m; i++) s = Math.hypot(s, w[i * n + j]!);
+    return s;
+  });
+  if (norms.some((x) => x !== x)) throw new LinAlgFailure('linalg.svd: the matrix holds NaN or infinity; the SVD did not converge (NumPy raises LinAlgError too)');
+  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => norms[y]! - norms[x]!);
+  const s = Float64Array.from(order, (j) => norms[j]!);
+  const ucols = full ? m : n;
+  const u = new Float64Array(m * ucols);
+  order.forEach((from, to) => {
+    const sv = norms[from]!;
+    if (sv !== 0) for (let i = 0; i < m; i++) u[i * ucols + to] = w[i * n + from]! / sv;
+  });
+  completeColumns(u, m, ucols, order.map((from) => norms[from]! !== 0));
+  const vh = new Float64Array(n * n);
+  order.forEach((from, to) => { for (let k = 0; k < n; k++) vh[to * n + k] = v[k * n + from]!; });
+  return { u, s, vh };
+}
+
+/**
+ * Fills the columns of q (m x cols) that `known` does not mark (zero singular
+ * values, and those past them) with unit vectors orthogonal to the others:
+ * Gram-Schmidt, twice, over the coordinate vectors.
+ */
+function completeColumns(q: Float64Array, m: number, cols: number, known: readonly boolean[]): void {
+  const have = Array.from({ length: cols }, (_, j) => known[j] ?? false);
+  let e = 0;
+  for (let j = 0; j < cols; j++) {
+    if (have[j]) continue;
+    for (; e < m && !have[j]; e++) {
+      const c = new Float64Array(m);
+      c[e] = 1;
+      for (let pass = 0; pass < 2; pass++) {
+        for (let k = 0; k < cols; k++) {
+          if (!have[k]) continue;
+          let dot = 0;
+          for (let i = 0; i < m; i++) dot += q[i * cols + k]! * c[i]!;
+          for (let i = 0; i < m; i++) c[i] = c[i]! - dot * q[i * cols + k]!;
+        }
+      }
+      let norm = 0;
+      for (let i = 0; i < m; i++) norm = Math.hypot(norm, c[i]!);
+      if (norm > 1e-8) {
+        for (let i = 0; i < m; i++) q[i * cols + j] = c[i]! / norm;
+        have[j] = true;
+      }
+    }
+  }
+}
+
+export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix };
