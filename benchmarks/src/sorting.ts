@@ -1,34 +1,59 @@
-// `node benchmarks/dist/sorting.js [rounds]`: sorting and quantiles against
-// what a JS user writes instead, variants in turn, medians of the rounds:
-// sort of 2^23 float64 against Float64Array.prototype.sort (of a copy, as
-// da.sort leaves its input), argsort against an index sort with a comparator,
-// and the median along the last axis of 1024 x 4096 against sorting each row.
-// Each against the package's targets for them. The results come back as
-// fresh arrays (executeSync), as the JS variants make theirs.
+// `node benchmarks/dist/sorting.js [rounds]`: sorting, counting and linear
+// algebra against what a JS user writes instead, variants in turn, medians of
+// the rounds, each against the package's targets:
+// - sort of 2^23 float64 against Float64Array.prototype.sort (of a copy, as
+//   da.sort leaves its input) and against NumPy's np.sort;
+// - argsort against an index sort with a comparator;
+// - bincount of 2^23 int32 against a JS counting loop;
+// - unique of 2^22 values with many repeats against a JS Set and a sort;
+// - the median along the last axis of 1024 x 4096 against sorting each row;
+// - linalg.solve of 512 x 512 against NumPy's (LAPACK).
+// Results come back as fresh arrays (executeSync), as the JS variants make
+// theirs. NumPy is timed in a python3 that has it (its own process, after).
+import { spawnSync } from 'node:child_process';
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
+import { pythonFor } from './peers/procs.js';
 import { inTurns, median } from './timing.js';
 
 interface Row {
   readonly name: string;
   readonly oursMs: number;
-  readonly jsMs: number;
-  readonly js: string;
+  readonly otherMs: number | undefined;
+  readonly other: string;
   readonly target: number;
 }
+
+const SOLVE_N = 512;
 
 function sortingReport(rounds: number): Row[] {
   const n = 1 << 23;
   const a = randomData(n, 3);
   const x = da.wrap(a);
+  const ints = Int32Array.from(randomData(n, 9), (v) => Math.floor((v + 180) / 360 * 1000));
+  const I = da.wrap(ints);
+  const repeats = Float64Array.from(randomData(1 << 22, 11), (v) => Math.round(v));
+  const R = da.wrap(repeats);
   const rows = 1024;
   const cols = 4096;
   const m = randomData(rows * cols, 5);
   const M = da.wrap(m).reshape([rows, cols]);
+  const A = da.wrap(randomData(SOLVE_N * SOLVE_N, 13)).reshape([SOLVE_N, SOLVE_N]).add(da.eye(SOLVE_N).mul(SOLVE_N * 100));
+  const b = da.wrap(randomData(SOLVE_N, 15));
   const samples = inTurns({
     sort: () => da.sort(x).executeSync(),
     jsSort: () => a.slice().sort(),
     argsort: () => da.argsort(x).executeSync(),
+    bincount: () => da.bincount(I).executeSync(),
+    jsBincount: () => {
+      let top = 0;
+      for (let i = 0; i < ints.length; i++) if (ints[i]! > top) top = ints[i]!;
+      const counts = new Int32Array(top + 1);
+      for (let i = 0; i < ints.length; i++) counts[ints[i]!]!++;
+      return counts;
+    },
+    unique: () => (da.unique(R) as da.DeferredArray).executeSync(),
+    jsUnique: () => Float64Array.from(new Set(repeats)).sort(),
     median: () => da.median(M, { axis: 1 }).executeSync(),
     jsMedian: () => {
       const out = new Float64Array(rows);
@@ -38,23 +63,51 @@ function sortingReport(rounds: number): Row[] {
       }
       return out;
     },
+    solve: () => da.linalg.solve(A, b).executeSync(),
   }, rounds);
   // The comparator index sort takes seconds: timed once, after the rest.
   const t = performance.now();
   Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => a[i]! - a[j]! || i - j);
   const indexSortMs = performance.now() - t;
+  const numpy = numpyTimes(rounds);
   return [
-    { name: 'sort, 2^23 float64', oursMs: median(samples.sort), jsMs: median(samples.jsSort), js: 'Float64Array sort', target: 2 },
-    { name: 'argsort, 2^23 float64', oursMs: median(samples.argsort), jsMs: indexSortMs, js: 'index sort, comparator', target: 2 },
-    { name: 'median, axis 1 of 1024 x 4096', oursMs: median(samples.median), jsMs: median(samples.jsMedian), js: 'each row sorted', target: 2 },
+    { name: 'sort, 2^23 float64', oursMs: median(samples.sort), otherMs: median(samples.jsSort), other: 'Float64Array sort', target: 2 },
+    { name: 'sort, 2^23 float64', oursMs: median(samples.sort), otherMs: numpy?.sort, other: 'NumPy np.sort', target: 0.25 },
+    { name: 'argsort, 2^23 float64', oursMs: median(samples.argsort), otherMs: indexSortMs, other: 'index sort, comparator', target: 2 },
+    { name: 'bincount, 2^23 int32', oursMs: median(samples.bincount), otherMs: median(samples.jsBincount), other: 'JS counting loop', target: 1.5 },
+    { name: 'unique, 2^22 with repeats', oursMs: median(samples.unique), otherMs: median(samples.jsUnique), other: 'JS Set, then sort', target: 2 },
+    { name: 'median, axis 1 of 1024 x 4096', oursMs: median(samples.median), otherMs: median(samples.jsMedian), other: 'each row sorted', target: 2 },
+    { name: `linalg.solve, ${SOLVE_N} x ${SOLVE_N}`, oursMs: median(samples.solve), otherMs: numpy?.solve, other: 'NumPy (LAPACK)', target: 0.2 },
   ];
 }
 
+/** NumPy's sort of 2^23 float64 and solve of 512 x 512, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
+function numpyTimes(rounds: number): { sort: number; solve: number } | undefined {
+  const py = pythonFor('numpy');
+  if (!py) return undefined;
+  const code = `
+import json, time, numpy as np
+r = np.random.default_rng(3); x = r.uniform(-180, 180, 1 << 23); a = r.uniform(-180, 180, (${SOLVE_N}, ${SOLVE_N})) + np.eye(${SOLVE_N}) * ${SOLVE_N * 100}; b = r.uniform(-180, 180, ${SOLVE_N})
+def med(f):
+    t = []
+    for _ in range(${rounds}):
+        s = time.perf_counter(); f(); t.append((time.perf_counter() - s) * 1e3)
+    return sorted(t)[len(t) // 2]
+print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b))}))`;
+  const r = spawnSync(py, ['-c', code], { encoding: 'utf8' });
+  if (r.status !== 0) return undefined;
+  return JSON.parse(r.stdout) as { sort: number; solve: number };
+}
+
 function printSorting(rows: readonly Row[], rounds: number): string {
-  const lines = [`Sorting against JS (executeSync into a fresh array, median of ${rounds} rounds, variants in turn; the index sort timed once):`];
+  const lines = [`Sorting, counting and linear algebra (executeSync into a fresh array, median of ${rounds} rounds, variants in turn; the index sort timed once, NumPy after in its own process):`];
   for (const r of rows) {
-    const ratio = r.jsMs / r.oursMs;
-    lines.push(`  ${r.name.padEnd(32)} ${r.oursMs.toFixed(0).padStart(6)} ms   ${r.js.padEnd(24)} ${r.jsMs.toFixed(0).padStart(6)} ms   ` +
+    if (r.otherMs === undefined) {
+      lines.push(`  ${r.name.padEnd(32)} ${r.oursMs.toFixed(0).padStart(6)} ms   ${r.other.padEnd(24)}   (no python3 with NumPy here)`);
+      continue;
+    }
+    const ratio = r.otherMs / r.oursMs;
+    lines.push(`  ${r.name.padEnd(32)} ${r.oursMs.toFixed(0).padStart(6)} ms   ${r.other.padEnd(24)} ${r.otherMs.toFixed(0).padStart(6)} ms   ` +
       `${ratio.toFixed(2)}x  target >= ${r.target}x: ${ratio >= r.target ? 'met' : 'not met'}`);
   }
   return lines.join('\n');

@@ -26,17 +26,23 @@ interface BincountOptions {
   readonly minlength?: number;
 }
 
-/** x's values as numbers, each checked to be a non-negative integer below 2^31 (a bincount's positions). */
-function binsOf(fn: string, d: Dense): Int32Array {
+/** x's values as bins, each checked to be a non-negative integer below 2^31 - 1 (a bincount's positions), and the longest. */
+function binsOf(fn: string, d: Dense): { bins: ArrayLike<number>; top: number } {
   const v = d.data as ArrayLike<number | bigint>;
-  const out = new Int32Array(v.length);
+  const big = typeof v[0] === 'bigint';
+  const bins = big ? new Int32Array(v.length) : (v as ArrayLike<number>);
+  let top = -1;
   for (let i = 0; i < v.length; i++) {
-    const e = Number(v[i]);
-    if (e < 0) throw new RangeError(`${fn}: x must hold non-negative integers; got ${String(v[i])} at position ${i}`);
-    if (e > 2 ** 31 - 2) throw new RangeError(`${fn}: x holds ${String(v[i])} at position ${i}, past the longest result this package makes (2^31 - 1 bins)`);
-    out[i] = e;
+    const e = big ? Number(v[i]) : (v[i] as number);
+    if (e < 0 || e > 2 ** 31 - 2) {
+      throw new RangeError(e < 0
+        ? `${fn}: x must hold non-negative integers; got ${String(v[i])} at position ${i}`
+        : `${fn}: x holds ${String(v[i])} at position ${i}, past the longest result this package makes (2^31 - 1 bins)`);
+    }
+    if (e > top) top = e;
+    if (big) (bins as Int32Array)[i] = e;
   }
-  return out;
+  return { bins, top };
 }
 
 /** NumPy's bincount: how many times each non-negative integer occurs in the 1-d x (int32), or its weights' sums (float64). */
@@ -50,9 +56,8 @@ function bincount(x: Operand, options?: BincountOptions): DeferredArray {
   }
   const minlength = o.minlength ?? 0;
   if (!Number.isInteger(minlength) || minlength < 0) throw new RangeError(`bincount: minlength must be a non-negative integer; got ${String(minlength)}`);
-  const bins = binsOf('bincount', denseNow('bincount', n));
-  let length = minlength;
-  for (let i = 0; i < bins.length; i++) if (bins[i]! >= length) length = bins[i]! + 1;
+  const { bins, top } = binsOf('bincount', denseNow('bincount', n));
+  const length = Math.max(minlength, top + 1);
   if (o.weights === undefined) {
     const counts = new Int32Array(length);
     for (let i = 0; i < bins.length; i++) counts[bins[i]!]!++;

@@ -199,7 +199,9 @@ function setIndices(x: DeferredArray, indices: DeferredArray, v: Operand): Defer
   const spread = view.reshape(view.broadcastTo(value, [...ix.shape, ...rest]), [values.length, ...rest], 'set');
   if (values.length === 0) return x;
   const written = source(Uint8Array.from(last, (k) => (k >= 0 ? 1 : 0)), [n, ...rest.map(() => 1)], 'bool');
-  const gathered = takeNode(spread, source(Int32Array.from(last, (k) => Math.max(k, 0)), [n], 'int32'), 0);
+  const rows = new Int32Array(n);
+  for (let r = 0; r < n; r++) rows[r] = Math.max(last[r]!, 0);
+  const gathered = takeNode(spread, source(rows, [n], 'int32'), 0);
   return writeInPlace(x, 'assign', where(wrapNode(written), wrapNode(gathered), x));
 }
 

@@ -37,7 +37,7 @@ interface UniqueOptions {
 
 /** Positions as int32: an array's length is below 2^31. */
 const positions = (values: ArrayLike<number>, shape: readonly number[] = [values.length]): DeferredArray =>
-  wrapNode(source(Int32Array.from(values), shape, 'int32'));
+  wrapNode(source(values instanceof Int32Array ? values : Int32Array.from(values), shape, 'int32'));
 
 const valuesArray = (dtype: DType, data: TypedArray, shape: readonly number[]): DeferredArray => wrapNode(source(data, shape, dtype));
 
@@ -89,16 +89,56 @@ function describeGroups(order: Int32Array, starts: readonly number[]): { index: 
   return { index, inverse, counts };
 }
 
+/**
+ * Unique elements by hashing, then a sort of the unique values alone: each
+ * value's group found in a Map (SameValueZero: -0 and +0 one key, every NaN
+ * one key), its first position and count kept; the groups then ordered by
+ * their values (stable, NaN last). With many repeats the sort is short.
+ */
 function uniqueFlat(node: Node, equalNan: boolean): Uniques {
   const d = denseNow('unique', node);
   const v = d.data as ArrayLike<number | bigint>;
-  const order = stableOrder(d.data, d.dtype);
-  const starts = groupsOf(order, (i, j) => same(v[i]!, v[j]!, equalNan));
-  const { index, inverse, counts } = describeGroups(order, starts);
-  const values = new (d.data.constructor as new (n: number) => TypedArray)(index.length);
-  index.forEach((p, g) => { (values as Float64Array)[g] = v[p] as number; });
+  const n = v.length;
+  const first: number[] = [];
+  const member = new Int32Array(n);
+  // One loop per element kind, so that each stays monomorphic (number keys, or bigint keys).
+  if (isBigInt(d.dtype)) groupBy(v as ArrayLike<bigint>, new Map<bigint, number>(), member, first, true);
+  else groupBy(v as ArrayLike<number>, new Map<number, number>(), member, first, equalNan);
+  const count = new Int32Array(first.length);
+  for (let i = 0; i < n; i++) count[member[i]!]!++;
+  const ctor = d.data.constructor as new (n: number) => TypedArray;
+  const representatives = new ctor(first.length);
+  first.forEach((p, g) => { (representatives as Float64Array)[g] = v[p] as number; });
+  // Groups ordered by value; the first of each group is its first occurrence (NumPy's returnIndex).
+  const order = stableOrder(representatives, d.dtype);
+  const rank = new Int32Array(first.length);
+  order.forEach((g, r) => { rank[g] = r; });
+  const values = new ctor(first.length);
+  order.forEach((g, r) => { (values as Float64Array)[r] = (representatives as Float64Array)[g]!; });
+  // A plain loop: Int32Array.from with a mapping function goes through the iterator protocol, element by element.
+  const inverse = new Int32Array(n);
+  for (let i = 0; i < n; i++) inverse[i] = rank[member[i]!]!;
   // NumPy 2: the inverse has x's shape when no axis is given.
-  return { values: valuesArray(d.dtype, values, [index.length]), index: positions(index), inverse: positions(inverse, node.shape), counts: positions(counts) };
+  return {
+    values: valuesArray(d.dtype, values, [first.length]),
+    index: positions(Array.from(order, (g) => first[g]!)),
+    inverse: positions(inverse, node.shape),
+    counts: positions(Array.from(order, (g) => count[g]!)),
+  };
+}
+
+/** Each element's group (member), a new group at each first occurrence (first); NaNs one group with equalNan, else each its own. */
+function groupBy<T extends number | bigint>(v: ArrayLike<T>, groupOf: Map<T, number>, member: Int32Array, first: number[], equalNan: boolean): void {
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    let g = groupOf.get(x);
+    if (g === undefined || (x !== x && !equalNan)) {
+      g = first.length;
+      first.push(i);
+      if (x === x || equalNan) groupOf.set(x, g);
+    }
+    member[i] = g;
+  }
 }
 
 function uniqueAlong(node: Node, axisGiven: number): Uniques {
