@@ -165,6 +165,23 @@ with warnings.catch_warnings():
         for method in ['linear', 'hazen', 'midpoint', 'nearest']:
             case('quantile', x, np.quantile(x, q32, axis=1, method=method), {'axis': 1, 'method': method}, q={'float32': [float(v) for v in q32], 'shape': [5]})
         case('percentile', x, np.percentile(x, q32 * 100, axis=1), {'axis': 1}, q={'float32': [float(v) for v in q32 * 100], 'shape': [5]})
+    # nanquantile and nanpercentile: lines with some NaNs, none, and nothing else.
+    for dtype in ['float64', 'float32']:
+        x = data(5 * 9, dtype).reshape(5, 9)
+        x = np.where(np.isnan(x), 0.75, x).astype(dtype)
+        x[0, [1, 4, 7]] = np.nan
+        x[2, :] = np.nan
+        x[3, 8] = np.nan
+        for method in METHODS:
+            case('nanquantile', x, np.nanquantile(x, qs, axis=1, method=method), {'axis': 1, 'method': method}, q={'floats': list(qs), 'shape': [len(qs)]})
+            case('nanquantile', x, np.asarray(np.nanquantile(x, 0.3, axis=1, method=method)), {'axis': 1, 'method': method}, q={'number': 0.3})
+        case('nanquantile', x, np.asarray(np.nanquantile(x, 0.4)), {}, q={'number': 0.4})
+        case('nanquantile', x, np.nanquantile(x, [0, 1], axis=1), {'axis': 1}, q={'ints': [0, 1], 'shape': [2]})
+        case('nanquantile', x, np.nanquantile(x, q32, axis=1), {'axis': 1}, q={'float32': [float(v) for v in q32], 'shape': [5]})
+        case('nanpercentile', x, np.asarray(np.nanpercentile(x, 35, axis=0, keepdims=True)), {'axis': 0, 'keepdims': True}, q={'number': 35})
+        case('nanpercentile', x, np.nanpercentile(x, [10, 90], axis=1, method='nearest'), {'axis': 1, 'method': 'nearest'}, q={'ints': [10, 90], 'shape': [2]})
+    ix = ints(12, np.int32).reshape(3, 4)
+    case('nanquantile', ix, np.nanquantile(ix, qs, axis=1), {'axis': 1}, q={'floats': list(qs), 'shape': [len(qs)]})
     # NumPy's blend of an infinite end with itself: NaN at q = 1.0 (a float), the element at q = 1 (an int).
     x = np.array([1.0, 2.0, np.inf])
     case('quantile', x, np.quantile(x, np.array([1.0])), {}, q={'floats': [1.0], 'shape': [1]})

@@ -5,8 +5,8 @@
 // holds one (the sorted line's last element). So the bits are NumPy's, its
 // quirks included: the linear quantile at q = 1 of a line ending in inf is
 // NaN, as NumPy's is (its blend subtracts inf from inf).
-import { scalar } from '../ir/build-elementwise.js';
-import { isBigInt, isFloat } from '../ir/dtypes.js';
+import { scalar, source } from '../ir/build-elementwise.js';
+import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
@@ -30,6 +30,15 @@ const EXACT: Round = (v) => v;
 /** NumPy's virtual index (Hyndman and Fan) with plotting positions alpha and beta: _compute_virtual_index. */
 const plotted = (alpha: number, beta: number) => (n: number, q: number, r: Round): number =>
   r(r(r(r(n) * q) + r(r(alpha) + r(q * r(1 - alpha - beta)))) - 1);
+
+/** The plotting positions (alpha, beta) of the methods that take them. */
+const PLOTTING = {
+  hazen: [0.5, 0.5],
+  weibull: [0, 0],
+  median_unbiased: [1 / 3.0, 1 / 3.0],
+  normal_unbiased: [3 / 8.0, 3 / 8.0],
+  interpolated_inverted_cdf: [0, 1],
+} as const;
 
 /** The methods that blend two neighbours, by their virtual index of quantile q in n elements. */
 const BLENDS = {
@@ -168,7 +177,7 @@ function qsOf(fn: string, q: Operand, scale: number): Qs {
   return { values, given, shape: node.shape, weak: false, integers: scale === 1 && integers, dtype };
 }
 
-function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions | undefined, scale: number): DeferredArray {
+function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions | undefined, scale: number, skipNaN = false): DeferredArray {
   const o = checkOptionKeys<QuantileOptions>(fn, options, ['axis', 'keepdims', 'method']);
   const method = o.method ?? 'linear';
   if (!METHODS.includes(method)) throw new TypeError(`${fn}: method must be one of ${METHODS.join(', ')}; got ${String(method)}`);
@@ -180,16 +189,83 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
     throw new RangeError(`${fn}: ${scale === 1 ? 'quantiles must be in [0, 1]' : 'percentiles must be in [0, 100]'}; got ${qs.given[bad]}`);
   }
   const l = sortedLines(fn, a, o);
-  if (l.n === 0) throw new ShapeError(`${fn} of an empty array (the reduced axes hold no element): NumPy raises IndexError too`);
   const picks = qs.integers && method === 'linear' ? 'take' : method;
   if (a.dtype === 'bool' && picks in BLENDS) {
     throw new DTypeError(`${fn} of a bool array: NumPy's ${method} method subtracts booleans, which it refuses; use astype('int32') first`);
   }
-  const each = qs.values.map((v) => withNaN(l, one(l, v, picks, qs), a.dtype));
+  // Integers hold no NaN: NumPy's nan variants are the plain ones there.
+  const nan = skipNaN && isFloat(a.dtype);
+  if (l.n === 0 && !nan) throw new ShapeError(`${fn} of an empty array (the reduced axes hold no element): NumPy raises IndexError too`);
+  // Lines with nothing in them give NaN (NumPy: nanmean of an empty slice).
+  const empty = (): DeferredArray => full(l.shape, NaN, { dtype: qs.weak ? a.dtype : promoteTypes(a.dtype, qs.dtype) });
+  const each = qs.values.map((v) => (nan ? (l.n === 0 ? empty() : oneSkippingNaN(l, v, picks, qs, a.dtype)) : withNaN(l, one(l, v, picks, qs), a.dtype)));
   const outer = qs.shape ?? [];
   let r = qs.shape === undefined ? each[0]! : shaping.reshape(shaping.stack(each, { axis: 0 }), [...outer, ...l.shape]);
   if (o.keepdims) r = shaping.reshape(r, [...outer, ...l.kept]);
   return r;
+}
+
+/** NumPy's nanquantile: quantile of each line without its NaNs; NaN where a line holds nothing else. */
+function nanquantile(x: Operand, q: Operand, options?: QuantileOptions): DeferredArray {
+  return quantiles('nanquantile', x, q, options, 1, true);
+}
+
+/** NumPy's nanpercentile: nanquantile at q / 100. */
+function nanpercentile(x: Operand, q: Operand, options?: QuantileOptions): DeferredArray {
+  return quantiles('nanpercentile', x, q, options, 100, true);
+}
+
+/**
+ * One quantile of each line over its elements that are not NaN (sorted
+ * first, NaN last): NumPy's _nanquantile_1d, the line's length its count of
+ * numbers, so every index and gamma is an array, one per line, computed in
+ * the dtype NumPy computes it in (q's float dtype; float64 for a lone q).
+ */
+function oneSkippingNaN(l: Lines, q: number, method: QuantileMethod | 'take', qs: Qs, dtype: DType): DeferredArray {
+  const cdt = qs.weak ? 'float64' : qs.dtype;
+  const r: Round = cdt === 'float32' ? Math.fround : EXACT;
+  const c = (v: number): DeferredArray => wrapNode(scalar(v, cdt));
+  const count = shaping.astype(UFUNCS.logicalNot(isnan(l.sorted)), cdt).sum({ axis: -1 });
+  const last = subtract(count, c(1));
+  const none = UFUNCS.equal(count, c(0));
+  // An all-NaN line picks position 0, then gives NaN.
+  const pick = (pos: DeferredArray): DeferredArray => alongLines(l, UFUNCS.maximum(pos, c(0)));
+  const finish = (v: DeferredArray): DeferredArray => where(none, wrapNode(scalar(NaN, v.dtype)), v);
+  if (method === 'take') return finish(pick(multiply(last, c(q))));
+  if (method === 'lower' || method === 'higher' || method === 'nearest') {
+    const v = multiply(last, c(q));
+    return finish(pick(method === 'lower' ? UFUNCS.floor(v) : method === 'higher' ? UFUNCS.ceil(v) : UFUNCS.round(v)));
+  }
+  let vi: DeferredArray;
+  if (method === 'linear') vi = multiply(last, c(q));
+  else if (method === 'midpoint') {
+    const v = multiply(last, c(q));
+    vi = multiply(c(0.5), add(UFUNCS.floor(v), UFUNCS.ceil(v)));
+  } else {
+    const [alpha, beta] = PLOTTING[method as keyof typeof PLOTTING];
+    vi = subtract(add(multiply(count, c(q)), c(r(r(alpha) + r(q * r(1 - alpha - beta))))), c(1));
+  }
+  const above = UFUNCS.greaterEqual(vi, last);
+  const below = UFUNCS.less(vi, c(0));
+  const floor = UFUNCS.floor(vi);
+  const previous = where(above, c(-1), where(below, c(0), floor));
+  const lo = where(above, last, where(below, c(0), floor));
+  const hi = where(above, last, where(below, c(0), add(floor, c(1))));
+  const gamma = method === 'midpoint' ? where(UFUNCS.equal(UFUNCS.fmod(vi, c(1)), c(0)), c(0), c(0.5)) : subtract(vi, previous);
+  const a = pick(lo);
+  const b = pick(hi);
+  const diff = subtract(b, a);
+  // A lone q's gamma is a Python float to NumPy: weak, so float32 data stay float32 (1 - t taken in double first).
+  const t = qs.weak ? shaping.astype(gamma, dtype) : gamma;
+  const rest = qs.weak ? shaping.astype(subtract(c(1), gamma), dtype) : subtract(c(1), gamma);
+  return finish(where(UFUNCS.greaterEqual(gamma, c(0.5)), subtract(b, multiply(diff, rest)), add(a, multiply(diff, t))));
+}
+
+/** Each line's element at its own position (NumPy's take_along_axis on the sorted lines' last axis). */
+function alongLines(l: Lines, positions: DeferredArray): DeferredArray {
+  const lines = l.shape.reduce((p, d) => p * d, 1);
+  const starts = shaping.reshape(wrapNode(source(Int32Array.from({ length: lines }, (_, i) => i * l.n), [lines], 'int32')), l.shape);
+  return take(shaping.reshape(l.sorted, [-1]), add(shaping.astype(positions, 'int32'), starts));
 }
 
 /** One quantile of every line, by NumPy's method ('take': an integer q, whose element linear picks). */
@@ -239,5 +315,5 @@ function asArray(x: Operand, fn: string): DeferredArray {
   return x instanceof DeferredArray ? x : wrapNode(anyNode(x, fn));
 }
 
-export { median, quantile, percentile };
+export { median, quantile, percentile, nanquantile, nanpercentile };
 export type { MedianOptions, QuantileOptions, QuantileMethod };

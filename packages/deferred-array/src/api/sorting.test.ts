@@ -12,7 +12,7 @@ interface Arr { readonly dtype: string; readonly shape: readonly number[]; reado
 type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] }
   | { readonly float32: readonly number[]; readonly shape: readonly number[] };
 interface Case {
-  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile';
+  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile' | 'nanquantile' | 'nanpercentile';
   readonly keys?: readonly Arr[];
   readonly x: Arr;
   readonly options: Readonly<Record<string, unknown>>;
@@ -71,6 +71,8 @@ function run(c: Case): da.DeferredArray {
     case 'median': return da.median(x, o);
     case 'quantile': return da.quantile(x, qOf(c.q!), o);
     case 'percentile': return da.percentile(x, qOf(c.q!), o);
+    case 'nanquantile': return da.nanquantile(x, qOf(c.q!), o);
+    case 'nanpercentile': return da.nanpercentile(x, qOf(c.q!), o);
   }
 }
 
@@ -203,6 +205,14 @@ describe('sorting: beyond the vectors', () => {
     expect(() => da.compile((x: da.DeferredArray) => da.quantile(x, x.get('0:1').mul(0)), [da.placeholder([n], 'float64')])).toThrow(/pass q as a number or a list/);
     expect(() => da.quantile(da.wrap(Float64Array.of(1, 2)), da.wrap(new Float64Array(8)).reshape([2, 2, 2]))).toThrow(/q has 3 axes/);
     expect(() => da.sort(da.wrap(Float64Array.of(1)), { kind: 'stable', stable: true })).toThrow(/kind or stable, not both/);
+  });
+
+  test('nanquantile of lines with no elements, or only NaN, is NaN (NumPy: nanmean of an empty slice)', () => {
+    const r = da.nanquantile(da.wrap(new Float64Array(0)).reshape([3, 0]), 0.5, { axis: 1 }).executeSync() as da.StdNdarray;
+    expect(r.shape).toEqual([3]);
+    expect(Array.from(r.data as Float64Array)).toEqual([NaN, NaN, NaN]);
+    const n = da.nanpercentile(da.wrap(Float32Array.of(NaN, NaN)), 50).executeSync() as da.StdNdarray;
+    expect([n.dtype, Number.isNaN(Number(n.get()))]).toEqual(['float32', true]);
   });
 
   test('lexsort errors: no keys, keys of different shapes', () => {
