@@ -180,7 +180,11 @@ with warnings.catch_warnings():
         case('nanquantile', x, np.nanquantile(x, q32, axis=1), {'axis': 1}, q={'float32': [float(v) for v in q32], 'shape': [5]})
         case('nanpercentile', x, np.asarray(np.nanpercentile(x, 35, axis=0, keepdims=True)), {'axis': 0, 'keepdims': True}, q={'number': 35})
         case('nanpercentile', x, np.nanpercentile(x, [10, 90], axis=1, method='nearest'), {'axis': 1, 'method': 'nearest'}, q={'ints': [10, 90], 'shape': [2]})
+        for axis in (1, 0, None):
+            for keepdims in (False, True):
+                case('nanmedian', x, np.asarray(np.nanmedian(x, axis=axis, keepdims=keepdims)), {'axis': axis, 'keepdims': keepdims})
     ix = ints(12, np.int32).reshape(3, 4)
+    case('nanmedian', ix, np.nanmedian(ix, axis=1), {'axis': 1})
     case('nanquantile', ix, np.nanquantile(ix, qs, axis=1), {'axis': 1}, q={'floats': list(qs), 'shape': [len(qs)]})
     # NumPy's blend of an infinite end with itself: NaN at q = 1.0 (a float), the element at q = 1 (an int).
     x = np.array([1.0, 2.0, np.inf])

@@ -14,7 +14,7 @@ export {
 export { flip, roll, diff, tile, repeat } from './api/rearranging.js';
 export { cumsum, cumprod, nancumsum } from './api/scans.js';
 export { sort, argsort, searchsorted, partition, argpartition, lexsort } from './api/sorting.js';
-export { median, quantile, percentile, nanquantile, nanpercentile } from './api/quantiles.js';
+export { median, nanmedian, quantile, percentile, nanquantile, nanpercentile } from './api/quantiles.js';
 export { unique, isin, intersect1d, union1d, setdiff1d } from './api/sets.js';
 export { bincount, histogram } from './api/counting.js';
 export { addAt } from './api/add-at.js';

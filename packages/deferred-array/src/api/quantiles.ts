@@ -127,6 +127,33 @@ function median(x: Operand, options?: MedianOptions): DeferredArray {
   return o.keepdims ? shaping.reshape(r, l.kept) : r;
 }
 
+/**
+ * NumPy's nanmedian: each line's median over its numbers (the middle one, or
+ * the mean of the middle two), NaN where a line holds none. Integers hold no
+ * NaN: their nanmedian is their median.
+ */
+function nanmedian(x: Operand, options?: MedianOptions): DeferredArray {
+  const o = checkOptionKeys<MedianOptions>('nanmedian', options, ['axis', 'keepdims']);
+  const a = asArray(x, 'nanmedian');
+  if (!isFloat(a.dtype)) return median(a, o);
+  const l = sortedLines('nanmedian', a, o);
+  let r: DeferredArray;
+  if (l.n === 0) {
+    r = full(l.shape, NaN, { dtype: a.dtype });
+  } else {
+    const c = (v: number): DeferredArray => wrapNode(scalar(v, 'float64'));
+    const count = shaping.astype(UFUNCS.logicalNot(isnan(l.sorted)), 'float64').sum({ axis: -1 });
+    const half = UFUNCS.floor(divide(count, c(2)));
+    const odd = UFUNCS.equal(UFUNCS.fmod(count, c(2)), c(1));
+    const hi = alongLines(l, half);
+    const lo = alongLines(l, UFUNCS.maximum(subtract(half, c(1)), c(0)));
+    // The middle element itself for an odd count; (low + high) / 2 in the data's dtype for an even one.
+    r = where(odd, hi, divide(add(lo, hi), 2));
+    r = where(UFUNCS.equal(count, c(0)), wrapNode(scalar(NaN, a.dtype)), r);
+  }
+  return o.keepdims ? shaping.reshape(r, l.kept) : r;
+}
+
 /** NumPy's quantile: q in [0, 1], a number or an array of them (the result's leading axes). */
 function quantile(x: Operand, q: Operand, options?: QuantileOptions): DeferredArray {
   return quantiles('quantile', x, q, options, 1);
@@ -315,5 +342,5 @@ function asArray(x: Operand, fn: string): DeferredArray {
   return x instanceof DeferredArray ? x : wrapNode(anyNode(x, fn));
 }
 
-export { median, quantile, percentile, nanquantile, nanpercentile };
+export { median, nanmedian, quantile, percentile, nanquantile, nanpercentile };
 export type { MedianOptions, QuantileOptions, QuantileMethod };

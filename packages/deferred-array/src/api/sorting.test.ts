@@ -12,7 +12,7 @@ interface Arr { readonly dtype: string; readonly shape: readonly number[]; reado
 type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] }
   | { readonly float32: readonly number[]; readonly shape: readonly number[] };
 interface Case {
-  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile' | 'nanquantile' | 'nanpercentile';
+  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile' | 'nanquantile' | 'nanpercentile' | 'nanmedian';
   readonly keys?: readonly Arr[];
   readonly x: Arr;
   readonly options: Readonly<Record<string, unknown>>;
@@ -72,6 +72,7 @@ function run(c: Case): da.DeferredArray {
     case 'quantile': return da.quantile(x, qOf(c.q!), o);
     case 'percentile': return da.percentile(x, qOf(c.q!), o);
     case 'nanquantile': return da.nanquantile(x, qOf(c.q!), o);
+    case 'nanmedian': return da.nanmedian(x, o);
     case 'nanpercentile': return da.nanpercentile(x, qOf(c.q!), o);
   }
 }
