@@ -21,23 +21,16 @@ import warnings
 
 import numpy as np
 
+from encoding import arr as encoded
+
 OUT = 'packages/deferred-array/test/vectors/sets.json'
 rng = np.random.default_rng(20261128)
-
-
-def enc(v, dt):
-    if dt.kind == 'f':
-        return np.array(v, dtype=dt).view(np.uint64 if dt.itemsize == 8 else np.uint32).item().to_bytes(dt.itemsize, 'big').hex()
-    if dt.kind == 'b':
-        return int(bool(v))
-    return str(int(v))
 
 
 def arr(a):
     if isinstance(a, Lcg):
         return {'dtype': 'float64', 'shape': [a.n], 'lcg': [a.n, a.seed, a.scale, a.offset]}
-    a = np.asarray(a)
-    return {'dtype': a.dtype.name, 'shape': list(a.shape), 'data': [enc(v, a.dtype) for v in a.ravel()]}
+    return encoded(a)
 
 
 class Lcg:

@@ -23,21 +23,10 @@ import warnings
 
 import numpy as np
 
+from encoding import arr
+
 OUT = 'packages/deferred-array/test/vectors/sorting.json'
 rng = np.random.default_rng(20261127)
-
-
-def enc(v, dt):
-    if dt.kind == 'f':
-        return np.array(v, dtype=dt).view(np.uint64 if dt.itemsize == 8 else np.uint32).item().to_bytes(dt.itemsize, 'big').hex()
-    if dt.kind == 'b':
-        return int(bool(v))
-    return str(int(v))
-
-
-def arr(a):
-    a = np.asarray(a)
-    return {'dtype': a.dtype.name, 'shape': list(a.shape), 'data': [enc(v, a.dtype) for v in a.ravel()]}
 
 
 SPECIAL = [np.nan, np.inf, -np.inf, 0.0, -0.0, 5e-324, -5e-324, 1.0, -1.0, 2.5, 2.5, -0.0, 0.0, np.nan, 1e308, -1e-300]

@@ -185,6 +185,16 @@ function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q
 
 const EPS = 2 ** -52;
 
+/** Columns p and q of a (rows x cols, row-major) turned by the rotation [c s; -s c]: p' = c p - s q, q' = s p + c q. */
+function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q: number, c: number, s: number): void {
+  for (let k = 0; k < rows; k++) {
+    const x = a[k * cols + p]!;
+    const y = a[k * cols + q]!;
+    a[k * cols + p] = c * x - s * y;
+    a[k * cols + q] = s * x + c * y;
+  }
+}
+
 /**
  * The symmetric eigenproblem from one triangle of a (lower, or upper with
  * `upper`), by cyclic Jacobi rotations: eigenvalues ascending, eigenvectors
@@ -219,12 +229,7 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
         const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
         const c = 1 / Math.sqrt(t * t + 1);
         const sn = t * c;
-        for (let k = 0; k < n; k++) {
-          const skp = s[k * n + p]!;
-          const skq = s[k * n + q]!;
-          s[k * n + p] = c * skp - sn * skq;
-          s[k * n + q] = sn * skp + c * skq;
-        }
+        rotateColumns(s, n, n, p, q, c, sn);
         for (let k = 0; k < n; k++) {
           const spk = s[p * n + k]!;
           const sqk = s[q * n + k]!;
@@ -233,12 +238,7 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
         }
         s[p * n + q] = 0;
         s[q * n + p] = 0;
-        for (let k = 0; k < n; k++) {
-          const vkp = v[k * n + p]!;
-          const vkq = v[k * n + q]!;
-          v[k * n + p] = c * vkp - sn * vkq;
-          v[k * n + q] = sn * vkp + c * vkq;
-        }
+        rotateColumns(v, n, n, p, q, c, sn);
       }
     }
   }
@@ -294,18 +294,8 @@ function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: F
         const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
         const c = 1 / Math.sqrt(1 + t * t);
         const sn = c * t;
-        for (let i = 0; i < m; i++) {
-          const x = w[i * n + p]!;
-          const y = w[i * n + q]!;
-          w[i * n + p] = c * x - sn * y;
-          w[i * n + q] = sn * x + c * y;
-        }
-        for (let i = 0; i < n; i++) {
-          const x = v[i * n + p]!;
-          const y = v[i * n + q]!;
-          v[i * n + p] = c * x - sn * y;
-          v[i * n + q] = sn * x + c * y;
-        }
+        rotateColumns(w, m, n, p, q, c, sn);
+        rotateColumns(v, n, n, p, q, c, sn);
       }
     }
     if (!rotated) break;
