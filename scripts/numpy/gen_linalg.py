@@ -118,6 +118,25 @@ I = given(np.array([[3, 1], [1, 2]], dtype=np.int32))
 case('inv', [I], np.linalg.inv(I[1]))
 case('det', [I], np.linalg.det(I[1]))
 
+# Scale: entries far from 1 (sums of squares would overflow or underflow unscaled); rank deficiency; triangles.
+Rm = np.array([[0.3, -0.2, 0.5], [-0.2, 0.9, 0.1], [0.5, 0.1, 0.4]])
+for k in (1e80, 1e155, 1e-200):
+    Rk = given(Rm * k)
+    case('svd', [Rk], np.linalg.svd(Rk[1], compute_uv=False), {'computeUV': False})
+    case('eigh', [Rk], tuple(np.linalg.eigh(Rk[1])))
+    case('svd', [Rk], tuple(np.linalg.svd(Rk[1])))
+tiny = given(np.array([[1e-200, 1e-200], [1e-200, 1.1e-200]]))
+case('eigh', [tiny], tuple(np.linalg.eigh(tiny[1])))
+for shape in ((6, 3), (3, 6), (4, 4)):
+    ones = given(np.ones(shape))
+    case('svd', [ones], tuple(np.linalg.svd(ones[1], full_matrices=False)), {'fullMatrices': False})
+    case('svd', [ones], tuple(np.linalg.svd(ones[1])))
+Sp = np.array([[4.0, 2.0, 1.0], [2.0, 5.0, 3.0], [1.0, 3.0, 6.0]])
+case('cholesky', [given(np.triu(Sp))], np.linalg.cholesky(np.triu(Sp), upper=True), {'upper': True})
+case('eigh', [given(np.triu(Sp))], tuple(np.linalg.eigh(np.triu(Sp), UPLO='U')), {'UPLO': 'U'})
+for t in (np.eye(3), np.array([[2.0, 1.0], [0.0, 3.0]]), np.array([[1.0, 2.0, 3.0], [0.0, 0.0, 4.0]])):
+    case('qr', [given(t)], tuple(np.linalg.qr(t)))
+
 # Stacks of matrices, and float32.
 A = lcg((2, 3, 4, 4), 41)
 b = lcg((2, 3, 4), 43)

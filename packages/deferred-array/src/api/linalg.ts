@@ -4,9 +4,10 @@
 // elementwise work and reductions, as NumPy's Python builds them. Results
 // agree with NumPy's to rounding: LAPACK's blocked algorithms round
 // differently from these, and eigenvectors and singular vectors are unique
-// only up to sign. A singular matrix (solve, inv), one that is not positive
-// definite (cholesky) or one holding NaN (eigh, svd) fails the run with a
-// LinAlgError, as NumPy raises one.
+// only up to sign. A singular matrix (solve, inv) or one that is not
+// positive definite (cholesky) fails the run with a LinAlgError, as NumPy
+// raises one; NaN and infinities in eigh's and svd's input give NaN results,
+// as NumPy 2's do.
 import { decompNode, matrices, packedSizes } from '../ir/build-decomp.js';
 import type { DecompAttrs } from '../ir/node.js';
 import type { DecompOp } from '../ir/op-table.js';
@@ -19,8 +20,12 @@ import * as shaping from './shaping.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 import { denseNow } from './selection.js';
+import { full, zeros } from './creation.js';
 
 const { abs, sqrt, power, multiply, greater, notEqual, reciprocal } = UFUNCS;
+
+/** Zeros of x's shape and dtype. */
+const zerosLike = (x: DeferredArray): DeferredArray => full(x.shape, 0, { dtype: x.dtype });
 
 const arrayOf = (x: Operand, fn: string): DeferredArray => (x instanceof DeferredArray ? x : wrapNode(anyNode(x, `linalg.${fn}`)));
 
@@ -167,7 +172,8 @@ function vectorNorm(a: DeferredArray, ord: NormOrder, axis: number, keepdims: bo
   const opts = { axis, keepdims };
   if (ord === 'fro' || ord === 'nuc') throw new RangeError(`linalg.norm: ord '${ord}' is a matrix norm; a vector norm (one axis) takes a number`);
   if (ord === null || ord === 2) return sqrt(multiply(a, a).sum(opts));
-  if (ord === Infinity) return abs(a).max(opts);
+  // NumPy takes the largest with initial 0: an empty axis's is 0.
+  if (ord === Infinity) return a.shape[axis < 0 ? axis + a.ndim : axis] === 0 ? zerosLike(abs(a).sum(opts)) : abs(a).max(opts);
   if (ord === -Infinity) return abs(a).min(opts);
   if (ord === 0) return shaping.astype(notEqual(a, 0), a.dtype).sum(opts);
   if (ord === 1) return abs(a).sum(opts);
@@ -183,6 +189,12 @@ function matrixNorm(a: DeferredArray, ord: NormOrder, axes: readonly [number, nu
   const rowSums = (): DeferredArray => abs(a).sum({ axis: c0, keepdims: true });
   const colSums = (): DeferredArray => abs(a).sum({ axis: r0, keepdims: true });
   const both = { axis: [r0, c0], keepdims: true };
+  // Empty matrices: the norms NumPy takes with initial 0 (or sums) are 0; the others fail in their reductions as NumPy's do.
+  const empty = a.shape[r0] === 0 || a.shape[c0] === 0;
+  if (empty && (ord === 1 || ord === Infinity || ord === 2)) {
+    const z = zerosLike(multiply(a, a).sum(both));
+    return keepdims ? z : shaping.reshape(z, a.shape.filter((_, x) => x !== r0 && x !== c0));
+  }
   switch (ord) {
     case null: case 'fro': r = sqrt(multiply(a, a).sum(both)); break;
     case 1: r = colSums().max(both); break;
@@ -212,6 +224,8 @@ function matrixRank(a: Operand, options?: { readonly tol?: number }): DeferredAr
   const x = arrayOf(a, 'matrixRank');
   noteShapeRead();
   if (x.ndim < 2) return shaping.astype(UFUNCS.notEqual(x, 0).any(), 'int32');
+  // An empty matrix has rank 0 (NumPy: the largest singular value with initial 0).
+  if (x.shape[x.ndim - 2] === 0 || x.shape[x.ndim - 1] === 0) return shaping.astype(zerosLike(x.sum({ axis: [-2, -1] })), 'int32');
   const s = svdvals(x);
   const eps = s.dtype === 'float32' ? 2 ** -23 : 2 ** -52;
   const tol = o.tol ?? multiply(s.max({ axis: -1, keepdims: true }), Math.max(x.shape[x.ndim - 2]!, x.shape[x.ndim - 1]!) * eps);
@@ -222,10 +236,13 @@ function matrixRank(a: Operand, options?: { readonly tol?: number }): DeferredAr
 function pinv(a: Operand, options?: { readonly rcond?: number }): DeferredArray {
   const o = checkOptionKeys<{ rcond: number }>('linalg.pinv', options, ['rcond']);
   const x = arrayOf(a, 'pinv');
+  const nd = x.ndim;
+  const { batch, m, n } = matrices('pinv', nodeOf(x), false);
+  // An empty matrix's pseudo-inverse is the empty matrix of the transposed shape.
+  if (m === 0 || n === 0) return shaping.astype(zeros([...batch, n, m]), x.dtype === 'float32' ? 'float32' : 'float64');
   const [u, s, vh] = svd(x, { fullMatrices: false }) as [DeferredArray, DeferredArray, DeferredArray];
   const cutoff = multiply(o.rcond ?? 1e-15, s.max({ axis: -1, keepdims: true }));
   const inverse = where(greater(s, cutoff), reciprocal(s), 0);
-  const nd = x.ndim;
   const t = (y: DeferredArray): DeferredArray => shaping.transpose(y, [...Array(nd - 2).keys(), nd - 1, nd - 2]);
   // pinv = vh^T diag(1/s) u^T
   return shaping.matmul(multiply(t(vh), shaping.expandDims(inverse, -2)), t(u));
@@ -238,8 +255,11 @@ function pinv(a: Operand, options?: { readonly rcond?: number }): DeferredArray 
  */
 function lstsq(a: Operand, b: Operand, options?: { readonly rcond?: number | null }): [DeferredArray, DeferredArray, DeferredArray, DeferredArray] {
   const o = checkOptionKeys<{ rcond: number | null }>('linalg.lstsq', options, ['rcond']);
-  const x = shaping.astype(arrayOf(a, 'lstsq'), 'float64');
-  const y = shaping.astype(arrayOf(b, 'lstsq'), 'float64');
+  const given = [arrayOf(a, 'lstsq'), arrayOf(b, 'lstsq')];
+  // NumPy computes in the operands' common float type: float32 for two float32 arrays (here: in float64, rounded once).
+  const single = given.every((g) => g.dtype === 'float32');
+  const x = shaping.astype(given[0]!, 'float64');
+  const y = shaping.astype(given[1]!, 'float64');
   if (x.ndim !== 2) throw new ShapeError(`linalg.lstsq: a must be 2-d; got ${x.ndim} dimensions`);
   const [m, n] = x.shape as [number, number];
   const vector = y.ndim === 1;
@@ -258,7 +278,8 @@ function lstsq(a: Operand, b: Operand, options?: { readonly rcond?: number | nul
   const residuals = rank === n && m > n
     ? (() => { const d = UFUNCS.subtract(shaping.matmul(x, sol), rhs); return multiply(d, d).sum({ axis: 0 }); })()
     : wrapNode(anyNode(new Float64Array(0), 'linalg.lstsq'));
-  return [solution, residuals, wrapNode(anyNode(Int32Array.of(rank), 'linalg.lstsq')).reshape([]), s];
+  const out = (v: DeferredArray): DeferredArray => (single ? shaping.astype(v, 'float32') : v);
+  return [out(solution), out(residuals), wrapNode(anyNode(Int32Array.of(rank), 'linalg.lstsq')).reshape([]), out(s)];
 }
 
 const linalg = { solve, inv, det, slogdet, cholesky, qr, eigh, eigvalsh, svd, svdvals, norm, matrixRank, pinv, lstsq } as const;

@@ -108,15 +108,18 @@ function detMatrix(a: Float64Array, n: number): number {
 
 /** The lower (or, transposed, upper) Cholesky factor from a's lower triangle; fails if a is not positive definite. */
 function choleskyMatrix(a: Float64Array, n: number, upper: boolean): Float64Array {
+  // Element (i, j) of the lower triangle, i >= j: a's own, or with `upper` the upper triangle's (j, i).
+  const at = upper ? (i: number, j: number): number => a[j * n + i]! : (i: number, j: number): number => a[i * n + j]!;
   const l = new Float64Array(n * n);
   for (let j = 0; j < n; j++) {
-    let d = a[j * n + j]!;
+    let d = at(j, j);
     for (let k = 0; k < j; k++) d -= l[j * n + k]! * l[j * n + k]!;
-    if (!(d > 0)) throw new LinAlgFailure('linalg.cholesky: the matrix is not positive definite (NumPy raises LinAlgError too)');
+    // A NaN goes through, as LAPACK's potrf lets it: only a pivot known to be <= 0 fails.
+    if (d <= 0) throw new LinAlgFailure('linalg.cholesky: the matrix is not positive definite (NumPy raises LinAlgError too)');
     const s = Math.sqrt(d);
     l[j * n + j] = s;
     for (let i = j + 1; i < n; i++) {
-      let v = a[i * n + j]!;
+      let v = at(i, j);
       for (let k = 0; k < j; k++) v -= l[i * n + k]! * l[j * n + k]!;
       l[i * n + j] = v / s;
     }
@@ -138,11 +141,13 @@ function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q
   const vs: Float64Array[] = [];
   const taus: number[] = [];
   for (let j = 0; j < k; j++) {
-    let norm = 0;
-    for (let i = j; i < m; i++) norm = Math.hypot(norm, r[i * n + j]!);
+    // LAPACK's dlarfg: nothing below the diagonal leaves the column as it is (no reflection, no sign change).
+    let below = 0;
+    for (let i = j + 1; i < m; i++) below = Math.hypot(below, r[i * n + j]!);
     const alpha = r[j * n + j]!;
+    const norm = Math.hypot(alpha, below);
     const v = new Float64Array(m);
-    if (norm === 0 || (norm === Math.abs(alpha) && j === m - 1)) {
+    if (below === 0) {
       vs.push(v);
       taus.push(0);
       continue;
@@ -185,6 +190,22 @@ function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q
 
 const EPS = 2 ** -52;
 
+/**
+ * The power of two nearest below a's largest |element| (1 for a zero
+ * matrix), by which the Jacobi methods divide a first so that no sum of
+ * squares overflows or underflows (exact: a power of two); NaN when a holds
+ * NaN or an infinity, whose results are NaN (as LAPACK's come out).
+ */
+function scaleOf(a: Float64Array): number {
+  let top = 0;
+  for (let i = 0; i < a.length; i++) {
+    const v = Math.abs(a[i]!);
+    if (!(v < Infinity)) return NaN;
+    if (v > top) top = v;
+  }
+  return top === 0 ? 1 : 2 ** Math.floor(Math.log2(top));
+}
+
 /** Columns p and q of a (rows x cols, row-major) turned by the rotation [c s; -s c]: p' = c p - s q, q' = s p + c q. */
 function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q: number, c: number, s: number): void {
   for (let k = 0; k < rows; k++) {
@@ -201,10 +222,12 @@ function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q
  * as the columns of v (n x n).
  */
 function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Array; v: Float64Array } {
+  const k = scaleOf(a);
+  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
   const s = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
-      const e = upper ? a[j * n + i]! : a[i * n + j]!;
+      const e = (upper ? a[j * n + i]! : a[i * n + j]!) / k;
       s[i * n + j] = e;
       s[j * n + i] = e;
     }
@@ -242,9 +265,8 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
       }
     }
   }
-  for (let i = 0; i < n * n; i++) if (s[i] !== s[i]) throw new LinAlgFailure('linalg.eigh: the matrix holds NaN or infinity; eigenvalues did not converge (NumPy raises LinAlgError too)');
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => s[x * n + x]! - s[y * n + y]!);
-  const w = Float64Array.from(order, (i) => s[i * n + i]!);
+  const w = Float64Array.from(order, (i) => s[i * n + i]! * k);
   const vs = new Float64Array(n * n);
   order.forEach((from, to) => { for (let k = 0; k < n; k++) vs[k * n + to] = v[k * n + from]!; });
   return { w, v: vs };
@@ -256,11 +278,22 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
  * (u's and vh's extra rows completed to orthonormal bases).
  */
 function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+  const k = scaleOf(a);
+  const p = Math.min(m, n);
+  const [ur, vr] = full ? [m, n] : [p, p];
+  if (k !== k) return { u: new Float64Array(m * ur).fill(NaN), s: new Float64Array(p).fill(NaN), vh: new Float64Array(vr * n).fill(NaN) };
+  const d = svdScaled(k === 1 ? a : a.map((x) => x / k), m, n, full);
+  for (let i = 0; i < d.s.length; i++) d.s[i] = d.s[i]! * k;
+  return d;
+}
+
+/** svdMatrix on a matrix whose largest |element| is near 1. */
+function svdScaled(a: Float64Array, m: number, n: number, full: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
   if (m < n) {
     // a^T = v s u^T: decompose the transpose and swap.
     const t = new Float64Array(n * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) t[j * m + i] = a[i * n + j]!;
-    const d = svdMatrix(t, n, m, full);
+    const d = svdScaled(t, n, m, full);
     const ur = full ? m : Math.min(m, n);
     const vr = full ? n : Math.min(m, n);
     // u = (d.vh)^T (m x ur), vh = (d.u)^T (vr x n)
@@ -288,7 +321,7 @@ function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: F
           beta += y * y;
           gamma += x * y;
         }
-        if (gamma === 0 || Math.abs(gamma) <= EPS * Math.sqrt(alpha * beta)) continue;
+        if (gamma === 0 || Math.abs(gamma) <= EPS * Math.sqrt(alpha) * Math.sqrt(beta)) continue;
         rotated = true;
         const zeta = (beta - alpha) / (2 * gamma);
         const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
@@ -305,16 +338,18 @@ function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: F
     for (let i = 0; i < m; i++) s = Math.hypot(s, w[i * n + j]!);
     return s;
   });
-  if (norms.some((x) => x !== x)) throw new LinAlgFailure('linalg.svd: the matrix holds NaN or infinity; the SVD did not converge (NumPy raises LinAlgError too)');
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => norms[y]! - norms[x]!);
   const s = Float64Array.from(order, (j) => norms[j]!);
   const ucols = full ? m : n;
   const u = new Float64Array(m * ucols);
+  // A singular value at rounding level (at most eps * largest * m) is zero for U: its column is completed instead of divided out.
+  const tiny = EPS * (s[0] ?? 0) * m;
+  const kept = order.map((from) => norms[from]! > tiny);
   order.forEach((from, to) => {
     const sv = norms[from]!;
-    if (sv !== 0) for (let i = 0; i < m; i++) u[i * ucols + to] = w[i * n + from]! / sv;
+    if (kept[to]) for (let i = 0; i < m; i++) u[i * ucols + to] = w[i * n + from]! / sv;
   });
-  completeColumns(u, m, ucols, order.map((from) => norms[from]! !== 0));
+  completeColumns(u, m, ucols, kept);
   const vh = new Float64Array(n * n);
   order.forEach((from, to) => { for (let k = 0; k < n; k++) vh[to * n + k] = v[k * n + from]!; });
   return { u, s, vh };
