@@ -31,7 +31,7 @@ export { kron, cross, arrayEqual } from './api/products.js';
 export { correlate, convolve } from './api/convolve.js';
 export { unravelIndex, ravelMultiIndex } from './api/flat-index.js';
 export {
-  reshape, transpose, broadcastTo, squeeze, expandDims, concat, stack, astype,
+  reshape, transpose, broadcastTo, slidingWindowView, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer,
 } from './api/shaping.js';
 export { execute, executeSync, shutdown, stats, heapStats, configure } from './api/execute.js';

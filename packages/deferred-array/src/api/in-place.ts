@@ -109,8 +109,8 @@ function writeInPlace(x: DeferredArray, op: InPlaceOp, v: Operand, index?: reado
     }
   }
   if (!window) {
-    throw new TypeError(`${op}(): this array is a broadcast view, read-only as in NumPy (one element would be written several times); ` +
-      'write to the array it broadcasts, or copy it first');
+    throw new TypeError(`${op}(): this array is a broadcast or sliding-window view, read-only as in NumPy (one element would be written several times); ` +
+      'write to the array it views, or copy it first');
   }
   const whole = isWhole(window, live.cell.node.shape);
   // A write to all of the array through a reshape of it is a write of the whole array, in its own shape.

@@ -1,5 +1,8 @@
 // Function forms of views, joins, casts, reductions and linear algebra.
 import { checkDType } from '../ir/dtypes.js';
+import { checkOptionKeys } from '../ir/options.js';
+import { ShapeError } from '../ir/errors.js';
+import { normalizeAxis } from '../ir/shape.js';
 import type { DType } from '../ir/dtypes.js';
 import { cast } from '../ir/build-elementwise.js';
 import { dot as dotNode, matmul as matmulNode, outer as outerNode } from '../ir/build-linalg.js';
@@ -104,6 +107,25 @@ function stack(xs: readonly Operand[], options?: { axis?: number }): DeferredArr
   return wrapNode(view.stack(arrays('stack', xs).map((x) => nodeOf(x)), axis));
 }
 
+/**
+ * NumPy's sliding_window_view: every window of lengths `windowShape` along
+ * `axis` (one axis or several, an axis possibly repeated; by default every
+ * axis, one length each), as a read-only view of x: shape x.shape with each
+ * windowed axis shortened to its number of windows, then the windows' axes.
+ */
+function slidingWindowView(x: Operand, windowShape: number | readonly number[], options?: { readonly axis?: number | readonly number[] | null }): DeferredArray {
+  const o = checkOptionKeys<{ axis: number | readonly number[] | null }>('slidingWindowView', options, ['axis']);
+  const lengths = typeof windowShape === 'number' ? [windowShape] : [...windowShape];
+  return viewOf(x, 'slidingWindowView', (n) => {
+    const nd = n.shape.length;
+    if ((o.axis === undefined || o.axis === null) && lengths.length !== nd) {
+      throw new ShapeError(`slidingWindowView: with no axis, give a window length for each of the ${nd} axes; got ${lengths.length}`);
+    }
+    const given = o.axis === undefined || o.axis === null ? [...Array(nd).keys()] : typeof o.axis === 'number' ? [o.axis] : [...o.axis];
+    return view.slidingWindow(n, lengths, given.map((a) => normalizeAxis(a, nd, 'slidingWindowView: axis')));
+  });
+}
+
 function astype(x: Operand, dtype: DType): DeferredArray {
   return wrapNode(cast(node(x, 'astype'), checkDType(dtype, 'astype: dtype')));
 }
@@ -134,6 +156,6 @@ function outer(a: Operand, b: Operand): DeferredArray {
 }
 
 export {
-  reshape, transpose, get, broadcastTo, squeeze, expandDims, concat, stack, astype,
+  reshape, transpose, get, broadcastTo, slidingWindowView, squeeze, expandDims, concat, stack, astype,
   sum, prod, min, max, mean, any, all, argmin, argmax, matmul, dot, outer, viewOf,
 };

@@ -82,6 +82,30 @@ function broadcastTo(x: Node, target: unknown): Node {
   return makeNode('broadcastTo', [x], shape, x.dtype, { view, label: formatShape(shape) });
 }
 
+/**
+ * NumPy's sliding_window_view: x with each axis in `axes` shortened to the
+ * number of windows along it (length - window + 1), and the windows' own
+ * axes appended in that order. A view: each window reads x's elements in
+ * place (windows overlap, so it is read-only).
+ */
+function slidingWindow(x: Node, windowShape: readonly number[], axes: readonly number[]): Node {
+  if (windowShape.length !== axes.length) {
+    throw new ShapeError(`slidingWindowView: give one window length per axis; got ${windowShape.length} window length(s) and ${axes.length} axis/axes`);
+  }
+  const shape = [...x.shape];
+  for (const [i, w] of windowShape.entries()) {
+    if (!Number.isInteger(w) || w < 0) throw new TypeError(`slidingWindowView: window lengths must be non-negative integers; got ${formatValue(windowShape)}`);
+    const a = axes[i]!;
+    if (shape[a]! < w) throw new ShapeError(`slidingWindowView: a window of ${w} is longer than axis ${a} (${shape[a]}) of shape ${formatShape(x.shape)}`);
+    shape[a] = shape[a]! - (w - 1);
+  }
+  const inStrides = contiguousStrides(x.shape);
+  const outAxes = [...x.shape.keys(), ...axes];
+  const view = { strides: outAxes.map((a) => axisLength(inStrides, a)), offset: 0, axes: outAxes, steps: outAxes.map(() => 1), starts: x.shape.map(() => 0) };
+  const out = [...shape, ...windowShape];
+  return makeNode('slidingWindow', [x], out, x.dtype, { view, window: [...windowShape], axes: [...axes], label: `windows ${formatShape(windowShape)}` });
+}
+
 function reshape(x: Node, target: unknown, label = 'reshape'): Node {
   const raw = typeof target === 'number' ? [target] : target;
   if (!Array.isArray(raw) || raw.some((d) => typeof d !== 'number' || !Number.isInteger(d) || d < -1)) {
@@ -191,4 +215,4 @@ function sliceOfRows(n: NodeOf<'slice'>, rows: Node, first: number): Node {
   });
 }
 
-export { transpose, slice, broadcastTo, reshape, squeeze, expandDims, concat, stack, rowsRead, sliceOfRows };
+export { transpose, slice, broadcastTo, slidingWindow, reshape, squeeze, expandDims, concat, stack, rowsRead, sliceOfRows };

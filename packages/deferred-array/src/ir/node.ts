@@ -135,6 +135,12 @@ interface TransposeAttrs extends ViewAttrs {
   readonly axes: readonly number[];
 }
 
+/** slidingWindow: the windows' lengths and the axes they run along (an axis may come more than once). */
+interface SlidingWindowAttrs extends ViewAttrs {
+  readonly window: readonly number[];
+  readonly axes: readonly number[];
+}
+
 /** slice: the index as given, resolved again when a compiled function's sizes change. */
 interface SliceAttrs extends ViewAttrs {
   readonly index: readonly IndexArg[];
@@ -177,6 +183,7 @@ interface OpAttrs {
   readonly transpose: TransposeAttrs;
   readonly slice: SliceAttrs;
   readonly broadcastTo: ViewAttrs;
+  readonly slidingWindow: SlidingWindowAttrs;
 }
 
 /** Each family's inputs: a tuple where the arity is fixed, a list where it varies (joins) or is checked by the builder. */

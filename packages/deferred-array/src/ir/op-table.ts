@@ -110,6 +110,8 @@ const OPS = {
   transpose: op('view', 'same', true),
   slice: op('view', 'same', true),
   broadcastTo: op('view', 'same', true),
+  /** NumPy's sliding_window_view: every window of the given lengths along the given axes, each a view of x (read-only). */
+  slidingWindow: op('view', 'same', true),
   reshape: op('reshape', 'same', true),
 
   // Joins and linear algebra: fusion boundaries.

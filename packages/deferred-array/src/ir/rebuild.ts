@@ -6,7 +6,7 @@
 // reshape to fixed lengths) is not instantiable: the caller then traces the
 // function again at those sizes.
 import { inheritMarkAndPin } from './marks.js';
-import { broadcastTo, concat, reshape, slice, transpose } from './build-view.js';
+import { broadcastTo, concat, reshape, slice, slidingWindow, transpose } from './build-view.js';
 import { elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
 import type { ReduceOptions } from './build-reduce.js';
@@ -56,6 +56,7 @@ function buildView(n: FamilyNode<'view'>, x: Node): Node {
     case 'transpose': return transpose(x, n.attrs.axes);
     case 'slice': return slice(x, n.attrs.index, true);
     case 'broadcastTo': return broadcastTo(x, n.shape);
+    case 'slidingWindow': return slidingWindow(x, n.attrs.window, n.attrs.axes);
   }
 }
 

@@ -85,8 +85,8 @@ function extend(p: LivePath, current: Node, built: Node, build: (n: Node) => Nod
     const view = viewOf(built);
     window = view ? viewWindow(p.window, view, built.shape) : reshapeWindow(p.window, built.shape);
     if (!view && !window) return undefined;
-    // A broadcast is read-only, as NumPy's broadcast_to is, even where it repeats nothing.
-    if (window && (isReadOnly(window) || built.op === 'broadcastTo')) window = undefined;
+    // A broadcast is read-only, as NumPy's broadcast_to is, even where it repeats nothing; so are sliding windows (they overlap).
+    if (window && (isReadOnly(window) || built.op === 'broadcastTo' || built.op === 'slidingWindow')) window = undefined;
   }
   return { cell: p.cell, build: [...p.build, build], window };
 }
