@@ -11,7 +11,7 @@ import { DTypeError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { formatShape, sameShape } from '../ir/shape.js';
 import type { Dense } from '../core/dense.js';
-import { stableOrder } from '../reference/sort.js';
+import { insertionPoint, stableOrder } from '../reference/sort.js';
 import { pairwiseSum } from '../reference/reduce.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import type { StdNdarray } from '../util/stdlib.js';
@@ -257,7 +257,7 @@ function givenBins(d: Dense, bins: Operand, w: Float64Array | undefined): Counte
     const sorted = Float64Array.from(order, (k) => part[k]!);
     const weightsSum = w ? cumulative(order, w, start) : undefined;
     for (let e = 0; e < edges.length; e++) {
-      const at = search(sorted, edges[e]!, e === edges.length - 1);
+      const at = insertionPoint(sorted, edges[e]!, e === edges.length - 1);
       cum[e] = cum[e]! + (weightsSum ? weightsSum[at]! : at);
     }
   }
@@ -274,19 +274,6 @@ function cumulative(order: Int32Array, w: Float64Array, start: number): Float64A
   const out = new Float64Array(order.length + 1);
   for (let k = 0; k < order.length; k++) out[k + 1] = out[k]! + w[start + order[k]!]!;
   return out;
-}
-
-/** searchsorted of one value in a sorted array (NaN last): side left, or right when `right`. */
-function search(sorted: Float64Array, x: number, right: boolean): number {
-  const before = (p: number, q: number): boolean => p < q || (q !== q && p === p);
-  let low = 0;
-  let high = sorted.length;
-  while (low < high) {
-    const mid = (low + high) >>> 1;
-    if (right ? !before(x, sorted[mid]!) : before(sorted[mid]!, x)) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
 
 export { bincount, histogram };

@@ -27,9 +27,12 @@ const { add, subtract, multiply, divide, isnan } = UFUNCS;
 type Round = (v: number) => number;
 const EXACT: Round = (v) => v;
 
-/** NumPy's virtual index (Hyndman and Fan) with plotting positions alpha and beta: _compute_virtual_index. */
-const plotted = (alpha: number, beta: number) => (n: number, q: number, r: Round): number =>
-  r(r(r(r(n) * q) + r(r(alpha) + r(q * r(1 - alpha - beta)))) - 1);
+/** The part of NumPy's virtual index that does not depend on n: alpha + q * (1 - alpha - beta). */
+const plottingOffset = (alpha: number, beta: number, q: number, r: Round): number => r(r(alpha) + r(q * r(1 - alpha - beta)));
+
+/** NumPy's virtual index (Hyndman and Fan) with plotting positions alpha and beta: _compute_virtual_index, n * q + offset - 1. */
+const plotted = ([alpha, beta]: readonly [number, number]) => (n: number, q: number, r: Round): number =>
+  r(r(r(r(n) * q) + plottingOffset(alpha, beta, q, r)) - 1);
 
 /** The plotting positions (alpha, beta) of the methods that take them. */
 const PLOTTING = {
@@ -43,11 +46,11 @@ const PLOTTING = {
 /** The methods that blend two neighbours, by their virtual index of quantile q in n elements. */
 const BLENDS = {
   linear: (n: number, q: number, r: Round): number => r(r(n - 1) * q),
-  hazen: plotted(0.5, 0.5),
-  weibull: plotted(0, 0),
-  median_unbiased: plotted(1 / 3.0, 1 / 3.0),
-  normal_unbiased: plotted(3 / 8.0, 3 / 8.0),
-  interpolated_inverted_cdf: plotted(0, 1),
+  hazen: plotted(PLOTTING.hazen),
+  weibull: plotted(PLOTTING.weibull),
+  median_unbiased: plotted(PLOTTING.median_unbiased),
+  normal_unbiased: plotted(PLOTTING.normal_unbiased),
+  interpolated_inverted_cdf: plotted(PLOTTING.interpolated_inverted_cdf),
   midpoint: (n: number, q: number, r: Round): number => {
     const v = r(r(n - 1) * q);
     return r(0.5 * r(Math.floor(v) + Math.ceil(v)));
@@ -270,7 +273,7 @@ function oneSkippingNaN(l: Lines, q: number, method: QuantileMethod | 'take', qs
     vi = multiply(c(0.5), add(UFUNCS.floor(v), UFUNCS.ceil(v)));
   } else {
     const [alpha, beta] = PLOTTING[method as keyof typeof PLOTTING];
-    vi = subtract(add(multiply(count, c(q)), c(r(r(alpha) + r(q * r(1 - alpha - beta))))), c(1));
+    vi = subtract(add(multiply(count, c(q)), c(plottingOffset(alpha, beta, q, r))), c(1));
   }
   const above = UFUNCS.greaterEqual(vi, last);
   const below = UFUNCS.less(vi, c(0));

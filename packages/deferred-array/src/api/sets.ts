@@ -6,7 +6,7 @@
 // Equality is NumPy's: -0 equals +0, NaN equals nothing (unique merges NaNs
 // with equalNan, its default, as NumPy 2 does). Orders are sort's: NaN last,
 // stable, so the first of equal elements is the first in the input.
-import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
+import { dtypeInfo, isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, source } from '../ir/build-elementwise.js';
 import { castValue } from '../ir/cast-value.js';
@@ -185,11 +185,11 @@ interface IsinOptions {
 }
 
 /** Both operands' values flattened, in their common dtype (NumPy compares in it). */
-function pairNow(fn: string, a: Operand, b: Operand): [Dense, Dense, Node] {
+function pairNow(fn: string, a: Operand, b: Operand): [Dense, Dense] {
   const an = anyNode(a, fn, 0);
   const bn = anyNode(b, fn, 1);
   const common = promoteTypes(an.dtype, bn.dtype);
-  return [denseNow(fn, cast(an, common)), denseNow(fn, cast(bn, common)), an];
+  return [denseNow(fn, cast(an, common)), denseNow(fn, cast(bn, common))];
 }
 
 /**
@@ -242,15 +242,11 @@ function uniqueOf(d: Dense): { values: Array<number | bigint>; first: number[] }
   return { values: first.map((p) => v[p]!), first };
 }
 
-const arrayOf = (dtype: DType, values: ReadonlyArray<number | bigint>): DeferredArray => {
-  const data = isBigInt(dtype) ? new (dtype === 'int64' ? BigInt64Array : BigUint64Array)(values as bigint[]) : new (dtypeCtor(dtype))(values as number[]);
-  return valuesArray(dtype, data, [values.length]);
-};
+/** Values of one dtype as its typed array (bigints for int64 and uint64). */
+const arrayData = (dtype: DType, values: ReadonlyArray<number | bigint>): TypedArray =>
+  (dtypeInfo(dtype).ctor as unknown as { from(v: ReadonlyArray<number | bigint>): TypedArray }).from(values);
 
-const dtypeCtor = (dtype: DType): new (v: number[]) => TypedArray => ({
-  float64: Float64Array, float32: Float32Array, int32: Int32Array, uint32: Uint32Array, int16: Int16Array, uint16: Uint16Array,
-  int8: Int8Array, uint8: Uint8Array, bool: Uint8Array,
-} as Record<string, new (v: number[]) => TypedArray>)[dtype]!;
+const arrayOf = (dtype: DType, values: ReadonlyArray<number | bigint>): DeferredArray => valuesArray(dtype, arrayData(dtype, values), [values.length]);
 
 interface IntersectOptions {
   /** Both inputs hold no repeated values: they are not made unique first. */
@@ -278,8 +274,6 @@ function intersect1d(a: Operand, b: Operand, options?: IntersectOptions): Deferr
   return o.returnIndices ? [values, positions(picked.map((p) => p.ai)), positions(picked.map((p) => p.bi))] : values;
 }
 
-const arrayData = (dtype: DType, values: ReadonlyArray<number | bigint>): TypedArray =>
-  (isBigInt(dtype) ? new (dtype === 'int64' ? BigInt64Array : BigUint64Array)(values as bigint[]) : new (dtypeCtor(dtype))(values as number[]));
 
 /** NumPy's union1d: the sorted unique values found in a or b (flattened). */
 function union1d(a: Operand, b: Operand): DeferredArray {

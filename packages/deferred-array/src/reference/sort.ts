@@ -10,7 +10,7 @@
 // sort over keys that order as NumPy compares: an element's bits made
 // unsigned-ordered, -0 given +0's key and every NaN the largest.
 import type { FamilyNode } from '../ir/node.js';
-import { axisLength, sizeOf } from '../ir/shape.js';
+import { axisLength } from '../ir/shape.js';
 import { allocDense } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { dtypeInfo, isFloat } from '../ir/dtypes.js';
@@ -273,36 +273,33 @@ function stableOrder(values: TypedArray, dtype: DType): Int32Array {
   return positions;
 }
 
+/** x before y in NumPy's sort order: x < y, or y is NaN and x is not (integers and bigints: x < y). */
+const before = <T extends number | bigint>(x: T, y: T): boolean => x < y || (y !== y && x === x);
+
 /**
- * searchsorted: for each value, the first position in the sorted 1-d array
- * whose element is not before it (side left) or is after it (side right), in
- * NumPy's order (NaN after everything). Both inputs have one dtype.
+ * Where x goes in the sorted `a` (NaN last): the first position whose
+ * element is not before x (side left), or is after it (side right).
  */
+function insertionPoint<T extends number | bigint>(a: ArrayLike<T>, x: T, right: boolean): number {
+  let low = 0;
+  let high = a.length;
+  while (low < high) {
+    const mid = (low + high) >>> 1;
+    if (right ? !before(x, a[mid]!) : before(a[mid]!, x)) low = mid + 1;
+    else high = mid;
+  }
+  return low;
+}
+
+/** searchsorted: each value's insertion point in the sorted 1-d array (both inputs of one dtype). */
 function searchDense(node: FamilyNode<'search'>, sorted: Dense, values: Dense): Dense {
   const out = allocDense(node.dtype, node.shape);
-  const a = sorted.data;
-  const v = values.data;
+  const a = sorted.data as ArrayLike<number>;
+  const v = values.data as ArrayLike<number>;
   const r = out.data as Int32Array;
-  const n = a.length;
-  const float = isFloat(sorted.dtype);
-  // x before y: x < y, or y is NaN and x is not.
-  const before = float
-    ? (x: number, y: number): boolean => x < y || (y !== y && x === x)
-    : (x: number | bigint, y: number | bigint): boolean => x < y;
   const right = node.attrs.side === 'right';
-  for (let i = 0; i < sizeOf(values.shape); i++) {
-    const e = v[i]! as number;
-    let low = 0;
-    let high = n;
-    while (low < high) {
-      const mid = (low + high) >>> 1;
-      const m = a[mid]! as number;
-      if (right ? !before(e, m) : before(m, e)) low = mid + 1;
-      else high = mid;
-    }
-    r[i] = low;
-  }
+  for (let i = 0; i < r.length; i++) r[i] = insertionPoint(a, v[i]!, right);
   return out;
 }
 
-export { sortDense, searchDense, stableOrder };
+export { sortDense, searchDense, stableOrder, insertionPoint };
