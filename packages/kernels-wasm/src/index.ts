@@ -49,3 +49,5 @@ export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/inde
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
 export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
+export { sortLines } from './sort/radix-sort.js';
+export type { SortKind, SortOutput } from './sort/radix-sort.js';

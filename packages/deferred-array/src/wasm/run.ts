@@ -4,7 +4,8 @@
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
-import { scanLooksBack } from 'kernels-wasm';
+import { scanLooksBack, sortLines } from 'kernels-wasm';
+import type { SortKind } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo, setElement, setElements } from '../ir/dtypes.js';
@@ -30,6 +31,12 @@ import type { BuiltKernel } from './kernel-builder.js';
 import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
+
+/** The radix sort's element kind of each dtype (bool as bytes: false before true). */
+const SORT_KINDS: Record<DType, SortKind> = {
+  float64: 'f64', float32: 'f32', int64: 'i64', uint64: 'u64', int32: 'i32', uint32: 'u32',
+  int16: 'i16', uint16: 'u16', int8: 'i8', uint8: 'u8', bool: 'u8',
+};
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
 const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
@@ -350,6 +357,35 @@ class WasmRun {
     return v;
   }
 
+  /**
+   * sort and argsort by kernels-wasm's radix sort, line by line on this
+   * thread: lines along the last axis of a contiguous array sort where they
+   * lie; any other layout is copied first with the axis last (a copy
+   * kernel), and the sorted lines copied back into place the same way.
+   */
+  #sort(n: FamilyNode<'sort'>, x: HeapValue, launchInline: Launcher<LaunchResult>): HeapValue {
+    this.hostSteps++;
+    const { axis } = n.attrs;
+    const last = x.shape.length - 1;
+    const line = x.shape[axis]!;
+    const lines = sizeOf(x.shape) / Math.max(1, line);
+    const kind = SORT_KINDS[x.dtype];
+    const moved = axis === last ? undefined : [...x.shape.keys()].filter((d) => d !== axis).concat(axis);
+    const permute = <T>(a: readonly T[], order: readonly number[]): T[] => order.map((d) => a[d]!);
+    const lined = !moved && isContiguous(x) && !x.random ? x : this.#copy(moved ? { ...x, shape: permute(x.shape, moved), strides: permute(x.strides, moved) } : x, x.dtype, launchInline, `copy of a ${n.op} operand, its axis last`);
+    const out = this.#place(n);
+    const direct = !moved && isContiguous(out);
+    const sorted = direct ? out : this.#keep(allocValue(this.#kernelHeap, n.dtype, lined.shape, this.#alloc));
+    sortLines(this.heap, kind, lined.ptr, sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions');
+    if (lined !== x) dropValue(lined);
+    if (direct) return out;
+    // Back into place: the sorted lines read with the axis where it was.
+    const back = moved ? moved.map((_, d) => moved.indexOf(d)) : undefined;
+    this.#copyInto(back ? { ...sorted, shape: n.shape, strides: permute(sorted.strides, back) } : sorted, out, launchInline, `${n.op} lines into place`);
+    dropValue(sorted);
+    return out;
+  }
+
   #keep(v: HeapValue): HeapValue {
     if (v.alloc) this.#allocations.add(v.alloc);
     return v;
@@ -382,6 +418,10 @@ class WasmRun {
         dropValue(copy);
         return r;
       }
+      case 'sort':
+        // A 0-d array has no axis to sort along: the reference says so as NumPy does.
+        if (n.shape.length > 0) return this.#sort(n as FamilyNode<'sort'>, input(0), launchInline);
+      // falls through
       default: {
         this.hostSteps++;
         const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);

@@ -1,0 +1,115 @@
+// sort and argsort by kernels-wasm's radix sort: random sorts (shapes, axes,
+// every dtype, views with negative and non-unit strides, broadcast and
+// transposed operands, lines long enough for each digit width) give the
+// reference evaluator's bits, with executeSync and on 1 and 2 workers; and
+// sorted lines land in a strided out or a mutable array's block.
+import fc from 'fast-check';
+import * as da from '../index.js';
+
+const initial = da.configure();
+beforeAll(() => { da.configure({ backend: 'wasm' }); });
+afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threads, inlineThreshold: initial.inlineThreshold }); });
+
+const DTYPES = ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'] as const;
+
+interface Case {
+  readonly shape: readonly number[];
+  readonly dtype: (typeof DTYPES)[number];
+  readonly view: 'none' | 'reversed' | 'transposed' | 'strided' | 'broadcast';
+  readonly axis: number | null;
+  readonly op: 'sort' | 'argsort';
+  readonly seed: number;
+}
+
+const arbitraryCase: fc.Arbitrary<Case> = fc.record({
+  shape: fc.array(fc.oneof(fc.integer({ min: 1, max: 6 }), fc.constantFrom(31, 32, 33, 70)), { minLength: 1, maxLength: 3 }),
+  dtype: fc.constantFrom(...DTYPES),
+  view: fc.constantFrom<Case['view']>('none', 'reversed', 'transposed', 'strided', 'broadcast'),
+  axis: fc.option(fc.integer({ min: -3, max: 2 }), { nil: null }),
+  op: fc.constantFrom<Case['op']>('sort', 'argsort'),
+  seed: fc.nat(1000),
+});
+
+/** Values with repeats (and NaN, -0 and ±Inf among the floats; the extremes among the integers), in the case's view. */
+function xOf(c: Case): da.DeferredArray {
+  const size = c.shape.reduce((a, b) => a * b, 1);
+  const n = c.view === 'strided' ? 2 * size : c.view === 'broadcast' ? size / c.shape[0]! : size;
+  const i = da.arange(n).add(c.seed);
+  let x: da.DeferredArray = i.mul(7919).mod(23).sub(11).mul(c.dtype.startsWith('float') ? 0.5 : 1);
+  if (c.dtype === 'float64' || c.dtype === 'float32') {
+    x = da.where(i.mod(7).equal(3), NaN, da.where(i.mod(5).equal(1), -0, da.where(i.mod(11).equal(2), -Infinity, da.where(i.mod(13).equal(4), Infinity, x))));
+  } else if (c.dtype !== 'bool') {
+    // The dtype's extremes: wrapped in from int32's.
+    x = da.where(i.mod(9).equal(0), 2147483647, da.where(i.mod(9).equal(1), -2147483648, x)).astype('int32');
+  }
+  x = x.astype(c.dtype);
+  if (c.view === 'broadcast') return da.broadcastTo(x.reshape(c.shape.slice(1)), [...c.shape]);
+  if (c.view === 'strided') x = x.get('::2');
+  x = x.reshape([...c.shape]);
+  if (c.view === 'reversed') x = x.get('::-1');
+  if (c.view === 'transposed') x = x.transpose();
+  return x;
+}
+
+function sortOf(c: Case): da.DeferredArray {
+  const x = xOf(c);
+  const axis = c.axis === null ? null : Math.max(-x.shape.length, Math.min(c.axis, x.shape.length - 1));
+  return c.op === 'sort' ? da.sort(x, { axis }) : da.argsort(x, { axis });
+}
+
+/** Elements as bits: -0 told from 0, each NaN payload from the others. */
+function bits(nd: da.StdNdarray): string[] {
+  const d = nd.data as ArrayLike<number | bigint> & { buffer: ArrayBuffer; byteOffset: number; BYTES_PER_ELEMENT: number; length: number };
+  const Ctor = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array }[d.BYTES_PER_ELEMENT]!;
+  return Array.from(new Ctor(d.buffer, d.byteOffset, d.length) as ArrayLike<number | bigint>, String);
+}
+
+function onReference(make: () => da.DeferredArray): da.StdNdarray {
+  da.configure({ backend: 'reference' });
+  try {
+    return make().executeSync() as da.StdNdarray;
+  } finally {
+    da.configure({ backend: 'wasm' });
+  }
+}
+
+describe('sort and argsort by the radix sort', () => {
+  test("random sorts give the reference's bits, executeSync and on 1 and 2 workers", async () => {
+    await fc.assert(fc.asyncProperty(arbitraryCase, async (c) => {
+      const want = onReference(() => sortOf(c));
+      const got = sortOf(c).executeSync() as da.StdNdarray;
+      expect(got.shape).toEqual(want.shape);
+      expect(bits(got)).toEqual(bits(want));
+      for (const threads of [1, 2]) {
+        da.configure({ threads, inlineThreshold: 0 });
+        try {
+          expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(bits(want));
+        } finally {
+          da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+        }
+      }
+    }), { numRuns: 60 });
+  }, 240000);
+
+  test.each([
+    ['float64', 1 << 14], ['float32', (1 << 14) + 1], ['int64', 20000], ['uint16', 40000], ['int8', 17000],
+  ] as const)('long lines (11-bit digits): %s, %i elements, sorted and argsorted as the reference does', (dtype, n) => {
+    const c: Case = { shape: [n], dtype, view: 'none', axis: -1, op: 'sort', seed: 5 };
+    for (const op of ['sort', 'argsort'] as const) {
+      const k = { ...c, op };
+      expect(bits(sortOf(k).executeSync() as da.StdNdarray)).toEqual(bits(onReference(() => sortOf(k))));
+    }
+  });
+
+  test("sorted lines written through the trace into a mutable array's strided window", () => {
+    const x = da.wrap(Float64Array.of(3, -0, 1, NaN, 0, 2, 5, 4)).reshape([2, 4]);
+    const y = da.zeros([2, 4], { dtype: 'float64' });
+    y.set(':, ::-1', da.sort(x, { axis: 1 }));
+    expect(Array.from((y.executeSync() as da.StdNdarray).data as Float64Array, (v) => (Object.is(v, -0) ? '-0' : String(v))))
+      .toEqual(['NaN', '3', '1', '-0', '5', '4', '2', '0']);
+    const m = da.array([[4, 3, 9], [1, 8, 2]], { dtype: 'int32' });
+    const cells = da.zeros([2, 3], { dtype: 'int32' });
+    cells.set('::-1, :', da.argsort(m, { axis: 0 }));
+    expect(Array.from(cells.executeSync().data as Int32Array)).toEqual([0, 1, 0, 1, 0, 1]);
+  });
+});

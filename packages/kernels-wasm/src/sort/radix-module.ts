@@ -1,0 +1,426 @@
+// The sorting module: a stable LSD radix sort over unsigned keys of 32 or 64
+// bits, with the key transforms that make an element's order NumPy's (every
+// NaN after everything, -0 equal to +0) and back. One module per process,
+// instantiated on each memory it sorts in; every routine takes byte
+// addresses in that memory.
+//
+// A radix pass reads the keys in order and writes each to its digit's next
+// place: stable, so the passes from the lowest digit up leave the keys
+// sorted. One read first counts every pass's digits; a pass whose digit is
+// the same for every key moves nothing and is skipped (the high bytes of
+// narrow integers, the exponent of data in a narrow range). Positions
+// (argsort) travel with their keys. Lines of a few elements are sorted by
+// insertion, where a pass's table would cost more than the line.
+import { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import { WASM32_MAX_PAGES } from '../heap/constants.js';
+
+/** How an element becomes a key: its width in memory, whether it is a float or signed, and the key's width. */
+interface KeyKind {
+  readonly name: SortKind;
+  readonly bytes: 1 | 2 | 4 | 8;
+  readonly float: boolean;
+  readonly signed: boolean;
+}
+
+type SortKind = 'f64' | 'f32' | 'i64' | 'u64' | 'i32' | 'u32' | 'i16' | 'u16' | 'i8' | 'u8';
+
+const KINDS: readonly KeyKind[] = [
+  { name: 'f64', bytes: 8, float: true, signed: true },
+  { name: 'f32', bytes: 4, float: true, signed: true },
+  { name: 'i64', bytes: 8, float: false, signed: true },
+  { name: 'u64', bytes: 8, float: false, signed: false },
+  { name: 'i32', bytes: 4, float: false, signed: true },
+  { name: 'u32', bytes: 4, float: false, signed: false },
+  { name: 'i16', bytes: 2, float: false, signed: true },
+  { name: 'u16', bytes: 2, float: false, signed: false },
+  { name: 'i8', bytes: 1, float: false, signed: true },
+  { name: 'u8', bytes: 1, float: false, signed: false },
+];
+
+/** Digit widths a radix sort is built for: 8 bits for short lines (a small table to clear and sum), 11 for long. */
+const DIGIT_BITS = [8, 11] as const;
+type DigitBits = (typeof DIGIT_BITS)[number];
+
+/** Counts per pass, whatever the digit: the table of an 11-bit digit. */
+const TABLE = 1 << 11;
+
+const keyBits = (k: KeyKind): 32 | 64 => (k.bytes === 8 ? 64 : 32);
+const passesOf = (width: 32 | 64, bits: DigitBits): number => Math.ceil(width / bits);
+/** Bytes of the counts a radix sort of `width`-bit keys needs, for either digit. */
+const countsBytes = (width: 32 | 64): number => Math.max(...DIGIT_BITS.map((b) => passesOf(width, b))) * TABLE * 4;
+
+/** Emits `i = 0; while (i < n) { body; i++ }`; `body` sees the loop at depth 0 of its own (br 1 leaves). */
+function forRange(f: FunctionBuilder, i: Local, n: Local, body: () => void, from?: Local): void {
+  if (from === undefined) f.op('i32.const', 0);
+  else f.op('local.get', from);
+  f.op('local.set', i);
+  f.block().loop();
+  f.op('local.get', i).op('local.get', n).op('i32.ge_u').op('br_if', 1);
+  body();
+  f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i).op('br', 0);
+  f.end().end();
+}
+
+/** Pushes `base + i * bytes`. */
+function addressOf(f: FunctionBuilder, base: Local, i: Local, bytes: number): void {
+  f.op('local.get', base).op('local.get', i);
+  if (bytes > 1) f.op('i32.const', Math.log2(bytes)).op('i32.shl');
+  f.op('i32.add');
+}
+
+const LOAD: Record<number, Record<'s' | 'u', string>> = {
+  1: { s: 'i32.load8_s', u: 'i32.load8_u' },
+  2: { s: 'i32.load16_s', u: 'i32.load16_u' },
+  4: { s: 'i32.load', u: 'i32.load' },
+  8: { s: 'i64.load', u: 'i64.load' },
+};
+const STORE: Record<number, string> = { 1: 'i32.store8', 2: 'i32.store16', 4: 'i32.store', 8: 'i64.store' };
+
+/**
+ * keys_<kind>(src, keys, i0, i1, res): the keys of elements [i0, i1). A
+ * float's key orders as NumPy compares: its bits made unsigned-ordered, -0
+ * given +0's key and every NaN the largest; for floats, the span's
+ * [negatives, zeros, NaNs] are added to the i32s at res (where their runs lie
+ * once sorted). Called in spans, as the radix passes are (see CHUNK).
+ */
+function emitKeys(m: ModuleBuilder, k: KeyKind): void {
+  const wide = keyBits(k) === 64;
+  const t = wide ? 'i64' : 'i32';
+  const [, f] = m.func(`keys_${k.name}`, ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [src, keys, i0, n, res] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const i = f.local('i32');
+  const v = f.local(wide ? 'i64' : 'i32');
+  const [neg, zero, nan] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  const keyBytes = wide ? 8 : 4;
+  const top = wide ? -(2n ** 63n) : -(2 ** 31);
+  const tconst = (x: number | bigint): void => { f.op(`${t}.const`, x); };
+  forRange(f, i, n, () => {
+    addressOf(f, keys, i, keyBytes);
+    addressOf(f, src, i, k.bytes);
+    f.mem(LOAD[k.bytes]![k.signed ? 's' : 'u']!).op('local.set', v);
+    if (k.float) {
+      const ft = wide ? 'f64' : 'f32';
+      // NaN: the largest key.
+      f.op('local.get', v).op(`${ft}.reinterpret_${t}`).op('local.get', v).op(`${ft}.reinterpret_${t}`).op(`${ft}.ne`);
+      f.if(t);
+      tconst(-1);
+      f.op('local.get', nan).op('i32.const', 1).op('i32.add').op('local.set', nan);
+      f.else();
+      // A zero of either sign: +0's key.
+      f.op('local.get', v).op(`${t}.const`, 1).op(`${t}.shl`).op(`${t}.eqz`);
+      f.if(t);
+      tconst(top);
+      f.op('local.get', zero).op('i32.const', 1).op('i32.add').op('local.set', zero);
+      f.else();
+      // Negative: every bit flipped; positive: the sign bit set.
+      f.op('local.get', neg).op('local.get', v).op(`${t}.const`, wide ? 63 : 31).op(`${t}.shr_u`);
+      if (wide) f.op('i32.wrap_i64');
+      f.op('i32.add').op('local.set', neg);
+      f.op('local.get', v).op('local.get', v).op(`${t}.const`, wide ? 63 : 31).op(`${t}.shr_s`);
+      tconst(top);
+      f.op(`${t}.or`).op(`${t}.xor`);
+      f.end().end();
+    } else {
+      f.op('local.get', v);
+      if (k.signed) {
+        if (wide) f.op('i64.const', top).op('i64.xor');
+        else f.op('i32.const', top).op('i32.xor');
+      }
+    }
+    f.mem(wide ? 'i64.store' : 'i32.store');
+  }, i0);
+  if (k.float) {
+    [neg, zero, nan].forEach((count, j) => {
+      f.op('local.get', res).op('local.get', res).mem('i32.load', { offset: 4 * j }).op('local.get', count).op('i32.add').mem('i32.store', { offset: 4 * j });
+    });
+  }
+}
+
+/**
+ * values_<kind>(keys, dst, i0, i1): elements [i0, i1) back from their keys. A float
+ * comes back as +0 for a zero and one NaN for every NaN; fix_<kind> writes
+ * their own bits.
+ */
+function emitValues(m: ModuleBuilder, k: KeyKind): void {
+  const wide = keyBits(k) === 64;
+  const t = wide ? 'i64' : 'i32';
+  const top = wide ? -(2n ** 63n) : -(2 ** 31);
+  const [, f] = m.func(`values_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
+  const [keys, dst, i0, n] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const i = f.local('i32');
+  const key = f.local(wide ? 'i64' : 'i32');
+  forRange(f, i, n, () => {
+    addressOf(f, dst, i, k.bytes);
+    addressOf(f, keys, i, wide ? 8 : 4);
+    f.mem(wide ? 'i64.load' : 'i32.load');
+    if (k.float) {
+      // Sign bit set: it was positive (clear it); clear: it was negative (flip every bit back).
+      f.op('local.tee', key).op('local.get', key).op(`${t}.const`, wide ? 63 : 31).op(`${t}.shr_s`);
+      f.op(`${t}.const`, -1).op(`${t}.xor`).op(`${t}.const`, top).op(`${t}.or`).op(`${t}.xor`);
+    } else if (k.signed) {
+      f.op(`${t}.const`, top).op(`${t}.xor`);
+    }
+    f.mem(STORE[k.bytes]!);
+  }, i0);
+}
+
+/**
+ * fix_<kind>(src, dst, n, res): writes the zeros and NaNs of src, in their
+ * order there, over their runs in the sorted dst (res as keys_ wrote it).
+ */
+function emitFix(m: ModuleBuilder, k: KeyKind): void {
+  const wide = k.bytes === 8;
+  const t = wide ? 'i64' : 'i32';
+  const ft = wide ? 'f64' : 'f32';
+  const [, f] = m.func(`fix_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
+  const [src, dst, n, res] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const i = f.local('i32');
+  const v = f.local(t);
+  const [z, q] = [f.local('i32'), f.local('i32')];
+  f.op('local.get', res).mem('i32.load', { offset: 0 }).op('local.set', z);
+  f.op('local.get', n).op('local.get', res).mem('i32.load', { offset: 8 }).op('i32.sub').op('local.set', q);
+  forRange(f, i, n, () => {
+    addressOf(f, src, i, k.bytes);
+    f.mem(`${t}.load`).op('local.set', v);
+    f.op('local.get', v).op(`${t}.const`, 1).op(`${t}.shl`).op(`${t}.eqz`);
+    f.if();
+    addressOf(f, dst, z, k.bytes);
+    f.op('local.get', v).mem(`${t}.store`);
+    f.op('local.get', z).op('i32.const', 1).op('i32.add').op('local.set', z);
+    f.else();
+    f.op('local.get', v).op(`${ft}.reinterpret_${t}`).op('local.get', v).op(`${ft}.reinterpret_${t}`).op(`${ft}.ne`);
+    f.if();
+    addressOf(f, dst, q, k.bytes);
+    f.op('local.get', v).mem(`${t}.store`);
+    f.op('local.get', q).op('i32.const', 1).op('i32.add').op('local.set', q);
+    f.end();
+    f.end();
+  });
+}
+
+/**
+ * Elements per call of a pass's inner function. V8 runs a function's first
+ * call in its baseline tier and the optimised code from the next call on: a
+ * pass made of many calls moves to the fast code as soon as it is ready,
+ * where one call over a long line would run it all in the slow one.
+ */
+const CHUNK = 1 << 15;
+
+/**
+ * Pushes the digit of `key` (a local of `t`) shifted right by `shift` bits (a
+ * constant, or the local `shift.local`), times 4, plus the table's address.
+ */
+function digitAddress(f: FunctionBuilder, t: 'i32' | 'i64', key: Local, shift: number | { readonly local: Local }, mask: number, table: Local | (() => void)): void {
+  f.op('local.get', key);
+  if (typeof shift === 'number') {
+    if (shift > 0) f.op(`${t}.const`, shift).op(`${t}.shr_u`);
+  } else {
+    f.op('local.get', shift.local);
+    if (t === 'i64') f.op('i64.extend_i32_u');
+    f.op(`${t}.shr_u`);
+  }
+  if (t === 'i64') f.op('i32.wrap_i64');
+  f.op('i32.const', mask).op('i32.and').op('i32.const', 2).op('i32.shl');
+  if (typeof table === 'function') table();
+  else f.op('local.get', table);
+  f.op('i32.add');
+}
+
+/** count<width>_<bits>(keys, i0, i1, counts): every pass's digit counts of keys [i0, i1), added to counts. */
+function emitCount(m: ModuleBuilder, width: 32 | 64, bits: DigitBits): number {
+  const t = width === 64 ? 'i64' : 'i32';
+  const kb = width / 8;
+  const [index, f] = m.func(`count${width}_${bits}`, ['i32', 'i32', 'i32', 'i32'], [], false);
+  const [keys, i0, i1, counts] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const at = f.local('i32');
+  const key = f.local(t);
+  const mask = (1 << bits) - 1;
+  f.block().loop();
+  f.op('local.get', i0).op('local.get', i1).op('i32.ge_u').op('br_if', 1);
+  addressOf(f, keys, i0, kb);
+  f.mem(`${t}.load`).op('local.set', key);
+  for (let p = 0; p < passesOf(width, bits); p++) {
+    digitAddress(f, t, key, p * bits, mask, () => { f.op('local.get', counts).op('i32.const', p * TABLE * 4).op('i32.add'); });
+    f.op('local.tee', at).op('local.get', at).mem('i32.load').op('i32.const', 1).op('i32.add').mem('i32.store');
+  }
+  f.op('local.get', i0).op('i32.const', 1).op('i32.add').op('local.set', i0).op('br', 0);
+  f.end().end();
+  return index;
+}
+
+/**
+ * scatter<width>_<bits>[_idx](from, to, i0, i1, table, shift[, fromIdx, toIdx]):
+ * moves keys [i0, i1) of `from` (and their positions) each to its digit's next
+ * place in `to`, the places kept in the pass's table.
+ */
+function emitScatter(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex: boolean): number {
+  const t = width === 64 ? 'i64' : 'i32';
+  const kb = width / 8;
+  const params = withIndex ? ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const : ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const;
+  const [index, f] = m.func(`scatter${width}_${bits}${withIndex ? '_idx' : ''}`, params, [], false);
+  const [from, to, i0, i1, table, shift] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const fromIdx = withIndex ? f.param(6) : undefined;
+  const toIdx = withIndex ? f.param(7) : undefined;
+  const [at, c] = [f.local('i32'), f.local('i32')];
+  const key = f.local(t);
+  f.block().loop();
+  f.op('local.get', i0).op('local.get', i1).op('i32.ge_u').op('br_if', 1);
+  addressOf(f, from, i0, kb);
+  f.mem(`${t}.load`).op('local.set', key);
+  digitAddress(f, t, key, { local: shift }, (1 << bits) - 1, table);
+  f.op('local.tee', at).mem('i32.load').op('local.set', c);
+  f.op('local.get', at).op('local.get', c).op('i32.const', 1).op('i32.add').mem('i32.store');
+  addressOf(f, to, c, kb);
+  f.op('local.get', key).mem(`${t}.store`);
+  if (fromIdx !== undefined && toIdx !== undefined) {
+    addressOf(f, toIdx, c, 4);
+    addressOf(f, fromIdx, i0, 4);
+    f.mem('i32.load').mem('i32.store');
+  }
+  f.op('local.get', i0).op('i32.const', 1).op('i32.add').op('local.set', i0).op('br', 0);
+  f.end().end();
+  return index;
+}
+
+/** Emits `for (i0 = 0; i0 < n; i0 += CHUNK) call(i0, min(i0 + CHUNK, n))`; `call` pushes the rest and calls. */
+function inChunks(f: FunctionBuilder, n: Local, i0: Local, i1: Local, call: () => void): void {
+  f.op('i32.const', 0).op('local.set', i0);
+  f.block().loop();
+  f.op('local.get', i0).op('local.get', n).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', i0).op('i32.const', CHUNK).op('i32.add').op('local.tee', i1).op('local.get', n)
+    .op('local.get', i1).op('local.get', n).op('i32.lt_u').op('select').op('local.set', i1);
+  call();
+  f.op('local.get', i1).op('local.set', i0).op('br', 0);
+  f.end().end();
+}
+
+/**
+ * radix<width>_<bits>[_idx](keys, tmp, n, counts[, idx, tmpIdx]) -> i32:
+ * sorts n keys (and their positions, which the _idx form starts at 0..n-1),
+ * stable; returns 0 if the sorted keys (and positions) lie in keys (idx),
+ * 1 if in tmp (tmpIdx). counts: countsBytes(width) of scratch.
+ */
+function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex: boolean, count: number, scatter: number): void {
+  const t = width === 64 ? 'i64' : 'i32';
+  const passes = passesOf(width, bits);
+  const mask = (1 << bits) - 1;
+  const params = withIndex ? ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const : ['i32', 'i32', 'i32', 'i32'] as const;
+  const [, f] = m.func(`radix${width}_${bits}${withIndex ? '_idx' : ''}`, params, ['i32']);
+  const [keys, tmp, n, counts] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const idx = withIndex ? f.param(4) : undefined;
+  const tmpIdx = withIndex ? f.param(5) : undefined;
+  const i32 = (): Local => f.local('i32');
+  const [i, i1, at, sum, c, from, to, fromIdx, toIdx, swap, parity] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
+  const key = f.local(t);
+  f.op('local.get', counts).op('i32.const', 0).op('i32.const', passes * TABLE * 4).op('memory.fill');
+  if (idx !== undefined) forRange(f, i, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
+  inChunks(f, n, i, i1, () => { f.op('local.get', keys).op('local.get', i).op('local.get', i1).op('local.get', counts).op('call', count); });
+  f.op('local.get', keys).op('local.set', from).op('local.get', tmp).op('local.set', to);
+  if (idx !== undefined) f.op('local.get', idx).op('local.set', fromIdx).op('local.get', tmpIdx!).op('local.set', toIdx);
+  f.block();
+  // No keys: nothing to sort (and no first key to read).
+  f.op('local.get', n).op('i32.eqz').op('br_if', 0);
+  for (let p = 0; p < passes; p++) {
+    const table = (): void => { f.op('local.get', counts).op('i32.const', p * TABLE * 4).op('i32.add'); };
+    f.block();
+    // A digit every key shares: the pass would move nothing.
+    f.op('local.get', from).mem(`${t}.load`).op('local.set', key);
+    digitAddress(f, t, key, p * bits, mask, table);
+    f.mem('i32.load').op('local.get', n).op('i32.eq').op('br_if', 0);
+    // Counts to starting places.
+    f.op('i32.const', 0).op('local.set', sum);
+    f.op('i32.const', 0).op('local.set', i);
+    f.block().loop();
+    f.op('local.get', i).op('i32.const', mask + 1).op('i32.ge_u').op('br_if', 1);
+    f.op('local.get', i).op('i32.const', 2).op('i32.shl');
+    table();
+    f.op('i32.add').op('local.tee', at);
+    f.mem('i32.load').op('local.set', c);
+    f.op('local.get', at).op('local.get', sum).mem('i32.store');
+    f.op('local.get', sum).op('local.get', c).op('i32.add').op('local.set', sum);
+    f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i).op('br', 0);
+    f.end().end();
+    inChunks(f, n, i, i1, () => {
+      f.op('local.get', from).op('local.get', to).op('local.get', i).op('local.get', i1);
+      table();
+      f.op('i32.const', p * bits);
+      if (idx !== undefined) f.op('local.get', fromIdx).op('local.get', toIdx);
+      f.op('call', scatter);
+    });
+    const swapLocals = (a: Local, b: Local): void => {
+      f.op('local.get', a).op('local.set', swap).op('local.get', b).op('local.set', a).op('local.get', swap).op('local.set', b);
+    };
+    swapLocals(from, to);
+    if (idx !== undefined) swapLocals(fromIdx, toIdx);
+    f.op('local.get', parity).op('i32.const', 1).op('i32.xor').op('local.set', parity);
+    f.end();
+  }
+  f.end();
+  f.op('local.get', parity);
+}
+
+/**
+ * insertion<width>[_idx](keys, n[, idx]): sorts n keys in place by insertion,
+ * stable (the _idx form starts positions at 0..n-1 and moves them with their keys).
+ */
+function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): void {
+  const wide = width === 64;
+  const t = wide ? 'i64' : 'i32';
+  const kb = wide ? 8 : 4;
+  const params = withIndex ? ['i32', 'i32', 'i32'] as const : ['i32', 'i32'] as const;
+  const [, f] = m.func(`insertion${width}${withIndex ? '_idx' : ''}`, params, []);
+  const [keys, n] = [f.param(0), f.param(1)];
+  const idx = withIndex ? f.param(2) : undefined;
+  const [i, j, pos] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  const key = f.local(t);
+  const prev = f.local(t);
+  if (idx !== undefined) forRange(f, i, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
+  f.op('i32.const', 1).op('local.set', i);
+  f.block().loop();
+  f.op('local.get', i).op('local.get', n).op('i32.ge_u').op('br_if', 1);
+  addressOf(f, keys, i, kb);
+  f.mem(`${t}.load`).op('local.set', key);
+  if (idx !== undefined) { addressOf(f, idx, i, 4); f.mem('i32.load').op('local.set', pos); }
+  f.op('local.get', i).op('local.set', j);
+  // Shift the larger keys up one place; an equal key stays before (stable).
+  f.block().loop();
+  f.op('local.get', j).op('i32.eqz').op('br_if', 1);
+  addressOf(f, keys, j, kb);
+  f.op('i32.const', kb).op('i32.sub').mem(`${t}.load`).op('local.tee', prev).op('local.get', key).op(`${t}.le_u`).op('br_if', 1);
+  addressOf(f, keys, j, kb);
+  f.op('local.get', prev).mem(`${t}.store`);
+  if (idx !== undefined) {
+    addressOf(f, idx, j, 4);
+    addressOf(f, idx, j, 4);
+    f.op('i32.const', 4).op('i32.sub').mem('i32.load').mem('i32.store');
+  }
+  f.op('local.get', j).op('i32.const', 1).op('i32.sub').op('local.set', j).op('br', 0);
+  f.end().end();
+  addressOf(f, keys, j, kb);
+  f.op('local.get', key).mem(`${t}.store`);
+  if (idx !== undefined) { addressOf(f, idx, j, 4); f.op('local.get', pos).mem('i32.store'); }
+  f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i).op('br', 0);
+  f.end().end();
+}
+
+/** The sorting module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
+function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
+  const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
+  for (const k of KINDS) {
+    emitKeys(m, k);
+    emitValues(m, k);
+    if (k.float) emitFix(m, k);
+  }
+  for (const width of [32, 64] as const) {
+    for (const bits of DIGIT_BITS) {
+      const count = emitCount(m, width, bits);
+      for (const withIndex of [false, true]) emitRadix(m, width, bits, withIndex, count, emitScatter(m, width, bits, withIndex));
+    }
+    for (const withIndex of [false, true]) emitInsertion(m, width, withIndex);
+  }
+  return m.toBytes();
+}
+
+export { buildSortModule, countsBytes, keyBits, KINDS, DIGIT_BITS, CHUNK };
+export type { SortKind, KeyKind, DigitBits };

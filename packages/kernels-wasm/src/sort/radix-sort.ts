@@ -1,0 +1,98 @@
+// Sorting lines in the heap with the sorting module (radix-module.ts): each
+// line's keys made, sorted with their positions or alone, and the values or
+// positions written where asked. The module is compiled once per process and
+// instantiated once per memory; scratch comes from the caller's heap for the
+// call and goes back after it.
+import { isSharedBuffer } from '../support.js';
+import type { HeapLike } from '../lower/launch.js';
+import { CHUNK, buildSortModule, countsBytes, keyBits } from './radix-module.js';
+import type { KeyKind, SortKind } from './radix-module.js';
+import { KINDS } from './radix-module.js';
+
+type Routine = (...args: number[]) => number;
+
+/** Lines this short are sorted by insertion: a radix sort's tables would cost more than the line. */
+const INSERTION = 32;
+/** From this length on, 11-bit digits (fewer passes, larger tables); 8-bit below. */
+const WIDE_DIGITS = 1 << 14;
+
+const modules = new Map<boolean, WebAssembly.Module>();
+const instances = new WeakMap<WebAssembly.Memory, Record<string, Routine>>();
+
+function routinesOn(memory: WebAssembly.Memory): Record<string, Routine> {
+  let r = instances.get(memory);
+  if (r) return r;
+  const shared = isSharedBuffer(memory.buffer);
+  let module = modules.get(shared);
+  if (!module) modules.set(shared, (module = new WebAssembly.Module(buildSortModule(shared))));
+  r = new WebAssembly.Instance(module, { env: { memory } }).exports as Record<string, Routine>;
+  instances.set(memory, r);
+  return r;
+}
+
+const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
+
+/** What sortLines writes for each line: its values in order, or the positions (int32) that put it in order. */
+type SortOutput = 'values' | 'positions';
+
+/**
+ * Sorts `lines` lines of `n` elements of `kind`, each contiguous, line l at
+ * `src + l * n * bytes`, writing line l's sorted values (in `kind`) or its
+ * positions (int32) at `dst + l * n * (bytes or 4)`. The order is NumPy's
+ * (ascending; NaN last; -0 equal to +0) and stable; values keep their bits
+ * (each -0, each NaN payload) in that order. `dst` must not overlap `src`.
+ */
+function sortLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, output: SortOutput): void {
+  if (n === 0 || lines === 0) return;
+  const k = kindOf(name);
+  const width = keyBits(k);
+  const kb = width / 8;
+  const r = routinesOn(heap.memory);
+  const positions = output === 'positions';
+  const held: number[] = [];
+  const alloc = (bytes: number): number => {
+    const p = heap.alloc(Math.max(16, bytes));
+    held.push(p);
+    return p;
+  };
+  try {
+    const keys = alloc(n * kb);
+    const tmp = alloc(n * kb);
+    const counts = alloc(countsBytes(width));
+    const res = alloc(16);
+    const tmpIdx = positions ? alloc(n * 4) : 0;
+    const radix = r[`radix${width}_${n >= WIDE_DIGITS ? 11 : 8}${positions ? '_idx' : ''}`]!;
+    const insertion = r[`insertion${width}${positions ? '_idx' : ''}`]!;
+    const toKeys = r[`keys_${name}`]!;
+    const fromKeys = r[`values_${name}`]!;
+    const fix = k.float ? r[`fix_${name}`]! : undefined;
+    const outBytes = positions ? 4 : k.bytes;
+    const bytes = new Uint8Array(heap.memory.buffer);
+    const counted = new Int32Array(heap.memory.buffer, res, 3);
+    for (let l = 0; l < lines; l++) {
+      const from = src + l * n * k.bytes;
+      const to = dst + l * n * outBytes;
+      counted.fill(0);
+      for (let i = 0; i < n; i += CHUNK) toKeys(from, keys, i, Math.min(n, i + CHUNK), res);
+      let sorted = keys;
+      if (positions) {
+        if (n <= INSERTION) {
+          insertion(keys, n, to);
+        } else if (radix(keys, tmp, n, counts, to, tmpIdx) === 1) {
+          bytes.copyWithin(to, tmpIdx, tmpIdx + n * 4);
+        }
+        continue;
+      }
+      if (n <= INSERTION) insertion(keys, n);
+      else if (radix(keys, tmp, n, counts) === 1) sorted = tmp;
+      // Floats: the zeros and NaNs come back as +0 and one NaN; their own bits are written after.
+      for (let i = 0; i < n; i += CHUNK) fromKeys(sorted, to, i, Math.min(n, i + CHUNK));
+      if (fix && counted[1]! + counted[2]! > 0) fix(from, to, n, res);
+    }
+  } finally {
+    for (const p of held) heap.free(p);
+  }
+}
+
+export { sortLines, INSERTION as SORT_INSERTION, WIDE_DIGITS };
+export type { SortKind, SortOutput };
