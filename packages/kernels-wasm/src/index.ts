@@ -49,5 +49,7 @@ export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/inde
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
 export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
-export { sortLines } from './sort/radix-sort.js';
-export type { SortKind, SortOutput } from './sort/radix-sort.js';
+export { sortLines } from './routines/radix-sort.js';
+export type { SortKind, SortOutput } from './routines/radix-sort.js';
+export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
+export type { LuFactors } from './routines/lu.js';

@@ -72,15 +72,20 @@ function luSolve(f: Lu, n: number, b: Float64Array, k: number): Float64Array {
   return x;
 }
 
+/** What solve and inv throw for a matrix with a zero pivot. */
+function singularMatrix(fn: 'solve' | 'inv'): LinAlgFailure {
+  return new LinAlgFailure(`linalg.${fn}: singular matrix (a zero pivot in its LU factorisation; NumPy raises LinAlgError too)`);
+}
+
 function solveMatrix(a: Float64Array, n: number, b: Float64Array, k: number): Float64Array {
   const f = lu(a, n);
-  if (f.singular) throw new LinAlgFailure('linalg.solve: singular matrix (a zero pivot in its LU factorisation; NumPy raises LinAlgError too)');
+  if (f.singular) throw singularMatrix('solve');
   return luSolve(f, n, b, k);
 }
 
 function invMatrix(a: Float64Array, n: number): Float64Array {
   const f = lu(a, n);
-  if (f.singular) throw new LinAlgFailure('linalg.inv: singular matrix (a zero pivot in its LU factorisation; NumPy raises LinAlgError too)');
+  if (f.singular) throw singularMatrix('inv');
   const eye = new Float64Array(n * n);
   for (let i = 0; i < n; i++) eye[i * n + i] = 1;
   return luSolve(f, n, eye, n);
@@ -88,7 +93,11 @@ function invMatrix(a: Float64Array, n: number): Float64Array {
 
 /** [sign, log|det|] from the LU's diagonal, as NumPy's slogdet; det is their product. */
 function slogdetMatrix(a: Float64Array, n: number): [number, number] {
-  const f = lu(a, n);
+  return slogdetOf(lu(a, n), n);
+}
+
+/** [sign, log|det|] from an LU's diagonal and its swaps' parity (the wasm backend's LU too). */
+function slogdetOf(f: Pick<Lu, 'a' | 'sign'>, n: number): [number, number] {
   let sign = f.sign;
   let log = 0;
   for (let i = 0; i < n; i++) {
@@ -102,9 +111,10 @@ function slogdetMatrix(a: Float64Array, n: number): [number, number] {
 
 /** The determinant as NumPy's det makes it from slogdet: sign * exp(log|det|) (a singular matrix's is +0). */
 function detMatrix(a: Float64Array, n: number): number {
-  const [sign, log] = slogdetMatrix(a, n);
-  return sign * Math.exp(log);
+  return detOf(slogdetMatrix(a, n));
 }
+
+const detOf = ([sign, log]: readonly [number, number]): number => sign * Math.exp(log);
 
 /** The lower (or, transposed, upper) Cholesky factor from a's lower triangle; fails if a is not positive definite. */
 function choleskyMatrix(a: Float64Array, n: number, upper: boolean): Float64Array {
@@ -386,4 +396,4 @@ function completeColumns(q: Float64Array, m: number, cols: number, known: readon
   }
 }
 
-export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix };
+export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf };

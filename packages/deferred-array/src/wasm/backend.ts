@@ -180,7 +180,7 @@ class WasmBackend implements Backend {
    * the sizes `bound` gives, and freed.
    */
   prepare(plan: Plan, bound: Bindings): void {
-    const run = new WasmRun(this.#heap, this.#compile, plan, bound);
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound, undefined, true);
     // Copies (a reshape's, a product operand's) ignore their launch's result.
     const dry: Launcher<LaunchResult> = () => undefined as unknown as LaunchResult;
     try {

@@ -4,8 +4,7 @@
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
 import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
-import { scanLooksBack, sortLines } from 'kernels-wasm';
-import type { SortKind } from 'kernels-wasm';
+import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo, setElement, setElements } from '../ir/dtypes.js';
@@ -31,12 +30,9 @@ import type { BuiltKernel } from './kernel-builder.js';
 import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
-
-/** The radix sort's element kind of each dtype (bool as bytes: false before true). */
-const SORT_KINDS: Record<DType, SortKind> = {
-  float64: 'f64', float32: 'f32', int64: 'i64', uint64: 'u64', int32: 'i32', uint32: 'u32',
-  int16: 'i16', uint16: 'u16', int8: 'i8', uint8: 'u8', bool: 'u8',
-};
+import { sortStep } from './sort-step.js';
+import { isLuStep, luStep } from './lu-step.js';
+import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
 const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
@@ -91,8 +87,16 @@ class WasmRun {
   #done = false;
   readonly #compile: Compile;
 
-  /** `heap`: the runtime's; `compile`: the backend's kernel cache; `bound`: the placeholders' values; `outs`: heap windows results go to directly. */
-  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map()) {
+  /** A walk that launches nothing (the backend's prepare()): host steps only take their blocks. */
+  readonly #dry: boolean;
+
+  /**
+   * `heap`: the runtime's; `compile`: the backend's kernel cache; `bound`: the
+   * placeholders' values; `outs`: heap windows results go to directly; `dry`:
+   * a walk that builds kernels and runs nothing.
+   */
+  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map(), dry = false) {
+    this.#dry = dry;
     this.#space = heap;
     const kernelHeap = (this.#kernelHeap = heap.kernels);
     this.#sources = sourcesOf(heap);
@@ -357,33 +361,15 @@ class WasmRun {
     return v;
   }
 
-  /**
-   * sort and argsort by kernels-wasm's radix sort, line by line on this
-   * thread: lines along the last axis of a contiguous array sort where they
-   * lie; any other layout is copied first with the axis last (a copy
-   * kernel), and the sorted lines copied back into place the same way.
-   */
-  #sort(n: FamilyNode<'sort'>, x: HeapValue, launchInline: Launcher<LaunchResult>): HeapValue {
-    this.hostSteps++;
-    const { axis } = n.attrs;
-    const last = x.shape.length - 1;
-    const line = x.shape[axis]!;
-    const lines = sizeOf(x.shape) / Math.max(1, line);
-    const kind = SORT_KINDS[x.dtype];
-    const moved = axis === last ? undefined : [...x.shape.keys()].filter((d) => d !== axis).concat(axis);
-    const permute = <T>(a: readonly T[], order: readonly number[]): T[] => order.map((d) => a[d]!);
-    const lined = !moved && isContiguous(x) && !x.random ? x : this.#copy(moved ? { ...x, shape: permute(x.shape, moved), strides: permute(x.strides, moved) } : x, x.dtype, launchInline, `copy of a ${n.op} operand, its axis last`);
-    const out = this.#place(n);
-    const direct = !moved && isContiguous(out);
-    const sorted = direct ? out : this.#keep(allocValue(this.#kernelHeap, n.dtype, lined.shape, this.#alloc));
-    sortLines(this.heap, kind, lined.ptr, sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions');
-    if (lined !== x) dropValue(lined);
-    if (direct) return out;
-    // Back into place: the sorted lines read with the axis where it was.
-    const back = moved ? moved.map((_, d) => moved.indexOf(d)) : undefined;
-    this.#copyInto(back ? { ...sorted, shape: n.shape, strides: permute(sorted.strides, back) } : sorted, out, launchInline, `${n.op} lines into place`);
-    dropValue(sorted);
-    return out;
+  /** What the steps run by kernels-wasm's routines (sort-step.ts, lu-step.ts) need of this run. */
+  #stepHeap(launchInline: Launcher<LaunchResult>): StepHeap {
+    return {
+      heap: this.heap,
+      copy: (v, dtype, label) => this.#copy(v, dtype, launchInline, label),
+      copyInto: (from, to, label) => { this.#copyInto(from, to, launchInline, label); },
+      place: (n, shape) => this.#place(n, shape),
+      temp: (dtype, shape) => this.#keep(allocValue(this.#kernelHeap, dtype, shape, this.#alloc)),
+    };
   }
 
   #keep(v: HeapValue): HeapValue {
@@ -420,16 +406,30 @@ class WasmRun {
       }
       case 'sort':
         // A 0-d array has no axis to sort along: the reference says so as NumPy does.
-        if (n.shape.length > 0) return this.#sort(n as FamilyNode<'sort'>, input(0), launchInline);
-      // falls through
-      default: {
+        if (n.shape.length === 0 || this.#dry) return this.#reference(n);
         this.hostSteps++;
-        const dense = evaluateNode(n, n.inputs.map((_, i) => toDense(input(i), this.#kernelHeap)), this.flags);
-        const v = this.#place(n, dense.shape);
-        setElements(v.alloc!.data, dense.data);
-        return v;
-      }
+        return sortStep(n as FamilyNode<'sort'>, input(0), this.#stepHeap(launchInline));
+      case 'decomp':
+        if (!isLuStep(n as FamilyNode<'decomp'>) || this.#dry) return this.#reference(n);
+        this.hostSteps++;
+        return luStep(n as FamilyNode<'decomp'>, n.inputs.map((_, i) => input(i)), this.#stepHeap(launchInline));
+      default:
+        return this.#reference(n);
     }
+  }
+
+  /**
+   * A step the reference evaluates, on this thread, over the values read out
+   * of the heap; in a dry run only its block (the values it would read are
+   * not there, and a step that checks them, a solve or a take, would fail).
+   */
+  #reference(n: Node): HeapValue {
+    if (this.#dry) return this.#place(n);
+    this.hostSteps++;
+    const dense = evaluateNode(n, n.inputs.map((i) => toDense(this.#values.get(i)!, this.#kernelHeap)), this.flags);
+    const v = this.#place(n, dense.shape);
+    setElements(v.alloc!.data, dense.data);
+    return v;
   }
 
   /**

@@ -3,32 +3,16 @@
 // positions written where asked. The module is compiled once per process and
 // instantiated once per memory; scratch comes from the caller's heap for the
 // call and goes back after it.
-import { isSharedBuffer } from '../support.js';
 import type { HeapLike } from '../lower/launch.js';
+import { routinesOn } from './instances.js';
 import { CHUNK, buildSortModule, countsBytes, keyBits } from './radix-module.js';
 import type { KeyKind, SortKind } from './radix-module.js';
 import { KINDS } from './radix-module.js';
-
-type Routine = (...args: number[]) => number;
 
 /** Lines this short are sorted by insertion: a radix sort's tables would cost more than the line. */
 const INSERTION = 32;
 /** From this length on, 11-bit digits (fewer passes, larger tables); 8-bit below. */
 const WIDE_DIGITS = 1 << 14;
-
-const modules = new Map<boolean, WebAssembly.Module>();
-const instances = new WeakMap<WebAssembly.Memory, Record<string, Routine>>();
-
-function routinesOn(memory: WebAssembly.Memory): Record<string, Routine> {
-  let r = instances.get(memory);
-  if (r) return r;
-  const shared = isSharedBuffer(memory.buffer);
-  let module = modules.get(shared);
-  if (!module) modules.set(shared, (module = new WebAssembly.Module(buildSortModule(shared))));
-  r = new WebAssembly.Instance(module, { env: { memory } }).exports as Record<string, Routine>;
-  instances.set(memory, r);
-  return r;
-}
 
 const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
 
@@ -47,7 +31,7 @@ function sortLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: 
   const k = kindOf(name);
   const width = keyBits(k);
   const kb = width / 8;
-  const r = routinesOn(heap.memory);
+  const r = routinesOn(heap.memory, 'sort', buildSortModule);
   const positions = output === 'positions';
   const held: number[] = [];
   const alloc = (bytes: number): number => {

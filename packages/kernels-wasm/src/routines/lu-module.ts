@@ -1,0 +1,397 @@
+// LU factorisation with partial pivoting, and the solve from it, over
+// row-major float64 matrices in the heap: the reference evaluator's
+// algorithm (deferred-array's reference/decompositions.ts) operation for
+// operation, so the bits are the same, with the row updates two lanes at a
+// time. A lane's multiply and subtract round as the scalar ones do (no fused
+// multiply-add), and the reference's skips are kept: a zero multiplier
+// leaves its row alone (an Inf or NaN in the pivot row does not spread),
+// and a zero pivot marks the matrix singular and moves on.
+import { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import { WASM32_MAX_PAGES } from '../heap/constants.js';
+
+/** An i32 operand: a local, or a constant (a Local is a number too, hence the box). */
+type Operand = Local | { readonly constant: number };
+const ZERO: Operand = { constant: 0 };
+
+function push(f: FunctionBuilder, x: Operand): void {
+  if (typeof x === 'object') f.op('i32.const', x.constant);
+  else f.op('local.get', x);
+}
+
+/** Pushes `base + (row * n + col) * 8`. */
+function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand): void {
+  f.op('local.get', base).op('local.get', row).op('local.get', n).op('i32.mul');
+  push(f, col);
+  f.op('i32.add').op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/** Emits `for (v = from; v < to; v++) body()`. */
+function forUp(f: FunctionBuilder, v: Local, from: Operand, to: Local, body: () => void): void {
+  push(f, from);
+  f.op('local.set', v);
+  f.block().loop();
+  f.op('local.get', v).op('local.get', to).op('i32.ge_u').op('br_if', 1);
+  body();
+  f.op('local.get', v).op('i32.const', 1).op('i32.add').op('local.set', v).op('br', 0);
+  f.end().end();
+}
+
+/**
+ * Emits, over elements [j0, len) of two rows at byte addresses dst and src
+ * (locals), two lanes at a time then the odd one: dst[j] = op(dst[j], src[j]).
+ * `lane(kind)` pushes the operation's other operands and applies it, given
+ * the two loaded values on the stack ('v' for f64x2, 's' for f64).
+ */
+function rowLoop(f: FunctionBuilder, dst: Local, src: Local | undefined, j: Local, j0: Operand, len: Local, lane: (kind: 'v' | 's') => void): void {
+  const step = (kind: 'v' | 's'): void => {
+    const load = kind === 'v' ? 'v128.load' : 'f64.load';
+    f.op('local.get', dst).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add');
+    f.op('local.get', dst).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem(load);
+    if (src !== undefined) f.op('local.get', src).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem(load);
+    lane(kind);
+    f.mem(kind === 'v' ? 'v128.store' : 'f64.store');
+  };
+  push(f, j0);
+  f.op('local.set', j);
+  f.block().loop();
+  f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.get', len).op('i32.gt_u').op('br_if', 1);
+  step('v');
+  f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.set', j).op('br', 0);
+  f.end().end();
+  f.op('local.get', j).op('local.get', len).op('i32.lt_u');
+  f.if();
+  step('s');
+  f.end();
+}
+
+/** dst[j] -= s * src[j] for j in [j0, len): the lanes multiply, then subtract, as the scalar code does. */
+function subtractScaled(f: FunctionBuilder, dst: Local, src: Local, s: Local, j: Local, j0: Operand, len: Local): void {
+  rowLoop(f, dst, src, j, j0, len, (kind) => {
+    if (kind === 'v') f.op('local.get', s).op('f64x2.splat').op('f64x2.mul').op('f64x2.sub');
+    else f.op('local.get', s).op('f64.mul').op('f64.sub');
+  });
+}
+
+/** Swaps rows r1 and r2 (byte addresses, locals) over `len` elements. */
+function swapRows(f: FunctionBuilder, r1: Local, r2: Local, j: Local, len: Local, t: Local): void {
+  forUp(f, j, ZERO, len, () => {
+    f.op('local.get', r1).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load').op('local.set', t);
+    f.op('local.get', r1).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add');
+    f.op('local.get', r2).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load');
+    f.mem('f64.store');
+    f.op('local.get', r2).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.get', t).mem('f64.store');
+  });
+}
+
+/** Vectors (of two lanes) a row strip of the trailing update holds in registers. */
+const STRIP = 4;
+
+/** The locals updateRow works with. */
+interface RowLocals {
+  readonly j: Local;
+  readonly q: Local;
+  readonly s: Local;
+  readonly srcRow: Local;
+  readonly acc: readonly Local[];
+}
+
+/** What updateRow subtracts from a row: `steps` multiples of source rows, `stride` bytes apart. */
+interface RowUpdate {
+  /** The row's address (element 0). */
+  readonly dst: Local;
+  /** The address of the first step's multiplier (f64s, one per step, in order). */
+  readonly mul: Local;
+  readonly steps: Local;
+  /** The address of the first step's source row (element 0), and the bytes from one to the next. */
+  readonly src: Local;
+  readonly stride: Local;
+  /** The columns updated: [from, len). */
+  readonly from: Operand;
+  readonly len: Local;
+}
+
+/**
+ * dst[j] -= mul[q] * src_q[j] for q = 0, 1, ... in order, each j in
+ * [from, len), skipping a step whose multiplier is zero, as the scalar code
+ * does row after row. Strips of STRIP vectors (then one vector, then one
+ * element) stay in registers while every step updates them: loaded and
+ * stored once, not once a step.
+ */
+function updateRow(f: FunctionBuilder, u: RowUpdate, l: RowLocals): void {
+  const { j, q, s, srcRow, acc } = l;
+  const strip = (vectors: number): void => {
+    const scalar = vectors === 0;
+    const count = Math.max(1, vectors);
+    const element = (base: Local): void => { f.op('local.get', base).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add'); };
+    for (let c = 0; c < count; c++) {
+      element(u.dst);
+      if (scalar) f.mem('f64.load').op('f64x2.splat');
+      else f.mem('v128.load', { offset: c * 16 });
+      f.op('local.set', acc[c]!);
+    }
+    forUp(f, q, ZERO, u.steps, () => {
+      f.block();
+      f.op('local.get', u.mul).op('local.get', q).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load');
+      f.op('local.tee', s).op('f64.const', 0).op('f64.eq').op('br_if', 0);
+      f.op('local.get', u.src).op('local.get', q).op('local.get', u.stride).op('i32.mul').op('i32.add').op('local.set', srcRow);
+      for (let c = 0; c < count; c++) {
+        f.op('local.get', acc[c]!);
+        element(srcRow);
+        if (scalar) f.mem('f64.load').op('f64x2.splat');
+        else f.mem('v128.load', { offset: c * 16 });
+        f.op('local.get', s).op('f64x2.splat').op('f64x2.mul').op('f64x2.sub').op('local.set', acc[c]!);
+      }
+      f.end();
+    });
+    for (let c = 0; c < count; c++) {
+      element(u.dst);
+      f.op('local.get', acc[c]!);
+      if (scalar) f.op('f64x2.extract_lane', 0).mem('f64.store');
+      else f.mem('v128.store', { offset: c * 16 });
+    }
+    f.op('local.get', j).op('i32.const', scalar ? 1 : 2 * vectors).op('i32.add').op('local.set', j);
+  };
+  push(f, u.from);
+  f.op('local.set', j);
+  for (const vectors of [STRIP, 1, 0]) {
+    f.block().loop();
+    f.op('local.get', j).op('i32.const', vectors === 0 ? 1 : 2 * vectors).op('i32.add').op('local.get', u.len).op('i32.gt_u').op('br_if', 1);
+    strip(vectors);
+    f.op('br', 0);
+    f.end().end();
+  }
+}
+
+/**
+ * update_row(dst, mul, steps, src, stride, from, len): updateRow as a function
+ * of its own, called once a row: V8 moves a function to its optimised code
+ * between calls, so a long factorisation or solve leaves the baseline tier
+ * after a few rows rather than never.
+ */
+function emitUpdateRow(m: ModuleBuilder): number {
+  const [index, f] = m.func('update_row', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], [], false);
+  const [dst, mul, steps, src, stride, from, len] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6)];
+  updateRow(f, { dst, mul, steps, src, stride, from, len }, rowLocals(f));
+  return index;
+}
+
+/** Calls update_row with the update's operands. */
+function callUpdateRow(f: FunctionBuilder, fn: number, u: RowUpdate): void {
+  for (const x of [u.dst, u.mul, u.steps, u.src, u.stride, u.from, u.len]) push(f, x);
+  f.op('call', fn);
+}
+
+/** The locals of updateRow, made in `f`. */
+const rowLocals = (f: FunctionBuilder): RowLocals => ({
+  j: f.local('i32'), q: f.local('i32'), s: f.local('f64'), srcRow: f.local('i32'),
+  acc: Array.from({ length: STRIP }, () => f.local('v128')),
+});
+
+/**
+ * Pivot steps per panel. Each step's updates of the columns right of its
+ * panel wait until the panel is factored, then every row of the trailing
+ * matrix takes the panel's updates in a strip of registers: loaded once,
+ * updated by each step in order, stored once, where the unblocked order
+ * loads and stores the whole trailing matrix at every step. Each element
+ * still takes the same updates in the same order, so the bits are the
+ * unblocked algorithm's.
+ */
+const PANEL = 32;
+/** Scratch lu() needs: the panel's multipliers of one row (f64s), then which of its steps met a zero pivot (i32s). */
+const LU_SCRATCH = PANEL * 12;
+
+/**
+ * lu(a, n, piv, scratch) -> i32: factors the n x n matrix at a in place (L
+ * below the diagonal, unit diagonal implied; U on and above), the row taken
+ * as pivot at each step written to piv (i32s); scratch: LU_SCRATCH bytes.
+ * Returns bit 0 set if a zero pivot was met, bit 1 set if the row swaps were
+ * odd in number.
+ */
+function emitLu(m: ModuleBuilder, update: number): void {
+  const panel = emitPanel(m, update);
+  const [, f] = m.func('lu', ['i32', 'i32', 'i32', 'i32'], ['i32']);
+  const [a, n, piv, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const [kb, flags] = [f.local('i32'), f.local('i32')];
+  // One call a panel: V8 runs a function's first call in its baseline tier, the next ones in its optimised code once ready.
+  f.op('i32.const', 0).op('local.set', kb);
+  f.block().loop();
+  f.op('local.get', kb).op('local.get', n).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', a).op('local.get', n).op('local.get', piv).op('local.get', scratch).op('local.get', kb).op('local.get', flags).op('call', panel).op('local.set', flags);
+  f.op('local.get', kb).op('i32.const', PANEL).op('i32.add').op('local.set', kb).op('br', 0);
+  f.end().end();
+  f.op('local.get', flags);
+}
+
+/** lu_panel(a, n, piv, scratch, kb, flags) -> flags: lu()'s steps kb to kb + PANEL, and their updates of the trailing matrix. */
+function emitPanel(m: ModuleBuilder, update: number): number {
+  const [index, f] = m.func('lu_panel', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32'], false);
+  const [a, n, piv, scratch, kb, flags] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const i32 = (): Local => f.local('i32');
+  const f64 = (): Local => f.local('f64');
+  const [k, i, j, p, rowK, rowI, k1, pe, q, steps] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
+  const [best, v, d, s, t] = [f64(), f64(), f64(), f64(), f64()];
+  const stride = i32();
+  const singularAt = (step: Local): void => {
+    // Address of step's zero-pivot word: scratch + PANEL * 8 + (step - kb) * 4.
+    f.op('local.get', scratch).op('local.get', step).op('local.get', kb).op('i32.sub').op('i32.const', 2).op('i32.shl').op('i32.add');
+  };
+  // pe = min(kb + PANEL, n)
+  f.op('local.get', kb).op('i32.const', PANEL).op('i32.add').op('local.tee', pe).op('local.get', n)
+    .op('local.get', pe).op('local.get', n).op('i32.lt_u').op('select').op('local.set', pe);
+  f.op('local.get', pe).op('local.get', kb).op('i32.sub').op('local.set', steps);
+  // The panel, unblocked: its columns take every update at once.
+  forUp(f, k, kb, pe, () => {
+    f.op('local.get', k).op('i32.const', 1).op('i32.add').op('local.set', k1);
+    // The pivot: the largest magnitude in column k from row k down (the first of equals).
+    f.op('local.get', k).op('local.set', p);
+    at(f, a, k, n, k);
+    f.mem('f64.load').op('f64.abs').op('local.set', best);
+    forUp(f, i, k1, n, () => {
+      at(f, a, i, n, k);
+      f.mem('f64.load').op('f64.abs').op('local.tee', v).op('local.get', best).op('f64.gt');
+      f.if().op('local.get', v).op('local.set', best).op('local.get', i).op('local.set', p).end();
+    });
+    f.op('local.get', piv).op('local.get', k).op('i32.const', 2).op('i32.shl').op('i32.add').op('local.get', p).mem('i32.store');
+    at(f, a, k, n, ZERO);
+    f.op('local.set', rowK);
+    // Whole rows swap now: the columns right of the panel move with them, before their updates.
+    f.op('local.get', p).op('local.get', k).op('i32.ne');
+    f.if();
+    f.op('local.get', flags).op('i32.const', 2).op('i32.xor').op('local.set', flags);
+    at(f, a, p, n, ZERO);
+    f.op('local.set', rowI);
+    swapRows(f, rowK, rowI, j, n, t);
+    f.end();
+    singularAt(k);
+    f.op('i32.const', 0).mem('i32.store', { offset: PANEL * 8 });
+    f.block();
+    at(f, a, k, n, k);
+    f.mem('f64.load').op('local.tee', d).op('f64.const', 0).op('f64.eq');
+    f.if();
+    f.op('local.get', flags).op('i32.const', 1).op('i32.or').op('local.set', flags);
+    singularAt(k);
+    f.op('i32.const', 1).mem('i32.store', { offset: PANEL * 8 });
+    f.op('br', 1).end();
+    forUp(f, i, k1, n, () => {
+      f.block();
+      at(f, a, i, n, ZERO);
+      f.op('local.set', rowI);
+      // The multiplier, stored where L keeps it.
+      f.op('local.get', rowI).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add');
+      f.op('local.get', rowI).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load');
+      f.op('local.get', d).op('f64.div').op('local.tee', s).mem('f64.store');
+      f.op('local.get', s).op('f64.const', 0).op('f64.eq').op('br_if', 0);
+      subtractScaled(f, rowI, rowK, s, j, k1, pe);
+      f.end();
+    });
+    f.end();
+  });
+  f.block();
+  f.op('local.get', pe).op('local.get', n).op('i32.ge_u').op('br_if', 0);
+  /** row i's multiplier of step q (the panel's), as scratch holds it: 0 for a step that met a zero pivot. */
+  const multiplier = (): void => {
+    singularAt(q);
+    f.mem('i32.load', { offset: PANEL * 8 });
+    f.if('f64').op('f64.const', 0).else();
+    at(f, a, i, n, q);
+    f.mem('f64.load');
+    f.end();
+  };
+  // The panel's rows right of it (U's next rows), each from the rows above it, in order.
+  forUp(f, i, kb, pe, () => {
+    at(f, a, i, n, ZERO);
+    f.op('local.set', rowI);
+    forUp(f, q, kb, i, () => {
+      f.block();
+      multiplier();
+      f.op('local.tee', s).op('f64.const', 0).op('f64.eq').op('br_if', 0);
+      at(f, a, q, n, ZERO);
+      f.op('local.set', rowK);
+      subtractScaled(f, rowI, rowK, s, j, pe, n);
+      f.end();
+    });
+  });
+  // The trailing rows: the panel's multipliers of the row gathered, then its columns right of the
+  // panel updated strip by strip.
+  at(f, a, kb, n, ZERO);
+  f.op('local.set', rowK);
+  f.op('local.get', n).op('i32.const', 3).op('i32.shl').op('local.set', stride);
+  forUp(f, i, pe, n, () => {
+    forUp(f, q, kb, pe, () => {
+      f.op('local.get', scratch).op('local.get', q).op('local.get', kb).op('i32.sub').op('i32.const', 3).op('i32.shl').op('i32.add');
+      multiplier();
+      f.mem('f64.store');
+    });
+    at(f, a, i, n, ZERO);
+    f.op('local.set', rowI);
+    callUpdateRow(f, update, { dst: rowI, mul: scratch, steps, src: rowK, stride, from: pe, len: n });
+  });
+  f.end();
+  f.op('local.get', flags);
+  return index;
+}
+
+/**
+ * lu_solve(a, n, piv, x, k): solves A X = B in place over x (n x k, holding
+ * B), from lu()'s factors of A: the rows swapped as piv says, then the
+ * forward substitution with L and the backward one with U, row by row, each
+ * row's updates in the order the scalar code makes them.
+ */
+function emitLuSolve(m: ModuleBuilder, update: number): void {
+  const [, f] = m.func('lu_solve', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [a, n, piv, x, k] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const i32 = (): Local => f.local('i32');
+  const [i, j, p, rowI, rowR, mul, steps, src, stride] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
+  const [s, t] = [f.local('f64'), f.local('f64')];
+  forUp(f, i, ZERO, n, () => {
+    f.op('local.get', piv).op('local.get', i).op('i32.const', 2).op('i32.shl').op('i32.add').mem('i32.load').op('local.tee', p);
+    f.op('local.get', i).op('i32.ne');
+    f.if();
+    at(f, x, i, k, ZERO);
+    f.op('local.set', rowI);
+    at(f, x, p, k, ZERO);
+    f.op('local.set', rowR);
+    swapRows(f, rowI, rowR, j, k, t);
+    f.end();
+  });
+  f.op('local.get', k).op('i32.const', 3).op('i32.shl').op('local.set', stride);
+  // Forward: row i less a[i, r] times row r, for r < i.
+  forUp(f, i, ZERO, n, () => {
+    at(f, x, i, k, ZERO);
+    f.op('local.set', rowI);
+    at(f, a, i, n, ZERO);
+    f.op('local.set', mul);
+    callUpdateRow(f, update, { dst: rowI, mul, steps: i, src: x, stride, from: ZERO, len: k });
+  });
+  // Backward, from the last row up: row i less a[i, r] times row r, for r > i, then over a[i, i].
+  f.op('local.get', n).op('local.set', i);
+  f.block().loop();
+  f.op('local.get', i).op('i32.eqz').op('br_if', 1);
+  f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', i);
+  at(f, x, i, k, ZERO);
+  f.op('local.set', rowI);
+  f.op('local.get', rowI).op('local.get', stride).op('i32.add').op('local.set', src);
+  at(f, a, i, n, i);
+  f.op('local.tee', mul).mem('f64.load').op('local.set', s);
+  f.op('local.get', mul).op('i32.const', 8).op('i32.add').op('local.set', mul);
+  f.op('local.get', n).op('local.get', i).op('i32.sub').op('i32.const', 1).op('i32.sub').op('local.set', steps);
+  callUpdateRow(f, update, { dst: rowI, mul, steps, src, stride, from: ZERO, len: k });
+  rowLoop(f, rowI, undefined, j, ZERO, k, (kind) => {
+    if (kind === 'v') f.op('local.get', s).op('f64x2.splat').op('f64x2.div');
+    else f.op('local.get', s).op('f64.div');
+  });
+  f.op('br', 0);
+  f.end().end();
+}
+
+/** The LU module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
+function buildLuModule(shared: boolean): Uint8Array<ArrayBuffer> {
+  const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
+  const update = emitUpdateRow(m);
+  emitLu(m, update);
+  emitLuSolve(m, update);
+  return m.toBytes();
+}
+
+export { buildLuModule, LU_SCRATCH };
