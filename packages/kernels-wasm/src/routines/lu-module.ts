@@ -9,32 +9,14 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
-
-/** An i32 operand: a local, or a constant (a Local is a number too, hence the box). */
-type Operand = Local | { readonly constant: number };
-const ZERO: Operand = { constant: 0 };
-
-function push(f: FunctionBuilder, x: Operand): void {
-  if (typeof x === 'object') f.op('i32.const', x.constant);
-  else f.op('local.get', x);
-}
+import { ZERO, forUp, push } from './emit-loops.js';
+import type { Operand } from './emit-loops.js';
 
 /** Pushes `base + (row * n + col) * 8`. */
 function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand): void {
   f.op('local.get', base).op('local.get', row).op('local.get', n).op('i32.mul');
   push(f, col);
   f.op('i32.add').op('i32.const', 3).op('i32.shl').op('i32.add');
-}
-
-/** Emits `for (v = from; v < to; v++) body()`. */
-function forUp(f: FunctionBuilder, v: Local, from: Operand, to: Local, body: () => void): void {
-  push(f, from);
-  f.op('local.set', v);
-  f.block().loop();
-  f.op('local.get', v).op('local.get', to).op('i32.ge_u').op('br_if', 1);
-  body();
-  f.op('local.get', v).op('i32.const', 1).op('i32.add').op('local.set', v).op('br', 0);
-  f.end().end();
 }
 
 /**

@@ -14,6 +14,7 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
+import { ZERO, forUp } from './emit-loops.js';
 
 /** How an element becomes a key: its width in memory, whether it is a float or signed, and the key's width. */
 interface KeyKind {
@@ -50,18 +51,6 @@ const passesOf = (width: 32 | 64, bits: DigitBits): number => Math.ceil(width / 
 /** Bytes of the counts a radix sort of `width`-bit keys needs, for either digit. */
 const countsBytes = (width: 32 | 64): number => Math.max(...DIGIT_BITS.map((b) => passesOf(width, b))) * TABLE * 4;
 
-/** Emits `i = 0; while (i < n) { body; i++ }`; `body` sees the loop at depth 0 of its own (br 1 leaves). */
-function forRange(f: FunctionBuilder, i: Local, n: Local, body: () => void, from?: Local): void {
-  if (from === undefined) f.op('i32.const', 0);
-  else f.op('local.get', from);
-  f.op('local.set', i);
-  f.block().loop();
-  f.op('local.get', i).op('local.get', n).op('i32.ge_u').op('br_if', 1);
-  body();
-  f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i).op('br', 0);
-  f.end().end();
-}
-
 /** Pushes `base + i * bytes`. */
 function addressOf(f: FunctionBuilder, base: Local, i: Local, bytes: number): void {
   f.op('local.get', base).op('local.get', i);
@@ -95,7 +84,7 @@ function emitKeys(m: ModuleBuilder, k: KeyKind): void {
   const keyBytes = wide ? 8 : 4;
   const top = wide ? -(2n ** 63n) : -(2 ** 31);
   const tconst = (x: number | bigint): void => { f.op(`${t}.const`, x); };
-  forRange(f, i, n, () => {
+  forUp(f, i, i0, n, () => {
     addressOf(f, keys, i, keyBytes);
     addressOf(f, src, i, k.bytes);
     f.mem(LOAD[k.bytes]![k.signed ? 's' : 'u']!).op('local.set', v);
@@ -129,7 +118,7 @@ function emitKeys(m: ModuleBuilder, k: KeyKind): void {
       }
     }
     f.mem(wide ? 'i64.store' : 'i32.store');
-  }, i0);
+  });
   if (k.float) {
     [neg, zero, nan].forEach((count, j) => {
       f.op('local.get', res).op('local.get', res).mem('i32.load', { offset: 4 * j }).op('local.get', count).op('i32.add').mem('i32.store', { offset: 4 * j });
@@ -150,7 +139,7 @@ function emitValues(m: ModuleBuilder, k: KeyKind): void {
   const [keys, dst, i0, n] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const i = f.local('i32');
   const key = f.local(wide ? 'i64' : 'i32');
-  forRange(f, i, n, () => {
+  forUp(f, i, i0, n, () => {
     addressOf(f, dst, i, k.bytes);
     addressOf(f, keys, i, wide ? 8 : 4);
     f.mem(wide ? 'i64.load' : 'i32.load');
@@ -162,7 +151,7 @@ function emitValues(m: ModuleBuilder, k: KeyKind): void {
       f.op(`${t}.const`, top).op(`${t}.xor`);
     }
     f.mem(STORE[k.bytes]!);
-  }, i0);
+  });
 }
 
 /**
@@ -180,7 +169,7 @@ function emitFix(m: ModuleBuilder, k: KeyKind): void {
   const [z, q] = [f.local('i32'), f.local('i32')];
   f.op('local.get', res).mem('i32.load', { offset: 0 }).op('local.set', z);
   f.op('local.get', n).op('local.get', res).mem('i32.load', { offset: 8 }).op('i32.sub').op('local.set', q);
-  forRange(f, i, n, () => {
+  forUp(f, i, ZERO, n, () => {
     addressOf(f, src, i, k.bytes);
     f.mem(`${t}.load`).op('local.set', v);
     f.op('local.get', v).op(`${t}.const`, 1).op(`${t}.shl`).op(`${t}.eqz`);
@@ -314,7 +303,7 @@ function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex:
   const [i, i1, at, sum, c, from, to, fromIdx, toIdx, swap, parity] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const key = f.local(t);
   f.op('local.get', counts).op('i32.const', 0).op('i32.const', passes * TABLE * 4).op('memory.fill');
-  if (idx !== undefined) forRange(f, i, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
+  if (idx !== undefined) forUp(f, i, ZERO, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
   inChunks(f, n, i, i1, () => { f.op('local.get', keys).op('local.get', i).op('local.get', i1).op('local.get', counts).op('call', count); });
   f.op('local.get', keys).op('local.set', from).op('local.get', tmp).op('local.set', to);
   if (idx !== undefined) f.op('local.get', idx).op('local.set', fromIdx).op('local.get', tmpIdx!).op('local.set', toIdx);
@@ -375,7 +364,7 @@ function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): vo
   const [i, j, pos] = [f.local('i32'), f.local('i32'), f.local('i32')];
   const key = f.local(t);
   const prev = f.local(t);
-  if (idx !== undefined) forRange(f, i, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
+  if (idx !== undefined) forUp(f, i, ZERO, n, () => { addressOf(f, idx, i, 4); f.op('local.get', i).mem('i32.store'); });
   f.op('i32.const', 1).op('local.set', i);
   f.block().loop();
   f.op('local.get', i).op('local.get', n).op('i32.ge_u').op('br_if', 1);
