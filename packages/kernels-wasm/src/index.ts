@@ -53,3 +53,5 @@ export { sortLines } from './routines/radix-sort.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';
 export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
 export type { LuFactors } from './routines/lu.js';
+export { addAt, firstIndexOutside } from './routines/scatter.js';
+export type { AddAtType } from './routines/scatter.js';

@@ -5,7 +5,10 @@
 // the dtypes NumPy computes each step in (a float32 array's edges and bin
 // positions in float32, say), so its counts and edges are NumPy's.
 import { isBigInt, isFloat, isInteger } from '../ir/dtypes.js';
-import { cast, source } from '../ir/build-elementwise.js';
+import { cast, scalar, source } from '../ir/build-elementwise.js';
+import { reduce } from '../ir/build-reduce.js';
+import { scatterAdd } from '../ir/build-scatter.js';
+import type { Node } from '../ir/node.js';
 import * as view from '../ir/build-view.js';
 import { DTypeError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
@@ -45,7 +48,13 @@ function binsOf(fn: string, d: Dense): { bins: ArrayLike<number>; top: number } 
   return { bins, top };
 }
 
-/** NumPy's bincount: how many times each non-negative integer occurs in the 1-d x (int32), or its weights' sums (float64). */
+/**
+ * NumPy's bincount: how many times each non-negative integer occurs in the
+ * 1-d x (int32), or its weights' sums (float64). x's least and greatest
+ * values are read now (one reduction), to check them and to know the
+ * result's length; the counting is a deferred add.at into zeros of that
+ * length, in element order as NumPy adds.
+ */
 function bincount(x: Operand, options?: BincountOptions): DeferredArray {
   const o = checkOptionKeys<BincountOptions>('bincount', options, ['weights', 'minlength']);
   const n = anyNode(x, 'bincount');
@@ -56,28 +65,36 @@ function bincount(x: Operand, options?: BincountOptions): DeferredArray {
   }
   const minlength = o.minlength ?? 0;
   if (!Number.isInteger(minlength) || minlength < 0) throw new RangeError(`bincount: minlength must be a non-negative integer; got ${String(minlength)}`);
-  const { bins, top } = binsOf('bincount', denseNow('bincount', n));
-  const length = Math.max(minlength, top + 1);
-  if (o.weights === undefined) {
-    const counts = new Int32Array(length);
-    for (let i = 0; i < bins.length; i++) counts[bins[i]!]!++;
-    return wrapNode(source(counts, [length], 'int32'));
+  const size = n.shape[0]!;
+  const w = o.weights === undefined ? undefined : weightsOf('bincount', o.weights, size);
+  let top = -1;
+  if (size > 0) {
+    const ints = n.dtype === 'bool' ? cast(n, 'uint8') : n;
+    const [least, greatest] = extremesNow('bincount', ints);
+    // A value out of range: found again in order, to name the first.
+    if (least < 0 || greatest > 2 ** 31 - 2) binsOf('bincount', denseNow('bincount', n));
+    top = greatest;
   }
-  const w = weightsOf('bincount', o.weights, bins.length);
-  const sums = new Float64Array(length);
-  // In element order, as NumPy adds them.
-  for (let i = 0; i < bins.length; i++) sums[bins[i]!] = sums[bins[i]!]! + w[i]!;
-  return wrapNode(source(sums, [length], 'float64'));
+  const length = Math.max(minlength, top + 1);
+  const dtype = w ? 'float64' : 'int32';
+  const bins = n.dtype === 'int32' ? n : cast(n, 'int32');
+  const zeros = view.broadcastTo(scalar(0, dtype), [length]);
+  return wrapNode(scatterAdd(zeros, bins, w ?? view.broadcastTo(scalar(1, 'int32'), [size]), 'bincount'));
 }
 
-/** Weights as float64 values, one per element of a 1-d array of `length` (NumPy's cast to double). */
-function weightsOf(fn: string, weights: Operand, length: number): Float64Array {
+/** The least and greatest values of the non-empty x, read now (one fused reduction), as numbers. */
+function extremesNow(fn: string, x: Node): [number, number] {
+  const both = denseNow(fn, view.concat([reduce('min', x, { keepdims: true }), reduce('max', x, { keepdims: true })], 0));
+  return [Number(both.data[0]), Number(both.data[1])];
+}
+
+/** Weights as a float64 array, one per element of a 1-d array of `length` (NumPy's cast to double). */
+function weightsOf(fn: string, weights: Operand, length: number): Node {
   const wn = anyNode(weights, fn, 1);
   if (wn.shape.length !== 1 || wn.shape[0] !== length) {
     throw new ShapeError(`${fn}: weights must be 1-d and as long as x (${length}); got shape ${formatShape(wn.shape)}`);
   }
-  const d = denseNow(fn, cast(wn, 'float64'));
-  return d.data as Float64Array;
+  return cast(wn, 'float64');
 }
 
 interface HistogramOptions {
@@ -114,7 +131,7 @@ function histogram(a: Operand, options?: HistogramOptions): [DeferredArray, Defe
   if (o.weights !== undefined) {
     const wn = anyNode(o.weights, 'histogram', 1);
     if (!sameShape(wn.shape, an.shape)) throw new ShapeError(`histogram: weights must have a's shape, ${formatShape(an.shape)}; got ${formatShape(wn.shape)}`);
-    w = weightsOf('histogram', wrapNode(view.reshape(wn, [-1], 'histogram')), d.data.length);
+    w = denseNow('histogram', weightsOf('histogram', wrapNode(view.reshape(wn, [-1], 'histogram')), d.data.length)).data as Float64Array;
   }
   let bins = o.bins ?? 10;
   // A 0-d array of bins is a count, as NumPy reads it.

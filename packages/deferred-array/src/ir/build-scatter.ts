@@ -24,7 +24,12 @@ function addAtNode(target: Node, indices: Node, values: Node): Node {
   } catch {
     throw new ShapeError(`addAt: values of shape ${formatShape(values.shape)} do not broadcast to the rows named, ${formatShape(shape)} (indices.shape + x.shape[1:])`);
   }
-  return makeNode('addAt', [target, indices, spread], target.shape, target.dtype, { label: 'add at' });
+  return scatterAdd(target, indices, spread, 'add at');
+}
+
+/** The addAt node itself, its operands checked already: `values` has indices.shape + target.shape[1:]. */
+function scatterAdd(target: Node, indices: Node, values: Node, label: string): Node {
+  return makeNode('addAt', [target, indices, values], target.shape, target.dtype, { label });
 }
 
 /** Indices known now (constant data) are checked now, so that a bad one fails the call rather than every later read of x. */
@@ -39,4 +44,4 @@ function checkKnown(target: Node, indexNode: Node): void {
   }
 }
 
-export { addAtNode };
+export { addAtNode, scatterAdd };

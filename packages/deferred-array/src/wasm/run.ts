@@ -32,6 +32,7 @@ import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 import { sortStep } from './sort-step.js';
 import { isLuStep, luStep } from './lu-step.js';
+import { isScatterStep, scatterStep } from './scatter-step.js';
 import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
@@ -361,7 +362,7 @@ class WasmRun {
     return v;
   }
 
-  /** What the steps run by kernels-wasm's routines (sort-step.ts, lu-step.ts) need of this run. */
+  /** What the steps run by kernels-wasm's routines (sort-step.ts, lu-step.ts, scatter-step.ts) need of this run. */
   #stepHeap(launchInline: Launcher<LaunchResult>): StepHeap {
     return {
       heap: this.heap,
@@ -409,6 +410,10 @@ class WasmRun {
         if (n.shape.length === 0 || this.#dry) return this.#reference(n);
         this.hostSteps++;
         return sortStep(n as FamilyNode<'sort'>, input(0), this.#stepHeap(launchInline));
+      case 'scatter':
+        if (!isScatterStep(n as FamilyNode<'scatter'>) || this.#dry) return this.#reference(n);
+        this.hostSteps++;
+        return scatterStep(n as FamilyNode<'scatter'>, n.inputs.map((_, i) => input(i)), this.#stepHeap(launchInline));
       case 'decomp':
         if (!isLuStep(n as FamilyNode<'decomp'>) || this.#dry) return this.#reference(n);
         this.hostSteps++;

@@ -1,0 +1,88 @@
+// addAt (NumPy's add.at) by kernels-wasm's scatter routine, on the calling
+// thread, where the sum is computed in the target's own type (the target,
+// the values and add's result of the same dtype) and the indices read
+// exactly as int32. The indices are checked before anything is written, as
+// the reference checks each before its write and fails without a result.
+// Indices or values that share memory with the result are copied first, so
+// that each is read as it was before the step.
+import { addAt, firstIndexOutside } from 'kernels-wasm';
+import type { AddAtType } from 'kernels-wasm';
+import { dtypeInfo } from '../ir/dtypes.js';
+import type { DType } from '../ir/dtypes.js';
+import { ExecutionError } from '../ir/errors.js';
+import type { FamilyNode } from '../ir/node.js';
+import { sizeOf } from '../ir/shape.js';
+import { resolveElementwise } from '../ir/type-rules.js';
+import { dropValue, isContiguous } from './heap-value.js';
+import type { HeapValue } from './heap-value.js';
+import type { StepHeap } from './step-heap.js';
+
+/** The routine's type for a target dtype: an unsigned integer adds as the signed one of its width (the same bits). */
+const ADD_AT_TYPES: Partial<Record<DType, AddAtType>> = {
+  float64: 'f64', float32: 'f32', int64: 'i64', uint64: 'i64', int32: 'i32', uint32: 'i32', int16: 'i16', uint16: 'i16', int8: 'i8', uint8: 'i8',
+};
+
+/** Index dtypes that convert to int32 exactly. */
+const EXACT_INT32: ReadonlySet<DType> = new Set(['int32', 'int16', 'int8', 'uint16', 'uint8']);
+
+/** Whether scatterStep runs this addAt (the others run through the reference). */
+function isScatterStep(n: FamilyNode<'scatter'>): boolean {
+  const [target, indices, values] = n.inputs;
+  return ADD_AT_TYPES[target.dtype] !== undefined && values.dtype === target.dtype && EXACT_INT32.has(indices.dtype)
+    && resolveElementwise('add', [target.dtype, values.dtype]).out === target.dtype;
+}
+
+/** The bytes a window's elements span: [from, to). */
+function extent(v: HeapValue): [number, number] {
+  const bytes = dtypeInfo(v.dtype).bytes;
+  let lo = 0;
+  let hi = 0;
+  v.shape.forEach((d, i) => {
+    const span = (d - 1) * v.strides[i]!;
+    if (span < 0) lo += span; else hi += span;
+  });
+  return [v.ptr + lo * bytes, v.ptr + (hi + 1) * bytes];
+}
+
+const overlap = (a: HeapValue, b: HeapValue): boolean => {
+  if (sizeOf(a.shape) === 0 || sizeOf(b.shape) === 0) return false;
+  const [a0, a1] = extent(a);
+  const [b0, b1] = extent(b);
+  return a0 < b1 && b0 < a1;
+};
+
+function scatterStep(n: FamilyNode<'scatter'>, [target, indices, values]: readonly HeapValue[], h: StepHeap): HeapValue {
+  const { memory } = h.heap;
+  const rows = target!.shape[0]!;
+  const inner = sizeOf(target!.shape.slice(1));
+  const count = sizeOf(indices!.shape);
+  const out = h.place(n);
+  const work = isContiguous(out) ? out : h.temp(n.dtype, n.shape);
+  const copies: HeapValue[] = [];
+  const readable = (v: HeapValue, dtype: DType, label: string): HeapValue => {
+    if (v.dtype === dtype && isContiguous(v) && !v.random && !overlap(v, work)) return v;
+    const c = h.copy(v, dtype, label);
+    copies.push(c);
+    return c;
+  };
+  try {
+    const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
+    const bad = firstIndexOutside(memory, idx.ptr, count, rows);
+    if (bad >= 0) {
+      const i = new Int32Array(memory.buffer, idx.ptr, count)[bad]!;
+      throw new ExecutionError(`${n.op}: index ${i} is out of bounds for axis 0 with size ${rows}`);
+    }
+    // One value for every element reads that value where it lies.
+    const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
+    const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+    if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
+    addAt(memory, ADD_AT_TYPES[n.dtype]!, work.ptr, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner);
+    if (work !== out) h.copyInto(work, out, 'addAt into place');
+    return out;
+  } finally {
+    for (const c of copies) dropValue(c);
+    if (work !== out) dropValue(work);
+  }
+}
+
+export { isScatterStep, scatterStep };

@@ -1,0 +1,69 @@
+// add.at against a plain loop: repeated and negative indices accumulate in
+// order, in each element type (integers wrapping, float32 rounding once an
+// add), rows of one and several elements, values per row or one for all;
+// and the index check names the first index out of range.
+import { addAt, firstIndexOutside } from './scatter.js';
+import type { AddAtType } from './scatter.js';
+import { testHeap } from '../lower/test-heap.js';
+
+const VIEWS = { f64: Float64Array, f32: Float32Array, i64: BigInt64Array, i32: Int32Array, i16: Int16Array, i8: Int8Array } as const;
+
+function check(type: AddAtType, rows: number, inner: number, indices: number[], broadcast: boolean): void {
+  const heap = testHeap();
+  const View = VIEWS[type] as unknown as new (b: ArrayBufferLike, o: number, n: number) => ArrayLike<number | bigint> & { [i: number]: number | bigint; BYTES_PER_ELEMENT: number };
+  const bytes = new View(new ArrayBuffer(8), 0, 1).BYTES_PER_ELEMENT;
+  const big = type === 'i64';
+  const value = (x: number): number | bigint => (big ? BigInt(x) : x);
+  const out = heap.alloc(rows * inner * bytes);
+  const o = new View(heap.memory.buffer, out, rows * inner);
+  for (let i = 0; i < rows * inner; i++) o[i] = value(((i * 37) % 200) - 100 + (type.startsWith('f') ? 0.1 : 0));
+  const idx = heap.alloc(indices.length * 4);
+  new Int32Array(heap.memory.buffer, idx, indices.length).set(indices);
+  const count = broadcast ? 1 : indices.length * inner;
+  const vals = heap.alloc(count * bytes);
+  const v = new View(heap.memory.buffer, vals, count);
+  for (let i = 0; i < count; i++) v[i] = value(((i * 53) % 250) + (type.startsWith('f') ? 0.3 : 0));
+  // The plain loop, in a copy, rounding or wrapping as the type does.
+  const want = new View(new ArrayBuffer(rows * inner * bytes), 0, rows * inner);
+  for (let i = 0; i < rows * inner; i++) want[i] = o[i]!;
+  for (let k = 0; k < indices.length; k++) {
+    const r = indices[k]! < 0 ? indices[k]! + rows : indices[k]!;
+    for (let j = 0; j < inner; j++) {
+      const add = broadcast ? v[0]! : v[k * inner + j]!;
+      want[r * inner + j] = big ? (want[r * inner + j] as bigint) + (add as bigint) : (want[r * inner + j] as number) + (add as number);
+    }
+  }
+  expect(firstIndexOutside(heap.memory, idx, indices.length, rows)).toBe(-1);
+  addAt(heap.memory, type, out, rows, inner, idx, indices.length, vals, broadcast ? -1 : inner);
+  expect(Array.from(o, String)).toEqual(Array.from(want, String));
+}
+
+describe('addAt', () => {
+  it.each(['f64', 'f32', 'i64', 'i32', 'i16', 'i8'] as const)('%s: repeated and negative indices, rows of 1 and 3, values per row or one for all', (type) => {
+    const indices = [0, 4, -1, 2, 2, 2, -5, 4, 0, 3];
+    for (const inner of [1, 3]) for (const broadcast of [false, true]) check(type, 5, inner, indices, broadcast);
+    check(type, 7, 1, [], false);
+    // Wraps (and rounds) as the type does: many adds to one row.
+    check(type, 2, 2, Array.from({ length: 400 }, (_, k) => k % 2), false);
+  });
+
+  it('the index check names the first index outside [-rows, rows)', () => {
+    const heap = testHeap();
+    const idx = heap.alloc(64 * 4);
+    const at = (values: number[]): number => {
+      new Int32Array(heap.memory.buffer, idx, values.length).set(values);
+      return firstIndexOutside(heap.memory, idx, values.length, 5);
+    };
+    expect(at([0, 4, -5, -1])).toBe(-1);
+    expect(at([0, 5, -6])).toBe(1);
+    expect(at([1, -6, 7])).toBe(1);
+    expect(at([-2147483648])).toBe(0);
+    expect(at([2147483647])).toBe(0);
+    // Past the groups of four: the first bad one in a later group, and in the tail.
+    const long = Array.from({ length: 37 }, (_, k) => (k % 9) - 4);
+    expect(at(long)).toBe(-1);
+    expect(at(long.map((v, k) => (k === 30 || k === 33 ? 5 : v)))).toBe(30);
+    expect(at(long.map((v, k) => (k === 29 ? -6 : k === 30 ? 9 : v)))).toBe(29);
+    expect(at(long.map((v, k) => (k === 36 ? -6 : v)))).toBe(36);
+  });
+});
