@@ -81,6 +81,8 @@ function denseNow(fn: string, x: Node): Dense {
     throw new NotSupportedError(`${fn} reads its operands' values when it is called; this one reads an array loaded with mmapMode or from fromZarr, ` +
       `whose values are read only by an await: compute it first (await x.execute()) and pass that`);
   }
+  // A source's values are the graph's own, row-major, never written: read where they lie, without a run and a copy.
+  if (x.op === 'source' && !x.attrs.lease) return { dtype: x.dtype, shape: x.shape, data: x.attrs.data };
   const nd = wrapNode(x.dtype === 'bool' ? makeUint8(x) : x).executeSync() as StdNdarray;
   const contiguous = nd.offset === 0 && sameShape(nd.strides, contiguousStrides(nd.shape));
   if (contiguous && ArrayBuffer.isView(nd.data)) return { dtype: x.dtype, shape: x.shape, data: nd.data as TypedArray };

@@ -3,6 +3,7 @@
 // on both backends and with 1 and 2 workers; then what the vectors do not hold.
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from '@jest/globals';
+import fc from 'fast-check';
 import * as da from '../index.js';
 
 type Raw = string | number;
@@ -100,6 +101,46 @@ describe.each([
 });
 
 describe('sets and counting: beyond the vectors', () => {
+  test('unique by hashing: random values (thousands of groups; tiny, huge, -0, NaN), every return, against a plain oracle', () => {
+    const element = fc.oneof(
+      fc.integer({ min: -3000, max: 3000 }).map((i) => i / 2),
+      fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e-300, -1e-300, 5e-324, 1e300, 2 ** 60, 2 ** 60 + 2 ** 8, 2 ** -40, 3 * 2 ** -40),
+      fc.double({ noNaN: true }),
+    );
+    fc.assert(fc.property(fc.array(element, { maxLength: 4000 }), fc.boolean(), (v, equalNan) => {
+      const x = Float64Array.from(v);
+      const key = (e: number): string => (e !== e ? 'NaN' : String(e === 0 ? 0 : e));
+      // The oracle: groups in first-occurrence order, NaNs one group with equalNan, each its own without.
+      const groups: { value: number; first: number; count: number; nan: boolean }[] = [];
+      const byKey = new Map<string, number>();
+      const member: number[] = [];
+      x.forEach((e, i) => {
+        let g = e !== e && !equalNan ? undefined : byKey.get(key(e));
+        if (g === undefined) {
+          g = groups.length;
+          groups.push({ value: e, first: i, count: 0, nan: e !== e });
+          if (e === e || equalNan) byKey.set(key(e), g);
+        }
+        groups[g]!.count++;
+        member.push(g);
+      });
+      const order = groups.map((_, g) => g).sort((a, b) => {
+        const p = groups[a]!;
+        const q = groups[b]!;
+        if (p.nan || q.nan) return p.nan === q.nan ? a - b : p.nan ? 1 : -1;
+        return p.value - q.value || a - b;
+      });
+      const rank = new Map(order.map((g, r) => [g, r]));
+      const [values, index, inverse, counts] = da.unique(da.wrap(x), { returnIndex: true, returnInverse: true, returnCounts: true, equalNan }) as da.DeferredArray[];
+      const show = (a: da.DeferredArray): string[] => Array.from(a!.executeSync().data as ArrayLike<number>, (e) => (Object.is(e, -0) ? '-0' : String(e)));
+      expect(show(values!)).toEqual(order.map((g) => (Object.is(groups[g]!.value, -0) ? '-0' : String(groups[g]!.value))));
+      expect(show(index!)).toEqual(order.map((g) => String(groups[g]!.first)));
+      expect(show(inverse!)).toEqual(member.map((g) => String(rank.get(g))));
+      expect(show(counts!)).toEqual(order.map((g) => String(groups[g]!.count)));
+      expect(show(da.unique(da.wrap(x), { equalNan }) as da.DeferredArray)).toEqual(show(values!));
+    }), { numRuns: 60 });
+  });
+
   test('results are ordinary arrays that feed more work, and operands with pending work run first', async () => {
     const x = da.wrap(Float64Array.of(3, 1, 3, 2, 1));
     const u = da.unique(x.mul(2)) as da.DeferredArray;

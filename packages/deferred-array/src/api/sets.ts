@@ -55,7 +55,7 @@ function unique(x: Operand, options?: UniqueOptions): DeferredArray | DeferredAr
   // NumPy: a 1-d array along its axis is its elements, NaNs merged with equalNan (after the axis is checked).
   if (o.axis !== undefined && o.axis !== null) normalizeAxis(o.axis, node.shape.length, 'unique: axis');
   const flat = o.axis === undefined || o.axis === null || node.shape.length === 1;
-  const r = flat ? uniqueFlat(node, o.equalNan ?? true) : uniqueAlong(node, o.axis!);
+  const r = flat ? uniqueFlat(node, o.equalNan ?? true, { index: o.returnIndex === true, inverse: o.returnInverse === true, counts: o.returnCounts === true }) : uniqueAlong(node, o.axis!);
   if (!o.returnIndex && !o.returnInverse && !o.returnCounts) return r.values;
   return [r.values, ...(o.returnIndex ? [r.index] : []), ...(o.returnInverse ? [r.inverse] : []), ...(o.returnCounts ? [r.counts] : [])];
 }
@@ -89,46 +89,64 @@ function describeGroups(order: Int32Array, starts: readonly number[]): { index: 
   return { index, inverse, counts };
 }
 
+/** Which of unique's extra results are asked for: the others are not computed. */
+interface Wanted {
+  readonly index: boolean;
+  readonly inverse: boolean;
+  readonly counts: boolean;
+}
+
 /**
  * Unique elements by hashing, then a sort of the unique values alone: each
- * value's group found in a Map (SameValueZero: -0 and +0 one key, every NaN
- * one key), its first position and count kept; the groups then ordered by
- * their values (stable, NaN last). With many repeats the sort is short.
+ * value's group found in a hash table (-0 and +0 one key; every NaN one key
+ * with equalNan, else each its own group), its first position kept; the
+ * groups then ordered by their values (stable, NaN last). With many repeats
+ * the sort is short. Each element's group, and the counts, only where the
+ * inverse or the counts are asked for.
  */
-function uniqueFlat(node: Node, equalNan: boolean): Uniques {
+function uniqueFlat(node: Node, equalNan: boolean, wanted: Wanted): Uniques {
   const d = denseNow('unique', node);
   const v = d.data as ArrayLike<number | bigint>;
   const n = v.length;
   const first: number[] = [];
-  const member = new Int32Array(n);
+  const member = wanted.inverse || wanted.counts ? new Int32Array(n) : undefined;
   // One loop per element kind, so that each stays monomorphic (number keys, or bigint keys).
   if (isBigInt(d.dtype)) groupBy(v as ArrayLike<bigint>, new Map<bigint, number>(), member, first, true);
-  else groupBy(v as ArrayLike<number>, new Map<number, number>(), member, first, equalNan);
-  const count = new Int32Array(first.length);
-  for (let i = 0; i < n; i++) count[member[i]!]!++;
+  else groupNumbers(v as ArrayLike<number>, member, first, equalNan);
   const ctor = d.data.constructor as new (n: number) => TypedArray;
   const representatives = new ctor(first.length);
   first.forEach((p, g) => { (representatives as Float64Array)[g] = v[p] as number; });
   // Groups ordered by value; the first of each group is its first occurrence (NumPy's returnIndex).
   const order = stableOrder(representatives, d.dtype);
-  const rank = new Int32Array(first.length);
-  order.forEach((g, r) => { rank[g] = r; });
   const values = new ctor(first.length);
   order.forEach((g, r) => { (values as Float64Array)[r] = (representatives as Float64Array)[g]!; });
-  // A plain loop: Int32Array.from with a mapping function goes through the iterator protocol, element by element.
-  const inverse = new Int32Array(n);
-  for (let i = 0; i < n; i++) inverse[i] = rank[member[i]!]!;
-  // NumPy 2: the inverse has x's shape when no axis is given.
+  const none = positions([]);
+  let inverse = none;
+  let counts = none;
+  if (member) {
+    const rank = new Int32Array(first.length);
+    order.forEach((g, r) => { rank[g] = r; });
+    const count = new Int32Array(first.length);
+    // Plain loops: Int32Array.from with a mapping function goes through the iterator protocol, element by element.
+    for (let i = 0; i < n; i++) count[member[i]!]!++;
+    if (wanted.inverse) {
+      const inv = new Int32Array(n);
+      for (let i = 0; i < n; i++) inv[i] = rank[member[i]!]!;
+      // NumPy 2: the inverse has x's shape when no axis is given.
+      inverse = positions(inv, node.shape);
+    }
+    counts = positions(Array.from(order, (g) => count[g]!));
+  }
   return {
     values: valuesArray(d.dtype, values, [first.length]),
-    index: positions(Array.from(order, (g) => first[g]!)),
-    inverse: positions(inverse, node.shape),
-    counts: positions(Array.from(order, (g) => count[g]!)),
+    index: wanted.index ? positions(Array.from(order, (g) => first[g]!)) : none,
+    inverse,
+    counts,
   };
 }
 
-/** Each element's group (member), a new group at each first occurrence (first); NaNs one group with equalNan, else each its own. */
-function groupBy<T extends number | bigint>(v: ArrayLike<T>, groupOf: Map<T, number>, member: Int32Array, first: number[], equalNan: boolean): void {
+/** Each element's group (member, where given), a new group at each first occurrence (first); NaNs one group with equalNan, else each its own. */
+function groupBy<T extends number | bigint>(v: ArrayLike<T>, groupOf: Map<T, number>, member: Int32Array | undefined, first: number[], equalNan: boolean): void {
   for (let i = 0; i < v.length; i++) {
     const x = v[i]!;
     let g = groupOf.get(x);
@@ -137,7 +155,100 @@ function groupBy<T extends number | bigint>(v: ArrayLike<T>, groupOf: Map<T, num
       first.push(i);
       if (x === x || equalNan) groupOf.set(x, g);
     }
-    member[i] = g;
+    if (member) member[i] = g;
+  }
+}
+
+/** The bits of a float64, for hashing the values arithmetic cannot tell apart. */
+const hashBits = new Float64Array(1);
+const hashWords = new Uint32Array(hashBits.buffer);
+
+/**
+ * The slot of `x` in a table of 2^bits slots. Between 2^-32 and 2^53 in
+ * magnitude, its integer part's low 32 bits and 32 bits of its fraction,
+ * mixed, tell values apart without a store and reload of its bits (whose
+ * high word a CPU may not forward from the store, costing every element);
+ * elsewhere (tiny, huge), its bits.
+ */
+function slotOf(x: number, bits: number): number {
+  const a = x < 0 ? -x : x;
+  if (a >= 2.3283064365386963e-10 && a < 9007199254740992) {
+    return Math.imul((x | 0) ^ Math.imul((x * 4294967296) | 0, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits);
+  }
+  hashBits[0] = x;
+  return Math.imul(hashWords[0]! ^ Math.imul(hashWords[1]!, 0x9e3779b1), 0x85ebca6b) >>> (32 - bits);
+}
+
+/** A hash table of numbers: keys, and group + 1 in each slot (0: empty). */
+interface Table {
+  readonly bits: number;
+  readonly keys: Float64Array;
+  readonly slots: Int32Array;
+}
+
+const emptyTable = (bits: number): Table => ({ bits, keys: new Float64Array(1 << bits), slots: new Int32Array(1 << bits) });
+
+/** The table twice as large, holding what `t` holds. */
+function grown(t: Table): Table {
+  const g = emptyTable(t.bits + 1);
+  const mask = g.slots.length - 1;
+  for (let s = 0; s < t.slots.length; s++) {
+    if (t.slots[s] === 0) continue;
+    let h = slotOf(t.keys[s]!, g.bits);
+    while (g.slots[h] !== 0) h = (h + 1) & mask;
+    g.keys[h] = t.keys[s]!;
+    g.slots[h] = t.slots[s]!;
+  }
+  return g;
+}
+
+/**
+ * groupBy for numbers, by open addressing in typed arrays (a Map's get costs
+ * several times a probe): keys are the values with -0 made +0, hashed from
+ * their float64 bits; NaN is kept out of the table (one group, or each its
+ * own). The table is kept at most half full.
+ */
+function groupNumbers(v: ArrayLike<number>, member: Int32Array | undefined, first: number[], equalNan: boolean): void {
+  let t = emptyTable(10);
+  let { bits, keys, slots } = t;
+  let mask = slots.length - 1;
+  let nanGroup = -1;
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i]!;
+    let g: number;
+    if (x !== x) {
+      if (nanGroup < 0 || !equalNan) {
+        g = first.length;
+        first.push(i);
+        if (equalNan) nanGroup = g;
+      } else {
+        g = nanGroup;
+      }
+    } else {
+      const key = x === 0 ? 0 : x;
+      let h = slotOf(key, bits);
+      for (;;) {
+        const at = slots[h]!;
+        if (at === 0) {
+          g = first.length;
+          first.push(i);
+          keys[h] = key;
+          slots[h] = g + 1;
+          if (2 * first.length > mask) {
+            t = grown(t);
+            ({ bits, keys, slots } = t);
+            mask = slots.length - 1;
+          }
+          break;
+        }
+        if (keys[h] === key) {
+          g = at - 1;
+          break;
+        }
+        h = (h + 1) & mask;
+      }
+    }
+    if (member) member[i] = g;
   }
 }
 
