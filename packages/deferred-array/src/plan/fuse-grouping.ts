@@ -52,6 +52,8 @@ class Grouping {
   readonly #windowReaders = new Map<Node, Set<Building>>();
   /** For a node outside every group: the groups its value is computed from, directly or through other such nodes. */
   readonly #outsideDeps = new Map<Node, Set<number>>();
+  /** Groups made to reduce a value read from outside, by that value: a sibling reduction of it joins one, reading it once. */
+  readonly #reducing = new Map<Node, Building>();
   /** A group merged into another (see merge), to the group it joined. */
   readonly #mergedInto = new Map<number, number>();
 
@@ -126,7 +128,14 @@ class Grouping {
     const h = this.groupOf.get(input);
     // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
     const sameAxes = (r: FusedReduction): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-    const g = this.#canEnd(h, input) && h.reductions.every(sameAxes) ? h : this.#newGroup(input.shape);
+    // A sibling of a value read from outside (min and max of x): one pass. Only of its own dtype, so
+    // that the kernel's lanes, and with them each reduction's order and bits, are those it has alone.
+    const sibling = this.#reducing.get(input);
+    const g = this.#canEnd(h, input) && h.reductions.every(sameAxes) ? h
+      : sibling && !sibling.sealed && sibling.members.length === 0 && sibling.reductions.every((r) => sameAxes(r) && r.dtype === n.dtype && r.dtype === input.dtype) && n.dtype === input.dtype
+        ? sibling
+        : this.#newGroup(input.shape);
+    if (g !== h && g !== sibling) this.#reducing.set(input, g);
     g.reductions.push(n);
     this.#record(n, g);
   }

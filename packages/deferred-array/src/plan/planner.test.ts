@@ -148,6 +148,20 @@ describe('the planner', () => {
       f64(y.executeSync()).forEach((v, i) => expect(v).toBeCloseTo(want[i]!, 14));
     });
 
+    test('sibling reductions of a value read from memory share one pass where they share its dtype and axes; their bits are their own', () => {
+      const x = da.wrap(Float64Array.from({ length: 70000 }, (_, i) => Math.sin(i) * 1e3 + (i % 7 === 0 ? -0 : 0)));
+      const [mn, mx, mnAxis] = [da.min(x), da.max(x), da.min(x.reshape([700, 100]), { axis: 1 })];
+      expect(kernels(plan(mn, mx))).toHaveLength(1);
+      expect(kernels(plan(da.sum(x), da.max(x), da.prod(x)))).toHaveLength(1);
+      // Another dtype (int32's sum is int64), or other axes, is a pass of its own.
+      const i = da.wrap(Int32Array.from({ length: 1000 }, (_, k) => k - 500));
+      expect(kernels(plan(da.sum(i), da.max(i)))).toHaveLength(2);
+      expect(kernels(plan(mn, mnAxis))).toHaveLength(2);
+      const together = (da.executeSync([da.sum(x), da.max(x), mn]) as da.StdNdarray[]).map((r) => r.get());
+      const alone = [da.sum(x), da.max(x), mn].map((r) => (r.executeSync() as da.StdNdarray).get());
+      expect(together).toEqual(alone);
+    });
+
     test('a graph built twice and executed together runs one kernel, and each result is its own array', () => {
       const x = da.wrap(ramp(10));
       const a = x.mul(2).add(1);
