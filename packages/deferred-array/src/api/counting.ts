@@ -1,6 +1,7 @@
 // NumPy's bincount and histogram. The length of a bincount and the edges of
 // a histogram follow from the values, so, as nonzero does, each reads its
-// operands' values when it is called and returns arrays whose values are
+// operands' values when it is called: bincount its extremes (then counts in
+// a deferred addAt), histogram everything, returning arrays whose values are
 // known. histogram follows numpy/lib/_histograms_impl.py step by step, in
 // the dtypes NumPy computes each step in (a float32 array's edges and bin
 // positions in float32, say), so its counts and edges are NumPy's.
@@ -68,16 +69,21 @@ function bincount(x: Operand, options?: BincountOptions): DeferredArray {
   const size = n.shape[0]!;
   const w = o.weights === undefined ? undefined : weightsOf('bincount', o.weights, size);
   let top = -1;
+  // x computed once: a pending x runs now, and the count reads its values as a source.
+  let ints: Node = n.dtype === 'bool' ? cast(n, 'uint8') : n;
   if (size > 0) {
-    const ints = n.dtype === 'bool' ? cast(n, 'uint8') : n;
+    if (ints.op !== 'source') {
+      const d = denseNow('bincount', ints);
+      ints = source(d.data, d.shape, d.dtype);
+    }
     const [least, greatest] = extremesNow('bincount', ints);
     // A value out of range: found again in order, to name the first.
-    if (least < 0 || greatest > 2 ** 31 - 2) binsOf('bincount', denseNow('bincount', n));
+    if (least < 0 || greatest > 2 ** 31 - 2) binsOf('bincount', denseNow('bincount', ints));
     top = greatest;
   }
   const length = Math.max(minlength, top + 1);
   const dtype = w ? 'float64' : 'int32';
-  const bins = n.dtype === 'int32' ? n : cast(n, 'int32');
+  const bins = ints.dtype === 'int32' ? ints : cast(ints, 'int32');
   const zeros = view.broadcastTo(scalar(0, dtype), [length]);
   return wrapNode(scatterAdd(zeros, bins, w ?? view.broadcastTo(scalar(1, 'int32'), [size]), 'bincount'));
 }

@@ -105,6 +105,10 @@ describe('sets and counting: beyond the vectors', () => {
     const element = fc.oneof(
       fc.integer({ min: -3000, max: 3000 }).map((i) => i / 2),
       fc.constantFrom(0, -0, NaN, Infinity, -Infinity, 1e-300, -1e-300, 5e-324, 1e300, 2 ** 60, 2 ** 60 + 2 ** 8, 2 ** -40, 3 * 2 ** -40),
+      // Families arithmetic on a value's parts would put in one slot: multiples of 2^32, close fractions, tiny values.
+      fc.integer({ min: 1, max: 500 }).map((k) => k * 2 ** 32),
+      fc.integer({ min: 1, max: 500 }).map((k) => 1 + k * 2 ** -40),
+      fc.integer({ min: 1, max: 500 }).map((k) => k * 1e-11),
       fc.double({ noNaN: true }),
     );
     fc.assert(fc.property(fc.array(element, { maxLength: 4000 }), fc.boolean(), (v, equalNan) => {

@@ -159,22 +159,19 @@ function groupBy<T extends number | bigint>(v: ArrayLike<T>, groupOf: Map<T, num
   }
 }
 
-/** The bits of a float64, for hashing the values arithmetic cannot tell apart. */
+/** The bits of a float64, for hashing values other than int32 ones. */
 const hashBits = new Float64Array(1);
 const hashWords = new Uint32Array(hashBits.buffer);
 
 /**
- * The slot of `x` in a table of 2^bits slots. Between 2^-32 and 2^53 in
- * magnitude, its integer part's low 32 bits and 32 bits of its fraction,
- * mixed, tell values apart without a store and reload of its bits (whose
- * high word a CPU may not forward from the store, costing every element);
- * elsewhere (tiny, huge), its bits.
+ * The slot of `x` in a table of 2^bits slots. An int32 value (the common
+ * key: integers, and floats holding them) is mixed as itself; any other from
+ * its float64 bits, both words, which tell every value apart (arithmetic on
+ * a fraction or a large integer would not: whole families of values would
+ * share a slot, and a probe run would grow with each).
  */
 function slotOf(x: number, bits: number): number {
-  const a = x < 0 ? -x : x;
-  if (a >= 2.3283064365386963e-10 && a < 9007199254740992) {
-    return Math.imul((x | 0) ^ Math.imul((x * 4294967296) | 0, 0x85ebca6b), 0x9e3779b1) >>> (32 - bits);
-  }
+  if ((x | 0) === x) return Math.imul(x, 0x9e3779b1) >>> (32 - bits);
   hashBits[0] = x;
   return Math.imul(hashWords[0]! ^ Math.imul(hashWords[1]!, 0x9e3779b1), 0x85ebca6b) >>> (32 - bits);
 }
