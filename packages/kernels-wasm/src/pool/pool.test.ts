@@ -260,9 +260,15 @@ describe.each(KINDS)('%s pool', (kind) => {
       const threads = 2;
       const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
       const z = heap.alloc(MOD_N * 8);
-      const t0 = performance.now();
-      const error = await job(badp, z, 'mod-kernel joined', { host: callerHost(300) }).then(() => undefined, (e: unknown) => e);
-      expect(performance.now() - t0).toBeLessThan(1500);
+      // The calling thread holds its first block for 300 ms, so that a worker claims the bad one. On a
+      // loaded machine the worker may not wake in that time, and the calling thread runs every block
+      // (the launch then succeeds, no worker having met the fault): try again, up to 5 times.
+      let error: unknown;
+      for (let attempt = 1; attempt <= 5 && error === undefined; attempt++) {
+        const t0 = performance.now();
+        error = await job(badp, z, 'mod-kernel joined', { host: callerHost(300) }).then(() => undefined, (e: unknown) => e);
+        expect(performance.now() - t0).toBeLessThan(1500);
+      }
       expect(error).toBeInstanceOf(WorkerFailure);
       expect((error as WorkerFailure).kernel).toBe('mod-kernel joined');
       expect((error as Error).message).toMatch(cause);
