@@ -30,23 +30,14 @@ interface BincountOptions {
   readonly minlength?: number;
 }
 
-/** x's values as bins, each checked to be a non-negative integer below 2^31 - 1 (a bincount's positions), and the longest. */
-function binsOf(fn: string, d: Dense): { bins: ArrayLike<number>; top: number } {
+/** Throws for the first of x's values that is not a bincount position: negative, or past 2^31 - 2. */
+function checkBins(fn: string, d: Dense): void {
   const v = d.data as ArrayLike<number | bigint>;
-  const big = typeof v[0] === 'bigint';
-  const bins = big ? new Int32Array(v.length) : (v as ArrayLike<number>);
-  let top = -1;
   for (let i = 0; i < v.length; i++) {
-    const e = big ? Number(v[i]) : (v[i] as number);
-    if (e < 0 || e > 2 ** 31 - 2) {
-      throw new RangeError(e < 0
-        ? `${fn}: x must hold non-negative integers; got ${String(v[i])} at position ${i}`
-        : `${fn}: x holds ${String(v[i])} at position ${i}, past the longest result this package makes (2^31 - 1 bins)`);
-    }
-    if (e > top) top = e;
-    if (big) (bins as Int32Array)[i] = e;
+    const e = Number(v[i]);
+    if (e < 0) throw new RangeError(`${fn}: x must hold non-negative integers; got ${String(v[i])} at position ${i}`);
+    if (e > 2 ** 31 - 2) throw new RangeError(`${fn}: x holds ${String(v[i])} at position ${i}, past the longest result this package makes (2^31 - 1 bins)`);
   }
-  return { bins, top };
 }
 
 /**
@@ -78,7 +69,7 @@ function bincount(x: Operand, options?: BincountOptions): DeferredArray {
     }
     const [least, greatest] = extremesNow('bincount', ints);
     // A value out of range: found again in order, to name the first.
-    if (least < 0 || greatest > 2 ** 31 - 2) binsOf('bincount', denseNow('bincount', ints));
+    if (least < 0 || greatest > 2 ** 31 - 2) checkBins('bincount', denseNow('bincount', ints));
     top = greatest;
   }
   const length = Math.max(minlength, top + 1);

@@ -104,6 +104,17 @@ function dropValue(v: HeapValue): void {
  * where it is contiguous (valid while its memory is: read it before the run
  * ends), else a JS copy.
  */
+/** The element offsets, from v.ptr, of the window's lowest and highest elements (strides may be negative); a non-empty window. */
+function extentOf(v: HeapValue): [number, number] {
+  let lo = 0;
+  let hi = 0;
+  v.shape.forEach((d, i) => {
+    const span = (d - 1) * v.strides[i]!;
+    if (span < 0) lo += span; else hi += span;
+  });
+  return [lo, hi];
+}
+
 function toDense(v: HeapValue, heap: Heap): Dense {
   if (v.random) throw new Error('internal: a random array reached the host; the planner copies one that a kernel does not read');
   if (isContiguous(v)) {
@@ -114,17 +125,12 @@ function toDense(v: HeapValue, heap: Heap): Dense {
   const n = sizeOf(v.shape);
   if (n === 0) return out;
   // Read through a view spanning the window's extent, wherever its strides point.
-  let lo = 0;
-  let hi = 0;
-  v.shape.forEach((d, i) => {
-    const span = (d - 1) * v.strides[i]!;
-    if (span < 0) lo += span; else hi += span;
-  });
+  const [lo, hi] = extentOf(v);
   const src = asBits(heap.view(viewType(v.dtype), v.ptr + lo * bytes, hi - lo + 1) as TypedArray);
   const to = asBits(out.data);
   forEachStrided(v.shape, [{ strides: v.strides, offset: -lo }], (i, o) => { to[i] = src[o]!; });
   return out;
 }
 
-export { allocValue, atAddress, randomValue, isContiguous, composeView, reshapeValue, dropValue, toDense, viewType };
+export { allocValue, atAddress, randomValue, isContiguous, composeView, reshapeValue, dropValue, toDense, viewType, extentOf };
 export type { HeapValue, Allocation, Alloc };

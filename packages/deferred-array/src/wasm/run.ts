@@ -30,9 +30,7 @@ import type { BuiltKernel } from './kernel-builder.js';
 import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
-import { sortStep } from './sort-step.js';
-import { isLuStep, luStep } from './lu-step.js';
-import { isScatterStep, scatterStep } from './scatter-step.js';
+import { routineFor } from './routine-steps.js';
 import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
@@ -362,7 +360,7 @@ class WasmRun {
     return v;
   }
 
-  /** What the steps run by kernels-wasm's routines (sort-step.ts, lu-step.ts, scatter-step.ts) need of this run. */
+  /** What the steps run by kernels-wasm's routines (routine-steps.ts) need of this run. */
   #stepHeap(launchInline: Launcher<LaunchResult>): StepHeap {
     return {
       heap: this.heap,
@@ -405,32 +403,22 @@ class WasmRun {
         dropValue(copy);
         return r;
       }
-      case 'sort':
-        // A 0-d array has no axis to sort along: the reference says so as NumPy does.
-        if (n.shape.length === 0 || this.#dry) return this.#reference(n);
-        this.hostSteps++;
-        return sortStep(n as FamilyNode<'sort'>, input(0), this.#stepHeap(launchInline));
-      case 'scatter':
-        if (!isScatterStep(n as FamilyNode<'scatter'>) || this.#dry) return this.#reference(n);
-        this.hostSteps++;
-        return scatterStep(n as FamilyNode<'scatter'>, n.inputs.map((_, i) => input(i)), this.#stepHeap(launchInline));
-      case 'decomp':
-        if (!isLuStep(n as FamilyNode<'decomp'>) || this.#dry) return this.#reference(n);
-        this.hostSteps++;
-        return luStep(n as FamilyNode<'decomp'>, n.inputs.map((_, i) => input(i)), this.#stepHeap(launchInline));
       default:
-        return this.#reference(n);
+        return this.#hostStep(n, launchInline);
     }
   }
 
   /**
-   * A step the reference evaluates, on this thread, over the values read out
-   * of the heap; in a dry run only its block (the values it would read are
-   * not there, and a step that checks them, a solve or a take, would fail).
+   * A step between kernels, on this thread: by one of kernels-wasm's routines
+   * where one serves it (routine-steps.ts), else by the reference; in a dry
+   * run only its block (the values it would read are not there, and a step
+   * that checks them, a solve or a take, would fail).
    */
-  #reference(n: Node): HeapValue {
+  #hostStep(n: Node, launchInline: Launcher<LaunchResult>): HeapValue {
     if (this.#dry) return this.#place(n);
     this.hostSteps++;
+    const routine = routineFor(n);
+    if (routine) return routine(n, n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline));
     const dense = evaluateNode(n, n.inputs.map((i) => toDense(this.#values.get(i)!, this.#kernelHeap)), this.flags);
     const v = this.#place(n, dense.shape);
     setElements(v.alloc!.data, dense.data);

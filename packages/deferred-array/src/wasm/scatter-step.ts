@@ -13,7 +13,7 @@ import { ExecutionError } from '../ir/errors.js';
 import type { FamilyNode } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { resolveElementwise } from '../ir/type-rules.js';
-import { dropValue, isContiguous } from './heap-value.js';
+import { dropValue, extentOf, isContiguous } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 import type { StepHeap } from './step-heap.js';
 
@@ -35,12 +35,7 @@ function isScatterStep(n: FamilyNode<'scatter'>): boolean {
 /** The bytes a window's elements span: [from, to). */
 function extent(v: HeapValue): [number, number] {
   const bytes = dtypeInfo(v.dtype).bytes;
-  let lo = 0;
-  let hi = 0;
-  v.shape.forEach((d, i) => {
-    const span = (d - 1) * v.strides[i]!;
-    if (span < 0) lo += span; else hi += span;
-  });
+  const [lo, hi] = extentOf(v);
   return [v.ptr + lo * bytes, v.ptr + (hi + 1) * bytes];
 }
 

@@ -5,9 +5,9 @@
 // call and goes back after it.
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
-import { CHUNK, buildSortModule, countsBytes, keyBits } from './radix-module.js';
-import type { KeyKind, SortKind } from './radix-module.js';
-import { KINDS } from './radix-module.js';
+import { CHUNK, buildSortModule, countsBytes } from './radix-module.js';
+import { KINDS, keyBits } from './radix-keys.js';
+import type { KeyKind, SortKind } from './radix-keys.js';
 
 /** Lines this short are sorted by insertion: a radix sort's tables would cost more than the line. */
 const INSERTION = 32;
@@ -78,5 +78,5 @@ function sortLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: 
   }
 }
 
-export { sortLines, INSERTION as SORT_INSERTION, WIDE_DIGITS };
+export { sortLines };
 export type { SortKind, SortOutput };

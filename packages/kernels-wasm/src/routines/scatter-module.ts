@@ -107,5 +107,5 @@ function buildScatterModule(shared: boolean): Uint8Array<ArrayBuffer> {
   return m.toBytes();
 }
 
-export { buildScatterModule, TYPES as ADD_AT_TYPES };
+export { buildScatterModule };
 export type { AddAtType };
