@@ -7,7 +7,10 @@
 // - bincount of 2^23 int32 against a JS counting loop;
 // - unique of 2^22 values with many repeats against a JS Set and a sort;
 // - the median along the last axis of 1024 x 4096 against sorting each row;
-// - linalg.solve of 512 x 512 against NumPy's (LAPACK).
+// - linalg.solve of 512 x 512 against NumPy's (LAPACK);
+// - linalg.qr of 512 x 512, eigh and svd of 256 x 256 against NumPy's, and
+//   against the same algorithms in plain JS (the reference evaluator, timed
+//   once: seconds).
 // Results come back as fresh arrays (executeSync), as the JS variants make
 // theirs. NumPy is timed in a python3 that has it (its own process, after).
 import { spawnSync } from 'node:child_process';
@@ -21,10 +24,12 @@ interface Row {
   readonly oursMs: number;
   readonly otherMs: number | undefined;
   readonly other: string;
-  readonly target: number;
+  readonly target?: number;
 }
 
 const SOLVE_N = 512;
+const QR_N = 512;
+const EIG_N = 256;
 
 function sortingReport(rounds: number): Row[] {
   const n = 1 << 23;
@@ -40,6 +45,14 @@ function sortingReport(rounds: number): Row[] {
   const M = da.wrap(m).reshape([rows, cols]);
   const A = da.wrap(randomData(SOLVE_N * SOLVE_N, 13)).reshape([SOLVE_N, SOLVE_N]).add(da.eye(SOLVE_N).mul(SOLVE_N * 100));
   const b = da.wrap(randomData(SOLVE_N, 15));
+  const Q = da.wrap(randomData(QR_N * QR_N, 17)).reshape([QR_N, QR_N]);
+  const E = da.wrap(randomData(EIG_N * EIG_N, 19)).reshape([EIG_N, EIG_N]);
+  const S = E.add(E.T);
+  const decompositions = {
+    qr: () => da.executeSync(da.linalg.qr(Q) as da.DeferredArray[]),
+    eigh: () => da.executeSync(da.linalg.eigh(S)),
+    svd: () => da.executeSync(da.linalg.svd(E) as da.DeferredArray[]),
+  };
   const samples = inTurns({
     sort: () => da.sort(x).executeSync(),
     jsSort: () => a.slice().sort(),
@@ -64,7 +77,9 @@ function sortingReport(rounds: number): Row[] {
       return out;
     },
     solve: () => da.linalg.solve(A, b).executeSync(),
+    ...decompositions,
   }, rounds);
+  const plainJs = onReference(decompositions);
   // The comparator index sort takes seconds: timed once, after the rest.
   const t = performance.now();
   Int32Array.from({ length: n }, (_, i) => i).sort((i, j) => a[i]! - a[j]! || i - j);
@@ -78,25 +93,53 @@ function sortingReport(rounds: number): Row[] {
     { name: 'unique, 2^22 with repeats', oursMs: median(samples.unique), otherMs: median(samples.jsUnique), other: 'JS Set, then sort', target: 2 },
     { name: 'median, axis 1 of 1024 x 4096', oursMs: median(samples.median), otherMs: median(samples.jsMedian), other: 'each row sorted', target: 2 },
     { name: `linalg.solve, ${SOLVE_N} x ${SOLVE_N}`, oursMs: median(samples.solve), otherMs: numpy?.solve, other: 'NumPy (LAPACK)', target: 0.2 },
+    ...(['qr', 'eigh', 'svd'] as const).flatMap((op) => {
+      const size = op === 'qr' ? QR_N : EIG_N;
+      const name = `linalg.${op}, ${size} x ${size}`;
+      return [
+        { name, oursMs: median(samples[op]), otherMs: numpy?.[op], other: 'NumPy (LAPACK)' },
+        { name, oursMs: median(samples[op]), otherMs: plainJs[op], other: 'plain JS, same algorithm' },
+      ];
+    }),
   ];
 }
 
-/** NumPy's sort of 2^23 float64 and solve of 512 x 512, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
-function numpyTimes(rounds: number): { sort: number; solve: number } | undefined {
+/** Each function run once on the reference evaluator (the same algorithms in plain JS), in ms. */
+function onReference<K extends string>(fns: Readonly<Record<K, () => unknown>>): Record<K, number> {
+  const { backend } = da.configure();
+  da.configure({ backend: 'reference' });
+  try {
+    const out = {} as Record<K, number>;
+    for (const k of Object.keys(fns) as K[]) {
+      const t = performance.now();
+      fns[k]();
+      out[k] = performance.now() - t;
+    }
+    return out;
+  } finally {
+    da.configure({ backend });
+  }
+}
+
+interface NumpyTimes { readonly sort: number; readonly solve: number; readonly qr: number; readonly eigh: number; readonly svd: number }
+
+/** NumPy's sort of 2^23 float64, solve of 512 x 512 and the decompositions, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
+function numpyTimes(rounds: number): NumpyTimes | undefined {
   const py = pythonFor('numpy');
   if (!py) return undefined;
   const code = `
 import json, time, numpy as np
 r = np.random.default_rng(3); x = r.uniform(-180, 180, 1 << 23); a = r.uniform(-180, 180, (${SOLVE_N}, ${SOLVE_N})) + np.eye(${SOLVE_N}) * ${SOLVE_N * 100}; b = r.uniform(-180, 180, ${SOLVE_N})
+q = r.uniform(-180, 180, (${QR_N}, ${QR_N})); e = r.uniform(-180, 180, (${EIG_N}, ${EIG_N})); s = e + e.T
 def med(f):
     t = []
     for _ in range(${rounds}):
         s = time.perf_counter(); f(); t.append((time.perf_counter() - s) * 1e3)
     return sorted(t)[len(t) // 2]
-print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b))}))`;
+print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b)), 'qr': med(lambda: np.linalg.qr(q)), 'eigh': med(lambda: np.linalg.eigh(s)), 'svd': med(lambda: np.linalg.svd(e))}))`;
   const r = spawnSync(py, ['-c', code], { encoding: 'utf8' });
   if (r.status !== 0) return undefined;
-  return JSON.parse(r.stdout) as { sort: number; solve: number };
+  return JSON.parse(r.stdout) as NumpyTimes;
 }
 
 function printSorting(rows: readonly Row[], rounds: number): string {
@@ -107,8 +150,8 @@ function printSorting(rows: readonly Row[], rounds: number): string {
       continue;
     }
     const ratio = r.otherMs / r.oursMs;
-    lines.push(`  ${r.name.padEnd(32)} ${r.oursMs.toFixed(0).padStart(6)} ms   ${r.other.padEnd(24)} ${r.otherMs.toFixed(0).padStart(6)} ms   ` +
-      `${ratio.toFixed(2)}x  target >= ${r.target}x: ${ratio >= r.target ? 'met' : 'not met'}`);
+    const verdict = r.target === undefined ? '' : `  target >= ${r.target}x: ${ratio >= r.target ? 'met' : 'not met'}`;
+    lines.push(`  ${r.name.padEnd(32)} ${r.oursMs.toFixed(0).padStart(6)} ms   ${r.other.padEnd(24)} ${r.otherMs.toFixed(0).padStart(6)} ms   ${ratio.toFixed(2)}x${verdict}`);
   }
   return lines.join('\n');
 }

@@ -8,6 +8,17 @@ import type { Dense } from '../core/dense.js';
 import type { NumberArray } from '../ir/dtypes.js';
 import { packedSizes } from '../ir/build-decomp.js';
 import { choleskyMatrix, detMatrix, eighMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix, svdMatrix } from './decompositions.js';
+import type { EighSweeps, SvdSweeps } from './decompositions.js';
+
+/**
+ * The inner work of qr, eigh and svd, where a backend makes the reference's
+ * operations in kernels of its own (the same bits); unset, the reference's.
+ */
+interface DecompKernels {
+  readonly qr?: typeof qrMatrix;
+  readonly eighSweeps?: EighSweeps;
+  readonly svdSweeps?: SvdSweeps;
+}
 
 /** Matrix i of a stack (the last two axes, m x n), as float64. */
 function matrixAt(x: Dense, i: number, size: number): Float64Array {
@@ -48,23 +59,25 @@ function decompDense(node: FamilyNode<'decomp'>, inputs: readonly Dense[]): Dens
   return out;
 }
 
-function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n: number): Float64Array[] {
+/** The packed results of qr, eigh or svd of one m x n matrix, in build-decomp.ts's order. */
+function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n: number, kernels: DecompKernels = {}): Float64Array[] {
   const attrs = node.attrs;
   switch (node.op) {
     case 'qr': {
-      const { q, r } = qrMatrix(mat, m, n, attrs.mode === 'complete');
+      const { q, r } = (kernels.qr ?? qrMatrix)(mat, m, n, attrs.mode === 'complete', attrs.mode !== 'r');
       return attrs.mode === 'r' ? [r] : [q, r];
     }
     case 'eigh': {
-      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false);
+      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false, kernels.eighSweeps);
       return [w, v];
     }
     case 'svd': {
-      const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false);
+      const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false, kernels.svdSweeps);
       return attrs.uv ? [s, u, vh] : [s];
     }
     default: throw new Error(`internal: ${node.op} packs nothing`);
   }
 }
 
-export { decompDense };
+export { decompDense, packedParts };
+export type { DecompKernels };

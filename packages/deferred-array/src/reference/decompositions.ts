@@ -143,9 +143,10 @@ function choleskyMatrix(a: Float64Array, n: number, upper: boolean): Float64Arra
 /**
  * Householder QR of an m x n matrix, as LAPACK's geqrf/orgqr form it (each
  * reflector sends its column to -sign(x0) |x| e1): Q m x q, R q x n, with
- * q = min(m, n) (reduced) or m (complete).
+ * q = min(m, n) (reduced) or m (complete). Without `wantQ`, Q is left out
+ * (empty).
  */
-function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q: Float64Array; r: Float64Array; cols: number } {
+function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean, wantQ = true): { q: Float64Array; r: Float64Array; cols: number } {
   const r = a.slice();
   const k = Math.min(m, n);
   const vs: Float64Array[] = [];
@@ -180,6 +181,8 @@ function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q
     taus.push(tau);
   }
   const cols = complete ? m : k;
+  const rows = complete ? m : k;
+  if (!wantQ) return { q: new Float64Array(0), r: r.subarray(0, rows * n), cols };
   // Q = H_1 ... H_k applied to the first `cols` columns of the identity, from the last reflector back.
   const q = new Float64Array(m * cols);
   for (let i = 0; i < Math.min(m, cols); i++) q[i * cols + i] = 1;
@@ -194,7 +197,6 @@ function qrMatrix(a: Float64Array, m: number, n: number, complete: boolean): { q
       for (let i = j; i < m; i++) q[i * cols + c] = q[i * cols + c]! - dot * v[i]!;
     }
   }
-  const rows = complete ? m : k;
   return { q, r: r.subarray(0, rows * n), cols };
 }
 
@@ -227,31 +229,27 @@ function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q
 }
 
 /**
- * The symmetric eigenproblem from one triangle of a (lower, or upper with
- * `upper`), by cyclic Jacobi rotations: eigenvalues ascending, eigenvectors
- * as the columns of v (n x n).
+ * Turns the exactly symmetric n x n matrix s diagonal in place, accumulating
+ * the rotations into v (n x n): the cyclic Jacobi sweeps, or the wasm
+ * backend's kernels making the same operations.
  */
-function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Array; v: Float64Array } {
-  const k = scaleOf(a);
-  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
-  const s = new Float64Array(n * n);
+type EighSweeps = (s: Float64Array, v: Float64Array, n: number) => void;
+
+/** Whether s's off-diagonal part is small enough against its diagonal to stop the sweeps. */
+function jacobiConverged(s: Float64Array, n: number): boolean {
+  let off = 0;
+  let diag = 0;
   for (let i = 0; i < n; i++) {
-    for (let j = 0; j <= i; j++) {
-      const e = (upper ? a[j * n + i]! : a[i * n + j]!) / k;
-      s[i * n + j] = e;
-      s[j * n + i] = e;
-    }
+    diag += s[i * n + i]! * s[i * n + i]!;
+    for (let j = i + 1; j < n; j++) off += s[i * n + j]! * s[i * n + j]!;
   }
-  const v = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  return !(off > EPS * EPS * diag * 1e-4) || off === 0;
+}
+
+/** Cyclic Jacobi sweeps, each rotation (p, q) zeroing s[p, q], until jacobiConverged (at most 100). */
+function jacobiSweeps(s: Float64Array, v: Float64Array, n: number): void {
   for (let sweep = 0; sweep < 100; sweep++) {
-    let off = 0;
-    let diag = 0;
-    for (let i = 0; i < n; i++) {
-      diag += s[i * n + i]! * s[i * n + i]!;
-      for (let j = i + 1; j < n; j++) off += s[i * n + j]! * s[i * n + j]!;
-    }
-    if (!(off > EPS * EPS * diag * 1e-4) || off === 0) break;
+    if (jacobiConverged(s, n)) break;
     for (let p = 0; p < n - 1; p++) {
       for (let q = p + 1; q < n; q++) {
         const apq = s[p * n + q]!;
@@ -275,6 +273,27 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
       }
     }
   }
+}
+
+/**
+ * The symmetric eigenproblem from one triangle of a (lower, or upper with
+ * `upper`), by cyclic Jacobi rotations: eigenvalues ascending, eigenvectors
+ * as the columns of v (n x n).
+ */
+function eighMatrix(a: Float64Array, n: number, upper: boolean, sweeps: EighSweeps = jacobiSweeps): { w: Float64Array; v: Float64Array } {
+  const k = scaleOf(a);
+  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
+  const s = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const e = (upper ? a[j * n + i]! : a[i * n + j]!) / k;
+      s[i * n + j] = e;
+      s[j * n + i] = e;
+    }
+  }
+  const v = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  sweeps(s, v, n);
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => s[x * n + x]! - s[y * n + y]!);
   const w = Float64Array.from(order, (i) => s[i * n + i]! * k);
   const vs = new Float64Array(n * n);
@@ -283,27 +302,71 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean): { w: Float64Arr
 }
 
 /**
+ * Orthogonalises the columns of w (m x n, m >= n) in place, accumulating the
+ * rotations into v (n x n): one-sided Jacobi sweeps, or the wasm backend's
+ * kernels making the same operations.
+ */
+type SvdSweeps = (w: Float64Array, v: Float64Array, m: number, n: number) => void;
+
+/** One-sided (Hestenes) Jacobi sweeps over column pairs (p, q), until a sweep turns none (at most 100). */
+function hestenesSweeps(w: Float64Array, v: Float64Array, m: number, n: number): void {
+  for (let sweep = 0; sweep < 100; sweep++) {
+    let rotated = false;
+    for (let p = 0; p < n - 1; p++) {
+      for (let q = p + 1; q < n; q++) {
+        // Each sum in four partial sums, element i into sum i mod 4, then (s0 + s1) + (s2 + s3): the
+        // order the wasm kernel's lanes keep, where one running sum would wait on each add.
+        let a0 = 0, a1 = 0, a2 = 0, a3 = 0, b0 = 0, b1 = 0, b2 = 0, b3 = 0, g0 = 0, g1 = 0, g2 = 0, g3 = 0;
+        let i = 0;
+        for (; i + 4 <= m; i += 4) {
+          const x0 = w[i * n + p]!, x1 = w[(i + 1) * n + p]!, x2 = w[(i + 2) * n + p]!, x3 = w[(i + 3) * n + p]!;
+          const y0 = w[i * n + q]!, y1 = w[(i + 1) * n + q]!, y2 = w[(i + 2) * n + q]!, y3 = w[(i + 3) * n + q]!;
+          a0 += x0 * x0; a1 += x1 * x1; a2 += x2 * x2; a3 += x3 * x3;
+          b0 += y0 * y0; b1 += y1 * y1; b2 += y2 * y2; b3 += y3 * y3;
+          g0 += x0 * y0; g1 += x1 * y1; g2 += x2 * y2; g3 += x3 * y3;
+        }
+        if (i < m) { const x = w[i * n + p]!; const y = w[i * n + q]!; a0 += x * x; b0 += y * y; g0 += x * y; }
+        if (i + 1 < m) { const x = w[(i + 1) * n + p]!; const y = w[(i + 1) * n + q]!; a1 += x * x; b1 += y * y; g1 += x * y; }
+        if (i + 2 < m) { const x = w[(i + 2) * n + p]!; const y = w[(i + 2) * n + q]!; a2 += x * x; b2 += y * y; g2 += x * y; }
+        const alpha = (a0 + a1) + (a2 + a3);
+        const beta = (b0 + b1) + (b2 + b3);
+        const gamma = (g0 + g1) + (g2 + g3);
+        if (gamma === 0 || Math.abs(gamma) <= EPS * Math.sqrt(alpha) * Math.sqrt(beta)) continue;
+        rotated = true;
+        const zeta = (beta - alpha) / (2 * gamma);
+        const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
+        const c = 1 / Math.sqrt(1 + t * t);
+        const sn = c * t;
+        rotateColumns(w, m, n, p, q, c, sn);
+        rotateColumns(v, n, n, p, q, c, sn);
+      }
+    }
+    if (!rotated) break;
+  }
+}
+
+/**
  * The SVD of an m x n matrix by one-sided Jacobi: a = u diag(s) vh, s
  * descending; u m x p and vh p x n with p = min(m, n), or m and n with `full`
  * (u's and vh's extra rows completed to orthonormal bases).
  */
-function svdMatrix(a: Float64Array, m: number, n: number, full: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+function svdMatrix(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps = hestenesSweeps): { u: Float64Array; s: Float64Array; vh: Float64Array } {
   const k = scaleOf(a);
   const p = Math.min(m, n);
   const [ur, vr] = full ? [m, n] : [p, p];
   if (k !== k) return { u: new Float64Array(m * ur).fill(NaN), s: new Float64Array(p).fill(NaN), vh: new Float64Array(vr * n).fill(NaN) };
-  const d = svdScaled(k === 1 ? a : a.map((x) => x / k), m, n, full);
+  const d = svdScaled(k === 1 ? a : a.map((x) => x / k), m, n, full, sweeps);
   for (let i = 0; i < d.s.length; i++) d.s[i] = d.s[i]! * k;
   return d;
 }
 
 /** svdMatrix on a matrix whose largest |element| is near 1. */
-function svdScaled(a: Float64Array, m: number, n: number, full: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps): { u: Float64Array; s: Float64Array; vh: Float64Array } {
   if (m < n) {
     // a^T = v s u^T: decompose the transpose and swap.
     const t = new Float64Array(n * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) t[j * m + i] = a[i * n + j]!;
-    const d = svdScaled(t, n, m, full);
+    const d = svdScaled(t, n, m, full, sweeps);
     const ur = full ? m : Math.min(m, n);
     const vr = full ? n : Math.min(m, n);
     // u = (d.vh)^T (m x ur), vh = (d.u)^T (vr x n)
@@ -317,32 +380,7 @@ function svdScaled(a: Float64Array, m: number, n: number, full: boolean): { u: F
   const w = a.slice();
   const v = new Float64Array(n * n);
   for (let i = 0; i < n; i++) v[i * n + i] = 1;
-  for (let sweep = 0; sweep < 100; sweep++) {
-    let rotated = false;
-    for (let p = 0; p < n - 1; p++) {
-      for (let q = p + 1; q < n; q++) {
-        let alpha = 0;
-        let beta = 0;
-        let gamma = 0;
-        for (let i = 0; i < m; i++) {
-          const x = w[i * n + p]!;
-          const y = w[i * n + q]!;
-          alpha += x * x;
-          beta += y * y;
-          gamma += x * y;
-        }
-        if (gamma === 0 || Math.abs(gamma) <= EPS * Math.sqrt(alpha) * Math.sqrt(beta)) continue;
-        rotated = true;
-        const zeta = (beta - alpha) / (2 * gamma);
-        const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
-        const c = 1 / Math.sqrt(1 + t * t);
-        const sn = c * t;
-        rotateColumns(w, m, n, p, q, c, sn);
-        rotateColumns(v, n, n, p, q, c, sn);
-      }
-    }
-    if (!rotated) break;
-  }
+  sweeps(w, v, m, n);
   const norms = Array.from({ length: n }, (_, j) => {
     let s = 0;
     for (let i = 0; i < m; i++) s = Math.hypot(s, w[i * n + j]!);
@@ -396,4 +434,5 @@ function completeColumns(q: Float64Array, m: number, cols: number, known: readon
   }
 }
 
-export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf };
+export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf, jacobiConverged };
+export type { EighSweeps, SvdSweeps };

@@ -6,10 +6,11 @@
 // into the result's block directly where it is float64 and contiguous.
 import { LU_SCRATCH, luFactor, luSolve } from 'kernels-wasm';
 import type { FamilyNode } from '../ir/node.js';
-import { contiguousStrides, sizeOf } from '../ir/shape.js';
+import { sizeOf } from '../ir/shape.js';
 import { detOf, singularMatrix, slogdetOf } from '../reference/decompositions.js';
 import { dropValue, isContiguous } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
+import { writtenInto } from './step-heap.js';
 import type { StepHeap } from './step-heap.js';
 
 const LU_OPS: ReadonlySet<string> = new Set(['solve', 'inv', 'det', 'slogdet']);
@@ -37,7 +38,7 @@ function luStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: StepHe
         if (n.op === 'det') v[i] = detOf(r);
         else v.set(r, 2 * i);
       }
-      return written(n, values, h.place(n), h);
+      return writtenInto(n, values, h.place(n), h, `linalg.${n.op} into place`);
     }
     const op = n.op === 'inv' ? 'inv' : 'solve';
     const b = inputs[1];
@@ -54,17 +55,10 @@ function luStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: StepHe
       if (factor(i).singular) throw singularMatrix(op);
       luSolve(memory, matrix(i), size, piv.ptr, x.ptr + i * size * k * 8, k);
     }
-    return x === out ? out : written(n, x, out, h);
+    return x === out ? out : writtenInto(n, x, out, h, `linalg.${n.op} into place`);
   } finally {
     for (const v of [lu, piv, scratch]) dropValue(v);
   }
-}
-
-/** `out`, the node's block, with `from` copied into it (cast to its dtype) and dropped. */
-function written(n: FamilyNode<'decomp'>, from: HeapValue, out: HeapValue, h: StepHeap): HeapValue {
-  h.copyInto({ ...from, shape: n.shape, strides: contiguousStrides(n.shape) }, out, `linalg.${n.op} into place`);
-  dropValue(from);
-  return out;
 }
 
 export { isLuStep, luStep };

@@ -1,7 +1,9 @@
 // Which steps between kernels kernels-wasm's routines run (the others go to
 // the reference evaluator): sort and argsort along an axis, the LU family
-// (solve, inv, det, slogdet), and addAt in the target's own type.
+// (solve, inv, det, slogdet), qr, eigh and svd, and addAt in the target's own
+// type.
 import type { FamilyNode, Node } from '../ir/node.js';
+import { decompStep, isDecompStep } from './decomp-step.js';
 import { isLuStep, luStep } from './lu-step.js';
 import { isScatterStep, scatterStep } from './scatter-step.js';
 import { sortStep } from './sort-step.js';
@@ -16,7 +18,11 @@ function routineFor(n: Node): RoutineStep | undefined {
     // A 0-d array has no axis to sort along: the reference says so as NumPy does.
     case 'sort': return n.shape.length > 0 ? (m, [x], h) => sortStep(m as FamilyNode<'sort'>, x!, h) : undefined;
     case 'scatter': return isScatterStep(n as FamilyNode<'scatter'>) ? (m, inputs, h) => scatterStep(m as FamilyNode<'scatter'>, inputs, h) : undefined;
-    case 'decomp': return isLuStep(n as FamilyNode<'decomp'>) ? (m, inputs, h) => luStep(m as FamilyNode<'decomp'>, inputs, h) : undefined;
+    case 'decomp': {
+      const d = n as FamilyNode<'decomp'>;
+      if (isLuStep(d)) return (m, inputs, h) => luStep(m as FamilyNode<'decomp'>, inputs, h);
+      return isDecompStep(d) ? (m, inputs, h) => decompStep(m as FamilyNode<'decomp'>, inputs, h) : undefined;
+    }
     default: return undefined;
   }
 }

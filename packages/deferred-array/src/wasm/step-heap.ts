@@ -1,9 +1,12 @@
 // What a step run by one of kernels-wasm's routines on the calling thread
-// (sort-step.ts, lu-step.ts) needs of its run: contiguous copies made by copy
-// kernels, the block its value goes to, and scratch blocks.
+// (sort-step.ts, lu-step.ts, decomp-step.ts) needs of its run: contiguous
+// copies made by copy kernels, the block its value goes to, and scratch
+// blocks.
 import type { HeapLike } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
+import { contiguousStrides } from '../ir/shape.js';
+import { dropValue } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 
 interface StepHeap {
@@ -18,4 +21,12 @@ interface StepHeap {
   temp(dtype: DType, shape: readonly number[]): HeapValue;
 }
 
+/** `out`, node n's block, with `from` (n's values, contiguous) copied into it, cast to its dtype; `from` is dropped. */
+function writtenInto(n: Node, from: HeapValue, out: HeapValue, h: StepHeap, label: string): HeapValue {
+  h.copyInto({ ...from, shape: n.shape, strides: contiguousStrides(n.shape) }, out, label);
+  dropValue(from);
+  return out;
+}
+
+export { writtenInto };
 export type { StepHeap };

@@ -1,0 +1,163 @@
+// The inner work of qr, eigh and svd (reference/decomp.ts's DecompKernels)
+// in kernels-wasm's Householder and Jacobi routines, over float64 blocks of
+// the heap: the reference's operations in its order, so the same bits. Each
+// matrix is copied into its block, worked there and copied out: copies of
+// O(mn) against work of O(mn^2) or more.
+//
+// QR is blocked: reflectors are formed a panel of PANEL columns at a time,
+// each applied at once to the rest of its panel, and the panel's reflectors
+// then to the columns right of it eight at a time, a strip staying in cache
+// while it takes them all. Each column still takes the reflectors one after
+// another in the reference's order.
+import { hestenesRow, jacobiRow, reflect } from 'kernels-wasm';
+import type { Reflectors } from 'kernels-wasm';
+import { jacobiConverged } from '../reference/decompositions.js';
+import type { EighSweeps, SvdSweeps } from '../reference/decompositions.js';
+import type { DecompKernels } from '../reference/decomp.js';
+
+/** Columns whose reflectors are formed before the columns right of them take them. */
+const PANEL = 32;
+const EPS = 2 ** -52;
+
+/** The float64 blocks the kernels work in (byte addresses), large enough for every matrix of the step. */
+interface DecompBlocks {
+  readonly memory: WebAssembly.Memory;
+  /** m x n: QR's matrix, eigh's symmetric matrix, the SVD's W transposed. */
+  readonly a: number;
+  /** QR's reflector vectors (k x m); eigh's and the SVD's V transposed (n x n). */
+  readonly b: number;
+  /** QR's taus (k). */
+  readonly c: number;
+  /** QR's Q (m x m at most). */
+  readonly d: number;
+}
+
+/**
+ * The row stride (elements) of a work block whose rows hold n: a multiple of
+ * eight (a cache line) whose count of lines is odd. Rows a power of two
+ * apart (n = 256, 512) map a column's elements to a few cache sets and
+ * evict each other; QR's strips and eigh's column copies ran 2-3x slower so.
+ */
+function strideFor(n: number): number {
+  const lines = Math.ceil(n / 8);
+  return 8 * (lines % 2 === 0 ? lines + 1 : lines);
+}
+
+/** Element counts of the blocks for m x n matrices under `op`. */
+function blockSizes(op: string, m: number, n: number): [number, number, number, number] {
+  const k = Math.min(m, n);
+  switch (op) {
+    case 'qr': return [m * strideFor(n), k * m, k, m * strideFor(m)];
+    case 'eigh': return [n * strideFor(n), n * n, 0, 0];
+    default: return [m * n, k * k, 0, 0];
+  }
+}
+
+const f64 = (memory: WebAssembly.Memory, ptr: number, length: number): Float64Array => new Float64Array(memory.buffer, ptr, length);
+
+function transposed(x: Float64Array, rows: number, cols: number, into: Float64Array): void {
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) into[j * rows + i] = x[i * cols + j]!;
+}
+
+/** Copies rows x cols values between a packed matrix and a block whose rows lie `ld` apart. */
+function intoRows(from: Float64Array, rows: number, cols: number, to: Float64Array, ld: number): void {
+  for (let i = 0; i < rows; i++) to.set(from.subarray(i * cols, (i + 1) * cols), i * ld);
+}
+function fromRows(from: Float64Array, rows: number, cols: number, ld: number): Float64Array {
+  const out = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) out.set(from.subarray(i * ld, i * ld + cols), i * cols);
+  return out;
+}
+
+/**
+ * reference qrMatrix in the blocks: R formed a panel at a time, then Q from
+ * the identity, the reflectors taken a panel at a time from the last.
+ */
+function qrIn(blocks: DecompBlocks): NonNullable<DecompKernels['qr']> {
+  const { memory } = blocks;
+  return (a, m, n, complete, wantQ = true) => {
+    const k = Math.min(m, n);
+    const ld = strideFor(n);
+    const r = f64(memory, blocks.a, m * ld);
+    const v = f64(memory, blocks.b, k * m).fill(0);
+    const taus = f64(memory, blocks.c, k);
+    intoRows(a, m, n, r, ld);
+    const by = (first: number, count: number, dir: 1 | -1): Reflectors => ({ v: blocks.b, vstride: m * 8, taus: blocks.c, first, count, dir });
+    for (let panel = 0; panel < k; panel += PANEL) {
+      const end = Math.min(panel + PANEL, k);
+      for (let j = panel; j < end; j++) {
+        taus[j] = 0;
+        let below = 0;
+        for (let i = j + 1; i < m; i++) below = Math.hypot(below, r[i * ld + j]!);
+        if (below === 0) continue;
+        const alpha = r[j * ld + j]!;
+        const norm = Math.hypot(alpha, below);
+        const beta = alpha >= 0 ? -norm : norm;
+        const scale = 1 / (alpha - beta);
+        taus[j] = (beta - alpha) / beta;
+        v[j * m + j] = 1;
+        for (let i = j + 1; i < m; i++) v[j * m + i] = r[i * ld + j]! * scale;
+        reflect(memory, blocks.a, ld, m, j + 1, end, by(j, 1, 1));
+        for (let i = j + 1; i < m; i++) r[i * ld + j] = 0;
+        r[j * ld + j] = beta;
+      }
+      reflect(memory, blocks.a, ld, m, end, n, by(panel, end - panel, 1));
+    }
+    const cols = complete ? m : k;
+    const rOut = fromRows(r, complete ? m : k, n, ld);
+    if (!wantQ) return { q: new Float64Array(0), r: rOut, cols };
+    const ldq = strideFor(cols);
+    const q = f64(memory, blocks.d, m * ldq).fill(0);
+    for (let i = 0; i < Math.min(m, cols); i++) q[i * ldq + i] = 1;
+    // H_k-1 first, down to H_0: a panel of them at a time, so that a strip meets the panel's vectors in cache.
+    for (let last = k; last > 0; last -= PANEL) {
+      const count = Math.min(PANEL, last);
+      reflect(memory, blocks.d, ldq, m, 0, cols, by(last - 1, count, -1));
+    }
+    return { q: fromRows(q, m, cols, ldq), r: rOut, cols };
+  };
+}
+
+/** reference jacobiSweeps in the blocks: s there with its rows padded, V transposed. */
+function eighSweepsIn(blocks: DecompBlocks): EighSweeps {
+  const { memory } = blocks;
+  return (s, v, n) => {
+    const ld = strideFor(n);
+    const sm = f64(memory, blocks.a, n * ld);
+    const vt = f64(memory, blocks.b, n * n);
+    intoRows(s, n, n, sm, ld);
+    transposed(v, n, n, vt);
+    for (let sweep = 0; sweep < 100; sweep++) {
+      s.set(fromRows(sm, n, n, ld));
+      if (jacobiConverged(s, n)) break;
+      for (let p = 0; p < n - 1; p++) jacobiRow(memory, blocks.a, ld, blocks.b, n, p);
+    }
+    transposed(vt, n, n, v);
+  };
+}
+
+/** reference hestenesSweeps in the blocks: W and V transposed. */
+function svdSweepsIn(blocks: DecompBlocks): SvdSweeps {
+  const { memory } = blocks;
+  return (w, v, m, n) => {
+    const wt = f64(memory, blocks.a, m * n);
+    const vt = f64(memory, blocks.b, n * n);
+    transposed(w, m, n, wt);
+    transposed(v, n, n, vt);
+    for (let sweep = 0; sweep < 100; sweep++) {
+      let rotated = false;
+      for (let p = 0; p < n - 1; p++) if (hestenesRow(memory, blocks.a, blocks.b, m, n, p, EPS)) rotated = true;
+      if (!rotated) break;
+    }
+    transposed(wt, n, m, w);
+    transposed(vt, n, n, v);
+  };
+}
+
+/** The kernels for qr, eigh or svd, working in `blocks`. */
+function decompKernels(blocks: DecompBlocks): DecompKernels {
+  return { qr: qrIn(blocks), eighSweeps: eighSweepsIn(blocks), svdSweeps: svdSweepsIn(blocks) };
+}
+
+export { decompKernels, blockSizes };
+export type { DecompBlocks };

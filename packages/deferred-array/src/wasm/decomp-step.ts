@@ -1,0 +1,53 @@
+// qr, eigh and svd by kernels-wasm's Householder and Jacobi routines
+// (decomp-kernels.ts), one matrix of the stack at a time on the calling
+// thread: the reference's algorithms (reference/decomp.ts's packedParts) with
+// their inner work in kernels, so the same bits. The matrices are read from a
+// float64 copy; the packed results are written into the result's block
+// directly where it is float64 and contiguous.
+import type { FamilyNode } from '../ir/node.js';
+import { sizeOf } from '../ir/shape.js';
+import { packedParts } from '../reference/decomp.js';
+import { blockSizes, decompKernels } from './decomp-kernels.js';
+import { dropValue, isContiguous } from './heap-value.js';
+import type { HeapValue } from './heap-value.js';
+import { writtenInto } from './step-heap.js';
+import type { StepHeap } from './step-heap.js';
+
+const KERNEL_OPS: ReadonlySet<string> = new Set(['qr', 'eigh', 'svd']);
+
+/** Whether the decomposition is one decompStep runs. */
+const isDecompStep = (n: FamilyNode<'decomp'>): boolean => KERNEL_OPS.has(n.op);
+
+function decompStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: StepHeap): HeapValue {
+  const a = inputs[0]!;
+  const m = a.shape[a.shape.length - 2] ?? 0;
+  const cols = a.shape[a.shape.length - 1] ?? 0;
+  const count = sizeOf(a.shape.slice(0, -2));
+  const total = n.shape[n.shape.length - 1] ?? 0;
+  const src = h.copy(a, 'float64', `copy of linalg.${n.op}'s matrix`);
+  const blocks = blockSizes(n.op, m, cols).map((size) => h.temp('float64', [Math.max(1, size)]));
+  const out = h.place(n);
+  const x = n.dtype === 'float64' && isContiguous(out) ? out : h.temp('float64', n.shape);
+  try {
+    // Views taken after every block is made: a memory that grows after them could leave them behind.
+    const { memory } = h.heap;
+    const kernels = decompKernels({ memory, a: blocks[0]!.ptr, b: blocks[1]!.ptr, c: blocks[2]!.ptr, d: blocks[3]!.ptr });
+    const from = new Float64Array(memory.buffer, src.ptr, count * m * cols);
+    const to = new Float64Array(memory.buffer, x.ptr, count * total);
+    for (let i = 0; i < count; i++) {
+      let at = i * total;
+      for (const part of packedParts(n, from.slice(i * m * cols, (i + 1) * m * cols), m, cols, kernels)) {
+        to.set(part, at);
+        at += part.length;
+      }
+    }
+  } catch (e) {
+    if (x !== out) dropValue(x);
+    throw e;
+  } finally {
+    for (const v of [src, ...blocks]) dropValue(v);
+  }
+  return x === out ? out : writtenInto(n, x, out, h, `linalg.${n.op} into place`);
+}
+
+export { decompStep, isDecompStep };

@@ -1,0 +1,204 @@
+// Householder reflections and Jacobi rotations against the loops written
+// plainly in JS as the reference evaluator writes them (deferred-array's
+// reference/decompositions.ts): the same bits for random matrices, column
+// ranges across the strip widths, reflectors forward and backward, zero taus,
+// Infs and NaNs.
+import fc from 'fast-check';
+import { hestenesRow, jacobiRow, reflect } from './rotations.js';
+import { testHeap } from '../lower/test-heap.js';
+
+/** Bits, every NaN alike (a computed NaN's sign is the machine's). */
+const bits = (a: Float64Array): string[] => Array.from(new BigUint64Array(a.buffer, a.byteOffset, a.length), (b, i) => (Number.isNaN(a[i]) ? 'NaN' : b.toString(16)));
+
+/** The reference's reflection of columns [c0, c1) by reflector j (rows j..m). */
+function plainReflect(r: Float64Array, n: number, m: number, c0: number, c1: number, v: Float64Array, tau: number, j: number): void {
+  if (tau === 0) return;
+  for (let c = c0; c < c1; c++) {
+    let dot = 0;
+    for (let i = j; i < m; i++) dot += v[i]! * r[i * n + c]!;
+    dot *= tau;
+    for (let i = j; i < m; i++) r[i * n + c] = r[i * n + c]! - dot * v[i]!;
+  }
+}
+
+function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q: number, c: number, s: number): void {
+  for (let k = 0; k < rows; k++) {
+    const x = a[k * cols + p]!;
+    const y = a[k * cols + q]!;
+    a[k * cols + p] = c * x - s * y;
+    a[k * cols + q] = s * x + c * y;
+  }
+}
+
+/** The reference's cyclic Jacobi rotations (p, q > p) of s, accumulated into v (not transposed). */
+function plainJacobiRow(s: Float64Array, v: Float64Array, n: number, p: number): void {
+  for (let q = p + 1; q < n; q++) {
+    const apq = s[p * n + q]!;
+    if (apq === 0) continue;
+    const app = s[p * n + p]!;
+    const aqq = s[q * n + q]!;
+    const theta = (aqq - app) / (2 * apq);
+    const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
+    const c = 1 / Math.sqrt(t * t + 1);
+    const sn = t * c;
+    rotateColumns(s, n, n, p, q, c, sn);
+    for (let k = 0; k < n; k++) {
+      const spk = s[p * n + k]!;
+      const sqk = s[q * n + k]!;
+      s[p * n + k] = c * spk - sn * sqk;
+      s[q * n + k] = sn * spk + c * sqk;
+    }
+    s[p * n + q] = 0;
+    s[q * n + p] = 0;
+    rotateColumns(v, n, n, p, q, c, sn);
+  }
+}
+
+/** The reference's one-sided Jacobi steps (p, q > p) on w (m x n), accumulated into v. */
+function plainHestenesRow(w: Float64Array, v: Float64Array, m: number, n: number, p: number, eps: number): boolean {
+  let rotated = false;
+  for (let q = p + 1; q < n; q++) {
+    // Four partial sums, element i into sum i mod 4, folded (s0 + s1) + (s2 + s3).
+    const a = [0, 0, 0, 0];
+    const b = [0, 0, 0, 0];
+    const g = [0, 0, 0, 0];
+    for (let i = 0; i < m; i++) {
+      const x = w[i * n + p]!;
+      const y = w[i * n + q]!;
+      a[i & 3] = a[i & 3]! + x * x;
+      b[i & 3] = b[i & 3]! + y * y;
+      g[i & 3] = g[i & 3]! + x * y;
+    }
+    const fold = (s: number[]): number => (s[0]! + s[1]!) + (s[2]! + s[3]!);
+    const [alpha, beta, gamma] = [fold(a), fold(b), fold(g)];
+    if (gamma === 0 || Math.abs(gamma) <= eps * Math.sqrt(alpha) * Math.sqrt(beta)) continue;
+    rotated = true;
+    const zeta = (beta - alpha) / (2 * gamma);
+    const t = Math.sign(zeta || 1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
+    const c = 1 / Math.sqrt(1 + t * t);
+    const sn = c * t;
+    rotateColumns(w, m, n, p, q, c, sn);
+    rotateColumns(v, n, n, p, q, c, sn);
+  }
+  return rotated;
+}
+
+function transpose(a: Float64Array, rows: number, cols: number): Float64Array {
+  const t = new Float64Array(rows * cols);
+  for (let i = 0; i < rows; i++) for (let j = 0; j < cols; j++) t[j * rows + i] = a[i * cols + j]!;
+  return t;
+}
+
+const element = fc.oneof(
+  { weight: 20, arbitrary: fc.double({ min: -10, max: 10, noNaN: true }) },
+  { weight: 4, arbitrary: fc.integer({ min: -2, max: 2 }) },
+  { weight: 1, arbitrary: fc.constantFrom(Infinity, -Infinity, NaN, -0) },
+);
+
+describe('reflect', () => {
+  function check(values: Float64Array, m: number, n: number, c0: number, c1: number, taus: Float64Array, first: number, count: number, dir: 1 | -1, vs: Float64Array): void {
+    const heap = testHeap();
+    const a = heap.alloc(m * n * 8);
+    const v = heap.alloc(vs.length * 8);
+    const t = heap.alloc(taus.length * 8);
+    heap.f64(a, m * n).set(values);
+    heap.f64(v, vs.length).set(vs);
+    heap.f64(t, taus.length).set(taus);
+    const want = values.slice();
+    for (let s = 0; s < count; s++) {
+      const j = first + dir * s;
+      plainReflect(want, n, m, c0, c1, vs.subarray(j * m, (j + 1) * m), taus[j]!, j);
+    }
+    reflect(heap.memory, a, n, m, c0, c1, { v, vstride: m * 8, taus: t, first, count, dir });
+    expect(bits(heap.f64(a, m * n))).toEqual(bits(want));
+  }
+
+  it.each([[1, 1], [5, 3], [9, 17], [40, 11], [33, 40], [70, 35]])('random %i x %i matrices: every column range, reflectors forward and backward', (m, n) => {
+    const k = Math.min(m, n);
+    const values = Float64Array.from({ length: m * n }, () => Math.random() * 2 - 1);
+    const vs = Float64Array.from({ length: k * m }, () => Math.random() * 2 - 1);
+    const taus = Float64Array.from({ length: k }, (_, j) => (j % 5 === 3 ? 0 : 1 + Math.random()));
+    for (const [c0, c1] of [[0, n], [1, n], [Math.floor(n / 2), n], [0, 1]] as const) {
+      check(values, m, n, c0, c1, taus, 0, k, 1, vs);
+      check(values, m, n, c0, c1, taus, k - 1, k, -1, vs);
+    }
+  });
+
+  it('zeros, repeats, Infs and NaNs in the matrix and the vectors; a zero tau leaves Infs alone', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 21 }), fc.array(element, { minLength: 12 * 21 + 12 * 12 + 12, maxLength: 12 * 21 + 12 * 12 + 12 }), (m, n, e) => {
+      const k = Math.min(m, n);
+      const values = Float64Array.from(e.slice(0, m * n));
+      const vs = Float64Array.from(e.slice(12 * 21, 12 * 21 + k * m));
+      const taus = Float64Array.from(e.slice(12 * 21 + 144, 12 * 21 + 144 + k), (x) => (Math.abs(x) < 1 ? 0 : x));
+      check(values, m, n, 0, n, taus, 0, k, 1, vs);
+    }), { numRuns: 300 });
+  });
+});
+
+describe('jacobiRow', () => {
+  function check(values: Float64Array, n: number, sweeps: number, ld = 0): void {
+    const heap = testHeap();
+    const s = heap.alloc(n * (n + ld) * 8);
+    const vt = heap.alloc(n * n * 8);
+    const sym = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) sym[i * n + j] = sym[j * n + i] = values[i * n + j]!;
+    const v = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) v[i * n + i] = 1;
+    for (let i = 0; i < n; i++) heap.f64(s + i * (n + ld) * 8, n).set(sym.subarray(i * n, (i + 1) * n));
+    heap.f64(vt, n * n).set(v);
+    for (let sweep = 0; sweep < sweeps; sweep++) {
+      for (let p = 0; p < n - 1; p++) {
+        plainJacobiRow(sym, v, n, p);
+        jacobiRow(heap.memory, s, n + ld, vt, n, p);
+      }
+    }
+    const got = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) got.set(heap.f64(s + i * (n + ld) * 8, n), i * n);
+    expect(bits(got)).toEqual(bits(sym));
+    expect(bits(transpose(heap.f64(vt, n * n), n, n))).toEqual(bits(v));
+  }
+
+  it.each([1, 2, 3, 4, 7, 16, 33])('random symmetric matrices of order %i, three sweeps, rows packed and padded', (n) => {
+    check(Float64Array.from({ length: n * n }, () => Math.random() * 2 - 1), n, 3);
+    check(Float64Array.from({ length: n * n }, () => Math.random() * 2 - 1), n, 3, 5);
+  });
+
+  it('matrices with zeros, repeated and tiny entries', () => {
+    const entry = fc.oneof(fc.constantFrom(0, -0, 1, -1, 0.5, 1e-300, -1e-300), fc.double({ min: -1, max: 1, noNaN: true }));
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 81, maxLength: 81 }), (n, e) => {
+      check(Float64Array.from(e.slice(0, n * n)), n, 2);
+    }), { numRuns: 200 });
+  });
+});
+
+describe('hestenesRow', () => {
+  function check(values: Float64Array, m: number, n: number, sweeps: number): void {
+    const heap = testHeap();
+    const wt = heap.alloc(m * n * 8);
+    const vt = heap.alloc(n * n * 8);
+    const w = values.slice();
+    const v = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) v[i * n + i] = 1;
+    heap.f64(wt, m * n).set(transpose(w, m, n));
+    heap.f64(vt, n * n).set(v);
+    const eps = 2 ** -52;
+    for (let sweep = 0; sweep < sweeps; sweep++) {
+      for (let p = 0; p < n - 1; p++) {
+        expect(hestenesRow(heap.memory, wt, vt, m, n, p, eps)).toBe(plainHestenesRow(w, v, m, n, p, eps));
+      }
+    }
+    expect(bits(transpose(heap.f64(wt, m * n), n, m))).toEqual(bits(w));
+    expect(bits(transpose(heap.f64(vt, n * n), n, n))).toEqual(bits(v));
+  }
+
+  it.each([[1, 1], [2, 2], [5, 3], [9, 9], [17, 4], [40, 33]])('random %i x %i matrices, three sweeps', (m, n) => {
+    check(Float64Array.from({ length: m * n }, () => Math.random() * 2 - 1), m, n, 3);
+  });
+
+  it('matrices with zeros, repeated and tiny entries, orthogonal columns', () => {
+    const entry = fc.oneof(fc.constantFrom(0, -0, 1, -1, 0.5, 1e-300), fc.double({ min: -1, max: 1, noNaN: true }));
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 81, maxLength: 81 }), (m, n, e) => {
+      check(Float64Array.from(e.slice(0, m * n)), Math.max(m, n), Math.min(m, n), 2);
+    }), { numRuns: 200 });
+  });
+});
