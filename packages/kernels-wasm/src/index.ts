@@ -55,5 +55,7 @@ export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
 export type { LuFactors } from './routines/lu.js';
 export { addAt, firstIndexOutside } from './routines/scatter.js';
 export type { AddAtType } from './routines/scatter.js';
-export { reflect, jacobiRow, hestenesRow } from './routines/rotations.js';
+export { reflect, hestenesRow } from './routines/rotations.js';
+export { tredApply, tredUpdate, tredAccumulate, qlRotations } from './routines/tridiagonal.js';
+export type { TridiagonalWork } from './routines/tridiagonal.js';
 export type { Reflectors } from './routines/rotations.js';

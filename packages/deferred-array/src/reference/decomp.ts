@@ -8,7 +8,7 @@ import type { Dense } from '../core/dense.js';
 import type { NumberArray } from '../ir/dtypes.js';
 import { packedSizes } from '../ir/build-decomp.js';
 import { choleskyMatrix, detMatrix, eighMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix, svdMatrix } from './decompositions.js';
-import type { EighSweeps, SvdSweeps } from './decompositions.js';
+import type { EighSolver, SvdSweeps } from './decompositions.js';
 
 /**
  * The inner work of qr, eigh and svd, where a backend makes the reference's
@@ -16,7 +16,7 @@ import type { EighSweeps, SvdSweeps } from './decompositions.js';
  */
 interface DecompKernels {
   readonly qr?: typeof qrMatrix;
-  readonly eighSweeps?: EighSweeps;
+  readonly eigh?: EighSolver;
   readonly svdSweeps?: SvdSweeps;
 }
 
@@ -68,7 +68,7 @@ function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n
       return attrs.mode === 'r' ? [r] : [q, r];
     }
     case 'eigh': {
-      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false, kernels.eighSweeps);
+      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false, kernels.eigh);
       return [w, v];
     }
     case 'svd': {

@@ -1,11 +1,12 @@
 // The matrix decompositions behind da.linalg, on one row-major float64
 // matrix at a time: LU with partial pivoting (solve, inv, det, slogdet),
-// Cholesky, Householder QR, the symmetric eigenproblem by cyclic Jacobi
-// rotations and the SVD by one-sided (Hestenes) Jacobi. Jacobi methods are
-// chosen for their accuracy (small relative errors in every eigenvalue and
-// singular value) over speed; LAPACK's blocked algorithms are what NumPy
-// calls, so results agree to rounding, not to the bit.
+// Cholesky, Householder QR, the symmetric eigenproblem by tridiagonal
+// reduction and QL (eigh.ts) and the SVD by one-sided (Hestenes) Jacobi,
+// chosen for its accuracy (small relative errors in every singular value)
+// over speed. LAPACK's blocked algorithms are what NumPy calls, so results
+// agree to rounding, not to the bit.
 import { LinAlgError as LinAlgFailure } from '../ir/errors.js';
+import { plainEighWork, symmetricEigen } from './eigh.js';
 
 /** An LU factorisation in place: a holds L (unit diagonal, below) and U; piv the row swaps; sign their parity. */
 interface Lu {
@@ -229,58 +230,25 @@ function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q
 }
 
 /**
- * Turns the exactly symmetric n x n matrix s diagonal in place, accumulating
- * the rotations into v (n x n): the cyclic Jacobi sweeps, or the wasm
- * backend's kernels making the same operations.
+ * The eigenvalues (ascending) and eigenvectors (the columns of v, n x n
+ * row-major) of the symmetric n x n matrix s (both triangles filled): the
+ * plain symmetricEigen, or the wasm backend's kernels making its operations.
  */
-type EighSweeps = (s: Float64Array, v: Float64Array, n: number) => void;
+type EighSolver = (s: Float64Array, n: number) => { readonly d: Float64Array; readonly v: Float64Array };
 
-/** Whether s's off-diagonal part is small enough against its diagonal to stop the sweeps. */
-function jacobiConverged(s: Float64Array, n: number): boolean {
-  let off = 0;
-  let diag = 0;
-  for (let i = 0; i < n; i++) {
-    diag += s[i * n + i]! * s[i * n + i]!;
-    for (let j = i + 1; j < n; j++) off += s[i * n + j]! * s[i * n + j]!;
-  }
-  return !(off > EPS * EPS * diag * 1e-4) || off === 0;
-}
-
-/** Cyclic Jacobi sweeps, each rotation (p, q) zeroing s[p, q], until jacobiConverged (at most 100). */
-function jacobiSweeps(s: Float64Array, v: Float64Array, n: number): void {
-  for (let sweep = 0; sweep < 100; sweep++) {
-    if (jacobiConverged(s, n)) break;
-    for (let p = 0; p < n - 1; p++) {
-      for (let q = p + 1; q < n; q++) {
-        const apq = s[p * n + q]!;
-        if (apq === 0) continue;
-        const app = s[p * n + p]!;
-        const aqq = s[q * n + q]!;
-        const theta = (aqq - app) / (2 * apq);
-        const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-        const c = 1 / Math.sqrt(t * t + 1);
-        const sn = t * c;
-        rotateColumns(s, n, n, p, q, c, sn);
-        for (let k = 0; k < n; k++) {
-          const spk = s[p * n + k]!;
-          const sqk = s[q * n + k]!;
-          s[p * n + k] = c * spk - sn * sqk;
-          s[q * n + k] = sn * spk + c * sqk;
-        }
-        s[p * n + q] = 0;
-        s[q * n + p] = 0;
-        rotateColumns(v, n, n, p, q, c, sn);
-      }
-    }
-  }
+function plainEigh(s: Float64Array, n: number): { d: Float64Array; v: Float64Array } {
+  const w = plainEighWork(s, n);
+  symmetricEigen(w, n);
+  return { d: w.d, v: w.v };
 }
 
 /**
  * The symmetric eigenproblem from one triangle of a (lower, or upper with
- * `upper`), by cyclic Jacobi rotations: eigenvalues ascending, eigenvectors
- * as the columns of v (n x n).
+ * `upper`): eigenvalues ascending, eigenvectors as the columns of v (n x n).
+ * The matrix is first divided by the power of two nearest below its largest
+ * element (exact), and the eigenvalues multiplied back.
  */
-function eighMatrix(a: Float64Array, n: number, upper: boolean, sweeps: EighSweeps = jacobiSweeps): { w: Float64Array; v: Float64Array } {
+function eighMatrix(a: Float64Array, n: number, upper: boolean, solve: EighSolver = plainEigh): { w: Float64Array; v: Float64Array } {
   const k = scaleOf(a);
   if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
   const s = new Float64Array(n * n);
@@ -291,14 +259,8 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean, sweeps: EighSwee
       s[j * n + i] = e;
     }
   }
-  const v = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) v[i * n + i] = 1;
-  sweeps(s, v, n);
-  const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => s[x * n + x]! - s[y * n + y]!);
-  const w = Float64Array.from(order, (i) => s[i * n + i]! * k);
-  const vs = new Float64Array(n * n);
-  order.forEach((from, to) => { for (let k = 0; k < n; k++) vs[k * n + to] = v[k * n + from]!; });
-  return { w, v: vs };
+  const { d, v } = solve(s, n);
+  return { w: Float64Array.from(d, (x) => x * k), v: Float64Array.from(v) };
 }
 
 /**
@@ -434,5 +396,5 @@ function completeColumns(q: Float64Array, m: number, cols: number, known: readon
   }
 }
 
-export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf, jacobiConverged };
-export type { EighSweeps, SvdSweeps };
+export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf };
+export type { EighSolver, SvdSweeps };

@@ -1,5 +1,5 @@
 // The inner work of qr, eigh and svd (reference/decomp.ts's DecompKernels)
-// in kernels-wasm's Householder and Jacobi routines, over float64 blocks of
+// in kernels-wasm's Householder, tridiagonal and Jacobi routines, over float64 blocks of
 // the heap: the reference's operations in its order, so the same bits. Each
 // matrix is copied into its block, worked there and copied out: copies of
 // O(mn) against work of O(mn^2) or more.
@@ -9,10 +9,11 @@
 // then to the columns right of it eight at a time, a strip staying in cache
 // while it takes them all. Each column still takes the reflectors one after
 // another in the reference's order.
-import { hestenesRow, jacobiRow, reflect } from 'kernels-wasm';
-import type { Reflectors } from 'kernels-wasm';
-import { jacobiConverged } from '../reference/decompositions.js';
-import type { EighSweeps, SvdSweeps } from '../reference/decompositions.js';
+import { hestenesRow, qlRotations, reflect, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
+import type { Reflectors, TridiagonalWork } from 'kernels-wasm';
+import type { EighSolver, SvdSweeps } from '../reference/decompositions.js';
+import { symmetricEigen } from '../reference/eigh.js';
+import type { EighWork } from '../reference/eigh.js';
 import type { DecompKernels } from '../reference/decomp.js';
 
 /** Columns whose reflectors are formed before the columns right of them take them. */
@@ -22,13 +23,13 @@ const EPS = 2 ** -52;
 /** The float64 blocks the kernels work in (byte addresses), large enough for every matrix of the step. */
 interface DecompBlocks {
   readonly memory: WebAssembly.Memory;
-  /** m x n: QR's matrix, eigh's symmetric matrix, the SVD's W transposed. */
+  /** m x n: QR's matrix, eigh's V transposed, the SVD's W transposed. */
   readonly a: number;
-  /** QR's reflector vectors (k x m); eigh's and the SVD's V transposed (n x n). */
+  /** QR's reflector vectors (k x m); eigh's rotations of a QL sweep (2n); the SVD's V transposed (n x n). */
   readonly b: number;
-  /** QR's taus (k). */
+  /** QR's taus (k); eigh's d (n). */
   readonly c: number;
-  /** QR's Q (m x m at most). */
+  /** QR's Q (m x m at most); eigh's e (n). */
   readonly d: number;
 }
 
@@ -48,7 +49,7 @@ function blockSizes(op: string, m: number, n: number): [number, number, number, 
   const k = Math.min(m, n);
   switch (op) {
     case 'qr': return [m * strideFor(n), k * m, k, m * strideFor(m)];
-    case 'eigh': return [n * strideFor(n), n * n, 0, 0];
+    case 'eigh': return [n * strideFor(n), 2 * n, n, n];
     default: return [m * n, k * k, 0, 0];
   }
 }
@@ -118,21 +119,39 @@ function qrIn(blocks: DecompBlocks): NonNullable<DecompKernels['qr']> {
   };
 }
 
-/** reference jacobiSweeps in the blocks: s there with its rows padded, V transposed. */
-function eighSweepsIn(blocks: DecompBlocks): EighSweeps {
+/** reference/eigh.ts's symmetricEigen with its loops in kernels, over W = V transposed (rows padded), d and e in the blocks. */
+function eighIn(blocks: DecompBlocks): EighSolver {
   const { memory } = blocks;
-  return (s, v, n) => {
+  return (s, n) => {
     const ld = strideFor(n);
-    const sm = f64(memory, blocks.a, n * ld);
-    const vt = f64(memory, blocks.b, n * n);
-    intoRows(s, n, n, sm, ld);
-    transposed(v, n, n, vt);
-    for (let sweep = 0; sweep < 100; sweep++) {
-      s.set(fromRows(sm, n, n, ld));
-      if (jacobiConverged(s, n)) break;
-      for (let p = 0; p < n - 1; p++) jacobiRow(memory, blocks.a, ld, blocks.b, n, p);
-    }
-    transposed(vt, n, n, v);
+    const t: TridiagonalWork = { memory, w: blocks.a, ld, n, d: blocks.c, e: blocks.d };
+    const w = f64(memory, blocks.a, n * ld);
+    const d = f64(memory, blocks.c, n).fill(0);
+    const e = f64(memory, blocks.d, n).fill(0);
+    const rotations = f64(memory, blocks.b, 2 * n);
+    // s is symmetric: W = s^T = s.
+    intoRows(s, n, n, w, ld);
+    const work: EighWork = {
+      d, e,
+      get: (r, c) => w[c * ld + r]!,
+      set: (r, c, x) => { w[c * ld + r] = x; },
+      apply: (i) => tredApply(t, i),
+      update: (i) => tredUpdate(t, i),
+      accumulate: (i, h) => tredAccumulate(t, i, h),
+      rotate: (l, m, cs) => {
+        rotations.set(cs.subarray(0, 2 * (m - l)));
+        qlRotations(t, l, m, blocks.b);
+      },
+      swap: (i, k) => {
+        const row = w.slice(i * ld, i * ld + n);
+        w.copyWithin(i * ld, k * ld, k * ld + n);
+        w.set(row, k * ld);
+      },
+    };
+    symmetricEigen(work, n);
+    const v = new Float64Array(n * n);
+    transposed(fromRows(w, n, n, ld), n, n, v);
+    return { d: d.slice(), v };
   };
 }
 
@@ -156,7 +175,7 @@ function svdSweepsIn(blocks: DecompBlocks): SvdSweeps {
 
 /** The kernels for qr, eigh or svd, working in `blocks`. */
 function decompKernels(blocks: DecompBlocks): DecompKernels {
-  return { qr: qrIn(blocks), eighSweeps: eighSweepsIn(blocks), svdSweeps: svdSweepsIn(blocks) };
+  return { qr: qrIn(blocks), eigh: eighIn(blocks), svdSweeps: svdSweepsIn(blocks) };
 }
 
 export { decompKernels, blockSizes };

@@ -1,8 +1,9 @@
-// qr, eigh and svd by kernels-wasm's Householder and Jacobi routines give the
-// reference evaluator's bits (NaNs alike): random stacks of square, tall and
-// wide matrices around the lane and strip widths and across QR's panels of
-// 32 columns, every mode, float32 and integer operands, Infs and NaNs, and
-// orders whose rows lie a power of two apart.
+// qr, eigh and svd by kernels-wasm's Householder, tridiagonal and Jacobi
+// routines give the reference evaluator's bits (NaNs alike): random stacks of
+// square, tall and wide matrices around the lane and strip widths, across
+// QR's panels of 32 columns and eigh's chunks of 128, every mode, float32 and
+// integer operands, Infs and NaNs, and orders whose rows lie a power of two
+// apart.
 import fc from 'fast-check';
 import * as da from '../index.js';
 
@@ -79,7 +80,7 @@ describe('the QR, eigh and SVD steps', () => {
     ), { numRuns: 120 });
   });
 
-  test.each([[33, 33], [70, 40], [40, 70], [64, 64], [65, 97]])('%i x %i: across panels and strips, rows a power of two apart', (m, n) => {
+  test.each([[33, 33], [70, 40], [40, 70], [64, 64], [65, 97], [130, 20]])('%i x %i: across panels, strips and chunks, rows a power of two apart', (m, n) => {
     // Made here, not by da.random: its draws on the two backends agree only within ulps.
     const a = da.wrap(seeded(m * n, m)).reshape([m, n]);
     for (const make of forms(a)) {

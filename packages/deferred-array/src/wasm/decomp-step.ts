@@ -1,5 +1,5 @@
-// qr, eigh and svd by kernels-wasm's Householder and Jacobi routines
-// (decomp-kernels.ts), one matrix of the stack at a time on the calling
+// qr, eigh and svd by kernels-wasm's Householder, tridiagonal and Jacobi
+// routines (decomp-kernels.ts), one matrix of the stack at a time on the calling
 // thread: the reference's algorithms (reference/decomp.ts's packedParts) with
 // their inner work in kernels, so the same bits. The matrices are read from a
 // float64 copy; the packed results are written into the result's block

@@ -1,10 +1,9 @@
-// Jacobi rotations over row-major float64 matrices in the heap: the inner
-// loops of the reference evaluator's symmetric eigensolver (cyclic Jacobi)
-// and SVD (one-sided Jacobi) in deferred-array's reference/decompositions.ts,
-// operation for operation, so the bits are the same. The reference turns
-// columns, which lie a row apart in memory; here every turned column is a
-// row (the caller keeps V, and the SVD's W, transposed), so a rotation runs
-// two lanes at a time over contiguous memory. No fused multiply-add: each
+// One-sided Jacobi rotations over row-major float64 matrices in the heap: the
+// inner loops of the reference evaluator's SVD (Hestenes) in deferred-array's
+// reference/decompositions.ts, operation for operation, so the bits are the
+// same. The reference turns columns, which lie a row apart in memory; here
+// every turned column is a row (the caller keeps W and V transposed), so a
+// rotation runs in lanes over contiguous memory. No fused multiply-add: each
 // lane rounds its product and its sum as the scalar code does.
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
@@ -83,94 +82,6 @@ function rotationFrom(f: FunctionBuilder, x: Local, t: Local, c: Local, s: Local
   f.op('f64.add').op('f64.div').op('local.set', t);
   f.op('f64.const', 1).op('local.get', t).op('local.get', t).op('f64.mul').op('f64.const', 1).op('f64.add').op('f64.sqrt').op('f64.div').op('local.set', c);
   f.op('local.get', t).op('local.get', c).op('f64.mul').op('local.set', s);
-}
-
-/**
- * jacobi_rotate(sm, ld, vt, n, p, q): the reference's rotation (p, q) of the
- * symmetric n x n matrix sm, and of the eigenvector matrix V, held here as
- * its transpose vt. The reference turns sm's columns p and q, then its rows;
- * sm stays exactly symmetric, so for k outside {p, q} the turned column
- * entries are the turned row entries, bit for bit: the rows are turned in
- * lanes and copied into the columns, and the four entries where rows and
- * columns cross are made as the reference makes them.
- */
-function emitJacobiRotate(m: ModuleBuilder, rotate: number): number {
-  const [index, f] = m.func('jacobi_rotate', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], [], false);
-  const [sm, ld, vt, n, p, q] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
-  const [rowP, rowQ, k, colAt, rowBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const f64 = (): Local => f.local('f64');
-  const [app, apq, aqp, aqq, theta, t, c, s, pp, pq, qp, qq] = [f64(), f64(), f64(), f64(), f64(), f64(), f64(), f64(), f64(), f64(), f64(), f64()];
-  f.block();
-  at(f, sm, p, ld, q);
-  f.mem('f64.load').op('local.tee', apq).op('f64.const', 0).op('f64.eq').op('br_if', 0);
-  at(f, sm, p, ld, p);
-  f.mem('f64.load').op('local.set', app);
-  at(f, sm, q, ld, q);
-  f.mem('f64.load').op('local.set', aqq);
-  at(f, sm, q, ld, p);
-  f.mem('f64.load').op('local.set', aqp);
-  // theta = (aqq - app) / (2 apq)
-  f.op('local.get', aqq).op('local.get', app).op('f64.sub').op('f64.const', 2).op('local.get', apq).op('f64.mul').op('f64.div').op('local.set', theta);
-  rotationFrom(f, theta, t, c, s);
-  const turn = (x: Local, y: Local, first: boolean): void => {
-    // first: c x - s y; else s x + c y
-    if (first) f.op('local.get', c).op('local.get', x).op('f64.mul').op('local.get', s).op('local.get', y).op('f64.mul').op('f64.sub');
-    else f.op('local.get', s).op('local.get', x).op('f64.mul').op('local.get', c).op('local.get', y).op('f64.mul').op('f64.add');
-  };
-  // The columns' turn of the four crossing entries (rows p and q), then the rows' turn of those.
-  turn(app, apq, true); f.op('local.set', pp);
-  turn(app, apq, false); f.op('local.set', pq);
-  turn(aqp, aqq, true); f.op('local.set', qp);
-  turn(aqp, aqq, false); f.op('local.set', qq);
-  turn(pp, qp, true); f.op('local.set', app);
-  turn(pq, qq, false); f.op('local.set', aqq);
-  at(f, sm, p, ld, ZERO);
-  f.op('local.set', rowP);
-  at(f, sm, q, ld, ZERO);
-  f.op('local.set', rowQ);
-  f.op('local.get', rowP).op('local.get', rowQ).op('local.get', n).op('local.get', c).op('local.get', s).op('call', rotate);
-  // Column p and q of row k from rows p and q.
-  f.op('local.get', ld).op('i32.const', 3).op('i32.shl').op('local.set', rowBytes);
-  f.op('local.get', sm).op('local.set', colAt);
-  forUp(f, k, ZERO, n, () => {
-    f.op('local.get', colAt).op('local.get', p).op('i32.const', 3).op('i32.shl').op('i32.add');
-    f.op('local.get', rowP).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load').mem('f64.store');
-    f.op('local.get', colAt).op('local.get', q).op('i32.const', 3).op('i32.shl').op('i32.add');
-    f.op('local.get', rowQ).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add').mem('f64.load').mem('f64.store');
-    f.op('local.get', colAt).op('local.get', rowBytes).op('i32.add').op('local.set', colAt);
-  });
-  const put = (row: Local, col: Local, value: Local | 0): void => {
-    at(f, sm, row, ld, col);
-    if (value === 0) f.op('f64.const', 0);
-    else f.op('local.get', value);
-    f.mem('f64.store');
-  };
-  put(p, p, app);
-  put(q, q, aqq);
-  put(p, q, 0);
-  put(q, p, 0);
-  at(f, vt, p, n, ZERO);
-  at(f, vt, q, n, ZERO);
-  f.op('local.get', n).op('local.get', c).op('local.get', s).op('call', rotate);
-  f.end();
-  return index;
-}
-
-/**
- * jacobi_row(sm, ld, vt, n, p): the reference's rotations (p, q) for q = p +
- * 1 .. n - 1, in order (one call a row of the cyclic sweep, so V8 moves the
- * rotation to its optimised tier between calls). sm's rows lie ld elements
- * apart: a row length that is not a multiple of a large power of two keeps
- * the column copies from landing in one cache set.
- */
-function emitJacobiRow(m: ModuleBuilder, rotation: number): void {
-  const [, f] = m.func('jacobi_row', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
-  const [sm, ld, vt, n, p] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
-  const [q, from] = [f.local('i32'), f.local('i32')];
-  f.op('local.get', p).op('i32.const', 1).op('i32.add').op('local.set', from);
-  forUp(f, q, from, n, () => {
-    f.op('local.get', sm).op('local.get', ld).op('local.get', vt).op('local.get', n).op('local.get', p).op('local.get', q).op('call', rotation);
-  });
 }
 
 /**
@@ -278,10 +189,8 @@ function emitHestenesRow(m: ModuleBuilder, pair: number): void {
 /** The Jacobi module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildJacobiModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
-  const rotate = emitRotateRows(m);
-  emitJacobiRow(m, emitJacobiRotate(m, rotate));
-  emitHestenesRow(m, emitHestenesPair(m, rotate));
+  emitHestenesRow(m, emitHestenesPair(m, emitRotateRows(m)));
   return m.toBytes();
 }
 
-export { buildJacobiModule };
+export { buildJacobiModule, emitRotateRows };

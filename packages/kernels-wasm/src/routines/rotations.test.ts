@@ -1,10 +1,13 @@
-// Householder reflections and Jacobi rotations against the loops written
-// plainly in JS as the reference evaluator writes them (deferred-array's
-// reference/decompositions.ts): the same bits for random matrices, column
-// ranges across the strip widths, reflectors forward and backward, zero taus,
-// Infs and NaNs.
+// Householder reflections, one-sided Jacobi rotations and the tridiagonal
+// eigensolver's loops against the loops written plainly in JS as the
+// reference evaluator writes them (deferred-array's reference/decompositions.ts
+// and reference/eigh.ts): the same bits for random matrices, column ranges
+// across the strip widths, reflectors forward and backward, zero taus, padded
+// rows, Infs and NaNs.
 import fc from 'fast-check';
-import { hestenesRow, jacobiRow, reflect } from './rotations.js';
+import { hestenesRow, reflect } from './rotations.js';
+import { qlRotations, tredAccumulate, tredApply, tredUpdate } from './tridiagonal.js';
+import type { TridiagonalWork } from './tridiagonal.js';
 import { testHeap } from '../lower/test-heap.js';
 
 /** Bits, every NaN alike (a computed NaN's sign is the machine's). */
@@ -27,30 +30,6 @@ function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q
     const y = a[k * cols + q]!;
     a[k * cols + p] = c * x - s * y;
     a[k * cols + q] = s * x + c * y;
-  }
-}
-
-/** The reference's cyclic Jacobi rotations (p, q > p) of s, accumulated into v (not transposed). */
-function plainJacobiRow(s: Float64Array, v: Float64Array, n: number, p: number): void {
-  for (let q = p + 1; q < n; q++) {
-    const apq = s[p * n + q]!;
-    if (apq === 0) continue;
-    const app = s[p * n + p]!;
-    const aqq = s[q * n + q]!;
-    const theta = (aqq - app) / (2 * apq);
-    const t = Math.sign(theta || 1) / (Math.abs(theta) + Math.sqrt(theta * theta + 1));
-    const c = 1 / Math.sqrt(t * t + 1);
-    const sn = t * c;
-    rotateColumns(s, n, n, p, q, c, sn);
-    for (let k = 0; k < n; k++) {
-      const spk = s[p * n + k]!;
-      const sqk = s[q * n + k]!;
-      s[p * n + k] = c * spk - sn * sqk;
-      s[q * n + k] = sn * spk + c * sqk;
-    }
-    s[p * n + q] = 0;
-    s[q * n + p] = 0;
-    rotateColumns(v, n, n, p, q, c, sn);
   }
 }
 
@@ -135,39 +114,102 @@ describe('reflect', () => {
   });
 });
 
-describe('jacobiRow', () => {
-  function check(values: Float64Array, n: number, sweeps: number, ld = 0): void {
-    const heap = testHeap();
-    const s = heap.alloc(n * (n + ld) * 8);
-    const vt = heap.alloc(n * n * 8);
-    const sym = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) sym[i * n + j] = sym[j * n + i] = values[i * n + j]!;
-    const v = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) v[i * n + i] = 1;
-    for (let i = 0; i < n; i++) heap.f64(s + i * (n + ld) * 8, n).set(sym.subarray(i * n, (i + 1) * n));
-    heap.f64(vt, n * n).set(v);
-    for (let sweep = 0; sweep < sweeps; sweep++) {
-      for (let p = 0; p < n - 1; p++) {
-        plainJacobiRow(sym, v, n, p);
-        jacobiRow(heap.memory, s, n + ld, vt, n, p);
+describe('the tridiagonal eigensolver loops', () => {
+  /** The loops as reference/eigh.ts's plainEighWork writes them, over V (row-major). */
+  const plain = {
+    apply(v: Float64Array, n: number, d: Float64Array, e: Float64Array, i: number): void {
+      for (let j = 0; j < i; j++) {
+        const f = d[j]!;
+        v[j * n + i] = f;
+        const g = e[j]! + v[j * n + j]! * f;
+        for (let k = j + 1; k < i; k++) e[k] = e[k]! + v[k * n + j]! * f;
+        e[j] = g + dot4(j + 1, i, (k) => v[k * n + j]! * d[k]!);
       }
-    }
-    const got = new Float64Array(n * n);
-    for (let i = 0; i < n; i++) got.set(heap.f64(s + i * (n + ld) * 8, n), i * n);
-    expect(bits(got)).toEqual(bits(sym));
-    expect(bits(transpose(heap.f64(vt, n * n), n, n))).toEqual(bits(v));
+    },
+    update(v: Float64Array, n: number, d: Float64Array, e: Float64Array, i: number): void {
+      for (let j = 0; j < i; j++) {
+        const f = d[j]!;
+        const g = e[j]!;
+        for (let k = j; k <= i - 1; k++) v[k * n + j] = v[k * n + j]! - (f * e[k]! + g * d[k]!);
+        d[j] = v[(i - 1) * n + j]!;
+        v[i * n + j] = 0;
+      }
+    },
+    accumulate(v: Float64Array, n: number, d: Float64Array, i: number, h: number): void {
+      for (let k = 0; k <= i; k++) d[k] = v[k * n + i + 1]! / h;
+      for (let j = 0; j <= i; j++) {
+        const g = dot4(0, i + 1, (k) => v[k * n + i + 1]! * v[k * n + j]!);
+        for (let k = 0; k <= i; k++) v[k * n + j] = v[k * n + j]! - g * d[k]!;
+      }
+    },
+    rotate(v: Float64Array, n: number, l: number, m: number, cs: Float64Array): void {
+      for (let i = m - 1; i >= l; i--) {
+        const [c, s] = [cs[2 * (m - 1 - i)]!, cs[2 * (m - 1 - i) + 1]!];
+        for (let k = 0; k < n; k++) {
+          const y = v[k * n + i + 1]!;
+          v[k * n + i + 1] = s * v[k * n + i]! + c * y;
+          v[k * n + i] = c * v[k * n + i]! - s * y;
+        }
+      }
+    },
+  };
+
+  /** Four partial sums, term k in sum (k - from) mod 4, folded (s0 + s1) + (s2 + s3). */
+  function dot4(from: number, to: number, term: (k: number) => number): number {
+    const s = [0, 0, 0, 0];
+    for (let k = from; k < to; k++) s[(k - from) & 3] = s[(k - from) & 3]! + term(k);
+    return (s[0]! + s[1]!) + (s[2]! + s[3]!);
   }
 
-  it.each([1, 2, 3, 4, 7, 16, 33])('random symmetric matrices of order %i, three sweeps, rows packed and padded', (n) => {
-    check(Float64Array.from({ length: n * n }, () => Math.random() * 2 - 1), n, 3);
-    check(Float64Array.from({ length: n * n }, () => Math.random() * 2 - 1), n, 3, 5);
+  function check(n: number, ld: number, values: Float64Array, step: (t: TridiagonalWork, v: Float64Array, d: Float64Array, e: Float64Array, cs: number) => void): void {
+    const heap = testHeap();
+    const cs = heap.alloc(2 * n * 8);
+    const t: TridiagonalWork = { memory: heap.memory, w: heap.alloc(n * ld * 8), ld, n, d: heap.alloc(n * 8), e: heap.alloc(n * 8) };
+    const v = values.slice(0, n * n);
+    const d = values.slice(n * n, n * n + n);
+    const e = values.slice(n * n + n, n * n + 2 * n);
+    const wt = transpose(v, n, n);
+    for (let r = 0; r < n; r++) heap.f64(t.w + r * ld * 8, n).set(wt.subarray(r * n, (r + 1) * n));
+    heap.f64(t.d, n).set(d);
+    heap.f64(t.e, n).set(e);
+    step(t, v, d, e, cs);
+    const got = new Float64Array(n * n);
+    for (let r = 0; r < n; r++) got.set(heap.f64(t.w + r * ld * 8, n), r * n);
+    expect(bits(transpose(got, n, n))).toEqual(bits(v));
+    expect(bits(heap.f64(t.d, n))).toEqual(bits(d));
+    expect(bits(heap.f64(t.e, n))).toEqual(bits(e));
+  }
+
+  it('each loop at every row of random matrices of orders around the lane and chunk widths, rows packed and padded', () => {
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 9, 13, 130, 131]) {
+      for (const ld of [n, n + 3]) {
+        const values = Float64Array.from({ length: n * n + 2 * n }, () => Math.random() * 2 - 1);
+        const rows = n > 20 ? [0, 1, 2, 3, 4, 5, 63, n - 2, n - 1] : [...Array(n).keys()];
+        for (const i of rows) {
+          check(n, ld, values, (t, v, d, e) => { plain.apply(v, n, d, e, i); tredApply(t, i); });
+          check(n, ld, values, (t, v, d, e) => { plain.update(v, n, d, e, i); tredUpdate(t, i); });
+          if (i < n - 1) check(n, ld, values, (t, v, d) => { plain.accumulate(v, n, d, i, 0.75); tredAccumulate(t, i, 0.75); });
+        }
+        for (const [l, m] of [[0, n - 1], [Math.floor(n / 3), n - 1], [0, Math.min(1, n - 1)]] as const) {
+          const cs = Float64Array.from({ length: 2 * n }, () => Math.random() * 2 - 1);
+          check(n, ld, values, (t, v, _d, _e, at) => {
+            new Float64Array(t.memory.buffer, at, 2 * n).set(cs);
+            plain.rotate(v, n, l, m, cs);
+            qlRotations(t, l, m, at);
+          });
+        }
+      }
+    }
   });
 
-  it('matrices with zeros, repeated and tiny entries', () => {
-    const entry = fc.oneof(fc.constantFrom(0, -0, 1, -1, 0.5, 1e-300, -1e-300), fc.double({ min: -1, max: 1, noNaN: true }));
-    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 81, maxLength: 81 }), (n, e) => {
-      check(Float64Array.from(e.slice(0, n * n)), n, 2);
-    }), { numRuns: 200 });
+  it('zeros, repeats, Infs and NaNs', () => {
+    fc.assert(fc.property(fc.integer({ min: 2, max: 9 }), fc.array(element, { minLength: 99, maxLength: 99 }), fc.nat(), (n, e, at) => {
+      const values = Float64Array.from(e);
+      const i = 1 + (at % (n - 1));
+      check(n, n, values, (t, v, d, ee) => { plain.apply(v, n, d, ee, i); tredApply(t, i); });
+      check(n, n, values, (t, v, d, ee) => { plain.update(v, n, d, ee, i); tredUpdate(t, i); });
+      check(n, n, values, (t, v, d) => { plain.accumulate(v, n, d, i - 1, 3); tredAccumulate(t, i - 1, 3); });
+    }), { numRuns: 300 });
   });
 });
 

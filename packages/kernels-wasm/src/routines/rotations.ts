@@ -1,6 +1,6 @@
 // Householder reflections and Jacobi rotations in the heap
-// (householder-module.ts, jacobi-module.ts): the calls the backend's QR,
-// eigh and SVD make, one matrix at a time, on the calling thread.
+// (householder-module.ts, jacobi-module.ts): the calls the backend's QR and
+// SVD make, one matrix at a time, on the calling thread.
 import { buildHouseholderModule } from './householder-module.js';
 import { buildJacobiModule } from './jacobi-module.js';
 import { routinesOn } from './instances.js';
@@ -26,15 +26,6 @@ function reflect(memory: WebAssembly.Memory, a: number, n: number, m: number, c0
 }
 
 /**
- * The cyclic Jacobi rotations (p, q), q = p + 1 .. n - 1, of the exactly
- * symmetric n x n float64 matrix at `s` (rows `ld` elements apart),
- * accumulated into the transposed eigenvector matrix at `vt` (n x n).
- */
-function jacobiRow(memory: WebAssembly.Memory, s: number, ld: number, vt: number, n: number, p: number): void {
-  routinesOn(memory, 'jacobi', buildJacobiModule)['jacobi_row']!(s, ld, vt, n, p);
-}
-
-/**
  * One-sided Jacobi steps on columns (p, q), q = p + 1 .. n - 1, of W (m x n,
  * held transposed at `wt`), accumulated into V (held transposed at `vt`);
  * true if any pair was turned.
@@ -43,5 +34,5 @@ function hestenesRow(memory: WebAssembly.Memory, wt: number, vt: number, m: numb
   return routinesOn(memory, 'jacobi', buildJacobiModule)['hestenes_row']!(wt, vt, m, n, p, eps) !== 0;
 }
 
-export { reflect, jacobiRow, hestenesRow };
+export { reflect, hestenesRow };
 export type { Reflectors };

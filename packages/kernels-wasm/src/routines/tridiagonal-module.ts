@@ -1,0 +1,281 @@
+// The O(n^3) loops of the symmetric eigensolver (deferred-array's
+// reference/eigh.ts: Householder reduction to tridiagonal form, then QL),
+// over W = V transposed, a row-major float64 matrix in the heap whose rows
+// lie `ld` elements apart: every loop the reference runs down a column of V
+// runs along a row of W here, two lanes at a time where its elements are
+// independent, one at a time where they sum in order. Each element takes the
+// reference's operations in its order (no fused multiply-add), so the bits
+// are the same.
+import { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import { WASM32_MAX_PAGES } from '../heap/constants.js';
+import { ZERO, forUp, push } from './emit-loops.js';
+import type { Operand } from './emit-loops.js';
+import { emitRotateRows } from './jacobi-module.js';
+
+/** Pushes the byte address of element k of the f64 row at byte address `row`. */
+function element(f: FunctionBuilder, row: Local, k: Local): void {
+  f.op('local.get', row).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/** Pushes the byte address of row r of W (rows ld elements apart). */
+function rowOf(f: FunctionBuilder, w: Local, ld: Local, r: Operand): void {
+  f.op('local.get', w);
+  push(f, r);
+  f.op('local.get', ld).op('i32.mul').op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/**
+ * Emits `for (k = from; k < to; k++)` as two lanes at a time, then the odd
+ * one: `body('v')` works on elements k, k+1 (f64x2), `body('s')` on k (f64).
+ */
+function lanes(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (kind: 'v' | 's') => void): void {
+  push(f, from);
+  f.op('local.set', k);
+  f.block().loop();
+  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.get', to).op('i32.gt_s').op('br_if', 1);
+  body('v');
+  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.set', k).op('br', 0);
+  f.end().end();
+  f.op('local.get', k).op('local.get', to).op('i32.lt_s');
+  f.if();
+  body('s');
+  f.end();
+}
+
+/** The locals emitDot4 works with. */
+interface DotLocals {
+  readonly k: Local;
+  readonly end: Local;
+  readonly lo: Local;
+  readonly hi: Local;
+}
+
+const dotLocals = (f: FunctionBuilder): DotLocals => ({ k: f.local('i32'), end: f.local('i32'), lo: f.local('v128'), hi: f.local('v128') });
+
+/**
+ * Pushes the sum of x[k] y[k] for k in [from, to) (rows at byte addresses x
+ * and y) in four partial sums, term k in sum (k - from) mod 4, each from +0,
+ * then (s0 + s1) + (s2 + s3): reference/eigh.ts's dot4. Sums 0-1 are the
+ * lanes of one vector, 2-3 of another. A tail of one to three terms is read
+ * with zeros beside it: a partial sum starts at +0 and so is never -0, and
+ * adding +0 leaves it as it is.
+ */
+function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Local, l: DotLocals): void {
+  const { k, end, lo, hi } = l;
+  const term = (into: Local, load: 'v128.load' | 'v128.load64_zero', offset: number): void => {
+    f.op('local.get', into);
+    element(f, x, k);
+    f.mem(load, { offset });
+    element(f, y, k);
+    f.mem(load, { offset });
+    f.op('f64x2.mul').op('f64x2.add').op('local.set', into);
+  };
+  f.op('f64.const', 0).op('f64x2.splat').op('local.tee', lo).op('local.set', hi);
+  push(f, from);
+  f.op('local.set', k);
+  f.op('local.get', to).op('local.get', k).op('i32.sub').op('i32.const', -4).op('i32.and').op('local.get', k).op('i32.add').op('local.set', end);
+  f.block().loop();
+  f.op('local.get', k).op('local.get', end).op('i32.ge_s').op('br_if', 1);
+  term(lo, 'v128.load', 0);
+  term(hi, 'v128.load', 16);
+  f.op('local.get', k).op('i32.const', 4).op('i32.add').op('local.set', k).op('br', 0);
+  f.end().end();
+  // The tail: to - k terms, 0 to 3.
+  f.op('local.get', to).op('local.get', k).op('i32.sub').op('local.set', end);
+  f.op('local.get', end).op('i32.const', 1).op('i32.eq');
+  f.if();
+  term(lo, 'v128.load64_zero', 0);
+  f.end();
+  f.op('local.get', end).op('i32.const', 2).op('i32.ge_s');
+  f.if();
+  term(lo, 'v128.load', 0);
+  f.end();
+  f.op('local.get', end).op('i32.const', 3).op('i32.eq');
+  f.if();
+  term(hi, 'v128.load64_zero', 16);
+  f.end();
+  f.op('local.get', lo).op('f64x2.extract_lane', 0).op('local.get', lo).op('f64x2.extract_lane', 1).op('f64.add');
+  f.op('local.get', hi).op('f64x2.extract_lane', 0).op('local.get', hi).op('f64x2.extract_lane', 1).op('f64.add');
+  f.op('f64.add');
+}
+
+const OPS = {
+  v: { load: 'v128.load', store: 'v128.store', mul: 'f64x2.mul', add: 'f64x2.add', sub: 'f64x2.sub', div: 'f64x2.div', splat: true },
+  s: { load: 'f64.load', store: 'f64.store', mul: 'f64.mul', add: 'f64.add', sub: 'f64.sub', div: 'f64.div', splat: false },
+} as const;
+
+/** Pushes local x (an f64), splat to both lanes for kind 'v'. */
+function scalarAs(f: FunctionBuilder, kind: 'v' | 's', x: Local): void {
+  f.op('local.get', x);
+  if (OPS[kind].splat) f.op('f64x2.splat');
+}
+
+/**
+ * tred_apply(w, ld, d, e, i): for j < i in order: f = d[j]; V[j][i] = f
+ * (W[i][j]); e[k] += V[k][j] f for k = j+1 .. i-1 (W's row j, in lanes);
+ * e[j] = (e[j] + V[j][j] f) + dot4(V[k][j] d[k], k = j+1 .. i-1).
+ */
+function emitApply(m: ModuleBuilder): void {
+  const [, f] = m.func('tred_apply', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [w, ld, d, e, i] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const [j, k, k0, row, rowI] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [fj, g] = [f.local('f64'), f.local('f64')];
+  const dl = dotLocals(f);
+  rowOf(f, w, ld, i);
+  f.op('local.set', rowI);
+  forUp(f, j, ZERO, i, () => {
+    element(f, d, j);
+    f.mem('f64.load').op('local.set', fj);
+    element(f, rowI, j);
+    f.op('local.get', fj).mem('f64.store');
+    rowOf(f, w, ld, j);
+    f.op('local.set', row);
+    element(f, e, j);
+    f.mem('f64.load');
+    element(f, row, j);
+    f.mem('f64.load').op('local.get', fj).op('f64.mul').op('f64.add').op('local.set', g);
+    f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', k0);
+    lanes(f, k, k0, i, (kind) => {
+      const o = OPS[kind];
+      element(f, e, k);
+      element(f, e, k);
+      f.mem(o.load);
+      element(f, row, k);
+      f.mem(o.load);
+      scalarAs(f, kind, fj);
+      f.op(o.mul).op(o.add).mem(o.store);
+    });
+    element(f, e, j);
+    f.op('local.get', g);
+    emitDot4(f, row, d, k0, i, dl);
+    f.op('f64.add').mem('f64.store');
+  });
+}
+
+/**
+ * tred_update(w, ld, d, e, i): for j < i in order: V[k][j] -= (d[j] e[k] +
+ * e[j] d[k]) for k = j .. i-1 (W's row j, in lanes); d[j] = V[i-1][j];
+ * V[i][j] = 0.
+ */
+function emitUpdate(m: ModuleBuilder): void {
+  const [, f] = m.func('tred_update', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [w, ld, d, e, i] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const [j, k, row, last] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [fj, gj] = [f.local('f64'), f.local('f64')];
+  f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', last);
+  forUp(f, j, ZERO, i, () => {
+    element(f, d, j);
+    f.mem('f64.load').op('local.set', fj);
+    element(f, e, j);
+    f.mem('f64.load').op('local.set', gj);
+    rowOf(f, w, ld, j);
+    f.op('local.set', row);
+    lanes(f, k, j, i, (kind) => {
+      const o = OPS[kind];
+      element(f, row, k);
+      element(f, row, k);
+      f.mem(o.load);
+      scalarAs(f, kind, fj);
+      element(f, e, k);
+      f.mem(o.load).op(o.mul);
+      scalarAs(f, kind, gj);
+      element(f, d, k);
+      f.mem(o.load).op(o.mul).op(o.add).op(o.sub).mem(o.store);
+    });
+    element(f, d, j);
+    element(f, row, last);
+    f.mem('f64.load').mem('f64.store');
+    element(f, row, i);
+    f.op('f64.const', 0).mem('f64.store');
+  });
+}
+
+/**
+ * tred_accumulate(w, ld, d, i, h): d[k] = V[k][i+1] / h for k <= i (W's row
+ * i+1, in lanes); then for j <= i in order: g = dot4(V[k][i+1] V[k][j], k =
+ * 0 .. i); V[k][j] -= g d[k] for k <= i (in lanes).
+ */
+function emitAccumulate(m: ModuleBuilder): void {
+  const [, f] = m.func('tred_accumulate', ['i32', 'i32', 'i32', 'i32', 'f64'], []);
+  const [w, ld, d, i, h] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const [j, k, row, next, end] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const g = f.local('f64');
+  const dl = dotLocals(f);
+  f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', end);
+  rowOf(f, w, ld, end);
+  f.op('local.set', next);
+  lanes(f, k, ZERO, end, (kind) => {
+    const o = OPS[kind];
+    element(f, d, k);
+    element(f, next, k);
+    f.mem(o.load);
+    scalarAs(f, kind, h);
+    f.op(o.div).mem(o.store);
+  });
+  forUp(f, j, ZERO, end, () => {
+    rowOf(f, w, ld, j);
+    f.op('local.set', row);
+    emitDot4(f, next, row, ZERO, end, dl);
+    f.op('local.set', g);
+    lanes(f, k, ZERO, end, (kind) => {
+      const o = OPS[kind];
+      element(f, row, k);
+      element(f, row, k);
+      f.mem(o.load);
+      scalarAs(f, kind, g);
+      element(f, d, k);
+      f.mem(o.load).op(o.mul).op(o.sub).mem(o.store);
+    });
+  });
+}
+
+/** Columns of W a QL sweep's rotations go over together, so that its rows stay in cache. */
+const CHUNK = 128;
+
+/**
+ * ql_rotations(w, ld, n, l, m, cs): one QL sweep's rotations of V's columns
+ * i and i+1 for i = m-1 down to l (W's rows i and i+1), rotation i's cosine
+ * and sine the f64s at cs + 16 (m-1-i): y = W[i+1][k]; W[i+1][k] = s W[i][k]
+ * + c y; W[i][k] = c W[i][k] - s y. A chunk of columns takes the whole sweep
+ * before the next: each element still meets the rotations in order.
+ */
+function emitQlRotations(m: ModuleBuilder, rotate: number): void {
+  const [, f] = m.func('ql_rotations', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [w, ld, n, l, last, cs] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const [k0, width, i, at, rowI] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  f.op('i32.const', 0).op('local.set', k0);
+  f.block().loop();
+  f.op('local.get', k0).op('local.get', n).op('i32.ge_s').op('br_if', 1);
+  // width = min(CHUNK, n - k0)
+  f.op('local.get', n).op('local.get', k0).op('i32.sub').op('local.set', width);
+  f.op('i32.const', CHUNK).op('local.get', width).op('local.get', width).op('i32.const', CHUNK).op('i32.gt_s').op('select').op('local.set', width);
+  f.op('local.get', cs).op('local.set', at);
+  f.op('local.get', last).op('local.set', i);
+  f.block().loop();
+  f.op('local.get', i).op('local.get', l).op('i32.le_s').op('br_if', 1);
+  f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', i);
+  rowOf(f, w, ld, i);
+  f.op('local.get', k0).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.tee', rowI);
+  f.op('local.get', rowI).op('local.get', ld).op('i32.const', 3).op('i32.shl').op('i32.add');
+  f.op('local.get', width);
+  f.op('local.get', at).mem('f64.load').op('local.get', at).mem('f64.load', { offset: 8 });
+  f.op('call', rotate);
+  f.op('local.get', at).op('i32.const', 16).op('i32.add').op('local.set', at).op('br', 0);
+  f.end().end();
+  f.op('local.get', k0).op('i32.const', CHUNK).op('i32.add').op('local.set', k0).op('br', 0);
+  f.end().end();
+}
+
+/** The tridiagonal module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
+function buildTridiagonalModule(shared: boolean): Uint8Array<ArrayBuffer> {
+  const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
+  const rotate = emitRotateRows(m);
+  emitApply(m);
+  emitUpdate(m);
+  emitAccumulate(m);
+  emitQlRotations(m, rotate);
+  return m.toBytes();
+}
+
+export { buildTridiagonalModule };
