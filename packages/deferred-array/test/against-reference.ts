@@ -20,7 +20,35 @@ function onBothBackends(make: () => da.DeferredArray): [number[], number[]] {
   }
 }
 
+/** Elements as strings, -0 apart from 0, every NaN alike (a computed NaN's sign is the machine's). */
+function numberBits(nd: da.StdNdarray): string[] {
+  return Array.from(nd.data as ArrayLike<number>, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
+}
+
+/**
+ * [wasm's, the reference's] results of `make` (one array or several) run
+ * with executeSync, each as numberBits, or the error either threw as
+ * "name: message".
+ */
+function bitsOnBothBackends(make: () => da.DeferredArray | readonly da.DeferredArray[]): [string[][] | string, string[][] | string] {
+  const run = (): string[][] | string => {
+    try {
+      const r = make();
+      return (Array.isArray(r) ? r : [r as da.DeferredArray]).map((x) => numberBits(x.executeSync() as da.StdNdarray));
+    } catch (e) {
+      return `${(e as Error).name}: ${(e as Error).message}`;
+    }
+  };
+  const got = run();
+  da.configure({ backend: 'reference' });
+  try {
+    return [got, run()];
+  } finally {
+    da.configure({ backend: 'wasm' });
+  }
+}
+
 /** The same number, -0 apart from 0; any NaN the same as any other. */
 const sameNumber = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
 
-export { readNumbers, onBothBackends, sameNumber };
+export { readNumbers, onBothBackends, sameNumber, bitsOnBothBackends };

@@ -1,10 +1,14 @@
 // NumPy's median, quantile and percentile, built as NumPy's Python builds them
-// (numpy/lib/_function_base_impl.py: _median, _quantile, _lerp) over a sort of
-// the reduced axes: the two neighbours of each quantile's virtual index taken
-// from the sorted line and blended by _lerp's formula, and NaN where the line
-// holds one (the sorted line's last element). So the bits are NumPy's, its
-// quirks included: the linear quantile at q = 1 of a line ending in inf is
-// NaN, as NumPy's is (its blend subtracts inf from inf).
+// (numpy/lib/_function_base_impl.py: _median, _quantile, _lerp) over the
+// reduced axes' lines: the two neighbours of each quantile's virtual index
+// taken from where a sort puts them and blended by _lerp's formula, and NaN
+// where the line holds one (the sorted line's last element). So the bits are
+// NumPy's, its quirks included: the linear quantile at q = 1 of a line ending
+// in inf is NaN, as NumPy's is (its blend subtracts inf from inf). Where the
+// positions are known from the line's length alone, a select node takes just
+// those (the wasm backend finds them by quickselect, as NumPy's partition
+// does); the nan variants, whose positions depend on each line's count of
+// numbers, sort the lines.
 import { scalar, source } from '../ir/build-elementwise.js';
 import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
@@ -12,6 +16,7 @@ import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { noteShapeRead, tracingNow } from '../ir/symbols.js';
 import { reducedAxes } from '../ir/build-reduce.js';
+import { selectNode } from '../ir/build-sort.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { full } from './creation.js';
 import { UFUNCS, where } from './functions.js';
@@ -81,13 +86,29 @@ interface QuantileOptions extends MedianOptions {
 
 /** x with the reduced axes moved last and merged into one, and the result's shape without and with keepdims. */
 interface Lines {
-  readonly sorted: DeferredArray;
+  readonly lines: DeferredArray;
   readonly n: number;
   readonly shape: readonly number[];
   readonly kept: readonly number[];
 }
 
-function sortedLines(fn: string, x: DeferredArray, o: MedianOptions): Lines {
+/** The lines sorted (the nan variants read positions that differ line by line). */
+interface SortedLines extends Lines {
+  readonly sorted: DeferredArray;
+}
+
+const sortedOf = (l: Lines): SortedLines => ({ ...l, sorted: sort(l.lines, { axis: -1 }) });
+
+/** Each line's element at a sorted position, from one select node holding every position asked for. */
+type At = (i: number) => DeferredArray;
+
+function selecting(l: Lines, positions: readonly number[]): At {
+  const taken = [...new Set(positions)].sort((a, b) => a - b);
+  const s = wrapNode(selectNode(anyNode(l.lines, 'select'), -1, taken));
+  return (i) => take(s, wrapNode(scalar(taken.indexOf(i), 'int32')), { axis: -1 });
+}
+
+function linesOf(fn: string, x: DeferredArray, o: MedianOptions): Lines {
   noteShapeRead();
   const ndim = x.ndim;
   const axes = reducedAxes(fn, o.axis ?? null, ndim);
@@ -96,16 +117,13 @@ function sortedLines(fn: string, x: DeferredArray, o: MedianOptions): Lines {
   const n = axes.reduce((p, a) => p * x.shape[a]!, 1);
   const kept = x.shape.map((d, a) => (axes.includes(a) ? 1 : d));
   const moved = axes.every((a, i) => a === rest.length + i) ? x : shaping.transpose(x, [...rest, ...axes]);
-  return { sorted: sort(shaping.reshape(moved, [...shape, n]), { axis: -1 }), n, shape, kept };
+  return { lines: shaping.reshape(moved, [...shape, n]), n, shape, kept };
 }
 
-/** The sorted lines' elements at position i (one per line). */
-const at = (l: Lines, i: number): DeferredArray => take(l.sorted, wrapNode(scalar(i, 'int32')), { axis: -1 });
-
 /** r, or the line's last element where that is NaN (NumPy's nan check after its partition). */
-function withNaN(l: Lines, r: DeferredArray, dtype: DType): DeferredArray {
+function withNaN(at: At, n: number, r: DeferredArray, dtype: DType): DeferredArray {
   if (!isFloat(dtype)) return r;
-  const last = at(l, l.n - 1);
+  const last = at(n - 1);
   return where(isnan(last), last, r);
 }
 
@@ -113,7 +131,7 @@ function withNaN(l: Lines, r: DeferredArray, dtype: DType): DeferredArray {
 function median(x: Operand, options?: MedianOptions): DeferredArray {
   const o = checkOptionKeys<MedianOptions>('median', options, ['axis', 'keepdims']);
   const a = asArray(x, 'median');
-  const l = sortedLines('median', a, o);
+  const l = linesOf('median', a, o);
   // mean's dtype: floats keep theirs, everything else is summed in float64.
   const float = isFloat(a.dtype) ? a.dtype : 'float64';
   let r: DeferredArray;
@@ -122,10 +140,11 @@ function median(x: Operand, options?: MedianOptions): DeferredArray {
     r = full(l.shape, NaN, { dtype: float });
   } else {
     const half = l.n >> 1;
-    const hi = shaping.astype(at(l, half), float);
+    const at = selecting(l, [half, ...(l.n % 2 === 0 ? [half - 1] : []), ...(isFloat(a.dtype) ? [l.n - 1] : [])]);
+    const hi = shaping.astype(at(half), float);
     // mean: NumPy's sum starts from its identity, so a -0 sums to +0 (then divided by 1 or 2 in the mean's dtype).
-    r = l.n % 2 === 1 ? add(hi, 0) : divide(add(add(shaping.astype(at(l, half - 1), float), 0), hi), 2);
-    r = withNaN(l, r, a.dtype);
+    r = l.n % 2 === 1 ? add(hi, 0) : divide(add(add(shaping.astype(at(half - 1), float), 0), hi), 2);
+    r = withNaN(at, l.n, r, a.dtype);
   }
   return o.keepdims ? shaping.reshape(r, l.kept) : r;
 }
@@ -139,7 +158,7 @@ function nanmedian(x: Operand, options?: MedianOptions): DeferredArray {
   const o = checkOptionKeys<MedianOptions>('nanmedian', options, ['axis', 'keepdims']);
   const a = asArray(x, 'nanmedian');
   if (!isFloat(a.dtype)) return median(a, o);
-  const l = sortedLines('nanmedian', a, o);
+  const l = sortedOf(linesOf('nanmedian', a, o));
   let r: DeferredArray;
   if (l.n === 0) {
     r = full(l.shape, NaN, { dtype: a.dtype });
@@ -218,7 +237,7 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   if (bad >= 0) {
     throw new RangeError(`${fn}: ${scale === 1 ? 'quantiles must be in [0, 1]' : 'percentiles must be in [0, 100]'}; got ${qs.given[bad]}`);
   }
-  const l = sortedLines(fn, a, o);
+  const l = linesOf(fn, a, o);
   const picks = qs.integers && method === 'linear' ? 'take' : method;
   if (a.dtype === 'bool' && picks in BLENDS) {
     throw new DTypeError(`${fn} of a bool array: NumPy's ${method} method subtracts booleans, which it refuses; use astype('int32') first`);
@@ -228,7 +247,15 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   if (l.n === 0 && !nan) throw new ShapeError(`${fn} of an empty array (the reduced axes hold no element): NumPy raises IndexError too`);
   // Lines with nothing in them give NaN (NumPy: nanmean of an empty slice).
   const empty = (): DeferredArray => full(l.shape, NaN, { dtype: qs.weak ? a.dtype : promoteTypes(a.dtype, qs.dtype) });
-  const each = qs.values.map((v) => (nan ? (l.n === 0 ? empty() : oneSkippingNaN(l, v, picks, qs, a.dtype)) : withNaN(l, one(l, v, picks, qs), a.dtype)));
+  let each: DeferredArray[];
+  if (nan) {
+    const sorted = l.n === 0 ? undefined : sortedOf(l);
+    each = qs.values.map((v) => (sorted ? oneSkippingNaN(sorted, v, picks, qs, a.dtype) : empty()));
+  } else {
+    const plans = qs.values.map((v) => one(l.n, v, picks, qs));
+    const at = selecting(l, [...plans.flatMap((p) => p.positions), ...(isFloat(a.dtype) ? [l.n - 1] : [])]);
+    each = plans.map((p) => withNaN(at, l.n, p.value(at), a.dtype));
+  }
   const outer = qs.shape ?? [];
   let r = qs.shape === undefined ? each[0]! : shaping.reshape(shaping.stack(each, { axis: 0 }), [...outer, ...l.shape]);
   if (o.keepdims) r = shaping.reshape(r, [...outer, ...l.kept]);
@@ -251,7 +278,7 @@ function nanpercentile(x: Operand, q: Operand, options?: QuantileOptions): Defer
  * numbers, so every index and gamma is an array, one per line, computed in
  * the dtype NumPy computes it in (q's float dtype; float64 for a lone q).
  */
-function oneSkippingNaN(l: Lines, q: number, method: QuantileMethod | 'take', qs: Qs, dtype: DType): DeferredArray {
+function oneSkippingNaN(l: SortedLines, q: number, method: QuantileMethod | 'take', qs: Qs, dtype: DType): DeferredArray {
   const cdt = qs.weak ? 'float64' : qs.dtype;
   const r: Round = cdt === 'float32' ? Math.fround : EXACT;
   const c = (v: number): DeferredArray => wrapNode(scalar(v, cdt));
@@ -292,27 +319,34 @@ function oneSkippingNaN(l: Lines, q: number, method: QuantileMethod | 'take', qs
 }
 
 /** Each line's element at its own position (NumPy's take_along_axis on the sorted lines' last axis). */
-function alongLines(l: Lines, positions: DeferredArray): DeferredArray {
+function alongLines(l: SortedLines, positions: DeferredArray): DeferredArray {
   const lines = l.shape.reduce((p, d) => p * d, 1);
   const starts = shaping.reshape(wrapNode(source(Int32Array.from({ length: lines }, (_, i) => i * l.n), [lines], 'int32')), l.shape);
   return take(shaping.reshape(l.sorted, [-1]), add(shaping.astype(positions, 'int32'), starts));
 }
 
-/** One quantile of every line, by NumPy's method ('take': an integer q, whose element linear picks). */
-function one(l: Lines, q: number, method: QuantileMethod | 'take', qs: Qs): DeferredArray {
+/**
+ * One quantile of every line, by NumPy's method ('take': an integer q, whose
+ * element linear picks): the sorted positions it reads, and its value from
+ * the elements there.
+ */
+function one(n: number, q: number, method: QuantileMethod | 'take', qs: Qs): { readonly positions: readonly number[]; readonly value: (at: At) => DeferredArray } {
   const r: Round = qs.dtype === 'float32' ? Math.fround : EXACT;
-  if (method === 'take') return at(l, (l.n - 1) * q);
-  if (method in PICKS) return at(l, PICKS[method as keyof typeof PICKS](l.n, q, r));
-  const vi = BLENDS[method as keyof typeof BLENDS](l.n, q, r);
+  const single = (p: number): { positions: number[]; value: (at: At) => DeferredArray } => ({ positions: [p], value: (at) => at(p) });
+  if (method === 'take') return single((n - 1) * q);
+  if (method in PICKS) return single(PICKS[method as keyof typeof PICKS](n, q, r));
+  const vi = BLENDS[method as keyof typeof BLENDS](n, q, r);
   // _get_indexes: the floor and the next; both the last element from the last on, both the first below it.
-  const last = l.n - 1;
+  const last = n - 1;
   let previous = Math.floor(vi);
   let next = previous + 1;
   if (vi >= r(last)) previous = next = -1;
   if (vi < 0) previous = next = 0;
   // _get_gamma: from the floor as moved (so past the end it is vi + 1, blending the last element with itself).
   const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : r(vi - previous);
-  return lerp(at(l, previous < 0 ? last : previous), at(l, next < 0 ? last : next), gamma, qs);
+  const lo = previous < 0 ? last : previous;
+  const hi = next < 0 ? last : next;
+  return { positions: [lo, hi], value: (at) => lerp(at(lo), at(hi), gamma, qs) };
 }
 
 /** np.around: halves to even. */

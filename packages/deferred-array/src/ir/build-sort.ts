@@ -23,6 +23,21 @@ function sortNode(op: SortOp, x: Node, axis: number | null): Node {
 }
 
 /**
+ * The elements that sorting x along `axis` puts at `positions` (each in [0,
+ * n), any order, repeats allowed): x's shape with that axis
+ * positions.length long. Quantiles read these; a backend may select them
+ * without sorting the line.
+ */
+function selectNode(x: Node, axis: number, positions: readonly number[]): Node {
+  const ax = normalizeAxis(axis, x.shape.length, 'select: axis');
+  const n = x.shape[ax]!;
+  const bad = positions.find((p) => !Number.isInteger(p) || p < 0 || p >= n);
+  if (bad !== undefined) throw new RangeError(`select: position ${bad} is not in 0..${n - 1} (the axis has ${n} elements)`);
+  const shape = x.shape.map((d, i) => (i === ax ? positions.length : d));
+  return makeNode('select', [x], shape, x.dtype, { axis: ax, positions, label: `axis ${ax}, positions ${positions.join(',')}` });
+}
+
+/**
  * Where each of `values` would be inserted into the 1-d `sorted` to keep it
  * sorted: before equal elements (side 'left') or after them ('right'). Both
  * are compared in their common dtype, as NumPy does.
@@ -41,4 +56,4 @@ function searchNode(sorted: Node, values: Node, side: 'left' | 'right'): Node {
   return makeNode('searchsorted', [cast(sorted, common), cast(values, common)], values.shape, POSITIONS, { side, label: `side ${side}` });
 }
 
-export { sortNode, searchNode };
+export { sortNode, searchNode, selectNode };

@@ -135,6 +135,11 @@ interface TransposeAttrs extends ViewAttrs {
   readonly axes: readonly number[];
 }
 
+/** select: the axis, and the sorted positions along it taken, in the result's order. */
+interface SelectAttrs extends AxisAttrs {
+  readonly positions: readonly number[];
+}
+
 /** slidingWindow: the windows' lengths and the axes they run along (an axis may come more than once). */
 interface SlidingWindowAttrs extends ViewAttrs {
   readonly window: readonly number[];
@@ -184,6 +189,7 @@ interface OpAttrs {
   readonly slice: SliceAttrs;
   readonly broadcastTo: ViewAttrs;
   readonly slidingWindow: SlidingWindowAttrs;
+  readonly select: SelectAttrs;
 }
 
 /** Each family's inputs: a tuple where the arity is fixed, a list where it varies (joins) or is checked by the builder. */
@@ -391,5 +397,5 @@ const dependsOn = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] 
 export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder, dependsOn };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
-  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, DecompAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs,
+  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, DecompAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs, SelectAttrs,
 };

@@ -87,6 +87,8 @@ const OPS = {
   // 1-d array: fusion boundaries, each line's result depending on the whole line.
   sort: op('sort', 'none', true),
   argsort: op('sort', 'none', true),
+  /** The elements a sort along the axis puts at given positions (what quantiles read), found without sorting. */
+  select: op('sort', 'none', true),
   searchsorted: op('search', 'none', true),
 
   /**

@@ -1,4 +1,4 @@
-// sort, argsort and searchsorted, in NumPy's order: ascending, NaN after
+// sort, argsort, select and searchsorted, in NumPy's order: ascending, NaN after
 // everything (whatever its sign or payload), -0 and +0 equal, and stable, so
 // equal elements keep their order (NumPy's kind='stable'; any kind NumPy
 // offers may give this order). Sorted values keep their bits: a -0 stays -0
@@ -9,7 +9,7 @@
 // in their original order. Positions (argsort) come from a stable LSD radix
 // sort over keys that order as NumPy compares: an element's bits made
 // unsigned-ordered, -0 given +0's key and every NaN the largest.
-import type { FamilyNode } from '../ir/node.js';
+import type { FamilyNode, SelectAttrs } from '../ir/node.js';
 import { axisLength } from '../ir/shape.js';
 import { allocDense } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
@@ -29,6 +29,7 @@ function forEachLine(shape: readonly number[], axis: number, line: (start: numbe
 }
 
 function sortDense(node: FamilyNode<'sort'>, x: Dense): Dense {
+  if (node.op === 'select') return selectDense(node, x);
   const { axis } = node.attrs;
   const out = allocDense(node.dtype, node.shape);
   const n = axisLength(x.shape, axis);
@@ -43,6 +44,28 @@ function sortDense(node: FamilyNode<'sort'>, x: Dense): Dense {
       orderOf(line, x.dtype, positions, scratch!);
       scatterLine(positions, out.data, start, inner);
     }
+  });
+  return out;
+}
+
+/** select: each line sorted, then the elements at the positions asked for, in their order (bits kept). */
+function selectDense(node: FamilyNode<'sort'>, x: Dense): Dense {
+  const { axis } = node.attrs;
+  const { positions } = node.attrs as SelectAttrs;
+  const out = allocDense(node.dtype, node.shape);
+  const n = axisLength(x.shape, axis);
+  const k = positions.length;
+  const ctor = dtypeInfo(x.dtype).ctor;
+  const line = new ctor(n);
+  const picked = new ctor(k);
+  forEachLine(x.shape, axis, (start, inner) => {
+    gatherLine(x.data, start, inner, line);
+    const sorted = bitsOf(sortedValues(line, x.dtype)) as Float64Array;
+    const to = bitsOf(picked) as Float64Array;
+    positions.forEach((p, j) => { to[j] = sorted[p]!; });
+    // The same line of the result: the outer index times k elements, the inner offset as it is.
+    const outer = Math.floor(start / (n * inner));
+    scatterLine(picked, out.data, outer * k * inner + (start % inner), inner);
   });
   return out;
 }

@@ -6,15 +6,11 @@
 // apart.
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { bitsOnBothBackends } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
 afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threads }); });
-
-/** Elements as bits, every NaN alike (a computed NaN's sign is the machine's). */
-function bits(nd: da.StdNdarray): string[] {
-  return Array.from(nd.data as ArrayLike<number>, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
-}
 
 /** `length` values in [-1, 1) from a 32-bit mixing of their index and `seed`. */
 function seeded(length: number, seed: number): Float64Array {
@@ -24,27 +20,6 @@ function seeded(length: number, seed: number): Float64Array {
   });
 }
 
-type Made = da.DeferredArray | readonly da.DeferredArray[];
-
-/** Each result of `make` on the wasm backend and on the reference, as bits (or the error thrown). */
-function both(make: () => Made): [string[][] | string, string[][] | string] {
-  const run = (): string[][] | string => {
-    try {
-      const r = make();
-      return (Array.isArray(r) ? r : [r as da.DeferredArray]).map((x) => bits(x.executeSync() as da.StdNdarray));
-    } catch (e) {
-      return `${(e as Error).name}: ${(e as Error).message}`;
-    }
-  };
-  const got = run();
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, run()];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
-
 const element = fc.oneof(
   { weight: 12, arbitrary: fc.double({ min: -100, max: 100, noNaN: true }) },
   { weight: 3, arbitrary: fc.integer({ min: -3, max: 3 }) },
@@ -52,14 +27,14 @@ const element = fc.oneof(
 );
 
 /** Every form of the three decompositions of `a`. */
-function forms(a: da.DeferredArray): Array<() => Made> {
+function forms(a: da.DeferredArray): Array<() => da.DeferredArray | readonly da.DeferredArray[]> {
   return [
     () => da.linalg.qr(a), () => da.linalg.qr(a, { mode: 'complete' }), () => da.linalg.qr(a, { mode: 'r' }),
     () => da.linalg.svd(a), () => da.linalg.svd(a, { fullMatrices: false }), () => da.linalg.svd(a, { computeUV: false }),
   ];
 }
 
-function square(a: da.DeferredArray): Array<() => Made> {
+function square(a: da.DeferredArray): Array<() => da.DeferredArray | readonly da.DeferredArray[]> {
   return [() => da.linalg.eigh(a), () => da.linalg.eigh(a, { UPLO: 'U' }), () => da.linalg.eigvalsh(a)];
 }
 
@@ -73,23 +48,23 @@ describe('the QR, eigh and SVD steps', () => {
         const a = da.array(v.slice(0, stack * m * n), { dtype: dtype as 'float64' }).reshape([stack, m, n]);
         const s = da.array(v.slice(0, stack * m * m), { dtype: dtype as 'float64' }).reshape([stack, m, m]);
         for (const make of [...forms(a), ...square(s)]) {
-          const [got, want] = both(make);
+          const [got, want] = bitsOnBothBackends(make);
           expect(got).toEqual(want);
         }
       },
-    ), { numRuns: 120 });
+    ), { numRuns: 80 });
   });
 
   test.each([[33, 33], [70, 40], [40, 70], [64, 64], [65, 97], [130, 20]])('%i x %i: across panels, strips and chunks, rows a power of two apart', (m, n) => {
     // Made here, not by da.random: its draws on the two backends agree only within ulps.
     const a = da.wrap(seeded(m * n, m)).reshape([m, n]);
     for (const make of forms(a)) {
-      const [got, want] = both(make);
+      const [got, want] = bitsOnBothBackends(make);
       expect(got).toEqual(want);
     }
     const s = da.wrap(seeded(m * m, n)).reshape([m, m]);
     for (const make of square(s)) {
-      const [got, want] = both(make);
+      const [got, want] = bitsOnBothBackends(make);
       expect(got).toEqual(want);
     }
   });
@@ -102,7 +77,7 @@ describe('the QR, eigh and SVD steps', () => {
     ];
     for (const a of cases) {
       for (const make of forms(a)) {
-        const [got, want] = both(make);
+        const [got, want] = bitsOnBothBackends(make);
         expect(got).toEqual(want);
       }
     }

@@ -5,32 +5,11 @@
 // fails with the reference's LinAlgError.
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { bitsOnBothBackends } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
 afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threads }); });
-
-/** Elements as bits, every NaN alike (a computed NaN's sign is the machine's). */
-function bits(nd: da.StdNdarray): string[] {
-  return Array.from(nd.data as ArrayLike<number>, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
-}
-
-function both(make: () => da.DeferredArray): [string[] | string, string[] | string] {
-  const run = (): string[] | string => {
-    try {
-      return bits(make().executeSync() as da.StdNdarray);
-    } catch (e) {
-      return `${(e as Error).name}: ${(e as Error).message}`;
-    }
-  };
-  const got = run();
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, run()];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
 
 const element = fc.oneof(
   { weight: 8, arbitrary: fc.double({ min: -100, max: 100, noNaN: true }) },
@@ -48,7 +27,7 @@ describe('the LU steps', () => {
         const a = da.array(v.slice(0, stack * n * n), { dtype: dtype as 'float64' }).reshape([stack, n, n]);
         const b = k === 0 ? da.array(v.slice(3 * 49, 3 * 49 + n), { dtype: 'float64' }) : da.array(v.slice(3 * 49, 3 * 49 + n * k), { dtype: 'float64' }).reshape([n, k]);
         for (const make of [() => da.linalg.solve(a, b), () => da.linalg.inv(a), () => da.linalg.det(a), () => da.linalg.slogdet(a)[1], () => da.linalg.slogdet(a)[0]]) {
-          const [got, want] = both(make);
+          const [got, want] = bitsOnBothBackends(make);
           expect(got).toEqual(want);
         }
       },
@@ -58,7 +37,7 @@ describe('the LU steps', () => {
   test.each([2, 17, 64])('a %i x %i system solved to a residual of rounding, as the reference solves it', (n) => {
     const a = da.random.defaultRng(7).random([n, n]).add(da.eye(n).mul(n));
     const b = da.arange(n).astype('float64');
-    const [got, want] = both(() => da.linalg.solve(a, b));
+    const [got, want] = bitsOnBothBackends(() => da.linalg.solve(a, b));
     expect(got).toEqual(want);
   });
 

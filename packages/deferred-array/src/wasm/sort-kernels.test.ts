@@ -1,8 +1,9 @@
-// sort and argsort by kernels-wasm's radix sort: random sorts (shapes, axes,
-// every dtype, views with negative and non-unit strides, broadcast and
-// transposed operands, lines long enough for each digit width) give the
-// reference evaluator's bits, with executeSync and on 1 and 2 workers; and
-// sorted lines land in a strided out or a mutable array's block.
+// sort and argsort by kernels-wasm's radix sort, and the medians and
+// quantiles it selects by quickselect: random cases (shapes, axes, every
+// dtype, views with negative and non-unit strides, broadcast and transposed
+// operands, lines long enough for each digit width) give the reference
+// evaluator's bits, with executeSync and on 1 and 2 workers; and sorted lines
+// land in a strided out or a mutable array's block.
 import fc from 'fast-check';
 import * as da from '../index.js';
 
@@ -87,6 +88,27 @@ describe('sort and argsort by the radix sort', () => {
         } finally {
           da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
         }
+      }
+    }), { numRuns: 60 });
+  }, 240000);
+
+  test("medians and quantiles, their elements selected rather than sorted, give the reference's bits", async () => {
+    const methods = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen'] as const;
+    await fc.assert(fc.asyncProperty(arbitraryCase, fc.constantFrom(...methods), async (c0, method) => {
+      // NumPy refuses to blend booleans: their quantiles are taken as uint8.
+      const c = { ...c0, dtype: c0.dtype === 'bool' ? 'uint8' as const : c0.dtype };
+      const make = (): da.DeferredArray => {
+        const x = xOf(c);
+        const axis = c.axis === null ? null : Math.max(-x.shape.length, Math.min(c.axis, x.shape.length - 1));
+        return c.op === 'sort' ? da.median(x, { axis }) : da.quantile(x, [0, 0.3, 0.5, 1], { axis, method });
+      };
+      const want = onReference(make);
+      expect(bits(make().executeSync() as da.StdNdarray)).toEqual(bits(want));
+      da.configure({ threads: 2, inlineThreshold: 0 });
+      try {
+        expect(bits(await make().execute() as da.StdNdarray)).toEqual(bits(want));
+      } finally {
+        da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
       }
     }), { numRuns: 60 });
   }, 240000);

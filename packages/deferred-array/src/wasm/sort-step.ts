@@ -1,11 +1,12 @@
-// sort and argsort by kernels-wasm's radix sort, line by line on the calling
-// thread: lines along the last axis of a contiguous array sort where they
-// lie; any other layout is copied first with the axis last (a copy kernel),
-// and the sorted lines are copied back into place the same way.
-import { sortLines } from 'kernels-wasm';
+// sort and argsort by kernels-wasm's radix sort, and select by its
+// quickselect, line by line on the calling thread: lines along the last axis
+// of a contiguous array are read where they lie; any other layout is copied
+// first with the axis last (a copy kernel), and the result's lines are
+// copied back into place the same way.
+import { selectLines, sortLines } from 'kernels-wasm';
 import type { SortKind } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import type { FamilyNode } from '../ir/node.js';
+import type { FamilyNode, SelectAttrs } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dropValue, isContiguous } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
@@ -19,7 +20,7 @@ const SORT_KINDS: Record<DType, SortKind> = {
 
 const permute = <T>(a: readonly T[], order: readonly number[]): T[] => order.map((d) => a[d]!);
 
-/** The sorted values (or positions) of x along the node's axis, in the node's block. x has at least one axis. */
+/** The sorted values (or positions, or the values at the positions selected) of x along the node's axis, in the node's block. x has at least one axis. */
 function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
   const { axis } = n.attrs;
   const line = x.shape[axis]!;
@@ -31,8 +32,10 @@ function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
     : h.copy(moved ? { ...x, shape: permute(x.shape, moved), strides: permute(x.strides, moved) } : x, x.dtype, `copy of a ${n.op} operand, its axis last`);
   const out = h.place(n);
   const direct = !moved && isContiguous(out);
-  const sorted = direct ? out : h.temp(n.dtype, lined.shape);
-  sortLines(h.heap, SORT_KINDS[x.dtype], lined.ptr, sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions');
+  const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
+  const sorted = direct ? out : h.temp(n.dtype, positions ? [...lined.shape.slice(0, -1), positions.length] : lined.shape);
+  if (positions) selectLines(h.heap, SORT_KINDS[x.dtype], lined.ptr, sorted.ptr, line, lines, positions);
+  else sortLines(h.heap, SORT_KINDS[x.dtype], lined.ptr, sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions');
   if (lined !== x) dropValue(lined);
   if (direct) return out;
   // Back into place: the sorted lines read with the axis where it was.

@@ -10,12 +10,14 @@
 // the same for every key moves nothing and is skipped (the high bytes of
 // narrow integers, the exponent of data in a narrow range). Positions
 // (argsort) travel with their keys. Lines of a few elements are sorted by
-// insertion, where a pass's table would cost more than the line.
+// insertion, where a pass's table would cost more than the line. Selection
+// (select-module.ts) works on the same keys.
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp } from './emit-loops.js';
 import { KINDS, addressOf, emitFix, emitKeys, emitValues } from './radix-keys.js';
+import { emitSelect } from './select-module.js';
 import type { SortKind } from './radix-keys.js';
 
 /** Digit widths a radix sort is built for: 8 bits for short lines (a small table to clear and sum), 11 for long. */
@@ -194,12 +196,12 @@ function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex:
  * insertion<width>[_idx](keys, n[, idx]): sorts n keys in place by insertion,
  * stable (the _idx form starts positions at 0..n-1 and moves them with their keys).
  */
-function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): void {
+function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): number {
   const wide = width === 64;
   const t = wide ? 'i64' : 'i32';
   const kb = wide ? 8 : 4;
   const params = withIndex ? ['i32', 'i32', 'i32'] as const : ['i32', 'i32'] as const;
-  const [, f] = m.func(`insertion${width}${withIndex ? '_idx' : ''}`, params, []);
+  const [index, f] = m.func(`insertion${width}${withIndex ? '_idx' : ''}`, params, []);
   const [keys, n] = [f.param(0), f.param(1)];
   const idx = withIndex ? f.param(2) : undefined;
   const [i, j, pos] = [f.local('i32'), f.local('i32'), f.local('i32')];
@@ -232,6 +234,7 @@ function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): vo
   if (idx !== undefined) { addressOf(f, idx, j, 4); f.op('local.get', pos).mem('i32.store'); }
   f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i).op('br', 0);
   f.end().end();
+  return index;
 }
 
 /** The sorting module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
@@ -247,7 +250,8 @@ function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
       const count = emitCount(m, width, bits);
       for (const withIndex of [false, true]) emitRadix(m, width, bits, withIndex, count, emitScatter(m, width, bits, withIndex));
     }
-    for (const withIndex of [false, true]) emitInsertion(m, width, withIndex);
+    emitSelect(m, width, emitInsertion(m, width, false));
+    emitInsertion(m, width, true);
   }
   return m.toBytes();
 }

@@ -5,6 +5,7 @@
 // call and goes back after it.
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
+import { scratchOn } from './scratch.js';
 import { CHUNK, buildSortModule, countsBytes } from './radix-module.js';
 import { KINDS, keyBits } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
@@ -33,12 +34,8 @@ function sortLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: 
   const kb = width / 8;
   const r = routinesOn(heap.memory, 'sort', buildSortModule);
   const positions = output === 'positions';
-  const held: number[] = [];
-  const alloc = (bytes: number): number => {
-    const p = heap.alloc(Math.max(16, bytes));
-    held.push(p);
-    return p;
-  };
+  const scratch = scratchOn(heap);
+  const alloc = scratch.alloc;
   try {
     const keys = alloc(n * kb);
     const tmp = alloc(n * kb);
@@ -74,7 +71,7 @@ function sortLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: 
       if (fix && counted[1]! + counted[2]! > 0) fix(from, to, n, res);
     }
   } finally {
-    for (const p of held) heap.free(p);
+    scratch.release();
   }
 }
 

@@ -1,0 +1,103 @@
+// Selecting elements of lines in the heap by their sorted position
+// (select-module.ts, over the sorting module's keys): what a sort would put
+// at each position, without sorting the line.
+import type { HeapLike } from '../lower/launch.js';
+import { routinesOn } from './instances.js';
+import { scratchOn } from './scratch.js';
+import { CHUNK, buildSortModule } from './radix-module.js';
+import { KINDS, keyBits } from './radix-keys.js';
+import type { KeyKind, SortKind } from './radix-keys.js';
+import { sortLines } from './radix-sort.js';
+
+const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
+
+/**
+ * For each of `lines` lines of `n` elements of `kind` (line l contiguous at
+ * `src + l * n * bytes`), writes the elements that sortLines would put at
+ * `positions` (each in [0, n); any order, repeats allowed) to `dst + (l *
+ * positions.length + j) * bytes`, with the bits the sort gives them (the
+ * zeros and NaNs equal in the order keep their own, in their order in the
+ * line). Positions are found by quickselect; a line that defeats it (more
+ * than `partitions` partitions, by default about 4 log2 n) is sorted instead.
+ */
+function selectLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, positions: readonly number[], partitions?: number): void {
+  if (n === 0 || lines === 0 || positions.length === 0) return;
+  const k = kindOf(name);
+  const width = keyBits(k);
+  const kb = width / 8;
+  const r = routinesOn(heap.memory, 'sort', buildSortModule);
+  const toKeys = r[`keys_${name}`]!;
+  const fromKeys = r[`values_${name}`]!;
+  const select = r[`select${width}`]!;
+  const order = [...new Set(positions)].sort((a, b) => a - b);
+  // Partitions allowed before a line counts as one that defeats the median of three.
+  const budget = partitions ?? 4 * Math.ceil(Math.log2(n + 1)) + 16;
+  const scratch = scratchOn(heap);
+  const alloc = scratch.alloc;
+  try {
+    const keys = alloc(n * kb);
+    const res = alloc(16);
+    let sorted: number | undefined;
+    const bytes = (): Uint8Array => new Uint8Array(heap.memory.buffer);
+    for (let l = 0; l < lines; l++) {
+      // Views made again each line: the fallback's sort may grow the memory, which detaches an unshared one's views.
+      const counted = new Int32Array(heap.memory.buffer, res, 3);
+      const from = src + l * n * k.bytes;
+      const to = dst + l * positions.length * k.bytes;
+      counted.fill(0);
+      for (let i = 0; i < n; i += CHUNK) toKeys(from, keys, i, Math.min(n, i + CHUNK), res);
+      let lo = 0;
+      let selected = true;
+      for (const p of order) {
+        if (!select(keys, lo, n, p, budget)) {
+          selected = false;
+          break;
+        }
+        lo = p + 1;
+      }
+      if (!selected) {
+        sorted ??= alloc(n * k.bytes);
+        sortLines(heap, name, from, sorted, n, 1, 'values');
+        const b = bytes();
+        positions.forEach((p, j) => b.copyWithin(to + j * k.bytes, sorted! + p * k.bytes, sorted! + (p + 1) * k.bytes));
+        continue;
+      }
+      // Each selected key as its element: keys[p] read through a base that puts it at index j.
+      positions.forEach((p, j) => fromKeys(keys + (p - j) * kb, to, j, j + 1));
+      if (k.float) keepBits(heap, k, from, to, n, positions, counted);
+    }
+  } finally {
+    scratch.release();
+  }
+}
+
+/**
+ * A float key gives +0 for every zero and one NaN for every NaN: the element
+ * at sorted position p among equal zeros (or NaNs) is the r-th of them in the
+ * line, r counted from the first zero's (NaN's) position, as the stable sort
+ * puts them. `counted`: the line's negatives, zeros and NaNs.
+ */
+function keepBits(heap: HeapLike, k: KeyKind, from: number, to: number, n: number, positions: readonly number[], counted: Int32Array): void {
+  const wide = k.bytes === 8;
+  const line = wide ? new Float64Array(heap.memory.buffer, from, n) : new Float32Array(heap.memory.buffer, from, n);
+  const out = wide ? new Float64Array(heap.memory.buffer, to, positions.length) : new Float32Array(heap.memory.buffer, to, positions.length);
+  const bytes = new Uint8Array(heap.memory.buffer);
+  positions.forEach((p, j) => {
+    const v = out[j]!;
+    const nan = v !== v;
+    if (v !== 0 && !nan) return;
+    let rank = nan ? p - (n - counted[2]!) : p - counted[0]!;
+    for (let i = 0; i < n; i++) {
+      const x = line[i]!;
+      if (nan ? x !== x : x === 0) {
+        if (rank === 0) {
+          bytes.copyWithin(to + j * k.bytes, from + i * k.bytes, from + (i + 1) * k.bytes);
+          return;
+        }
+        rank--;
+      }
+    }
+  });
+}
+
+export { selectLines };
