@@ -127,7 +127,8 @@ with warnings.catch_warnings():
         case('median', x, np.asarray(np.median(x)), {})
 
     # quantile and percentile: every method, weak and array q, integer q.
-    METHODS = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf']
+    METHODS = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen', 'weibull', 'median_unbiased', 'normal_unbiased', 'interpolated_inverted_cdf',
+               'inverted_cdf', 'averaged_inverted_cdf', 'closest_observation']
     qs = np.array([0.0, 0.1, 0.25, 0.5, 0.75, 0.9, 1.0])
     for dtype in ['float64', 'float32', 'int32', 'int64', 'uint8']:
         x = data(6 * 11, dtype).reshape(6, 11)
@@ -145,13 +146,20 @@ with warnings.catch_warnings():
         case('percentile', x, np.asarray(np.percentile(x, 30, axis=1)), {'axis': 1}, q={'number': 30})
         case('percentile', x, np.asarray(np.percentile(x, 12.5)), {}, q={'number': 12.5})
         case('percentile', x, np.percentile(x, [10, 90], axis=0, method='nearest'), {'axis': 0, 'method': 'nearest'}, q={'ints': [10, 90], 'shape': [2]})
+    # The discrete methods where n * q lands on whole numbers (their even and odd order statistics), short lines too.
+    eighths = np.arange(9) / 8
+    for n in (1, 2, 3, 8):
+        for dtype in ['float64', 'int32']:
+            x = (np.arange(n) * 3 % 7).astype(dtype)
+            for method in ['inverted_cdf', 'averaged_inverted_cdf', 'closest_observation']:
+                case('quantile', x, np.quantile(x, eighths, method=method), {'method': method}, q={'floats': list(eighths), 'shape': [9]})
     # A float32 q: NumPy computes its indices and gammas in float32, and the result's dtype promotes with it.
     q32 = np.array([0.0, 0.3, 0.5, 0.7, 1.0], dtype=np.float32)
     for dtype in ['float32', 'float64', 'int16', 'int32', 'uint8']:
         x = data(2 * 13, dtype).reshape(2, 13)
         if np.dtype(dtype).kind == 'f':
             x = np.where(np.isnan(x), 0.25, x).astype(dtype)
-        for method in ['linear', 'hazen', 'midpoint', 'nearest']:
+        for method in ['linear', 'hazen', 'midpoint', 'nearest', 'inverted_cdf', 'averaged_inverted_cdf', 'closest_observation']:
             case('quantile', x, np.quantile(x, q32, axis=1, method=method), {'axis': 1, 'method': method}, q={'float32': [float(v) for v in q32], 'shape': [5]})
         case('percentile', x, np.percentile(x, q32 * 100, axis=1), {'axis': 1}, q={'float32': [float(v) for v in q32 * 100], 'shape': [5]})
     # nanquantile and nanpercentile: lines with some NaNs, none, and nothing else.

@@ -60,13 +60,31 @@ const BLENDS = {
     const v = r(r(n - 1) * q);
     return r(0.5 * r(Math.floor(v) + Math.ceil(v)));
   },
+  averaged_inverted_cdf: (n: number, q: number, r: Round): number => r(r(n * q) - 1),
 } as const;
+
+/** Python's x % 2 (the sign of the divisor), for whole x. */
+const parity = (x: number): number => ((x % 2) + 2) % 2;
+
+/**
+ * NumPy's _discrete_interpolation_to_boundaries: the floor of the virtual
+ * index where `atFloor(gamma, index)` holds, else the next position; never
+ * below 0.
+ */
+function discrete(index: number, atFloor: (gamma: number, index: number) => boolean): number {
+  const previous = Math.floor(index);
+  return Math.max(0, atFloor(index - previous, index) ? previous : previous + 1);
+}
 
 /** The methods that pick one element, by its position. */
 const PICKS = {
   lower: (n: number, q: number, r: Round): number => Math.floor(r(r(n - 1) * q)),
   higher: (n: number, q: number, r: Round): number => Math.ceil(r(r(n - 1) * q)),
   nearest: (n: number, q: number, r: Round): number => roundHalfEven(r(r(n - 1) * q)),
+  inverted_cdf: (n: number, q: number, r: Round): number => discrete(r(r(n * q) - 1), (gamma) => gamma === 0),
+  // The nearest even order statistic (1-based) at a whole index: an odd floor, 0-based.
+  closest_observation: (n: number, q: number, r: Round): number =>
+    discrete(r(r(r(n * q) - 1) - 0.5), (gamma, index) => gamma === 0 && parity(Math.floor(index)) === 1),
 } as const;
 
 type QuantileMethod = keyof typeof BLENDS | keyof typeof PICKS;
@@ -293,8 +311,18 @@ function oneSkippingNaN(l: SortedLines, q: number, method: QuantileMethod | 'tak
     const v = multiply(last, c(q));
     return finish(pick(method === 'lower' ? UFUNCS.floor(v) : method === 'higher' ? UFUNCS.ceil(v) : UFUNCS.round(v)));
   }
+  if (method === 'inverted_cdf' || method === 'closest_observation') {
+    // discrete() over each line's count: the floor where the condition holds, else the next.
+    const below = subtract(multiply(count, c(q)), c(1));
+    const index = method === 'inverted_cdf' ? below : subtract(below, c(0.5));
+    const previous = UFUNCS.floor(index);
+    const whole = UFUNCS.equal(subtract(index, previous), c(0));
+    const atFloor = method === 'inverted_cdf' ? whole : UFUNCS.logicalAnd(whole, UFUNCS.equal(UFUNCS.mod(previous, c(2)), c(1)));
+    return finish(pick(where(atFloor, previous, add(previous, c(1)))));
+  }
   let vi: DeferredArray;
   if (method === 'linear') vi = multiply(last, c(q));
+  else if (method === 'averaged_inverted_cdf') vi = subtract(multiply(count, c(q)), c(1));
   else if (method === 'midpoint') {
     const v = multiply(last, c(q));
     vi = multiply(c(0.5), add(UFUNCS.floor(v), UFUNCS.ceil(v)));
@@ -308,7 +336,9 @@ function oneSkippingNaN(l: SortedLines, q: number, method: QuantileMethod | 'tak
   const previous = where(above, c(-1), where(below, c(0), floor));
   const lo = where(above, last, where(below, c(0), floor));
   const hi = where(above, last, where(below, c(0), add(floor, c(1))));
-  const gamma = method === 'midpoint' ? where(UFUNCS.equal(UFUNCS.fmod(vi, c(1)), c(0)), c(0), c(0.5)) : subtract(vi, previous);
+  const raw = subtract(vi, previous);
+  const gamma = method === 'midpoint' ? where(UFUNCS.equal(UFUNCS.fmod(vi, c(1)), c(0)), c(0), c(0.5))
+    : method === 'averaged_inverted_cdf' ? where(UFUNCS.equal(raw, c(0)), c(0.5), c(1)) : raw;
   const a = pick(lo);
   const b = pick(hi);
   const diff = subtract(b, a);
@@ -343,7 +373,8 @@ function one(n: number, q: number, method: QuantileMethod | 'take', qs: Qs): { r
   if (vi >= r(last)) previous = next = -1;
   if (vi < 0) previous = next = 0;
   // _get_gamma: from the floor as moved (so past the end it is vi + 1, blending the last element with itself).
-  const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : r(vi - previous);
+  const raw = r(vi - previous);
+  const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : method === 'averaged_inverted_cdf' ? (raw === 0 ? 0.5 : 1) : raw;
   const lo = previous < 0 ? last : previous;
   const hi = next < 0 ? last : next;
   return { positions: [lo, hi], value: (at) => lerp(at(lo), at(hi), gamma, qs) };
