@@ -72,7 +72,7 @@ function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n
       return [w, v];
     }
     case 'svd': {
-      const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false, kernels.svdSweeps);
+      const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false, kernels.svdSweeps, attrs.uv ?? false);
       return attrs.uv ? [s, u, vh] : [s];
     }
     default: throw new Error(`internal: ${node.op} packs nothing`);

@@ -265,13 +265,14 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean, solve: EighSolve
 
 /**
  * Orthogonalises the columns of w (m x n, m >= n) in place, accumulating the
- * rotations into v (n x n): one-sided Jacobi sweeps, or the wasm backend's
- * kernels making the same operations.
+ * rotations into v (n x n) unless it is undefined (only the singular values
+ * asked for): one-sided Jacobi sweeps, or the wasm backend's kernels making
+ * the same operations.
  */
-type SvdSweeps = (w: Float64Array, v: Float64Array, m: number, n: number) => void;
+type SvdSweeps = (w: Float64Array, v: Float64Array | undefined, m: number, n: number) => void;
 
 /** One-sided (Hestenes) Jacobi sweeps over column pairs (p, q), until a sweep turns none (at most 100). */
-function hestenesSweeps(w: Float64Array, v: Float64Array, m: number, n: number): void {
+function hestenesSweeps(w: Float64Array, v: Float64Array | undefined, m: number, n: number): void {
   for (let sweep = 0; sweep < 100; sweep++) {
     let rotated = false;
     for (let p = 0; p < n - 1; p++) {
@@ -300,7 +301,7 @@ function hestenesSweeps(w: Float64Array, v: Float64Array, m: number, n: number):
         const c = 1 / Math.sqrt(1 + t * t);
         const sn = c * t;
         rotateColumns(w, m, n, p, q, c, sn);
-        rotateColumns(v, n, n, p, q, c, sn);
+        if (v) rotateColumns(v, n, n, p, q, c, sn);
       }
     }
     if (!rotated) break;
@@ -310,25 +311,28 @@ function hestenesSweeps(w: Float64Array, v: Float64Array, m: number, n: number):
 /**
  * The SVD of an m x n matrix by one-sided Jacobi: a = u diag(s) vh, s
  * descending; u m x p and vh p x n with p = min(m, n), or m and n with `full`
- * (u's and vh's extra rows completed to orthonormal bases).
+ * (u's and vh's extra rows completed to orthonormal bases). Without
+ * `vectors`, u and vh are left out (empty) and V is not accumulated: the
+ * singular values come out the same.
  */
-function svdMatrix(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps = hestenesSweeps): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+function svdMatrix(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps = hestenesSweeps, vectors = true): { u: Float64Array; s: Float64Array; vh: Float64Array } {
   const k = scaleOf(a);
   const p = Math.min(m, n);
   const [ur, vr] = full ? [m, n] : [p, p];
   if (k !== k) return { u: new Float64Array(m * ur).fill(NaN), s: new Float64Array(p).fill(NaN), vh: new Float64Array(vr * n).fill(NaN) };
-  const d = svdScaled(k === 1 ? a : a.map((x) => x / k), m, n, full, sweeps);
+  const d = svdScaled(k === 1 ? a : a.map((x) => x / k), m, n, full, sweeps, vectors);
   for (let i = 0; i < d.s.length; i++) d.s[i] = d.s[i]! * k;
   return d;
 }
 
 /** svdMatrix on a matrix whose largest |element| is near 1. */
-function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps): { u: Float64Array; s: Float64Array; vh: Float64Array } {
+function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps: SvdSweeps, vectors: boolean): { u: Float64Array; s: Float64Array; vh: Float64Array } {
   if (m < n) {
     // a^T = v s u^T: decompose the transpose and swap.
     const t = new Float64Array(n * m);
     for (let i = 0; i < m; i++) for (let j = 0; j < n; j++) t[j * m + i] = a[i * n + j]!;
-    const d = svdScaled(t, n, m, full, sweeps);
+    const d = svdScaled(t, n, m, full, sweeps, vectors);
+    if (!vectors) return d;
     const ur = full ? m : Math.min(m, n);
     const vr = full ? n : Math.min(m, n);
     // u = (d.vh)^T (m x ur), vh = (d.u)^T (vr x n)
@@ -338,10 +342,10 @@ function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps:
     for (let i = 0; i < vr; i++) for (let j = 0; j < n; j++) vh[i * n + j] = d.u[j * vr + i]!;
     return { u, s: d.s, vh };
   }
-  // m >= n: orthogonalise the columns of w = a (m x n), accumulating v (n x n).
+  // m >= n: orthogonalise the columns of w = a (m x n), accumulating v (n x n) where the vectors are asked for.
   const w = a.slice();
-  const v = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) v[i * n + i] = 1;
+  const v = vectors ? new Float64Array(n * n) : undefined;
+  for (let i = 0; v && i < n; i++) v[i * n + i] = 1;
   sweeps(w, v, m, n);
   const norms = Array.from({ length: n }, (_, j) => {
     let s = 0;
@@ -350,6 +354,7 @@ function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps:
   });
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => norms[y]! - norms[x]!);
   const s = Float64Array.from(order, (j) => norms[j]!);
+  if (!v) return { u: new Float64Array(0), s, vh: new Float64Array(0) };
   const ucols = full ? m : n;
   const u = new Float64Array(m * ucols);
   // A singular value at rounding level (at most eps * largest * m) is zero for U: its column is completed instead of divided out.

@@ -155,21 +155,21 @@ function eighIn(blocks: DecompBlocks): EighSolver {
   };
 }
 
-/** reference hestenesSweeps in the blocks: W and V transposed. */
+/** reference hestenesSweeps in the blocks: W and V transposed (V left out where the reference leaves it). */
 function svdSweepsIn(blocks: DecompBlocks): SvdSweeps {
   const { memory } = blocks;
   return (w, v, m, n) => {
     const wt = f64(memory, blocks.a, m * n);
     const vt = f64(memory, blocks.b, n * n);
     transposed(w, m, n, wt);
-    transposed(v, n, n, vt);
+    if (v) transposed(v, n, n, vt);
     for (let sweep = 0; sweep < 100; sweep++) {
       let rotated = false;
-      for (let p = 0; p < n - 1; p++) if (hestenesRow(memory, blocks.a, blocks.b, m, n, p, EPS)) rotated = true;
+      for (let p = 0; p < n - 1; p++) if (hestenesRow(memory, blocks.a, v ? blocks.b : 0, m, n, p, EPS)) rotated = true;
       if (!rotated) break;
     }
     transposed(wt, n, m, w);
-    transposed(vt, n, n, v);
+    if (v) transposed(vt, n, n, v);
   };
 }
 

@@ -24,11 +24,16 @@ function decompStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: St
   const cols = a.shape[a.shape.length - 1] ?? 0;
   const count = sizeOf(a.shape.slice(0, -2));
   const total = n.shape[n.shape.length - 1] ?? 0;
-  const src = h.copy(a, 'float64', `copy of linalg.${n.op}'s matrix`);
-  const blocks = blockSizes(n.op, m, cols).map((size) => h.temp('float64', [Math.max(1, size)]));
-  const out = h.place(n);
-  const x = n.dtype === 'float64' && isContiguous(out) ? out : h.temp('float64', n.shape);
+  // Every block taken goes back, whichever of the allocations or the work fails.
+  const held: HeapValue[] = [];
+  const take = (v: HeapValue): HeapValue => { held.push(v); return v; };
+  let x: HeapValue | undefined;
+  let out: HeapValue;
   try {
+    const src = take(h.copy(a, 'float64', `copy of linalg.${n.op}'s matrix`));
+    const blocks = blockSizes(n.op, m, cols).map((size) => take(h.temp('float64', [Math.max(1, size)])));
+    out = h.place(n);
+    x = n.dtype === 'float64' && isContiguous(out) ? out : take(h.temp('float64', n.shape));
     // Views taken after every block is made: a memory that grows after them could leave them behind.
     const { memory } = h.heap;
     const kernels = decompKernels({ memory, a: blocks[0]!.ptr, b: blocks[1]!.ptr, c: blocks[2]!.ptr, d: blocks[3]!.ptr });
@@ -41,11 +46,10 @@ function decompStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: St
         at += part.length;
       }
     }
-  } catch (e) {
-    if (x !== out) dropValue(x);
-    throw e;
+    // The result block leaves the held ones: writtenInto drops it once copied into place.
+    if (x !== out) held.splice(held.indexOf(x), 1);
   } finally {
-    for (const v of [src, ...blocks]) dropValue(v);
+    for (const v of held) dropValue(v);
   }
   return x === out ? out : writtenInto(n, x, out, h, `linalg.${n.op} into place`);
 }

@@ -87,7 +87,7 @@ function rotationFrom(f: FunctionBuilder, x: Local, t: Local, c: Local, s: Local
 /**
  * hestenes_pair(wt, vt, m, n, p, q, eps) -> i32: the one-sided Jacobi step
  * on columns p and q of W (m x n, held transposed: rows p and q of wt),
- * accumulated into V (held transposed in vt, n x n). Returns 1 if it
+ * accumulated into V (held transposed in vt, n x n; vt 0: no V). Returns 1 if it
  * rotated, 0 if the columns were orthogonal to working precision. The three
  * sums over the columns run in four partial sums each, as the reference
  * makes them, so that no add waits on the one before.
@@ -166,9 +166,13 @@ function emitHestenesPair(m: ModuleBuilder, rotate: number): number {
   f.op('local.get', beta).op('local.get', alpha).op('f64.sub').op('f64.const', 2).op('local.get', gamma).op('f64.mul').op('f64.div').op('local.set', zeta);
   rotationFrom(f, zeta, t, c, s);
   f.op('local.get', rowP).op('local.get', rowQ).op('local.get', rows).op('local.get', c).op('local.get', s).op('call', rotate);
+  // V too, unless vt is 0 (only the singular values asked for).
+  f.op('local.get', vt);
+  f.if();
   at(f, vt, p, n, ZERO);
   at(f, vt, q, n, ZERO);
   f.op('local.get', n).op('local.get', c).op('local.get', s).op('call', rotate);
+  f.end();
   f.op('i32.const', 1);
   return index;
 }

@@ -237,6 +237,20 @@ describe('hestenesRow', () => {
     check(Float64Array.from({ length: m * n }, () => Math.random() * 2 - 1), m, n, 3);
   });
 
+  it('with no V (vt 0): W turned as it is with one', () => {
+    const [m, n] = [23, 9];
+    const values = Float64Array.from({ length: m * n }, () => Math.random() * 2 - 1);
+    const heap = testHeap();
+    const wt = heap.alloc(m * n * 8);
+    heap.f64(wt, m * n).set(transpose(values, m, n));
+    const w = values.slice();
+    const v = new Float64Array(n * n);
+    for (let sweep = 0; sweep < 3; sweep++) {
+      for (let p = 0; p < n - 1; p++) expect(hestenesRow(heap.memory, wt, 0, m, n, p, 2 ** -52)).toBe(plainHestenesRow(w, v, m, n, p, 2 ** -52));
+    }
+    expect(bits(transpose(heap.f64(wt, m * n), n, m))).toEqual(bits(w));
+  });
+
   it('matrices with zeros, repeated and tiny entries, orthogonal columns', () => {
     const entry = fc.oneof(fc.constantFrom(0, -0, 1, -1, 0.5, 1e-300), fc.double({ min: -1, max: 1, noNaN: true }));
     fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 81, maxLength: 81 }), (m, n, e) => {

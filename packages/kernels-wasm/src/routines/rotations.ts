@@ -27,8 +27,8 @@ function reflect(memory: WebAssembly.Memory, a: number, n: number, m: number, c0
 
 /**
  * One-sided Jacobi steps on columns (p, q), q = p + 1 .. n - 1, of W (m x n,
- * held transposed at `wt`), accumulated into V (held transposed at `vt`);
- * true if any pair was turned.
+ * held transposed at `wt`), accumulated into V (held transposed at `vt`; 0
+ * for none); true if any pair was turned.
  */
 function hestenesRow(memory: WebAssembly.Memory, wt: number, vt: number, m: number, n: number, p: number, eps: number): boolean {
   return routinesOn(memory, 'jacobi', buildJacobiModule)['hestenes_row']!(wt, vt, m, n, p, eps) !== 0;

@@ -66,6 +66,13 @@ describe('selectLines', () => {
     }
   });
 
+  it('a position outside the line is refused', () => {
+    const heap = testHeap();
+    const src = heap.alloc(64);
+    expect(() => selectLines(heap, 'f64', src, heap.alloc(64), 4, 1, [4])).toThrow(/position 4 is not in 0..3/);
+    expect(() => selectLines(heap, 'f64', src, heap.alloc(64), 4, 1, [-1])).toThrow(RangeError);
+  });
+
   it('floats: zeros of both signs and NaNs with payloads keep the bits the stable sort gives them', () => {
     const f64 = new Float64Array(64);
     const w = new BigUint64Array(f64.buffer);

@@ -18,9 +18,12 @@ const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
  * positions.length + j) * bytes`, with the bits the sort gives them (the
  * zeros and NaNs equal in the order keep their own, in their order in the
  * line). Positions are found by quickselect; a line that defeats it (more
- * than `partitions` partitions, by default about 4 log2 n) is sorted instead.
+ * than `partitions` partitions for one position, by default 4 ceil(log2(n +
+ * 1)) + 16) is sorted instead.
  */
 function selectLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, positions: readonly number[], partitions?: number): void {
+  const bad = positions.find((p) => !Number.isInteger(p) || p < 0 || p >= n);
+  if (bad !== undefined) throw new RangeError(`selectLines: position ${bad} is not in 0..${n - 1} (lines of ${n} elements)`);
   if (n === 0 || lines === 0 || positions.length === 0) return;
   const k = kindOf(name);
   const width = keyBits(k);
@@ -81,23 +84,32 @@ function keepBits(heap: HeapLike, k: KeyKind, from: number, to: number, n: numbe
   const wide = k.bytes === 8;
   const line = wide ? new Float64Array(heap.memory.buffer, from, n) : new Float32Array(heap.memory.buffer, from, n);
   const out = wide ? new Float64Array(heap.memory.buffer, to, positions.length) : new Float32Array(heap.memory.buffer, to, positions.length);
-  const bytes = new Uint8Array(heap.memory.buffer);
+  // What each output slot needs: the r-th zero, or the r-th NaN, of the line; found in one pass.
+  const zeros: Array<[rank: number, slot: number]> = [];
+  const nans: Array<[rank: number, slot: number]> = [];
   positions.forEach((p, j) => {
     const v = out[j]!;
-    const nan = v !== v;
-    if (v !== 0 && !nan) return;
-    let rank = nan ? p - (n - counted[2]!) : p - counted[0]!;
-    for (let i = 0; i < n; i++) {
-      const x = line[i]!;
-      if (nan ? x !== x : x === 0) {
-        if (rank === 0) {
-          bytes.copyWithin(to + j * k.bytes, from + i * k.bytes, from + (i + 1) * k.bytes);
-          return;
-        }
-        rank--;
-      }
-    }
+    if (v !== v) nans.push([p - (n - counted[2]!), j]);
+    else if (v === 0) zeros.push([p - counted[0]!, j]);
   });
+  if (zeros.length + nans.length === 0) return;
+  zeros.sort((a, b) => a[0] - b[0]);
+  nans.sort((a, b) => a[0] - b[0]);
+  const bytes = new Uint8Array(heap.memory.buffer);
+  let [z, q, zi, qi] = [0, 0, 0, 0];
+  for (let i = 0; i < n && (zi < zeros.length || qi < nans.length); i++) {
+    const x = line[i]!;
+    const wanted = x === 0 ? zeros : x !== x ? nans : undefined;
+    if (!wanted) continue;
+    const rank = wanted === zeros ? z++ : q++;
+    let at = wanted === zeros ? zi : qi;
+    for (; at < wanted.length && wanted[at]![0] === rank; at++) {
+      const slot = wanted[at]![1];
+      bytes.copyWithin(to + slot * k.bytes, from + i * k.bytes, from + (i + 1) * k.bytes);
+    }
+    if (wanted === zeros) zi = at;
+    else qi = at;
+  }
 }
 
 export { selectLines };
