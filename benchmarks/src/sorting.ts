@@ -8,7 +8,7 @@
 // - unique of 2^22 values with many repeats against a JS Set and a sort;
 // - the median along the last axis of 1024 x 4096 against sorting each row;
 // - linalg.solve of 512 x 512 against NumPy's (LAPACK);
-// - linalg.qr and eigh of 512 x 512, svd of 256 x 256 against NumPy's, and
+// - linalg.qr, eigh and cholesky of 512 x 512, svd of 256 x 256 against NumPy's, and
 //   against the same algorithms in plain JS (the reference evaluator, timed
 //   once: seconds).
 // Results come back as fresh arrays (executeSync), as the JS variants make
@@ -50,10 +50,13 @@ function sortingReport(rounds: number): Row[] {
   const E = da.wrap(randomData(EIG_N * EIG_N, 19)).reshape([EIG_N, EIG_N]);
   const S = E.add(E.T);
   const V = da.wrap(randomData(SVD_N * SVD_N, 21)).reshape([SVD_N, SVD_N]);
+  // Positive definite: a a^T plus a diagonal that dominates, computed once (the rows time the factorisation alone).
+  const P = da.wrap((da.matmul(Q, Q.T).add(da.eye(QR_N).mul(QR_N * 180 * 180)).executeSync() as da.StdNdarray).data as Float64Array).reshape([QR_N, QR_N]);
   const decompositions = {
     qr: () => da.executeSync(da.linalg.qr(Q) as da.DeferredArray[]),
     eigh: () => da.executeSync(da.linalg.eigh(S)),
     svd: () => da.executeSync(da.linalg.svd(V) as da.DeferredArray[]),
+    cholesky: () => da.linalg.cholesky(P).executeSync(),
   };
   const samples = inTurns({
     sort: () => da.sort(x).executeSync(),
@@ -95,8 +98,8 @@ function sortingReport(rounds: number): Row[] {
     { name: 'unique, 2^22 with repeats', oursMs: median(samples.unique), otherMs: median(samples.jsUnique), other: 'JS Set, then sort', target: 2 },
     { name: 'median, axis 1 of 1024 x 4096', oursMs: median(samples.median), otherMs: median(samples.jsMedian), other: 'each row sorted', target: 2 },
     { name: `linalg.solve, ${SOLVE_N} x ${SOLVE_N}`, oursMs: median(samples.solve), otherMs: numpy?.solve, other: 'NumPy (LAPACK)', target: 0.2 },
-    ...(['qr', 'eigh', 'svd'] as const).flatMap((op) => {
-      const size = { qr: QR_N, eigh: EIG_N, svd: SVD_N }[op];
+    ...(['qr', 'eigh', 'svd', 'cholesky'] as const).flatMap((op) => {
+      const size = { qr: QR_N, eigh: EIG_N, svd: SVD_N, cholesky: QR_N }[op];
       const name = `linalg.${op}, ${size} x ${size}`;
       return [
         { name, oursMs: median(samples[op]), otherMs: numpy?.[op], other: 'NumPy (LAPACK)' },
@@ -123,7 +126,7 @@ function onReference<K extends string>(fns: Readonly<Record<K, () => unknown>>):
   }
 }
 
-interface NumpyTimes { readonly sort: number; readonly solve: number; readonly qr: number; readonly eigh: number; readonly svd: number }
+interface NumpyTimes { readonly sort: number; readonly solve: number; readonly qr: number; readonly eigh: number; readonly svd: number; readonly cholesky: number }
 
 /** NumPy's sort of 2^23 float64, solve of 512 x 512 and the decompositions, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
 function numpyTimes(rounds: number): NumpyTimes | undefined {
@@ -132,13 +135,13 @@ function numpyTimes(rounds: number): NumpyTimes | undefined {
   const code = `
 import json, time, numpy as np
 r = np.random.default_rng(3); x = r.uniform(-180, 180, 1 << 23); a = r.uniform(-180, 180, (${SOLVE_N}, ${SOLVE_N})) + np.eye(${SOLVE_N}) * ${SOLVE_N * 100}; b = r.uniform(-180, 180, ${SOLVE_N})
-q = r.uniform(-180, 180, (${QR_N}, ${QR_N})); e = r.uniform(-180, 180, (${EIG_N}, ${EIG_N})); s = e + e.T; v = r.uniform(-180, 180, (${SVD_N}, ${SVD_N}))
+q = r.uniform(-180, 180, (${QR_N}, ${QR_N})); e = r.uniform(-180, 180, (${EIG_N}, ${EIG_N})); s = e + e.T; v = r.uniform(-180, 180, (${SVD_N}, ${SVD_N})); p = q @ q.T + np.eye(${QR_N}) * ${QR_N * 180 * 180}
 def med(f):
     t = []
     for _ in range(${rounds}):
         s = time.perf_counter(); f(); t.append((time.perf_counter() - s) * 1e3)
     return sorted(t)[len(t) // 2]
-print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b)), 'qr': med(lambda: np.linalg.qr(q)), 'eigh': med(lambda: np.linalg.eigh(s)), 'svd': med(lambda: np.linalg.svd(v))}))`;
+print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b)), 'qr': med(lambda: np.linalg.qr(q)), 'eigh': med(lambda: np.linalg.eigh(s)), 'svd': med(lambda: np.linalg.svd(v)), 'cholesky': med(lambda: np.linalg.cholesky(p))}))`;
   const r = spawnSync(py, ['-c', code], { encoding: 'utf8' });
   if (r.status !== 0) return undefined;
   return JSON.parse(r.stdout) as NumpyTimes;

@@ -58,5 +58,6 @@ export { addAt, firstIndexOutside } from './routines/scatter.js';
 export type { AddAtType } from './routines/scatter.js';
 export { reflect, hestenesRow } from './routines/rotations.js';
 export { tredApply, tredUpdate, tredAccumulate, qlRotations } from './routines/tridiagonal.js';
+export { choleskyColumn } from './routines/cholesky.js';
 export type { TridiagonalWork } from './routines/tridiagonal.js';
 export type { Reflectors } from './routines/rotations.js';

@@ -8,16 +8,17 @@ import type { Dense } from '../core/dense.js';
 import type { NumberArray } from '../ir/dtypes.js';
 import { packedSizes } from '../ir/build-decomp.js';
 import { choleskyMatrix, detMatrix, eighMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix, svdMatrix } from './decompositions.js';
-import type { EighSolver, SvdSweeps } from './decompositions.js';
+import type { CholeskyFactor, EighSolver, SvdSweeps } from './decompositions.js';
 
 /**
- * The inner work of qr, eigh and svd, where a backend makes the reference's
+ * The inner work of qr, eigh, svd and cholesky, where a backend makes the reference's
  * operations in kernels of its own (the same bits); unset, the reference's.
  */
 interface DecompKernels {
   readonly qr?: typeof qrMatrix;
   readonly eigh?: EighSolver;
   readonly svdSweeps?: SvdSweeps;
+  readonly cholesky?: CholeskyFactor;
 }
 
 /** Matrix i of a stack (the last two axes, m x n), as float64. */
@@ -59,10 +60,11 @@ function decompDense(node: FamilyNode<'decomp'>, inputs: readonly Dense[]): Dens
   return out;
 }
 
-/** The packed results of qr, eigh or svd of one m x n matrix, in build-decomp.ts's order. */
+/** The packed results of qr, eigh or svd (or cholesky's factor) of one m x n matrix, in build-decomp.ts's order. */
 function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n: number, kernels: DecompKernels = {}): Float64Array[] {
   const attrs = node.attrs;
   switch (node.op) {
+    case 'cholesky': return [choleskyMatrix(mat, n, attrs.upper ?? false, kernels.cholesky)];
     case 'qr': {
       const { q, r } = (kernels.qr ?? qrMatrix)(mat, m, n, attrs.mode === 'complete', attrs.mode !== 'r');
       return attrs.mode === 'r' ? [r] : [q, r];

@@ -6,7 +6,7 @@
 // over speed. LAPACK's blocked algorithms are what NumPy calls, so results
 // agree to rounding, not to the bit.
 import { LinAlgError as LinAlgFailure } from '../ir/errors.js';
-import { plainEighWork, symmetricEigen } from './eigh.js';
+import { dot4, plainEighWork, symmetricEigen } from './eigh.js';
 
 /** An LU factorisation in place: a holds L (unit diagonal, below) and U; piv the row swaps; sign their parity. */
 interface Lu {
@@ -117,27 +117,39 @@ function detMatrix(a: Float64Array, n: number): number {
 
 const detOf = ([sign, log]: readonly [number, number]): number => sign * Math.exp(log);
 
-/** The lower (or, transposed, upper) Cholesky factor from a's lower triangle; fails if a is not positive definite. */
-function choleskyMatrix(a: Float64Array, n: number, upper: boolean): Float64Array {
-  // Element (i, j) of the lower triangle, i >= j: a's own, or with `upper` the upper triangle's (j, i).
-  const at = upper ? (i: number, j: number): number => a[j * n + i]! : (i: number, j: number): number => a[i * n + j]!;
-  const l = new Float64Array(n * n);
+/**
+ * Factors in place the n x n row-major l, which holds A's lower triangle, into
+ * L (below and on the diagonal; what lies above is left alone); false if A is
+ * not positive definite: the plain choleskyLower, or the wasm backend's
+ * kernels making its operations.
+ */
+type CholeskyFactor = (l: Float64Array, n: number) => boolean;
+
+/**
+ * Column by column: d = a[j][j] - dot4(l[j][k]^2, k < j), then l[i][j] =
+ * (a[i][j] - dot4(l[i][k] l[j][k], k < j)) / sqrt(d), each sum in four
+ * partial sums (dot4). A NaN goes through, as LAPACK's potrf lets it: only a
+ * pivot known to be <= 0 fails.
+ */
+function choleskyLower(l: Float64Array, n: number): boolean {
   for (let j = 0; j < n; j++) {
-    let d = at(j, j);
-    for (let k = 0; k < j; k++) d -= l[j * n + k]! * l[j * n + k]!;
-    // A NaN goes through, as LAPACK's potrf lets it: only a pivot known to be <= 0 fails.
-    if (d <= 0) throw new LinAlgFailure('linalg.cholesky: the matrix is not positive definite (NumPy raises LinAlgError too)');
+    const d = l[j * n + j]! - dot4(0, j, (k) => l[j * n + k]! * l[j * n + k]!);
+    if (d <= 0) return false;
     const s = Math.sqrt(d);
     l[j * n + j] = s;
-    for (let i = j + 1; i < n; i++) {
-      let v = at(i, j);
-      for (let k = 0; k < j; k++) v -= l[i * n + k]! * l[j * n + k]!;
-      l[i * n + j] = v / s;
-    }
+    for (let i = j + 1; i < n; i++) l[i * n + j] = (l[i * n + j]! - dot4(0, j, (k) => l[i * n + k]! * l[j * n + k]!)) / s;
   }
+  return true;
+}
+
+/** The lower (or, transposed, upper) Cholesky factor from a's lower triangle (upper: its upper one); fails if a is not positive definite. */
+function choleskyMatrix(a: Float64Array, n: number, upper: boolean, factor: CholeskyFactor = choleskyLower): Float64Array {
+  const l = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) l[i * n + j] = upper ? a[j * n + i]! : a[i * n + j]!;
+  if (!factor(l, n)) throw new LinAlgFailure('linalg.cholesky: the matrix is not positive definite (NumPy raises LinAlgError too)');
   if (!upper) return l;
   const u = new Float64Array(n * n);
-  for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) u[i * n + j] = l[j * n + i]!;
+  for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) u[j * n + i] = l[i * n + j]!;
   return u;
 }
 
@@ -402,4 +414,4 @@ function completeColumns(q: Float64Array, m: number, cols: number, known: readon
 }
 
 export { solveMatrix, invMatrix, detMatrix, slogdetMatrix, choleskyMatrix, qrMatrix, eighMatrix, svdMatrix, singularMatrix, slogdetOf, detOf };
-export type { EighSolver, SvdSweeps };
+export type { EighSolver, SvdSweeps, CholeskyFactor };

@@ -272,5 +272,5 @@ function symmetricEigen(w: EighWork, n: number): void {
   diagonalize(w, n);
 }
 
-export { symmetricEigen, plainEighWork };
+export { symmetricEigen, plainEighWork, dot4 };
 export type { EighWork };

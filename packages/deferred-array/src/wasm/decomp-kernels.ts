@@ -1,17 +1,18 @@
-// The inner work of qr, eigh and svd (reference/decomp.ts's DecompKernels)
-// in kernels-wasm's Householder, tridiagonal and Jacobi routines, over float64 blocks of
-// the heap: the reference's operations in its order, so the same bits. Each
-// matrix is copied into its block, worked there and copied out: copies of
-// O(mn) against work of O(mn^2) or more.
+// The inner work of qr, eigh, svd and cholesky (reference/decomp.ts's
+// DecompKernels) in kernels-wasm's Householder, tridiagonal, Jacobi and
+// Cholesky routines, over float64 blocks of the heap: the reference's
+// operations in its order, so the same bits. Each matrix is copied into its
+// block, worked there and copied out: copies of O(mn) against work of
+// O(mn^2) or more.
 //
 // QR is blocked: reflectors are formed a panel of PANEL columns at a time,
 // each applied at once to the rest of its panel, and the panel's reflectors
 // then to the columns right of it eight at a time, a strip staying in cache
 // while it takes them all. Each column still takes the reflectors one after
 // another in the reference's order.
-import { hestenesRow, qlRotations, reflect, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
+import { choleskyColumn, hestenesRow, qlRotations, reflect, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
 import type { Reflectors, TridiagonalWork } from 'kernels-wasm';
-import type { EighSolver, SvdSweeps } from '../reference/decompositions.js';
+import type { CholeskyFactor, EighSolver, SvdSweeps } from '../reference/decompositions.js';
 import { symmetricEigen } from '../reference/eigh.js';
 import type { EighWork } from '../reference/eigh.js';
 import type { DecompKernels } from '../reference/decomp.js';
@@ -23,7 +24,7 @@ const EPS = 2 ** -52;
 /** The float64 blocks the kernels work in (byte addresses), large enough for every matrix of the step. */
 interface DecompBlocks {
   readonly memory: WebAssembly.Memory;
-  /** m x n: QR's matrix, eigh's V transposed, the SVD's W transposed. */
+  /** m x n: QR's matrix, eigh's V transposed, the SVD's W transposed, Cholesky's L. */
   readonly a: number;
   /** QR's reflector vectors (k x m); eigh's rotations of a QL sweep (2n); the SVD's V transposed (n x n). */
   readonly b: number;
@@ -50,6 +51,7 @@ function blockSizes(op: string, m: number, n: number): [number, number, number, 
   switch (op) {
     case 'qr': return [m * strideFor(n), k * m, k, m * strideFor(m)];
     case 'eigh': return [n * strideFor(n), 2 * n, n, n];
+    case 'cholesky': return [n * strideFor(n), 0, 0, 0];
     default: return [m * n, k * k, 0, 0];
   }
 }
@@ -173,9 +175,22 @@ function svdSweepsIn(blocks: DecompBlocks): SvdSweeps {
   };
 }
 
-/** The kernels for qr, eigh or svd, working in `blocks`. */
+/** reference choleskyLower in the block, its rows padded, a column a call. */
+function choleskyIn(blocks: DecompBlocks): CholeskyFactor {
+  const { memory } = blocks;
+  return (l, n) => {
+    const ld = strideFor(n);
+    const w = f64(memory, blocks.a, n * ld);
+    intoRows(l, n, n, w, ld);
+    for (let j = 0; j < n; j++) if (!choleskyColumn(memory, blocks.a, ld, n, j)) return false;
+    l.set(fromRows(w, n, n, ld));
+    return true;
+  };
+}
+
+/** The kernels for qr, eigh, svd or cholesky, working in `blocks`. */
 function decompKernels(blocks: DecompBlocks): DecompKernels {
-  return { qr: qrIn(blocks), eigh: eighIn(blocks), svdSweeps: svdSweepsIn(blocks) };
+  return { qr: qrIn(blocks), eigh: eighIn(blocks), svdSweeps: svdSweepsIn(blocks), cholesky: choleskyIn(blocks) };
 }
 
 export { decompKernels, blockSizes };

@@ -1,5 +1,5 @@
-// qr, eigh and svd by kernels-wasm's Householder, tridiagonal and Jacobi
-// routines give the reference evaluator's bits (NaNs alike): random stacks of
+// qr, eigh, svd and cholesky by kernels-wasm's Householder, tridiagonal,
+// Jacobi and Cholesky routines give the reference evaluator's bits (NaNs alike): random stacks of
 // square, tall and wide matrices around the lane and strip widths, across
 // QR's panels of 32 columns and eigh's chunks of 128, every mode, float32 and
 // integer operands, Infs and NaNs, and orders whose rows lie a power of two
@@ -35,7 +35,13 @@ function forms(a: da.DeferredArray): Array<() => da.DeferredArray | readonly da.
 }
 
 function square(a: da.DeferredArray): Array<() => da.DeferredArray | readonly da.DeferredArray[]> {
-  return [() => da.linalg.eigh(a), () => da.linalg.eigh(a, { UPLO: 'U' }), () => da.linalg.eigvalsh(a)];
+  // Cholesky of a itself (mostly not positive definite: the same error) and of a a^T + n I.
+  const n = a.shape[a.ndim - 1]!;
+  const spd = da.matmul(a, da.transpose(a, [...Array(a.ndim - 2).keys(), a.ndim - 1, a.ndim - 2])).add(da.eye(n).mul(n));
+  return [
+    () => da.linalg.eigh(a), () => da.linalg.eigh(a, { UPLO: 'U' }), () => da.linalg.eigvalsh(a),
+    () => da.linalg.cholesky(a), () => da.linalg.cholesky(spd), () => da.linalg.cholesky(spd, { upper: true }),
+  ];
 }
 
 describe('the QR, eigh and SVD steps', () => {

@@ -1,9 +1,10 @@
-// qr, eigh and svd by kernels-wasm's Householder, tridiagonal and Jacobi
-// routines (decomp-kernels.ts), one matrix of the stack at a time on the calling
-// thread: the reference's algorithms (reference/decomp.ts's packedParts) with
-// their inner work in kernels, so the same bits. The matrices are read from a
-// float64 copy; the packed results are written into the result's block
-// directly where it is float64 and contiguous.
+// qr, eigh, svd and cholesky by kernels-wasm's Householder, tridiagonal,
+// Jacobi and Cholesky routines (decomp-kernels.ts), one matrix of the stack
+// at a time on the calling thread: the reference's algorithms
+// (reference/decomp.ts's packedParts) with their inner work in kernels, so
+// the same bits. The matrices are read from a float64 copy; the packed
+// results are written into the result's block directly where it is float64
+// and contiguous.
 import type { FamilyNode } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { packedParts } from '../reference/decomp.js';
@@ -13,7 +14,7 @@ import type { HeapValue } from './heap-value.js';
 import { writtenInto } from './step-heap.js';
 import type { StepHeap } from './step-heap.js';
 
-const KERNEL_OPS: ReadonlySet<string> = new Set(['qr', 'eigh', 'svd']);
+const KERNEL_OPS: ReadonlySet<string> = new Set(['qr', 'eigh', 'svd', 'cholesky']);
 
 /** Whether the decomposition is one decompStep runs. */
 const isDecompStep = (n: FamilyNode<'decomp'>): boolean => KERNEL_OPS.has(n.op);
@@ -23,7 +24,8 @@ function decompStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: St
   const m = a.shape[a.shape.length - 2] ?? 0;
   const cols = a.shape[a.shape.length - 1] ?? 0;
   const count = sizeOf(a.shape.slice(0, -2));
-  const total = n.shape[n.shape.length - 1] ?? 0;
+  // Values per matrix: the packed parts, or cholesky's n x n.
+  const total = count === 0 ? 0 : sizeOf(n.shape) / count;
   // Every block taken goes back, whichever of the allocations or the work fails.
   const held: HeapValue[] = [];
   const take = (v: HeapValue): HeapValue => { held.push(v); return v; };

@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { hestenesRow, reflect } from './rotations.js';
 import { qlRotations, tredAccumulate, tredApply, tredUpdate } from './tridiagonal.js';
 import type { TridiagonalWork } from './tridiagonal.js';
+import { choleskyColumn } from './cholesky.js';
 import { testHeap } from '../lower/test-heap.js';
 
 /** Bits, every NaN alike (a computed NaN's sign is the machine's). */
@@ -256,5 +257,58 @@ describe('hestenesRow', () => {
     fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 1, max: 9 }), fc.array(entry, { minLength: 81, maxLength: 81 }), (m, n, e) => {
       check(Float64Array.from(e.slice(0, m * n)), Math.max(m, n), Math.min(m, n), 2);
     }), { numRuns: 200 });
+  });
+});
+
+describe('choleskyColumn', () => {
+  /** The reference's choleskyLower (reference/decompositions.ts), four partial sums to a sum. */
+  function plainCholesky(l: Float64Array, n: number): boolean {
+    const dot4 = (to: number, term: (k: number) => number): number => {
+      const s = [0, 0, 0, 0];
+      for (let k = 0; k < to; k++) s[k & 3] = s[k & 3]! + term(k);
+      return (s[0]! + s[1]!) + (s[2]! + s[3]!);
+    };
+    for (let j = 0; j < n; j++) {
+      const d = l[j * n + j]! - dot4(j, (k) => l[j * n + k]! * l[j * n + k]!);
+      if (d <= 0) return false;
+      const s = Math.sqrt(d);
+      l[j * n + j] = s;
+      for (let i = j + 1; i < n; i++) l[i * n + j] = (l[i * n + j]! - dot4(j, (k) => l[i * n + k]! * l[j * n + k]!)) / s;
+    }
+    return true;
+  }
+
+  function check(values: Float64Array, n: number, ld: number): void {
+    const heap = testHeap();
+    const l = heap.alloc(n * ld * 8);
+    const want = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j <= i; j++) want[i * n + j] = values[i * n + j]!;
+    for (let i = 0; i < n; i++) heap.f64(l + i * ld * 8, n).set(want.subarray(i * n, (i + 1) * n));
+    const ok = plainCholesky(want, n);
+    let got = true;
+    for (let j = 0; j < n && got; j++) got = choleskyColumn(heap.memory, l, ld, n, j);
+    expect(got).toBe(ok);
+    if (!ok) return;
+    const out = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) out.set(heap.f64(l + i * ld * 8, n), i * n);
+    expect(bits(out)).toEqual(bits(want));
+  }
+
+  it.each([1, 2, 3, 4, 5, 7, 9, 16, 33, 70])('positive definite matrices of order %i, rows packed and padded', (n) => {
+    const a = Float64Array.from({ length: n * n }, () => Math.random() * 2 - 1);
+    const spd = new Float64Array(n * n);
+    for (let i = 0; i < n; i++) for (let j = 0; j < n; j++) {
+      let s = i === j ? n : 0;
+      for (let k = 0; k < n; k++) s += a[i * n + k]! * a[j * n + k]!;
+      spd[i * n + j] = s;
+    }
+    check(spd, n, n);
+    check(spd, n, n + 5);
+  });
+
+  it('matrices that are not positive definite, and NaNs, fail or go on as the plain loops do', () => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 9 }), fc.array(element, { minLength: 81, maxLength: 81 }), (n, e) => {
+      check(Float64Array.from(e.slice(0, n * n), (x, i) => (i % (n + 1) === 0 ? Math.abs(x) + 20 : x)), n, n);
+    }), { numRuns: 300 });
   });
 });

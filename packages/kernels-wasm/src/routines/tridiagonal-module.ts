@@ -12,18 +12,7 @@ import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp, push } from './emit-loops.js';
 import type { Operand } from './emit-loops.js';
 import { emitRotateRows } from './jacobi-module.js';
-
-/** Pushes the byte address of element k of the f64 row at byte address `row`. */
-function element(f: FunctionBuilder, row: Local, k: Local): void {
-  f.op('local.get', row).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add');
-}
-
-/** Pushes the byte address of row r of W (rows ld elements apart). */
-function rowOf(f: FunctionBuilder, w: Local, ld: Local, r: Operand): void {
-  f.op('local.get', w);
-  push(f, r);
-  f.op('local.get', ld).op('i32.mul').op('i32.const', 3).op('i32.shl').op('i32.add');
-}
+import { dotLocals, element, emitDot4, rowOf } from './emit-dot4.js';
 
 /**
  * Emits `for (k = from; k < to; k++)` as two lanes at a time, then the odd
@@ -41,63 +30,6 @@ function lanes(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (ki
   f.if();
   body('s');
   f.end();
-}
-
-/** The locals emitDot4 works with. */
-interface DotLocals {
-  readonly k: Local;
-  readonly end: Local;
-  readonly lo: Local;
-  readonly hi: Local;
-}
-
-const dotLocals = (f: FunctionBuilder): DotLocals => ({ k: f.local('i32'), end: f.local('i32'), lo: f.local('v128'), hi: f.local('v128') });
-
-/**
- * Pushes the sum of x[k] y[k] for k in [from, to) (rows at byte addresses x
- * and y) in four partial sums, term k in sum (k - from) mod 4, each from +0,
- * then (s0 + s1) + (s2 + s3): reference/eigh.ts's dot4. Sums 0-1 are the
- * lanes of one vector, 2-3 of another. A tail of one to three terms is read
- * with zeros beside it: a partial sum starts at +0 and so is never -0, and
- * adding +0 leaves it as it is.
- */
-function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Local, l: DotLocals): void {
-  const { k, end, lo, hi } = l;
-  const term = (into: Local, load: 'v128.load' | 'v128.load64_zero', offset: number): void => {
-    f.op('local.get', into);
-    element(f, x, k);
-    f.mem(load, { offset });
-    element(f, y, k);
-    f.mem(load, { offset });
-    f.op('f64x2.mul').op('f64x2.add').op('local.set', into);
-  };
-  f.op('f64.const', 0).op('f64x2.splat').op('local.tee', lo).op('local.set', hi);
-  push(f, from);
-  f.op('local.set', k);
-  f.op('local.get', to).op('local.get', k).op('i32.sub').op('i32.const', -4).op('i32.and').op('local.get', k).op('i32.add').op('local.set', end);
-  f.block().loop();
-  f.op('local.get', k).op('local.get', end).op('i32.ge_s').op('br_if', 1);
-  term(lo, 'v128.load', 0);
-  term(hi, 'v128.load', 16);
-  f.op('local.get', k).op('i32.const', 4).op('i32.add').op('local.set', k).op('br', 0);
-  f.end().end();
-  // The tail: to - k terms, 0 to 3.
-  f.op('local.get', to).op('local.get', k).op('i32.sub').op('local.set', end);
-  f.op('local.get', end).op('i32.const', 1).op('i32.eq');
-  f.if();
-  term(lo, 'v128.load64_zero', 0);
-  f.end();
-  f.op('local.get', end).op('i32.const', 2).op('i32.ge_s');
-  f.if();
-  term(lo, 'v128.load', 0);
-  f.end();
-  f.op('local.get', end).op('i32.const', 3).op('i32.eq');
-  f.if();
-  term(hi, 'v128.load64_zero', 16);
-  f.end();
-  f.op('local.get', lo).op('f64x2.extract_lane', 0).op('local.get', lo).op('f64x2.extract_lane', 1).op('f64.add');
-  f.op('local.get', hi).op('f64x2.extract_lane', 0).op('local.get', hi).op('f64x2.extract_lane', 1).op('f64.add');
-  f.op('f64.add');
 }
 
 const OPS = {
