@@ -140,6 +140,7 @@ with warnings.catch_warnings():
             case('quantile', x, np.asarray(np.quantile(x, 0.3, axis=0, method=method)), {'axis': 0, 'method': method}, q={'number': 0.3})
         case('quantile', x, np.asarray(np.quantile(x, 0.65)), {}, q={'number': 0.65})
         case('quantile', x, np.quantile(x, [0, 1], axis=1), {'axis': 1}, q={'ints': [0, 1], 'shape': [2]})
+        case('quantile', x, np.quantile(x, [0, 1], axis=1, method='averaged_inverted_cdf'), {'axis': 1, 'method': 'averaged_inverted_cdf'}, q={'ints': [0, 1], 'shape': [2]})
         case('quantile', x, np.asarray(np.quantile(x, 1, axis=0, keepdims=True)), {'axis': 0, 'keepdims': True}, q={'number': 1})
         case('quantile', x, np.quantile(x, np.array([[0.2, 0.4], [0.6, 0.8]]), axis=(0, 1), keepdims=True),
              {'axis': [0, 1], 'keepdims': True}, q={'floats': [0.2, 0.4, 0.6, 0.8], 'shape': [2, 2]})

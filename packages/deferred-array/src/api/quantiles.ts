@@ -60,7 +60,7 @@ const BLENDS = {
     const v = r(r(n - 1) * q);
     return r(0.5 * r(Math.floor(v) + Math.ceil(v)));
   },
-  averaged_inverted_cdf: (n: number, q: number, r: Round): number => r(r(n * q) - 1),
+  averaged_inverted_cdf: (n: number, q: number, r: Round): number => r(r(r(n) * q) - 1),
 } as const;
 
 /** Python's x % 2 (the sign of the divisor), for whole x. */
@@ -81,10 +81,10 @@ const PICKS = {
   lower: (n: number, q: number, r: Round): number => Math.floor(r(r(n - 1) * q)),
   higher: (n: number, q: number, r: Round): number => Math.ceil(r(r(n - 1) * q)),
   nearest: (n: number, q: number, r: Round): number => roundHalfEven(r(r(n - 1) * q)),
-  inverted_cdf: (n: number, q: number, r: Round): number => discrete(r(r(n * q) - 1), (gamma) => gamma === 0),
+  inverted_cdf: (n: number, q: number, r: Round): number => discrete(r(r(r(n) * q) - 1), (gamma) => gamma === 0),
   // The nearest even order statistic (1-based) at a whole index: an odd floor, 0-based.
   closest_observation: (n: number, q: number, r: Round): number =>
-    discrete(r(r(r(n * q) - 1) - 0.5), (gamma, index) => gamma === 0 && parity(Math.floor(index)) === 1),
+    discrete(r(r(r(r(n) * q) - 1) - 0.5), (gamma, index) => gamma === 0 && parity(Math.floor(index)) === 1),
 } as const;
 
 type QuantileMethod = keyof typeof BLENDS | keyof typeof PICKS;
@@ -377,7 +377,10 @@ function one(n: number, q: number, method: QuantileMethod | 'take', qs: Qs): { r
   const gamma = method === 'midpoint' ? (vi % 1 === 0 ? 0 : 0.5) : method === 'averaged_inverted_cdf' ? (raw === 0 ? 0.5 : 1) : raw;
   const lo = previous < 0 ? last : previous;
   const hi = next < 0 ? last : next;
-  return { positions: [lo, hi], value: (at) => lerp(at(lo), at(hi), gamma, qs) };
+  // averaged_inverted_cdf's gamma from an integer array q is an integer to NumPy (_get_gamma casts it to
+  // the virtual index's dtype), so its blend is in the data's dtype promoted with int64.
+  const integral = method === 'averaged_inverted_cdf' && qs.integers && !qs.weak;
+  return { positions: [lo, hi], value: (at) => lerp(at(lo), at(hi), integral ? Math.trunc(gamma) : gamma, qs, integral) };
 }
 
 /** np.around: halves to even. */
@@ -391,9 +394,10 @@ function roundHalfEven(v: number): number {
  * NumPy's _lerp(a, b, t): a + (b - a) * t, or b - (b - a) * (1 - t) where
  * t >= 0.5. A lone q is a Python float to NumPy (weak: float data keep
  * their dtype, integers meet it in float64); q from an array is an array of
- * its float dtype (strong: the dtypes promote as NumPy's do).
+ * its float dtype (strong: the dtypes promote as NumPy's do), or of int64
+ * where NumPy's gamma is an integer (`integerGamma`).
  */
-function lerp(a: DeferredArray, b: DeferredArray, t: number, qs: Qs): DeferredArray {
+function lerp(a: DeferredArray, b: DeferredArray, t: number, qs: Qs, integerGamma = false): DeferredArray {
   let diff = subtract(b, a);
   if (qs.weak && !isFloat(a.dtype)) {
     // The difference wraps in the integers' own dtype, as NumPy's; then everything meets the float in float64.
@@ -402,7 +406,7 @@ function lerp(a: DeferredArray, b: DeferredArray, t: number, qs: Qs): DeferredAr
     b = shaping.astype(b, 'float64');
   }
   const r: Round = qs.dtype === 'float32' ? Math.fround : EXACT;
-  const c = (v: number): Operand => (qs.weak ? v : wrapNode(scalar(v, qs.dtype)));
+  const c = (v: number): Operand => (qs.weak ? v : wrapNode(scalar(v, integerGamma ? 'int64' : qs.dtype)));
   return t >= 0.5 ? subtract(b, multiply(diff, c(r(1 - t)))) : add(a, multiply(diff, c(t)));
 }
 
