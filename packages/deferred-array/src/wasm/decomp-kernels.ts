@@ -45,14 +45,14 @@ function strideFor(n: number): number {
   return 8 * (lines % 2 === 0 ? lines + 1 : lines);
 }
 
-/** Element counts of the blocks for m x n matrices under `op`. */
-function blockSizes(op: string, m: number, n: number): [number, number, number, number] {
+/** Element counts of the blocks for m x n matrices under `op` (`vectors`: svd's U and V asked for). */
+function blockSizes(op: string, m: number, n: number, vectors: boolean): [number, number, number, number] {
   const k = Math.min(m, n);
   switch (op) {
     case 'qr': return [m * strideFor(n), k * m, k, m * strideFor(m)];
     case 'eigh': return [n * strideFor(n), 2 * n, n, n];
     case 'cholesky': return [n * strideFor(n), 0, 0, 0];
-    default: return [m * n, k * k, 0, 0];
+    default: return [m * n, vectors ? k * k : 0, 0, 0];
   }
 }
 

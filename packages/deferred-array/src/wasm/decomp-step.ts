@@ -33,7 +33,7 @@ function decompStep(n: FamilyNode<'decomp'>, inputs: readonly HeapValue[], h: St
   let out: HeapValue;
   try {
     const src = take(h.copy(a, 'float64', `copy of linalg.${n.op}'s matrix`));
-    const blocks = blockSizes(n.op, m, cols).map((size) => take(h.temp('float64', [Math.max(1, size)])));
+    const blocks = blockSizes(n.op, m, cols, n.attrs.uv ?? false).map((size) => take(h.temp('float64', [Math.max(1, size)])));
     out = h.place(n);
     x = n.dtype === 'float64' && isContiguous(out) ? out : take(h.temp('float64', n.shape));
     // Views taken after every block is made: a memory that grows after them could leave them behind.
