@@ -9,15 +9,20 @@ function readNumbers(y: da.DeferredArray): number[] {
   return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
 }
 
-/** [wasm's elements, the reference's] for the graph `make` builds, built afresh on each backend. */
-function onBothBackends(make: () => da.DeferredArray): [number[], number[]] {
-  const got = readNumbers(make());
+/** [wasm's, the reference's] results of `run`, called once on each backend (the suite's is wasm). */
+function onEachBackend<T>(run: () => T): [T, T] {
+  const got = run();
   da.configure({ backend: 'reference' });
   try {
-    return [got, readNumbers(make())];
+    return [got, run()];
   } finally {
     da.configure({ backend: 'wasm' });
   }
+}
+
+/** [wasm's elements, the reference's] for the graph `make` builds, built afresh on each backend. */
+function onBothBackends(make: () => da.DeferredArray): [number[], number[]] {
+  return onEachBackend(() => readNumbers(make()));
 }
 
 /** Elements as strings, -0 apart from 0, every NaN alike (a computed NaN's sign is the machine's). */
@@ -31,24 +36,17 @@ function numberBits(nd: da.StdNdarray): string[] {
  * "name: message".
  */
 function bitsOnBothBackends(make: () => da.DeferredArray | readonly da.DeferredArray[]): [string[][] | string, string[][] | string] {
-  const run = (): string[][] | string => {
+  return onEachBackend((): string[][] | string => {
     try {
       const r = make();
       return (Array.isArray(r) ? r : [r as da.DeferredArray]).map((x) => numberBits(x.executeSync() as da.StdNdarray));
     } catch (e) {
       return `${(e as Error).name}: ${(e as Error).message}`;
     }
-  };
-  const got = run();
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, run()];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
+  });
 }
 
 /** The same number, -0 apart from 0; any NaN the same as any other. */
 const sameNumber = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
 
-export { readNumbers, onBothBackends, sameNumber, bitsOnBothBackends };
+export { readNumbers, onBothBackends, onEachBackend, sameNumber, bitsOnBothBackends };

@@ -131,10 +131,9 @@ class Grouping {
     // A sibling of a value read from outside (min and max of x): one pass. Only of its own dtype, so
     // that the kernel's lanes, and with them each reduction's order and bits, are those it has alone.
     const sibling = this.#reducing.get(input);
-    const g = this.#canEnd(h, input) && h.reductions.every(sameAxes) ? h
-      : sibling && !sibling.sealed && sibling.members.length === 0 && sibling.reductions.every((r) => sameAxes(r) && r.dtype === n.dtype && r.dtype === input.dtype) && n.dtype === input.dtype
-        ? sibling
-        : this.#newGroup(input.shape);
+    const joinsSibling = sibling !== undefined && !sibling.sealed && sibling.members.length === 0 && n.dtype === input.dtype &&
+      sibling.reductions.every((r) => sameAxes(r) && r.dtype === n.dtype);
+    const g = this.#canEnd(h, input) && h.reductions.every(sameAxes) ? h : joinsSibling ? sibling : this.#newGroup(input.shape);
     if (g !== h && g !== sibling) this.#reducing.set(input, g);
     g.reductions.push(n);
     this.#record(n, g);

@@ -1,14 +1,17 @@
 // Evaluates the matrix decompositions (da.linalg) over a stack: each matrix
 // of the last two axes converted to float64, decomposed on its own
-// (decompositions.ts) and its results written, packed where the op packs
-// several (build-decomp.ts says in what order).
+// (decompositions.ts, eigh.ts, svd.ts) and its results written, packed where
+// the op packs several (build-decomp.ts says in what order).
 import type { FamilyNode } from '../ir/node.js';
 import { allocDense } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import type { NumberArray } from '../ir/dtypes.js';
-import { packedSizes } from '../ir/build-decomp.js';
-import { choleskyMatrix, detMatrix, eighMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix, svdMatrix } from './decompositions.js';
-import type { CholeskyFactor, EighSolver, SvdSweeps } from './decompositions.js';
+import { choleskyMatrix, detMatrix, invMatrix, qrMatrix, slogdetMatrix, solveMatrix } from './decompositions.js';
+import type { CholeskyFactor } from './decompositions.js';
+import { eighMatrix } from './eigh.js';
+import type { EighSolver } from './eigh.js';
+import { svdMatrix } from './svd.js';
+import type { SvdSweeps } from './svd.js';
 
 /**
  * The inner work of qr, eigh, svd and cholesky, where a backend makes the reference's
@@ -33,7 +36,7 @@ function decompDense(node: FamilyNode<'decomp'>, inputs: readonly Dense[]): Dens
   const m = a.shape[a.shape.length - 2] ?? 0;
   const n = a.shape[a.shape.length - 1] ?? 0;
   const count = a.shape.slice(0, -2).reduce((p, d) => p * d, 1);
-  const attrs = node.attrs;
+  const total = count === 0 ? 0 : o.length / count;
   for (let i = 0; i < count; i++) {
     const mat = matrixAt(a, i, m * n);
     switch (node.op) {
@@ -46,14 +49,11 @@ function decompDense(node: FamilyNode<'decomp'>, inputs: readonly Dense[]): Dens
       }
       case 'inv': o.set(invMatrix(mat, n), i * n * n); break;
       case 'det': o[i] = detMatrix(mat, n); break;
-      case 'cholesky': o.set(choleskyMatrix(mat, n, attrs.upper ?? false), i * n * n); break;
       case 'slogdet': o.set(slogdetMatrix(mat, n), i * 2); break;
       default: {
-        const sizes = packedSizes(node.op, m, n, attrs);
-        const total = sizes.reduce((p, s) => p + s, 0);
-        const parts = packedParts(node, mat, m, n);
+        // qr, eigh and svd pack their parts, cholesky gives its factor: what the node holds per matrix.
         let at = i * total;
-        for (const part of parts) { o.set(part, at); at += part.length; }
+        for (const part of packedParts(node, mat, m, n)) { o.set(part, at); at += part.length; }
       }
     }
   }

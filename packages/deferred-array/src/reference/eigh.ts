@@ -13,8 +13,8 @@
 // each add; tql2's rotations are applied a sweep at a time, which changes no
 // element's operations or their order.
 import { LinAlgError } from '../ir/errors.js';
+import { EPS, dot4, scaleOf } from './linalg-numerics.js';
 
-const EPS = 2 ** -52;
 /** QL iterations allowed for one eigenvalue before giving up (LAPACK's steqr allows 30). */
 const MAX_ITERATIONS = 60;
 
@@ -52,28 +52,6 @@ interface EighWork {
   rotate(l: number, m: number, cs: Float64Array): void;
   /** Swaps V's columns i and k. */
   swap(i: number, k: number): void;
-}
-
-/**
- * The sum of term(k) for k = from .. to-1 in four partial sums, term k in
- * sum (k - from) mod 4, each from +0, then (s0 + s1) + (s2 + s3).
- */
-function dot4(from: number, to: number, term: (k: number) => number): number {
-  let s0 = 0;
-  let s1 = 0;
-  let s2 = 0;
-  let s3 = 0;
-  let k = from;
-  for (; k + 4 <= to; k += 4) {
-    s0 += term(k);
-    s1 += term(k + 1);
-    s2 += term(k + 2);
-    s3 += term(k + 3);
-  }
-  if (k < to) s0 += term(k);
-  if (k + 1 < to) s1 += term(k + 1);
-  if (k + 2 < to) s2 += term(k + 2);
-  return (s0 + s1) + (s2 + s3);
 }
 
 /** V as a row-major Float64Array, and the loops written plainly. */
@@ -272,5 +250,39 @@ function symmetricEigen(w: EighWork, n: number): void {
   diagonalize(w, n);
 }
 
-export { symmetricEigen, plainEighWork, dot4 };
-export type { EighWork };
+/**
+ * The eigenvalues (ascending) and eigenvectors (the columns of v, n x n
+ * row-major) of the symmetric n x n matrix s (both triangles filled): the
+ * plain symmetricEigen, or the wasm backend's kernels making its operations.
+ */
+type EighSolver = (s: Float64Array, n: number) => { readonly d: Float64Array; readonly v: Float64Array };
+
+function plainEigh(s: Float64Array, n: number): { d: Float64Array; v: Float64Array } {
+  const w = plainEighWork(s, n);
+  symmetricEigen(w, n);
+  return { d: w.d, v: w.v };
+}
+
+/**
+ * The symmetric eigenproblem from one triangle of a (lower, or upper with
+ * `upper`): eigenvalues ascending, eigenvectors as the columns of v (n x n).
+ * The matrix is first divided by the power of two nearest below its largest
+ * element (exact), and the eigenvalues multiplied back.
+ */
+function eighMatrix(a: Float64Array, n: number, upper: boolean, solve: EighSolver = plainEigh): { w: Float64Array; v: Float64Array } {
+  const k = scaleOf(a);
+  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
+  const s = new Float64Array(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      const e = (upper ? a[j * n + i]! : a[i * n + j]!) / k;
+      s[i * n + j] = e;
+      s[j * n + i] = e;
+    }
+  }
+  const { d, v } = solve(s, n);
+  return { w: Float64Array.from(d, (x) => x * k), v };
+}
+
+export { symmetricEigen, plainEighWork, eighMatrix };
+export type { EighWork, EighSolver };

@@ -12,14 +12,16 @@
 // another in the reference's order.
 import { choleskyColumn, hestenesRow, qlRotations, reflect, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
 import type { Reflectors, TridiagonalWork } from 'kernels-wasm';
-import type { CholeskyFactor, EighSolver, SvdSweeps } from '../reference/decompositions.js';
+import { householderColumn } from '../reference/decompositions.js';
+import type { CholeskyFactor } from '../reference/decompositions.js';
 import { symmetricEigen } from '../reference/eigh.js';
-import type { EighWork } from '../reference/eigh.js';
+import type { EighSolver, EighWork } from '../reference/eigh.js';
+import { EPS } from '../reference/linalg-numerics.js';
+import type { SvdSweeps } from '../reference/svd.js';
 import type { DecompKernels } from '../reference/decomp.js';
 
 /** Columns whose reflectors are formed before the columns right of them take them. */
 const PANEL = 32;
-const EPS = 2 ** -52;
 
 /** The float64 blocks the kernels work in (byte addresses), large enough for every matrix of the step. */
 interface DecompBlocks {
@@ -89,20 +91,8 @@ function qrIn(blocks: DecompBlocks): NonNullable<DecompKernels['qr']> {
     for (let panel = 0; panel < k; panel += PANEL) {
       const end = Math.min(panel + PANEL, k);
       for (let j = panel; j < end; j++) {
-        taus[j] = 0;
-        let below = 0;
-        for (let i = j + 1; i < m; i++) below = Math.hypot(below, r[i * ld + j]!);
-        if (below === 0) continue;
-        const alpha = r[j * ld + j]!;
-        const norm = Math.hypot(alpha, below);
-        const beta = alpha >= 0 ? -norm : norm;
-        const scale = 1 / (alpha - beta);
-        taus[j] = (beta - alpha) / beta;
-        v[j * m + j] = 1;
-        for (let i = j + 1; i < m; i++) v[j * m + i] = r[i * ld + j]! * scale;
+        taus[j] = householderColumn(r, ld, m, j, v.subarray(j * m, (j + 1) * m));
         reflect(memory, blocks.a, ld, m, j + 1, end, by(j, 1, 1));
-        for (let i = j + 1; i < m; i++) r[i * ld + j] = 0;
-        r[j * ld + j] = beta;
       }
       reflect(memory, blocks.a, ld, m, end, n, by(panel, end - panel, 1));
     }

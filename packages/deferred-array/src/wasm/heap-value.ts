@@ -99,11 +99,6 @@ function dropValue(v: HeapValue): void {
   else a.heap.free(a.ptr);
 }
 
-/**
- * The value, a window onto `heap`, as a row-major Dense: a view of the heap
- * where it is contiguous (valid while its memory is: read it before the run
- * ends), else a JS copy.
- */
 /** The element offsets, from v.ptr, of the window's lowest and highest elements (strides may be negative); a non-empty window. */
 function extentOf(v: HeapValue): [number, number] {
   let lo = 0;
@@ -115,6 +110,11 @@ function extentOf(v: HeapValue): [number, number] {
   return [lo, hi];
 }
 
+/**
+ * The value, a window onto `heap`, as a row-major Dense: a view of the heap
+ * where it is contiguous (valid while its memory is: read it before the run
+ * ends), else a JS copy.
+ */
 function toDense(v: HeapValue, heap: Heap): Dense {
   if (v.random) throw new Error('internal: a random array reached the host; the planner copies one that a kernel does not read');
   if (isContiguous(v)) {

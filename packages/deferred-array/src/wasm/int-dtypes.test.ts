@@ -8,6 +8,7 @@
 import * as da from '../index.js';
 import { BINARY_OPS, OPS, UNARY_OPS } from '../ir/op-table.js';
 import type { DType } from '../ir/dtypes.js';
+import { onEachBackend } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm', errors: { divide: 'ignore', invalid: 'ignore' } }); });
@@ -36,14 +37,7 @@ const read = (y: da.DeferredArray): { dtype: string; values: number[] } => {
 
 /** `make`'s result on the wasm backend and on the reference, or the error each throws. */
 function both(make: () => da.DeferredArray): [unknown, unknown] {
-  const attempt = (): unknown => { try { return read(make()); } catch (e) { return (e as Error).name; } };
-  const got = attempt();
-  da.configure({ backend: 'reference' });
-  try {
-    return [got, attempt()];
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
+  return onEachBackend((): unknown => { try { return read(make()); } catch (e) { return (e as Error).name; } });
 }
 
 const fn = da as unknown as Record<string, (...xs: unknown[]) => da.DeferredArray>;

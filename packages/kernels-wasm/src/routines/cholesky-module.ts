@@ -4,8 +4,8 @@
 // (emit-dot4.ts), as the reference makes it, so the bits are the same.
 import { ModuleBuilder } from '../encode/module-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
-import { forUp, ZERO } from './emit-loops.js';
-import { dotLocals, element, emitDot4, rowOf } from './emit-dot4.js';
+import { ZERO, element, forUp, rowOf } from './emit-loops.js';
+import { dotLocals, emitDot4 } from './emit-dot4.js';
 
 /**
  * cholesky_column(l, ld, n, j) -> i32: column j of L, where l holds A's

@@ -1,20 +1,8 @@
-// Row addressing and the four-partial-sum dot product that the
-// tridiagonal and Cholesky modules emit alike (reference/eigh.ts's dot4).
+// The four-partial-sum dot product that the tridiagonal and Cholesky
+// modules emit alike (deferred-array's reference/linalg-numerics.ts's dot4).
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
-import { push } from './emit-loops.js';
+import { element, push } from './emit-loops.js';
 import type { Operand } from './emit-loops.js';
-
-/** Pushes the byte address of element k of the f64 row at byte address `row`. */
-function element(f: FunctionBuilder, row: Local, k: Local): void {
-  f.op('local.get', row).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add');
-}
-
-/** Pushes the byte address of row r of the matrix at w (rows ld elements apart). */
-function rowOf(f: FunctionBuilder, w: Local, ld: Local, r: Operand): void {
-  f.op('local.get', w);
-  push(f, r);
-  f.op('local.get', ld).op('i32.mul').op('i32.const', 3).op('i32.shl').op('i32.add');
-}
 
 /** The locals emitDot4 works with. */
 interface DotLocals {
@@ -29,7 +17,7 @@ const dotLocals = (f: FunctionBuilder): DotLocals => ({ k: f.local('i32'), end: 
 /**
  * Pushes the sum of x[k] y[k] for k in [from, to) (rows at byte addresses x
  * and y) in four partial sums, term k in sum (k - from) mod 4, each from +0,
- * then (s0 + s1) + (s2 + s3): reference/eigh.ts's dot4. Sums 0-1 are the
+ * then (s0 + s1) + (s2 + s3): reference/linalg-numerics.ts's dot4. Sums 0-1 are the
  * lanes of one vector, 2-3 of another. A tail of one to three terms is read
  * with zeros beside it: a partial sum starts at +0 and so is never -0, and
  * adding +0 leaves it as it is.
@@ -73,5 +61,5 @@ function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Loc
   f.op('f64.add');
 }
 
-export { dotLocals, element, emitDot4, rowOf };
+export { dotLocals, emitDot4 };
 export type { DotLocals };

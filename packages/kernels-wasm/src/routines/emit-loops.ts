@@ -1,5 +1,5 @@
-// Loops and operands the hand-written routine modules (radix-module.ts,
-// lu-module.ts) emit alike.
+// Loops, operands and row addressing the hand-written routine modules emit
+// alike.
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 
 /** An i32 operand: a local, or a constant (a Local is a number too, hence the box). */
@@ -22,5 +22,42 @@ function forUp(f: FunctionBuilder, v: Local, from: Operand, to: Local, body: () 
   f.end().end();
 }
 
-export { forUp, push, ZERO };
+/** Pushes the byte address of element k of the f64 row at byte address `row`. */
+function element(f: FunctionBuilder, row: Local, k: Local): void {
+  f.op('local.get', row).op('local.get', k).op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/** Pushes the byte address of row r of the matrix at w (rows ld elements apart). */
+function rowOf(f: FunctionBuilder, w: Local, ld: Local, r: Operand): void {
+  f.op('local.get', w);
+  push(f, r);
+  f.op('local.get', ld).op('i32.mul').op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/** Pushes the byte address `base + (row * n + col) * 8`. */
+function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand): void {
+  f.op('local.get', base).op('local.get', row).op('local.get', n).op('i32.mul');
+  push(f, col);
+  f.op('i32.add').op('i32.const', 3).op('i32.shl').op('i32.add');
+}
+
+/**
+ * Emits `for (k = from; k < to; k++)` as two lanes at a time, then the odd
+ * one: `body('v')` works on elements k, k+1 (f64x2), `body('s')` on k (f64).
+ */
+function lanes(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (kind: 'v' | 's') => void): void {
+  push(f, from);
+  f.op('local.set', k);
+  f.block().loop();
+  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.get', to).op('i32.gt_u').op('br_if', 1);
+  body('v');
+  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.set', k).op('br', 0);
+  f.end().end();
+  f.op('local.get', k).op('local.get', to).op('i32.lt_u');
+  f.if();
+  body('s');
+  f.end();
+}
+
+export { forUp, push, ZERO, element, rowOf, at, lanes };
 export type { Operand };

@@ -1,22 +1,14 @@
 // One-sided Jacobi rotations over row-major float64 matrices in the heap: the
 // inner loops of the reference evaluator's SVD (Hestenes) in deferred-array's
-// reference/decompositions.ts, operation for operation, so the bits are the
-// same. The reference turns columns, which lie a row apart in memory; here
-// every turned column is a row (the caller keeps W and V transposed), so a
+// reference/svd.ts, operation for operation, so the bits are the same. The
+// reference turns columns, which lie a row apart in memory; here every
+// turned column is a row (the caller keeps W and V transposed), so a
 // rotation runs in lanes over contiguous memory. No fused multiply-add: each
 // lane rounds its product and its sum as the scalar code does.
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
-import { ZERO, forUp, push } from './emit-loops.js';
-import type { Operand } from './emit-loops.js';
-
-/** Pushes the byte address `base + (row * n + col) * 8`. */
-function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand): void {
-  f.op('local.get', base).op('local.get', row).op('local.get', n).op('i32.mul');
-  push(f, col);
-  f.op('i32.add').op('i32.const', 3).op('i32.shl').op('i32.add');
-}
+import { ZERO, at, forUp } from './emit-loops.js';
 
 /**
  * rotate_rows(x, y, len, c, s): for k < len, x[k], y[k] = c x[k] - s y[k],

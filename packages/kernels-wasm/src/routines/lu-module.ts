@@ -9,15 +9,8 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
-import { ZERO, forUp, push } from './emit-loops.js';
+import { ZERO, at, element, forUp, lanes, push } from './emit-loops.js';
 import type { Operand } from './emit-loops.js';
-
-/** Pushes `base + (row * n + col) * 8`. */
-function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand): void {
-  f.op('local.get', base).op('local.get', row).op('local.get', n).op('i32.mul');
-  push(f, col);
-  f.op('i32.add').op('i32.const', 3).op('i32.shl').op('i32.add');
-}
 
 /**
  * Emits, over elements [j0, len) of two rows at byte addresses dst and src
@@ -26,25 +19,18 @@ function at(f: FunctionBuilder, base: Local, row: Local, n: Local, col: Operand)
  * the two loaded values on the stack ('v' for f64x2, 's' for f64).
  */
 function rowLoop(f: FunctionBuilder, dst: Local, src: Local | undefined, j: Local, j0: Operand, len: Local, lane: (kind: 'v' | 's') => void): void {
-  const step = (kind: 'v' | 's'): void => {
+  lanes(f, j, j0, len, (kind) => {
     const load = kind === 'v' ? 'v128.load' : 'f64.load';
-    f.op('local.get', dst).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add');
-    f.op('local.get', dst).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem(load);
-    if (src !== undefined) f.op('local.get', src).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add').mem(load);
+    element(f, dst, j);
+    element(f, dst, j);
+    f.mem(load);
+    if (src !== undefined) {
+      element(f, src, j);
+      f.mem(load);
+    }
     lane(kind);
     f.mem(kind === 'v' ? 'v128.store' : 'f64.store');
-  };
-  push(f, j0);
-  f.op('local.set', j);
-  f.block().loop();
-  f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.get', len).op('i32.gt_u').op('br_if', 1);
-  step('v');
-  f.op('local.get', j).op('i32.const', 2).op('i32.add').op('local.set', j).op('br', 0);
-  f.end().end();
-  f.op('local.get', j).op('local.get', len).op('i32.lt_u');
-  f.if();
-  step('s');
-  f.end();
+  });
 }
 
 /** dst[j] -= s * src[j] for j in [j0, len): the lanes multiply, then subtract, as the scalar code does. */

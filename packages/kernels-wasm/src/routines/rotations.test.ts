@@ -1,7 +1,7 @@
 // Householder reflections, one-sided Jacobi rotations and the tridiagonal
 // eigensolver's loops against the loops written plainly in JS as the
-// reference evaluator writes them (deferred-array's reference/decompositions.ts
-// and reference/eigh.ts): the same bits for random matrices, column ranges
+// reference evaluator writes them (deferred-array's reference/decompositions.ts,
+// svd.ts and eigh.ts): the same bits for random matrices, column ranges
 // across the strip widths, reflectors forward and backward, zero taus, padded
 // rows, Infs and NaNs.
 import fc from 'fast-check';

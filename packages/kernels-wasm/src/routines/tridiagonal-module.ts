@@ -9,28 +9,9 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
-import { ZERO, forUp, push } from './emit-loops.js';
-import type { Operand } from './emit-loops.js';
+import { ZERO, element, forUp, lanes, rowOf } from './emit-loops.js';
 import { emitRotateRows } from './jacobi-module.js';
-import { dotLocals, element, emitDot4, rowOf } from './emit-dot4.js';
-
-/**
- * Emits `for (k = from; k < to; k++)` as two lanes at a time, then the odd
- * one: `body('v')` works on elements k, k+1 (f64x2), `body('s')` on k (f64).
- */
-function lanes(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (kind: 'v' | 's') => void): void {
-  push(f, from);
-  f.op('local.set', k);
-  f.block().loop();
-  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.get', to).op('i32.gt_s').op('br_if', 1);
-  body('v');
-  f.op('local.get', k).op('i32.const', 2).op('i32.add').op('local.set', k).op('br', 0);
-  f.end().end();
-  f.op('local.get', k).op('local.get', to).op('i32.lt_s');
-  f.if();
-  body('s');
-  f.end();
-}
+import { dotLocals, emitDot4 } from './emit-dot4.js';
 
 const OPS = {
   v: { load: 'v128.load', store: 'v128.store', mul: 'f64x2.mul', add: 'f64x2.add', sub: 'f64x2.sub', div: 'f64x2.div', splat: true },
