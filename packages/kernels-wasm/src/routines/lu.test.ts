@@ -84,6 +84,11 @@ describe('luFactor and luSolve', () => {
     }
   });
 
+  it.each([260, 291])('order %i: past a block of 256 trailing columns, rows of four taken together and the rest one by one, with zero multipliers', (n) => {
+    const a = Float64Array.from({ length: n * n }, (_, i) => (i % 7 === 3 ? 0 : (i % 13 === 5 ? -0 : Math.random() * 2 - 1)));
+    check(a, n, Float64Array.from({ length: n * 2 }, () => Math.random()), 2);
+  });
+
   it.each([5, 40, 70])('a singular matrix of order %i: the zero pivots marked, the rest still factored as the plain code does', (n) => {
     const a = Float64Array.from({ length: n * n }, (_, i) => (i % n === 2 || i % n === 35 ? 0 : ((i * 37) % 11) - 5));
     check(a, n, Float64Array.from({ length: n }, (_, i) => i), 1);
