@@ -71,12 +71,25 @@ describe('addAt and bincount by the scatter routine', () => {
       }
     }
     expect(show(da.bincount(da.array([], { dtype: 'int32' }), { minlength: 3 }).executeSync() as da.StdNdarray)).toEqual(['0', '0', '0']);
+    // Many more values than bins: integer counts spread over copies of the bins, then added.
+    for (const dtype of ['int32', 'uint8', 'int16'] as const) {
+      const many = da.arange(5003).mul(7919).mod(53).astype(dtype);
+      const [got, want] = onBoth(() => da.bincount(many));
+      expect(got).toEqual(want);
+    }
   });
 
   test('an index out of range fails before anything is written; values that are the target are read as they were', () => {
     const x = da.array([1, 2, 3, 4], { dtype: 'int32' });
     da.addAt(x, da.array([0, 9, 1], { dtype: 'int32' }).add(0), 100);
     expect(() => x.executeSync()).toThrow(/addAt: index 9 is out of bounds for axis 0 with size 4/);
+    // Many indices into few rows (counted into copies first): the first bad index named, the wrapped array untouched.
+    for (const data of [Int32Array.from([1, 2, 3, 4]), Int8Array.from([1, 2, 3, 4]), BigInt64Array.from([1n, 2n, 3n, 4n])]) {
+      const z = da.wrap(data);
+      da.addAt(z, da.arange(200).mod(4).astype('int32').add(da.arange(200).eq(150).astype('int32').mul(-9)).add(da.arange(200).eq(170).astype('int32').mul(50)), 1);
+      expect(() => z.executeSync()).toThrow(/addAt: index -7 is out of bounds for axis 0 with size 4/);
+      expect(Array.from(data as ArrayLike<number | bigint>, String)).toEqual(['1', '2', '3', '4']);
+    }
     const y = da.array([1, 2, 3, 4], { dtype: 'float64' });
     da.addAt(y, da.array([1, 1, 2, 3], { dtype: 'int32' }), y);
     expect(show(y.executeSync() as da.StdNdarray)).toEqual(['1', '5', '6', '8']);

@@ -5,7 +5,7 @@
 // the reference checks each before its write and fails without a result.
 // Indices or values that share memory with the result are copied first, so
 // that each is read as it was before the step.
-import { addAt, firstIndexOutside } from 'kernels-wasm';
+import { checkedAddAt } from 'kernels-wasm';
 import type { AddAtType } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
@@ -62,16 +62,16 @@ function scatterStep(n: FamilyNode<'scatter'>, [target, indices, values]: readon
   };
   try {
     const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
-    const bad = firstIndexOutside(memory, idx.ptr, count, rows);
+    // One value for every element reads that value where it lies.
+    const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
+    const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+    const bad = checkedAddAt(h.heap, ADD_AT_TYPES[n.dtype]!, work.ptr, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner, () => {
+      if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
+    });
     if (bad >= 0) {
       const i = new Int32Array(memory.buffer, idx.ptr, count)[bad]!;
       throw new ExecutionError(`${n.op}: index ${i} is out of bounds for axis 0 with size ${rows}`);
     }
-    // One value for every element reads that value where it lies.
-    const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
-    const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
-    if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
-    addAt(memory, ADD_AT_TYPES[n.dtype]!, work.ptr, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner);
     if (work !== out) h.copyInto(work, out, 'addAt into place');
     return out;
   } finally {

@@ -99,13 +99,96 @@ function emitAddAt(m: ModuleBuilder, name: AddAtType): void {
   });
 }
 
+/** Copies of the target spread_add_at adds into, element k into copy k mod SPREAD. */
+const SPREAD = 4;
+
+/**
+ * spread_count_<t>(rows, idx, m, vals, vstride, scratch) -> i32, then
+ * spread_merge_<t>(out, rows, scratch): add_at for rows of one element of an
+ * integer type, where the order of the adds cannot change the sum (they
+ * wrap), with a value per element (vstride 1) or one for all (-1). Element k goes to copy k mod SPREAD of the target in scratch
+ * (SPREAD x rows elements, zeroed first), so that neighbouring elements with
+ * the same index do not wait on each other's store; the merge adds the
+ * copies into out. Each index is checked as it is read: the count returns
+ * the position of the first outside [-rows, rows), else -1, and out is
+ * written only by the merge.
+ */
+function emitSpreadAddAt(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): void {
+  const t = TYPES[name];
+  const shift = Math.log2(t.bytes);
+  const [, f] = m.func(`spread_count_${name}`, ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
+  const [rows, idx, count, vals, vstride, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const [k, i, at, copyBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const value = f.local(name === 'i64' ? 'i64' : 'i32');
+  const base = Array.from({ length: SPREAD }, () => f.local('i32'));
+  f.op('local.get', rows).op('i32.const', shift).op('i32.shl').op('local.set', copyBytes);
+  f.op('local.get', scratch).op('i32.const', 0).op('local.get', copyBytes).op('i32.const', SPREAD).op('i32.mul').op('memory.fill');
+  for (let c = 0; c < SPREAD; c++) f.op('local.get', scratch).op('local.get', copyBytes).op('i32.const', c).op('i32.mul').op('i32.add').op('local.set', base[c]!);
+  /**
+   * Adds element k + copy's value (pushed by `push`) into copy `copy` at its
+   * index, or returns k + copy if the index is out of range.
+   */
+  const addOne = (copy: number, push: () => void): void => {
+    f.op('local.get', idx).op('local.get', k).op('i32.const', 2).op('i32.shl').op('i32.add').mem('i32.load', { offset: copy * 4 }).op('local.tee', i);
+    // i + rows where i < 0; then one unsigned test for both ends.
+    f.op('local.get', i).op('i32.const', 31).op('i32.shr_s').op('local.get', rows).op('i32.and').op('i32.add').op('local.tee', i);
+    f.op('local.get', rows).op('i32.ge_u');
+    f.if().op('local.get', k).op('i32.const', copy).op('i32.add').op('return').end();
+    f.op('local.get', i).op('i32.const', shift).op('i32.shl').op('local.get', base[copy]!).op('i32.add');
+    f.op('local.tee', at).op('local.get', at).mem(t.load);
+    push();
+    f.op(t.add).mem(t.store);
+  };
+  /** The loop over every element, four at a time then one by one, `push(c)` pushing element k + c's value. */
+  const elements = (push: (c: number) => void): void => {
+    f.op('i32.const', 0).op('local.set', k);
+    f.block().loop();
+    f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.get', count).op('i32.gt_u').op('br_if', 1);
+    for (let c = 0; c < SPREAD; c++) addOne(c, () => { push(c); });
+    f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.set', k).op('br', 0);
+    f.end().end();
+    forUp(f, k, k, count, () => { addOne(0, () => { push(0); }); });
+  };
+  // One value for all (vstride -1): read once.
+  f.op('local.get', vstride).op('i32.const', 0).op('i32.lt_s');
+  f.if();
+  f.op('local.get', vals).mem(t.load).op('local.set', value);
+  elements(() => { f.op('local.get', value); });
+  f.else();
+  elements((c) => { f.op('local.get', vals).op('local.get', k).op('i32.const', shift).op('i32.shl').op('i32.add').mem(t.load, { offset: c * t.bytes }); });
+  f.end();
+  f.op('i32.const', -1);
+  emitSpreadMerge(m, name);
+}
+
+/** spread_merge_<t>(out, rows, scratch): out[r] += c0[r] + c1[r] + ... (wrapping: any order gives the same bits). */
+function emitSpreadMerge(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): void {
+  const t = TYPES[name];
+  const shift = Math.log2(t.bytes);
+  const [, f] = m.func(`spread_merge_${name}`, ['i32', 'i32', 'i32'], []);
+  const [out, rows, scratch] = [f.param(0), f.param(1), f.param(2)];
+  const [i, at, copyBytes] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  f.op('local.get', rows).op('i32.const', shift).op('i32.shl').op('local.set', copyBytes);
+  forUp(f, i, ZERO, rows, () => {
+    f.op('local.get', out).op('local.get', i).op('i32.const', shift).op('i32.shl').op('i32.add').op('local.tee', at);
+    f.op('local.get', at).mem(t.load);
+    f.op('local.get', scratch).op('local.get', i).op('i32.const', shift).op('i32.shl').op('i32.add').op('local.tee', at);
+    f.mem(t.load);
+    for (let c = 1; c < SPREAD; c++) {
+      f.op('local.get', at).op('local.get', copyBytes).op('i32.const', c).op('i32.mul').op('i32.add').mem(t.load).op(t.add);
+    }
+    f.op(t.add).mem(t.store);
+  });
+}
+
 /** The scatter module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildScatterModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
   emitCheck(m);
   for (const name of Object.keys(TYPES) as AddAtType[]) emitAddAt(m, name);
+  for (const name of ['i64', 'i32', 'i16', 'i8'] as const) emitSpreadAddAt(m, name);
   return m.toBytes();
 }
 
-export { buildScatterModule };
+export { buildScatterModule, SPREAD };
 export type { AddAtType };

@@ -2,13 +2,13 @@
 // order, in each element type (integers wrapping, float32 rounding once an
 // add), rows of one and several elements, values per row or one for all;
 // and the index check names the first index out of range.
-import { addAt, firstIndexOutside } from './scatter.js';
+import { addAt, checkedAddAt, firstIndexOutside } from './scatter.js';
 import type { AddAtType } from './scatter.js';
 import { testHeap } from '../lower/test-heap.js';
 
 const VIEWS = { f64: Float64Array, f32: Float32Array, i64: BigInt64Array, i32: Int32Array, i16: Int16Array, i8: Int8Array } as const;
 
-function check(type: AddAtType, rows: number, inner: number, indices: number[], broadcast: boolean): void {
+function check(type: AddAtType, rows: number, inner: number, indices: number[], broadcast: boolean, checked = false): void {
   const heap = testHeap();
   const View = VIEWS[type] as unknown as new (b: ArrayBufferLike, o: number, n: number) => ArrayLike<number | bigint> & { [i: number]: number | bigint; BYTES_PER_ELEMENT: number };
   const bytes = new View(new ArrayBuffer(8), 0, 1).BYTES_PER_ELEMENT;
@@ -33,8 +33,14 @@ function check(type: AddAtType, rows: number, inner: number, indices: number[], 
       want[r * inner + j] = big ? (want[r * inner + j] as bigint) + (add as bigint) : (want[r * inner + j] as number) + (add as number);
     }
   }
-  expect(firstIndexOutside(heap.memory, idx, indices.length, rows)).toBe(-1);
-  addAt(heap.memory, type, out, rows, inner, idx, indices.length, vals, broadcast ? -1 : inner);
+  if (checked) {
+    let calls = 0;
+    expect(checkedAddAt(heap, type, out, rows, inner, idx, indices.length, vals, broadcast ? -1 : inner, () => { calls++; })).toBe(-1);
+    expect(calls).toBe(1);
+  } else {
+    expect(firstIndexOutside(heap.memory, idx, indices.length, rows)).toBe(-1);
+    addAt(heap.memory, type, out, rows, inner, idx, indices.length, vals, broadcast ? -1 : inner);
+  }
   expect(Array.from(o, String)).toEqual(Array.from(want, String));
 }
 
@@ -45,6 +51,38 @@ describe('addAt', () => {
     check(type, 7, 1, [], false);
     // Wraps (and rounds) as the type does: many adds to one row.
     check(type, 2, 2, Array.from({ length: 400 }, (_, k) => k % 2), false);
+  });
+
+  it.each(['f64', 'f32', 'i64', 'i32', 'i16', 'i8'] as const)('%s, checkedAddAt: many indices into few rows (integers spread over copies), tails of 0 to 3', (type) => {
+    for (const rows of [1, 3, 50]) {
+      for (const extra of [0, 1, 2, 3]) {
+        const m = 16 * 4 * rows + extra;
+        const indices = Array.from({ length: m }, (_, k) => ((k * 7919) % (2 * rows)) - rows);
+        for (const broadcast of [false, true]) check(type, rows, 1, indices, broadcast, true);
+      }
+    }
+    // Few indices, and rows of several elements: checked, then added in order.
+    check(type, 5, 3, [0, 4, -1, 2, 2], false, true);
+    check(type, 5, 1, [0, 4, -1, 2, 2], true, true);
+  });
+
+  it.each(['i32', 'i8', 'f64'] as const)('%s, checkedAddAt: the first index out of range is named and nothing is written', (type) => {
+    const heap = testHeap();
+    const rows = 3;
+    const bytes = { i32: 4, i8: 1, f64: 8 }[type];
+    const out = heap.alloc(rows * bytes);
+    const before = new Uint8Array(heap.memory.buffer, out, rows * bytes).fill(7).slice();
+    const vals = heap.alloc(8);
+    new Uint8Array(heap.memory.buffer, vals, 8).fill(1);
+    for (const [bad, at] of [[3, 150], [-4, 199], [2147483647, 0], [-2147483648, 57]] as const) {
+      const indices = Array.from({ length: 200 }, (_, k) => (k === at ? bad : k === 170 ? 9 : (k % 5) - 2));
+      const idx = heap.alloc(indices.length * 4);
+      new Int32Array(heap.memory.buffer, idx, indices.length).set(indices);
+      let calls = 0;
+      expect(checkedAddAt(heap, type, out, rows, 1, idx, indices.length, vals, -1, () => { calls++; })).toBe(Math.min(at, 170));
+      expect(calls).toBe(0);
+      expect(new Uint8Array(heap.memory.buffer, out, rows * bytes)).toEqual(before);
+    }
   });
 
   it('the index check names the first index outside [-rows, rows)', () => {
