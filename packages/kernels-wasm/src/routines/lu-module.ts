@@ -214,29 +214,29 @@ const TILE_ROWS = 4;
 const TILE_VECTORS = 2;
 
 /**
- * update_rows(dst, mul, steps, src, stride, from, len): update_row for the
- * TILE_ROWS rows at dst, dst + stride, ..., each row's multipliers `stride`
- * after the previous row's. Where none of their multipliers is zero, a tile
+ * update_rows(dst, mul, steps, src, stride, mulStride, from, len):
+ * update_row for the TILE_ROWS rows at dst, dst + stride, ..., each row's
+ * multipliers `mulStride` bytes after the previous row's. Where none of their multipliers is zero, a tile
  * of TILE_ROWS x TILE_VECTORS vectors stays in registers while every step
  * updates it: a source vector is loaded once for all the rows, and each
  * element still takes its steps in order (the bits are update_row's). The
  * columns left over, and rows with a zero multiplier, go to update_row.
  */
 function emitUpdateRows(m: ModuleBuilder, update: number): number {
-  const [index, f] = m.func('update_rows', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], [], false);
-  const [dst, mul, steps, src, stride, from, len] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6)];
+  const [index, f] = m.func('update_rows', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], [], false);
+  const [dst, mul, steps, src, stride, mulStride, from, len] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6), f.param(7)];
   const i32 = (): Local => f.local('i32');
   const [j, srcRow, mulAt, mulEnd, r, rowDst, rowMul, any] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const [v, s, zeros] = [[f.local('v128'), f.local('v128')], f.local('v128'), f.local('v128')];
   const acc = Array.from({ length: TILE_ROWS }, () => Array.from({ length: TILE_VECTORS }, () => f.local('v128')));
-  const offsetOf = (row: number): void => { f.op('local.get', stride).op('i32.const', row).op('i32.mul'); };
+  const offsetOf = (row: number, by: Local = stride): void => { f.op('local.get', by).op('i32.const', row).op('i32.mul'); };
   // Whether any of the rows' multipliers is zero (of either sign).
   f.v128f64(0).op('local.set', zeros);
   for (let row = 0; row < TILE_ROWS; row++) {
     lanes(f, j, ZERO, steps, (kind) => {
       f.op('local.get', zeros);
       f.op('local.get', mul).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add');
-      offsetOf(row);
+      offsetOf(row, mulStride);
       f.op('i32.add');
       if (kind === 'v') f.mem('v128.load');
       else f.mem('f64.load').op('f64x2.splat');
@@ -273,7 +273,7 @@ function emitUpdateRows(m: ModuleBuilder, update: number): number {
   }
   for (let row = 0; row < TILE_ROWS; row++) {
     f.op('local.get', mulAt);
-    if (row > 0) { offsetOf(row); f.op('i32.add'); }
+    if (row > 0) { offsetOf(row, mulStride); f.op('i32.add'); }
     f.mem('f64.load').op('f64x2.splat').op('local.set', s);
     for (let c = 0; c < TILE_VECTORS; c++) {
       f.op('local.get', acc[row]![c]!).op('local.get', v[c]!).op('local.get', s).op('f64x2.mul').op('f64x2.sub').op('local.set', acc[row]![c]!);
@@ -296,7 +296,7 @@ function emitUpdateRows(m: ModuleBuilder, update: number): number {
   f.block().loop();
   f.op('local.get', r).op('i32.const', TILE_ROWS).op('i32.ge_u').op('br_if', 1);
   f.op('local.get', stride).op('local.get', r).op('i32.mul').op('local.tee', rowDst).op('local.get', dst).op('i32.add').op('local.set', rowDst);
-  f.op('local.get', stride).op('local.get', r).op('i32.mul').op('local.get', mul).op('i32.add').op('local.set', rowMul);
+  f.op('local.get', mulStride).op('local.get', r).op('i32.mul').op('local.get', mul).op('i32.add').op('local.set', rowMul);
   callUpdateRow(f, update, { dst: rowDst, mul: rowMul, steps, src, stride, from: j, len });
   f.op('local.get', r).op('i32.const', 1).op('i32.add').op('local.set', r).op('br', 0);
   f.end().end();
@@ -478,7 +478,7 @@ function emitPanel(m: ModuleBuilder, update: number, rows: number): number {
   f.if();
   // TILE_ROWS rows at once, their multipliers where L keeps them.
   f.op('local.get', rowI).op('local.get', kb).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.set', mul);
-  for (const x of [rowI, mul, steps, rowK, stride, jb, je]) f.op('local.get', x);
+  for (const x of [rowI, mul, steps, rowK, stride, stride, jb, je]) f.op('local.get', x);
   f.op('call', rows);
   f.op('local.get', i).op('i32.const', TILE_ROWS).op('i32.add').op('local.set', i);
   f.else();
@@ -501,11 +501,11 @@ function emitPanel(m: ModuleBuilder, update: number, rows: number): number {
  * forward substitution with L and the backward one with U, row by row, each
  * row's updates in the order the scalar code makes them.
  */
-function emitLuSolve(m: ModuleBuilder, update: number): void {
+function emitLuSolve(m: ModuleBuilder, update: number, rows: number): void {
   const [, f] = m.func('lu_solve', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
   const [a, n, piv, x, k] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
   const i32 = (): Local => f.local('i32');
-  const [i, j, p, rowI, rowR, mul, steps, src, stride] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
+  const [i, j, p, rowI, rowR, mul, steps, src, stride, mulStride, rowC, mulC] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const [s, t] = [f.local('f64'), f.local('f64')];
   forUp(f, i, ZERO, n, () => {
     f.op('local.get', piv).op('local.get', i).op('i32.const', 2).op('i32.shl').op('i32.add').mem('i32.load').op('local.tee', p);
@@ -519,14 +519,38 @@ function emitLuSolve(m: ModuleBuilder, update: number): void {
     f.end();
   });
   f.op('local.get', k).op('i32.const', 3).op('i32.shl').op('local.set', stride);
-  // Forward: row i less a[i, r] times row r, for r < i.
-  forUp(f, i, ZERO, n, () => {
-    at(f, x, i, k, ZERO);
-    f.op('local.set', rowI);
-    at(f, a, i, n, ZERO);
-    f.op('local.set', mul);
-    callUpdateRow(f, update, { dst: rowI, mul, steps: i, src: x, stride, from: ZERO, len: k });
-  });
+  // Forward: row i less a[i, r] times row r, for r < i, in order. TILE_ROWS rows at a time take
+  // the steps of the rows above them together; then each takes those of the rows of its group
+  // above it, which are final by then.
+  f.op('local.get', n).op('i32.const', 3).op('i32.shl').op('local.set', mulStride);
+  f.op('i32.const', 0).op('local.set', i);
+  f.block().loop();
+  f.op('local.get', i).op('local.get', n).op('i32.ge_u').op('br_if', 1);
+  at(f, x, i, k, ZERO);
+  f.op('local.set', rowI);
+  at(f, a, i, n, ZERO);
+  f.op('local.set', mul);
+  // (A tile is as wide as 2 * TILE_VECTORS columns: narrower solves go row by row.)
+  f.op('local.get', i).op('i32.const', TILE_ROWS).op('i32.add').op('local.get', n).op('i32.le_u');
+  f.op('local.get', k).op('i32.const', 2 * TILE_VECTORS).op('i32.ge_u').op('i32.and');
+  f.if();
+  for (const v of [rowI, mul, i, x, stride, mulStride]) f.op('local.get', v);
+  f.op('i32.const', 0).op('local.get', k).op('call', rows);
+  for (let c = 1; c < TILE_ROWS; c++) {
+    // Row i + c from rows i .. i + c - 1.
+    f.op('local.get', rowI).op('local.get', stride).op('i32.const', c).op('i32.mul').op('i32.add').op('local.set', rowC);
+    f.op('local.get', mul).op('local.get', mulStride).op('i32.const', c).op('i32.mul').op('i32.add')
+      .op('local.get', i).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.set', mulC);
+    f.op('i32.const', c).op('local.set', steps);
+    callUpdateRow(f, update, { dst: rowC, mul: mulC, steps, src: rowI, stride, from: ZERO, len: k });
+  }
+  f.op('local.get', i).op('i32.const', TILE_ROWS).op('i32.add').op('local.set', i);
+  f.else();
+  callUpdateRow(f, update, { dst: rowI, mul, steps: i, src: x, stride, from: ZERO, len: k });
+  f.op('local.get', i).op('i32.const', 1).op('i32.add').op('local.set', i);
+  f.end();
+  f.op('br', 0);
+  f.end().end();
   // Backward, from the last row up: row i less a[i, r] times row r, for r > i, then over a[i, i].
   f.op('local.get', n).op('local.set', i);
   f.block().loop();
@@ -552,8 +576,9 @@ function emitLuSolve(m: ModuleBuilder, update: number): void {
 function buildLuModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
   const update = emitUpdateRow(m);
-  emitLu(m, update, emitUpdateRows(m, update));
-  emitLuSolve(m, update);
+  const rows = emitUpdateRows(m, update);
+  emitLu(m, update, rows);
+  emitLuSolve(m, update, rows);
   return m.toBytes();
 }
 

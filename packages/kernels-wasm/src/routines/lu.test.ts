@@ -84,6 +84,13 @@ describe('luFactor and luSolve', () => {
     }
   });
 
+  it.each([4, 7, 37, 70])('order %i with 4 to 9 right-hand sides (as inv solves): rows of four taken together in the forward substitution', (n) => {
+    for (const k of [4, 5, 9]) {
+      const a = Float64Array.from({ length: n * n }, (_, i) => (i % 11 === 4 ? 0 : Math.random() * 2 - 1));
+      check(a, n, Float64Array.from({ length: n * k }, (_, i) => (i % 5 === 0 ? -0 : Math.random() * 10 - 5)), k);
+    }
+  });
+
   it.each([260, 291])('order %i: past a block of 256 trailing columns, rows of four taken together and the rest one by one, with zero multipliers', (n) => {
     const a = Float64Array.from({ length: n * n }, (_, i) => (i % 7 === 3 ? 0 : (i % 13 === 5 ? -0 : Math.random() * 2 - 1)));
     check(a, n, Float64Array.from({ length: n * 2 }, () => Math.random()), 2);
