@@ -182,7 +182,7 @@ describe('the tridiagonal eigensolver loops', () => {
   }
 
   it('each loop at every row of random matrices of orders around the lane and chunk widths, rows packed and padded', () => {
-    for (const n of [1, 2, 3, 4, 5, 6, 7, 9, 13, 130, 131]) {
+    for (const n of [1, 2, 3, 4, 5, 6, 7, 9, 13, 17, 130, 131]) {
       for (const ld of [n, n + 3]) {
         const values = Float64Array.from({ length: n * n + 2 * n }, () => Math.random() * 2 - 1);
         const rows = n > 20 ? [0, 1, 2, 3, 4, 5, 63, n - 2, n - 1] : [...Array(n).keys()];
@@ -210,6 +210,12 @@ describe('the tridiagonal eigensolver loops', () => {
       check(n, n, values, (t, v, d, ee) => { plain.apply(v, n, d, ee, i); tredApply(t, i); });
       check(n, n, values, (t, v, d, ee) => { plain.update(v, n, d, ee, i); tredUpdate(t, i); });
       check(n, n, values, (t, v, d) => { plain.accumulate(v, n, d, i - 1, 3); tredAccumulate(t, i - 1, 3); });
+      const cs = Float64Array.from(e.slice(0, 2 * n));
+      check(n, n, values, (t, v, _d, _e, at) => {
+        new Float64Array(t.memory.buffer, at, 2 * n).set(cs);
+        plain.rotate(v, n, 0, n - 1, cs);
+        qlRotations(t, 0, n - 1, at);
+      });
     }), { numRuns: 300 });
   });
 });

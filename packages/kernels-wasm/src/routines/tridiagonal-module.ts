@@ -10,7 +10,6 @@ import { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, element, forUp, lanes, rowOf } from './emit-loops.js';
-import { emitRotateRows } from './jacobi-module.js';
 import { dotLocals, emitDot4 } from './emit-dot4.js';
 
 const OPS = {
@@ -143,51 +142,77 @@ function emitAccumulate(m: ModuleBuilder): void {
   });
 }
 
-/** Columns of W a QL sweep's rotations go over together, so that its rows stay in cache. */
-const CHUNK = 128;
+/** Vectors of columns a strip of ql_rotations holds in registers. */
+const STRIP = 4;
 
 /**
  * ql_rotations(w, ld, n, l, m, cs): one QL sweep's rotations of V's columns
  * i and i+1 for i = m-1 down to l (W's rows i and i+1), rotation i's cosine
  * and sine the f64s at cs + 16 (m-1-i): y = W[i+1][k]; W[i+1][k] = s W[i][k]
- * + c y; W[i][k] = c W[i][k] - s y. A chunk of columns takes the whole sweep
- * before the next: each element still meets the rotations in order.
+ * + c y; W[i][k] = c W[i][k] - s y. A strip of columns takes the whole sweep
+ * before the next, row i's new values kept in registers as the next
+ * rotation's y: one load and one store a row, where rotating rows in pairs
+ * loads and stores each row twice. Each element still meets the rotations
+ * in order, with the same operations.
  */
-function emitQlRotations(m: ModuleBuilder, rotate: number): void {
+function emitQlRotations(m: ModuleBuilder): void {
   const [, f] = m.func('ql_rotations', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], []);
   const [w, ld, n, l, last, cs] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
-  const [k0, width, i, at, rowI] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [k0, i, at, row, rowBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [cv, sv] = [f.local('v128'), f.local('v128')];
+  const carry = Array.from({ length: STRIP }, () => f.local('v128'));
+  const x = Array.from({ length: STRIP }, () => f.local('v128'));
+  f.op('local.get', ld).op('i32.const', 3).op('i32.shl').op('local.set', rowBytes);
   f.op('i32.const', 0).op('local.set', k0);
-  f.block().loop();
-  f.op('local.get', k0).op('local.get', n).op('i32.ge_s').op('br_if', 1);
-  // width = min(CHUNK, n - k0)
-  f.op('local.get', n).op('local.get', k0).op('i32.sub').op('local.set', width);
-  f.op('i32.const', CHUNK).op('local.get', width).op('local.get', width).op('i32.const', CHUNK).op('i32.gt_s').op('select').op('local.set', width);
-  f.op('local.get', cs).op('local.set', at);
-  f.op('local.get', last).op('local.set', i);
-  f.block().loop();
-  f.op('local.get', i).op('local.get', l).op('i32.le_s').op('br_if', 1);
-  f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', i);
-  rowOf(f, w, ld, i);
-  f.op('local.get', k0).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.tee', rowI);
-  f.op('local.get', rowI).op('local.get', ld).op('i32.const', 3).op('i32.shl').op('i32.add');
-  f.op('local.get', width);
-  f.op('local.get', at).mem('f64.load').op('local.get', at).mem('f64.load', { offset: 8 });
-  f.op('call', rotate);
-  f.op('local.get', at).op('i32.const', 16).op('i32.add').op('local.set', at).op('br', 0);
-  f.end().end();
-  f.op('local.get', k0).op('i32.const', CHUNK).op('i32.add').op('local.set', k0).op('br', 0);
-  f.end().end();
+  /** The sweep over columns [k0, k0 + width) in `vectors` vectors (0: one column, in scalar lanes). */
+  const strip = (vectors: number): void => {
+    const scalar = vectors === 0;
+    const count = Math.max(1, vectors);
+    const load = (c: number): void => { if (scalar) f.mem('f64.load').op('f64x2.splat'); else f.mem('v128.load', { offset: 16 * c }); };
+    const store = (c: number): void => { if (scalar) f.op('f64x2.extract_lane', 0).mem('f64.store'); else f.mem('v128.store', { offset: 16 * c }); };
+    rowOf(f, w, ld, last);
+    f.op('local.get', k0).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.set', row);
+    for (let c = 0; c < count; c++) { f.op('local.get', row); load(c); f.op('local.set', carry[c]!); }
+    f.op('local.get', cs).op('local.set', at);
+    f.op('local.get', last).op('local.set', i);
+    f.block().loop();
+    f.op('local.get', i).op('local.get', l).op('i32.le_s').op('br_if', 1);
+    f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', i);
+    f.op('local.get', at).mem('f64.load').op('f64x2.splat').op('local.set', cv);
+    f.op('local.get', at).mem('f64.load', { offset: 8 }).op('f64x2.splat').op('local.set', sv);
+    for (let c = 0; c < count; c++) {
+      f.op('local.get', row).op('local.get', rowBytes).op('i32.sub');
+      load(c);
+      f.op('local.set', x[c]!);
+      // Row i + 1: s x + c y.
+      f.op('local.get', row);
+      f.op('local.get', sv).op('local.get', x[c]!).op('f64x2.mul').op('local.get', cv).op('local.get', carry[c]!).op('f64x2.mul').op('f64x2.add');
+      store(c);
+      // Row i, carried: c x - s y.
+      f.op('local.get', cv).op('local.get', x[c]!).op('f64x2.mul').op('local.get', sv).op('local.get', carry[c]!).op('f64x2.mul').op('f64x2.sub').op('local.set', carry[c]!);
+    }
+    f.op('local.get', row).op('local.get', rowBytes).op('i32.sub').op('local.set', row);
+    f.op('local.get', at).op('i32.const', 16).op('i32.add').op('local.set', at).op('br', 0);
+    f.end().end();
+    for (let c = 0; c < count; c++) { f.op('local.get', row).op('local.get', carry[c]!); store(c); }
+    f.op('local.get', k0).op('i32.const', scalar ? 1 : 2 * vectors).op('i32.add').op('local.set', k0);
+  };
+  for (const vectors of [STRIP, 1, 0]) {
+    f.block().loop();
+    f.op('local.get', k0).op('i32.const', vectors === 0 ? 1 : 2 * vectors).op('i32.add').op('local.get', n).op('i32.gt_s').op('br_if', 1);
+    strip(vectors);
+    f.op('br', 0);
+    f.end().end();
+  }
 }
 
 /** The tridiagonal module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildTridiagonalModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
-  const rotate = emitRotateRows(m);
   emitApply(m);
   emitUpdate(m);
   emitAccumulate(m);
-  emitQlRotations(m, rotate);
+  emitQlRotations(m);
   return m.toBytes();
 }
 
