@@ -4,7 +4,7 @@
 // SVD in svd.ts. LAPACK's blocked algorithms are what NumPy calls, so
 // results agree to rounding, not to the bit.
 import { LinAlgError as LinAlgFailure } from '../ir/errors.js';
-import { dot4 } from './linalg-numerics.js';
+import { dot4, hypot } from './linalg-numerics.js';
 
 /** An LU factorisation in place: a holds L (unit diagonal, below) and U; piv the row swaps; sign their parity. */
 interface Lu {
@@ -161,10 +161,10 @@ function choleskyMatrix(a: Float64Array, n: number, upper: boolean, factor: Chol
  */
 function householderColumn(r: Float64Array, ld: number, m: number, j: number, v: Float64Array): number {
   let below = 0;
-  for (let i = j + 1; i < m; i++) below = Math.hypot(below, r[i * ld + j]!);
+  for (let i = j + 1; i < m; i++) below = hypot(below, r[i * ld + j]!);
   if (below === 0) return 0;
   const alpha = r[j * ld + j]!;
-  const norm = Math.hypot(alpha, below);
+  const norm = hypot(alpha, below);
   const beta = alpha >= 0 ? -norm : norm;
   const scale = 1 / (alpha - beta);
   v[j] = 1;

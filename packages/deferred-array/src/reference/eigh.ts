@@ -13,7 +13,7 @@
 // each add; tql2's rotations are applied a sweep at a time, which changes no
 // element's operations or their order.
 import { LinAlgError } from '../ir/errors.js';
-import { EPS, dot4, scaleOf } from './linalg-numerics.js';
+import { EPS, dot4, hypot, scaleOf } from './linalg-numerics.js';
 
 /** QL iterations allowed for one eigenvalue before giving up (LAPACK's steqr allows 30). */
 const MAX_ITERATIONS = 60;
@@ -185,7 +185,7 @@ function diagonalize(w: EighWork, n: number): void {
         // The implicit shift.
         let g = d[l]!;
         let p = (d[l + 1]! - g) / (2 * e[l]!);
-        let r = Math.hypot(p, 1);
+        let r = hypot(p, 1);
         if (p < 0) r = -r;
         d[l] = e[l]! / (p + r);
         d[l + 1] = e[l]! * (p + r);
@@ -207,7 +207,7 @@ function diagonalize(w: EighWork, n: number): void {
           s2 = s;
           g = c * e[i]!;
           h = c * p;
-          r = Math.hypot(p, e[i]!);
+          r = hypot(p, e[i]!);
           e[i + 1] = s * r;
           s = e[i]! / r;
           c = p / r;

@@ -3,7 +3,7 @@
 // time, chosen for its accuracy (small relative errors in every singular
 // value) over speed. The sweeps go through SvdSweeps: plain JS here, the
 // wasm backend's kernels making the same operations there.
-import { EPS, scaleOf } from './linalg-numerics.js';
+import { EPS, hypot, scaleOf } from './linalg-numerics.js';
 
 /** Columns p and q of a (rows x cols, row-major) turned by the rotation [c s; -s c]: p' = c p - s q, q' = s p + c q. */
 function rotateColumns(a: Float64Array, rows: number, cols: number, p: number, q: number, c: number, s: number): void {
@@ -101,7 +101,7 @@ function svdScaled(a: Float64Array, m: number, n: number, full: boolean, sweeps:
   sweeps(w, v, m, n);
   const norms = Array.from({ length: n }, (_, j) => {
     let s = 0;
-    for (let i = 0; i < m; i++) s = Math.hypot(s, w[i * n + j]!);
+    for (let i = 0; i < m; i++) s = hypot(s, w[i * n + j]!);
     return s;
   });
   const order = Array.from({ length: n }, (_, i) => i).sort((x, y) => norms[y]! - norms[x]!);
@@ -144,7 +144,7 @@ function completeColumns(q: Float64Array, m: number, cols: number, known: readon
         }
       }
       let norm = 0;
-      for (let i = 0; i < m; i++) norm = Math.hypot(norm, c[i]!);
+      for (let i = 0; i < m; i++) norm = hypot(norm, c[i]!);
       if (norm > 1e-8) {
         for (let i = 0; i < m; i++) q[i * cols + j] = c[i]! / norm;
         have[j] = true;
