@@ -52,10 +52,10 @@ const STORE: Record<number, string> = { 1: 'i32.store8', 2: 'i32.store16', 4: 'i
  * [negatives, zeros, NaNs] are added to the i32s at res (where their runs lie
  * once sorted). Called in spans, as the radix passes are (see CHUNK).
  */
-function emitKeys(m: ModuleBuilder, k: KeyKind): void {
+function emitKeys(m: ModuleBuilder, k: KeyKind): number {
   const wide = keyBits(k) === 64;
   const t = wide ? 'i64' : 'i32';
-  const [, f] = m.func(`keys_${k.name}`, ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [index, f] = m.func(`keys_${k.name}`, ['i32', 'i32', 'i32', 'i32', 'i32'], []);
   const [src, keys, i0, n, res] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
   const i = f.local('i32');
   const v = f.local(wide ? 'i64' : 'i32');
@@ -103,6 +103,7 @@ function emitKeys(m: ModuleBuilder, k: KeyKind): void {
       f.op('local.get', res).op('local.get', res).mem('i32.load', { offset: 4 * j }).op('local.get', count).op('i32.add').mem('i32.store', { offset: 4 * j });
     });
   }
+  return index;
 }
 
 /**
@@ -110,11 +111,11 @@ function emitKeys(m: ModuleBuilder, k: KeyKind): void {
  * comes back as +0 for a zero and one NaN for every NaN; fix_<kind> writes
  * their own bits.
  */
-function emitValues(m: ModuleBuilder, k: KeyKind): void {
+function emitValues(m: ModuleBuilder, k: KeyKind): number {
   const wide = keyBits(k) === 64;
   const t = wide ? 'i64' : 'i32';
   const top = wide ? -(2n ** 63n) : -(2 ** 31);
-  const [, f] = m.func(`values_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
+  const [index, f] = m.func(`values_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
   const [keys, dst, i0, n] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const i = f.local('i32');
   const key = f.local(wide ? 'i64' : 'i32');
@@ -131,17 +132,18 @@ function emitValues(m: ModuleBuilder, k: KeyKind): void {
     }
     f.mem(STORE[k.bytes]!);
   });
+  return index;
 }
 
 /**
  * fix_<kind>(src, dst, n, res): writes the zeros and NaNs of src, in their
  * order there, over their runs in the sorted dst (res as keys_ wrote it).
  */
-function emitFix(m: ModuleBuilder, k: KeyKind): void {
+function emitFix(m: ModuleBuilder, k: KeyKind): number {
   const wide = k.bytes === 8;
   const t = wide ? 'i64' : 'i32';
   const ft = wide ? 'f64' : 'f32';
-  const [, f] = m.func(`fix_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
+  const [index, f] = m.func(`fix_${k.name}`, ['i32', 'i32', 'i32', 'i32'], []);
   const [src, dst, n, res] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const i = f.local('i32');
   const v = f.local(t);
@@ -165,6 +167,7 @@ function emitFix(m: ModuleBuilder, k: KeyKind): void {
     f.end();
     f.end();
   });
+  return index;
 }
 
 export { KINDS, keyBits, addressOf, emitKeys, emitValues, emitFix };

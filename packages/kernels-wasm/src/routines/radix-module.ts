@@ -19,25 +19,10 @@ import { ZERO, forUp } from './emit-loops.js';
 import { KINDS, addressOf, emitFix, emitKeys, emitValues } from './radix-keys.js';
 import { emitSelect } from './select-module.js';
 import type { SortKind } from './radix-keys.js';
-
-/** Digit widths a radix sort is built for: 8 bits for short lines (a small table to clear and sum), 11 for long. */
-const DIGIT_BITS = [8, 11] as const;
-type DigitBits = (typeof DIGIT_BITS)[number];
-
-/** Counts per pass, whatever the digit: the table of an 11-bit digit. */
-const TABLE = 1 << 11;
-
-const passesOf = (width: 32 | 64, bits: DigitBits): number => Math.ceil(width / bits);
-/** Bytes of the counts a radix sort of `width`-bit keys needs, for either digit. */
-const countsBytes = (width: 32 | 64): number => Math.max(...DIGIT_BITS.map((b) => passesOf(width, b))) * TABLE * 4;
-
-/**
- * Elements per call of a pass's inner function. V8 runs a function's first
- * call in its baseline tier and the optimised code from the next call on: a
- * pass made of many calls moves to the fast code as soon as it is ready,
- * where one call over a long line would run it all in the slow one.
- */
-const CHUNK = 1 << 15;
+import { DIGIT_BITS, TABLE, inChunks, passesOf } from './radix-layout.js';
+import type { DigitBits } from './radix-layout.js';
+import { emitSortKernel, insertionKey, radixKey } from './sort-kernel.js';
+import type { SortFunctions } from './sort-kernel.js';
 
 /**
  * Pushes the digit of `key` (a local of `t`) shifted right by `shift` bits (a
@@ -115,30 +100,18 @@ function emitScatter(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withInde
   return index;
 }
 
-/** Emits `for (i0 = 0; i0 < n; i0 += CHUNK) call(i0, min(i0 + CHUNK, n))`; `call` pushes the rest and calls. */
-function inChunks(f: FunctionBuilder, n: Local, i0: Local, i1: Local, call: () => void): void {
-  f.op('i32.const', 0).op('local.set', i0);
-  f.block().loop();
-  f.op('local.get', i0).op('local.get', n).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', i0).op('i32.const', CHUNK).op('i32.add').op('local.tee', i1).op('local.get', n)
-    .op('local.get', i1).op('local.get', n).op('i32.lt_u').op('select').op('local.set', i1);
-  call();
-  f.op('local.get', i1).op('local.set', i0).op('br', 0);
-  f.end().end();
-}
-
 /**
  * radix<width>_<bits>[_idx](keys, tmp, n, counts[, idx, tmpIdx]) -> i32:
  * sorts n keys (and their positions, which the _idx form starts at 0..n-1),
  * stable; returns 0 if the sorted keys (and positions) lie in keys (idx),
  * 1 if in tmp (tmpIdx). counts: countsBytes(width) of scratch.
  */
-function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex: boolean, count: number, scatter: number): void {
+function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex: boolean, count: number, scatter: number): number {
   const t = width === 64 ? 'i64' : 'i32';
   const passes = passesOf(width, bits);
   const mask = (1 << bits) - 1;
   const params = withIndex ? ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'] as const : ['i32', 'i32', 'i32', 'i32'] as const;
-  const [, f] = m.func(`radix${width}_${bits}${withIndex ? '_idx' : ''}`, params, ['i32']);
+  const [index, f] = m.func(`radix${width}_${bits}${withIndex ? '_idx' : ''}`, params, ['i32']);
   const [keys, tmp, n, counts] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const idx = withIndex ? f.param(4) : undefined;
   const tmpIdx = withIndex ? f.param(5) : undefined;
@@ -190,6 +163,7 @@ function emitRadix(m: ModuleBuilder, width: 32 | 64, bits: DigitBits, withIndex:
   }
   f.end();
   f.op('local.get', parity);
+  return index;
 }
 
 /**
@@ -240,21 +214,27 @@ function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): nu
 /** The sorting module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
+  const fns: SortFunctions = { keys: new Map(), values: new Map(), fix: new Map(), radix: new Map(), insertion: new Map() };
   for (const k of KINDS) {
-    emitKeys(m, k);
-    emitValues(m, k);
-    if (k.float) emitFix(m, k);
+    fns.keys.set(k.name, emitKeys(m, k));
+    fns.values.set(k.name, emitValues(m, k));
+    if (k.float) fns.fix.set(k.name, emitFix(m, k));
   }
   for (const width of [32, 64] as const) {
     for (const bits of DIGIT_BITS) {
       const count = emitCount(m, width, bits);
-      for (const withIndex of [false, true]) emitRadix(m, width, bits, withIndex, count, emitScatter(m, width, bits, withIndex));
+      for (const withIndex of [false, true]) {
+        fns.radix.set(radixKey(width, bits, withIndex), emitRadix(m, width, bits, withIndex, count, emitScatter(m, width, bits, withIndex)));
+      }
     }
-    emitSelect(m, width, emitInsertion(m, width, false));
-    emitInsertion(m, width, true);
+    const insertion = emitInsertion(m, width, false);
+    fns.insertion.set(insertionKey(width, false), insertion);
+    emitSelect(m, width, insertion);
+    fns.insertion.set(insertionKey(width, true), emitInsertion(m, width, true));
   }
+  emitSortKernel(m, fns);
   return m.toBytes();
 }
 
-export { buildSortModule, countsBytes, CHUNK };
+export { buildSortModule };
 export type { SortKind };

@@ -6,14 +6,11 @@
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
 import { scratchOn } from './scratch.js';
-import { CHUNK, buildSortModule, countsBytes } from './radix-module.js';
+import { buildSortModule } from './radix-module.js';
+import { CHUNK, INSERTION, WIDE_DIGITS, countsBytes } from './radix-layout.js';
 import { KINDS, keyBits } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 
-/** Lines this short are sorted by insertion: a radix sort's tables would cost more than the line. */
-const INSERTION = 32;
-/** From this length on, 11-bit digits (fewer passes, larger tables); 8-bit below. */
-const WIDE_DIGITS = 1 << 14;
 
 const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
 

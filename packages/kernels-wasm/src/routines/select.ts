@@ -4,7 +4,8 @@
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
 import { scratchOn } from './scratch.js';
-import { CHUNK, buildSortModule } from './radix-module.js';
+import { buildSortModule } from './radix-module.js';
+import { CHUNK } from './radix-layout.js';
 import { KINDS, keyBits } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 import { sortLines } from './radix-sort.js';

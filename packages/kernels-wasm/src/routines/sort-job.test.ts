@@ -1,0 +1,80 @@
+// The sorting module's pool kernel against sortLines: the same bits for
+// every kind, values and positions, short lines (insertion), lines sorted
+// with 8- and 11-bit digits, zeros of both signs and NaNs, run on the
+// calling thread and shared out over a pool of two workers of each kind.
+import { afterAll, describe, expect, jest, test } from '@jest/globals';
+import { sortLines } from './radix-sort.js';
+import type { SortKind, SortOutput } from './radix-sort.js';
+import { sortJob } from './sort-job.js';
+import { testHeap } from '../lower/test-heap.js';
+import { createPool } from '../pool/create-pool.js';
+import type { KernelPool } from '../pool/pool.js';
+
+jest.setTimeout(60000);
+
+const heap = testHeap(1024);
+const BYTES: Record<SortKind, number> = { f64: 8, f32: 4, i64: 8, u64: 8, i32: 4, u32: 4, i16: 2, u16: 2, i8: 1, u8: 1 };
+
+/** Random bytes, with zeros of both signs and NaNs among floats. */
+function fill(kind: SortKind, ptr: number, count: number): void {
+  const bytes = new Uint8Array(heap.memory.buffer, ptr, count * BYTES[kind]);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+  if (kind === 'f64' || kind === 'f32') {
+    const v = kind === 'f64' ? new Float64Array(heap.memory.buffer, ptr, count) : new Float32Array(heap.memory.buffer, ptr, count);
+    for (let i = 0; i < count; i++) {
+      const r = i % 7;
+      v[i] = r === 0 ? 0 : r === 1 ? -0 : r === 2 ? NaN : r === 3 ? -NaN : (Math.random() - 0.5) * 1e3;
+    }
+  }
+}
+
+const read = (ptr: number, bytes: number): Uint8Array => new Uint8Array(heap.memory.buffer, ptr, bytes).slice();
+
+type Run = (job: ReturnType<typeof sortJob>) => Promise<void>;
+
+async function check(kind: SortKind, n: number, lines: number, output: SortOutput, run: Run, threads: number): Promise<void> {
+  const src = heap.alloc(n * lines * BYTES[kind]);
+  fill(kind, src, n * lines);
+  const outBytes = n * lines * (output === 'positions' ? 4 : BYTES[kind]);
+  const want = heap.alloc(outBytes);
+  const got = heap.alloc(outBytes);
+  sortLines(heap, kind, src, want, n, lines, output);
+  const job = sortJob(heap, kind, src, got, n, lines, output, threads);
+  try {
+    await run(job);
+  } finally {
+    job.release();
+  }
+  expect(Buffer.from(read(got, outBytes)).equals(Buffer.from(read(want, outBytes)))).toBe(true);
+}
+
+const here: Run = async (job) => { job.runHere(); };
+
+describe('sortJob', () => {
+  test.each(['f64', 'f32', 'i64', 'u64', 'i32', 'u32', 'i16', 'u16', 'i8', 'u8'] as const)('%s: the calling thread, values and positions, short and long lines', async (kind) => {
+    for (const output of ['values', 'positions'] as const) {
+      for (const [n, lines] of [[1, 5], [7, 3], [32, 4], [33, 4], [500, 9], [20000, 2]] as const) await check(kind, n, lines, output, here, 2);
+    }
+  });
+
+  test('no lines, and lines of no elements', async () => {
+    await check('f64', 0, 5, 'values', here, 2);
+    await check('f64', 10, 0, 'positions', here, 2);
+  });
+
+  const pools: KernelPool[] = [];
+  afterAll(async () => { await Promise.all(pools.map((p) => p.close())); });
+
+  test.each(['piscina', 'comlink'] as const)('on a %s pool of two workers: blocks of lines shared out, the same bits', async (poolKind) => {
+    const pool = await createPool({ threads: 2, memory: heap.memory, kind: poolKind });
+    pools.push(pool);
+    const onPool: Run = async (job) => { await pool.run({ kernel: job.module, argsPtr: job.argsPtr, blocks: job.blocks, label: 'sort' }); };
+    for (const kind of ['f64', 'i32', 'u8'] as const) {
+      for (const output of ['values', 'positions'] as const) {
+        await check(kind, 4096, 40, output, onPool, 2);
+        await check(kind, 20, 9000, output, onPool, 2);
+      }
+    }
+    expect(pool.stats().blocksPerWorker.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,96 @@
+// Sorting lines on the pool: a launch of the sorting module's kernel
+// (sort-kernel.ts) over lines in the heap, which the calling thread runs
+// whole or a pool shares out by blocks of lines. Blocks are fixed by the
+// line length, never by the threads, and each line is sorted whole by one
+// thread as sortLines sorts it, so the results are sortLines' bits
+// wherever they run.
+import type { HeapLike, HostModule, KernelModule } from '../lower/launch.js';
+import { instantiate } from '../lower/launch.js';
+import { isSharedBuffer } from '../support.js';
+import { buildSortModule } from './radix-module.js';
+import { KINDS } from './radix-keys.js';
+import type { SortKind } from './radix-keys.js';
+import type { SortOutput } from './radix-sort.js';
+import { SORT_ARGS, SORT_ARGS_BYTES, lineScratch, sortOp } from './sort-kernel.js';
+import { ARGS } from '../lower/args-layout.js';
+
+/** Elements a block of lines aims at: enough to repay a claim, few enough to share out. */
+const BLOCK_ELEMENTS = 1 << 16;
+
+/** A launch of the sorting kernel, ready for the calling thread or a pool. */
+interface SortJob {
+  /** The sorting module, as a pool sends it to a worker that lacks it. */
+  readonly module: KernelModule & { readonly bytes: Uint8Array };
+  readonly argsPtr: number;
+  readonly blocks: number;
+  /** Runs every block on the calling thread. */
+  runHere(): void;
+  /** Gives the launch block and the scratch back to the heap (after the launch). */
+  release(): void;
+}
+
+/** The sorting module as a kernel module, one for shared and one for unshared memory (negative ids: never a compiled kernel's). */
+const modules = new Map<boolean, KernelModule & { readonly bytes: Uint8Array }>();
+
+function sortModule(shared: boolean): KernelModule & { readonly bytes: Uint8Array } {
+  let made = modules.get(shared);
+  if (!made) {
+    const bytes = buildSortModule(shared);
+    made = { hash: `routine:sort:${shared ? 'shared' : 'unshared'}`, id: shared ? -2 : -1, module: new WebAssembly.Module(bytes), hostKeys: [], bytes };
+    modules.set(shared, made);
+  }
+  return made;
+}
+
+/** The sorting module imports no host function. */
+const NO_HOST: HostModule = {
+  hostFunction: (key) => {
+    throw new Error(`internal: the sorting module imports no host function (asked for ${key})`);
+  },
+};
+
+/**
+ * A launch that sorts `lines` lines as sortLines does (same arguments), for
+ * up to `threads` threads besides the calling one: each takes a scratch
+ * part of its own (a line's keys, the radix sort's other buffer and tables).
+ */
+function sortJob(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, output: SortOutput, threads: number): SortJob {
+  const kind = KINDS.find((k) => k.name === name)!;
+  const positions = output === 'positions';
+  const linesPerBlock = Math.max(1, Math.floor(BLOCK_ELEMENTS / Math.max(1, n)));
+  const blocks = n === 0 ? 0 : Math.ceil(lines / linesPerBlock);
+  const slots = threads + 1;
+  const perThread = lineScratch(kind, n, positions).bytes;
+  const held: number[] = [];
+  try {
+    const argsPtr = heap.alloc(SORT_ARGS_BYTES);
+    held.push(argsPtr);
+    const scratch = heap.alloc(Math.max(16, slots * perThread));
+    held.push(scratch);
+    const words = new Int32Array(heap.memory.buffer, argsPtr, SORT_ARGS_BYTES / 4).fill(0);
+    const at = (offset: number, v: number): void => { words[(ARGS.shape + offset) / 4] = v; };
+    at(SORT_ARGS.op, sortOp(name, positions));
+    at(SORT_ARGS.src, src);
+    at(SORT_ARGS.dst, dst);
+    at(SORT_ARGS.n, n);
+    at(SORT_ARGS.lines, lines);
+    at(SORT_ARGS.linesPerBlock, linesPerBlock);
+    at(SORT_ARGS.srcLine, n * kind.bytes);
+    at(SORT_ARGS.dstLine, n * (positions ? 4 : kind.bytes));
+    at(SORT_ARGS.scratch, scratch);
+    at(SORT_ARGS.perThread, perThread);
+    at(SORT_ARGS.slots, slots);
+    const module = sortModule(isSharedBuffer(heap.memory.buffer));
+    return {
+      module, argsPtr, blocks,
+      runHere: () => { if (blocks > 0) instantiate(module, heap.memory, NO_HOST)(argsPtr, 0, blocks, scratch); },
+      release: () => { for (const p of held.splice(0)) heap.free(p); },
+    };
+  } catch (e) {
+    for (const p of held) heap.free(p);
+    throw e;
+  }
+}
+
+export { sortJob };
+export type { SortJob };

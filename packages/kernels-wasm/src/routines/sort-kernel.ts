@@ -1,0 +1,231 @@
+// The sorting module's entry for the pool: kernel(args, b0, b1, scratch)
+// sorts the lines of blocks [b0, b1) and claim(args, blocks) takes blocks
+// until none are left, as a generated kernel's do (lower/compile.ts), so
+// that a worker runs the radix sort on its share of a launch's lines. Each
+// line is sorted as sortLines sorts it (radix-sort.ts: the same calls in
+// the same order), in a part of the launch's scratch that its thread takes
+// with an atomic add on the launch's slot counter.
+import type { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import { ARGS } from '../lower/args-layout.js';
+import { INSERTION, WIDE_DIGITS, countsBytes, inChunks } from './radix-layout.js';
+import { KINDS, keyBits } from './radix-keys.js';
+import type { KeyKind, SortKind } from './radix-keys.js';
+
+/** The sorting module's functions the kernel calls, by kind or by key width and digit. */
+interface SortFunctions {
+  readonly keys: Map<SortKind, number>;
+  readonly values: Map<SortKind, number>;
+  readonly fix: Map<SortKind, number>;
+  readonly radix: Map<string, number>;
+  readonly insertion: Map<string, number>;
+}
+
+const radixKey = (width: 32 | 64, bits: number, withIndex: boolean): string => `${width}_${bits}${withIndex ? '_idx' : ''}`;
+const insertionKey = (width: 32 | 64, withIndex: boolean): string => `${width}${withIndex ? '_idx' : ''}`;
+
+/** The launch block's words after its header (ARGS.shape on): byte offsets. */
+const SORT_ARGS = {
+  /** Which line function: 2 x the kind's index in KINDS, plus 1 for positions. */
+  op: 0,
+  src: 4,
+  dst: 8,
+  /** Elements a line. */
+  n: 12,
+  lines: 16,
+  linesPerBlock: 20,
+  /** Bytes from one line of src, and of dst, to the next. */
+  srcLine: 24,
+  dstLine: 28,
+  /** The scratch area: `slots` parts of `perThread` bytes, and the counter threads take them by. */
+  scratch: 32,
+  perThread: 36,
+  slot: 40,
+  slots: 44,
+} as const;
+const SORT_ARGS_BYTES = ARGS.shape + 48;
+
+const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
+
+/**
+ * A line's scratch, as the line functions lay it out: its keys, the radix
+ * sort's other buffer, the count tables, the zeros' and NaNs' counts, and
+ * for positions their other buffer.
+ */
+function lineScratch(kind: KeyKind, n: number, positions: boolean): { readonly tmp: number; readonly counts: number; readonly res: number; readonly tmpIdx: number; readonly bytes: number } {
+  const keyBytes = align16(n * (keyBits(kind) / 8));
+  const tmp = keyBytes;
+  const counts = tmp + keyBytes;
+  const res = counts + countsBytes(keyBits(kind));
+  const tmpIdx = res + 16;
+  return { tmp, counts, res, tmpIdx, bytes: tmpIdx + (positions ? align16(n * 4) : 0) };
+}
+
+/** The op word of a kind and output. */
+const sortOp = (name: SortKind, positions: boolean): number => 2 * KINDS.findIndex((k) => k.name === name) + (positions ? 1 : 0);
+
+/** Pushes `base + (offset of part, given n)`: the parts lie at multiples of n that lineScratch computes. */
+function part(f: FunctionBuilder, scratch: Local, n: Local, kb: number, which: 'tmp' | 'counts' | 'res' | 'tmpIdx', width: 32 | 64): void {
+  // keyBytes = align16(n * kb)
+  const keyBytes = (): void => { f.op('local.get', n).op('i32.const', kb).op('i32.mul').op('i32.const', 15).op('i32.add').op('i32.const', -16).op('i32.and'); };
+  f.op('local.get', scratch);
+  keyBytes();
+  f.op('i32.add');
+  if (which === 'tmp') return;
+  keyBytes();
+  f.op('i32.add');
+  if (which === 'counts') return;
+  f.op('i32.const', countsBytes(width)).op('i32.add');
+  if (which === 'res') return;
+  f.op('i32.const', 16).op('i32.add');
+}
+
+/** sort_line_<kind>[_idx](from, to, n, scratch): one line, as sortLines sorts it. */
+function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions: boolean): number {
+  const width = keyBits(kind);
+  const kb = width / 8;
+  const [index, f] = m.func(`sort_line_${kind.name}${positions ? '_idx' : ''}`, ['i32', 'i32', 'i32', 'i32'], [], false);
+  const [from, to, n, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const [i0, i1, res, sorted, parity] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const call = (fn: number | undefined): void => {
+    if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
+    f.op('call', fn);
+  };
+  part(f, scratch, n, kb, 'res', width);
+  f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
+  inChunks(f, n, i0, i1, () => {
+    f.op('local.get', from).op('local.get', scratch).op('local.get', i0).op('local.get', i1).op('local.get', res);
+    call(fns.keys.get(kind.name));
+  });
+  const radix = (): void => {
+    const operands = (): void => {
+      f.op('local.get', scratch);
+      part(f, scratch, n, kb, 'tmp', width);
+      f.op('local.get', n);
+      part(f, scratch, n, kb, 'counts', width);
+      if (positions) {
+        f.op('local.get', to);
+        part(f, scratch, n, kb, 'tmpIdx', width);
+      }
+    };
+    f.op('local.get', n).op('i32.const', WIDE_DIGITS).op('i32.ge_u');
+    f.if('i32');
+    operands();
+    call(fns.radix.get(radixKey(width, 11, positions)));
+    f.else();
+    operands();
+    call(fns.radix.get(radixKey(width, 8, positions)));
+    f.end();
+    f.op('local.set', parity);
+  };
+  // Short lines by insertion, the rest by the radix sort.
+  f.op('local.get', n).op('i32.const', INSERTION).op('i32.le_u');
+  f.if();
+  f.op('local.get', scratch).op('local.get', n);
+  if (positions) f.op('local.get', to);
+  call(fns.insertion.get(insertionKey(width, positions)));
+  f.op('i32.const', 0).op('local.set', parity);
+  f.else();
+  radix();
+  f.end();
+  if (positions) {
+    // The positions ended in the other buffer: to their place.
+    f.op('local.get', parity);
+    f.if();
+    f.op('local.get', to);
+    part(f, scratch, n, kb, 'tmpIdx', width);
+    f.op('local.get', n).op('i32.const', 2).op('i32.shl').op('memory.copy');
+    f.end();
+    return index;
+  }
+  f.op('local.get', parity);
+  f.if('i32');
+  part(f, scratch, n, kb, 'tmp', width);
+  f.else();
+  f.op('local.get', scratch);
+  f.end();
+  f.op('local.set', sorted);
+  inChunks(f, n, i0, i1, () => {
+    f.op('local.get', sorted).op('local.get', to).op('local.get', i0).op('local.get', i1);
+    call(fns.values.get(kind.name));
+  });
+  if (kind.float) {
+    // Zeros and NaNs come back as +0 and one NaN: their own bits, where any were met.
+    f.op('local.get', res).mem('i32.load', { offset: 4 }).op('local.get', res).mem('i32.load', { offset: 8 }).op('i32.or');
+    f.if();
+    f.op('local.get', from).op('local.get', to).op('local.get', n).op('local.get', res);
+    call(fns.fix.get(kind.name));
+    f.end();
+  }
+  return index;
+}
+
+/**
+ * kernel(args, b0, b1, scratch): the lines of blocks [b0, b1), each block
+ * `linesPerBlock` lines (the last fewer), sorted in `scratch`; and
+ * claim(args, blocks) -> ran, which takes a part of the scratch area, then
+ * blocks one at a time with an atomic add on the launch's claim word until
+ * none are left.
+ */
+function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
+  const lineFns = KINDS.flatMap((k) => [emitLine(m, fns, k, false), emitLine(m, fns, k, true)]);
+  const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
+  const [args, b0, b1, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const [op, l, end, from, to, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + offset }); };
+  word(SORT_ARGS.op);
+  f.op('local.set', op);
+  word(SORT_ARGS.n);
+  f.op('local.set', n);
+  // Lines [b0 * per, min(b1 * per, lines)).
+  f.op('local.get', b0);
+  word(SORT_ARGS.linesPerBlock);
+  f.op('i32.mul').op('local.set', l);
+  f.op('local.get', b1);
+  word(SORT_ARGS.linesPerBlock);
+  f.op('i32.mul').op('local.tee', end);
+  word(SORT_ARGS.lines);
+  f.op('local.get', end);
+  word(SORT_ARGS.lines);
+  f.op('i32.lt_u').op('select').op('local.set', end);
+  f.block().loop();
+  f.op('local.get', l).op('local.get', end).op('i32.ge_u').op('br_if', 1);
+  word(SORT_ARGS.src);
+  f.op('local.get', l);
+  word(SORT_ARGS.srcLine);
+  f.op('i32.mul').op('i32.add').op('local.set', from);
+  word(SORT_ARGS.dst);
+  f.op('local.get', l);
+  word(SORT_ARGS.dstLine);
+  f.op('i32.mul').op('i32.add').op('local.set', to);
+  lineFns.forEach((fn, code) => {
+    f.op('local.get', op).op('i32.const', code).op('i32.eq');
+    f.if();
+    f.op('local.get', from).op('local.get', to).op('local.get', n).op('local.get', scratch).op('call', fn);
+    f.end();
+  });
+  f.op('local.get', l).op('i32.const', 1).op('i32.add').op('local.set', l).op('br', 0);
+  f.end().end();
+  emitClaim(m, kernel);
+}
+
+function emitClaim(m: ModuleBuilder, kernel: number): void {
+  const [, f] = m.func('claim', ['i32', 'i32'], ['i32']);
+  const [args, blocks] = [f.param(0), f.param(1)];
+  const [b, ran, scratch] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  // scratch = base + (slot counter++ mod slots) * perThread
+  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.scratch });
+  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.shape + SORT_ARGS.slot });
+  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.slots }).op('i32.rem_u');
+  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.perThread }).op('i32.mul').op('i32.add').op('local.set', scratch);
+  f.block().loop();
+  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
+  f.op('local.get', blocks).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', args).op('local.get', b).op('local.get', b).op('i32.const', 1).op('i32.add').op('local.get', scratch).op('call', kernel);
+  f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
+  f.op('br', 0).end().end();
+  f.op('local.get', ran);
+}
+
+export { SORT_ARGS, SORT_ARGS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, sortOp };
+export type { SortFunctions };
