@@ -20,7 +20,7 @@ import { WorkerPool, noSharedHeap } from './pool.js';
 import { LeanRun, leanPlanOf } from './lean-run.js';
 import type { LeanPlan } from './lean-run.js';
 import { WasmRun } from './run.js';
-import type { KernelLaunch, Launcher } from './run.js';
+import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
 
 /**
  * The most work units a thread's share of a launch may hold for the calling
@@ -46,6 +46,16 @@ function joins(work: number, blocks: number, threads: number): boolean {
 /** Runs a kernel to the end on the calling thread. */
 function launchInline(k: KernelLaunch, heap: HeapLike): LaunchResult {
   return launch(k.compiled, heap, instantiate(k.compiled, heap.memory, host), k.launch, host);
+}
+
+/** What a routine's launch hands back: it reduces nothing and raises no flag (its errors are thrown). */
+const ROUTINE_RESULT: LaunchResult = { partials: new Float64Array(0), blocks: 0, pieces: 0, pieceIndex: () => 0, flags: { divide: 0, invalid: 0, index: 0 } };
+
+/** A kernel's or a routine's launch, run to the end on the calling thread. */
+function runHere(k: KernelLaunch | RoutineLaunch, heap: HeapLike): LaunchResult {
+  if (!('routine' in k)) return launchInline(k, heap);
+  k.routine.runHere();
+  return ROUTINE_RESULT;
 }
 
 /** Before a runtime starts the backend: nothing runs on the pool. */
@@ -127,7 +137,7 @@ class WasmBackend implements Backend {
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
     const steps = this.#steps(plan, run);
     try {
-      for (let next = steps.next(); ; next = steps.next(launchInline(next.value, run.heap))) {
+      for (let next = steps.next(); ; next = steps.next(runHere(next.value, run.heap))) {
         if (next.done) return next.value;
       }
     } catch (e) {
@@ -146,6 +156,7 @@ class WasmBackend implements Backend {
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
+    run.poolThreads = this.#host.settings().threads;
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -158,7 +169,7 @@ class WasmBackend implements Backend {
   }
 
   /** The plan's steps in order; each kernel is handed to the driver, which launches it where it likes. */
-  *#steps(plan: Plan, run: WasmRun): Generator<KernelLaunch, RunResult, LaunchResult> {
+  *#steps(plan: Plan, run: WasmRun): Generator<KernelLaunch | RoutineLaunch, RunResult, LaunchResult> {
     this.#runs++;
     for (const step of plan.steps) {
       if (step.kind === 'kernel') {
@@ -219,7 +230,8 @@ class WasmBackend implements Backend {
    * short (see joins()), except with inlineThreshold 0, which keeps every
    * kernel of execute() off the calling thread.
    */
-  async #launchAsync(k: KernelLaunch, heap: HeapLike): Promise<LaunchResult> {
+  async #launchAsync(k: KernelLaunch | RoutineLaunch, heap: HeapLike): Promise<LaunchResult> {
+    if ('routine' in k) return this.#routineAsync(k, heap);
     const elements = k.launch.shape.reduce((a, b) => a * b, 1);
     const work = launchWork(k.compiled, elements, k.launch.contraction?.K);
     const { inlineThreshold, threads } = this.#host.settings();
@@ -232,6 +244,23 @@ class WasmBackend implements Backend {
       const r = await launchOnPool(pool, k.compiled, heap, k.launch, k.label, inlineThreshold > 0 ? { host, accept } : undefined);
       if (joined) this.#joined++;
       return r;
+    });
+  }
+
+  /**
+   * A routine's launch on the pool, its blocks shared out over the workers
+   * (the calling thread waits): a routine's launch is made only where its
+   * work repays the pool's (sortLaunch), so the inline threshold is not
+   * asked; without a pool, here.
+   */
+  async #routineAsync(k: RoutineLaunch, heap: HeapLike): Promise<LaunchResult> {
+    const { threads } = this.#host.settings();
+    if (k.routine.blocks < 2 || threads < 2) return runHere(k, heap);
+    return this.#pool.withPool(threads, async (pool) => {
+      if (!pool) return runHere(k, heap);
+      this.#pooled++;
+      await pool.run({ kernel: k.routine.module, argsPtr: k.routine.argsPtr, blocks: k.routine.blocks, label: k.label });
+      return ROUTINE_RESULT;
     });
   }
 

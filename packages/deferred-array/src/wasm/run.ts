@@ -3,7 +3,7 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult } from 'kernels-wasm';
+import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, SortJob } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -31,10 +31,23 @@ import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 import { routineFor } from './routine-steps.js';
+import { sortLaunch } from './sort-step.js';
 import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
 const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
+
+/** A launch of a routine module's kernel (kernels-wasm's sorting kernel), its launch block written: on the pool or here. */
+interface RoutineLaunch {
+  readonly routine: SortJob;
+  readonly label: string;
+}
+
+/** A routine's launch, and what to do once it has run. */
+interface PendingRoutine extends RoutineLaunch {
+  finish(r: LaunchResult): void;
+  skip(): void;
+}
 
 /** A kernel ready to launch, and what to do with its result. */
 interface PendingKernel {
@@ -61,11 +74,15 @@ type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
+  /** Threads a launch of this run may be shared out over (the pool's, for execute()): what a routine's scratch is made for. */
+  poolThreads = 0;
   /** Launches made (kernels and copies) and steps evaluated through the reference, for statistics. */
   launches = 0;
   hostSteps = 0;
   readonly #values = new Map<Node, HeapValue>();
   readonly #allocations = new Set<Allocation>();
+  /** Routine launches made and not yet finished: end() gives their blocks back (a run that failed on the way). */
+  readonly #jobs = new Set<SortJob>();
   /** Cached sources this run reads: not evicted to make room while it runs. */
   readonly #pinned = new Set<CacheEntry>();
   readonly #space: WasmHeap;
@@ -148,10 +165,12 @@ class WasmRun {
    * launched (anywhere, as a kernel step is); anything else (sources, views,
    * scalars, reshapes, ops without kernels) is evaluated here on this thread.
    */
-  node(n: Node, launchInline: Launcher<LaunchResult>): PendingKernel[] {
+  node(n: Node, launchInline: Launcher<LaunchResult>): Array<PendingKernel | PendingRoutine> {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
     if (k) return [k];
     if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
+    const sort = n.family === 'sort' && n.shape.length > 0 && !this.#dry ? this.#sortLaunch(n as FamilyNode<'sort'>, launchInline) : undefined;
+    if (sort) return [sort];
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
     return [];
   }
@@ -340,6 +359,8 @@ class WasmRun {
     }
     for (const b of this.#blocks.values()) this.#kernelHeap.free(b.ptr);
     this.#blocks.clear();
+    for (const j of this.#jobs) j.release();
+    this.#jobs.clear();
     this.#sources.unpin(this.#pinned);
   }
 
@@ -358,6 +379,19 @@ class WasmRun {
     const v = this.#keep(allocValue(this.#kernelHeap, d.dtype, d.shape, this.#alloc));
     setElements(v.alloc!.data, d.data);
     return v;
+  }
+
+  /** A sort of many lines as a launch of the sorting kernel, where sortLaunch serves it. */
+  #sortLaunch(n: FamilyNode<'sort'>, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
+    const s = sortLaunch(n, this.#values.get(n.inputs[0])!, this.#stepHeap(launchInline), this.poolThreads);
+    if (!s) return undefined;
+    this.launches++;
+    this.#jobs.add(s.job);
+    const finish = (): void => {
+      this.#jobs.delete(s.job);
+      this.#values.set(n, this.#keep(s.finish()));
+    };
+    return { routine: s.job, get label() { return `${n.op} of ${s.job.blocks} blocks of lines`; }, finish, skip: finish };
   }
 
   /** What the steps run by kernels-wasm's routines (routine-steps.ts) need of this run. */
@@ -455,4 +489,4 @@ function targetValue(st: StoreTarget): HeapValue {
 }
 
 export { WasmRun };
-export type { PendingKernel, KernelLaunch, Launcher };
+export type { PendingKernel, PendingRoutine, KernelLaunch, Launcher, RoutineLaunch };

@@ -92,6 +92,32 @@ describe('sort and argsort by the radix sort', () => {
     }), { numRuns: 60 });
   }, 240000);
 
+  test("many lines as a launch of the sorting kernel, shared out over 2 workers: the reference's bits", async () => {
+    const cases: Case[] = [
+      { shape: [300, 200], dtype: 'float64', view: 'none', axis: 1, op: 'sort', seed: 1 },
+      { shape: [300, 200], dtype: 'float32', view: 'transposed', axis: 0, op: 'argsort', seed: 2 },
+      { shape: [40, 30, 50], dtype: 'int16', view: 'reversed', axis: 1, op: 'sort', seed: 3 },
+      { shape: [1200, 40], dtype: 'uint8', view: 'strided', axis: -1, op: 'argsort', seed: 4 },
+      { shape: [64, 1024], dtype: 'int64', view: 'none', axis: 1, op: 'argsort', seed: 5 },
+      { shape: [3, 20000], dtype: 'float64', view: 'none', axis: 1, op: 'sort', seed: 6 },
+    ];
+    da.configure({ threads: 2 });
+    try {
+      for (const c of cases) {
+        const want = bits(onReference(() => sortOf(c)));
+        expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
+        expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
+      }
+      // A source sorted along its last axis: the sort's launch is the run's only one, and goes to the pool.
+      const x = da.wrap((xOf(cases[0]!).executeSync() as da.StdNdarray).data as Float64Array).reshape([300, 200]);
+      const before = da.stats().pooled;
+      expect(bits(await da.sort(x).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.sort(x))));
+      expect(da.stats().pooled).toBe(before + 1);
+    } finally {
+      da.configure({ threads: initial.threads });
+    }
+  }, 120000);
+
   test("medians and quantiles, their elements selected rather than sorted, give the reference's bits", async () => {
     const methods = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen'] as const;
     await fc.assert(fc.asyncProperty(arbitraryCase, fc.constantFrom(...methods), async (c0, method) => {

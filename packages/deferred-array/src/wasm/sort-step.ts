@@ -1,10 +1,12 @@
 // sort and argsort by kernels-wasm's radix sort, and select by its
-// quickselect, line by line on the calling thread: lines along the last axis
-// of a contiguous array are read where they lie; any other layout is copied
-// first with the axis last (a copy kernel), and the result's lines are
-// copied back into place the same way.
-import { selectLines, sortLines } from 'kernels-wasm';
-import type { SortKind } from 'kernels-wasm';
+// quickselect: lines along the last axis of a contiguous array are read
+// where they lie; any other layout is copied first with the axis last (a
+// copy kernel), and the result's lines are copied back into place the same
+// way. Select, and sorts of one line, run line by line on the calling
+// thread; sorts of many lines run as a launch of kernels-wasm's sorting
+// kernel, which the pool shares out by blocks of lines.
+import { selectLines, sortJob, sortLines } from 'kernels-wasm';
+import type { SortJob, SortKind } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { FamilyNode, SelectAttrs } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -20,8 +22,20 @@ const SORT_KINDS: Record<DType, SortKind> = {
 
 const permute = <T>(a: readonly T[], order: readonly number[]): T[] => order.map((d) => a[d]!);
 
-/** The sorted values (or positions, or the values at the positions selected) of x along the node's axis, in the node's block. x has at least one axis. */
-function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
+/** A sort step's lines as the routines read and write them, and how its result reaches the node's block. */
+interface SortLines {
+  /** x's lines, contiguous, each along the sorted axis (x itself, or a copy with the axis last). */
+  readonly lined: HeapValue;
+  /** Where the routine writes: the node's block, or a temporary copied into it after. */
+  readonly sorted: HeapValue;
+  readonly line: number;
+  readonly lines: number;
+  /** The result, once the routine has run: copied into place where it went to a temporary, the copies freed. */
+  finish(): HeapValue;
+}
+
+/** x's lines along the node's axis, ready for a routine, and the way back. x has at least one axis. */
+function sortLinesOf(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, rows: number): SortLines {
   const { axis } = n.attrs;
   const line = x.shape[axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
@@ -32,17 +46,55 @@ function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
     : h.copy(moved ? { ...x, shape: permute(x.shape, moved), strides: permute(x.strides, moved) } : x, x.dtype, `copy of a ${n.op} operand, its axis last`);
   const out = h.place(n);
   const direct = !moved && isContiguous(out);
-  const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
-  const sorted = direct ? out : h.temp(n.dtype, positions ? [...lined.shape.slice(0, -1), positions.length] : lined.shape);
-  if (positions) selectLines(h.heap, SORT_KINDS[x.dtype], lined.ptr, sorted.ptr, line, lines, positions);
-  else sortLines(h.heap, SORT_KINDS[x.dtype], lined.ptr, sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions');
-  if (lined !== x) dropValue(lined);
-  if (direct) return out;
-  // Back into place: the sorted lines read with the axis where it was.
-  const back = moved?.map((_, d) => moved.indexOf(d));
-  h.copyInto(back ? { ...sorted, shape: n.shape, strides: permute(sorted.strides, back) } : sorted, out, `${n.op} lines into place`);
-  dropValue(sorted);
-  return out;
+  const sorted = direct ? out : h.temp(n.dtype, [...lined.shape.slice(0, -1), rows]);
+  return {
+    lined, sorted, line, lines,
+    finish() {
+      if (lined !== x) dropValue(lined);
+      if (direct) return out;
+      // Back into place: the sorted lines read with the axis where it was.
+      const back = moved?.map((_, d) => moved.indexOf(d));
+      h.copyInto(back ? { ...sorted, shape: n.shape, strides: permute(sorted.strides, back) } : sorted, out, `${n.op} lines into place`);
+      dropValue(sorted);
+      return out;
+    },
+  };
 }
 
-export { sortStep };
+/** The sorted values (or positions, or the values at the positions selected) of x along the node's axis, in the node's block, on this thread. */
+function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
+  const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
+  const s = sortLinesOf(n, x, h, positions ? positions.length : x.shape[n.attrs.axis]!);
+  if (positions) selectLines(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, s.line, s.lines, positions);
+  else sortLines(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, s.line, s.lines, n.op === 'sort' ? 'values' : 'positions');
+  return s.finish();
+}
+
+/** Lines longer than this are sorted on the calling thread (sortStep): each thread of a launch holds a line's keys twice in scratch. */
+const POOLED_LINE = 1 << 20;
+/** Fewer elements in all than this are sorted on the calling thread: a launch would cost more than it saves. */
+const POOLED_WORK = 1 << 15;
+
+/**
+ * sort or argsort of x's lines as a launch of kernels-wasm's sorting kernel
+ * (sortJob), which a pool shares out by blocks of lines, for up to
+ * `threads` threads; its `finish` puts the result in place and frees the
+ * launch. Undefined where sortStep serves (select, one line, long lines, little work).
+ */
+function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threads: number): { readonly job: SortJob; finish(): HeapValue } | undefined {
+  if (n.op === 'select') return undefined;
+  const line = x.shape[n.attrs.axis]!;
+  const lines = sizeOf(x.shape) / Math.max(1, line);
+  if (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK) return undefined;
+  const s = sortLinesOf(n, x, h, line);
+  const job = sortJob(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions', threads);
+  return {
+    job,
+    finish() {
+      job.release();
+      return s.finish();
+    },
+  };
+}
+
+export { sortLaunch, sortStep };

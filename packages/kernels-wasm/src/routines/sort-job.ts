@@ -15,7 +15,7 @@ import { SORT_ARGS, SORT_ARGS_BYTES, lineScratch, sortOp } from './sort-kernel.j
 import { ARGS } from '../lower/args-layout.js';
 
 /** Elements a block of lines aims at: enough to repay a claim, few enough to share out. */
-const BLOCK_ELEMENTS = 1 << 16;
+const BLOCK_ELEMENTS = 1 << 14;
 
 /** A launch of the sorting kernel, ready for the calling thread or a pool. */
 interface SortJob {
