@@ -64,7 +64,8 @@ function hypot(x: number, y: number): number {
     a = b;
     b = t;
   }
-  // b is lost in a's rounding (musl's test on the exponents differing by more than 64).
+  // b is lost in a's rounding: a + b is a (musl tests for exponents more than 64 apart; this test
+  // takes a few more pairs, whose result is a all the same).
   if (b === 0 || b < a * 2 ** -64) return a + b;
   let z = 1;
   if (a >= 2 ** 511) {

@@ -155,8 +155,7 @@ class WasmBackend implements Backend {
       this.#launches++;
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
-    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs);
-    run.poolThreads = this.#host.settings().threads;
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs, false, this.#host.settings().threads);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {
@@ -249,13 +248,12 @@ class WasmBackend implements Backend {
 
   /**
    * A routine's launch on the pool, its blocks shared out over the workers
-   * (the calling thread waits): a routine's launch is made only where its
-   * work repays the pool's (sortLaunch), so the inline threshold is not
-   * asked; without a pool, here.
+   * (the calling thread waits), where its elements reach the inline
+   * threshold as a kernel's do; else, or without a pool, here.
    */
   async #routineAsync(k: RoutineLaunch, heap: HeapLike): Promise<LaunchResult> {
-    const { threads } = this.#host.settings();
-    if (k.routine.blocks < 2 || threads < 2) return runHere(k, heap);
+    const { inlineThreshold, threads } = this.#host.settings();
+    if (k.routine.elements < inlineThreshold) return runHere(k, heap);
     return this.#pool.withPool(threads, async (pool) => {
       if (!pool) return runHere(k, heap);
       this.#pooled++;

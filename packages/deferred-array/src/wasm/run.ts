@@ -74,8 +74,8 @@ type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
-  /** Threads a launch of this run may be shared out over (the pool's, for execute()): what a routine's scratch is made for. */
-  poolThreads = 0;
+  /** Threads a launch of this run may be shared out over (the pool's in execute(), 1 in executeSync()): what a routine's scratch is made for. */
+  readonly #threads: number;
   /** Launches made (kernels and copies) and steps evaluated through the reference, for statistics. */
   launches = 0;
   hostSteps = 0;
@@ -109,10 +109,12 @@ class WasmRun {
   /**
    * `heap`: the runtime's; `compile`: the backend's kernel cache; `bound`: the
    * placeholders' values; `outs`: heap windows results go to directly; `dry`:
-   * a walk that builds kernels and runs nothing.
+   * a walk that builds kernels and runs nothing; `threads`: the threads its
+   * launches may run on at once.
    */
-  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map(), dry = false) {
+  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map(), dry = false, threads = 1) {
     this.#dry = dry;
+    this.#threads = threads;
     this.#space = heap;
     const kernelHeap = (this.#kernelHeap = heap.kernels);
     this.#sources = sourcesOf(heap);
@@ -383,7 +385,7 @@ class WasmRun {
 
   /** A sort of many lines as a launch of the sorting kernel, where sortLaunch serves it. */
   #sortLaunch(n: FamilyNode<'sort'>, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
-    const s = sortLaunch(n, this.#values.get(n.inputs[0])!, this.#stepHeap(launchInline), this.poolThreads);
+    const s = sortLaunch(n, this.#values.get(n.inputs[0])!, this.#stepHeap(launchInline), this.#threads);
     if (!s) return undefined;
     this.launches++;
     this.#jobs.add(s.job);

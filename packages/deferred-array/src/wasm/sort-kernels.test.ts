@@ -101,20 +101,21 @@ describe('sort and argsort by the radix sort', () => {
       { shape: [64, 1024], dtype: 'int64', view: 'none', axis: 1, op: 'argsort', seed: 5 },
       { shape: [3, 20000], dtype: 'float64', view: 'none', axis: 1, op: 'sort', seed: 6 },
     ];
-    da.configure({ threads: 2 });
+    da.configure({ threads: 2, inlineThreshold: 0 });
     try {
       for (const c of cases) {
         const want = bits(onReference(() => sortOf(c)));
         expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
         expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
       }
-      // A source sorted along its last axis: the sort's launch is the run's only one, and goes to the pool.
+      // A source sorted along its last axis: the sort's launch is the run's only one, and goes to the pool
+      // (inlineThreshold 0: its 60,000 elements are under the default).
       const x = da.wrap((xOf(cases[0]!).executeSync() as da.StdNdarray).data as Float64Array).reshape([300, 200]);
       const before = da.stats().pooled;
       expect(bits(await da.sort(x).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.sort(x))));
       expect(da.stats().pooled).toBe(before + 1);
     } finally {
-      da.configure({ threads: initial.threads });
+      da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
   }, 120000);
 

@@ -72,7 +72,7 @@ function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
 
 /** Lines longer than this are sorted on the calling thread (sortStep): each thread of a launch holds a line's keys twice in scratch. */
 const POOLED_LINE = 1 << 20;
-/** Fewer elements in all than this are sorted on the calling thread: a launch would cost more than it saves. */
+/** Fewer elements in all than this are sorted on the calling thread, as a step (the pool never wakes for them). */
 const POOLED_WORK = 1 << 15;
 
 /**

@@ -106,8 +106,9 @@ const SPREAD = 4;
  * spread_count_<t>(rows, idx, m, vals, vstride, scratch) -> i32, then
  * spread_merge_<t>(out, rows, scratch): add_at for rows of one element of an
  * integer type, where the order of the adds cannot change the sum (they
- * wrap), with a value per element (vstride 1) or one for all (-1). Element k goes to copy k mod SPREAD of the target in scratch
- * (SPREAD x rows elements, zeroed first), so that neighbouring elements with
+ * wrap), with a value per element (vstride 1) or one for all (-1). Element
+ * k goes to copy k mod SPREAD of the target in scratch (the last m mod
+ * SPREAD to copy 0; SPREAD x rows elements, zeroed first), so that neighbouring elements with
  * the same index do not wait on each other's store; the merge adds the
  * copies into out. Each index is checked as it is read: the count returns
  * the position of the first outside [-rows, rows), else -1, and out is

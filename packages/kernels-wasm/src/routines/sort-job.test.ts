@@ -1,7 +1,8 @@
 // The sorting module's pool kernel against sortLines: the same bits for
 // every kind, values and positions, short lines (insertion), lines sorted
 // with 8- and 11-bit digits, zeros of both signs and NaNs, run on the
-// calling thread and shared out over a pool of two workers of each kind.
+// calling thread and shared out over a pool of two workers of each kind,
+// also where the launch was made for fewer threads than the pool has.
 import { afterAll, describe, expect, jest, test } from '@jest/globals';
 import { sortLines } from './radix-sort.js';
 import type { SortKind, SortOutput } from './radix-sort.js';
@@ -75,6 +76,8 @@ describe('sortJob', () => {
         await check(kind, 20, 9000, output, onPool, 2);
       }
     }
+    // Made for one thread (one scratch part), run by two: the second finds no part and claims no block.
+    await check('f64', 4096, 40, 'values', onPool, 1);
     expect(pool.stats().blocksPerWorker.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);
   });
 });

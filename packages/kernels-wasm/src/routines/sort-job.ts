@@ -5,9 +5,10 @@
 // thread as sortLines sorts it, so the results are sortLines' bits
 // wherever they run.
 import type { HeapLike, HostModule, KernelModule } from '../lower/launch.js';
-import { instantiate } from '../lower/launch.js';
+import { instantiate, runBlocks } from '../lower/launch.js';
 import { isSharedBuffer } from '../support.js';
 import { buildSortModule } from './radix-module.js';
+import { routineModule } from './instances.js';
 import { KINDS } from './radix-keys.js';
 import type { SortKind } from './radix-keys.js';
 import type { SortOutput } from './radix-sort.js';
@@ -23,23 +24,18 @@ interface SortJob {
   readonly module: KernelModule & { readonly bytes: Uint8Array };
   readonly argsPtr: number;
   readonly blocks: number;
-  /** Runs every block on the calling thread. */
+  /** Elements sorted in all. */
+  readonly elements: number;
+  /** Runs the blocks left on the calling thread (claiming them, as a pool's threads do). */
   runHere(): void;
   /** Gives the launch block and the scratch back to the heap (after the launch). */
   release(): void;
 }
 
-/** The sorting module as a kernel module, one for shared and one for unshared memory (negative ids: never a compiled kernel's). */
-const modules = new Map<boolean, KernelModule & { readonly bytes: Uint8Array }>();
-
+/** The sorting module as a kernel module (negative ids: never a compiled kernel's), compiled once with the routines' copy. */
 function sortModule(shared: boolean): KernelModule & { readonly bytes: Uint8Array } {
-  let made = modules.get(shared);
-  if (!made) {
-    const bytes = buildSortModule(shared);
-    made = { hash: `routine:sort:${shared ? 'shared' : 'unshared'}`, id: shared ? -2 : -1, module: new WebAssembly.Module(bytes), hostKeys: [], bytes };
-    modules.set(shared, made);
-  }
-  return made;
+  const { bytes, module } = routineModule('sort', buildSortModule, shared);
+  return { hash: `routine:sort:${shared ? 'shared' : 'unshared'}`, id: shared ? -2 : -1, module, hostKeys: [], bytes };
 }
 
 /** The sorting module imports no host function. */
@@ -51,15 +47,17 @@ const NO_HOST: HostModule = {
 
 /**
  * A launch that sorts `lines` lines as sortLines does (same arguments), for
- * up to `threads` threads besides the calling one: each takes a scratch
- * part of its own (a line's keys, the radix sort's other buffer and tables).
+ * up to `threads` threads at once (1 for the calling thread alone): each
+ * takes a scratch part of its own (a line's keys, the radix sort's other
+ * buffer and tables), min(threads, blocks) parts in all; a thread of a
+ * larger pool that finds none left claims no block.
  */
 function sortJob(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, output: SortOutput, threads: number): SortJob {
   const kind = KINDS.find((k) => k.name === name)!;
   const positions = output === 'positions';
   const linesPerBlock = Math.max(1, Math.floor(BLOCK_ELEMENTS / Math.max(1, n)));
   const blocks = n === 0 ? 0 : Math.ceil(lines / linesPerBlock);
-  const slots = threads + 1;
+  const slots = Math.max(1, Math.min(threads, blocks));
   const perThread = lineScratch(kind, n, positions).bytes;
   const held: number[] = [];
   try {
@@ -82,8 +80,8 @@ function sortJob(heap: HeapLike, name: SortKind, src: number, dst: number, n: nu
     at(SORT_ARGS.slots, slots);
     const module = sortModule(isSharedBuffer(heap.memory.buffer));
     return {
-      module, argsPtr, blocks,
-      runHere: () => { if (blocks > 0) instantiate(module, heap.memory, NO_HOST)(argsPtr, 0, blocks, scratch); },
+      module, argsPtr, blocks, elements: n * lines,
+      runHere: () => { runBlocks(instantiate(module, heap.memory, NO_HOST), heap.memory, argsPtr, blocks); },
       release: () => { for (const p of held.splice(0)) heap.free(p); },
     };
   } catch (e) {

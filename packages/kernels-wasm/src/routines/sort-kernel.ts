@@ -48,9 +48,10 @@ const SORT_ARGS_BYTES = ARGS.shape + 48;
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
 /**
- * A line's scratch, as the line functions lay it out: its keys, the radix
- * sort's other buffer, the count tables, the zeros' and NaNs' counts, and
- * for positions their other buffer.
+ * A line's scratch, as the line functions lay it out (part() emits the same
+ * offsets; sort-job.test.ts fails if they part): its keys, the radix sort's
+ * other buffer, the count tables, the zeros' and NaNs' counts, and for
+ * positions their other buffer.
  */
 function lineScratch(kind: KeyKind, n: number, positions: boolean): { readonly tmp: number; readonly counts: number; readonly res: number; readonly tmpIdx: number; readonly bytes: number } {
   const keyBytes = align16(n * (keyBits(kind) / 8));
@@ -212,11 +213,15 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
 function emitClaim(m: ModuleBuilder, kernel: number): void {
   const [, f] = m.func('claim', ['i32', 'i32'], ['i32']);
   const [args, blocks] = [f.param(0), f.param(1)];
-  const [b, ran, scratch] = [f.local('i32'), f.local('i32'), f.local('i32')];
-  // scratch = base + (slot counter++ mod slots) * perThread
+  const [b, ran, scratch, slot] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  // A part of the scratch of its own, or no block: a thread past the parts (a pool larger than the
+  // launch was made for) leaves the blocks to the others. Claims of a later round of the pool come
+  // only where no thread has claimed, so the parts are all still free then.
+  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.shape + SORT_ARGS.slot }).op('local.tee', slot);
+  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.slots }).op('i32.ge_u');
+  f.if().op('i32.const', 0).op('return').end();
   f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.scratch });
-  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.shape + SORT_ARGS.slot });
-  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.slots }).op('i32.rem_u');
+  f.op('local.get', slot);
   f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.perThread }).op('i32.mul').op('i32.add').op('local.set', scratch);
   f.block().loop();
   f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
