@@ -13,8 +13,8 @@
 //   once: seconds).
 // Results come back as fresh arrays (executeSync), as the JS variants make
 // theirs. NumPy is timed in a python3 that has it (its own process, after).
-// A last row sorts the rows of a matrix on the pool (execute()) against the
-// calling thread (executeSync()).
+// Last, the rows of a matrix sorted and their medians taken on the pool
+// (execute()) against the calling thread (executeSync()).
 import { spawnSync } from 'node:child_process';
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
@@ -175,22 +175,29 @@ function printSorting(rows: readonly Row[], rounds: number): string {
 }
 
 /**
- * Sorting many lines on the pool: the rows of 1024 x 4096 float64 sorted by
- * execute() (blocks of rows shared out over the workers) against
- * executeSync() (the same kernel on the calling thread), in turn, after one
- * untimed round of each.
+ * Sorting and selecting many lines on the pool: the rows of 1024 x 4096
+ * float64 sorted, and their medians, by execute() (blocks of rows shared out
+ * over the workers) against executeSync() (the same kernel on the calling
+ * thread), in turn, after one untimed round of each.
  */
 async function pooledSortReport(rounds: number): Promise<string> {
   const M = da.wrap(randomData(1024 * 4096, 23)).reshape([1024, 4096]);
   const variants = {
-    pooled: () => da.sort(M, { axis: 1 }).execute(),
-    here: () => da.sort(M, { axis: 1 }).executeSync(),
+    sortPooled: () => da.sort(M, { axis: 1 }).execute(),
+    sortHere: () => da.sort(M, { axis: 1 }).executeSync(),
+    medianPooled: () => da.median(M, { axis: 1 }).execute(),
+    medianHere: () => da.median(M, { axis: 1 }).executeSync(),
   };
   await inTurnsAsync(variants, 1);
   const t = await inTurnsAsync(variants, rounds);
-  const [pooled, here] = [median(t.pooled), median(t.here)];
   const { threads } = da.configure();
-  return `  sort, axis 1 of 1024 x 4096, execute() on ${threads} workers ${pooled.toFixed(0).padStart(6)} ms   executeSync() ${here.toFixed(0).padStart(6)} ms   ${(here / pooled).toFixed(2)}x`;
+  const row = (name: string, pooled: number, here: number): string =>
+    `  ${name.padEnd(32)} ${pooled.toFixed(0).padStart(6)} ms   executeSync()            ${here.toFixed(0).padStart(6)} ms   ${(here / pooled).toFixed(2)}x`;
+  return [
+    `On the pool: execute() on ${threads} workers against executeSync() on the calling thread, medians of ${rounds} rounds:`,
+    row('sort, axis 1 of 1024 x 4096', median(t.sortPooled), median(t.sortHere)),
+    row('median, axis 1 of 1024 x 4096', median(t.medianPooled), median(t.medianHere)),
+  ].join('\n');
 }
 
 const rounds = Number(process.argv[2] ?? 5);

@@ -50,7 +50,7 @@ export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
 export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
 export { sortLines } from './routines/radix-sort.js';
-export { sortJob } from './routines/sort-job.js';
+export { selectJob, sortJob } from './routines/sort-job.js';
 export type { SortJob } from './routines/sort-job.js';
 export { selectLines } from './routines/select.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';

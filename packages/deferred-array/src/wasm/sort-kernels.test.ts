@@ -92,7 +92,7 @@ describe('sort and argsort by the radix sort', () => {
     }), { numRuns: 60 });
   }, 240000);
 
-  test("many lines as a launch of the sorting kernel, shared out over 2 workers: the reference's bits", async () => {
+  test("many lines as a launch of the sorting kernel, shared out over 2 workers: the reference's bits, sorted and selected", async () => {
     const cases: Case[] = [
       { shape: [300, 200], dtype: 'float64', view: 'none', axis: 1, op: 'sort', seed: 1 },
       { shape: [300, 200], dtype: 'float32', view: 'transposed', axis: 0, op: 'argsort', seed: 2 },
@@ -114,6 +114,18 @@ describe('sort and argsort by the radix sort', () => {
       const before = da.stats().pooled;
       expect(bits(await da.sort(x).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.sort(x))));
       expect(da.stats().pooled).toBe(before + 1);
+      // Selections too: the median of each row (its launch the run's only one), quantiles down the columns.
+      const y = da.wrap((xOf({ ...cases[0]!, seed: 9 }).executeSync() as da.StdNdarray).data as Float64Array).reshape([300, 200]);
+      const pooledBy = async (z: da.DeferredArray): Promise<number> => {
+        const from = da.stats().pooled;
+        expect(bits(await da.median(z, { axis: 1 }).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.median(z, { axis: 1 }))));
+        return da.stats().pooled - from;
+      };
+      // One launch more than the median of one row, whose selection is a step on the calling thread.
+      expect(await pooledBy(y)).toBe(await pooledBy(y.get('0:1')) + 1);
+      const q = (): da.DeferredArray => da.quantile(y, [0.1, 0.5, 0.5, 0.97], { axis: 0, method: 'nearest' });
+      expect(bits(await q().execute() as da.StdNdarray)).toEqual(bits(onReference(q)));
+      expect(bits(q().executeSync() as da.StdNdarray)).toEqual(bits(onReference(q)));
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }

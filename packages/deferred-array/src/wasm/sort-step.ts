@@ -2,10 +2,10 @@
 // quickselect: lines along the last axis of a contiguous array are read
 // where they lie; any other layout is copied first with the axis last (a
 // copy kernel), and the result's lines are copied back into place the same
-// way. Select, and sorts of one line, run line by line on the calling
-// thread; sorts of many lines run as a launch of kernels-wasm's sorting
-// kernel, which the pool shares out by blocks of lines.
-import { selectLines, sortJob, sortLines } from 'kernels-wasm';
+// way. Arrays of many lines sort and select as a launch of kernels-wasm's
+// sorting kernel, which the pool shares out by blocks of lines; one line,
+// and little work, on the calling thread.
+import { selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
 import type { SortJob, SortKind } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { FamilyNode, SelectAttrs } from '../ir/node.js';
@@ -76,18 +76,29 @@ const POOLED_LINE = 1 << 20;
 const POOLED_WORK = 1 << 15;
 
 /**
- * sort or argsort of x's lines as a launch of kernels-wasm's sorting kernel
- * (sortJob), which a pool shares out by blocks of lines, for up to
- * `threads` threads; its `finish` puts the result in place and frees the
- * launch. Undefined where sortStep serves (select, one line, long lines, little work).
+ * Selections of more positions than this a line stay on the calling thread:
+ * the kernel finds each selected zero's or NaN's own bits in a scan of the
+ * line of its own, where selectLines makes one scan for all.
+ */
+const POOLED_POSITIONS = 16;
+
+/**
+ * sort, argsort or select of x's lines as a launch of kernels-wasm's
+ * sorting kernel (sortJob, selectJob), which a pool shares out by blocks of
+ * lines, for up to `threads` threads; its `finish` puts the result in place
+ * and frees the launch. Undefined where sortStep serves (one line, long
+ * lines, little work, many positions).
  */
 function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threads: number): { readonly job: SortJob; finish(): HeapValue } | undefined {
-  if (n.op === 'select') return undefined;
+  const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
-  if (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK) return undefined;
-  const s = sortLinesOf(n, x, h, line);
-  const job = sortJob(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions', threads);
+  if (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS)) return undefined;
+  const s = sortLinesOf(n, x, h, positions ? positions.length : line);
+  const kind = SORT_KINDS[x.dtype];
+  const job = positions
+    ? selectJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, positions, threads)
+    : sortJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions', threads);
   return {
     job,
     finish() {

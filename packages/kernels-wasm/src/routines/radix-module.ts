@@ -214,7 +214,7 @@ function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): nu
 /** The sorting module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
-  const fns: SortFunctions = { keys: new Map(), values: new Map(), fix: new Map(), radix: new Map(), insertion: new Map() };
+  const fns: SortFunctions = { keys: new Map(), values: new Map(), fix: new Map(), radix: new Map(), insertion: new Map(), select: new Map() };
   for (const k of KINDS) {
     fns.keys.set(k.name, emitKeys(m, k));
     fns.values.set(k.name, emitValues(m, k));
@@ -229,7 +229,7 @@ function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
     }
     const insertion = emitInsertion(m, width, false);
     fns.insertion.set(insertionKey(width, false), insertion);
-    emitSelect(m, width, insertion);
+    fns.select.set(width, emitSelect(m, width, insertion));
     fns.insertion.set(insertionKey(width, true), emitInsertion(m, width, true));
   }
   emitSortKernel(m, fns);

@@ -17,11 +17,11 @@ const SMALL = 16;
  * 0 when `budget` partitions did not narrow the range to SMALL keys (an
  * input that defeats the median of three; the caller sorts the line then).
  */
-function emitSelect(m: ModuleBuilder, width: 32 | 64, insertion: number): void {
+function emitSelect(m: ModuleBuilder, width: 32 | 64, insertion: number): number {
   const wide = width === 64;
   const t = wide ? 'i64' : 'i32';
   const kb = wide ? 8 : 4;
-  const [, f] = m.func(`select${width}`, ['i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
+  const [index, f] = m.func(`select${width}`, ['i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
   const [keys, lo, hi, k, budget] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
   const [i, j, mid, med, last] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const [a, b, c, pivot] = [f.local(t), f.local(t), f.local(t), f.local(t)];
@@ -95,6 +95,7 @@ function emitSelect(m: ModuleBuilder, width: 32 | 64, insertion: number): void {
   f.op('br', 0);
   f.end().end();
   f.op('i32.const', 1);
+  return index;
 }
 
 /** Emits `do v += step; while (cond())`. */

@@ -6,7 +6,8 @@
 import { afterAll, describe, expect, jest, test } from '@jest/globals';
 import { sortLines } from './radix-sort.js';
 import type { SortKind, SortOutput } from './radix-sort.js';
-import { sortJob } from './sort-job.js';
+import { selectJob, sortJob } from './sort-job.js';
+import { selectLines } from './select.js';
 import { testHeap } from '../lower/test-heap.js';
 import { createPool } from '../pool/create-pool.js';
 import type { KernelPool } from '../pool/pool.js';
@@ -51,11 +52,49 @@ async function check(kind: SortKind, n: number, lines: number, output: SortOutpu
 
 const here: Run = async (job) => { job.runHere(); };
 
+async function checkSelect(kind: SortKind, n: number, lines: number, positions: number[], run: Run, threads: number, partitions?: number, values?: (i: number) => number): Promise<void> {
+  const src = heap.alloc(n * lines * BYTES[kind]);
+  fill(kind, src, n * lines);
+  if (values) {
+    const v = kind === 'f64' ? new Float64Array(heap.memory.buffer, src, n * lines) : new Float32Array(heap.memory.buffer, src, n * lines);
+    for (let i = 0; i < n * lines; i++) v[i] = values(i);
+  }
+  const outBytes = positions.length * lines * BYTES[kind];
+  const want = heap.alloc(outBytes);
+  const got = heap.alloc(outBytes);
+  selectLines(heap, kind, src, want, n, lines, positions, partitions);
+  const job = selectJob(heap, kind, src, got, n, lines, positions, threads, partitions);
+  try {
+    await run(job);
+  } finally {
+    job.release();
+  }
+  expect(Buffer.from(read(got, outBytes)).equals(Buffer.from(read(want, outBytes)))).toBe(true);
+}
+
 describe('sortJob', () => {
   test.each(['f64', 'f32', 'i64', 'u64', 'i32', 'u32', 'i16', 'u16', 'i8', 'u8'] as const)('%s: the calling thread, values and positions, short and long lines', async (kind) => {
     for (const output of ['values', 'positions'] as const) {
       for (const [n, lines] of [[1, 5], [7, 3], [32, 4], [33, 4], [500, 9], [20000, 2]] as const) await check(kind, n, lines, output, here, 2);
     }
+  });
+
+  test.each(['f64', 'f32', 'i64', 'u64', 'i32', 'u32', 'i16', 'u16', 'i8', 'u8'] as const)('%s: selections as selectLines makes them, here', async (kind) => {
+    for (const [n, lines] of [[1, 3], [7, 5], [40, 6], [1000, 4]] as const) {
+      const positions = [n - 1, 0, Math.floor(n / 2), Math.floor(n / 2), Math.floor((n - 1) / 2)];
+      await checkSelect(kind, n, lines, positions, here, 2);
+      // A line that defeats the quickselect: sorted instead.
+      await checkSelect(kind, n, lines, positions, here, 2, 0);
+    }
+  });
+
+  test('selected zeros and NaNs keep their own bits, as the stable sort orders them', async () => {
+    for (const kind of ['f64', 'f32'] as const) {
+      // Only zeros of both signs and NaNs with payloads: every selected element needs its bits found.
+      const values = (i: number): number => (i % 3 === 0 ? -0 : i % 3 === 1 ? 0 : NaN);
+      await checkSelect(kind, 301, 3, [0, 50, 100, 150, 200, 250, 300], here, 2, undefined, values);
+    }
+    expect(() => selectJob(heap, 'f64', 0, 0, 5, 1, [5], 1)).toThrow(/position 5 is not in 0..4/);
   });
 
   test('no lines, and lines of no elements', async () => {
@@ -76,6 +115,7 @@ describe('sortJob', () => {
         await check(kind, 20, 9000, output, onPool, 2);
       }
     }
+    for (const kind of ['f64', 'i16'] as const) await checkSelect(kind, 4096, 40, [2047, 2048], onPool, 2);
     // Made for one thread (one scratch part), run by two: the second finds no part and claims no block.
     await check('f64', 4096, 40, 'values', onPool, 1);
     expect(pool.stats().blocksPerWorker.reduce((a, b) => a + b, 0)).toBeGreaterThan(0);

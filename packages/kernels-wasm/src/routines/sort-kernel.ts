@@ -19,6 +19,8 @@ interface SortFunctions {
   readonly fix: Map<SortKind, number>;
   readonly radix: Map<string, number>;
   readonly insertion: Map<string, number>;
+  /** select<width>, by key width. */
+  readonly select: Map<32 | 64, number>;
 }
 
 const radixKey = (width: 32 | 64, bits: number, withIndex: boolean): string => `${width}_${bits}${withIndex ? '_idx' : ''}`;
@@ -42,8 +44,14 @@ const SORT_ARGS = {
   perThread: 36,
   slot: 40,
   slots: 44,
+  /** A selection's positions (selectPositions' layout), and its partitions a position before it sorts the line. */
+  positions: 48,
+  budget: 52,
 } as const;
-const SORT_ARGS_BYTES = ARGS.shape + 48;
+const SORT_ARGS_BYTES = ARGS.shape + 56;
+
+/** Ops past the sorts' (2 a kind): selections, one a kind. */
+const SELECT_OPS = 2 * KINDS.length;
 
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
@@ -64,6 +72,21 @@ function lineScratch(kind: KeyKind, n: number, positions: boolean): { readonly t
 
 /** The op word of a kind and output. */
 const sortOp = (name: SortKind, positions: boolean): number => 2 * KINDS.findIndex((k) => k.name === name) + (positions ? 1 : 0);
+/** The op word of a selection of a kind. */
+const selectOp = (name: SortKind): number => SELECT_OPS + KINDS.findIndex((k) => k.name === name);
+
+/** Bytes of a selection's scratch: a sort's (its fallback), then the line sorted. */
+const selectScratch = (kind: KeyKind, n: number): number => lineScratch(kind, n, false).bytes + align16(n * kind.bytes);
+
+/**
+ * The positions of a selection as select_line reads them (i32s): how many,
+ * how many distinct, the positions in their order, then the distinct ones
+ * ascending.
+ */
+function selectPositions(positions: readonly number[]): Int32Array {
+  const order = [...new Set(positions)].sort((a, b) => a - b);
+  return Int32Array.from([positions.length, order.length, ...positions, ...order]);
+}
 
 /** Pushes `base + (offset of part, given n)`: the parts lie at multiples of n that lineScratch computes. */
 function part(f: FunctionBuilder, scratch: Local, n: Local, kb: number, which: 'tmp' | 'counts' | 'res' | 'tmpIdx', width: 32 | 64): void {
@@ -162,6 +185,141 @@ function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions
 }
 
 /**
+ * select_line_<kind>(from, to, n, scratch, pos, budget): what selectLines
+ * writes for one line (select.ts): the keys, quickselect at each distinct
+ * position in turn in the part left of the last, each selected key as its
+ * element, and for floats a zero's or a NaN's own bits (the r-th zero or
+ * NaN of the line, as the stable sort orders them); a line that defeats the
+ * quickselect (more than `budget` partitions for a position) is sorted
+ * instead (sort_line) and the positions read from it.
+ */
+function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sortLine: number): number {
+  const width = keyBits(kind);
+  const kb = width / 8;
+  const eb = kind.bytes;
+  const [index, f] = m.func(`select_line_${kind.name}`, ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], [], false);
+  const [from, to, n, scratch, pos, budget] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const i32 = (): Local => f.local('i32');
+  const [i0, i1, res, count, origs, uniqs, u, lo, p, j, sorted, rank, seen] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
+  const call = (fn: number | undefined): void => {
+    if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
+    f.op('call', fn);
+  };
+  const at = (base: Local, index: Local, bytes: number): void => {
+    f.op('local.get', base).op('local.get', index);
+    if (bytes > 1) f.op('i32.const', Math.log2(bytes)).op('i32.shl');
+    f.op('i32.add');
+  };
+  part(f, scratch, n, kb, 'res', width);
+  f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
+  inChunks(f, n, i0, i1, () => {
+    f.op('local.get', from).op('local.get', scratch).op('local.get', i0).op('local.get', i1).op('local.get', res);
+    call(fns.keys.get(kind.name));
+  });
+  f.op('local.get', pos).mem('i32.load').op('local.set', count);
+  f.op('local.get', pos).op('i32.const', 8).op('i32.add').op('local.tee', origs);
+  f.op('local.get', count).op('i32.const', 2).op('i32.shl').op('i32.add').op('local.set', uniqs);
+  f.block(); // selected
+  f.block(); // defeated
+  f.op('i32.const', 0).op('local.set', lo);
+  f.op('i32.const', 0).op('local.set', u);
+  f.block().loop();
+  f.op('local.get', u).op('local.get', pos).mem('i32.load', { offset: 4 }).op('i32.ge_u').op('br_if', 1);
+  at(uniqs, u, 4);
+  f.mem('i32.load').op('local.set', p);
+  f.op('local.get', scratch).op('local.get', lo).op('local.get', n).op('local.get', p).op('local.get', budget);
+  call(fns.select.get(width));
+  f.op('i32.eqz').op('br_if', 2);
+  f.op('local.get', p).op('i32.const', 1).op('i32.add').op('local.set', lo);
+  f.op('local.get', u).op('i32.const', 1).op('i32.add').op('local.set', u).op('br', 0);
+  f.end().end();
+  // Each selected key as its element: keys[p] read through a base that puts it at index j.
+  f.op('i32.const', 0).op('local.set', j);
+  f.block().loop();
+  f.op('local.get', j).op('local.get', count).op('i32.ge_u').op('br_if', 1);
+  at(origs, j, 4);
+  f.mem('i32.load').op('local.set', p);
+  f.op('local.get', scratch).op('local.get', p).op('local.get', j).op('i32.sub').op('i32.const', Math.log2(kb)).op('i32.shl').op('i32.add');
+  f.op('local.get', to).op('local.get', j).op('local.get', j).op('i32.const', 1).op('i32.add');
+  call(fns.values.get(kind.name));
+  if (kind.float) keepBits(f, kind, { from, to, n, res, p, j, rank, seen, i0 });
+  f.op('local.get', j).op('i32.const', 1).op('i32.add').op('local.set', j).op('br', 0);
+  f.end().end();
+  f.op('br', 1);
+  f.end(); // defeated: the line sorted, the positions read from it
+  f.op('local.get', res).op('i32.const', 16).op('i32.add').op('local.set', sorted);
+  f.op('local.get', from).op('local.get', sorted).op('local.get', n).op('local.get', scratch).op('call', sortLine);
+  forLocal(f, j, count, () => {
+    at(to, j, eb);
+    at(origs, j, 4);
+    f.mem('i32.load').op('local.set', p);
+    at(sorted, p, eb);
+    f.op('i32.const', eb).op('memory.copy');
+  });
+  f.end(); // selected
+  return index;
+}
+
+/** Emits for (v = 0; v < to; v++) body(). */
+function forLocal(f: FunctionBuilder, v: Local, to: Local, body: () => void): void {
+  f.op('i32.const', 0).op('local.set', v);
+  f.block().loop();
+  f.op('local.get', v).op('local.get', to).op('i32.ge_u').op('br_if', 1);
+  body();
+  f.op('local.get', v).op('i32.const', 1).op('i32.add').op('local.set', v).op('br', 0);
+  f.end().end();
+}
+
+/**
+ * A float key gives +0 for every zero and one NaN for every NaN: where the
+ * element written at slot j is one, the r-th zero (NaN) of the line goes
+ * there, r counted from the first zero's (NaN's) sorted position, as the
+ * stable sort puts them (res: the line's negatives, zeros and NaNs). A scan
+ * of the line a slot, for the few positions the kernel selects.
+ */
+function keepBits(f: FunctionBuilder, kind: KeyKind, l: { from: Local; to: Local; n: Local; res: Local; p: Local; j: Local; rank: Local; seen: Local; i0: Local }): void {
+  const ft = kind.bytes === 8 ? 'f64' : 'f32';
+  const eb = kind.bytes;
+  const element = (base: Local, index: Local): void => { f.op('local.get', base).op('local.get', index).op('i32.const', Math.log2(eb)).op('i32.shl').op('i32.add'); };
+  /** The scan for the rank-th element of the line that `is` says is wanted, its bits copied to slot j. */
+  const scan = (is: () => void): void => {
+    f.op('i32.const', 0).op('local.set', l.seen);
+    f.op('i32.const', 0).op('local.set', l.i0);
+    f.block().loop();
+    f.op('local.get', l.i0).op('local.get', l.n).op('i32.ge_u').op('br_if', 1);
+    element(l.from, l.i0);
+    f.mem(`${ft}.load`);
+    is();
+    f.if();
+    f.op('local.get', l.seen).op('local.get', l.rank).op('i32.eq');
+    f.if();
+    element(l.to, l.j);
+    element(l.from, l.i0);
+    f.op('i32.const', eb).op('memory.copy').op('br', 3);
+    f.end();
+    f.op('local.get', l.seen).op('i32.const', 1).op('i32.add').op('local.set', l.seen);
+    f.end();
+    f.op('local.get', l.i0).op('i32.const', 1).op('i32.add').op('local.set', l.i0).op('br', 0);
+    f.end().end();
+  };
+  const x = f.local(ft);
+  element(l.to, l.j);
+  f.mem(`${ft}.load`).op('local.tee', x).op('local.get', x).op(`${ft}.ne`);
+  f.if();
+  // A NaN: rank = p - (n - NaNs).
+  f.op('local.get', l.p).op('local.get', l.n).op('local.get', l.res).mem('i32.load', { offset: 8 }).op('i32.sub').op('i32.sub').op('local.set', l.rank);
+  scan(() => { f.op('local.tee', x).op('local.get', x).op(`${ft}.ne`); });
+  f.else();
+  f.op('local.get', x).op(`${ft}.const`, 0).op(`${ft}.eq`);
+  f.if();
+  // A zero: rank = p - negatives.
+  f.op('local.get', l.p).op('local.get', l.res).mem('i32.load').op('i32.sub').op('local.set', l.rank);
+  scan(() => { f.op(`${ft}.const`, 0).op(`${ft}.eq`); });
+  f.end();
+  f.end();
+}
+
+/**
  * kernel(args, b0, b1, scratch): the lines of blocks [b0, b1), each block
  * `linesPerBlock` lines (the last fewer), sorted in `scratch`; and
  * claim(args, blocks) -> ran, which takes a part of the scratch area, then
@@ -170,6 +328,7 @@ function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions
  */
 function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   const lineFns = KINDS.flatMap((k) => [emitLine(m, fns, k, false), emitLine(m, fns, k, true)]);
+  const selectFns = KINDS.map((k, i) => emitSelectLine(m, fns, k, lineFns[2 * i]!));
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [op, l, end, from, to, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
@@ -205,6 +364,15 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
     f.op('local.get', from).op('local.get', to).op('local.get', n).op('local.get', scratch).op('call', fn);
     f.end();
   });
+  selectFns.forEach((fn, i) => {
+    f.op('local.get', op).op('i32.const', SELECT_OPS + i).op('i32.eq');
+    f.if();
+    f.op('local.get', from).op('local.get', to).op('local.get', n).op('local.get', scratch);
+    word(SORT_ARGS.positions);
+    word(SORT_ARGS.budget);
+    f.op('call', fn);
+    f.end();
+  });
   f.op('local.get', l).op('i32.const', 1).op('i32.add').op('local.set', l).op('br', 0);
   f.end().end();
   emitClaim(m, kernel);
@@ -232,5 +400,5 @@ function emitClaim(m: ModuleBuilder, kernel: number): void {
   f.op('local.get', ran);
 }
 
-export { SORT_ARGS, SORT_ARGS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, sortOp };
+export { SORT_ARGS, SORT_ARGS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, selectOp, selectPositions, selectScratch, sortOp };
 export type { SortFunctions };
