@@ -4,46 +4,20 @@
 // line length, never by the threads, and each line is sorted whole by one
 // thread as sortLines sorts it, so the results are sortLines' bits
 // wherever they run.
-import type { HeapLike, HostModule, KernelModule } from '../lower/launch.js';
-import { instantiate, runBlocks } from '../lower/launch.js';
-import { isSharedBuffer } from '../support.js';
+import type { HeapLike } from '../lower/launch.js';
 import { buildSortModule } from './radix-module.js';
-import { routineModule } from './instances.js';
 import { KINDS } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 import type { SortOutput } from './radix-sort.js';
-import { SORT_ARGS, SORT_ARGS_BYTES, lineScratch, selectOp, selectPositions, selectScratch, sortOp } from './sort-kernel.js';
-import { ARGS } from '../lower/args-layout.js';
+import { routineJob } from './routine-kernel.js';
+import type { RoutineJob } from './routine-kernel.js';
+import { SORT_ARGS, SORT_WORDS_BYTES, lineScratch, selectOp, selectPositions, selectScratch, sortOp } from './sort-kernel.js';
 
 /** Elements a block of lines aims at: enough to repay a claim, few enough to share out. */
 const BLOCK_ELEMENTS = 1 << 14;
 
 /** A launch of the sorting kernel, ready for the calling thread or a pool. */
-interface SortJob {
-  /** The sorting module, as a pool sends it to a worker that lacks it. */
-  readonly module: KernelModule & { readonly bytes: Uint8Array };
-  readonly argsPtr: number;
-  readonly blocks: number;
-  /** Elements sorted in all. */
-  readonly elements: number;
-  /** Runs the blocks left on the calling thread (claiming them, as a pool's threads do). */
-  runHere(): void;
-  /** Gives the launch block and the scratch back to the heap (after the launch). */
-  release(): void;
-}
-
-/** The sorting module as a kernel module (negative ids: never a compiled kernel's), compiled once with the routines' copy. */
-function sortModule(shared: boolean): KernelModule & { readonly bytes: Uint8Array } {
-  const { bytes, module } = routineModule('sort', buildSortModule, shared);
-  return { hash: `routine:sort:${shared ? 'shared' : 'unshared'}`, id: shared ? -2 : -1, module, hostKeys: [], bytes };
-}
-
-/** The sorting module imports no host function. */
-const NO_HOST: HostModule = {
-  hostFunction: (key) => {
-    throw new Error(`internal: the sorting module imports no host function (asked for ${key})`);
-  },
-};
+type SortJob = RoutineJob;
 
 /**
  * A launch that sorts `lines` lines as sortLines does (same arguments), for
@@ -93,41 +67,27 @@ function job(heap: HeapLike, w: JobWords): SortJob {
   const { n, lines } = w;
   const linesPerBlock = Math.max(1, Math.floor(BLOCK_ELEMENTS / Math.max(1, n)));
   const blocks = n === 0 ? 0 : Math.ceil(lines / linesPerBlock);
-  const slots = Math.max(1, Math.min(w.threads, blocks));
-  const held: number[] = [];
-  try {
-    const argsPtr = heap.alloc(SORT_ARGS_BYTES);
-    held.push(argsPtr);
-    const scratch = heap.alloc(Math.max(16, slots * w.perThread));
-    held.push(scratch);
-    const positions = w.positions ? heap.alloc(w.positions.byteLength) : 0;
-    if (w.positions) held.push(positions);
-    if (w.positions) new Int32Array(heap.memory.buffer, positions, w.positions.length).set(w.positions);
-    const words = new Int32Array(heap.memory.buffer, argsPtr, SORT_ARGS_BYTES / 4).fill(0);
-    const at = (offset: number, v: number): void => { words[(ARGS.shape + offset) / 4] = v; };
-    at(SORT_ARGS.op, w.op);
-    at(SORT_ARGS.src, w.src);
-    at(SORT_ARGS.dst, w.dst);
-    at(SORT_ARGS.n, n);
-    at(SORT_ARGS.lines, lines);
-    at(SORT_ARGS.linesPerBlock, linesPerBlock);
-    at(SORT_ARGS.srcLine, n * w.kind.bytes);
-    at(SORT_ARGS.dstLine, w.dstLine);
-    at(SORT_ARGS.scratch, scratch);
-    at(SORT_ARGS.perThread, w.perThread);
-    at(SORT_ARGS.slots, slots);
-    at(SORT_ARGS.positions, positions);
-    at(SORT_ARGS.budget, w.budget ?? 0);
-    const module = sortModule(isSharedBuffer(heap.memory.buffer));
-    return {
-      module, argsPtr, blocks, elements: n * lines,
-      runHere: () => { runBlocks(instantiate(module, heap.memory, NO_HOST), heap.memory, argsPtr, blocks); },
-      release: () => { for (const p of held.splice(0)) heap.free(p); },
-    };
-  } catch (e) {
-    for (const p of held) heap.free(p);
-    throw e;
-  }
+  return routineJob(heap, {
+    name: 'sort', build: buildSortModule, ids: [-1, -2], blocks, elements: n * lines, threads: w.threads, perThread: w.perThread,
+    wordBytes: SORT_WORDS_BYTES,
+    write: (at, alloc) => {
+      let positions = 0;
+      if (w.positions) {
+        positions = alloc(w.positions.byteLength);
+        new Int32Array(heap.memory.buffer, positions, w.positions.length).set(w.positions);
+      }
+      at(SORT_ARGS.op, w.op);
+      at(SORT_ARGS.src, w.src);
+      at(SORT_ARGS.dst, w.dst);
+      at(SORT_ARGS.n, n);
+      at(SORT_ARGS.lines, lines);
+      at(SORT_ARGS.linesPerBlock, linesPerBlock);
+      at(SORT_ARGS.srcLine, n * w.kind.bytes);
+      at(SORT_ARGS.dstLine, w.dstLine);
+      at(SORT_ARGS.positions, positions);
+      at(SORT_ARGS.budget, w.budget ?? 0);
+    },
+  });
 }
 
 const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;

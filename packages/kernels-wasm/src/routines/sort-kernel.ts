@@ -1,14 +1,14 @@
 // The sorting module's entry for the pool: kernel(args, b0, b1, scratch)
-// sorts the lines of blocks [b0, b1) and claim(args, blocks) takes blocks
-// until none are left, as a generated kernel's do (lower/compile.ts), so
-// that a worker runs the radix sort on its share of a launch's lines. Each
-// line is sorted as sortLines sorts it (radix-sort.ts: the same calls in
-// the same order), in a part of the launch's scratch that its thread takes
-// with an atomic add on the launch's slot counter.
+// sorts (or selects in) the lines of blocks [b0, b1), and claim
+// (routine-kernel.ts) takes blocks until none are left, so that a worker
+// runs the radix sort on its share of a launch's lines. Each line is sorted
+// as sortLines sorts it (radix-sort.ts: the same calls in the same order),
+// in a part of the launch's scratch that its thread takes.
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ARGS } from '../lower/args-layout.js';
 import { INSERTION, WIDE_DIGITS, countsBytes, inChunks } from './radix-layout.js';
+import { ROUTINE_WORDS, emitClaim } from './routine-kernel.js';
 import { KINDS, keyBits } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 
@@ -26,9 +26,9 @@ interface SortFunctions {
 const radixKey = (width: 32 | 64, bits: number, withIndex: boolean): string => `${width}_${bits}${withIndex ? '_idx' : ''}`;
 const insertionKey = (width: 32 | 64, withIndex: boolean): string => `${width}${withIndex ? '_idx' : ''}`;
 
-/** The launch block's words after its header (ARGS.shape on): byte offsets. */
+/** The sorting launch's own words (byte offsets from ROUTINE_WORDS after the header). */
 const SORT_ARGS = {
-  /** Which line function: 2 x the kind's index in KINDS, plus 1 for positions. */
+  /** Which line function: 2 x the kind's index in KINDS, plus 1 for positions; selections past SELECT_OPS. */
   op: 0,
   src: 4,
   dst: 8,
@@ -39,16 +39,11 @@ const SORT_ARGS = {
   /** Bytes from one line of src, and of dst, to the next. */
   srcLine: 24,
   dstLine: 28,
-  /** The scratch area: `slots` parts of `perThread` bytes, and the counter threads take them by. */
-  scratch: 32,
-  perThread: 36,
-  slot: 40,
-  slots: 44,
   /** A selection's positions (selectPositions' layout), and its partitions a position before it sorts the line. */
-  positions: 48,
-  budget: 52,
+  positions: 32,
+  budget: 36,
 } as const;
-const SORT_ARGS_BYTES = ARGS.shape + 56;
+const SORT_WORDS_BYTES = 40;
 
 /** Ops past the sorts' (2 a kind): selections, one a kind. */
 const SELECT_OPS = 2 * KINDS.length;
@@ -332,7 +327,7 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [op, l, end, from, to, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + offset }); };
+  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + ROUTINE_WORDS + offset }); };
   word(SORT_ARGS.op);
   f.op('local.set', op);
   word(SORT_ARGS.n);
@@ -378,27 +373,5 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   emitClaim(m, kernel);
 }
 
-function emitClaim(m: ModuleBuilder, kernel: number): void {
-  const [, f] = m.func('claim', ['i32', 'i32'], ['i32']);
-  const [args, blocks] = [f.param(0), f.param(1)];
-  const [b, ran, scratch, slot] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  // A part of the scratch of its own, or no block: a thread past the parts (a pool larger than the
-  // launch was made for) leaves the blocks to the others. Claims of a later round of the pool come
-  // only where no thread has claimed, so the parts are all still free then.
-  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.shape + SORT_ARGS.slot }).op('local.tee', slot);
-  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.slots }).op('i32.ge_u');
-  f.if().op('i32.const', 0).op('return').end();
-  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.scratch });
-  f.op('local.get', slot);
-  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + SORT_ARGS.perThread }).op('i32.mul').op('i32.add').op('local.set', scratch);
-  f.block().loop();
-  f.op('local.get', args).op('i32.const', 1).mem('i32.atomic.rmw.add', { offset: ARGS.claim }).op('local.tee', b);
-  f.op('local.get', blocks).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', args).op('local.get', b).op('local.get', b).op('i32.const', 1).op('i32.add').op('local.get', scratch).op('call', kernel);
-  f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
-  f.op('br', 0).end().end();
-  f.op('local.get', ran);
-}
-
-export { SORT_ARGS, SORT_ARGS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, selectOp, selectPositions, selectScratch, sortOp };
+export { SORT_ARGS, SORT_WORDS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, selectOp, selectPositions, selectScratch, sortOp };
 export type { SortFunctions };
