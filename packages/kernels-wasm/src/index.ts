@@ -52,11 +52,13 @@ export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, Poo
 export { sortLines } from './routines/radix-sort.js';
 export { selectJob, sortJob } from './routines/sort-job.js';
 export type { SortJob } from './routines/sort-job.js';
+export type { RoutineJob } from './routines/routine-kernel.js';
 export { selectLines } from './routines/select.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';
 export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
 export type { LuFactors } from './routines/lu.js';
-export { addAt, checkedAddAt, firstIndexOutside } from './routines/scatter.js';
+export { addAt, checkedAddAt, countJob, firstIndexOutside } from './routines/scatter.js';
+export type { CountJob } from './routines/scatter.js';
 export type { AddAtType } from './routines/scatter.js';
 export { reflect, hestenesRow } from './routines/rotations.js';
 export { tredApply, tredUpdate, tredAccumulate, qlRotations } from './routines/tridiagonal.js';

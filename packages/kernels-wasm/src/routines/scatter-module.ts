@@ -6,6 +6,8 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp } from './emit-loops.js';
+import { ARGS } from '../lower/args-layout.js';
+import { ROUTINE_WORDS, emitClaim } from './routine-kernel.js';
 
 /** The element types add_at is built for: in memory, the value type computed in, and the add. */
 const TYPES = {
@@ -103,27 +105,27 @@ function emitAddAt(m: ModuleBuilder, name: AddAtType): void {
 const SPREAD = 4;
 
 /**
- * spread_count_<t>(rows, idx, m, vals, vstride, scratch) -> i32, then
- * spread_merge_<t>(out, rows, scratch): add_at for rows of one element of an
- * integer type, where the order of the adds cannot change the sum (they
- * wrap), with a value per element (vstride 1) or one for all (-1). Element
- * k goes to copy k mod SPREAD of the target in scratch (the last m mod
- * SPREAD to copy 0; SPREAD x rows elements, zeroed first), so that neighbouring elements with
- * the same index do not wait on each other's store; the merge adds the
- * copies into out. Each index is checked as it is read: the count returns
- * the position of the first outside [-rows, rows), else -1, and out is
- * written only by the merge.
+ * spread_count_<t>(rows, idx, from, to, vals, vstride, scratch) -> i32, then
+ * spread_merge_<t>(out, rows, scratch): add_at of elements [from, to) for
+ * rows of one element of an integer type, where the order of the adds
+ * cannot change the sum (they wrap), with a value per element (vstride 1)
+ * or one for all (-1). Element k goes to copy k mod SPREAD of the target in
+ * scratch (SPREAD x rows elements, zeroed by the caller; the last few past
+ * a multiple of SPREAD to copy 0), so that neighbouring elements with the
+ * same index do not wait on each other's store; the merge adds the copies
+ * into out. Each index is checked as it is read: the count returns the
+ * position of the first outside [-rows, rows), else -1, and out is written
+ * only by the merge.
  */
-function emitSpreadAddAt(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): void {
+function emitSpreadAddAt(m: ModuleBuilder, name: CountType): number {
   const t = TYPES[name];
   const shift = Math.log2(t.bytes);
-  const [, f] = m.func(`spread_count_${name}`, ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
-  const [rows, idx, count, vals, vstride, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const [index, f] = m.func(`spread_count_${name}`, ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
+  const [rows, idx, from, count, vals, vstride, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6)];
   const [k, i, at, copyBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const value = f.local(name === 'i64' ? 'i64' : 'i32');
   const base = Array.from({ length: SPREAD }, () => f.local('i32'));
   f.op('local.get', rows).op('i32.const', shift).op('i32.shl').op('local.set', copyBytes);
-  f.op('local.get', scratch).op('i32.const', 0).op('local.get', copyBytes).op('i32.const', SPREAD).op('i32.mul').op('memory.fill');
   for (let c = 0; c < SPREAD; c++) f.op('local.get', scratch).op('local.get', copyBytes).op('i32.const', c).op('i32.mul').op('i32.add').op('local.set', base[c]!);
   /**
    * Adds element k + copy's value (pushed by `push`) into copy `copy` at its
@@ -142,7 +144,7 @@ function emitSpreadAddAt(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): 
   };
   /** The loop over every element, four at a time then one by one, `push(c)` pushing element k + c's value. */
   const elements = (push: (c: number) => void): void => {
-    f.op('i32.const', 0).op('local.set', k);
+    f.op('local.get', from).op('local.set', k);
     f.block().loop();
     f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.get', count).op('i32.gt_u').op('br_if', 1);
     for (let c = 0; c < SPREAD; c++) addOne(c, () => { push(c); });
@@ -160,6 +162,7 @@ function emitSpreadAddAt(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): 
   f.end();
   f.op('i32.const', -1);
   emitSpreadMerge(m, name);
+  return index;
 }
 
 /** spread_merge_<t>(out, rows, scratch): out[r] += c0[r] + c1[r] + ... (wrapping: any order gives the same bits). */
@@ -182,14 +185,72 @@ function emitSpreadMerge(m: ModuleBuilder, name: 'i64' | 'i32' | 'i16' | 'i8'): 
   });
 }
 
+/** The integer types counts spread over copies: their adds wrap. */
+const COUNT_TYPES = ['i64', 'i32', 'i16', 'i8'] as const;
+type CountType = (typeof COUNT_TYPES)[number];
+
+/**
+ * kernel(args, b0, b1, part): spread_count over blocks [b0, b1) of the
+ * indices (COUNT_ARGS.block indices each) into this thread's part of the
+ * scratch (SPREAD copies of the target, zeroed by the caller), each block's
+ * first bad position (or -1) written at COUNT_ARGS.bad + 4 b; claim
+ * (routine-kernel.ts) takes the part, then the blocks. The parts are added
+ * into the target after the launch: the sums wrap, so which thread counted
+ * which block does not change the bits.
+ */
+function emitCountKernel(m: ModuleBuilder, counts: readonly number[]): void {
+  const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
+  const [args, b0, b1, part] = [f.param(0), f.param(1), f.param(2), f.param(3)];
+  const [b, i0, i1] = [f.local('i32'), f.local('i32'), f.local('i32')];
+  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + ROUTINE_WORDS + offset }); };
+  f.op('local.get', b0).op('local.set', b);
+  f.block().loop();
+  f.op('local.get', b).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
+  f.op('local.get', b);
+  word(COUNT_ARGS.block);
+  f.op('i32.mul').op('local.tee', i0);
+  word(COUNT_ARGS.block);
+  f.op('i32.add').op('local.tee', i1);
+  word(COUNT_ARGS.m);
+  f.op('local.get', i1);
+  word(COUNT_ARGS.m);
+  f.op('i32.lt_u').op('select').op('local.set', i1);
+  // bad[b] = spread_count_<t>(rows, idx, i0, i1, vals, vstride, part)
+  word(COUNT_ARGS.bad);
+  f.op('local.get', b).op('i32.const', 2).op('i32.shl').op('i32.add');
+  counts.forEach((fn, code) => {
+    word(COUNT_ARGS.op);
+    f.op('i32.const', code).op('i32.eq');
+    f.if('i32');
+    word(COUNT_ARGS.rows);
+    word(COUNT_ARGS.idx);
+    f.op('local.get', i0).op('local.get', i1);
+    word(COUNT_ARGS.vals);
+    word(COUNT_ARGS.vstride);
+    f.op('local.get', part).op('call', fn);
+    f.else();
+  });
+  f.op('i32.const', -1);
+  for (let c = 0; c < counts.length; c++) f.end();
+  f.mem('i32.store');
+  f.op('local.get', b).op('i32.const', 1).op('i32.add').op('local.set', b).op('br', 0);
+  f.end().end();
+  emitClaim(m, kernel);
+}
+
+/** The count launch's own words (byte offsets from ROUTINE_WORDS after the header). */
+const COUNT_ARGS = { op: 0, rows: 4, idx: 8, m: 12, vals: 16, vstride: 20, block: 24, bad: 28 } as const;
+const COUNT_WORDS_BYTES = 32;
+
 /** The scatter module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildScatterModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
   emitCheck(m);
   for (const name of Object.keys(TYPES) as AddAtType[]) emitAddAt(m, name);
-  for (const name of ['i64', 'i32', 'i16', 'i8'] as const) emitSpreadAddAt(m, name);
+  emitCountKernel(m, COUNT_TYPES.map((name) => emitSpreadAddAt(m, name)));
   return m.toBytes();
 }
 
-export { buildScatterModule, SPREAD };
+export { buildScatterModule, COUNT_ARGS, COUNT_TYPES, COUNT_WORDS_BYTES, SPREAD };
+export type { CountType };
 export type { AddAtType };

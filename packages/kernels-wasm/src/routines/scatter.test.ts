@@ -2,8 +2,11 @@
 // order, in each element type (integers wrapping, float32 rounding once an
 // add), rows of one and several elements, values per row or one for all;
 // and the index check names the first index out of range.
-import { addAt, checkedAddAt, firstIndexOutside } from './scatter.js';
-import type { AddAtType } from './scatter.js';
+import { afterAll, describe, expect, it } from '@jest/globals';
+import { addAt, checkedAddAt, countJob, firstIndexOutside } from './scatter.js';
+import type { AddAtType, CountJob } from './scatter.js';
+import { createPool } from '../pool/create-pool.js';
+import type { KernelPool } from '../pool/pool.js';
 import { testHeap } from '../lower/test-heap.js';
 
 const VIEWS = { f64: Float64Array, f32: Float32Array, i64: BigInt64Array, i32: Int32Array, i16: Int16Array, i8: Int8Array } as const;
@@ -103,5 +106,54 @@ describe('addAt', () => {
     expect(at(long.map((v, k) => (k === 30 || k === 33 ? 5 : v)))).toBe(30);
     expect(at(long.map((v, k) => (k === 29 ? -6 : k === 30 ? 9 : v)))).toBe(29);
     expect(at(long.map((v, k) => (k === 36 ? -6 : v)))).toBe(36);
+  });
+});
+
+describe('countJob', () => {
+  const heap = testHeap(1024);
+  const pools: KernelPool[] = [];
+  afterAll(async () => { await Promise.all(pools.map((p) => p.close())); });
+
+  /** checkedAddAt's result, and countJob's run by `run`, over the same random indices and values. */
+  async function compare(type: 'i64' | 'i32' | 'i16' | 'i8', rows: number, m: number, broadcast: boolean, run: (job: CountJob) => Promise<void>, bad?: number): Promise<void> {
+    const bytes = { i64: 8, i32: 4, i16: 2, i8: 1 }[type];
+    const idx = heap.alloc(m * 4);
+    const indices = new Int32Array(heap.memory.buffer, idx, m);
+    for (let k = 0; k < m; k++) indices[k] = Math.floor(Math.random() * 2 * rows) - rows;
+    if (bad !== undefined) indices[bad] = rows + 3;
+    const vals = heap.alloc(m * bytes);
+    new Uint8Array(heap.memory.buffer, vals, m * bytes).forEach((_, i, a) => { a[i] = (i * 131) & 255; });
+    const want = heap.alloc(rows * bytes);
+    const got = heap.alloc(rows * bytes);
+    for (const t of [want, got]) new Uint8Array(heap.memory.buffer, t, rows * bytes).forEach((_, i, a) => { a[i] = (i * 7) & 255; });
+    const vstride = broadcast ? -1 : 1;
+    const wantBad = checkedAddAt(heap, type, want, rows, 1, idx, m, vals, vstride, () => {});
+    const job = countJob(heap, type, rows, 1, idx, m, vals, vstride, 2)!;
+    try {
+      await run(job);
+      const gotBad = job.firstBad();
+      expect(gotBad).toBe(wantBad);
+      if (gotBad < 0) job.addInto(got);
+    } finally {
+      job.release();
+    }
+    expect(Buffer.from(new Uint8Array(heap.memory.buffer, got, rows * bytes))).toEqual(Buffer.from(new Uint8Array(heap.memory.buffer, want, rows * bytes)));
+  }
+
+  const here = async (job: CountJob): Promise<void> => { job.runHere(); };
+
+  it.each(['i64', 'i32', 'i16', 'i8'] as const)('%s: the counts of several blocks, here, as checkedAddAt makes them', async (type) => {
+    for (const rows of [1, 7, 1000]) for (const broadcast of [false, true]) await compare(type, rows, 150001, broadcast, here);
+    // The first bad index of all, in the second block, with others after it; nothing added.
+    await compare(type, 50, 150001, false, here, 70000);
+    expect(countJob(heap, 'f64', 5, 1, 0, 1000, 0, 1, 2)).toBeUndefined();
+  });
+
+  it.each(['piscina', 'comlink'] as const)('shared out over a %s pool of two workers: the same bits, and the first bad index', async (kind) => {
+    const pool = await createPool({ threads: 2, memory: heap.memory, kind });
+    pools.push(pool);
+    const onPool = async (job: CountJob): Promise<void> => { await pool.run({ kernel: job.module, argsPtr: job.argsPtr, blocks: job.blocks, label: 'count' }); };
+    for (const type of ['i32', 'i8', 'i64'] as const) await compare(type, 300, 400000, false, onPool);
+    await compare('i32', 300, 400000, true, onPool, 250000);
   });
 });

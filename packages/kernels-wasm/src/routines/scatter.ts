@@ -1,8 +1,10 @@
 // add.at in the heap (scatter-module.ts): the calls the backend makes, on
 // the calling thread.
 import type { HeapLike } from '../lower/launch.js';
-import { SPREAD, buildScatterModule } from './scatter-module.js';
-import type { AddAtType } from './scatter-module.js';
+import { COUNT_ARGS, COUNT_TYPES, COUNT_WORDS_BYTES, SPREAD, buildScatterModule } from './scatter-module.js';
+import type { AddAtType, CountType } from './scatter-module.js';
+import { routineJob } from './routine-kernel.js';
+import type { RoutineJob } from './routine-kernel.js';
 import { routinesOn } from './instances.js';
 import { scratchOn } from './scratch.js';
 
@@ -31,6 +33,65 @@ const BYTES: Record<AddAtType, number> = { f64: 8, f32: 4, i64: 8, i32: 4, i16: 
  */
 const SPREAD_ROWS = 1 << 16;
 
+/** Whether checkedAddAt spreads the adds over copies (integers, rows of one element, many indices a row). */
+const spreads = (type: AddAtType, rows: number, inner: number, m: number, vstride: number): type is CountType =>
+  type !== 'f64' && type !== 'f32' && inner === 1 && (vstride === 1 || vstride === -1) && rows <= SPREAD_ROWS && m >= 4 * SPREAD * rows;
+
+/** Indices a block of a count launch takes: enough to repay a claim, few enough to share out. */
+const COUNT_BLOCK = 1 << 16;
+
+/** A count launch (countJob): after it has run, the first bad index, then the counts added into a target. */
+interface CountJob extends RoutineJob {
+  /** The position of the first index outside [-rows, rows), or -1 (after the launch). */
+  firstBad(): number;
+  /** Adds the counts into the target at `out` (after the launch, its indices good). */
+  addInto(out: number): void;
+}
+
+/**
+ * checkedAddAt's spread adds as a launch of the scatter module's kernel for
+ * up to `threads` threads at once, which a pool shares out by blocks of
+ * COUNT_BLOCK indices, each thread counting into copies of its own; where
+ * checkedAddAt would not spread them, undefined. After the launch, firstBad
+ * names the first bad index as checkedAddAt does, and addInto adds every
+ * thread's copies into the target: the sums wrap, so the bits are
+ * checkedAddAt's whichever thread counted which block.
+ */
+function countJob(heap: HeapLike, type: AddAtType, rows: number, inner: number, idx: number, m: number, vals: number, vstride: number, threads: number): CountJob | undefined {
+  if (!spreads(type, rows, inner, m, vstride)) return undefined;
+  const blocks = Math.ceil(m / COUNT_BLOCK);
+  const perThread = Math.ceil((SPREAD * rows * BYTES[type]) / 16) * 16;
+  let bad = 0;
+  const job = routineJob(heap, {
+    name: 'scatter', build: buildScatterModule, ids: [-3, -4], blocks, elements: m, threads, perThread, wordBytes: COUNT_WORDS_BYTES,
+    write: (at, alloc) => {
+      bad = alloc(blocks * 4);
+      new Int32Array(heap.memory.buffer, bad, blocks).fill(-1);
+      at(COUNT_ARGS.op, COUNT_TYPES.indexOf(type));
+      at(COUNT_ARGS.rows, rows);
+      at(COUNT_ARGS.idx, idx);
+      at(COUNT_ARGS.m, m);
+      at(COUNT_ARGS.vals, vals);
+      at(COUNT_ARGS.vstride, vstride);
+      at(COUNT_ARGS.block, COUNT_BLOCK);
+      at(COUNT_ARGS.bad, bad);
+    },
+  });
+  new Uint8Array(heap.memory.buffer, job.scratch, job.slots * perThread).fill(0);
+  return {
+    ...job,
+    firstBad: () => {
+      // Each block names its own first; the first of the first block that has one is the first of all.
+      for (const p of new Int32Array(heap.memory.buffer, bad, blocks)) if (p >= 0) return p;
+      return -1;
+    },
+    addInto: (out) => {
+      const merge = routinesOn(heap.memory, 'scatter', buildScatterModule)[`spread_merge_${type}`]!;
+      for (let s = 0; s < job.slots; s++) merge(out, rows, job.scratch + s * perThread);
+    },
+  };
+}
+
 /**
  * addAt after firstIndexOutside: returns the position of the first index
  * outside [-rows, rows), having written nothing, or -1 once the adds are
@@ -45,12 +106,13 @@ function checkedAddAt(
   heap: HeapLike, type: AddAtType, out: number, rows: number, inner: number, idx: number, m: number, vals: number, vstride: number, onChecked: () => void,
 ): number {
   const { memory } = heap;
-  if (type !== 'f64' && type !== 'f32' && inner === 1 && (vstride === 1 || vstride === -1) && rows <= SPREAD_ROWS && m >= 4 * SPREAD * rows) {
+  if (spreads(type, rows, inner, m, vstride)) {
     const r = routinesOn(memory, 'scatter', buildScatterModule);
     const scratch = scratchOn(heap);
     try {
       const copies = scratch.alloc(SPREAD * rows * BYTES[type]);
-      const bad = r[`spread_count_${type}`]!(rows, idx, m, vals, vstride, copies) as number;
+      new Uint8Array(memory.buffer, copies, SPREAD * rows * BYTES[type]).fill(0);
+      const bad = r[`spread_count_${type}`]!(rows, idx, 0, m, vals, vstride, copies) as number;
       if (bad < 0) {
         onChecked();
         r[`spread_merge_${type}`]!(out, rows, copies);
@@ -68,5 +130,6 @@ function checkedAddAt(
   return bad;
 }
 
-export { addAt, checkedAddAt, firstIndexOutside };
+export { addAt, checkedAddAt, countJob, firstIndexOutside };
+export type { CountJob };
 export type { AddAtType };
