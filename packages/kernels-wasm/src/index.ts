@@ -57,7 +57,7 @@ export { selectLines } from './routines/select.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';
 export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
 export type { LuFactors } from './routines/lu.js';
-export { addAt, checkedAddAt, countJob, firstIndexOutside } from './routines/scatter.js';
+export { addAt, checkedAddAt, countJob, countSpreads, firstIndexOutside } from './routines/scatter.js';
 export type { CountJob } from './routines/scatter.js';
 export type { AddAtType } from './routines/scatter.js';
 export { reflect, hestenesRow } from './routines/rotations.js';

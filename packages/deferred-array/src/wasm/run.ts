@@ -3,7 +3,7 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, SortJob } from 'kernels-wasm';
+import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, RoutineJob } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -32,14 +32,15 @@ import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 import { routineFor } from './routine-steps.js';
 import { sortLaunch } from './sort-step.js';
+import { isScatterStep, scatterLaunch } from './scatter-step.js';
 import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
 const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
 
-/** A launch of a routine module's kernel (kernels-wasm's sorting kernel), its launch block written: on the pool or here. */
+/** A launch of a routine module's kernel (kernels-wasm's sorting or count kernel), its launch block written: on the pool or here. */
 interface RoutineLaunch {
-  readonly routine: SortJob;
+  readonly routine: RoutineJob;
   readonly label: string;
 }
 
@@ -82,7 +83,7 @@ class WasmRun {
   readonly #values = new Map<Node, HeapValue>();
   readonly #allocations = new Set<Allocation>();
   /** Routine launches made and not yet finished: end() gives their blocks back (a run that failed on the way). */
-  readonly #jobs = new Set<SortJob>();
+  readonly #jobs = new Set<RoutineJob>();
   /** Cached sources this run reads: not evicted to make room while it runs. */
   readonly #pinned = new Set<CacheEntry>();
   readonly #space: WasmHeap;
@@ -171,8 +172,8 @@ class WasmRun {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
     if (k) return [k];
     if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
-    const sort = n.family === 'sort' && n.shape.length > 0 && !this.#dry ? this.#sortLaunch(n as FamilyNode<'sort'>, launchInline) : undefined;
-    if (sort) return [sort];
+    const routine = this.#dry ? undefined : this.#routineLaunch(n, launchInline);
+    if (routine) return [routine];
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
     return [];
   }
@@ -383,9 +384,16 @@ class WasmRun {
     return v;
   }
 
-  /** A sort of many lines as a launch of the sorting kernel, where sortLaunch serves it. */
-  #sortLaunch(n: FamilyNode<'sort'>, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
-    const s = sortLaunch(n, this.#values.get(n.inputs[0])!, this.#stepHeap(launchInline), this.#threads);
+  /**
+   * A step that runs as a launch of a routine module's kernel, which the
+   * pool may share out: a sort or selection of many lines (sortLaunch), a
+   * count into few rows (scatterLaunch); undefined for the others.
+   */
+  #routineLaunch(n: Node, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
+    const inputs = (): HeapValue[] => n.inputs.map((i) => this.#values.get(i)!);
+    const s = n.family === 'sort' && n.shape.length > 0 ? sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, this.#stepHeap(launchInline), this.#threads)
+      : n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>) ? scatterLaunch(n as FamilyNode<'scatter'>, inputs(), this.#stepHeap(launchInline), this.#threads)
+        : undefined;
     if (!s) return undefined;
     this.launches++;
     this.#jobs.add(s.job);
@@ -393,7 +401,7 @@ class WasmRun {
       this.#jobs.delete(s.job);
       this.#values.set(n, this.#keep(s.finish()));
     };
-    return { routine: s.job, get label() { return `${n.op} of ${s.job.blocks} blocks of lines`; }, finish, skip: finish };
+    return { routine: s.job, get label() { return `${n.op} in ${s.job.blocks} blocks`; }, finish, skip: finish };
   }
 
   /** What the steps run by kernels-wasm's routines (routine-steps.ts) need of this run. */

@@ -79,6 +79,37 @@ describe('addAt and bincount by the scatter routine', () => {
     }
   });
 
+  test('many indices into few rows: a count launch, here and shared out over 2 workers, with the reference\'s bits', async () => {
+    const m = (1 << 17) + 3;
+    const idx = da.arange(m).mul(7919).mod(97).astype('int32');
+    const cases: Array<() => da.DeferredArray> = [
+      () => da.bincount(idx),
+      () => da.bincount(idx.astype('uint8'), { minlength: 200 }),
+      () => { const x = da.arange(97).astype('int16'); da.addAt(x, idx.sub(48), da.arange(m).mod(7).astype('int16')); return x; },
+      () => { const x = da.zeros([97], { dtype: 'int64' }); da.addAt(x, idx, 3); return x; },
+    ];
+    const initialThreads = da.configure().threads;
+    da.configure({ threads: 2, inlineThreshold: 0 });
+    try {
+      for (const make of cases) {
+        const [got, want] = onBoth(make);
+        expect(got).toEqual(want);
+        const before = da.stats().pooled;
+        expect(show(await make().execute() as da.StdNdarray)).toEqual(want);
+        expect(da.stats().pooled).toBeGreaterThan(before);
+      }
+      // The first bad index named, the wrapped array untouched, here and on the pool.
+      const data = Int32Array.from([1, 2, 3, 4]);
+      const z = da.wrap(data);
+      da.addAt(z, da.arange(m).mod(4).astype('int32').add(da.arange(m).equal(100000).astype('int32').mul(9)).add(da.arange(m).equal(120000).astype('int32').mul(-20)), 1);
+      expect(() => z.executeSync()).toThrow(/addAt: index 9 is out of bounds for axis 0 with size 4/);
+      await expect(z.execute()).rejects.toThrow(/addAt: index 9 is out of bounds for axis 0 with size 4/);
+      expect(Array.from(data)).toEqual([1, 2, 3, 4]);
+    } finally {
+      da.configure({ threads: initialThreads, inlineThreshold: initial.inlineThreshold });
+    }
+  });
+
   test('an index out of range fails before anything is written; values that are the target are read as they were', () => {
     const x = da.array([1, 2, 3, 4], { dtype: 'int32' });
     da.addAt(x, da.array([0, 9, 1], { dtype: 'int32' }).add(0), 100);

@@ -5,8 +5,8 @@
 // the reference checks each before its write and fails without a result.
 // Indices or values that share memory with the result are copied first, so
 // that each is read as it was before the step.
-import { checkedAddAt } from 'kernels-wasm';
-import type { AddAtType } from 'kernels-wasm';
+import { checkedAddAt, countJob, countSpreads } from 'kernels-wasm';
+import type { AddAtType, RoutineJob } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { ExecutionError } from '../ir/errors.js';
@@ -80,4 +80,57 @@ function scatterStep(n: FamilyNode<'scatter'>, [target, indices, values]: readon
   }
 }
 
-export { isScatterStep, scatterStep };
+/** Fewer indices than this add on the calling thread (scatterStep): the pool never wakes for them. */
+const POOLED_INDICES = 1 << 17;
+
+/**
+ * addAt of integers into rows of one element with many indices (bincount's
+ * counts) as a launch of kernels-wasm's count kernel (countJob), which a
+ * pool shares out by blocks of indices, each thread counting into copies
+ * of its own, for up to `threads` threads; its `finish` names the first bad
+ * index before anything is written, as scatterStep does, else puts the
+ * target in place and adds the counts into it. Undefined where scatterStep serves.
+ */
+function scatterLaunch(n: FamilyNode<'scatter'>, [target, indices, values]: readonly HeapValue[], h: StepHeap, threads: number): { readonly job: RoutineJob; finish(): HeapValue } | undefined {
+  const rows = target!.shape[0]!;
+  const inner = sizeOf(target!.shape.slice(1));
+  const count = sizeOf(indices!.shape);
+  const type = ADD_AT_TYPES[n.dtype]!;
+  // Values one for all or one an element: either spreads (decided before the node's block is taken).
+  if (count < POOLED_INDICES || !countSpreads(type, rows, inner, count, inner)) return undefined;
+  const out = h.place(n);
+  const work = isContiguous(out) ? out : h.temp(n.dtype, n.shape);
+  const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
+  const copies: HeapValue[] = [];
+  const readable = (v: HeapValue, dtype: DType, label: string): HeapValue => {
+    if (v.dtype === dtype && isContiguous(v) && !v.random && !overlap(v, work)) return v;
+    const c = h.copy(v, dtype, label);
+    copies.push(c);
+    return c;
+  };
+  const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
+  const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+  const job = countJob(h.heap, type, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner, threads)!;
+  return {
+    job,
+    finish() {
+      try {
+        const bad = job.firstBad();
+        if (bad >= 0) {
+          const i = new Int32Array(h.heap.memory.buffer, idx.ptr, count)[bad]!;
+          throw new ExecutionError(`${n.op}: index ${i} is out of bounds for axis 0 with size ${rows}`);
+        }
+        if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
+        job.addInto(work.ptr);
+        if (work !== out) h.copyInto(work, out, 'addAt into place');
+        return out;
+      } finally {
+        job.release();
+        for (const c of copies) dropValue(c);
+        if (work !== out) dropValue(work);
+      }
+    },
+  };
+}
+
+export { isScatterStep, scatterLaunch, scatterStep };

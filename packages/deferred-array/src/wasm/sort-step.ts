@@ -70,7 +70,7 @@ function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
   return s.finish();
 }
 
-/** Lines longer than this are sorted on the calling thread (sortStep): each thread of a launch holds a line's keys twice in scratch. */
+/** Lines longer than this are sorted on the calling thread (sortStep): each thread of a launch holds a line's keys twice in scratch (and a selection the line sorted too). */
 const POOLED_LINE = 1 << 20;
 /** Fewer elements in all than this are sorted on the calling thread, as a step (the pool never wakes for them). */
 const POOLED_WORK = 1 << 15;

@@ -130,6 +130,6 @@ function checkedAddAt(
   return bad;
 }
 
-export { addAt, checkedAddAt, countJob, firstIndexOutside };
+export { addAt, checkedAddAt, countJob, firstIndexOutside, spreads as countSpreads };
 export type { CountJob };
 export type { AddAtType };

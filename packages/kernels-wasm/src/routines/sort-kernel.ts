@@ -182,7 +182,7 @@ function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions
 /**
  * select_line_<kind>(from, to, n, scratch, pos, budget): what selectLines
  * writes for one line (select.ts): the keys, quickselect at each distinct
- * position in turn in the part left of the last, each selected key as its
+ * position in turn, in the part past the one before, each selected key as its
  * element, and for floats a zero's or a NaN's own bits (the r-th zero or
  * NaN of the line, as the stable sort orders them); a line that defeats the
  * quickselect (more than `budget` partitions for a position) is sorted
@@ -316,7 +316,7 @@ function keepBits(f: FunctionBuilder, kind: KeyKind, l: { from: Local; to: Local
 
 /**
  * kernel(args, b0, b1, scratch): the lines of blocks [b0, b1), each block
- * `linesPerBlock` lines (the last fewer), sorted in `scratch`; and
+ * `linesPerBlock` lines (the last fewer), sorted or selected in `scratch`; and
  * claim(args, blocks) -> ran, which takes a part of the scratch area, then
  * blocks one at a time with an atomic add on the launch's claim word until
  * none are left.
