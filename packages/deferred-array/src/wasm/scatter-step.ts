@@ -46,8 +46,33 @@ const overlap = (a: HeapValue, b: HeapValue): boolean => {
   return a0 < b1 && b0 < a1;
 };
 
-function scatterStep(n: FamilyNode<'scatter'>, [target, indices, values]: readonly HeapValue[], h: StepHeap): HeapValue {
-  const { memory } = h.heap;
+/** addAt's operands as the routines read them, and the steps around the adds. */
+interface AddAtOperands {
+  readonly rows: number;
+  readonly inner: number;
+  readonly count: number;
+  /** The indices as contiguous int32, the values (one for all where vstride is -1), and where the adds go. */
+  readonly idx: HeapValue;
+  readonly vals: HeapValue;
+  readonly vstride: number;
+  readonly work: HeapValue;
+  /** Throws the error naming the index at position `bad`. */
+  fail(bad: number): never;
+  /** Puts the target in work (once the indices are known good, before the adds). */
+  placeTarget(): void;
+  /** The result in the node's block (after the adds). */
+  result(): HeapValue;
+  /** Frees the copies and the work block. */
+  release(): void;
+}
+
+/**
+ * The node's block (and a contiguous work block where it is not), the
+ * indices as int32 and the values read where they lie, copied first where
+ * they are not contiguous or share memory with the result, so that each is
+ * read as it was before the step.
+ */
+function operandsOf(n: FamilyNode<'scatter'>, [target, indices, values]: readonly HeapValue[], h: StepHeap): AddAtOperands {
   const rows = target!.shape[0]!;
   const inner = sizeOf(target!.shape.slice(1));
   const count = sizeOf(indices!.shape);
@@ -60,23 +85,38 @@ function scatterStep(n: FamilyNode<'scatter'>, [target, indices, values]: readon
     copies.push(c);
     return c;
   };
-  try {
-    const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
-    // One value for every element reads that value where it lies.
-    const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
-    const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
-    const bad = checkedAddAt(h.heap, ADD_AT_TYPES[n.dtype]!, work.ptr, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner, () => {
-      if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
-    });
-    if (bad >= 0) {
-      const i = new Int32Array(memory.buffer, idx.ptr, count)[bad]!;
+  const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
+  // One value for every element reads that value where it lies.
+  const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
+  const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+  return {
+    rows, inner, count, idx, vals, vstride: broadcast ? -1 : inner, work,
+    fail(bad) {
+      const i = new Int32Array(h.heap.memory.buffer, idx.ptr, count)[bad]!;
       throw new ExecutionError(`${n.op}: index ${i} is out of bounds for axis 0 with size ${rows}`);
-    }
-    if (work !== out) h.copyInto(work, out, 'addAt into place');
-    return out;
+    },
+    placeTarget() {
+      if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
+    },
+    result() {
+      if (work !== out) h.copyInto(work, out, 'addAt into place');
+      return out;
+    },
+    release() {
+      for (const c of copies) dropValue(c);
+      if (work !== out) dropValue(work);
+    },
+  };
+}
+
+function scatterStep(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap): HeapValue {
+  const o = operandsOf(n, inputs, h);
+  try {
+    const bad = checkedAddAt(h.heap, ADD_AT_TYPES[n.dtype]!, o.work.ptr, o.rows, o.inner, o.idx.ptr, o.count, o.vals.ptr, o.vstride, () => { o.placeTarget(); });
+    if (bad >= 0) o.fail(bad);
+    return o.result();
   } finally {
-    for (const c of copies) dropValue(c);
-    if (work !== out) dropValue(work);
+    o.release();
   }
 }
 
@@ -91,43 +131,28 @@ const POOLED_INDICES = 1 << 17;
  * index before anything is written, as scatterStep does, else puts the
  * target in place and adds the counts into it. Undefined where scatterStep serves.
  */
-function scatterLaunch(n: FamilyNode<'scatter'>, [target, indices, values]: readonly HeapValue[], h: StepHeap, threads: number): { readonly job: RoutineJob; finish(): HeapValue } | undefined {
+function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap, threads: number): { readonly job: RoutineJob; finish(): HeapValue } | undefined {
+  const [target, indices] = inputs;
   const rows = target!.shape[0]!;
   const inner = sizeOf(target!.shape.slice(1));
   const count = sizeOf(indices!.shape);
   const type = ADD_AT_TYPES[n.dtype]!;
   // Values one for all or one an element: either spreads (decided before the node's block is taken).
   if (count < POOLED_INDICES || !countSpreads(type, rows, inner, count, inner)) return undefined;
-  const out = h.place(n);
-  const work = isContiguous(out) ? out : h.temp(n.dtype, n.shape);
-  const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
-  const copies: HeapValue[] = [];
-  const readable = (v: HeapValue, dtype: DType, label: string): HeapValue => {
-    if (v.dtype === dtype && isContiguous(v) && !v.random && !overlap(v, work)) return v;
-    const c = h.copy(v, dtype, label);
-    copies.push(c);
-    return c;
-  };
-  const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
-  const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
-  const job = countJob(h.heap, type, rows, inner, idx.ptr, count, vals.ptr, broadcast ? -1 : inner, threads)!;
+  const o = operandsOf(n, inputs, h);
+  const job = countJob(h.heap, type, rows, inner, o.idx.ptr, count, o.vals.ptr, o.vstride, threads)!;
   return {
     job,
     finish() {
       try {
         const bad = job.firstBad();
-        if (bad >= 0) {
-          const i = new Int32Array(h.heap.memory.buffer, idx.ptr, count)[bad]!;
-          throw new ExecutionError(`${n.op}: index ${i} is out of bounds for axis 0 with size ${rows}`);
-        }
-        if (work.ptr !== target!.ptr || !isContiguous(target!)) h.copyInto(target!, work, 'addAt\'s target into place');
-        job.addInto(work.ptr);
-        if (work !== out) h.copyInto(work, out, 'addAt into place');
-        return out;
+        if (bad >= 0) o.fail(bad);
+        o.placeTarget();
+        job.addInto(o.work.ptr);
+        return o.result();
       } finally {
         job.release();
-        for (const c of copies) dropValue(c);
-        if (work !== out) dropValue(work);
+        o.release();
       }
     },
   };
