@@ -85,10 +85,21 @@ function operandsOf(n: FamilyNode<'scatter'>, [target, indices, values]: readonl
     copies.push(c);
     return c;
   };
-  const idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
+  const release = (): void => {
+    for (const c of copies) dropValue(c);
+    if (work !== out) dropValue(work);
+  };
+  let idx: HeapValue;
+  let vals: HeapValue;
   // One value for every element reads that value where it lies.
   const broadcast = values!.strides.every((s) => s === 0) && !values!.random && !overlap(values!, work);
-  const vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+  try {
+    idx = readable(indices!, 'int32', 'copy of addAt\'s indices');
+    vals = broadcast ? values! : readable(values!, values!.dtype, 'copy of addAt\'s values');
+  } catch (e) {
+    release();
+    throw e;
+  }
   return {
     rows, inner, count, idx, vals, vstride: broadcast ? -1 : inner, work,
     fail(bad) {
@@ -102,10 +113,7 @@ function operandsOf(n: FamilyNode<'scatter'>, [target, indices, values]: readonl
       if (work !== out) h.copyInto(work, out, 'addAt into place');
       return out;
     },
-    release() {
-      for (const c of copies) dropValue(c);
-      if (work !== out) dropValue(work);
-    },
+    release,
   };
 }
 
@@ -140,7 +148,13 @@ function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h
   // Values one for all or one an element: either spreads (decided before the node's block is taken).
   if (count < POOLED_INDICES || !countSpreads(type, rows, inner, count, inner)) return undefined;
   const o = operandsOf(n, inputs, h);
-  const job = countJob(h.heap, type, rows, inner, o.idx.ptr, count, o.vals.ptr, o.vstride, threads)!;
+  let job: RoutineJob & { firstBad(): number; addInto(out: number): void };
+  try {
+    job = countJob(h.heap, type, rows, inner, o.idx.ptr, count, o.vals.ptr, o.vstride, threads)!;
+  } catch (e) {
+    o.release();
+    throw e;
+  }
   return {
     job,
     finish() {

@@ -121,7 +121,7 @@ function emitSpreadAddAt(m: ModuleBuilder, name: CountType): number {
   const t = TYPES[name];
   const shift = Math.log2(t.bytes);
   const [index, f] = m.func(`spread_count_${name}`, ['i32', 'i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
-  const [rows, idx, from, count, vals, vstride, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6)];
+  const [rows, idx, from, to, vals, vstride, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5), f.param(6)];
   const [k, i, at, copyBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const value = f.local(name === 'i64' ? 'i64' : 'i32');
   const base = Array.from({ length: SPREAD }, () => f.local('i32'));
@@ -146,11 +146,11 @@ function emitSpreadAddAt(m: ModuleBuilder, name: CountType): number {
   const elements = (push: (c: number) => void): void => {
     f.op('local.get', from).op('local.set', k);
     f.block().loop();
-    f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.get', count).op('i32.gt_u').op('br_if', 1);
+    f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.get', to).op('i32.gt_u').op('br_if', 1);
     for (let c = 0; c < SPREAD; c++) addOne(c, () => { push(c); });
     f.op('local.get', k).op('i32.const', SPREAD).op('i32.add').op('local.set', k).op('br', 0);
     f.end().end();
-    forUp(f, k, k, count, () => { addOne(0, () => { push(0); }); });
+    forUp(f, k, k, to, () => { addOne(0, () => { push(0); }); });
   };
   // One value for all (vstride -1): read once.
   f.op('local.get', vstride).op('i32.const', 0).op('i32.lt_s');

@@ -62,8 +62,10 @@ function countJob(heap: HeapLike, type: AddAtType, rows: number, inner: number, 
   const blocks = Math.ceil(m / COUNT_BLOCK);
   const perThread = Math.ceil((SPREAD * rows * BYTES[type]) / 16) * 16;
   let bad = 0;
+  // Each thread's copies are zeroed and added in on the calling thread: no more of them than the indices repay.
+  const parts = Math.max(1, Math.min(threads, Math.floor(m / (4 * SPREAD * rows))));
   const job = routineJob(heap, {
-    name: 'scatter', build: buildScatterModule, ids: [-3, -4], blocks, elements: m, threads, perThread, wordBytes: COUNT_WORDS_BYTES,
+    name: 'scatter', build: buildScatterModule, ids: [-3, -4], blocks, elements: m, threads: parts, perThread, wordBytes: COUNT_WORDS_BYTES,
     write: (at, alloc) => {
       bad = alloc(blocks * 4);
       new Int32Array(heap.memory.buffer, bad, blocks).fill(-1);
