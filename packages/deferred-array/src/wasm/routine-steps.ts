@@ -1,12 +1,15 @@
 // Which steps between kernels kernels-wasm's routines run (the others go to
 // the reference evaluator): sort and argsort along an axis, the LU family
 // (solve, inv, det, slogdet), qr, eigh and svd, and addAt in the target's own
-// type.
+// type; and which of them run as a launch of a routine module's kernel,
+// which the pool may share out (sorts and selections of many lines, integer
+// counts with many indices).
 import type { FamilyNode, Node } from '../ir/node.js';
 import { decompStep, isDecompStep } from './decomp-step.js';
 import { isLuStep, luStep } from './lu-step.js';
-import { isScatterStep, scatterStep } from './scatter-step.js';
-import { sortStep } from './sort-step.js';
+import { isScatterStep, scatterLaunch, scatterStep } from './scatter-step.js';
+import { sortLaunch, sortStep } from './sort-step.js';
+import type { RoutineJob } from 'kernels-wasm';
 import type { HeapValue } from './heap-value.js';
 import type { StepHeap } from './step-heap.js';
 
@@ -27,4 +30,22 @@ function routineFor(n: Node): RoutineStep | undefined {
   }
 }
 
-export { routineFor };
+/** A step as a launch of a routine module's kernel, which the pool may share out; `finish` gives its value once the launch has run. */
+interface RoutineStepLaunch {
+  readonly job: RoutineJob;
+  finish(): HeapValue;
+}
+
+/**
+ * Step `n` as a routine launch for up to `threads` threads: a sort or
+ * selection of many lines (sortLaunch), an integer count into few rows
+ * (scatterLaunch); undefined where the step runs on this thread (routineFor).
+ */
+function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threads: number): RoutineStepLaunch | undefined {
+  if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threads);
+  if (n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>)) return scatterLaunch(n as FamilyNode<'scatter'>, inputs(), h, threads);
+  return undefined;
+}
+
+export { routineFor, routineLaunchFor };
+export type { RoutineStepLaunch };

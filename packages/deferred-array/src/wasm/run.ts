@@ -30,9 +30,7 @@ import type { BuiltKernel } from './kernel-builder.js';
 import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
-import { routineFor } from './routine-steps.js';
-import { sortLaunch } from './sort-step.js';
-import { isScatterStep, scatterLaunch } from './scatter-step.js';
+import { routineFor, routineLaunchFor } from './routine-steps.js';
 import type { StepHeap } from './step-heap.js';
 
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
@@ -384,16 +382,9 @@ class WasmRun {
     return v;
   }
 
-  /**
-   * A step that runs as a launch of a routine module's kernel, which the
-   * pool may share out: a sort or selection of many lines (sortLaunch), a
-   * count into few rows (scatterLaunch); undefined for the others.
-   */
+  /** A step that runs as a launch of a routine module's kernel (routineLaunchFor), or undefined. */
   #routineLaunch(n: Node, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
-    const inputs = (): HeapValue[] => n.inputs.map((i) => this.#values.get(i)!);
-    const s = n.family === 'sort' && n.shape.length > 0 ? sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, this.#stepHeap(launchInline), this.#threads)
-      : n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>) ? scatterLaunch(n as FamilyNode<'scatter'>, inputs(), this.#stepHeap(launchInline), this.#threads)
-        : undefined;
+    const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline), this.#threads);
     if (!s) return undefined;
     this.launches++;
     this.#jobs.add(s.job);

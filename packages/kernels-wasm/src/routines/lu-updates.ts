@@ -47,14 +47,20 @@ interface RowUpdate {
 function noZeroMultiplier(f: FunctionBuilder, u: RowUpdate, l: RowLocals): void {
   const { q, zeroFree, scale } = l;
   f.v128f64(0).op('local.set', scale[0]);
-  lanes(f, q, ZERO, u.steps, (kind) => {
-    f.op('local.get', scale[0]);
-    f.op('local.get', u.mul).op('local.get', q).op('i32.const', 3).op('i32.shl').op('i32.add');
+  orZeroLanes(f, () => { f.op('local.get', u.mul); }, u.steps, q, scale[0]);
+  f.op('local.get', scale[0]).op('v128.any_true').op('i32.eqz').op('local.set', zeroFree);
+}
+
+/** Sets in `acc` the lanes where one of the `steps` f64s at `base` (pushed by base()) is zero, of either sign. */
+function orZeroLanes(f: FunctionBuilder, base: () => void, steps: Local, q: Local, acc: Local): void {
+  lanes(f, q, ZERO, steps, (kind) => {
+    f.op('local.get', acc);
+    base();
+    f.op('local.get', q).op('i32.const', 3).op('i32.shl').op('i32.add');
     if (kind === 'v') f.mem('v128.load');
     else f.mem('f64.load').op('f64x2.splat');
-    f.v128f64(0).op('f64x2.eq').op('v128.or').op('local.set', scale[0]);
+    f.v128f64(0).op('f64x2.eq').op('v128.or').op('local.set', acc);
   });
-  f.op('local.get', scale[0]).op('v128.any_true').op('i32.eqz').op('local.set', zeroFree);
 }
 
 /**
@@ -187,15 +193,7 @@ function emitUpdateRows(m: ModuleBuilder, update: number): number {
   // Whether any of the rows' multipliers is zero (of either sign).
   f.v128f64(0).op('local.set', zeros);
   for (let row = 0; row < TILE_ROWS; row++) {
-    lanes(f, j, ZERO, steps, (kind) => {
-      f.op('local.get', zeros);
-      f.op('local.get', mul).op('local.get', j).op('i32.const', 3).op('i32.shl').op('i32.add');
-      offsetOf(row, mulStride);
-      f.op('i32.add');
-      if (kind === 'v') f.mem('v128.load');
-      else f.mem('f64.load').op('f64x2.splat');
-      f.v128f64(0).op('f64x2.eq').op('v128.or').op('local.set', zeros);
-    });
+    orZeroLanes(f, () => { f.op('local.get', mul); if (row > 0) { offsetOf(row, mulStride); f.op('i32.add'); } }, steps, j, zeros);
   }
   f.op('local.get', zeros).op('v128.any_true').op('local.set', any);
   push(f, from);

@@ -5,6 +5,7 @@
 // then blocks until none are left (as a generated kernel's, lower/compile.ts),
 // and the job that writes the block for the calling thread or a pool.
 import type { ModuleBuilder } from '../encode/module-builder.js';
+import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ARGS } from '../lower/args-layout.js';
 import { instantiate, runBlocks } from '../lower/launch.js';
 import type { HeapLike, HostModule, KernelModule } from '../lower/launch.js';
@@ -49,6 +50,29 @@ function emitClaim(m: ModuleBuilder, kernel: number): void {
   f.op('local.get', ran).op('i32.const', 1).op('i32.add').op('local.set', ran);
   f.op('br', 0).end().end();
   f.op('local.get', ran);
+}
+
+/** Pushes the routine's own word at `offset` (from ROUTINE_WORDS) of the launch block at args. */
+const routineWord = (f: FunctionBuilder, args: Local) => (offset: number): void => {
+  f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + ROUTINE_WORDS + offset });
+};
+
+/**
+ * lo = first * per; hi = min(end * per, total): the items of blocks
+ * [first, end), `per` a block and `total` in all (`first`, `end`, `per` and
+ * `total` push their values).
+ */
+function emitSpan(f: FunctionBuilder, first: () => void, end: () => void, per: () => void, total: () => void, lo: Local, hi: Local): void {
+  first();
+  per();
+  f.op('i32.mul').op('local.set', lo);
+  end();
+  per();
+  f.op('i32.mul').op('local.tee', hi);
+  total();
+  f.op('local.get', hi);
+  total();
+  f.op('i32.lt_u').op('select').op('local.set', hi);
 }
 
 /** A launch of a routine module's kernel, ready for the calling thread or a pool. */
@@ -125,5 +149,5 @@ function routineJob(heap: HeapLike, w: RoutineLaunchWords): RoutineJob {
   }
 }
 
-export { ROUTINE_ARGS, ROUTINE_WORDS, emitClaim, routineJob };
+export { ROUTINE_ARGS, ROUTINE_WORDS, emitClaim, emitSpan, routineJob, routineWord };
 export type { RoutineJob };

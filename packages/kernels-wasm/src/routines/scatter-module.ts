@@ -6,8 +6,7 @@
 import { ModuleBuilder } from '../encode/module-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp } from './emit-loops.js';
-import { ARGS } from '../lower/args-layout.js';
-import { ROUTINE_WORDS, emitClaim } from './routine-kernel.js';
+import { emitClaim, emitSpan, routineWord } from './routine-kernel.js';
 
 /** The element types add_at is built for: in memory, the value type computed in, and the add. */
 const TYPES = {
@@ -202,39 +201,28 @@ function emitCountKernel(m: ModuleBuilder, counts: readonly number[]): void {
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1, part] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [b, i0, i1] = [f.local('i32'), f.local('i32'), f.local('i32')];
-  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + ROUTINE_WORDS + offset }); };
-  f.op('local.get', b0).op('local.set', b);
-  f.block().loop();
-  f.op('local.get', b).op('local.get', b1).op('i32.ge_u').op('br_if', 1);
-  f.op('local.get', b);
-  word(COUNT_ARGS.block);
-  f.op('i32.mul').op('local.tee', i0);
-  word(COUNT_ARGS.block);
-  f.op('i32.add').op('local.tee', i1);
-  word(COUNT_ARGS.m);
-  f.op('local.get', i1);
-  word(COUNT_ARGS.m);
-  f.op('i32.lt_u').op('select').op('local.set', i1);
-  // bad[b] = spread_count_<t>(rows, idx, i0, i1, vals, vstride, part)
-  word(COUNT_ARGS.bad);
-  f.op('local.get', b).op('i32.const', 2).op('i32.shl').op('i32.add');
-  counts.forEach((fn, code) => {
-    word(COUNT_ARGS.op);
-    f.op('i32.const', code).op('i32.eq');
-    f.if('i32');
-    word(COUNT_ARGS.rows);
-    word(COUNT_ARGS.idx);
-    f.op('local.get', i0).op('local.get', i1);
-    word(COUNT_ARGS.vals);
-    word(COUNT_ARGS.vstride);
-    f.op('local.get', part).op('call', fn);
-    f.else();
+  const word = routineWord(f, args);
+  forUp(f, b, b0, b1, () => {
+    emitSpan(f, () => { f.op('local.get', b); }, () => { f.op('local.get', b).op('i32.const', 1).op('i32.add'); }, () => { word(COUNT_ARGS.block); }, () => { word(COUNT_ARGS.m); }, i0, i1);
+    // bad[b] = spread_count_<t>(rows, idx, i0, i1, vals, vstride, part)
+    word(COUNT_ARGS.bad);
+    f.op('local.get', b).op('i32.const', 2).op('i32.shl').op('i32.add');
+    counts.forEach((fn, code) => {
+      word(COUNT_ARGS.op);
+      f.op('i32.const', code).op('i32.eq');
+      f.if('i32');
+      word(COUNT_ARGS.rows);
+      word(COUNT_ARGS.idx);
+      f.op('local.get', i0).op('local.get', i1);
+      word(COUNT_ARGS.vals);
+      word(COUNT_ARGS.vstride);
+      f.op('local.get', part).op('call', fn);
+      f.else();
+    });
+    f.op('i32.const', -1);
+    for (let c = 0; c < counts.length; c++) f.end();
+    f.mem('i32.store');
   });
-  f.op('i32.const', -1);
-  for (let c = 0; c < counts.length; c++) f.end();
-  f.mem('i32.store');
-  f.op('local.get', b).op('i32.const', 1).op('i32.add').op('local.set', b).op('br', 0);
-  f.end().end();
   emitClaim(m, kernel);
 }
 

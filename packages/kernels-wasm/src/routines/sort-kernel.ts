@@ -6,10 +6,10 @@
 // in a part of the launch's scratch that its thread takes.
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
-import { ARGS } from '../lower/args-layout.js';
 import { INSERTION, WIDE_DIGITS, countsBytes, inChunks } from './radix-layout.js';
-import { ROUTINE_WORDS, emitClaim } from './routine-kernel.js';
-import { KINDS, keyBits } from './radix-keys.js';
+import { emitClaim, emitSpan, routineWord } from './routine-kernel.js';
+import { KINDS, addressOf, keyBits } from './radix-keys.js';
+import { ZERO, forUp } from './emit-loops.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 
 /** The sorting module's functions the kernel calls, by kind or by key width and digit. */
@@ -83,6 +83,12 @@ function selectPositions(positions: readonly number[]): Int32Array {
   return Int32Array.from([positions.length, order.length, ...positions, ...order]);
 }
 
+/** Calls `fn`, one of the sorting module's functions for `kind`. */
+function callFound(f: FunctionBuilder, fn: number | undefined, kind: KeyKind): void {
+  if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
+  f.op('call', fn);
+}
+
 /** Pushes `base + (offset of part, given n)`: the parts lie at multiples of n that lineScratch computes. */
 function part(f: FunctionBuilder, scratch: Local, n: Local, kb: number, which: 'tmp' | 'counts' | 'res' | 'tmpIdx', width: 32 | 64): void {
   // keyBytes = align16(n * kb)
@@ -106,10 +112,7 @@ function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions
   const [index, f] = m.func(`sort_line_${kind.name}${positions ? '_idx' : ''}`, ['i32', 'i32', 'i32', 'i32'], [], false);
   const [from, to, n, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [i0, i1, res, sorted, parity] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const call = (fn: number | undefined): void => {
-    if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
-    f.op('call', fn);
-  };
+  const call = (fn: number | undefined): void => { callFound(f, fn, kind); };
   part(f, scratch, n, kb, 'res', width);
   f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
   inChunks(f, n, i0, i1, () => {
@@ -196,15 +199,7 @@ function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sor
   const [from, to, n, scratch, pos, budget] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
   const i32 = (): Local => f.local('i32');
   const [i0, i1, res, count, origs, uniqs, u, lo, p, j, sorted, rank, seen] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
-  const call = (fn: number | undefined): void => {
-    if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
-    f.op('call', fn);
-  };
-  const at = (base: Local, index: Local, bytes: number): void => {
-    f.op('local.get', base).op('local.get', index);
-    if (bytes > 1) f.op('i32.const', Math.log2(bytes)).op('i32.shl');
-    f.op('i32.add');
-  };
+  const call = (fn: number | undefined): void => { callFound(f, fn, kind); };
   part(f, scratch, n, kb, 'res', width);
   f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
   inChunks(f, n, i0, i1, () => {
@@ -220,7 +215,7 @@ function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sor
   f.op('i32.const', 0).op('local.set', u);
   f.block().loop();
   f.op('local.get', u).op('local.get', pos).mem('i32.load', { offset: 4 }).op('i32.ge_u').op('br_if', 1);
-  at(uniqs, u, 4);
+  addressOf(f, uniqs, u, 4);
   f.mem('i32.load').op('local.set', p);
   f.op('local.get', scratch).op('local.get', lo).op('local.get', n).op('local.get', p).op('local.get', budget);
   call(fns.select.get(width));
@@ -232,7 +227,7 @@ function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sor
   f.op('i32.const', 0).op('local.set', j);
   f.block().loop();
   f.op('local.get', j).op('local.get', count).op('i32.ge_u').op('br_if', 1);
-  at(origs, j, 4);
+  addressOf(f, origs, j, 4);
   f.mem('i32.load').op('local.set', p);
   f.op('local.get', scratch).op('local.get', p).op('local.get', j).op('i32.sub').op('i32.const', Math.log2(kb)).op('i32.shl').op('i32.add');
   f.op('local.get', to).op('local.get', j).op('local.get', j).op('i32.const', 1).op('i32.add');
@@ -244,25 +239,15 @@ function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sor
   f.end(); // defeated: the line sorted, the positions read from it
   f.op('local.get', res).op('i32.const', 16).op('i32.add').op('local.set', sorted);
   f.op('local.get', from).op('local.get', sorted).op('local.get', n).op('local.get', scratch).op('call', sortLine);
-  forLocal(f, j, count, () => {
-    at(to, j, eb);
-    at(origs, j, 4);
+  forUp(f, j, ZERO, count, () => {
+    addressOf(f, to, j, eb);
+    addressOf(f, origs, j, 4);
     f.mem('i32.load').op('local.set', p);
-    at(sorted, p, eb);
+    addressOf(f, sorted, p, eb);
     f.op('i32.const', eb).op('memory.copy');
   });
   f.end(); // selected
   return index;
-}
-
-/** Emits for (v = 0; v < to; v++) body(). */
-function forLocal(f: FunctionBuilder, v: Local, to: Local, body: () => void): void {
-  f.op('i32.const', 0).op('local.set', v);
-  f.block().loop();
-  f.op('local.get', v).op('local.get', to).op('i32.ge_u').op('br_if', 1);
-  body();
-  f.op('local.get', v).op('i32.const', 1).op('i32.add').op('local.set', v).op('br', 0);
-  f.end().end();
 }
 
 /**
@@ -275,7 +260,7 @@ function forLocal(f: FunctionBuilder, v: Local, to: Local, body: () => void): vo
 function keepBits(f: FunctionBuilder, kind: KeyKind, l: { from: Local; to: Local; n: Local; res: Local; p: Local; j: Local; rank: Local; seen: Local; i0: Local }): void {
   const ft = kind.bytes === 8 ? 'f64' : 'f32';
   const eb = kind.bytes;
-  const element = (base: Local, index: Local): void => { f.op('local.get', base).op('local.get', index).op('i32.const', Math.log2(eb)).op('i32.shl').op('i32.add'); };
+  const element = (base: Local, index: Local): void => { addressOf(f, base, index, eb); };
   /** The scan for the rank-th element of the line that `is` says is wanted, its bits copied to slot j. */
   const scan = (is: () => void): void => {
     f.op('i32.const', 0).op('local.set', l.seen);
@@ -327,22 +312,12 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [op, l, end, from, to, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  const word = (offset: number): void => { f.op('local.get', args).mem('i32.load', { offset: ARGS.shape + ROUTINE_WORDS + offset }); };
+  const word = routineWord(f, args);
   word(SORT_ARGS.op);
   f.op('local.set', op);
   word(SORT_ARGS.n);
   f.op('local.set', n);
-  // Lines [b0 * per, min(b1 * per, lines)).
-  f.op('local.get', b0);
-  word(SORT_ARGS.linesPerBlock);
-  f.op('i32.mul').op('local.set', l);
-  f.op('local.get', b1);
-  word(SORT_ARGS.linesPerBlock);
-  f.op('i32.mul').op('local.tee', end);
-  word(SORT_ARGS.lines);
-  f.op('local.get', end);
-  word(SORT_ARGS.lines);
-  f.op('i32.lt_u').op('select').op('local.set', end);
+  emitSpan(f, () => { f.op('local.get', b0); }, () => { f.op('local.get', b1); }, () => { word(SORT_ARGS.linesPerBlock); }, () => { word(SORT_ARGS.lines); }, l, end);
   f.block().loop();
   f.op('local.get', l).op('local.get', end).op('i32.ge_u').op('br_if', 1);
   word(SORT_ARGS.src);
