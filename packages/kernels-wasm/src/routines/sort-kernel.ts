@@ -105,6 +105,21 @@ function part(f: FunctionBuilder, scratch: Local, n: Local, kb: number, which: '
   f.op('i32.const', 16).op('i32.add');
 }
 
+/**
+ * The line's keys into the start of its scratch, in spans, its zeros' and
+ * NaNs' counts (res, in the scratch too) zeroed first: how sorting and
+ * selection both begin.
+ */
+function emitLineKeys(f: FunctionBuilder, fns: SortFunctions, kind: KeyKind, l: { from: Local; n: Local; scratch: Local; res: Local; i0: Local; i1: Local }): void {
+  const width = keyBits(kind);
+  part(f, l.scratch, l.n, width / 8, 'res', width);
+  f.op('local.tee', l.res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
+  inChunks(f, l.n, l.i0, l.i1, () => {
+    f.op('local.get', l.from).op('local.get', l.scratch).op('local.get', l.i0).op('local.get', l.i1).op('local.get', l.res);
+    callFound(f, fns.keys.get(kind.name), kind);
+  });
+}
+
 /** sort_line_<kind>[_idx](from, to, n, scratch): one line, as sortLines sorts it. */
 function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions: boolean): number {
   const width = keyBits(kind);
@@ -113,12 +128,7 @@ function emitLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, positions
   const [from, to, n, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [i0, i1, res, sorted, parity] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const call = (fn: number | undefined): void => { callFound(f, fn, kind); };
-  part(f, scratch, n, kb, 'res', width);
-  f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
-  inChunks(f, n, i0, i1, () => {
-    f.op('local.get', from).op('local.get', scratch).op('local.get', i0).op('local.get', i1).op('local.get', res);
-    call(fns.keys.get(kind.name));
-  });
+  emitLineKeys(f, fns, kind, { from, n, scratch, res, i0, i1 });
   const radix = (): void => {
     const operands = (): void => {
       f.op('local.get', scratch);
@@ -200,12 +210,7 @@ function emitSelectLine(m: ModuleBuilder, fns: SortFunctions, kind: KeyKind, sor
   const i32 = (): Local => f.local('i32');
   const [i0, i1, res, count, origs, uniqs, u, lo, p, j, sorted, rank, seen] = [i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32(), i32()];
   const call = (fn: number | undefined): void => { callFound(f, fn, kind); };
-  part(f, scratch, n, kb, 'res', width);
-  f.op('local.tee', res).op('i32.const', 0).op('i32.const', 16).op('memory.fill');
-  inChunks(f, n, i0, i1, () => {
-    f.op('local.get', from).op('local.get', scratch).op('local.get', i0).op('local.get', i1).op('local.get', res);
-    call(fns.keys.get(kind.name));
-  });
+  emitLineKeys(f, fns, kind, { from, n, scratch, res, i0, i1 });
   f.op('local.get', pos).mem('i32.load').op('local.set', count);
   f.op('local.get', pos).op('i32.const', 8).op('i32.add').op('local.tee', origs);
   f.op('local.get', count).op('i32.const', 2).op('i32.shl').op('i32.add').op('local.set', uniqs);
