@@ -13,8 +13,9 @@
 //   once: seconds).
 // Results come back as fresh arrays (executeSync), as the JS variants make
 // theirs. NumPy is timed in a python3 that has it (its own process, after).
-// Last, the rows of a matrix sorted and their medians taken on the pool
-// (execute()) against the calling thread (executeSync()).
+// Last, the rows of a matrix sorted and their medians taken, and one long
+// line sorted and argsorted, on the pool (execute()) against the calling
+// thread (executeSync()).
 import { spawnSync } from 'node:child_process';
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
@@ -175,18 +176,24 @@ function printSorting(rows: readonly Row[], rounds: number): string {
 }
 
 /**
- * Sorting and selecting many lines on the pool: the rows of 1024 x 4096
- * float64 sorted, and their medians, by execute() (blocks of rows shared out
- * over the workers) against executeSync() (the same kernel on the calling
- * thread), in turn, after one untimed round of each.
+ * Sorting and selecting on the pool: the rows of 1024 x 4096 float64 sorted,
+ * and their medians, by execute() (blocks of rows shared out over the
+ * workers), and one line of 2^23 float64 sorted and argsorted (a launch a
+ * pass, each shared out by blocks of the line), against executeSync() (the
+ * calling thread alone), in turn, after one untimed round of each.
  */
 async function pooledSortReport(rounds: number): Promise<string> {
   const M = da.wrap(randomData(1024 * 4096, 23)).reshape([1024, 4096]);
+  const x = da.wrap(randomData(1 << 23, 3));
   const variants = {
     sortPooled: () => da.sort(M, { axis: 1 }).execute(),
     sortHere: () => da.sort(M, { axis: 1 }).executeSync(),
     medianPooled: () => da.median(M, { axis: 1 }).execute(),
     medianHere: () => da.median(M, { axis: 1 }).executeSync(),
+    linePooled: () => da.sort(x).execute(),
+    lineHere: () => da.sort(x).executeSync(),
+    argPooled: () => da.argsort(x).execute(),
+    argHere: () => da.argsort(x).executeSync(),
   };
   await inTurnsAsync(variants, 1);
   const t = await inTurnsAsync(variants, rounds);
@@ -197,6 +204,8 @@ async function pooledSortReport(rounds: number): Promise<string> {
     `On the pool: execute() on ${threads} workers against executeSync() on the calling thread, medians of ${rounds} rounds:`,
     row('sort, axis 1 of 1024 x 4096', median(t.sortPooled), median(t.sortHere)),
     row('median, axis 1 of 1024 x 4096', median(t.medianPooled), median(t.medianHere)),
+    row('sort, one line of 2^23', median(t.linePooled), median(t.lineHere)),
+    row('argsort, one line of 2^23', median(t.argPooled), median(t.argHere)),
   ].join('\n');
 }
 

@@ -52,7 +52,9 @@ export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, Poo
 export { sortLines } from './routines/radix-sort.js';
 export { selectJob, sortJob } from './routines/sort-job.js';
 export type { SortJob } from './routines/sort-job.js';
-export type { RoutineJob } from './routines/routine-kernel.js';
+export { longSortJobs } from './routines/long-sort-job.js';
+export { onlyLaunch } from './routines/routine-kernel.js';
+export type { RoutineJob, RoutineSequence } from './routines/routine-kernel.js';
 export { selectLines } from './routines/select.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';
 export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';

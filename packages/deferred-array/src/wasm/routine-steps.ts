@@ -3,13 +3,13 @@
 // (solve, inv, det, slogdet), qr, eigh and svd, and addAt in the target's own
 // type; and which of them run as a launch of a routine module's kernel,
 // which the pool may share out (sorts and selections of many lines, integer
-// counts with many indices).
+// counts with many indices, and one long line's sort, a launch a pass).
 import type { FamilyNode, Node } from '../ir/node.js';
 import { decompStep, isDecompStep } from './decomp-step.js';
 import { isLuStep, luStep } from './lu-step.js';
 import { isScatterStep, scatterLaunch, scatterStep } from './scatter-step.js';
 import { sortLaunch, sortStep } from './sort-step.js';
-import type { RoutineJob } from 'kernels-wasm';
+import type { RoutineSequence } from 'kernels-wasm';
 import type { HeapValue } from './heap-value.js';
 import type { StepHeap } from './step-heap.js';
 
@@ -30,16 +30,22 @@ function routineFor(n: Node): RoutineStep | undefined {
   }
 }
 
-/** A step as a launch of a routine module's kernel, which the pool may share out; `finish` gives its value once the launch has run. */
+/**
+ * A step as launches of a routine module's kernel, which the pool may share
+ * out, one after another (each made once the one before has run); `finish`
+ * gives the step's value once the last has run, and gives back what the
+ * launches held.
+ */
 interface RoutineStepLaunch {
-  readonly job: RoutineJob;
+  readonly launches: RoutineSequence;
   finish(): HeapValue;
 }
 
 /**
- * Step `n` as a routine launch for up to `threads` threads: a sort or
- * selection of many lines (sortLaunch), an integer count into few rows
- * (scatterLaunch); undefined where the step runs on this thread (routineFor).
+ * Step `n` as routine launches for up to `threads` threads: a sort or
+ * selection of many lines, or a sort of one long line (sortLaunch), an
+ * integer count into few rows (scatterLaunch); undefined where the step runs
+ * on this thread (routineFor).
  */
 function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threads: number): RoutineStepLaunch | undefined {
   if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threads);

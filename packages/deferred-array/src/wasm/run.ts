@@ -3,7 +3,7 @@
 // run ends) and the flags raised. The backend drives it step by step, on the
 // calling thread or awaiting the pool between kernels; several runs may be in
 // progress at once (overlapping execute() calls), each with its own state.
-import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, RoutineJob } from 'kernels-wasm';
+import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, RoutineJob, RoutineSequence } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -80,8 +80,8 @@ class WasmRun {
   hostSteps = 0;
   readonly #values = new Map<Node, HeapValue>();
   readonly #allocations = new Set<Allocation>();
-  /** Routine launches made and not yet finished: end() gives their blocks back (a run that failed on the way). */
-  readonly #jobs = new Set<RoutineJob>();
+  /** Routine steps whose launches are not all finished: end() gives their blocks back (a run that failed on the way). */
+  readonly #jobs = new Set<RoutineSequence>();
   /** Cached sources this run reads: not evicted to make room while it runs. */
   readonly #pinned = new Set<CacheEntry>();
   readonly #space: WasmHeap;
@@ -166,12 +166,12 @@ class WasmRun {
    * launched (anywhere, as a kernel step is); anything else (sources, views,
    * scalars, reshapes, ops without kernels) is evaluated here on this thread.
    */
-  node(n: Node, launchInline: Launcher<LaunchResult>): Array<PendingKernel | PendingRoutine> {
+  node(n: Node, launchInline: Launcher<LaunchResult>): Iterable<PendingKernel | PendingRoutine> {
     const k = n.op === 'take' ? this.#gather(n as NodeOf<'take'>) : undefined;
     if (k) return [k];
     if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
-    const routine = this.#dry ? undefined : this.#routineLaunch(n, launchInline);
-    if (routine) return [routine];
+    const routine = this.#dry ? undefined : this.#routineLaunches(n, launchInline);
+    if (routine) return routine;
     this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
     return [];
   }
@@ -382,17 +382,26 @@ class WasmRun {
     return v;
   }
 
-  /** A step that runs as a launch of a routine module's kernel (routineLaunchFor), or undefined. */
-  #routineLaunch(n: Node, launchInline: Launcher<LaunchResult>): PendingRoutine | undefined {
+  /**
+   * A step that runs as launches of a routine module's kernel
+   * (routineLaunchFor), each made once the one before has run, the step's
+   * value recorded after the last; or undefined.
+   */
+  #routineLaunches(n: Node, launchInline: Launcher<LaunchResult>): Iterable<PendingRoutine> | undefined {
     const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline), this.#threads);
     if (!s) return undefined;
-    this.launches++;
-    this.#jobs.add(s.job);
-    const finish = (): void => {
-      this.#jobs.delete(s.job);
+    this.#jobs.add(s.launches);
+    const launches = function* (this: WasmRun): Generator<PendingRoutine> {
+      let made = 0;
+      for (let job = s.launches.next(); job; job = s.launches.next()) {
+        this.launches++;
+        const label = made++ === 0 ? `${n.op} in ${job.blocks} blocks` : `${n.op}, launch ${made}, in ${job.blocks} blocks`;
+        yield { routine: job, label, finish: () => {}, skip: () => {} };
+      }
+      this.#jobs.delete(s.launches);
       this.#values.set(n, this.#keep(s.finish()));
     };
-    return { routine: s.job, get label() { return `${n.op} in ${s.job.blocks} blocks`; }, finish, skip: finish };
+    return launches.call(this);
   }
 
   /** What the steps run by kernels-wasm's routines (routine-steps.ts) need of this run. */

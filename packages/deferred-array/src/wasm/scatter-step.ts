@@ -5,8 +5,8 @@
 // the reference checks each before its write and fails without a result.
 // Indices or values that share memory with the result are copied first, so
 // that each is read as it was before the step.
-import { checkedAddAt, countJob, countSpreads } from 'kernels-wasm';
-import type { AddAtType, RoutineJob } from 'kernels-wasm';
+import { checkedAddAt, countJob, countSpreads, onlyLaunch } from 'kernels-wasm';
+import type { AddAtType, RoutineJob, RoutineSequence } from 'kernels-wasm';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { ExecutionError } from '../ir/errors.js';
@@ -139,7 +139,7 @@ const POOLED_INDICES = 1 << 17;
  * index before anything is written, as scatterStep does, else puts the
  * target in place and adds the counts into it. Undefined where scatterStep serves.
  */
-function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap, threads: number): { readonly job: RoutineJob; finish(): HeapValue } | undefined {
+function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap, threads: number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   const [target, indices] = inputs;
   const rows = target!.shape[0]!;
   const inner = sizeOf(target!.shape.slice(1));
@@ -156,7 +156,7 @@ function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h
     throw e;
   }
   return {
-    job,
+    launches: onlyLaunch(job),
     finish() {
       try {
         const bad = job.firstBad();

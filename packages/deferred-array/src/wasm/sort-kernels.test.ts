@@ -131,6 +131,33 @@ describe('sort and argsort by the radix sort', () => {
     }
   }, 120000);
 
+  test("one long line sorted a pass a launch, each shared out over 2 workers by blocks of the line: the reference's bits", async () => {
+    const n = (1 << 19) + 3;
+    const cases: Case[] = [
+      { shape: [n], dtype: 'float64', view: 'none', axis: 0, op: 'sort', seed: 1 },
+      { shape: [n], dtype: 'float32', view: 'reversed', axis: 0, op: 'argsort', seed: 2 },
+      { shape: [n], dtype: 'int16', view: 'strided', axis: 0, op: 'sort', seed: 3 },
+      { shape: [1, n], dtype: 'uint64', view: 'none', axis: 1, op: 'argsort', seed: 4 },
+    ];
+    da.configure({ threads: 2 });
+    try {
+      for (const c of cases) {
+        const want = bits(onReference(() => sortOf(c)));
+        expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
+        expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
+      }
+      // Every digit of the keys varies: a launch for the keys, a scatter a pass (six), a count before each after
+      // the first, one for the values; each on the pool.
+      const u = new Float64Array(n).map((_, i) => Math.sin(i * 12.9898) * 43758.5453 - i);
+      const before = da.stats().pooled;
+      const got = await da.sort(da.wrap(u)).execute() as da.StdNdarray;
+      expect(da.stats().pooled - before).toBe(13);
+      expect(bits(got)).toEqual(bits(da.wrap(Float64Array.from(u).sort()).executeSync() as da.StdNdarray));
+    } finally {
+      da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+    }
+  }, 120000);
+
   test("medians and quantiles, their elements selected rather than sorted, give the reference's bits", async () => {
     const methods = ['linear', 'lower', 'higher', 'nearest', 'midpoint', 'hazen'] as const;
     await fc.assert(fc.asyncProperty(arbitraryCase, fc.constantFrom(...methods), async (c0, method) => {

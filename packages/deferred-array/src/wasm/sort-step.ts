@@ -3,10 +3,11 @@
 // where they lie; any other layout is copied first with the axis last (a
 // copy kernel), and the result's lines are copied back into place the same
 // way. Arrays of many lines sort and select as a launch of kernels-wasm's
-// sorting kernel, which the pool shares out by blocks of lines; one line,
-// and little work, on the calling thread.
-import { selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
-import type { SortJob, SortKind } from 'kernels-wasm';
+// sorting kernel, which the pool shares out by blocks of lines, and one long
+// line sorts as a launch a pass, shared out by blocks of the line; a short
+// line, and little work, on the calling thread.
+import { longSortJobs, onlyLaunch, selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
+import type { RoutineSequence, SortKind } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
 import type { FamilyNode, SelectAttrs } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -83,26 +84,41 @@ const POOLED_WORK = 1 << 15;
 const POOLED_POSITIONS = 16;
 
 /**
- * sort, argsort or select of x's lines as a launch of kernels-wasm's
- * sorting kernel (sortJob, selectJob), which a pool shares out by blocks of
- * lines, for up to `threads` threads; its `finish` puts the result in place
- * and frees the launch. Undefined where sortStep serves (one line, long
- * lines, little work, many positions).
+ * One line at least this long is sorted by launches over its blocks, a pass
+ * each (longSortJobs), where more than one thread may run them: on one
+ * thread they take about 1.2x sortLines' time (each pass after the first
+ * counts its digits again), so not below the pool's default inline
+ * threshold.
  */
-function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threads: number): { readonly job: SortJob; finish(): HeapValue } | undefined {
+const LONG_LINE = 1 << 19;
+
+/**
+ * sort, argsort or select of x's lines as launches of kernels-wasm's
+ * sorting kernel for up to `threads` threads: many lines as one launch
+ * (sortJob, selectJob) that a pool shares out by blocks of lines; one long
+ * line sorted a pass a launch (longSortJobs), each shared out by blocks of
+ * the line. `finish` puts the result in place and frees the launches.
+ * Undefined where sortStep serves (a line on one thread, long lines, little
+ * work, many positions).
+ */
+function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threads: number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
-  if (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS)) return undefined;
+  const long = !positions && lines === 1 && line >= LONG_LINE && threads > 1;
+  if (!long && (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS))) return undefined;
   const s = sortLinesOf(n, x, h, positions ? positions.length : line);
   const kind = SORT_KINDS[x.dtype];
-  const job = positions
-    ? selectJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, positions, threads)
-    : sortJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, n.op === 'sort' ? 'values' : 'positions', threads);
+  const output = n.op === 'sort' ? 'values' : 'positions';
+  const launches = long
+    ? longSortJobs(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, output, threads)
+    : onlyLaunch(positions
+      ? selectJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, positions, threads)
+      : sortJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, output, threads));
   return {
-    job,
+    launches,
     finish() {
-      job.release();
+      launches.release();
       return s.finish();
     },
   };

@@ -22,6 +22,7 @@ import type { SortKind } from './radix-keys.js';
 import { DIGIT_BITS, TABLE, inChunks, passesOf } from './radix-layout.js';
 import type { DigitBits } from './radix-layout.js';
 import { emitSortKernel, insertionKey, radixKey } from './sort-kernel.js';
+import { emitBlockOffsets, emitCountPass } from './long-sort-kernel.js';
 import type { SortFunctions } from './sort-kernel.js';
 
 /**
@@ -214,7 +215,10 @@ function emitInsertion(m: ModuleBuilder, width: 32 | 64, withIndex: boolean): nu
 /** The sorting module's bytes, importing `env.memory` (shared or not, as the heap's memory is). */
 function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
   const m = new ModuleBuilder().importMemory({ module: 'env', name: 'memory', initial: 1, maximum: WASM32_MAX_PAGES, shared });
-  const fns: SortFunctions = { keys: new Map(), values: new Map(), fix: new Map(), radix: new Map(), insertion: new Map(), select: new Map() };
+  const fns: SortFunctions = {
+    keys: new Map(), values: new Map(), fix: new Map(), radix: new Map(), insertion: new Map(), select: new Map(),
+    count: new Map(), countPass: new Map(), scatter: new Map(),
+  };
   for (const k of KINDS) {
     fns.keys.set(k.name, emitKeys(m, k));
     fns.values.set(k.name, emitValues(m, k));
@@ -223,15 +227,20 @@ function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
   for (const width of [32, 64] as const) {
     for (const bits of DIGIT_BITS) {
       const count = emitCount(m, width, bits);
+      fns.count.set(radixKey(width, bits, false), count);
       for (const withIndex of [false, true]) {
-        fns.radix.set(radixKey(width, bits, withIndex), emitRadix(m, width, bits, withIndex, count, emitScatter(m, width, bits, withIndex)));
+        const scatter = emitScatter(m, width, bits, withIndex);
+        fns.scatter.set(radixKey(width, bits, withIndex), scatter);
+        fns.radix.set(radixKey(width, bits, withIndex), emitRadix(m, width, bits, withIndex, count, scatter));
       }
     }
     const insertion = emitInsertion(m, width, false);
     fns.insertion.set(insertionKey(width, false), insertion);
     fns.select.set(width, emitSelect(m, width, insertion));
     fns.insertion.set(insertionKey(width, true), emitInsertion(m, width, true));
+    fns.countPass.set(width, emitCountPass(m, width));
   }
+  emitBlockOffsets(m);
   emitSortKernel(m, fns);
   return m.toBytes();
 }

@@ -93,6 +93,30 @@ interface RoutineJob {
   release(): void;
 }
 
+/**
+ * A routine made of launches with the host's work between them (one long
+ * line's sort: a launch a pass), or of one launch.
+ */
+interface RoutineSequence {
+  /** The next launch, made once the one before has run (the host's work between them done here); undefined once the routine is done. */
+  next(): RoutineJob | undefined;
+  /** Gives back everything the routine holds, its launches' blocks included (after its last launch, or on the way when a run fails). */
+  release(): void;
+}
+
+/** The sequence of one launch. */
+function onlyLaunch(job: RoutineJob): RoutineSequence {
+  let given = false;
+  return {
+    next: () => {
+      if (given) return undefined;
+      given = true;
+      return job;
+    },
+    release: () => { job.release(); },
+  };
+}
+
 /** What routineJob writes: the module, its blocks, the scratch a thread needs, and the routine's own words. */
 interface RoutineLaunchWords {
   readonly name: string;
@@ -149,5 +173,5 @@ function routineJob(heap: HeapLike, w: RoutineLaunchWords): RoutineJob {
   }
 }
 
-export { ROUTINE_ARGS, ROUTINE_WORDS, emitClaim, emitSpan, routineJob, routineWord };
-export type { RoutineJob };
+export { ROUTINE_ARGS, ROUTINE_WORDS, emitClaim, emitSpan, onlyLaunch, routineJob, routineWord };
+export type { RoutineJob, RoutineLaunchWords, RoutineSequence };

@@ -10,6 +10,7 @@ import { INSERTION, WIDE_DIGITS, countsBytes, inChunks } from './radix-layout.js
 import { emitClaim, emitSpan, routineWord } from './routine-kernel.js';
 import { KINDS, addressOf, keyBits } from './radix-keys.js';
 import { ZERO, forUp } from './emit-loops.js';
+import { LONG_DIGIT, emitLongBlock, emitLongBlocks } from './long-sort-kernel.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 
 /** The sorting module's functions the kernel calls, by kind or by key width and digit. */
@@ -21,6 +22,10 @@ interface SortFunctions {
   readonly insertion: Map<string, number>;
   /** select<width>, by key width. */
   readonly select: Map<32 | 64, number>;
+  /** count<width>_<bits> (radixKey without positions), count_pass<width> by key width, scatter<width>_<bits>[_idx] (radixKey). */
+  readonly count: Map<string, number>;
+  readonly countPass: Map<32 | 64, number>;
+  readonly scatter: Map<string, number>;
 }
 
 const radixKey = (width: 32 | 64, bits: number, withIndex: boolean): string => `${width}_${bits}${withIndex ? '_idx' : ''}`;
@@ -47,6 +52,8 @@ const SORT_WORDS_BYTES = 40;
 
 /** Ops past the sorts' (2 a kind): selections, one a kind. */
 const SELECT_OPS = 2 * KINDS.length;
+/** Ops past the selections': one long line's steps (long-sort-kernel.ts), 2 a kind as the sorts'. */
+const LONG_OPS = SELECT_OPS + KINDS.length;
 
 const align16 = (bytes: number): number => Math.ceil(bytes / 16) * 16;
 
@@ -69,6 +76,8 @@ function lineScratch(kind: KeyKind, n: number, positions: boolean): { readonly t
 const sortOp = (name: SortKind, positions: boolean): number => 2 * KINDS.findIndex((k) => k.name === name) + (positions ? 1 : 0);
 /** The op word of a selection of a kind. */
 const selectOp = (name: SortKind): number => SELECT_OPS + KINDS.findIndex((k) => k.name === name);
+/** The op word of a long line's steps of a kind and output. */
+const longOp = (name: SortKind, positions: boolean): number => LONG_OPS + sortOp(name, positions);
 
 /** Bytes of a selection's scratch: a sort's (its fallback), then the line sorted. */
 const selectScratch = (kind: KeyKind, n: number): number => lineScratch(kind, n, false).bytes + align16(n * kind.bytes);
@@ -306,7 +315,9 @@ function keepBits(f: FunctionBuilder, kind: KeyKind, l: { from: Local; to: Local
 
 /**
  * kernel(args, b0, b1, scratch): the lines of blocks [b0, b1), each block
- * `linesPerBlock` lines (the last fewer), sorted or selected in `scratch`; and
+ * `linesPerBlock` lines (the last fewer), sorted or selected in `scratch`, or
+ * for a long line's ops, a step of its sort on blocks [b0, b1) of the line
+ * (long-sort-kernel.ts); and
  * claim(args, blocks) -> ran, which takes a part of the scratch area, then
  * blocks one at a time with an atomic add on the launch's claim word until
  * none are left.
@@ -314,12 +325,28 @@ function keepBits(f: FunctionBuilder, kind: KeyKind, l: { from: Local; to: Local
 function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   const lineFns = KINDS.flatMap((k) => [emitLine(m, fns, k, false), emitLine(m, fns, k, true)]);
   const selectFns = KINDS.map((k, i) => emitSelectLine(m, fns, k, lineFns[2 * i]!));
+  const longFns = KINDS.flatMap((k) => [false, true].map((positions) => {
+    const width = keyBits(k);
+    const found = (fn: number | undefined): number => {
+      if (fn === undefined) throw new Error(`internal: the sorting module lacks a long sort's function for ${k.name}`);
+      return fn;
+    };
+    return emitLongBlock(m, k, positions, {
+      keys: found(fns.keys.get(k.name)), values: found(fns.values.get(k.name)),
+      countAll: found(fns.count.get(radixKey(width, LONG_DIGIT, false))), countPass: found(fns.countPass.get(width)),
+      scatter: found(fns.scatter.get(radixKey(width, LONG_DIGIT, positions))),
+    });
+  }));
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
   const [args, b0, b1, scratch] = [f.param(0), f.param(1), f.param(2), f.param(3)];
   const [op, l, end, from, to, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const word = routineWord(f, args);
   word(SORT_ARGS.op);
-  f.op('local.set', op);
+  f.op('local.tee', op).op('i32.const', LONG_OPS).op('i32.ge_u');
+  f.if();
+  emitLongBlocks(f, args, b0, b1, op, LONG_OPS, longFns);
+  f.op('return');
+  f.end();
   word(SORT_ARGS.n);
   f.op('local.set', n);
   emitSpan(f, () => { f.op('local.get', b0); }, () => { f.op('local.get', b1); }, () => { word(SORT_ARGS.linesPerBlock); }, () => { word(SORT_ARGS.lines); }, l, end);
@@ -353,5 +380,5 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   emitClaim(m, kernel);
 }
 
-export { SORT_ARGS, SORT_WORDS_BYTES, emitSortKernel, insertionKey, lineScratch, radixKey, selectOp, selectPositions, selectScratch, sortOp };
+export { SORT_ARGS, SORT_WORDS_BYTES, emitSortKernel, insertionKey, lineScratch, longOp, radixKey, selectOp, selectPositions, selectScratch, sortOp };
 export type { SortFunctions };
