@@ -321,19 +321,36 @@ function emitTotals(g: Group, chained: Local): void {
   f.end();
 }
 
+/** Spins of a thread waiting for the group before its own, before it sleeps on the ready word. */
+const SPINS = 1024;
+/** The longest sleep on a ready word (ns) before the thread looks at the launch's claims again. */
+const SLEEP_NS = 1_000_000n;
+
 /**
  * Waits until the ready word of block `begin` is set: the running value
  * before the group is published. Gives up (returns from the kernel) once the
- * launch's claims are stopped: a failed launch publishes nothing more.
+ * launch's claims are stopped: a failed launch publishes nothing more. After
+ * a short spin it sleeps on the word (the publisher notifies): where threads
+ * outnumber free cores, the thread that holds the group before may be the
+ * one a spinning waiter keeps off its core, and a spin then lasts the
+ * scheduler's time slice. Only a worker ever waits (a launch on the calling
+ * thread alone runs its groups in order), so the sleep never blocks a
+ * browser's main thread.
  */
 function awaitGroupBefore(g: Group, ready: Local): void {
   const f = g.ctx.f;
+  const spins = f.local('i32');
   const readyAt = (): void => { f.op('local.get', ready).op('local.get', g.begin).op('i32.const', 4).op('i32.mul').op('i32.add'); };
+  f.op('i32.const', 0).op('local.set', spins);
   f.block().loop();
   readyAt();
   f.mem('i32.atomic.load').op('br_if', 1);
   f.op('local.get', g.ctx.args).mem('i32.atomic.load', { offset: ARGS.claim }).op('i32.const', CLAIMS_STOPPED).op('i32.ge_u').if();
   f.op('return');
+  f.end();
+  f.op('local.get', spins).op('i32.const', 1).op('i32.add').op('local.tee', spins).op('i32.const', SPINS).op('i32.gt_u').if();
+  readyAt();
+  f.op('i32.const', 0).op('i64.const', SLEEP_NS).mem('memory.atomic.wait32').op('drop');
   f.end();
   f.op('br', 0).end().end();
 }
@@ -372,6 +389,9 @@ function publishStarts(g: Group, ready: Local): void {
   });
   f.op('local.get', ready).op('local.get', g.end).op('i32.const', 4).op('i32.mul').op('i32.add').op('i32.const', 1)
     .mem('i32.atomic.store');
+  // The group after may be asleep on that word (awaitGroupBefore).
+  f.op('local.get', ready).op('local.get', g.end).op('i32.const', 4).op('i32.mul').op('i32.add').op('i32.const', 1)
+    .mem('memory.atomic.notify').op('drop');
 }
 
 export { SCAN_CHAINS, chainsScans, eachBlockOnePiece, emitScanGroups, readyOffset };
