@@ -155,7 +155,10 @@ class WasmBackend implements Backend {
       this.#launches++;
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
-    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs, false, this.#host.settings().threads);
+    const { inlineThreshold, threads } = this.#host.settings();
+    // A routine launch goes to the pool where its elements reach the inline threshold (#routineAsync) and the heap is shared.
+    const threadsFor = (elements: number): number => (this.#heap.shared && elements >= inlineThreshold ? threads : 1);
+    const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs, false, threadsFor);
     const steps = this.#steps(plan, run);
     try {
       for (let next = steps.next(); ; next = steps.next(await this.#launchAsync(next.value, run.heap))) {

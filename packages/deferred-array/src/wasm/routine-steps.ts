@@ -42,14 +42,14 @@ interface RoutineStepLaunch {
 }
 
 /**
- * Step `n` as routine launches for up to `threads` threads: a sort or
+ * Step `n` as routine launches for up to `threadsFor(elements)` threads: a sort or
  * selection of many lines, or a sort of one long line (sortLaunch), an
  * integer count into few rows (scatterLaunch); undefined where the step runs
  * on this thread (routineFor).
  */
-function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threads: number): RoutineStepLaunch | undefined {
-  if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threads);
-  if (n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>)) return scatterLaunch(n as FamilyNode<'scatter'>, inputs(), h, threads);
+function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threadsFor: (elements: number) => number): RoutineStepLaunch | undefined {
+  if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threadsFor);
+  if (n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>)) return scatterLaunch(n as FamilyNode<'scatter'>, inputs(), h, threadsFor);
   return undefined;
 }
 

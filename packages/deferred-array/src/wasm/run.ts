@@ -73,8 +73,12 @@ type Launcher<R> = (k: KernelLaunch, heap: HeapLike) => R;
 
 class WasmRun {
   readonly flags: RunFlags = newFlags();
-  /** Threads a launch of this run may be shared out over (the pool's in execute(), 1 in executeSync()): what a routine's scratch is made for. */
-  readonly #threads: number;
+  /**
+   * Threads a routine launch over this many elements may be shared out over
+   * (the pool's in execute() where the launch will go to it, else 1): what a
+   * routine's scratch is made for, and whether a long line sorts by passes.
+   */
+  readonly #threadsFor: (elements: number) => number;
   /** Launches made (kernels and copies) and steps evaluated through the reference, for statistics. */
   launches = 0;
   hostSteps = 0;
@@ -108,12 +112,13 @@ class WasmRun {
   /**
    * `heap`: the runtime's; `compile`: the backend's kernel cache; `bound`: the
    * placeholders' values; `outs`: heap windows results go to directly; `dry`:
-   * a walk that builds kernels and runs nothing; `threads`: the threads its
-   * launches may run on at once.
+   * a walk that builds kernels and runs nothing; `threadsFor`: the threads a
+   * routine launch over so many elements may run on at once.
    */
-  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map(), dry = false, threads = 1) {
+  constructor(heap: WasmHeap, compile: Compile, plan: Plan, bound: Bindings = new Map(), outs: ReadonlyMap<Node, OutWindow> = new Map(), dry = false,
+    threadsFor: (elements: number) => number = () => 1) {
     this.#dry = dry;
-    this.#threads = threads;
+    this.#threadsFor = threadsFor;
     this.#space = heap;
     const kernelHeap = (this.#kernelHeap = heap.kernels);
     this.#sources = sourcesOf(heap);
@@ -388,7 +393,7 @@ class WasmRun {
    * value recorded after the last; or undefined.
    */
   #routineLaunches(n: Node, launchInline: Launcher<LaunchResult>): Iterable<PendingRoutine> | undefined {
-    const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline), this.#threads);
+    const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline), this.#threadsFor);
     if (!s) return undefined;
     this.#jobs.add(s.launches);
     const launches = function* (this: WasmRun): Generator<PendingRoutine> {

@@ -135,11 +135,11 @@ const POOLED_INDICES = 1 << 17;
  * addAt of integers into rows of one element with many indices (bincount's
  * counts) as a launch of kernels-wasm's count kernel (countJob), which a
  * pool shares out by blocks of indices, each thread counting into copies
- * of its own, for up to `threads` threads; its `finish` names the first bad
+ * of its own, for up to `threadsFor(indices)` threads; its `finish` names the first bad
  * index before anything is written, as scatterStep does, else puts the
  * target in place and adds the counts into it. Undefined where scatterStep serves.
  */
-function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap, threads: number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
+function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h: StepHeap, threadsFor: (elements: number) => number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   const [target, indices] = inputs;
   const rows = target!.shape[0]!;
   const inner = sizeOf(target!.shape.slice(1));
@@ -150,7 +150,7 @@ function scatterLaunch(n: FamilyNode<'scatter'>, inputs: readonly HeapValue[], h
   const o = operandsOf(n, inputs, h);
   let job: RoutineJob & { firstBad(): number; addInto(out: number): void };
   try {
-    job = countJob(h.heap, type, rows, inner, o.idx.ptr, count, o.vals.ptr, o.vstride, threads)!;
+    job = countJob(h.heap, type, rows, inner, o.idx.ptr, count, o.vals.ptr, o.vstride, threadsFor(count))!;
   } catch (e) {
     o.release();
     throw e;

@@ -139,12 +139,16 @@ describe('sort and argsort by the radix sort', () => {
       { shape: [n], dtype: 'int16', view: 'strided', axis: 0, op: 'sort', seed: 3 },
       { shape: [1, n], dtype: 'uint64', view: 'none', axis: 1, op: 'argsort', seed: 4 },
     ];
-    da.configure({ threads: 2 });
+    // The default threshold, whatever this process set: the line's launches go to the pool.
+    da.configure({ threads: 2, inlineThreshold: 1 << 19 });
     try {
       for (const c of cases) {
         const want = bits(onReference(() => sortOf(c)));
         expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
+        const from = da.stats().pooled;
         expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
+        // A launch for the keys, one a pass that moves them, one for the result: more than the one launch of many lines.
+        expect(da.stats().pooled - from).toBeGreaterThanOrEqual(3);
       }
       // Every digit of the keys varies: a launch for the keys, a scatter a pass (six), a count before each after
       // the first, one for the values; each on the pool.
@@ -153,6 +157,11 @@ describe('sort and argsort by the radix sort', () => {
       const got = await da.sort(da.wrap(u)).execute() as da.StdNdarray;
       expect(da.stats().pooled - before).toBe(13);
       expect(bits(got)).toEqual(bits(da.wrap(Float64Array.from(u).sort()).executeSync() as da.StdNdarray));
+      // Past the inline threshold the line sorts on the calling thread, in one step.
+      da.configure({ inlineThreshold: 1 << 21 });
+      const here = da.stats().pooled;
+      expect(bits(await da.sort(da.wrap(u)).execute() as da.StdNdarray)).toEqual(bits(got));
+      expect(da.stats().pooled).toBe(here);
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }

@@ -85,26 +85,27 @@ const POOLED_POSITIONS = 16;
 
 /**
  * One line at least this long is sorted by launches over its blocks, a pass
- * each (longSortJobs), where more than one thread may run them: on one
- * thread they take about 1.2x sortLines' time (each pass after the first
- * counts its digits again), so not below the pool's default inline
- * threshold.
+ * each (longSortJobs), where more than one thread will run them (threadsFor:
+ * the pool, past its inline threshold): on one thread they take about 1.2x
+ * sortLines' time (each pass after the first counts its digits again), and
+ * a shorter line repays a launch a pass less.
  */
 const LONG_LINE = 1 << 19;
 
 /**
  * sort, argsort or select of x's lines as launches of kernels-wasm's
- * sorting kernel for up to `threads` threads: many lines as one launch
+ * sorting kernel for up to `threadsFor(elements)` threads: many lines as one launch
  * (sortJob, selectJob) that a pool shares out by blocks of lines; one long
  * line sorted a pass a launch (longSortJobs), each shared out by blocks of
- * the line. `finish` puts the result in place and frees the launches.
+ * the line, where more than one thread will run them. `finish` puts the result in place and frees the launches.
  * Undefined where sortStep serves (a line on one thread, long lines, little
  * work, many positions).
  */
-function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threads: number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
+function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threadsFor: (elements: number) => number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
+  const threads = threadsFor(sizeOf(x.shape));
   const long = !positions && lines === 1 && line >= LONG_LINE && threads > 1;
   if (!long && (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS))) return undefined;
   const s = sortLinesOf(n, x, h, positions ? positions.length : line);

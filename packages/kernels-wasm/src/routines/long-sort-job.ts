@@ -73,20 +73,21 @@ function longSortJobs(heap: HeapLike, name: SortKind, src: number, dst: number, 
         for (const [word, value] of Object.entries(words)) at(LONG_ARGS[word as keyof typeof LONG_ARGS], value);
       },
     });
-    /** Pass p's places from every block's counts; false where one digit holds every key (the pass is skipped). */
-    const places = (p: number): boolean => r['block_offsets']!(tables + p * TABLE * 4, blocks, stride, n, totals) === 0;
+    const offsets = (p: number, make: boolean): number => r['block_offsets']!(tables + p * TABLE * 4, blocks, stride, n, totals, make ? 1 : 0);
+    /** Whether pass p moves keys: no digit holds every key. */
+    const moves = (p: number): boolean => offsets(p, false) === 0;
+    /** Pass p's places from every block's counts. */
+    const places = (p: number): void => { offsets(p, true); };
     // Each step's code runs once the launch before it has run.
     function* steps(): Generator<RoutineJob, void, void> {
       yield launch(LONG_STEPS.keys, { src, dst: keys[0], dstIdx: idx[0] });
       // The passes that move keys, from the counts of the line as it came, which give the first one's places too.
-      const moves = [...Array(passesOf(width, LONG_DIGIT)).keys()].filter(places);
+      const moving = [...Array(passesOf(width, LONG_DIGIT)).keys()].filter(moves);
       let from = 0;
-      for (const [i, pass] of moves.entries()) {
-        if (i > 0) {
-          // The keys have moved since those counts: this pass's counts of the blocks as they now lie.
-          yield launch(LONG_STEPS.count, { src: keys[from], pass });
-          places(pass);
-        }
+      for (const [i, pass] of moving.entries()) {
+        // After the first, the keys have moved since those counts: this pass's counts of the blocks as they now lie.
+        if (i > 0) yield launch(LONG_STEPS.count, { src: keys[from], pass });
+        places(pass);
         yield launch(LONG_STEPS.scatter, { src: keys[from], dst: keys[1 - from], srcIdx: idx[from], dstIdx: idx[1 - from], pass });
         from = 1 - from;
       }

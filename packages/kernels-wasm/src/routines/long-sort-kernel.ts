@@ -20,7 +20,7 @@ import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ZERO, forUp } from './emit-loops.js';
 import { addressOf, keyBits } from './radix-keys.js';
 import type { KeyKind } from './radix-keys.js';
-import { TABLE, passesOf } from './radix-layout.js';
+import { CHUNK, TABLE, passesOf } from './radix-layout.js';
 import { routineWord } from './routine-kernel.js';
 
 /** The digit a long sort's passes use: its lines are long enough to repay the 11-bit tables. */
@@ -86,18 +86,19 @@ function emitCountPass(m: ModuleBuilder, width: 32 | 64): number {
 }
 
 /**
- * block_offsets(table, blocks, stride, n, totals) -> i32: turns one pass's
- * digit counts of every block (block b's at table + b * stride) into the
- * place its first key of each digit goes, digits in order and blocks in
- * order within a digit; returns 1 where one digit holds all n keys (the pass
- * would move nothing: the places are not made), else 0. `totals`: TABLE i32s
- * of scratch. Called by the host between launches; it walks each block's
- * table in order (the digits' totals, then the places), since a walk down
- * the blocks, a digit at a time, would touch a page a count.
+ * block_offsets(table, blocks, stride, n, totals, make) -> i32: returns 1
+ * where one digit holds all n keys of one pass's digit counts of every block
+ * (block b's at table + b * stride): the pass would move nothing. Else, with
+ * `make`, turns the counts into the place each block's first key of each
+ * digit goes, digits in order and blocks in order within a digit, and
+ * returns 0. `totals`: TABLE i32s of scratch. Called by the host between
+ * launches; it walks each block's table in order (the digits' totals, then
+ * the places), since a walk down the blocks, a digit at a time, would touch
+ * a page a count.
  */
 function emitBlockOffsets(m: ModuleBuilder): void {
-  const [, f] = m.func('block_offsets', ['i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
-  const [table, blocks, stride, n, totals] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const [, f] = m.func('block_offsets', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], ['i32']);
+  const [table, blocks, stride, n, totals, make] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
   const [d, b, row, sum, c, end] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const cell = (base: Local): void => { f.op('local.get', base).op('local.get', d).op('i32.const', 2).op('i32.shl').op('i32.add'); };
   /** for each block b: row = its table; for each fourth digit d: body() (on digits d..d+3, as i32x4) */
@@ -131,6 +132,7 @@ function emitBlockOffsets(m: ModuleBuilder): void {
     f.op('local.get', sum).mem('i32.store');
     f.op('local.get', sum).op('local.get', c).op('i32.add').op('local.set', sum);
   });
+  f.op('local.get', make).op('i32.eqz').if().op('i32.const', 0).op('return').end();
   eachCount(() => {
     cell(row);
     f.mem('v128.load').op('local.set', four);
@@ -152,8 +154,23 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
   const width = keyBits(kind);
   const [index, f] = m.func(`long_block_${kind.name}${positions ? '_idx' : ''}`, ['i32', 'i32', 'i32', 'i32'], [], false);
   const [args, i0, i1, b] = [f.param(0), f.param(1), f.param(2), f.param(3)];
-  const [step, table, res, i] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [step, table, res, i, c0, c1] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const word = routineWord(f, args);
+  /**
+   * call() over [i0, i1) in spans of CHUNK (c0, c1 the span): V8 moves a
+   * function to its optimised code between calls, so a block's first call
+   * would otherwise run all of it in the baseline tier.
+   */
+  const spans = (call: () => void): void => {
+    f.op('local.get', i0).op('local.set', c0);
+    f.block().loop();
+    f.op('local.get', c0).op('local.get', i1).op('i32.ge_u').op('br_if', 1);
+    f.op('local.get', c0).op('i32.const', CHUNK).op('i32.add').op('local.tee', c1).op('local.get', i1)
+      .op('local.get', c1).op('local.get', i1).op('i32.lt_u').op('select').op('local.set', c1);
+    call();
+    f.op('local.get', c1).op('local.set', c0).op('br', 0);
+    f.end().end();
+  };
   const is = (s: number): void => { f.op('local.get', step).op('i32.const', s).op('i32.eq'); };
   const span = (base: () => void, bytes: number): void => {
     base();
@@ -175,12 +192,14 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
   word(LONG_ARGS.res);
   f.op('local.get', b).op('i32.const', 4).op('i32.shl').op('i32.add').op('local.tee', res);
   f.op('i32.const', 0).op('i32.const', 16).op('memory.fill');
-  word(LONG_ARGS.src);
-  word(LONG_ARGS.dst);
-  f.op('local.get', i0).op('local.get', i1).op('local.get', res).op('call', fns.keys);
   f.op('local.get', table).op('i32.const', 0).op('i32.const', tableBytes(width)).op('memory.fill');
-  word(LONG_ARGS.dst);
-  f.op('local.get', i0).op('local.get', i1).op('local.get', table).op('call', fns.countAll);
+  spans(() => {
+    word(LONG_ARGS.src);
+    word(LONG_ARGS.dst);
+    f.op('local.get', c0).op('local.get', c1).op('local.get', res).op('call', fns.keys);
+    word(LONG_ARGS.dst);
+    f.op('local.get', c0).op('local.get', c1).op('local.get', table).op('call', fns.countAll);
+  });
   if (positions) {
     forUp(f, i, i0, i1, () => {
       word(LONG_ARGS.dstIdx);
@@ -197,23 +216,27 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
   is(LONG_STEPS.count);
   f.if();
   f.op('local.get', table).op('i32.const', 0).op('i32.const', TABLE * 4).op('memory.fill');
-  word(LONG_ARGS.src);
-  f.op('local.get', i0).op('local.get', i1).op('local.get', table);
-  shift();
-  f.op('call', fns.countPass);
+  spans(() => {
+    word(LONG_ARGS.src);
+    f.op('local.get', c0).op('local.get', c1).op('local.get', table);
+    shift();
+    f.op('call', fns.countPass);
+  });
   f.end();
 
   is(LONG_STEPS.scatter);
   f.if();
-  word(LONG_ARGS.src);
-  word(LONG_ARGS.dst);
-  f.op('local.get', i0).op('local.get', i1).op('local.get', table);
-  shift();
-  if (positions) {
-    word(LONG_ARGS.srcIdx);
-    word(LONG_ARGS.dstIdx);
-  }
-  f.op('call', fns.scatter);
+  spans(() => {
+    word(LONG_ARGS.src);
+    word(LONG_ARGS.dst);
+    f.op('local.get', c0).op('local.get', c1).op('local.get', table);
+    shift();
+    if (positions) {
+      word(LONG_ARGS.srcIdx);
+      word(LONG_ARGS.dstIdx);
+    }
+    f.op('call', fns.scatter);
+  });
   f.end();
 
   is(LONG_STEPS.out);
@@ -224,9 +247,11 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
     count();
     f.op('i32.const', 2).op('i32.shl').op('memory.copy');
   } else {
-    word(LONG_ARGS.src);
-    word(LONG_ARGS.dst);
-    f.op('local.get', i0).op('local.get', i1).op('call', fns.values);
+    spans(() => {
+      word(LONG_ARGS.src);
+      word(LONG_ARGS.dst);
+      f.op('local.get', c0).op('local.get', c1).op('call', fns.values);
+    });
   }
   f.end();
   return index;
