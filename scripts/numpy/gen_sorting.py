@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generate NumPy reference vectors for sort, argsort, searchsorted, median,
-quantile and percentile.
+quantile and percentile (weighted too).
 
 Run from the repository root with NumPy 2.x:
 
@@ -188,6 +188,57 @@ with warnings.catch_warnings():
     x = np.array([1.0, 2.0, np.inf])
     case('quantile', x, np.quantile(x, np.array([1.0])), {}, q={'floats': [1.0], 'shape': [1]})
     case('quantile', x, np.asarray(np.quantile(x, 1)), {}, q={'number': 1})
+
+# Weighted quantiles (method 'inverted_cdf', the only one NumPy weighs). Weights are multiples of 1/8, so
+# their running sums are exact in any order: NumPy's argsort orders equal elements its own way.
+wrng = np.random.default_rng(20261128)
+
+
+def weights(shape, zeros=0.2):
+    w = wrng.integers(1, 17, shape).astype(np.float64) / 8
+    w[wrng.random(shape) < zeros] = 0.0
+    return w
+
+
+W = {'method': 'inverted_cdf'}
+wq = [0.0, 0.1, 0.25, 0.5, 0.5, 0.75, 0.99, 1.0]
+for dtype in ['float64', 'float32', 'int32', 'uint8', 'bool', 'int64']:
+    x = data(28, dtype).reshape(4, 7)
+    w = weights((4, 7))
+    w[:, 0] = 1.0  # no line of zeros
+    case('quantile', x, np.quantile(x, wq, axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'floats': wq, 'shape': [len(wq)]})
+    case('quantile', x, np.asarray(np.quantile(x, 0.3, weights=w, **W)), {'weights': arr(w), **W}, q={'number': 0.3})
+    w0 = weights((4,), 0)
+    case('quantile', x, np.quantile(x, wq, axis=0, weights=w0, **W), {'axis': 0, 'weights': arr(w0), **W}, q={'floats': wq, 'shape': [len(wq)]})
+    case('percentile', x, np.percentile(x, [0, 30, 100], axis=1, weights=w, keepdims=True, **W),
+         {'axis': 1, 'weights': arr(w), 'keepdims': True, **W}, q={'ints': [0, 30, 100], 'shape': [3]})
+x = data(2 * 3 * 5, 'float64').reshape(2, 3, 5)
+w = weights((3, 2), 0)
+case('quantile', x, np.quantile(x, wq, axis=(1, 0), weights=w, **W), {'axis': [1, 0], 'weights': arr(w), **W}, q={'floats': wq, 'shape': [len(wq)]})
+w = weights((2, 5), 0)
+case('quantile', x, np.quantile(x, wq, axis=(0, 2), weights=w, **W), {'axis': [0, 2], 'weights': arr(w), **W}, q={'floats': wq, 'shape': [len(wq)]})
+# Leading zero weights: q = 0 picks the first element with a weight; integer weights; a float32 q.
+x = np.arange(12.0).reshape(2, 6)
+w = np.array([[0, 0, 1, 2, 0, 1], [3, 0, 0, 0, 0, 1]], dtype=np.int64)
+case('quantile', x, np.quantile(x, [0.0, 0.2, 0.5, 0.75, 1.0], axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'floats': [0.0, 0.2, 0.5, 0.75, 1.0], 'shape': [5]})
+q32 = np.array([0.0, 0.1, 0.3, 2 / 3, 1.0], dtype=np.float32)
+xw = data(40, 'float64').reshape(5, 8)
+w = weights((5, 8))
+w[:, 3] = 0.375
+case('quantile', xw, np.quantile(xw, q32, axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'float32': [float(v) for v in q32], 'shape': [5]})
+# nan variants: NaN elements leave with their weights; a line of NaN alone gives NaN.
+xn = data(24, 'float64').reshape(4, 6)
+xn[0, [1, 4]] = np.nan
+xn[2, :] = np.nan
+w = weights((4, 6))
+w[:, 0] = 0.5
+w[:, 5] = 0.25
+with warnings.catch_warnings():
+    warnings.simplefilter('ignore')
+    case('nanquantile', xn, np.nanquantile(xn, wq, axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'floats': wq, 'shape': [len(wq)]})
+    case('nanpercentile', xn, np.nanpercentile(xn, [5, 50, 95], axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'floats': [5.0, 50.0, 95.0], 'shape': [3]})
+    # (NumPy 2.4 fails on nanquantile with weights of the axis's length alone: it indexes them per line.)
+    case('nanquantile', xn, np.asarray(np.nanquantile(xn, 0.4, axis=1, weights=w, **W)), {'axis': 1, 'weights': arr(w), **W}, q={'number': 0.4})
 
 json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
 print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)

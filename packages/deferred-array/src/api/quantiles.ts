@@ -27,6 +27,7 @@ import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 import { BLENDS, EXACT, METHODS, PICKS, PLOTTING, plottingOffset } from './quantile-methods.js';
 import type { QuantileMethod, Round } from './quantile-methods.js';
+import { weightedQuantiles } from './weighted-quantile.js';
 
 const { add, subtract, multiply, divide, isnan } = UFUNCS;
 
@@ -40,6 +41,12 @@ interface MedianOptions {
 interface QuantileOptions extends MedianOptions {
   /** How a quantile between two elements is found (NumPy's methods of those names; default 'linear'). */
   readonly method?: QuantileMethod;
+  /**
+   * A weight for each element (a's shape, or with axis given, a's lengths
+   * along it), with method 'inverted_cdf' only, as NumPy; read and checked
+   * when called (none negative, each line's total finite and above zero).
+   */
+  readonly weights?: Operand;
 }
 
 /** x with the reduced axes moved last and merged into one, and the result's shape without and with keepdims. */
@@ -185,9 +192,13 @@ function qsOf(fn: string, q: Operand, scale: number): Qs {
 }
 
 function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions | undefined, scale: number, skipNaN = false): DeferredArray {
-  const o = checkOptionKeys<QuantileOptions>(fn, options, ['axis', 'keepdims', 'method']);
+  const o = checkOptionKeys<QuantileOptions>(fn, options, ['axis', 'keepdims', 'method', 'weights']);
   const method = o.method ?? 'linear';
   if (!METHODS.includes(method)) throw new TypeError(`${fn}: method must be one of ${METHODS.join(', ')}; got ${String(method)}`);
+  const weighted = o.weights !== undefined && o.weights !== null;
+  if (weighted && method !== 'inverted_cdf') {
+    throw new TypeError(`${fn}: weights need method 'inverted_cdf', the only one NumPy weighs; got method '${method}'`);
+  }
   const a = asArray(x, fn);
   const qs = qsOf(fn, q, scale);
   // NumPy's check: 0 <= q <= 1 (NaN fails it).
@@ -206,7 +217,10 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   // Lines with nothing in them give NaN (NumPy: nanmean of an empty slice).
   const empty = (): DeferredArray => full(l.shape, NaN, { dtype: qs.weak ? a.dtype : promoteTypes(a.dtype, qs.dtype) });
   let each: DeferredArray[];
-  if (nan) {
+  if (weighted) {
+    each = nan && l.n === 0 ? qs.values.map(() => full(l.shape, NaN, { dtype: a.dtype }))
+      : weightedQuantiles(fn, a, o.weights!, o.axis, { linesOf: (v) => linesOf(fn, v, o).lines, n: l.n, shape: l.shape }, qs.values, qs.dtype, nan);
+  } else if (nan) {
     const sorted = l.n === 0 ? undefined : sortedOf(l);
     each = qs.values.map((v) => (sorted ? oneSkippingNaN(sorted, v, picks, qs, a.dtype) : empty()));
   } else {

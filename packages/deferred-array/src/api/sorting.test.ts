@@ -1,4 +1,4 @@
-// sort, argsort, searchsorted, median, quantile and percentile against NumPy 2
+// sort, argsort, searchsorted, median, quantile and percentile (weighted too) against NumPy 2
 // (test/vectors/sorting.json, made by scripts/numpy/gen_sorting.py), bit for
 // bit (-0 and NaN told apart from 0 and numbers), on both backends and with 1
 // and 2 workers; then the cases the vectors do not hold.
@@ -60,6 +60,7 @@ function qOf(q: Q): number | da.DeferredArray | number[] {
 function run(c: Case): da.DeferredArray {
   const x = input(c.x);
   const o = { ...c.options } as Record<string, unknown>;
+  if (o['weights']) o['weights'] = input(o['weights'] as Arr);
   switch (c.fn) {
     case 'sort': return da.sort(x, o);
     case 'argsort': return da.argsort(x, o);
@@ -156,6 +157,31 @@ describe('sorting: beyond the vectors', () => {
     expect(() => da.quantile(da.wrap(new Float64Array(0)), 0.5)).toThrow(/empty array/);
     expect(() => da.quantile(da.array([true, false]), 0.5)).toThrow(/bool array.*astype\('int32'\)/);
     expect(() => da.median(x, { axis: [0, 0] })).toThrow(/axis/);
+  });
+
+  test('weighted quantiles: errors as NumPy raises them, weights as lists, and the nan variants with weights along the axis', () => {
+    const x = da.wrap(Float64Array.of(3, 1, 2, 5, 4, 0)).reshape([2, 3]);
+    const W = { method: 'inverted_cdf' } as const;
+    expect(() => da.quantile(x, 0.5, { weights: [1, 1, 1, 1, 1, 1] })).toThrow(/weights need method 'inverted_cdf'.*got method 'linear'/);
+    expect(() => da.quantile(x, 0.5, { ...W, weights: [1, 2, 3] })).toThrow(/weights of shape \(3,\) differ from a's \(2, 3\); .*give axis/);
+    expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: [1, 2] })).toThrow(/weights of shape \(2,\) fit neither a's shape \(2, 3\) nor its lengths \(3,\) along axis 1/);
+    const w = (v: number[]): da.DeferredArray => da.wrap(Float64Array.from(v)).reshape([2, 3]);
+    expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, -1, 1, 1, 1, 1]) })).toThrow(/weights must be non-negative/);
+    expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, 1, 1, 0, 0, 0]) })).toThrow(/weights of line 1 are all zero/);
+    expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, NaN, 1, 1, 1, 1]) })).toThrow(/weights of line 0 include NaN/);
+    expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, Infinity, 1, 1, 1, 1]) })).toThrow(/include inf/);
+    expect(() => da.compile((y: da.DeferredArray) => da.quantile(y, 0.5, { ...W, weights: y }), [da.placeholder([4], 'float64')])).toThrow(/checks its weights' values when called/);
+    // Weights along axis 1 (the axis's length): each row weighs its columns alike. Row 0 sorted: 1 (w 2), 2 (w 3),
+    // 3 (w 1), its cdf 1/3, 5/6, 1; row 1: 0 (w 3), 4 (w 2), 5 (w 1), its cdf 1/2, 5/6, 1 (NumPy's answer).
+    const r = da.quantile(x, [0, 0.3, 0.34, 0.9, 1], { ...W, axis: 1, weights: [1, 2, 3] }).executeSync() as da.StdNdarray;
+    expect(Array.from(r.data as Float64Array)).toEqual([1, 0, 1, 0, 2, 0, 3, 5, 3, 5]);
+    // A NaN leaves with its weight (a NaN weight at a NaN element is no error); a row of NaN alone gives NaN.
+    const y = da.wrap(Float64Array.of(NaN, 1, 2, NaN, NaN, NaN)).reshape([2, 3]);
+    const n = da.nanquantile(y, 0.5, { ...W, axis: 1, weights: w([NaN, 1, 3, 1, 1, 1]) }).executeSync() as da.StdNdarray;
+    expect(Array.from(n.data as Float64Array)).toEqual([2, NaN]);
+    // The same weights for every line (NumPy 2.4's nanquantile fails on these).
+    const m = da.nanquantile(y, 0.2, { ...W, axis: 1, weights: [5, 1, 3] }).executeSync() as da.StdNdarray;
+    expect(Array.from(m.data as Float64Array)).toEqual([1, NaN]);
   });
 
   test('partition and argpartition: every kth where a sort puts it, smaller before, larger after (the sorted order here)', () => {
