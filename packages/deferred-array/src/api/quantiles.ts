@@ -218,8 +218,7 @@ function quantiles(fn: string, x: Operand, q: Operand, options: QuantileOptions 
   const empty = (): DeferredArray => full(l.shape, NaN, { dtype: qs.weak ? a.dtype : promoteTypes(a.dtype, qs.dtype) });
   let each: DeferredArray[];
   if (weighted) {
-    each = nan && l.n === 0 ? qs.values.map(() => full(l.shape, NaN, { dtype: a.dtype }))
-      : weightedQuantiles(fn, a, o.weights!, o.axis, { linesOf: (v) => linesOf(fn, v, o).lines, n: l.n, shape: l.shape }, qs.values, qs.dtype, nan);
+    each = weightedQuantiles(fn, a, o.weights!, o.axis, { linesOf: (v) => linesOf(fn, v, o).lines, n: l.n, shape: l.shape }, qs.values, qs.dtype, nan);
   } else if (nan) {
     const sorted = l.n === 0 ? undefined : sortedOf(l);
     each = qs.values.map((v) => (sorted ? oneSkippingNaN(sorted, v, picks, qs, a.dtype) : empty()));

@@ -171,6 +171,10 @@ describe('sorting: beyond the vectors', () => {
     expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, NaN, 1, 1, 1, 1]) })).toThrow(/weights of line 0 include NaN/);
     expect(() => da.quantile(x, 0.5, { ...W, axis: 1, weights: w([1, Infinity, 1, 1, 1, 1]) })).toThrow(/include inf/);
     expect(() => da.compile((y: da.DeferredArray) => da.quantile(y, 0.5, { ...W, weights: y }), [da.placeholder([4], 'float64')])).toThrow(/checks its weights' values when called/);
+    // Lines of no element are NaN in the nan variants, once the weights' shape is checked.
+    const none = da.wrap(new Float64Array(0)).reshape([3, 0]);
+    expect(() => da.nanquantile(none, 0.5, { ...W, axis: 1, weights: [1, 1] })).toThrow(/fit neither/);
+    expect(Array.from(da.nanquantile(none, 0.5, { ...W, axis: 1, weights: da.wrap(new Float64Array(0)) }).executeSync().data as Float64Array)).toEqual([NaN, NaN, NaN]);
     // Weights along axis 1 (the axis's length): each row weighs its columns alike. Row 0 sorted: 1 (w 2), 2 (w 3),
     // 3 (w 1), its cdf 1/3, 5/6, 1; row 1: 0 (w 3), 4 (w 2), 5 (w 1), its cdf 1/2, 5/6, 1 (NumPy's answer).
     const r = da.quantile(x, [0, 0.3, 0.34, 0.9, 1], { ...W, axis: 1, weights: [1, 2, 3] }).executeSync() as da.StdNdarray;

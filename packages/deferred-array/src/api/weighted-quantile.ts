@@ -15,6 +15,7 @@ import { readsMapped } from '../ir/mapped.js';
 import { formatShape, sameShape } from '../ir/shape.js';
 import { tracingNow } from '../ir/symbols.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
+import { full } from './creation.js';
 import { UFUNCS, where } from './functions.js';
 import { cumsum } from './scans.js';
 import { take, valuesNow } from './selection.js';
@@ -94,6 +95,8 @@ function checkWeights(fn: string, w: DeferredArray, lines: DeferredArray, weight
  */
 function weightedQuantiles(fn: string, a: DeferredArray, weights: Operand, axis: unknown, l: WeightedLines, qs: readonly number[], qType: 'float32' | 'float64', nan: boolean): DeferredArray[] {
   const w = weightsLike(fn, a, weights, axis);
+  // Lines with no element (the nan variants'; the others refuse them first) hold no number: NaN.
+  if (l.n === 0) return qs.map(() => full(l.shape, NaN, { dtype: a.dtype }));
   const lines = l.linesOf(a);
   const weightLines = l.linesOf(w);
   checkWeights(fn, w, lines, weightLines, nan);

@@ -80,7 +80,9 @@ async function launchOnPool(
     // A launch of one block has no place for a worker beside the calling thread. The kernel is
     // instantiated before the workers are woken: a failure there must not leave them every block.
     // Nor does the calling thread join a scan whose groups wait on each other: it would wait
-    // inside the kernel, where it could not see a worker die and stop the launch's claims.
+    // inside the kernel, where it could not see a worker die and stop the launch's claims, and
+    // the wait sleeps (memory.atomic.wait32, emit-scan-chains.ts's awaitGroupBefore), which traps
+    // on a browser's main thread.
     const host = join && p.blocks > 1 && !p.lookBack && (join.accept?.(p.blocks) ?? true) ? join.host : undefined;
     const fn = host && instantiate(compiled, heap.memory, host);
     const here = fn ? (): void => { runBlocks(fn, heap.memory, p.argsPtr, p.blocks, host); } : undefined;
