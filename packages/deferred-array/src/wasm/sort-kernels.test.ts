@@ -157,6 +157,13 @@ describe('sort and argsort by the radix sort', () => {
       const got = await da.sort(da.wrap(u)).execute() as da.StdNdarray;
       expect(da.stats().pooled - before).toBe(13);
       expect(bits(got)).toEqual(bits(da.wrap(Float64Array.from(u).sort()).executeSync() as da.StdNdarray));
+      // Fewer lines than threads: each line in turn a launch a pass, shared out by blocks of the line.
+      da.configure({ threads: 4 });
+      const rows: Case = { shape: [3, (1 << 19) + 5], dtype: 'float64', view: 'none', axis: 1, op: 'argsort', seed: 7 };
+      const fromRows = da.stats().pooled;
+      expect(bits(await sortOf(rows).execute() as da.StdNdarray)).toEqual(bits(sortOf(rows).executeSync() as da.StdNdarray));
+      expect(da.stats().pooled - fromRows).toBeGreaterThanOrEqual(9);
+      da.configure({ threads: 2 });
       // Past the inline threshold the line sorts on the calling thread, in one step.
       da.configure({ inlineThreshold: 1 << 21 });
       const here = da.stats().pooled;

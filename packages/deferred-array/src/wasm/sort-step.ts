@@ -95,9 +95,11 @@ const LONG_LINE = 1 << 19;
 /**
  * sort, argsort or select of x's lines as launches of kernels-wasm's
  * sorting kernel for up to `threadsFor(elements)` threads: many lines as one launch
- * (sortJob, selectJob) that a pool shares out by blocks of lines; one long
- * line sorted a pass a launch (longSortJobs), each shared out by blocks of
- * the line, where more than one thread will run them. `finish` puts the result in place and frees the launches.
+ * (sortJob, selectJob) that a pool shares out by blocks of lines; long
+ * lines fewer than the threads (or longer than a launch of lines takes)
+ * sorted a pass a launch (longSortJobs), each shared out by blocks of the
+ * line, where more than one thread will run them. `finish` puts the result
+ * in place and frees the launches.
  * Undefined where sortStep serves (a line on one thread, long lines, little
  * work, many positions).
  */
@@ -106,13 +108,14 @@ function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threadsFor
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
   const threads = threadsFor(sizeOf(x.shape));
-  const long = !positions && lines === 1 && line >= LONG_LINE && threads > 1;
+  // Lines a launch a pass where sharing out whole lines would leave threads idle, or cannot hold a line.
+  const long = !positions && line >= LONG_LINE && threads > 1 && (lines < threads || line > POOLED_LINE);
   if (!long && (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS))) return undefined;
   const s = sortLinesOf(n, x, h, positions ? positions.length : line);
   const kind = SORT_KINDS[x.dtype];
   const output = n.op === 'sort' ? 'values' : 'positions';
   const launches = long
-    ? longSortJobs(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, output, threads)
+    ? longSortJobs(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, output, threads)
     : onlyLaunch(positions
       ? selectJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, positions, threads)
       : sortJob(h.heap, kind, s.lined.ptr, s.sorted.ptr, line, lines, output, threads));

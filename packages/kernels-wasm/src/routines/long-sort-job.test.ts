@@ -1,6 +1,6 @@
-// One long line sorted by launches over its blocks against sortLines: the
+// Long lines sorted by launches over their blocks against sortLines: the
 // same bits for every kind, values and positions, with zeros of both signs
-// and NaNs, lines around a block's length, data whose passes are skipped
+// and NaNs, lines around a block's length, several lines in turn, data whose passes are skipped
 // (narrow ranges, one value), run on the calling thread and on pools of
 // two workers, also where the launches were made for fewer threads than
 // the pool has.
@@ -51,18 +51,18 @@ type Run = (job: RoutineJob) => Promise<void>;
 const here: Run = async (job) => { job.runHere(); };
 
 /** Sorts with longSortJobs and with sortLines, expects the same bits, and returns the launches made and the blocks of each. */
-async function check(kind: SortKind, n: number, output: SortOutput, run: Run, threads: number, how: Fill = 'random'): Promise<{ launches: number; blocks: number }> {
-  const src = heap.alloc(n * BYTES[kind]);
-  const outBytes = n * (output === 'positions' ? 4 : BYTES[kind]);
+async function check(kind: SortKind, n: number, output: SortOutput, run: Run, threads: number, how: Fill = 'random', lines = 1): Promise<{ launches: number; blocks: number }> {
+  const src = heap.alloc(n * lines * BYTES[kind]);
+  const outBytes = n * lines * (output === 'positions' ? 4 : BYTES[kind]);
   const want = heap.alloc(outBytes);
   const got = heap.alloc(outBytes);
   let launches = 0;
   let blocks = 0;
   try {
-    fill(kind, src, n, how);
-    const before = read(src, n * BYTES[kind]);
-    sortLines(heap, kind, src, want, n, 1, output);
-    const jobs = longSortJobs(heap, kind, src, got, n, output, threads);
+    fill(kind, src, n * lines, how);
+    const before = read(src, n * lines * BYTES[kind]);
+    sortLines(heap, kind, src, want, n, lines, output);
+    const jobs = longSortJobs(heap, kind, src, got, n, lines, output, threads);
     try {
       for (let job = jobs.next(); job; job = jobs.next()) {
         launches++;
@@ -74,7 +74,7 @@ async function check(kind: SortKind, n: number, output: SortOutput, run: Run, th
     }
     expect(read(got, outBytes).equals(read(want, outBytes))).toBe(true);
     // The line itself is left as it was.
-    expect(read(src, n * BYTES[kind]).equals(before)).toBe(true);
+    expect(read(src, n * lines * BYTES[kind]).equals(before)).toBe(true);
   } finally {
     for (const p of [src, want, got]) heap.free(p);
   }
@@ -97,6 +97,14 @@ describe('longSortJobs', () => {
     // Only the low byte varies: the first pass alone.
     expect((await check('i64', 150000, 'positions', here, 2, 'narrow')).launches).toBe(3);
     for (const kind of KIND_NAMES) await check(kind, 100000, 'values', here, 2, 'narrow');
+  });
+
+  test('several lines, one after another, each a launch a pass; no lines or no elements, no launch', async () => {
+    // A 32-bit key's three passes: keys, scatter, then count and scatter twice, out: 7 launches a line.
+    expect((await check('i32', 70000, 'positions', here, 2, 'random', 3)).launches).toBe(21);
+    await check('f64', 66000, 'values', here, 2, 'random', 2);
+    expect((await check('f32', 0, 'values', here, 2, 'random', 3)).launches).toBe(0);
+    expect((await check('f32', 5000, 'values', here, 2, 'random', 0)).launches).toBe(0);
   });
 
   test('a line of many blocks: blocks grow with the line, never past 256 a line', async () => {

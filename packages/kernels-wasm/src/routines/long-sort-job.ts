@@ -29,17 +29,17 @@ function blockOf(n: number): number {
 }
 
 /**
- * Sorts one line of `n` elements of `kind` at `src` into `dst` as
- * sortLines(heap, name, src, dst, n, 1, output) does (the same bits), as a
- * sequence of launches of the sorting kernel, each shared out by blocks of
- * the line over up to `threads` threads: the keys and every pass's counts;
- * then for each pass that moves keys, its counts (after the first) and its
- * scatter; then the values or positions. Scratch (the keys twice, the
- * positions twice, the tables) is taken from the heap until release. Zeros
- * and NaNs get their own bits back after the last launch, on the calling
- * thread, as sortLines does.
+ * Sorts `lines` lines of `n` elements of `kind` at `src` into `dst` as
+ * sortLines(heap, name, src, dst, n, lines, output) does (the same bits),
+ * one line after another, each as a sequence of launches of the sorting
+ * kernel shared out by blocks of the line over up to `threads` threads: the
+ * keys and every pass's counts; then for each pass that moves keys, its
+ * counts (after the first) and its scatter; then the values or positions.
+ * Scratch (a line's keys twice, its positions twice, the tables) is taken
+ * from the heap until release. Zeros and NaNs get their own bits back after
+ * a line's last launch, on the calling thread, as sortLines does.
  */
-function longSortJobs(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, output: SortOutput, threads: number): RoutineSequence {
+function longSortJobs(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, output: SortOutput, threads: number): RoutineSequence {
   const kind = KINDS.find((k) => k.name === name)!;
   const width = keyBits(kind);
   const positions = output === 'positions';
@@ -80,6 +80,10 @@ function longSortJobs(heap: HeapLike, name: SortKind, src: number, dst: number, 
     const places = (p: number): void => { offsets(p, true); };
     // Each step's code runs once the launch before it has run.
     function* steps(): Generator<RoutineJob, void, void> {
+      if (n === 0) return;
+      for (let l = 0; l < lines; l++) yield* line(src + l * n * kind.bytes, dst + l * n * (positions ? 4 : kind.bytes));
+    }
+    function* line(src: number, dst: number): Generator<RoutineJob, void, void> {
       yield launch(LONG_STEPS.keys, { src, dst: keys[0], dstIdx: idx[0] });
       // The passes that move keys, from the counts of the line as it came, which give the first one's places too.
       const moving = [...Array(passesOf(width, LONG_DIGIT)).keys()].filter(moves);
