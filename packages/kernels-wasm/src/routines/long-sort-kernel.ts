@@ -20,7 +20,7 @@ import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ZERO, forUp } from './emit-loops.js';
 import { addressOf, keyBits } from './radix-keys.js';
 import type { KeyKind } from './radix-keys.js';
-import { CHUNK, TABLE, passesOf } from './radix-layout.js';
+import { TABLE, inChunks, passesOf } from './radix-layout.js';
 import { routineWord } from './routine-kernel.js';
 
 /** The digit a long sort's passes use: its lines are long enough to repay the 11-bit tables. */
@@ -161,16 +161,7 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
    * function to its optimised code between calls, so a block's first call
    * would otherwise run all of it in the baseline tier.
    */
-  const spans = (call: () => void): void => {
-    f.op('local.get', i0).op('local.set', c0);
-    f.block().loop();
-    f.op('local.get', c0).op('local.get', i1).op('i32.ge_u').op('br_if', 1);
-    f.op('local.get', c0).op('i32.const', CHUNK).op('i32.add').op('local.tee', c1).op('local.get', i1)
-      .op('local.get', c1).op('local.get', i1).op('i32.lt_u').op('select').op('local.set', c1);
-    call();
-    f.op('local.get', c1).op('local.set', c0).op('br', 0);
-    f.end().end();
-  };
+  const spans = (call: () => void): void => { inChunks(f, i1, c0, c1, call, i0); };
   const is = (s: number): void => { f.op('local.get', step).op('i32.const', s).op('i32.eq'); };
   const span = (base: () => void, bytes: number): void => {
     base();

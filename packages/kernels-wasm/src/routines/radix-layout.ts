@@ -22,9 +22,14 @@ const countsBytes = (width: 32 | 64): number => Math.max(...DIGIT_BITS.map((b) =
  */
 const CHUNK = 1 << 15;
 
-/** Emits `for (i0 = 0; i0 < n; i0 += CHUNK) call(i0, min(i0 + CHUNK, n))`; `call` pushes the rest and calls. */
-function inChunks(f: FunctionBuilder, n: Local, i0: Local, i1: Local, call: () => void): void {
-  f.op('i32.const', 0).op('local.set', i0);
+/**
+ * Emits `for (i0 = from; i0 < n; i0 += CHUNK) call(i0, min(i0 + CHUNK, n))`
+ * (`from` 0, or a local); `call` pushes the rest and calls.
+ */
+function inChunks(f: FunctionBuilder, n: Local, i0: Local, i1: Local, call: () => void, from?: Local): void {
+  if (from === undefined) f.op('i32.const', 0);
+  else f.op('local.get', from);
+  f.op('local.set', i0);
   f.block().loop();
   f.op('local.get', i0).op('local.get', n).op('i32.ge_u').op('br_if', 1);
   f.op('local.get', i0).op('i32.const', CHUNK).op('i32.add').op('local.tee', i1).op('local.get', n)
