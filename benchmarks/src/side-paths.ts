@@ -28,7 +28,7 @@ interface SidePaths {
   readonly rows: readonly PathRow[];
 }
 
-type Result = Float64Array | Int32Array | Uint32Array | Int16Array | Uint8Array;
+type Result = Float64Array | Int32Array | Uint32Array | Int16Array | Uint8Array | BigInt64Array;
 
 /**
  * Times ours (execute(), into an out, as a view, executeSync()) against a JS
@@ -61,6 +61,8 @@ async function pathRow<R extends Result = Float64Array>(name: string, bar: numbe
 
 /** Equal, or within 1e-9 of the largest magnitude (scans cut into pieces round apart from one long loop). */
 function sameWithin(a: Result, b: Result): boolean {
+  // int64: exact, element for element.
+  if (a instanceof BigInt64Array || b instanceof BigInt64Array) return a.length === b.length && a.every((v, i) => v === b[i]);
   let scale = 0;
   for (const v of b) scale = Math.max(scale, Math.abs(v));
   return a.every((v, i) => Object.is(v, b[i]) || Math.abs(v - b[i]!) <= 1e-9 * scale);
@@ -150,7 +152,7 @@ function intMatmulRow(n: number, rounds: number): Promise<PathRow> {
 }
 
 /** Integers of `T` over n elements, uniform over the type's range. */
-function randomInts<T extends Result>(Ctor: new (n: number) => T, n: number, seed: number, lo: number, hi: number): T {
+function randomInts<T extends Exclude<Result, BigInt64Array>>(Ctor: new (n: number) => T, n: number, seed: number, lo: number, hi: number): T {
   const out = new Ctor(n);
   out.set(Array.from(randomData(n, seed, lo, hi), Math.floor));
   return out;
@@ -196,6 +198,16 @@ function toUint8Row(n: number, rounds: number): Promise<PathRow> {
   }, n, rounds, Uint8Array);
 }
 
+/** int64 x * 3 + 1 (wrapping at 2^64): NumPy's default integer, against the loop a user writes over a BigInt64Array. */
+function int64Row(n: number, rounds: number): Promise<PathRow> {
+  const x = BigInt64Array.from(randomInts(Int32Array, n, 71, -(2 ** 31), 2 ** 31), (v) => BigInt(v) * 4294967311n);
+  const dx = da.wrap(x);
+  return pathRow<BigInt64Array>(`int64 x * 3 + 1, 2^${Math.log2(n)}`, 1, () => dx.mul(3).add(1), (out) => {
+    for (let i = 0; i < n; i++) out[i] = BigInt.asIntN(64, x[i]! * 3n + 1n);
+    return out;
+  }, n, rounds, BigInt64Array);
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
@@ -203,7 +215,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
       await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
       await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
-      await toUint8Row(1 << 23, rounds),
+      await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds),
     ],
   };
 }
