@@ -42,7 +42,11 @@ interface RoutineLaunch {
   readonly label: string;
 }
 
-/** A routine's launch, and what to do once it has run. */
+/**
+ * A routine's launch, and what to do once it has run: nothing, for the
+ * launches of a routine step (#routineLaunches records the step's value once
+ * its last launch has run, and a dry walk makes none).
+ */
 interface PendingRoutine extends RoutineLaunch {
   finish(r: LaunchResult): void;
   skip(): void;

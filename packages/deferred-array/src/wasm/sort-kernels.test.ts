@@ -164,7 +164,7 @@ describe('sort and argsort by the radix sort', () => {
       expect(bits(await sortOf(rows).execute() as da.StdNdarray)).toEqual(bits(sortOf(rows).executeSync() as da.StdNdarray));
       expect(da.stats().pooled - fromRows).toBeGreaterThanOrEqual(9);
       da.configure({ threads: 2 });
-      // Past the inline threshold the line sorts on the calling thread, in one step.
+      // Below the inline threshold the line sorts on the calling thread, in one step.
       da.configure({ inlineThreshold: 1 << 21 });
       const here = da.stats().pooled;
       expect(bits(await da.sort(da.wrap(u)).execute() as da.StdNdarray)).toEqual(bits(got));

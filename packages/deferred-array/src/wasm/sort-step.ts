@@ -100,16 +100,20 @@ const LONG_LINE = 1 << 19;
  * sorted a pass a launch (longSortJobs), each shared out by blocks of the
  * line, where more than one thread will run them. `finish` puts the result
  * in place and frees the launches.
- * Undefined where sortStep serves (a line on one thread, long lines, little
- * work, many positions).
+ * Undefined where sortStep serves (lines past 2^20 that one thread would
+ * sort, or selections in them; one line a launch of lines cannot share;
+ * little work; many positions). A pool that cannot start runs the launches
+ * on the calling thread as they were made.
  */
 function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threadsFor: (elements: number) => number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);
-  const threads = threadsFor(sizeOf(x.shape));
+  // A long line's launches each cover one line; a launch of lines covers them all.
+  const lineThreads = threadsFor(line);
   // Lines a launch a pass where sharing out whole lines would leave threads idle, or cannot hold a line.
-  const long = !positions && line >= LONG_LINE && threads > 1 && (lines < threads || line > POOLED_LINE);
+  const long = !positions && line >= LONG_LINE && lineThreads > 1 && (lines < lineThreads || line > POOLED_LINE);
+  const threads = long ? lineThreads : threadsFor(sizeOf(x.shape));
   if (!long && (lines < 2 || line > POOLED_LINE || line * lines < POOLED_WORK || (positions && positions.length > POOLED_POSITIONS))) return undefined;
   const s = sortLinesOf(n, x, h, positions ? positions.length : line);
   const kind = SORT_KINDS[x.dtype];

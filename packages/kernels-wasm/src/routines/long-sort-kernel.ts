@@ -273,4 +273,3 @@ function emitLongBlocks(f: FunctionBuilder, args: Local, b0: Local, b1: Local, o
 }
 
 export { LONG_ARGS, LONG_DIGIT, LONG_STEPS, LONG_WORDS_BYTES, emitBlockOffsets, emitCountPass, emitLongBlock, emitLongBlocks, tableBytes };
-export type { LongFunctions };

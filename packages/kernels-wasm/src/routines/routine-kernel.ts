@@ -3,7 +3,9 @@
 // header (ARGS.shape on) start with a scratch area of `slots` parts, the
 // claim loop that takes a part by an atomic add on the slot counter and
 // then blocks until none are left (as a generated kernel's, lower/compile.ts),
-// and the job that writes the block for the calling thread or a pool.
+// the job that writes the block for the calling thread or a pool, and the
+// sequence a routine of several launches hands them out by (one long line's
+// sort: a launch a pass, with the host's work between).
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ARGS } from '../lower/args-layout.js';
@@ -174,4 +176,4 @@ function routineJob(heap: HeapLike, w: RoutineLaunchWords): RoutineJob {
 }
 
 export { ROUTINE_ARGS, ROUTINE_WORDS, emitClaim, emitSpan, onlyLaunch, routineJob, routineWord };
-export type { RoutineJob, RoutineLaunchWords, RoutineSequence };
+export type { RoutineJob, RoutineSequence };

@@ -1,9 +1,10 @@
 // The sorting module's entry for the pool: kernel(args, b0, b1, scratch)
-// sorts (or selects in) the lines of blocks [b0, b1), and claim
+// sorts (or selects in) the lines of blocks [b0, b1), or runs one step of a
+// long line's sort on blocks of that line (long-sort-kernel.ts), and claim
 // (routine-kernel.ts) takes blocks until none are left, so that a worker
-// runs the radix sort on its share of a launch's lines. Each line is sorted
-// as sortLines sorts it (radix-sort.ts: the same calls in the same order),
-// in a part of the launch's scratch that its thread takes.
+// runs the radix sort on its share of a launch. Each line of a launch of
+// lines is sorted as sortLines sorts it (radix-sort.ts: the same calls in
+// the same order), in a part of the launch's scratch that its thread takes.
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { INSERTION, WIDE_DIGITS, countsBytes, inChunks } from './radix-layout.js';
@@ -33,7 +34,7 @@ const insertionKey = (width: 32 | 64, withIndex: boolean): string => `${width}${
 
 /** The sorting launch's own words (byte offsets from ROUTINE_WORDS after the header). */
 const SORT_ARGS = {
-  /** Which line function: 2 x the kind's index in KINDS, plus 1 for positions; selections past SELECT_OPS. */
+  /** Which line function: 2 x the kind's index in KINDS, plus 1 for positions; selections past SELECT_OPS; a long line's steps past LONG_OPS. */
   op: 0,
   src: 4,
   dst: 8,
