@@ -9,7 +9,7 @@
 // those (the wasm backend finds them by quickselect, as NumPy's partition
 // does); the nan variants, whose positions depend on each line's count of
 // numbers, sort the lines.
-import { scalar, source } from '../ir/build-elementwise.js';
+import { scalar } from '../ir/build-elementwise.js';
 import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
@@ -28,6 +28,7 @@ import type { Operand } from './ufunc.js';
 import { BLENDS, EXACT, METHODS, PICKS, PLOTTING, plottingOffset } from './quantile-methods.js';
 import type { QuantileMethod, Round } from './quantile-methods.js';
 import { weightedQuantiles } from './weighted-quantile.js';
+import { takeAlongLines } from './along-lines.js';
 
 const { add, subtract, multiply, divide, isnan } = UFUNCS;
 
@@ -303,9 +304,7 @@ function oneSkippingNaN(l: SortedLines, q: number, method: QuantileMethod | 'tak
 
 /** Each line's element at its own position (NumPy's take_along_axis on the sorted lines' last axis). */
 function alongLines(l: SortedLines, positions: DeferredArray): DeferredArray {
-  const lines = l.shape.reduce((p, d) => p * d, 1);
-  const starts = shaping.reshape(wrapNode(source(Int32Array.from({ length: lines }, (_, i) => i * l.n), [lines], 'int32')), l.shape);
-  return take(shaping.reshape(l.sorted, [-1]), add(shaping.astype(positions, 'int32'), starts));
+  return takeAlongLines(l.sorted, l.shape, l.n, positions);
 }
 
 /**

@@ -22,6 +22,7 @@ import { take, valuesNow } from './selection.js';
 import * as shaping from './shaping.js';
 import { argsort } from './sorting.js';
 import { anyNode } from './ufunc.js';
+import { takeAlongLines } from './along-lines.js';
 import type { Operand } from './ufunc.js';
 
 const { add, divide, isnan, less, equal, logicalOr, minimum, maximum } = UFUNCS;
@@ -101,10 +102,11 @@ function weightedQuantiles(fn: string, a: DeferredArray, weights: Operand, axis:
   const weightLines = l.linesOf(w);
   checkWeights(fn, w, lines, weightLines, nan);
   const order = argsort(lines, { axis: -1 });
-  const sorted = alongLines(lines, order, l);
+  const along = (v: DeferredArray, positions: DeferredArray): DeferredArray => takeAlongLines(v, l.shape, l.n, positions);
+  const sorted = along(lines, order);
   const nanAt = isFloat(a.dtype) ? isnan(sorted) : undefined;
   // nan variants: NaN elements (sorted last) leave with their weights.
-  let w64 = shaping.astype(alongLines(weightLines, order, l), 'float64');
+  let w64 = shaping.astype(along(weightLines, order), 'float64');
   if (nan && nanAt) w64 = where(nanAt, 0, w64);
   const running = cumsum(w64, { axis: -1 });
   const lastIndex = wrapNode(source(Int32Array.of(l.n - 1), [1], 'int32'));
@@ -117,24 +119,13 @@ function weightedQuantiles(fn: string, a: DeferredArray, weights: Operand, axis:
   const lastOf = (v: DeferredArray): DeferredArray => take(v, lastIndex, { axis: -1 }).reshape([...l.shape]);
   return qs.map((q) => {
     const below = logicalOr(less(cdf, c(q, qType)), equal(cdf, c(0, qType))).sum({ axis: -1 });
-    let r = pick(sorted, minimum(below, lastAt), l);
+    let r = along(sorted, minimum(below, lastAt));
     if (numbers) r = where(equal(numbers, 0), c(NaN, a.dtype), r);
     else if (nanAt) r = where(lastOf(nanAt), lastOf(sorted), r);
     return r;
   });
 }
 
-/** NumPy's take_along_axis on the lines' last axis: each line's elements at its own positions (`positions` of the lines' shape). */
-function alongLines(lines: DeferredArray, positions: DeferredArray, l: WeightedLines): DeferredArray {
-  const count = l.shape.reduce((p, d) => p * d, 1);
-  const starts = shaping.reshape(wrapNode(source(Int32Array.from({ length: count }, (_, i) => i * l.n), [count, 1], 'int32')), [...l.shape, 1]);
-  return take(shaping.reshape(lines, [-1]), add(shaping.astype(positions, 'int32'), starts));
-}
-
-/** Each line's element at one position (`position` of the result's shape). */
-function pick(lines: DeferredArray, position: DeferredArray, l: WeightedLines): DeferredArray {
-  return alongLines(lines, shaping.reshape(position, [...l.shape, 1]), l).reshape([...l.shape]);
-}
 
 export { weightedQuantiles };
 export type { WeightedLines };

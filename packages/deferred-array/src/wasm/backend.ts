@@ -155,9 +155,7 @@ class WasmBackend implements Backend {
       this.#launches++;
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
-    const { inlineThreshold, threads } = this.#host.settings();
-    // A routine launch goes to the pool where its elements reach the inline threshold (#routineAsync) and the heap is shared.
-    const threadsFor = (elements: number): number => (this.#heap.shared && elements >= inlineThreshold ? threads : 1);
+    const threadsFor = (elements: number): number => (this.#routinePooled(elements) ? this.#host.settings().threads : 1);
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs, false, threadsFor);
     const steps = this.#steps(plan, run);
     try {
@@ -255,14 +253,23 @@ class WasmBackend implements Backend {
    * threshold as a kernel's do; else, or without a pool, here.
    */
   async #routineAsync(k: RoutineLaunch, heap: HeapLike): Promise<LaunchResult> {
-    const { inlineThreshold, threads } = this.#host.settings();
-    if (k.routine.elements < inlineThreshold) return runHere(k, heap);
-    return this.#pool.withPool(threads, async (pool) => {
+    if (!this.#routinePooled(k.routine.elements)) return runHere(k, heap);
+    return this.#pool.withPool(this.#host.settings().threads, async (pool) => {
       if (!pool) return runHere(k, heap);
       this.#pooled++;
       await pool.run({ kernel: k.routine.module, argsPtr: k.routine.argsPtr, blocks: k.routine.blocks, label: k.label });
       return ROUTINE_RESULT;
     });
+  }
+
+  /**
+   * Whether a routine launch over so many elements goes to the pool: where
+   * they reach the inline threshold, as a kernel's work does, on a shared
+   * heap. Routine steps make their launches for the pool's threads where it
+   * does (WasmRun's threadsFor), so the two never disagree.
+   */
+  #routinePooled(elements: number): boolean {
+    return this.#heap.shared && elements >= this.#host.settings().inlineThreshold;
   }
 
   /** A lean plan's run (lean-run.ts), on the calling thread. */

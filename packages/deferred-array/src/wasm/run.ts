@@ -33,6 +33,9 @@ import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.
 import { routineFor, routineLaunchFor } from './routine-steps.js';
 import type { StepHeap } from './step-heap.js';
 
+/** A routine launch's finish and skip: its step's value is recorded once the last has run. */
+const nothing = (): void => {};
+
 /** An iota's launch words: kernels read an int32 random array as the counter itself, so no key or stream is used. */
 const COUNTER_WORDS = { key: [0, 0], stream: [0, 0] } as const;
 
@@ -404,8 +407,10 @@ class WasmRun {
       let made = 0;
       for (let job = s.launches.next(); job; job = s.launches.next()) {
         this.launches++;
-        const label = made++ === 0 ? `${n.op} in ${job.blocks} blocks` : `${n.op}, launch ${made}, in ${job.blocks} blocks`;
-        yield { routine: job, label, finish: () => {}, skip: () => {} };
+        const k = ++made;
+        const { blocks } = job;
+        // Named in errors only: the text is made when asked for.
+        yield { routine: job, get label() { return `${n.op}${k > 1 ? `, launch ${k},` : ''} in ${blocks} blocks`; }, finish: nothing, skip: nothing };
       }
       this.#jobs.delete(s.launches);
       this.#values.set(n, this.#keep(s.finish()));

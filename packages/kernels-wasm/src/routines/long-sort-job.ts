@@ -6,7 +6,7 @@
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
 import { buildSortModule } from './radix-module.js';
-import { KINDS, keyBits } from './radix-keys.js';
+import { keyBits, kindOf } from './radix-keys.js';
 import type { SortKind } from './radix-keys.js';
 import type { SortOutput } from './radix-sort.js';
 import { TABLE, passesOf } from './radix-layout.js';
@@ -40,7 +40,7 @@ function blockOf(n: number): number {
  * a line's last launch, on the calling thread, as sortLines does.
  */
 function longSortJobs(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, output: SortOutput, threads: number): RoutineSequence {
-  const kind = KINDS.find((k) => k.name === name)!;
+  const kind = kindOf(name);
   const width = keyBits(kind);
   const positions = output === 'positions';
   const block = blockOf(n);

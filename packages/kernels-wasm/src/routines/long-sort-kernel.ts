@@ -18,10 +18,10 @@
 import type { ModuleBuilder } from '../encode/module-builder.js';
 import type { FunctionBuilder, Local } from '../encode/function-builder.js';
 import { ZERO, forUp } from './emit-loops.js';
-import { addressOf, keyBits } from './radix-keys.js';
+import { keyBits } from './radix-keys.js';
 import type { KeyKind } from './radix-keys.js';
 import { TABLE, inChunks, passesOf } from './radix-layout.js';
-import { routineWord } from './routine-kernel.js';
+import { emitSpan, routineWord } from './routine-kernel.js';
 
 /** The digit a long sort's passes use: its lines are long enough to repay the 11-bit tables. */
 const LONG_DIGIT = 11;
@@ -65,24 +65,6 @@ interface LongFunctions {
   readonly countPass: number;
   /** scatter<width>_11[_idx]. */
   readonly scatter: number;
-}
-
-/** count_pass<width>(keys, i0, i1, table, shift): the counts of digit (key >> shift) & 2047 of keys [i0, i1), added to table. */
-function emitCountPass(m: ModuleBuilder, width: 32 | 64): number {
-  const t = width === 64 ? 'i64' : 'i32';
-  const [index, f] = m.func(`count_pass${width}`, ['i32', 'i32', 'i32', 'i32', 'i32'], [], false);
-  const [keys, i0, i1, table, shift] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
-  const at = f.local('i32');
-  forUp(f, i0, i0, i1, () => {
-    addressOf(f, keys, i0, width / 8);
-    f.mem(`${t}.load`).op('local.get', shift);
-    if (t === 'i64') f.op('i64.extend_i32_u');
-    f.op(`${t}.shr_u`);
-    if (t === 'i64') f.op('i32.wrap_i64');
-    f.op('i32.const', TABLE - 1).op('i32.and').op('i32.const', 2).op('i32.shl').op('local.get', table).op('i32.add');
-    f.op('local.tee', at).op('local.get', at).mem('i32.load').op('i32.const', 1).op('i32.add').mem('i32.store');
-  });
-  return index;
 }
 
 /**
@@ -254,15 +236,9 @@ function emitLongBlock(m: ModuleBuilder, kind: KeyKind, positions: boolean, fns:
  */
 function emitLongBlocks(f: FunctionBuilder, args: Local, b0: Local, b1: Local, op: Local, first: number, blockFns: readonly number[]): void {
   const word = routineWord(f, args);
-  const [b, i0, i1, n] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
-  word(LONG_ARGS.n);
-  f.op('local.set', n);
+  const [b, i0, i1] = [f.local('i32'), f.local('i32'), f.local('i32')];
   forUp(f, b, b0, b1, () => {
-    f.op('local.get', b);
-    word(LONG_ARGS.block);
-    f.op('i32.mul').op('local.tee', i0);
-    word(LONG_ARGS.block);
-    f.op('i32.add').op('local.tee', i1).op('local.get', n).op('local.get', i1).op('local.get', n).op('i32.lt_u').op('select').op('local.set', i1);
+    emitSpan(f, () => { f.op('local.get', b); }, () => { f.op('local.get', b).op('i32.const', 1).op('i32.add'); }, () => { word(LONG_ARGS.block); }, () => { word(LONG_ARGS.n); }, i0, i1);
     blockFns.forEach((fn, k) => {
       f.op('local.get', op).op('i32.const', first + k).op('i32.eq');
       f.if();
@@ -272,4 +248,4 @@ function emitLongBlocks(f: FunctionBuilder, args: Local, b0: Local, b1: Local, o
   });
 }
 
-export { LONG_ARGS, LONG_DIGIT, LONG_STEPS, LONG_WORDS_BYTES, emitBlockOffsets, emitCountPass, emitLongBlock, emitLongBlocks, tableBytes };
+export { LONG_ARGS, LONG_DIGIT, LONG_STEPS, LONG_WORDS_BYTES, emitBlockOffsets, emitLongBlock, emitLongBlocks, tableBytes };

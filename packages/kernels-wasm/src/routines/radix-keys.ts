@@ -30,6 +30,9 @@ const KINDS: readonly KeyKind[] = [
 
 const keyBits = (k: KeyKind): 32 | 64 => (k.bytes === 8 ? 64 : 32);
 
+/** The kind of an element kind's name. */
+const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
+
 /** Pushes `base + i * bytes`. */
 function addressOf(f: FunctionBuilder, base: Local, i: Local, bytes: number): void {
   f.op('local.get', base).op('local.get', i);
@@ -170,5 +173,5 @@ function emitFix(m: ModuleBuilder, k: KeyKind): number {
   return index;
 }
 
-export { KINDS, keyBits, addressOf, emitKeys, emitValues, emitFix };
+export { KINDS, keyBits, kindOf, addressOf, emitKeys, emitValues, emitFix };
 export type { KeyKind, SortKind };

@@ -22,7 +22,7 @@ import type { SortKind } from './radix-keys.js';
 import { DIGIT_BITS, TABLE, inChunks, passesOf } from './radix-layout.js';
 import type { DigitBits } from './radix-layout.js';
 import { emitSortKernel, insertionKey, radixKey } from './sort-kernel.js';
-import { emitBlockOffsets, emitCountPass } from './long-sort-kernel.js';
+import { emitBlockOffsets } from './long-sort-kernel.js';
 import type { SortFunctions } from './sort-kernel.js';
 
 /**
@@ -64,6 +64,27 @@ function emitCount(m: ModuleBuilder, width: 32 | 64, bits: DigitBits): number {
   }
   f.op('local.get', i0).op('i32.const', 1).op('i32.add').op('local.set', i0).op('br', 0);
   f.end().end();
+  return index;
+}
+
+/**
+ * count_pass<width>(keys, i0, i1, table, shift): one pass's digit counts (an
+ * 11-bit digit at `shift`) of keys [i0, i1), added to table; the long sort
+ * counts a pass at a time (long-sort-kernel.ts), the keys having moved since
+ * count<width>_11 counted every pass.
+ */
+function emitCountPass(m: ModuleBuilder, width: 32 | 64): number {
+  const t = width === 64 ? 'i64' : 'i32';
+  const [index, f] = m.func(`count_pass${width}`, ['i32', 'i32', 'i32', 'i32', 'i32'], [], false);
+  const [keys, i0, i1, table, shift] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
+  const at = f.local('i32');
+  const key = f.local(t);
+  forUp(f, i0, i0, i1, () => {
+    addressOf(f, keys, i0, width / 8);
+    f.mem(`${t}.load`).op('local.set', key);
+    digitAddress(f, t, key, { local: shift }, TABLE - 1, table);
+    f.op('local.tee', at).op('local.get', at).mem('i32.load').op('i32.const', 1).op('i32.add').mem('i32.store');
+  });
   return index;
 }
 

@@ -8,11 +8,10 @@ import { routinesOn } from './instances.js';
 import { scratchOn } from './scratch.js';
 import { buildSortModule } from './radix-module.js';
 import { CHUNK, INSERTION, WIDE_DIGITS, countsBytes } from './radix-layout.js';
-import { KINDS, keyBits } from './radix-keys.js';
-import type { KeyKind, SortKind } from './radix-keys.js';
+import { keyBits, kindOf } from './radix-keys.js';
+import type { SortKind } from './radix-keys.js';
 
 
-const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
 
 /** What sortLines writes for each line: its values in order, or the positions (int32) that put it in order. */
 type SortOutput = 'values' | 'positions';

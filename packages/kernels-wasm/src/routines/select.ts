@@ -6,11 +6,10 @@ import { routinesOn } from './instances.js';
 import { scratchOn } from './scratch.js';
 import { buildSortModule } from './radix-module.js';
 import { CHUNK } from './radix-layout.js';
-import { KINDS, keyBits } from './radix-keys.js';
+import { keyBits, kindOf } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 import { sortLines } from './radix-sort.js';
 
-const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
 
 /**
  * For each of `lines` lines of `n` elements of `kind` (line l contiguous at

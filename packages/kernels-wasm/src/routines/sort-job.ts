@@ -6,7 +6,7 @@
 // wherever they run.
 import type { HeapLike } from '../lower/launch.js';
 import { buildSortModule } from './radix-module.js';
-import { KINDS } from './radix-keys.js';
+import { kindOf } from './radix-keys.js';
 import type { KeyKind, SortKind } from './radix-keys.js';
 import type { SortOutput } from './radix-sort.js';
 import { routineJob } from './routine-kernel.js';
@@ -89,8 +89,6 @@ function job(heap: HeapLike, w: JobWords): SortJob {
     },
   });
 }
-
-const kindOf = (name: SortKind): KeyKind => KINDS.find((k) => k.name === name)!;
 
 export { selectJob, sortJob };
 export type { SortJob };

@@ -93,10 +93,15 @@ function selectPositions(positions: readonly number[]): Int32Array {
   return Int32Array.from([positions.length, order.length, ...positions, ...order]);
 }
 
+/** `fn`, one of the sorting module's functions for `kind`, where it was made. */
+function found(fn: number | undefined, kind: KeyKind): number {
+  if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
+  return fn;
+}
+
 /** Calls `fn`, one of the sorting module's functions for `kind`. */
 function callFound(f: FunctionBuilder, fn: number | undefined, kind: KeyKind): void {
-  if (fn === undefined) throw new Error(`internal: the sorting module lacks a function for ${kind.name}`);
-  f.op('call', fn);
+  f.op('call', found(fn, kind));
 }
 
 /** Pushes `base + (offset of part, given n)`: the parts lie at multiples of n that lineScratch computes. */
@@ -328,14 +333,10 @@ function emitSortKernel(m: ModuleBuilder, fns: SortFunctions): void {
   const selectFns = KINDS.map((k, i) => emitSelectLine(m, fns, k, lineFns[2 * i]!));
   const longFns = KINDS.flatMap((k) => [false, true].map((positions) => {
     const width = keyBits(k);
-    const found = (fn: number | undefined): number => {
-      if (fn === undefined) throw new Error(`internal: the sorting module lacks a long sort's function for ${k.name}`);
-      return fn;
-    };
     return emitLongBlock(m, k, positions, {
-      keys: found(fns.keys.get(k.name)), values: found(fns.values.get(k.name)),
-      countAll: found(fns.count.get(radixKey(width, LONG_DIGIT, false))), countPass: found(fns.countPass.get(width)),
-      scatter: found(fns.scatter.get(radixKey(width, LONG_DIGIT, positions))),
+      keys: found(fns.keys.get(k.name), k), values: found(fns.values.get(k.name), k),
+      countAll: found(fns.count.get(radixKey(width, LONG_DIGIT, false)), k), countPass: found(fns.countPass.get(width), k),
+      scatter: found(fns.scatter.get(radixKey(width, LONG_DIGIT, positions)), k),
     });
   }));
   const [kernel, f] = m.func('kernel', ['i32', 'i32', 'i32', 'i32'], []);
