@@ -62,7 +62,8 @@ const isMathFn = (fn: string): fn is MathFn => (MATH_FNS as readonly string[]).i
 
 /** The structural hash: the spec itself, canonically printed (with the math library in use). */
 const specHash = (spec: KernelSpec, math: MathProvider = VECTOR_MATH): string =>
-  `${math === VECTOR_MATH ? 'vm' : 'custom'}:${JSON.stringify(spec)}`;
+  // int64 and uint64 constants are bigints, which JSON has no form for: written as `${v}n`, unlike any number.
+  `${math === VECTOR_MATH ? 'vm' : 'custom'}:${JSON.stringify(spec, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
 
 /** A spec's body and its temporaries' bodies. */
 const bodiesOf = (spec: KernelSpec): Array<readonly KInstr[]> => [spec.body, ...(spec.temps ?? []).map((t) => t.kernel.body)];

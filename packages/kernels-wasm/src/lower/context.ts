@@ -32,9 +32,9 @@ function scalarType(t: KType): ValType {
 }
 
 /**
- * int64 and uint64, held in an i64 as their bits. Kernels compute them in
- * the scalar loop only (no i64x2 lanes yet), and only the ops validate-spec
- * lets through for them (INT64_OPS).
+ * int64 and uint64, held in an i64 as their bits (in i64x2 lanes by the
+ * vector loop, which holds nothing else then). Kernels compute only the ops
+ * validate-spec lets through for them (INT64_UNARY, INT64_BINARY).
  */
 const is64K = (t: KType): boolean => t === 'int64' || t === 'uint64';
 

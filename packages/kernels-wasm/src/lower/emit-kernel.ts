@@ -341,7 +341,7 @@ function startPiece(k: RowKernel, start: Local): void {
   for (const acc of k.reduces) {
     const id = identity(acc.r.fn, acc.r.type);
     emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
-    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id as number); f.op('local.set', v); } // lanes never hold int64
+    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id); f.op('local.set', v); }
   }
   f.op('local.get', start).op('local.set', k.pieceStart);
   if (k.scans.length === 0) return;
@@ -377,14 +377,19 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   const f = k.ctx.f;
   const { r, vector } = acc;
   const first = at(vector, 0, 'accumulator');
-  const op = vectorReduceOp(lanes, r.fn, r.type);
-  const tree = (lo: number, hi: number): void => {
-    if (hi - lo === 1) { f.op('local.get', at(vector, lo, 'accumulator')); return; }
-    const mid = (lo + hi) >> 1;
-    tree(lo, mid); tree(mid, hi); f.op(op);
-  };
-  tree(0, vector.length);
-  f.op('local.set', first);
+  if (lanes === 'i64x2') {
+    // Integer steps are exact (wrapping), so any order gives the same bits; i64x2 extremes need their operands in locals.
+    for (const v of vector.slice(1)) combineVector(f, lanes, r.fn, r.type, first, v);
+  } else {
+    const op = vectorReduceOp(lanes, r.fn, r.type);
+    const tree = (lo: number, hi: number): void => {
+      if (hi - lo === 1) { f.op('local.get', at(vector, lo, 'accumulator')); return; }
+      const mid = (lo + hi) >> 1;
+      tree(lo, mid); tree(mid, hi); f.op(op);
+    };
+    tree(0, vector.length);
+    f.op('local.set', first);
+  }
   const folded = f.local(scalarType(r.type));
   foldLanes(f, lanes, r.fn, r.type, first);
   f.op('local.set', folded);

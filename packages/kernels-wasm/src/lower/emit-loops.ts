@@ -293,7 +293,7 @@ function emitHoisted(ctx: EmitContext, spec: KernelSpec, lanes: Lanes, vals: rea
   load: (k: number) => void): void {
   spec.body.forEach((ins, v) => {
     if (!hoisted(ins)) return;
-    if (ins.op === 'const') splatConst(ctx, lanes, ins.value as number); // no lanes hold int64 or uint64
+    if (ins.op === 'const') splatConst(ctx, lanes, ins.value);
     else if (ins.op === 'load') load(ins.array);
     else throw new InternalError(`a ${ins.op} cannot be hoisted`);
     ctx.f.op('local.set', at(vals, v, 'value'));

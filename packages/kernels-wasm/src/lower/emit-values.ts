@@ -1,6 +1,7 @@
 // Small pieces of code every emitter writes: a flag bumped, a constant in
 // every lane, a lane product, an angle factor in the dtype.
 import type { Local } from '../encode/index.js';
+import { InternalError } from '../internal-error.js';
 import { ARGS } from './args-layout.js';
 import type { EmitContext } from './context.js';
 import type { KType } from './kernel-spec.js';
@@ -15,7 +16,10 @@ function bumpFlag(ctx: EmitContext, offset: number): void {
 /** Adds 1 to the launch's divide-by-zero flag. */
 const bumpDivide = (ctx: EmitContext): void => bumpFlag(ctx, ARGS.flagDivide);
 
-function splatConst(ctx: EmitContext, lanes: Lanes, v: number): void {
+/** A constant in every lane: a number, or for i64x2 lanes a bigint (int64 and uint64 values past 2^53) or a whole number, as its 64 bits. */
+function splatConst(ctx: EmitContext, lanes: Lanes, v: number | bigint): void {
+  if (lanes === 'i64x2') { ctx.f.v128i64(BigInt.asIntN(64, BigInt(v))); return; }
+  if (typeof v === 'bigint') throw new InternalError(`a bigint constant (${v}) in ${lanes} lanes`);
   if (lanes === 'f64x2') ctx.f.v128f64(v);
   else if (lanes === 'f32x4') ctx.f.v128f32(v);
   else if (lanes === 'i32x4') ctx.f.v128i32(v | 0);

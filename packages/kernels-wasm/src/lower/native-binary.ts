@@ -11,7 +11,7 @@ import type { EmitContext } from './context.js';
 import { bumpDivide, laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
 import type { KType } from './kernel-spec.js';
-import { isIntLanes, laneBits, wrapIntLanes } from './simd-widths.js';
+import { compareI64x2, isIntLanes, laneBits, pickI64x2, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 interface BinaryEmitter {
@@ -56,6 +56,7 @@ const compare = (c: 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge'): Required<BinaryEmi
     ctx.f.op(isFloatK(t) ? `${W(t)}.${c}` : c === 'eq' || c === 'ne' ? `${W(t)}.${c}` : intCompare(t, c));
   },
   lanes: (ctx, L, a, b, t) => {
+    if (L === 'i64x2' && t !== 'bool' && c !== 'eq' && c !== 'ne') { compareI64x2(ctx.f, a, b, c, t); return; }
     both(ctx, a, b);
     if (t === 'bool') ctx.f.op(`i8x16.${c === 'eq' || c === 'ne' ? c : `${c}_s`}`);
     else ctx.f.op(!isIntLanes(L) || c === 'eq' || c === 'ne' ? `${L}.${c}` : bySign(L, c, t));
@@ -98,7 +99,10 @@ const extremum = (which: 'min' | 'max'): Required<BinaryEmitter> => ({
     if (t === 'bool') { both(ctx, a, b); ctx.f.op(which === 'max' ? 'i32.or' : 'i32.and'); return; }
     both(ctx, a, b); both(ctx, a, b); ctx.f.op(intCompare(t, which === 'max' ? 'gt' : 'lt')).op('select');
   },
-  lanes: (ctx, L, a, b, t) => { both(ctx, a, b); ctx.f.op(isIntLanes(L) ? bySign(L, which, t) : `${L}.${which}`); },
+  lanes: (ctx, L, a, b, t) => {
+    if (L === 'i64x2' && t !== 'bool') { pickI64x2(ctx.f, a, b, which === 'max' ? 'gt' : 'lt', t); return; }
+    both(ctx, a, b); ctx.f.op(isIntLanes(L) ? bySign(L, which, t) : `${L}.${which}`);
+  },
 });
 
 /** NumPy's fmax/fmin: a NaN operand gives the other; of equal operands (0 and -0 included), the second. */
@@ -116,6 +120,7 @@ const nanSkipping = (which: 'fmax' | 'fmin'): Required<BinaryEmitter> => ({
   },
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
+    if (L === 'i64x2') { pickI64x2(ctx.f, a, b, which === 'fmax' ? 'gt' : 'lt', t); return; }
     if (isIntLanes(L)) { both(ctx, a, b); f.op(bySign(L, which === 'fmax' ? 'max' : 'min', t)); return; }
     const isNan = (x: Local): void => { f.op('local.get', x).op('local.get', x).op(`${L}.ne`); };
     f.op('local.get', b).op('local.get', a);

@@ -7,7 +7,7 @@ import { HIGH_TO_LOW } from '../encode/index.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { intCompare, intRange, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
-import { LANE_COUNT } from './simd-widths.js';
+import { LANE_COUNT, pickI64x2 } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 /** The reduction's starting value (a bigint for int64 and uint64). */
@@ -49,16 +49,28 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   f.op('local.set', acc);
 }
 
-/** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned). */
+/** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned); i64x2 has none for extremes (laneStep). */
 function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
   if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
   if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_${isUnsignedK(t) ? 'u' : 's'}`;
+  if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) throw new Error('internal: i64x2 extremes are a comparison and a select');
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
+}
+
+/**
+ * Leaves a (fn) b lane by lane for vector locals a and b (values of type t).
+ * Integer sums, products and extremes in i64x2 lanes wrap or compare exactly,
+ * so the order of steps does not change their bits.
+ */
+function laneStep(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, a: Local, b: Local): void {
+  if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) { pickI64x2(f, a, b, fn === 'min' ? 'lt' : 'gt', t); return; }
+  f.op('local.get', a).op('local.get', b).op(vectorReduceOp(lanes, fn, t));
 }
 
 /** acc = acc (fn) value, lane by lane, in the lanes' own type (values of type t). */
 function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local, value: Local): void {
-  f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn, t)).op('local.set', acc);
+  laneStep(f, lanes, fn, t, acc, value);
+  f.op('local.set', acc);
 }
 
 /**
@@ -74,8 +86,8 @@ function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local
 
 /** Leaves the lanes of a vector accumulator (values of type t) combined pairwise, lane 0 first. */
 function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local): void {
-  const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : 'i32';
-  const extreme = lanes === 'i32x4' && (fn === 'min' || fn === 'max');
+  const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : lanes === 'i64x2' ? 'i64' : 'i32';
+  const extreme = (lanes === 'i32x4' || lanes === 'i64x2') && (fn === 'min' || fn === 'max');
   const op = `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
   // An integer extreme: a comparison of the type's (signed or unsigned) and a select.
   const pick = (): string => intCompare(t, fn === 'min' ? 'lt' : 'gt');

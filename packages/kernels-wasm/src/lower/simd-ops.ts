@@ -1,6 +1,7 @@
 // Lanes at a time, for kernels whose arrays are contiguous or broadcast along
 // the inner axis. The widest array type sets the lanes (f64x2, f32x4 or
-// i32x4; i16x8 or i8x16 where every value is an integer of one narrow width);
+// i32x4; i16x8 or i8x16 where every value is an integer of one narrow width;
+// i64x2 where the kernel holds int64 or uint64);
 // narrower arrays are converted as they are read or written (simd-widths.ts).
 // Booleans inside such a kernel are lane masks (all ones or all zeros).
 import type { EmitContext } from './context.js';
@@ -12,10 +13,11 @@ import { binaryEmitter } from './native-binary.js';
 import { unaryEmitter } from './native-unary.js';
 import { LOGICAL, MATH_BINARY, MATH_UNARY, mathName } from './native-ops.js';
 import { hasNativeLanes, opsWhere } from './op-rules.js';
-import { LANE_DTYPE, fillsLane, isIntLanes, isNarrowLanes, narrows, widens, wrapIntLanes } from './simd-widths.js';
+import { LANE_DTYPE, fillsLane, isExactLanes, isIntLanes, isNarrowLanes, narrows, widens, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 import { at } from '../internal-error.js';
 import { is64K, isIntegerK } from './context.js';
+import { INT64_BINARY, INT64_UNARY } from './validate-spec.js';
 
 
 /**
@@ -57,8 +59,10 @@ const isLaneShift = (spec: KernelSpec, ins: KInstr): boolean => {
  */
 function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): Lanes | undefined {
   if (spec.arrays.length === 0) return undefined;
-  // int64 and uint64 have no lanes yet: such kernels run the scalar loop.
-  if (spec.arrays.some((a) => is64K(a.dtype)) || spec.body.some((i) => is64K(i.type))) return undefined;
+  // int64 and uint64 have lanes of their own, which hold nothing else (no lane converts them to or from a float).
+  if (spec.arrays.some((a) => is64K(a.dtype)) || spec.body.some((i) => is64K(i.type))) {
+    return fits(spec, 'i64x2', mathAvailable) ? 'i64x2' : undefined;
+  }
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
   if (!lanes) return undefined;
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
@@ -89,13 +93,17 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
   if (spec.contraction && spec.arrays.some((a) => a.dtype !== dtype)) return false;
   const isFloat = !isIntLanes(lanes);
   const narrow = isNarrowLanes(lanes);
+  const exact = isExactLanes(lanes);
   for (const a of spec.arrays) {
     if (a.inner === 'strided') return false;
     if (a.role === 'out' && a.inner !== 'contiguous') return false;
     if (!(a.role === 'in' ? widens(lanes, a.dtype) : narrows(lanes, a.dtype))) return false;
   }
   const uses = usesOf(spec);
-  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (narrow ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
+  const ok = (t: KType): boolean => t === dtype || t === 'bool' || (exact ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
+  // i64x2 lanes compute what the scalar loop computes in i64 locals (validate-spec.ts), every op of it in lanes.
+  const nativeUnary = (fn: KUnary): boolean => (lanes === 'i64x2' ? INT64_UNARY.has(fn) : (isFloat ? FLOAT_UNARY : INT_UNARY).has(fn));
+  const nativeBinary = (fn: KBinary): boolean => (lanes === 'i64x2' ? INT64_BINARY.has(fn) : (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {
@@ -116,7 +124,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         const t = at(spec.body, ins.arg, 'value').type;
         if (!ok(t)) return false;
         if (t === 'bool' && !BOOL_UNARY.has(ins.fn)) return false;
-        const native = (isFloat ? FLOAT_UNARY : INT_UNARY).has(ins.fn);
+        const native = nativeUnary(ins.fn);
         const math = isFloat && MATH_UNARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
         if (!native && !math) return false;
         break;
@@ -125,7 +133,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         const t = at(spec.body, ins.args[0], 'value').type;
         if (!ok(t)) return false;
         if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return false;
-        const native = (isFloat ? FLOAT_BINARY : INT_BINARY).has(ins.fn) || (!isFloat && isLaneShift(spec, ins));
+        const native = nativeBinary(ins.fn) || (!isFloat && lanes !== 'i64x2' && isLaneShift(spec, ins));
         const math = isFloat && MATH_BINARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
         if (!native && !math) return false;
         break;
@@ -140,7 +148,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         const t = at(spec.body, ins.arg, 'value').type;
         // i32x4 lanes take the extremes of every integer type (each held as the scalar loop holds it) in row kernels.
         const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t) && spec.mode !== 'columns';
-        if (t !== dtype && !extreme && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
+        if (t !== dtype && !extreme && !fillsLane(lanes, t) && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
       }
     }
@@ -172,7 +180,7 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
   const arg = at(spec.body, ins.arg, 'value');
   // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing;
   // narrow lanes hold the types of their width, between which a cast is nothing.
-  const held = (t: KType): boolean => t === 'bool' || (isNarrowLanes(lanes) ? fillsLane(lanes, t) : isIntegerK(t));
+  const held = (t: KType): boolean => t === 'bool' || (isExactLanes(lanes) ? fillsLane(lanes, t) : isIntegerK(t));
   if (isIntLanes(lanes)) return held(ins.type) && held(arg.type);
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;
@@ -217,7 +225,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     }
   };
   switch (ins.op) {
-    case 'const': splatConst(ctx, L, ins.value as number); return; // no lanes hold int64 or uint64
+    case 'const': splatConst(ctx, L, ins.value); return;
     case 'cast': {
       // See vectorCast: a load of a narrower array or a promoted accumulation is already
       // converted (by the load, by the reduction), and a cast for a store by the store.
@@ -238,7 +246,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'unary': {
       const x = ins.arg;
       if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
-      const native = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
+      const native = L === 'i64x2' || hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
       if (native) { native(ctx, L, local(x), at(types, x, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
       if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
@@ -247,7 +255,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'binary': {
       const [a, b] = ins.args;
       // Shifts have a lane form only where the count is the same in every lane (isLaneShift).
-      const lanes = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
+      const lanes = L === 'i64x2' || hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
       const native = lanes ? binaryEmitter(ins.fn)?.lanes : undefined;
       if (native) { native(ctx, L, local(a), local(b), at(types, a, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');

@@ -23,9 +23,20 @@ const SPECIALS: Record<Exclude<KType, 'int64' | 'uint64'>, number[]> = {
   bool: [0, 1],
 };
 
-const sample = (t: Exclude<KType, 'int64' | 'uint64'>, n: number, seed: number): number[] =>
+/** int64 and uint64 values with theirs: extremes, either side of 2^32 and 2^53, and values whose products wrap. */
+const SPECIALS_64: Record<'int64' | 'uint64', bigint[]> = {
+  int64: [0n, 1n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 32n, -(2n ** 32n) - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 3037000500n, 255n, -256n],
+  uint64: [0n, 1n, 2n ** 64n - 1n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 32n, 2n ** 53n + 1n, 4294967297n, 255n, 12345678901234567n],
+};
+
+/** n values of t cycling through its specials, shifted by the row so that two arrays pair them differently. */
+function sample(t: 'int64' | 'uint64', n: number, seed: number): bigint[];
+function sample(t: Exclude<KType, 'int64' | 'uint64'>, n: number, seed: number): number[];
+function sample(t: KType, n: number, seed: number): Array<number | bigint> {
+  const s: Array<number | bigint> = t === 'int64' || t === 'uint64' ? SPECIALS_64[t] : SPECIALS[t];
   // A step of 7 alone would repeat one value where a type has 7 specials: the row number shifts it.
-  Array.from({ length: n }, (_, i) => { const s = SPECIALS[t]; return s[(i * 7 + seed + Math.floor(i / s.length)) % s.length]!; });
+  return Array.from({ length: n }, (_, i) => s[(i * 7 + seed + Math.floor(i / s.length)) % s.length]!);
+}
 
 interface Case {
   readonly name: string;
@@ -146,9 +157,11 @@ const binaryOf = (t: KType, fn: KBinary, widen: boolean, inner: InnerStride = 'c
     [{ op: 'load', array: 0, type: t }, { op: 'load', array: 1, type: t }, { op: 'binary', fn, args: [0, 1], type: out }], out, widen);
 };
 
+const PREDICATES: ReadonlySet<KUnary> = new Set(['signbit', 'logicalNot', 'isnan', 'isinf', 'isfinite']);
+
 /** fn(a) over one integer type (bool for predicates). */
 const unaryOf = (t: KType, fn: KUnary, widen: boolean): KernelSpec => {
-  const out: KType = fn === 'signbit' || fn === 'logicalNot' ? 'bool' : t;
+  const out: KType = PREDICATES.has(fn) ? 'bool' : t;
   return withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'unary', fn, arg: 0, type: out }], out, widen);
 };
 
@@ -167,7 +180,7 @@ const sameWidthCast = (from: KType, to: KType): KernelSpec => ({
     { op: 'cast', arg: 2, type: to },
     { op: 'binary', fn: 'less', args: [1, 3], type: 'bool' },
     { op: 'store', array: 1, arg: 4, type: 'bool' },
-    { op: 'const', value: 1, type: to },
+    { op: 'const', value: to === 'int64' || to === 'uint64' ? 1n : 1, type: to },
     { op: 'binary', fn: 'add', args: [1, 6], type: to },
     { op: 'store', array: 2, arg: 7, type: to },
   ],
@@ -194,6 +207,25 @@ const INT_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'sign', 'square',
 const INT_TYPES = ['int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
 
 const NARROW_INTS = ['uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
+
+const INT64_TYPES = ['int64', 'uint64'] as const;
+/** What the scalar loop computes in int64 and uint64 (validate-spec.ts's INT64_UNARY and INT64_BINARY), all of it in i64x2 lanes. */
+const INT64_BINARY_LANES: readonly KBinary[] = ['add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', ...COMPARISONS];
+const INT64_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit'];
+
+/** fn over an int64 or uint64 array, as the type itself. */
+const reduce64 = (t: KType, fn: 'sum' | 'prod' | 'min' | 'max'): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr(t, 'in')],
+  body: [{ op: 'load', array: 0, type: t }, { op: 'binary', fn: 'multiply', args: [0, 0], type: t }, { op: 'reduce', fn, arg: 1, slot: 0, type: t }] as KInstr[],
+  slots: 1,
+});
+
+/** a * 3 + c, with c a constant past 2^53 (a bigint, as int64 and uint64 constants are). */
+const constant64 = (t: KType): KernelSpec => withResult([arr(t, 'in')], [
+  { op: 'load', array: 0, type: t }, { op: 'const', value: 3n, type: t }, { op: 'binary', fn: 'multiply', args: [0, 1], type: t },
+  { op: 'const', value: 2n ** 62n + 12345n, type: t }, { op: 'binary', fn: 'add', args: [2, 3], type: t },
+], t, false);
 
 const cases: Case[] = [
   ...(['float32', 'int32', ...NARROW_INTS, 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
@@ -235,6 +267,15 @@ const cases: Case[] = [
   ...(['float64', 'float32'] as const).flatMap((w) => INT_TYPES.map((t) => ({ name: `${w} -> ${t} (saturates, flags)`, spec: narrowing(w, t), lanes: LANES[w]! }))),
   ...INT_TYPES.flatMap((from) => INT_TYPES.filter((to) => to !== from).map((to) => ({ name: `${from} -> ${to} inside the kernel`, spec: intCast(from, to),
     lanes: KTYPE_BYTES[from] === KTYPE_BYTES[to] ? LANES[from] ?? 'i32x4' : 'i32x4' }))),
+  // int64 and uint64 in i64x2 lanes: every op the scalar loop has for them, their reductions, casts, masks and constants.
+  ...INT64_TYPES.flatMap((t) => INT64_BINARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: binaryOf(t, fn, false), lanes: 'i64x2' }))),
+  ...INT64_TYPES.map((t) => ({ name: `${t} add, b broadcast`, spec: binaryOf(t, 'add', false, 'broadcast'), lanes: 'i64x2' })),
+  ...INT64_TYPES.map((t) => ({ name: `${t} less, b broadcast`, spec: binaryOf(t, 'less', false, 'broadcast'), lanes: 'i64x2' })),
+  ...INT64_TYPES.flatMap((t) => INT64_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn, false), lanes: 'i64x2' }))),
+  ...INT64_TYPES.flatMap((t) => (['sum', 'prod', 'min', 'max'] as const).map((fn) => ({ name: `${fn} of ${t} squared`, spec: reduce64(t, fn), lanes: 'i64x2' }))),
+  ...INT64_TYPES.map((t) => ({ name: `${t} * 3 + 2^62 + 12345`, spec: constant64(t), lanes: 'i64x2' })),
+  ...INT64_TYPES.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: 'i64x2' })),
+  ...([['int64', 'uint64'], ['uint64', 'int64']] as const).map(([from, to]) => ({ name: `${from} -> ${to}`, spec: sameWidthCast(from, to), lanes: 'i64x2' })),
 ];
 
 /** Runs spec over n elements (operands filled from SPECIALS); returns every output's bytes and the partials. */
@@ -243,7 +284,10 @@ function run(spec: KernelSpec, n: number, blockSize: number) {
   const ptrs = spec.arrays.map((a, k) => {
     const count = a.inner === 'broadcast' ? 1 : n;
     const p = heap.alloc(Math.max(1, count) * KTYPE_BYTES[a.dtype]);
-    if (a.role === 'in') new (VIEW_CONSTRUCTORS[a.dtype] as Float64ArrayConstructor)(heap.memory.buffer, p, count).set(sample(a.dtype as Exclude<KType, 'int64' | 'uint64'>, count, 3 * k + 1));
+    const t = a.dtype;
+    if (a.role === 'in' && (t === 'int64' || t === 'uint64')) {
+      new (VIEW_CONSTRUCTORS[t] as BigInt64ArrayConstructor)(heap.memory.buffer, p, count).set(sample(t, count, 3 * k + 1));
+    } else if (a.role === 'in' && t !== 'int64' && t !== 'uint64') new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, p, count).set(sample(t, count, 3 * k + 1));
     return p;
   });
   const compiled = compileKernel(spec);
@@ -252,7 +296,9 @@ function run(spec: KernelSpec, n: number, blockSize: number) {
     shape: [n], arrays: spec.arrays.map((a, k) => ({ ptr: ptrs[k]!, strides: [a.inner === 'broadcast' ? 0 : 1] })), blockSize,
   });
   const outs = spec.arrays.map((a, k) => (a.role === 'out' ? Array.from(new Uint8Array(heap.memory.buffer, ptrs[k]!, n * KTYPE_BYTES[a.dtype])) : []));
-  return { outs, partials: Array.from(r.partials), lanes: compiled.lanes, flags: r.flags };
+  // Partials as their bits too: an int64 or uint64 one is its 64 bits in an f64, whichever NaN that makes.
+  const bits = Array.from(new BigUint64Array(Float64Array.from(r.partials).buffer), String);
+  return { outs, partials: Array.from(r.partials), bits, lanes: compiled.lanes, flags: r.flags };
 }
 
 /** The same spec with one input declared strided: the scalar loop. */
@@ -275,7 +321,7 @@ describe('vector kernels mixing element widths', () => {
       // extremes exactly, and the sums of integers here, exact in either order while partials stay below
       // 2^53 in float64 and 2^24 in float32, as they do over these lengths).
       expect(v.partials.length).toBe(s.partials.length);
-      if (!spec.arrays.some((a) => a.dtype === 'float64' || a.dtype === 'float32')) expect(v.partials).toEqual(s.partials);
+      if (!spec.arrays.some((a) => a.dtype === 'float64' || a.dtype === 'float32')) expect(v.bits).toEqual(s.bits);
       v.partials.forEach((x, i) => {
         const y = s.partials[i]!;
         expect(Number.isNaN(x) ? NaN : Math.abs(x - y) <= 1e-12 * Math.abs(y) ? y : x).toBe(y);

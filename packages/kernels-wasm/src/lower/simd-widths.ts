@@ -1,8 +1,9 @@
 // Vector loads and stores of arrays whose element type is not the kernel's
 // lane type. A vector kernel holds every value in its lane layout (f64x2,
-// f32x4, i32x4 for every integer type, or i16x8 and i8x16 for kernels of one
-// narrow width), booleans as lane masks; an array of another type is read or
-// written LANE_COUNT elements at a time and converted on the way:
+// f32x4, i32x4 for every integer type, i16x8 and i8x16 for kernels of one
+// narrow width, or i64x2 for kernels of int64 and uint64), booleans as lane
+// masks; an array of another type is read or written LANE_COUNT elements at
+// a time and converted on the way:
 //
 //   read   float32 -> f64x2   load64_zero, promote_low
 //          int32   -> f64x2   load64_zero, convert_low_s      int32 -> f32x4   load, convert_s
@@ -10,42 +11,49 @@
 //                  -> any     a narrow load, sign- or zero-extended to i32x4, converted
 //          uint32  -> f64x2   load64_zero, convert_low_u       uint32 -> f32x4  load, convert_u
 //          uint32  -> i32x4   its bits, as the scalar loop's i32 holds it
-//          int16, uint16 -> i16x8; int8, uint8 -> i8x16: their bits
+//          int16, uint16 -> i16x8; int8, uint8 -> i8x16; int64, uint64 -> i64x2: their bits
 //          bool    -> mask    the bytes != 0, sign-extended to the lane width
 //   write  f64x2   -> float32 demote_zero, store64_lane
 //          f64x2, f32x4 -> any integer type
 //                             truncated, saturated and flagged as the scalar cast (emitFloatToIntStore)
 //          i32x4   -> int8, uint8, int16, uint16, uint32
 //                             the low bytes of each lane (the cast wraps)
-//          i16x8, i8x16 -> their width's types: the bits
+//          i16x8, i8x16, i64x2 -> their width's types: the bits
 //          mask    -> bool    one byte per lane, 0 or 1
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
 // wrapping), so the two loops agree bit for bit.
-import type { FunctionBuilder } from '../encode/index.js';
+import type { FunctionBuilder, Local } from '../encode/index.js';
 import { ARGS } from './args-layout.js';
-import { intRange, isIntegerK } from './context.js';
+import { intRange, isIntegerK, isUnsignedK } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KType } from './kernel-spec.js';
 
-type Lanes = 'f64x2' | 'f32x4' | 'i32x4' | 'i16x8' | 'i8x16';
+type Lanes = 'f64x2' | 'f32x4' | 'i32x4' | 'i16x8' | 'i8x16' | 'i64x2';
 
-const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4, i16x8: 8, i8x16: 16 };
-/** The type a lane layout is named for (i16x8 and i8x16 hold their width's unsigned type too, and i32x4 every integer type). */
-const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32', i16x8: 'int16', i8x16: 'int8' };
+const LANE_COUNT: Record<Lanes, number> = { f64x2: 2, f32x4: 4, i32x4: 4, i16x8: 8, i8x16: 16, i64x2: 2 };
+/** The type a lane layout is named for (i16x8, i8x16 and i64x2 hold their width's unsigned type too, and i32x4 every integer type). */
+const LANE_DTYPE: Record<Lanes, KType> = { f64x2: 'float64', f32x4: 'float32', i32x4: 'int32', i16x8: 'int16', i8x16: 'int8', i64x2: 'int64' };
 
 /** A lane's width in bits. */
 const laneBits = (L: Lanes): number => 128 / LANE_COUNT[L];
 
-/** Integer lanes: i32x4 (every integer type, extended), or i16x8 and i8x16 (the types of their width, as their bits). */
-const isIntLanes = (L: Lanes): boolean => L === 'i32x4' || L === 'i16x8' || L === 'i8x16';
+/** Integer lanes: i32x4 (every integer type, extended), or i16x8, i8x16 and i64x2 (the types of their width, as their bits). */
+const isIntLanes = (L: Lanes): boolean => L === 'i32x4' || L === 'i16x8' || L === 'i8x16' || L === 'i64x2';
 
 /** i16x8 and i8x16: lanes that hold the integer types of their width as their bits, and nothing wider. */
 const isNarrowLanes = (L: Lanes): boolean => L === 'i16x8' || L === 'i8x16';
 
-/** An integer type whose elements are exactly a narrow lane wide (uint16 in i16x8, int8 in i8x16). */
-const fillsLane = (L: Lanes, t: KType): boolean => isNarrowLanes(L) && t !== 'bool' && KTYPE_BYTES[t] * LANE_COUNT[L] === 16;
+/**
+ * Lanes that hold only the integer types of their own width, as their bits
+ * (i16x8, i8x16, and i64x2: int64 and uint64 have no wider lanes to be read
+ * into, and WebAssembly converts no i64x2 lane to a float).
+ */
+const isExactLanes = (L: Lanes): boolean => isNarrowLanes(L) || L === 'i64x2';
+
+/** An integer type whose elements are exactly an exact lane wide (uint16 in i16x8, int8 in i8x16, uint64 in i64x2). */
+const fillsLane = (L: Lanes, t: KType): boolean => isExactLanes(L) && isIntegerK(t) && KTYPE_BYTES[t] * LANE_COUNT[L] === 16;
 
 /** Integer types narrower than a lane (read extended, written as their low bytes). */
 const NARROW_INT: ReadonlySet<KType> = new Set(['int8', 'uint8', 'int16', 'uint16']);
@@ -67,9 +75,29 @@ function wrapIntLanes(f: FunctionBuilder, L: Lanes, t: KType): void {
   }
 }
 
+/**
+ * Leaves a (c) b lane by lane for i64x2 locals a and b of type t. Lanes
+ * order signed values only: unsigned ones are compared with their sign bits
+ * flipped, which maps 0..2^64-1 onto -2^63..2^63-1 in order.
+ */
+function compareI64x2(f: FunctionBuilder, a: Local, b: Local, c: 'lt' | 'le' | 'gt' | 'ge', t: KType): void {
+  for (const x of [a, b]) {
+    f.op('local.get', x);
+    if (isUnsignedK(t)) f.v128i64(-(2n ** 63n)).op('v128.xor');
+  }
+  f.op(`i64x2.${c}_s`);
+}
+
+/** Leaves, lane by lane, a where a (c) b holds and b elsewhere: the integer extremes of i64x2 lanes, which have no min or max. */
+function pickI64x2(f: FunctionBuilder, a: Local, b: Local, c: 'lt' | 'gt', t: KType): void {
+  f.op('local.get', a).op('local.get', b);
+  compareI64x2(f, a, b, c, t);
+  f.op('v128.bitselect');
+}
+
 /** Whether an array of `dtype` can be read as numbers of the kernel's lane type (through a cast to it). */
 function widens(lanes: Lanes, dtype: KType): boolean {
-  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
+  if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool' || NARROW_INT.has(dtype) || dtype === 'uint32') return true;
   return lanes === 'f64x2' ? dtype === 'float32' || dtype === 'int32' : lanes === 'f32x4' && dtype === 'int32';
 }
@@ -80,7 +108,7 @@ function widens(lanes: Lanes, dtype: KType): boolean {
  * scalar cast takes them (emitFloatToIntStore).
  */
 function narrows(lanes: Lanes, dtype: KType): boolean {
-  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
+  if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
   if (lanes === 'f64x2' && dtype === 'float32') return true;
   return lanes === 'i32x4' ? NARROW_INT.has(dtype) || dtype === 'uint32' : isIntegerK(dtype);
@@ -110,7 +138,7 @@ function emitVectorLoad(ctx: EmitContext, lanes: Lanes, dtype: KType, broadcast:
     f.mem('v128.load16_lane', { align: 0, offset }, 0);
   }
   if (dtype === LANE_DTYPE[lanes] || fillsLane(lanes, dtype)) return;
-  const wide = lanes === 'f64x2';
+  const wide = lanes === 'f64x2' || lanes === 'i64x2';
   if (dtype === 'bool') {
     // Bytes 0/1 to lane masks: != 0 gives 0x00/0xff bytes, which sign-extend to the lane width.
     f.v128i32(0, 0, 0, 0).op('i8x16.ne');
@@ -141,7 +169,7 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
     f.op('f32x4.demote_f64x2_zero').mem('v128.store64_lane', { align: 0, offset }, 0);
     return;
   }
-  if (lanes !== 'i32x4' && isIntegerK(dtype)) { emitFloatToIntStore(ctx, lanes as 'f64x2' | 'f32x4', dtype, offset); return; }
+  if (!isIntLanes(lanes) && isIntegerK(dtype)) { emitFloatToIntStore(ctx, lanes as 'f64x2' | 'f32x4', dtype, offset); return; }
   const size = KTYPE_BYTES[dtype];
   if (size === 4) { f.mem('v128.store', { align: 0, offset }); return; } // uint32 from i32x4: the bits
   // The second operand is unused by the shuffle: every index picks from the first.
@@ -189,5 +217,5 @@ function emitFloatToIntStore(ctx: EmitContext, lanes: 'f64x2' | 'f32x4', dtype: 
   else f.mem(`v128.store${bytes * 8}_lane`, { align: 0, offset }, 0);
 }
 
-export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, fillsLane, laneBits, wrapIntLanes, LANE_COUNT, LANE_DTYPE };
+export { widens, narrows, vectorBytes, emitVectorLoad, emitVectorStore, isIntLanes, isNarrowLanes, isExactLanes, fillsLane, compareI64x2, pickI64x2, laneBits, wrapIntLanes, LANE_COUNT, LANE_DTYPE };
 export type { Lanes };
