@@ -156,10 +156,10 @@ const touches64 = (n: Node): boolean => isBigInt(n.dtype) || n.inputs.some((i) =
  * where and clip are there too; an op that computes in a float (sin of an
  * int64) reads its operands cast, which kernels do.
  */
-const KERNEL_UNARY_64: ReadonlySet<OpName> = new Set<OpName>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit']);
+const KERNEL_UNARY_64: ReadonlySet<OpName> = new Set<OpName>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign']);
 const KERNEL_BINARY_64: ReadonlySet<OpName> = new Set<OpName>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift',
 ]);
 
 /**

@@ -272,13 +272,32 @@ function shiftCount(ctx: EmitContext, L: Lanes, t: KType): void {
  * count is the same in every lane (simd-ops.ts isLaneShift), lane 0's, with a
  * mask where it is the lane width or more, unsigned.
  */
+/**
+ * With an i64x2 shift count (the same in every lane) in local b: the count
+ * for i64x2's shifts, and a mask of the lanes whose count is below 64,
+ * unsigned (a count of 2^32 must not wrap to 0).
+ */
+function count64(ctx: EmitContext, b: Local): void {
+  ctx.f.op('local.get', b).op('i64x2.extract_lane', 0).op('i32.wrap_i64');
+}
+function below64(ctx: EmitContext, b: Local): void {
+  const sign = -(2n ** 63n);
+  ctx.f.op('local.get', b).v128i64(sign).op('v128.xor').v128i64(sign + 64n).op('i64x2.lt_s');
+}
+
 const leftShift: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
+    if (is64K(t)) {
+      both(ctx, a, b); ctx.f.op('i64.shl').op('i64.const', 0n);
+      ctx.f.op('local.get', b).op('i64.const', 64n).op('i64.lt_u').op('select');
+      return;
+    }
     both(ctx, a, b); ctx.f.op('i32.shl').op('i32.const', 0);
     ctx.f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
     wrapInt(ctx.f, t);
   },
   lanes: (ctx, L, a, b, t) => {
+    if (L === 'i64x2') { ctx.f.op('local.get', a); count64(ctx, b); ctx.f.op('i64x2.shl'); below64(ctx, b); ctx.f.op('v128.and'); return; }
     both(ctx, a, b); shiftCount(ctx, L, t); ctx.f.op(`${L}.shl`);
     ctx.f.op('local.get', b); splatConst(ctx, L, Math.min(laneBits(L), 32)); ctx.f.op(`${L}.lt_u`).op('v128.and');
     wrapIntLanes(ctx.f, L, t);
@@ -288,6 +307,14 @@ const leftShift: BinaryEmitter = {
 const rightShift: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
     const f = ctx.f;
+    if (is64K(t)) {
+      // Past the width: 0, or the sign for a negative int64.
+      both(ctx, a, b); f.op(isUnsignedK(t) ? 'i64.shr_u' : 'i64.shr_s');
+      if (isUnsignedK(t)) f.op('i64.const', 0n);
+      else f.op('local.get', a).op('i64.const', 63n).op('i64.shr_s');
+      f.op('local.get', b).op('i64.const', 64n).op('i64.lt_u').op('select');
+      return;
+    }
     if (isUnsignedK(t)) {
       both(ctx, a, b); f.op('i32.shr_u').op('i32.const', 0);
       f.op('local.get', b).op('i32.const', 32).op('i32.lt_u').op('select');
@@ -299,6 +326,13 @@ const rightShift: BinaryEmitter = {
   },
   lanes: (ctx, L, a, b, t) => {
     const f = ctx.f;
+    if (L === 'i64x2') {
+      f.op('local.get', a); count64(ctx, b); f.op(bySign(L, 'shr', t));
+      if (isUnsignedK(t)) f.v128i32(0);
+      else f.op('local.get', a).op('i32.const', 63).op('i64x2.shr_s');
+      below64(ctx, b); f.op('v128.bitselect');
+      return;
+    }
     // Past the width: 0 for unsigned types (in i32x4 narrow ones are held zero-extended), the sign for signed ones.
     both(ctx, a, b); shiftCount(ctx, L, t); f.op(bySign(L, 'shr', t));
     if (isUnsignedK(t)) f.v128i32(0);

@@ -80,6 +80,14 @@ const sign: Required<UnaryEmitter> = {
       get(); f.op(`${w}.const`, 0).op(`${w}.gt`).op('select');
       return;
     }
+    if (is64K(t)) {
+      // In the type: int64's -1, 0 or 1; uint64's 0 or 1.
+      if (isUnsignedK(t)) { get(); f.op('i64.const', 0n).op('i64.ne').op('i64.extend_i32_u'); return; }
+      f.op('i64.const', 1n).op('i64.const', -1n).op('i64.const', 0n);
+      get(); f.op('i64.const', 0n).op('i64.lt_s').op('select');
+      get(); f.op('i64.const', 0n).op('i64.gt_s').op('select');
+      return;
+    }
     if (isUnsignedK(t)) { get(); f.op('i32.const', 0).op('i32.ne'); return; }
     f.op('i32.const', 1).op('i32.const', -1).op('i32.const', 0);
     get(); f.op('i32.const', 0).op('i32.lt_s').op('select');
@@ -88,6 +96,8 @@ const sign: Required<UnaryEmitter> = {
   lanes: (ctx, L, x, t) => {
     const f = ctx.f;
     const isFloat = !isIntLanes(L);
+    // i64x2 has no unsigned comparison: uint64's sign is x != 0, a mask negated to 1.
+    if (L === 'i64x2' && isUnsignedK(t)) { f.op('local.get', x); splatConst(ctx, L, 0); f.op('i64x2.ne').op('i64x2.neg'); return; }
     const u = isUnsignedK(t) ? 'u' : 's';
     const [lt, gt] = isFloat ? ['lt', 'gt'] : [`lt_${u}`, `gt_${u}`];
     splatConst(ctx, L, 1);

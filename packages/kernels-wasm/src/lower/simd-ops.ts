@@ -133,7 +133,9 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         const t = at(spec.body, ins.args[0], 'value').type;
         if (!ok(t)) return false;
         if (t === 'bool' && !BOOL_BINARY.has(ins.fn)) return false;
-        const native = nativeBinary(ins.fn) || (!isFloat && lanes !== 'i64x2' && isLaneShift(spec, ins));
+        // A shift has lanes only where its count is the same in every lane (isLaneShift).
+        const shift = ins.fn === 'leftShift' || ins.fn === 'rightShift';
+        const native = shift ? !isFloat && isLaneShift(spec, ins) : nativeBinary(ins.fn);
         const math = isFloat && MATH_BINARY.has(ins.fn) && mathAvailable(mathName(ins.fn), lanes as 'f64x2' | 'f32x4');
         if (!native && !math) return false;
         break;

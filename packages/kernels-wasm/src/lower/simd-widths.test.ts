@@ -166,7 +166,7 @@ const unaryOf = (t: KType, fn: KUnary, widen: boolean): KernelSpec => {
 };
 
 /** a shifted by a constant count. */
-const shiftBy = (t: KType, fn: 'leftShift' | 'rightShift', count: number, widen: boolean): KernelSpec =>
+const shiftBy = (t: KType, fn: 'leftShift' | 'rightShift', count: number | bigint, widen: boolean): KernelSpec =>
   withResult([arr(t, 'in')], [{ op: 'load', array: 0, type: t }, { op: 'const', value: count, type: t }, { op: 'binary', fn, args: [0, 1], type: t }], t, widen);
 
 /** b = cast(a) to the other type of a's width, then b < a and b + 1: a cast between types of one narrow width is their bits. */
@@ -211,7 +211,9 @@ const NARROW_INTS = ['uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
 const INT64_TYPES = ['int64', 'uint64'] as const;
 /** What the scalar loop computes in int64 and uint64 (validate-spec.ts's INT64_UNARY and INT64_BINARY), all of it in i64x2 lanes. */
 const INT64_BINARY_LANES: readonly KBinary[] = ['add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', ...COMPARISONS];
-const INT64_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit'];
+const INT64_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'sign', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit'];
+/** Shift counts either side of 32 and 64, one past 2^32 (which must not wrap to a small count), and the largest (unsigned) or -1. */
+const shifts64 = (t: KType): bigint[] => [0n, 1n, 31n, 32n, 33n, 63n, 64n, 65n, 2n ** 32n + 1n, t === 'uint64' ? 2n ** 64n - 1n : -1n];
 
 /** fn over an int64 or uint64 array, as the type itself. */
 const reduce64 = (t: KType, fn: 'sum' | 'prod' | 'min' | 'max'): KernelSpec => ({
@@ -270,6 +272,9 @@ const cases: Case[] = [
   // int64 and uint64 in i64x2 lanes: every op the scalar loop has for them, their reductions, casts, masks and constants.
   ...INT64_TYPES.flatMap((t) => INT64_BINARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: binaryOf(t, fn, false), lanes: 'i64x2' }))),
   ...INT64_TYPES.map((t) => ({ name: `${t} add, b broadcast`, spec: binaryOf(t, 'add', false, 'broadcast'), lanes: 'i64x2' })),
+  ...INT64_TYPES.flatMap((t) => shifts64(t).flatMap((c) => (['leftShift', 'rightShift'] as const)
+    .map((fn) => ({ name: `${t} ${fn} ${c}`, spec: shiftBy(t, fn, c, false), lanes: 'i64x2' })))),
+  ...INT64_TYPES.flatMap((t) => (['leftShift', 'rightShift'] as const).map((fn) => ({ name: `${t} ${fn}, counts broadcast`, spec: binaryOf(t, fn, false, 'broadcast'), lanes: 'i64x2' }))),
   ...INT64_TYPES.map((t) => ({ name: `${t} less, b broadcast`, spec: binaryOf(t, 'less', false, 'broadcast'), lanes: 'i64x2' })),
   ...INT64_TYPES.flatMap((t) => INT64_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn, false), lanes: 'i64x2' }))),
   ...INT64_TYPES.flatMap((t) => (['sum', 'prod', 'min', 'max'] as const).map((fn) => ({ name: `${fn} of ${t} squared`, spec: reduce64(t, fn), lanes: 'i64x2' }))),

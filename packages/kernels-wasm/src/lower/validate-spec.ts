@@ -8,10 +8,10 @@ import type { KBinary, KInstr, KType, KUnary, KernelSpec } from './kernel-spec.j
 const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
 
 /** The ops kernels compute in int64 and uint64 (i64 locals, or i64x2 lanes), and their sums, products and extremes in row kernels; there are no scans or gathers of them yet. */
-const INT64_UNARY: ReadonlySet<KUnary> = new Set<KUnary>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit']);
+const INT64_UNARY: ReadonlySet<KUnary> = new Set<KUnary>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign']);
 const INT64_BINARY: ReadonlySet<KBinary> = new Set<KBinary>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift',
 ]);
 
 /** Instructions as JSON, bigint constants included. */
