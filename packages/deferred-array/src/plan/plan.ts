@@ -159,7 +159,7 @@ const touches64 = (n: Node): boolean => isBigInt(n.dtype) || n.inputs.some((i) =
 const KERNEL_UNARY_64: ReadonlySet<OpName> = new Set<OpName>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign']);
 const KERNEL_BINARY_64: ReadonlySet<OpName> = new Set<OpName>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'gcd',
 ]);
 
 /**

@@ -199,58 +199,74 @@ const nextafter: Required<BinaryEmitter> = {
   },
 };
 
+/** Integer instructions at one width: i32 for every type up to 32 bits, i64 for int64 and uint64. */
+interface IntWidth {
+  readonly w: 'i32' | 'i64';
+  /** Pushes the constant v at this width. */
+  readonly k: (v: number | bigint) => void;
+}
+
+function intWidth(ctx: EmitContext, t: KType): IntWidth {
+  const w = is64K(t) ? 'i64' : 'i32';
+  return { w, k: (v) => { if (w === 'i64') ctx.f.op('i64.const', BigInt(v)); else ctx.f.op('i32.const', Number(v)); } };
+}
+
 /**
  * NumPy's integer floor division and Python-style modulo. Division by zero
  * gives 0 and is flagged; MIN // -1 wraps to MIN. The divisor is made safe
  * first, since WebAssembly's div_s traps on both.
  */
-function intDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+function intDivision(ctx: EmitContext, t: KType, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
   const f = ctx.f;
-  const safe = f.local('i32');
-  const r = f.local('i32');
-  f.op('local.get', b).op('i32.eqz').if(); bumpDivide(ctx); f.end();
+  const { w, k } = intWidth(ctx, t);
+  const min = w === 'i64' ? -(2n ** 63n) : -2147483648;
+  const safe = f.local(w);
+  const r = f.local(w);
+  f.op('local.get', b).op(`${w}.eqz`).if(); bumpDivide(ctx); f.end();
   // safe = (b == 0 || (a == MIN && b == -1)) ? 1 : b
-  f.op('i32.const', 1).op('local.get', b);
-  f.op('local.get', b).op('i32.eqz');
-  f.op('local.get', a).op('i32.const', -2147483648).op('i32.eq').op('local.get', b).op('i32.const', -1).op('i32.eq').op('i32.and');
+  k(1); f.op('local.get', b);
+  f.op('local.get', b).op(`${w}.eqz`);
+  f.op('local.get', a); k(min); f.op(`${w}.eq`).op('local.get', b); k(-1); f.op(`${w}.eq`).op('i32.and');
   f.op('i32.or').op('select').op('local.set', safe);
-  f.op('local.get', a).op('local.get', safe).op('i32.rem_s').op('local.set', r);
+  f.op('local.get', a).op('local.get', safe).op(`${w}.rem_s`).op('local.set', r);
   // The remainder and the divisor have different signs: floor is one lower, the modulo one divisor higher.
   const adjust = (): void => {
-    f.op('local.get', r).op('i32.const', 0).op('i32.ne');
-    f.op('local.get', r).op('i32.const', 0).op('i32.lt_s').op('local.get', b).op('i32.const', 0).op('i32.lt_s').op('i32.ne');
+    f.op('local.get', r); k(0); f.op(`${w}.ne`);
+    f.op('local.get', r); k(0); f.op(`${w}.lt_s`).op('local.get', b); k(0); f.op(`${w}.lt_s`).op('i32.ne');
     f.op('i32.and');
   };
   if (fn === 'mod') {
-    f.op('local.get', r).op('local.get', b).op('i32.add').op('local.get', r);
+    f.op('local.get', r).op('local.get', b).op(`${w}.add`).op('local.get', r);
     adjust();
     f.op('select');
   } else {
-    f.op('local.get', a).op('local.get', safe).op('i32.div_s');
+    f.op('local.get', a).op('local.get', safe).op(`${w}.div_s`);
     adjust();
-    f.op('i32.sub');
+    if (w === 'i64') f.op('i64.extend_i32_u');
+    f.op(`${w}.sub`);
     // a == MIN and b == -1 wraps to MIN, which a / 1 already is.
   }
   // Division by zero gives 0.
-  f.op('i32.const', 0).op('local.get', b).op('select');
+  k(0); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
 }
 
 /** Unsigned floor division and modulo: plain div_u/rem_u, with a zero divisor giving 0, flagged. */
-function unsignedDivision(ctx: EmitContext, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
+function unsignedDivision(ctx: EmitContext, t: KType, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
   const f = ctx.f;
-  f.op('local.get', b).op('i32.eqz').if(); bumpDivide(ctx); f.end();
+  const { w, k } = intWidth(ctx, t);
+  f.op('local.get', b).op(`${w}.eqz`).if(); bumpDivide(ctx); f.end();
   // a (op) (b == 0 ? 1 : b), then 0 where b == 0.
-  f.op('local.get', a).op('local.get', b).op('i32.const', 1).op('local.get', b).op('select');
-  f.op(fn === 'mod' ? 'i32.rem_u' : 'i32.div_u');
-  f.op('i32.const', 0).op('local.get', b).op('select');
+  f.op('local.get', a).op('local.get', b); k(1); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
+  f.op(`${w}.${fn === 'mod' ? 'rem_u' : 'div_u'}`);
+  k(0); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
 }
 
 /** floorDivide and mod: integers in scalar code (no lane form), floats npy_divmod's steps in either (float-divmod.ts). */
 const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
   scalar: (ctx, t, a, b) => {
     if (isFloatK(t)) floatDivmodScalar(ctx, t, fn, a, b);
-    else if (isUnsignedK(t)) unsignedDivision(ctx, fn, a, b);
-    else { intDivision(ctx, fn, a, b); wrapInt(ctx.f, t); }
+    else if (isUnsignedK(t)) unsignedDivision(ctx, t, fn, a, b);
+    else { intDivision(ctx, t, fn, a, b); wrapInt(ctx.f, t); }
   },
   lanes: (ctx, L, a, b) => floatDivmodLanes(ctx, L, fn, a, b),
 });
@@ -348,15 +364,16 @@ const rightShift: BinaryEmitter = {
 const gcd: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
     const f = ctx.f;
-    const [x, y, r] = [f.local('i32'), f.local('i32'), f.local('i32')];
+    const { w, k } = intWidth(ctx, t);
+    const [x, y, r] = [f.local(w), f.local(w), f.local(w)];
     for (const [from, to] of [[a, x], [b, y]] as const) {
       if (isUnsignedK(t)) f.op('local.get', from);
-      else f.op('i32.const', 0).op('local.get', from).op('i32.sub').op('local.get', from).op('local.get', from).op('i32.const', 0).op('i32.lt_s').op('select');
+      else { k(0); f.op('local.get', from).op(`${w}.sub`).op('local.get', from).op('local.get', from); k(0); f.op(`${w}.lt_s`).op('select'); }
       f.op('local.set', to);
     }
     f.block().loop();
-    f.op('local.get', y).op('i32.eqz').op('br_if', 1);
-    f.op('local.get', x).op('local.get', y).op('i32.rem_u').op('local.set', r);
+    f.op('local.get', y).op(`${w}.eqz`).op('br_if', 1);
+    f.op('local.get', x).op('local.get', y).op(`${w}.rem_u`).op('local.set', r);
     f.op('local.get', y).op('local.set', x).op('local.get', r).op('local.set', y);
     f.op('br', 0);
     f.end().end();

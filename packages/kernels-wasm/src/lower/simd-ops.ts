@@ -101,9 +101,9 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
   }
   const uses = usesOf(spec);
   const ok = (t: KType): boolean => t === dtype || t === 'bool' || (exact ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
-  // i64x2 lanes compute what the scalar loop computes in i64 locals (validate-spec.ts), every op of it in lanes.
-  const nativeUnary = (fn: KUnary): boolean => (lanes === 'i64x2' ? INT64_UNARY.has(fn) : (isFloat ? FLOAT_UNARY : INT_UNARY).has(fn));
-  const nativeBinary = (fn: KBinary): boolean => (lanes === 'i64x2' ? INT64_BINARY.has(fn) : (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn));
+  // i64x2 lanes take the ops kernels compute in int64 (validate-spec.ts) that integers have lanes for (not division or gcd).
+  const nativeUnary = (fn: KUnary): boolean => (isFloat ? FLOAT_UNARY : INT_UNARY).has(fn) && (lanes !== 'i64x2' || INT64_UNARY.has(fn));
+  const nativeBinary = (fn: KBinary): boolean => (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn) && (lanes !== 'i64x2' || INT64_BINARY.has(fn));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {
@@ -248,7 +248,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'unary': {
       const x = ins.arg;
       if (types[x] === 'bool') { get(x); f.op('v128.not'); return; } // logicalNot or invert of a mask
-      const native = L === 'i64x2' || hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
+      const native = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') ? unaryEmitter(ins.fn)?.lanes : undefined;
       if (native) { native(ctx, L, local(x), at(types, x, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
       if (m === undefined) throw new Error(`internal: ${ins.fn} has no vector lowering`);
@@ -257,7 +257,7 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
     case 'binary': {
       const [a, b] = ins.args;
       // Shifts have a lane form only where the count is the same in every lane (isLaneShift).
-      const lanes = L === 'i64x2' || hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
+      const lanes = hasNativeLanes(ins.fn, isFloat ? 'float' : 'int') || ins.fn === 'leftShift' || ins.fn === 'rightShift';
       const native = lanes ? binaryEmitter(ins.fn)?.lanes : undefined;
       if (native) { native(ctx, L, local(a), local(b), at(types, a, 'value type')); return; }
       const m = ctx.math(mathName(ins.fn), L as 'f64x2' | 'f32x4');
