@@ -2,7 +2,8 @@
 // boundaries: their operands are materialised before they run.
 import { ShapeError } from './errors.js';
 import { promoteTypes } from './dtypes.js';
-import { elementwise } from './build-elementwise.js';
+import { cast, elementwise, scalar } from './build-elementwise.js';
+import { reduce } from './build-reduce.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
 import { axisLength, broadcastShapes, formatShape } from './shape.js';
@@ -60,4 +61,21 @@ function outer(a: Node, b: Node): Node {
   return makeNode('outer', [a, b], [m, n], promoteTypes(a.dtype, b.dtype));
 }
 
-export { matmul, dot, outer };
+/**
+ * A dot (or matmul) of two float vectors: one sum, which a k-ordered loop
+ * would add as one chain on one thread. It is computed as the sum of the
+ * products, added as NumPy's sum adds (pairwise, in blocks of eight lanes),
+ * so it runs in vector lanes and over blocks shared between workers; the
+ * reference evaluator follows (reference/linalg.ts).
+ */
+const isVectorDot = (n: Node): boolean =>
+  (n.op === 'dot' || n.op === 'matmul') && n.inputs.length === 2 && n.inputs.every((x) => x.shape.length === 1) && (n.dtype === 'float64' || n.dtype === 'float32');
+
+/** isVectorDot's node as its sum of products, plus +0: a sum of -0 products is +0, as a product's accumulated from +0 is. */
+function vectorDotAsSum(n: Node): Node {
+  const [a, b] = n.inputs as [Node, Node];
+  const products = elementwise('multiply', [cast(a, n.dtype), cast(b, n.dtype)]);
+  return elementwise('add', [reduce('sum', products), scalar(0, n.dtype)]);
+}
+
+export { matmul, dot, outer, isVectorDot, vectorDotAsSum };

@@ -7,7 +7,7 @@ import type { Pin } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import { cast, elementwise } from '../ir/build-elementwise.js';
 import { reshape } from '../ir/build-view.js';
-import { dot, matmul } from '../ir/build-linalg.js';
+import { dot, isVectorDot, matmul, vectorDotAsSum } from '../ir/build-linalg.js';
 import type { Node } from '../ir/node.js';
 import { isWindow, readBy, rootsOf } from './plan.js';
 import type { MarkedOutput, Plan, StoreTarget } from './plan.js';
@@ -81,6 +81,12 @@ const lowerOuter: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
   return elementwise('multiply', [reshape(cast(a, m.dtype), [-1, 1], 'outer'), reshape(cast(b, m.dtype), [1, -1], 'outer')]);
 });
 
+/** A dot of two float vectors is a fused sum of their products (isVectorDot), in lanes and on every worker. */
+const lowerVectorDots: Pass = (plan) => rewriteGraph(plan, (n, inputs) => {
+  const m = withInputs(n, inputs);
+  return isVectorDot(m) ? vectorDotAsSum(m) : m;
+});
+
 /** Product dtypes narrower than the contraction kernels' int32 lanes. */
 const NARROW_PRODUCTS: ReadonlySet<string> = new Set(['int8', 'uint8', 'int16', 'uint16', 'bool']);
 
@@ -135,6 +141,7 @@ const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
+  ['lowerVectorDots', lowerVectorDots, ['kernels']],
   ['widenNarrowProducts', widenNarrowProducts, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
   ['placeTemporaries', placeTemporaries, ['kernels']],

@@ -164,8 +164,8 @@ const KERNEL_BINARY_64: ReadonlySet<OpName> = new Set<OpName>([
 
 /**
  * Whether a kernel computes the elementwise node `n`, which touches int64 or
- * uint64: the rest (integer division, shifts, powers, reductions and scans
- * of them) run as steps of their own, which the backend evaluates directly.
+ * uint64: the rest (powers, fmod, the scans of them) run as steps of their
+ * own, which the backend evaluates directly.
  */
 function kernelComputes64(n: Node): boolean {
   if (n.family === 'cast' || n.op === 'where' || n.op === 'clip') return true;

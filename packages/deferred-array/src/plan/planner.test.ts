@@ -29,7 +29,7 @@ const SPECIAL = [0, -0, 1, -1, 3, 0.1, NaN, Infinity, -Infinity, 5e-324, -2.2250
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'lowerArgExtremes', 'mergeCommon', 'reduceStrength', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'widenNarrowProducts', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
+      'collectOutputs', 'collectPins', 'lowerArgExtremes', 'mergeCommon', 'reduceStrength', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'lowerVectorDots', 'widenNarrowProducts', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
       'assignBuffers',
     ]);
   });
@@ -324,6 +324,34 @@ describe('the planner', () => {
       expect(f64(y.executeSync())).toEqual(reference(y));
       // NumPy's outer is a plain product: -1 x 0 is -0.
       expect(Object.is(f64(da.outer(da.array([-1]), da.array([0])).executeSync())[0], -0)).toBe(true);
+    });
+
+    test('a dot of two float vectors is a fused sum of products plus +0, the same on any number of workers; integer vectors keep the product kernel', async () => {
+      const n = 50_003; // several blocks, and a tail
+      const a = da.wrap(Float64Array.from({ length: n }, (_, i) => Math.sin(i) * 1e3));
+      const b = da.wrap(Float64Array.from({ length: n }, (_, i) => 1 / (i + 1) - 0.25));
+      for (const y of [da.dot(a, b), a.matmul(b), da.dot(a.astype('float32'), b)]) {
+        expect(y.explain()).toMatch(/multiply, sum;/);
+        expect(products(plan(y))).toHaveLength(0);
+      }
+      // Its bits are those of the sum of the products (kernels) and of NumPy's np.sum(a * b) (reference).
+      const bits = (y: da.DeferredArray): number => f64(y.executeSync())[0]!;
+      expect(bits(da.dot(a, b))).toBe(bits(a.mul(b).sum().add(0)));
+      expect(onReference(() => bits(da.dot(a, b)))).toBe(onReference(() => bits(a.mul(b).sum().add(0))));
+      const k = onReference(() => bits(da.dot(a, b)));
+      expect(Math.abs(bits(da.dot(a, b)) - k)).toBeLessThanOrEqual(1e-12 * Math.abs(k));
+      const before = da.configure().threads;
+      try {
+        const pooled = await Promise.all([1, 2].map(async (threads) => { da.configure({ threads }); return f64(await da.dot(a, b).execute())[0]; }));
+        expect(pooled).toEqual([bits(da.dot(a, b)), bits(da.dot(a, b))]);
+      } finally {
+        da.configure({ threads: before });
+      }
+      // A sum of -0 products is +0, as a product's accumulated from +0 is, on both backends (NumPy's dot gives +0).
+      const minus = (): number => f64(da.dot(da.wrap(new Float64Array(9).fill(-1)), da.wrap(new Float64Array(9))).executeSync())[0]!;
+      expect(Object.is(minus(), 0)).toBe(true);
+      expect(Object.is(onReference(minus), 0)).toBe(true);
+      expect(products(plan(da.dot(da.arange(8, { dtype: 'int32' }), da.arange(8, { dtype: 'int32' }))))).toHaveLength(1);
     });
 
     test('every product as a kernel: floats and 32-bit integers in their lanes, narrower integers and bools as int32 products', () => {

@@ -1,5 +1,7 @@
 // matmul, dot and outer: plain triple loops accumulating in order over k, in
-// the result dtype (integers wrap, bool is or-of-ands, float32 rounds each step).
+// the result dtype (integers wrap, bool is or-of-ands, float32 rounds each step);
+// a dot of two float vectors is their products' sum, added as `sum` adds
+// (isVectorDot), as the kernels compute it.
 import { isBigInt, wrapTo } from '../ir/dtypes.js';
 import type { NumberArray, TypedArray } from '../ir/dtypes.js';
 import { wrapper } from './scalar-math-64.js';
@@ -10,6 +12,24 @@ import { axisLength, contiguousStrides, sizeOf } from '../ir/shape.js';
 import { allocDense, gather } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { broadcastMap } from './elementwise.js';
+import { isVectorDot } from '../ir/build-linalg.js';
+import { reduce } from '../ir/build-reduce.js';
+import { source } from '../ir/build-elementwise.js';
+import type { FamilyNode } from '../ir/node.js';
+import { evaluateReduce } from './reduce.js';
+
+/** A dot of two float vectors (isVectorDot): the products rounded to the dtype, summed as `sum` sums them, plus +0. */
+function vectorDot(node: Node, a0: Dense, b0: Dense): Dense {
+  const t = node.dtype;
+  const [a, b] = [castTo(a0, t).data as NumberArray, castTo(b0, t).data as NumberArray];
+  const products = allocDense(t, [a.length]);
+  const p = products.data as NumberArray;
+  for (let k = 0; k < a.length; k++) p[k] = a[k]! * b[k]!; // a float32 array rounds as it stores
+  const sum = evaluateReduce(reduce('sum', source(p as TypedArray, [a.length], t)) as FamilyNode<'reduce'>, products);
+  const out = allocDense(t, node.shape);
+  out.data[0] = (sum.data as NumberArray)[0]! + 0;
+  return out;
+}
 
 type MulAdd = (acc: number, x: number, y: number) => number;
 
@@ -63,6 +83,7 @@ function castTo(x: Dense, t: DType): Dense {
 }
 
 function evaluateMatmul(node: Node, a0: Dense, b0: Dense): Dense {
+  if (isVectorDot(node)) return vectorDot(node, a0, b0);
   const t = node.dtype;
   const as = a0.shape.length === 1 ? [1, axisLength(a0.shape, 0)] : [...a0.shape];
   const bs = b0.shape.length === 1 ? [axisLength(b0.shape, 0), 1] : [...b0.shape];
@@ -79,6 +100,7 @@ function evaluateMatmul(node: Node, a0: Dense, b0: Dense): Dense {
 }
 
 function evaluateDot(node: Node, a0: Dense, b0: Dense): Dense {
+  if (isVectorDot(node)) return vectorDot(node, a0, b0);
   const t = node.dtype;
   const a = castTo(a0, t);
   const K = axisLength(a.shape, -1);

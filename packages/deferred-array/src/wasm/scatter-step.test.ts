@@ -108,7 +108,7 @@ describe('addAt and bincount by the scatter routine', () => {
     } finally {
       da.configure({ threads: initialThreads, inlineThreshold: initial.inlineThreshold });
     }
-  });
+  }, 30_000); // 2^17 indices through the reference evaluator too: seconds on a loaded 2-core machine
 
   test('an index out of range fails before anything is written; values that are the target are read as they were', () => {
     const x = da.array([1, 2, 3, 4], { dtype: 'int32' });

@@ -25,8 +25,9 @@ const SPECIALS: Record<Exclude<KType, 'int64' | 'uint64'>, number[]> = {
 
 /** int64 and uint64 values with theirs: extremes, either side of 2^32 and 2^53, and values whose products wrap. */
 const SPECIALS_64: Record<'int64' | 'uint64', bigint[]> = {
-  int64: [0n, 1n, -1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 32n, -(2n ** 32n) - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 3037000500n, 255n, -256n],
-  uint64: [0n, 1n, 2n ** 64n - 1n, 2n ** 63n, 2n ** 63n - 1n, 2n ** 32n, 2n ** 53n + 1n, 4294967297n, 255n, 12345678901234567n],
+  // Index 4 is what a broadcast second operand holds (sample's seed 4): a shift count that shifts.
+  int64: [0n, 1n, -1n, 2n ** 63n - 1n, 5n, -(2n ** 63n), 2n ** 32n, -(2n ** 32n) - 1n, 2n ** 53n + 1n, -(2n ** 53n) - 3n, 3037000500n, 255n, -256n],
+  uint64: [0n, 1n, 2n ** 64n - 1n, 2n ** 63n, 5n, 2n ** 63n - 1n, 2n ** 32n, 2n ** 53n + 1n, 4294967297n, 255n, 12345678901234567n],
 };
 
 /** n values of t cycling through its specials, shifted by the row so that two arrays pair them differently. */
@@ -215,11 +216,13 @@ const INT64_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'sign', 'square
 /** Shift counts either side of 32 and 64, one past 2^32 (which must not wrap to a small count), and the largest (unsigned) or -1. */
 const shifts64 = (t: KType): bigint[] => [0n, 1n, 31n, 32n, 33n, 63n, 64n, 65n, 2n ** 32n + 1n, t === 'uint64' ? 2n ** 64n - 1n : -1n];
 
-/** fn over an int64 or uint64 array, as the type itself. */
-const reduce64 = (t: KType, fn: 'sum' | 'prod' | 'min' | 'max'): KernelSpec => ({
+/** fn over an int64 or uint64 array, as the type itself: of the values (uint64's past 2^63 among them), and of their squares (which wrap). */
+const reduce64 = (t: KType, fn: 'sum' | 'prod' | 'min' | 'max', squared: boolean): KernelSpec => ({
   ndim: 1,
   arrays: [arr(t, 'in')],
-  body: [{ op: 'load', array: 0, type: t }, { op: 'binary', fn: 'multiply', args: [0, 0], type: t }, { op: 'reduce', fn, arg: 1, slot: 0, type: t }] as KInstr[],
+  body: (squared
+    ? [{ op: 'load', array: 0, type: t }, { op: 'binary', fn: 'multiply', args: [0, 0], type: t }, { op: 'reduce', fn, arg: 1, slot: 0, type: t }]
+    : [{ op: 'load', array: 0, type: t }, { op: 'reduce', fn, arg: 0, slot: 0, type: t }]) as KInstr[],
   slots: 1,
 });
 
@@ -277,7 +280,8 @@ const cases: Case[] = [
   ...INT64_TYPES.flatMap((t) => (['leftShift', 'rightShift'] as const).map((fn) => ({ name: `${t} ${fn}, counts broadcast`, spec: binaryOf(t, fn, false, 'broadcast'), lanes: 'i64x2' }))),
   ...INT64_TYPES.map((t) => ({ name: `${t} less, b broadcast`, spec: binaryOf(t, 'less', false, 'broadcast'), lanes: 'i64x2' })),
   ...INT64_TYPES.flatMap((t) => INT64_UNARY_LANES.map((fn) => ({ name: `${t} ${fn}`, spec: unaryOf(t, fn, false), lanes: 'i64x2' }))),
-  ...INT64_TYPES.flatMap((t) => (['sum', 'prod', 'min', 'max'] as const).map((fn) => ({ name: `${fn} of ${t} squared`, spec: reduce64(t, fn), lanes: 'i64x2' }))),
+  ...INT64_TYPES.flatMap((t) => (['sum', 'prod', 'min', 'max'] as const).flatMap((fn) => [false, true].map((squared) =>
+    ({ name: `${fn} of ${t}${squared ? ' squared' : ''}`, spec: reduce64(t, fn, squared), lanes: 'i64x2' })))),
   ...INT64_TYPES.map((t) => ({ name: `${t} * 3 + 2^62 + 12345`, spec: constant64(t), lanes: 'i64x2' })),
   ...INT64_TYPES.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: 'i64x2' })),
   ...([['int64', 'uint64'], ['uint64', 'int64']] as const).map(([from, to]) => ({ name: `${from} -> ${to}`, spec: sameWidthCast(from, to), lanes: 'i64x2' })),
@@ -302,7 +306,7 @@ function run(spec: KernelSpec, n: number, blockSize: number) {
   });
   const outs = spec.arrays.map((a, k) => (a.role === 'out' ? Array.from(new Uint8Array(heap.memory.buffer, ptrs[k]!, n * KTYPE_BYTES[a.dtype])) : []));
   // Partials as their bits too: an int64 or uint64 one is its 64 bits in an f64, whichever NaN that makes.
-  const bits = Array.from(new BigUint64Array(Float64Array.from(r.partials).buffer), String);
+  const bits = Array.from(new BigUint64Array(r.partials.buffer, r.partials.byteOffset, r.partials.length), String);
   return { outs, partials: Array.from(r.partials), bits, lanes: compiled.lanes, flags: r.flags };
 }
 
