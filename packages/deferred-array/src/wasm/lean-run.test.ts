@@ -106,7 +106,7 @@ describe('the lean run', () => {
       outcome(() => lean.runNodes(roots(), true));
       expect(outcome(() => lean.runNodes(roots(), true))).toEqual(outcome(() => general.runNodes(roots(), true)));
     }), { numRuns: 300 });
-  });
+  }, 60_000); // 300 random graphs, each planned and run twice: about 5 s alone on the 2-core machine
 
   test('on the worker pool too: execute() of lean plans gives the general run\'s bits', async () => {
     const pooled = linker(true);
@@ -124,7 +124,7 @@ describe('the lean run', () => {
       expect(failed ? [failed] : outcome(() => got)).toEqual(outcome(() => general.runNodes(rootsOf(p)!, true)));
     }), { numRuns: 60 });
     expect(pooled.stats().pooled).toBeGreaterThan(0);
-  });
+  }, 60_000); // a pool of 2 started and 60 graphs run on it: seconds on a loaded machine
 
   test('constants ride in the launch block: a run of the 10-op chain allocates the launch block and its result, whatever its constants', () => {
     const heap = ownHeap();
