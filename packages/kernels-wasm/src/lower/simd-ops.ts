@@ -111,13 +111,16 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
         const t = at(spec.arrays, ins.array, 'array').dtype;
-        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && user.type === dtype; })) return false;
+        // (In i64x2 lanes, to either 64-bit type: the load extends as the scalar loop's cast does.)
+        const wide = (to: KType): boolean => to === dtype || (lanes === 'i64x2' && fillsLane(lanes, to));
+        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && wide(user.type); })) return false;
         break;
       }
       case 'store': {
         // A narrower array takes a cast from the lane type (validateSpec: the value's type is the array's).
         const value = at(spec.body, ins.arg, 'value');
-        if (!ok(ins.type) && !(value.op === 'cast' && at(spec.body, value.arg, 'value').type === dtype)) return false;
+        const from = value.op === 'cast' ? at(spec.body, value.arg, 'value').type : undefined;
+        if (!ok(ins.type) && !(from !== undefined && (from === dtype || (lanes === 'i64x2' && fillsLane(lanes, from))))) return false;
         break;
       }
       case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return false; break;
@@ -185,6 +188,11 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
   // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing;
   // narrow lanes hold the types of their width, between which a cast is nothing.
   const held = (t: KType): boolean => t === 'bool' || (isExactLanes(lanes) ? fillsLane(lanes, t) : isIntegerK(t));
+  if (lanes === 'i64x2' && !(held(ins.type) && held(arg.type))) {
+    // From a narrower integer array's load (which extends it), or to a narrower integer only stores take (which keep its low bytes).
+    if (held(ins.type)) return arg.op === 'load' && isIntegerK(arg.type);
+    return held(arg.type) && isIntegerK(ins.type) && at(uses, v, 'value').every((u) => at(spec.body, u, 'value').op === 'store');
+  }
   if (isIntLanes(lanes)) return held(ins.type) && held(arg.type);
   if (isPromotedAccumulation(spec, lanes, v, uses)) return true;
   if (ins.type === dtype) return arg.op === 'load' || arg.type === 'bool' || arg.type === dtype;

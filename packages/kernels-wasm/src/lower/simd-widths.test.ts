@@ -285,6 +285,10 @@ const cases: Case[] = [
   ...INT64_TYPES.map((t) => ({ name: `${t} * 3 + 2^62 + 12345`, spec: constant64(t), lanes: 'i64x2' })),
   ...INT64_TYPES.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: 'i64x2' })),
   ...([['int64', 'uint64'], ['uint64', 'int64']] as const).map(([from, to]) => ({ name: `${from} -> ${to}`, spec: sameWidthCast(from, to), lanes: 'i64x2' })),
+  // ...narrower integers read extended into them, and stored back as their low bytes.
+  ...INT64_TYPES.flatMap((w) => (['int32', ...NARROW_INTS, 'bool'] as const).flatMap((n) => (['contiguous', 'broadcast'] as const)
+    .map((inner) => ({ name: `${w} + ${n} (${inner})`, spec: widening(w, n, inner), lanes: 'i64x2' })))),
+  ...INT64_TYPES.flatMap((w) => (['int32', ...NARROW_INTS, 'bool'] as const).map((n) => ({ name: `${w} -> ${n} (wraps)`, spec: narrowing(w, n), lanes: 'i64x2' }))),
 ];
 
 /** Runs spec over n elements (operands filled from SPECIALS); returns every output's bytes and the partials. */

@@ -12,6 +12,7 @@
 //          uint32  -> f64x2   load64_zero, convert_low_u       uint32 -> f32x4  load, convert_u
 //          uint32  -> i32x4   its bits, as the scalar loop's i32 holds it
 //          int16, uint16 -> i16x8; int8, uint8 -> i8x16; int64, uint64 -> i64x2: their bits
+//          int8 ... uint32 -> i64x2   a narrow load, sign- or zero-extended to i64x2
 //          bool    -> mask    the bytes != 0, sign-extended to the lane width
 //   write  f64x2   -> float32 demote_zero, store64_lane
 //          f64x2, f32x4 -> any integer type
@@ -19,6 +20,7 @@
 //          i32x4   -> int8, uint8, int16, uint16, uint32
 //                             the low bytes of each lane (the cast wraps)
 //          i16x8, i8x16, i64x2 -> their width's types: the bits
+//          i64x2   -> int8 ... uint32 the low bytes of each lane (the cast wraps)
 //          mask    -> bool    one byte per lane, 0 or 1
 //
 // Each conversion is the one the scalar loop makes (same rounding, same
@@ -97,6 +99,8 @@ function pickI64x2(f: FunctionBuilder, a: Local, b: Local, c: 'lt' | 'gt', t: KT
 
 /** Whether an array of `dtype` can be read as numbers of the kernel's lane type (through a cast to it). */
 function widens(lanes: Lanes, dtype: KType): boolean {
+  // i64x2 lanes read every narrower integer extended, as the scalar loop's i64.extend_i32 does.
+  if (lanes === 'i64x2') return dtype === 'bool' || isIntegerK(dtype);
   if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool' || NARROW_INT.has(dtype) || dtype === 'uint32') return true;
   return lanes === 'f64x2' ? dtype === 'float32' || dtype === 'int32' : lanes === 'f32x4' && dtype === 'int32';
@@ -108,6 +112,7 @@ function widens(lanes: Lanes, dtype: KType): boolean {
  * scalar cast takes them (emitFloatToIntStore).
  */
 function narrows(lanes: Lanes, dtype: KType): boolean {
+  if (lanes === 'i64x2') return dtype === 'bool' || isIntegerK(dtype);
   if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
   if (lanes === 'f64x2' && dtype === 'float32') return true;
@@ -155,6 +160,7 @@ function emitVectorLoad(ctx: EmitContext, lanes: Lanes, dtype: KType, broadcast:
   if (size === 1) f.op(`i16x8.extend_low_i8x16_${u}`);
   if (size <= 2) f.op(`i32x4.extend_low_i16x8_${u}`);
   if (lanes === 'i32x4') return;
+  if (lanes === 'i64x2') { f.op(`i64x2.extend_low_i32x4_${u}`); return; }
   // Narrow values are in int32 range once extended; only uint32 needs the unsigned conversion.
   const c = dtype === 'uint32' ? 'u' : 's';
   f.op(wide ? `f64x2.convert_low_i32x4_${c}` : `f32x4.convert_i32x4_${c}`);
@@ -171,7 +177,7 @@ function emitVectorStore(ctx: EmitContext, lanes: Lanes, dtype: KType, offset: n
   }
   if (!isIntLanes(lanes) && isIntegerK(dtype)) { emitFloatToIntStore(ctx, lanes as 'f64x2' | 'f32x4', dtype, offset); return; }
   const size = KTYPE_BYTES[dtype];
-  if (size === 4) { f.mem('v128.store', { align: 0, offset }); return; } // uint32 from i32x4: the bits
+  if (size === 4 && lanes === 'i32x4') { f.mem('v128.store', { align: 0, offset }); return; } // uint32 from i32x4: the bits
   // The second operand is unused by the shuffle: every index picks from the first.
   f.v128i32(0, 0, 0, 0).shuffle(lowBytes(16 / LANE_COUNT[lanes], size));
   if (dtype === 'bool') f.op('i8x16.neg'); // mask bytes 0/-1 to 0/1, with no constant to rebuild per vector
