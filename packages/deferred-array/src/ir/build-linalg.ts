@@ -2,7 +2,7 @@
 // boundaries: their operands are materialised before they run.
 import { ShapeError } from './errors.js';
 import { promoteTypes } from './dtypes.js';
-import { cast, elementwise, scalar } from './build-elementwise.js';
+import { cast, elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
 import { makeNode } from './node.js';
 import type { Node } from './node.js';
@@ -71,11 +71,16 @@ function outer(a: Node, b: Node): Node {
 const isVectorDot = (n: Node): boolean =>
   (n.op === 'dot' || n.op === 'matmul') && n.inputs.length === 2 && n.inputs.every((x) => x.shape.length === 1) && (n.dtype === 'float64' || n.dtype === 'float32');
 
-/** isVectorDot's node as its sum of products, plus +0: a sum of -0 products is +0, as a product's accumulated from +0 is. */
+/**
+ * isVectorDot's node as the kernels compute it: the sum of its products, one
+ * fused kernel. A sum of -0 products is +0 there, as a product accumulated
+ * from +0 is (NumPy's dot gives +0): the kernels' accumulators start at +0,
+ * and +0 + -0 is +0. The reference's pairwise sum starts from the first
+ * elements instead, and adds +0 to its sum (reference/linalg.ts).
+ */
 function vectorDotAsSum(n: Node): Node {
   const [a, b] = n.inputs as [Node, Node];
-  const products = elementwise('multiply', [cast(a, n.dtype), cast(b, n.dtype)]);
-  return elementwise('add', [reduce('sum', products), scalar(0, n.dtype)]);
+  return reduce('sum', elementwise('multiply', [cast(a, n.dtype), cast(b, n.dtype)]));
 }
 
 export { matmul, dot, outer, isVectorDot, vectorDotAsSum };
