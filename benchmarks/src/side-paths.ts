@@ -208,6 +208,19 @@ function int64Row(n: number, rounds: number): Promise<PathRow> {
   }, n, rounds, BigInt64Array);
 }
 
+/** The dot of two float64 vectors (one number), against the loop a user writes summing their products in order. */
+function dotRow(n: number, rounds: number): Promise<PathRow> {
+  const a = randomData(n, 81);
+  const b = randomData(n, 82);
+  const [da1, da2] = [da.wrap(a), da.wrap(b)];
+  return pathRow(`dot of two float64, 2^${Math.log2(n)}`, 1, () => da.dot(da1, da2), (out) => {
+    let s = 0;
+    for (let i = 0; i < n; i++) s += a[i]! * b[i]!;
+    out[0] = s;
+    return out;
+  }, 1, rounds);
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
@@ -215,7 +228,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
       await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
       await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
-      await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds),
+      await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds), await dotRow(1 << 23, rounds),
     ],
   };
 }
