@@ -73,10 +73,9 @@ const isVectorDot = (n: Node): boolean =>
 
 /**
  * isVectorDot's node as the kernels compute it: the sum of its products, one
- * fused kernel. A sum of -0 products is +0 there, as a product accumulated
- * from +0 is (NumPy's dot gives +0): the kernels' accumulators start at +0,
- * and +0 + -0 is +0. The reference's pairwise sum starts from the first
- * elements instead, and adds +0 to its sum (reference/linalg.ts).
+ * fused kernel. A sum of -0 products is +0, as a product accumulated from +0
+ * is (NumPy's dot gives +0): sums start from +0 on both backends (the
+ * kernels' accumulators, the reference's running sum), and +0 + -0 is +0.
  */
 function vectorDotAsSum(n: Node): Node {
   const [a, b] = n.inputs as [Node, Node];

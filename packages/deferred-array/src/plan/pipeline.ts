@@ -135,13 +135,14 @@ type Target = 'nodes' | 'kernels';
 const PASSES: ReadonlyArray<readonly [string, Pass, readonly Target[]]> = [
   ['collectOutputs', collectOutputs, ['nodes', 'kernels']],
   ['collectPins', collectPins, ['nodes', 'kernels']],
+  // Before merging and the random reads' copies: its sum of products is a kernel reader like any other.
+  ['lowerVectorDots', lowerVectorDots, ['kernels']],
   ['lowerArgExtremes', lowerArgExtremes, ['kernels']],
   ['mergeCommon', mergeCommon, ['nodes', 'kernels']],
   ['reduceStrength', reduceStrength, ['kernels']],
   ['copyRandomReads', copyRandomReads, ['kernels']],
   ['copyPinnedViews', copyPinnedViews, ['kernels']],
   ['lowerOuter', lowerOuter, ['kernels']],
-  ['lowerVectorDots', lowerVectorDots, ['kernels']],
   ['widenNarrowProducts', widenNarrowProducts, ['kernels']],
   ['schedule', schedule, ['nodes', 'kernels']],
   ['placeTemporaries', placeTemporaries, ['kernels']],

@@ -29,7 +29,7 @@ const SPECIAL = [0, -0, 1, -1, 3, 0.1, NaN, Infinity, -Infinity, 5e-324, -2.2250
 describe('the planner', () => {
   test('runs its passes in this order', () => {
     expect(PASSES.map(([name]) => name)).toEqual([
-      'collectOutputs', 'collectPins', 'lowerArgExtremes', 'mergeCommon', 'reduceStrength', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'lowerVectorDots', 'widenNarrowProducts', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
+      'collectOutputs', 'collectPins', 'lowerVectorDots', 'lowerArgExtremes', 'mergeCommon', 'reduceStrength', 'copyRandomReads', 'copyPinnedViews', 'lowerOuter', 'widenNarrowProducts', 'schedule', 'placeTemporaries', 'fuseElementwise', 'liveness',
       'assignBuffers',
     ]);
   });

@@ -18,7 +18,7 @@ import { source } from '../ir/build-elementwise.js';
 import type { FamilyNode } from '../ir/node.js';
 import { evaluateReduce } from './reduce.js';
 
-/** A dot of two float vectors (isVectorDot): the products rounded to the dtype, summed as `sum` sums them, plus +0. */
+/** A dot of two float vectors (isVectorDot): the products rounded to the dtype, summed as `sum` sums them. */
 function vectorDot(node: Node, a0: Dense, b0: Dense): Dense {
   const t = node.dtype;
   const [a, b] = [castTo(a0, t).data as NumberArray, castTo(b0, t).data as NumberArray];
@@ -26,9 +26,7 @@ function vectorDot(node: Node, a0: Dense, b0: Dense): Dense {
   const p = products.data as NumberArray;
   for (let k = 0; k < a.length; k++) p[k] = a[k]! * b[k]!; // a float32 array rounds as it stores
   const sum = evaluateReduce(reduce('sum', source(p as TypedArray, [a.length], t)) as FamilyNode<'reduce'>, products);
-  const out = allocDense(t, node.shape);
-  out.data[0] = (sum.data as NumberArray)[0]! + 0;
-  return out;
+  return { ...sum, shape: node.shape };
 }
 
 type MulAdd = (acc: number, x: number, y: number) => number;

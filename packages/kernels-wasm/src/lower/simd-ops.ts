@@ -94,8 +94,8 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
   const isFloat = !isIntLanes(lanes);
   const narrow = isNarrowLanes(lanes);
   const exact = isExactLanes(lanes);
-  // A column kernel's partials and identities are written for 32-bit lanes and numbers.
-  if (lanes === 'i64x2' && spec.mode === 'columns') return false;
+  // A column kernel's partials and identities are written for 32-bit lanes and numbers; random arrays have no i64x2 form.
+  if (lanes === 'i64x2' && (spec.mode === 'columns' || spec.arrays.some((a) => a.random))) return false;
   for (const a of spec.arrays) {
     if (a.inner === 'strided') return false;
     if (a.role === 'out' && a.inner !== 'contiguous') return false;

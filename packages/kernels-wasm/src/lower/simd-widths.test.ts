@@ -349,6 +349,15 @@ describe('vector kernels mixing element widths', () => {
         { op: 'binary', fn: 'add', args: [0, 0], type: 'int32' }, { op: 'cast', arg: 2, type: 'float64' },
         { op: 'store', array: 2, arg: 3, type: 'float64' }], slots: 0,
     }],
+    ['the int32 counter (a random array) read into an int64 kernel: it has no i64x2 form', {
+      ndim: 1, arrays: [{ dtype: 'int32', role: 'in', inner: 'contiguous', random: true }, arr('int64', 'out')],
+      body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'cast', arg: 0, type: 'int64' }, { op: 'store', array: 1, arg: 1, type: 'int64' }], slots: 0,
+    }],
+    ['an int32 product inside an int64 kernel', {
+      ndim: 1, arrays: [arr('int32', 'in'), arr('int64', 'in'), arr('int64', 'out')],
+      body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'binary', fn: 'multiply', args: [0, 0], type: 'int32' }, { op: 'cast', arg: 1, type: 'int64' },
+        { op: 'load', array: 1, type: 'int64' }, { op: 'binary', fn: 'add', args: [2, 3], type: 'int64' }, { op: 'store', array: 2, arg: 4, type: 'int64' }], slots: 0,
+    }],
   ] as Array<[string, KernelSpec]>)('%s runs the scalar loop', (_, spec) => {
     expect(compileKernel(spec).lanes).toBeUndefined();
   });
