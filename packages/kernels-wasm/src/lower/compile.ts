@@ -18,7 +18,7 @@ import { MATH_BINARY, MATH_UNARY, isNativeBinary, isNativeUnary, mathName } from
 import { simdLanes } from './simd-ops.js';
 import { SCAN_CHAINS, chainsScans } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
-import { validateSpec } from './validate-spec.js';
+import { specJson, validateSpec } from './validate-spec.js';
 import { MATH_FNS, emitMathInline, isMathAvailable, mathFunction } from '../math/index.js';
 import type { MathFn } from '../math/index.js';
 
@@ -62,8 +62,7 @@ const isMathFn = (fn: string): fn is MathFn => (MATH_FNS as readonly string[]).i
 
 /** The structural hash: the spec itself, canonically printed (with the math library in use). */
 const specHash = (spec: KernelSpec, math: MathProvider = VECTOR_MATH): string =>
-  // int64 and uint64 constants are bigints, which JSON has no form for: written as `${v}n`, unlike any number.
-  `${math === VECTOR_MATH ? 'vm' : 'custom'}:${JSON.stringify(spec, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v))}`;
+  `${math === VECTOR_MATH ? 'vm' : 'custom'}:${specJson(spec)}`;
 
 /** A spec's body and its temporaries' bodies. */
 const bodiesOf = (spec: KernelSpec): Array<readonly KInstr[]> => [spec.body, ...(spec.temps ?? []).map((t) => t.kernel.body)];

@@ -26,7 +26,7 @@ import {
   blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
 } from './emit-loops.js';
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
-import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64, vectorReduceOp } from './reduce-ops.js';
+import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64 } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
 import type { Lanes } from './simd-widths.js';
@@ -377,19 +377,14 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   const f = k.ctx.f;
   const { r, vector } = acc;
   const first = at(vector, 0, 'accumulator');
-  if (lanes === 'i64x2') {
-    // Integer steps are exact (wrapping), so any order gives the same bits; i64x2 extremes need their operands in locals.
-    for (const v of vector.slice(1)) combineVector(f, lanes, r.fn, r.type, first, v);
-  } else {
-    const op = vectorReduceOp(lanes, r.fn, r.type);
-    const tree = (lo: number, hi: number): void => {
-      if (hi - lo === 1) { f.op('local.get', at(vector, lo, 'accumulator')); return; }
-      const mid = (lo + hi) >> 1;
-      tree(lo, mid); tree(mid, hi); f.op(op);
-    };
-    tree(0, vector.length);
-    f.op('local.set', first);
-  }
+  // Pairwise into the lower half's accumulator (the piece's accumulators start again after): i64x2's extremes take their operands from locals.
+  const tree = (lo: number, hi: number): void => {
+    if (hi - lo === 1) return;
+    const mid = (lo + hi) >> 1;
+    tree(lo, mid); tree(mid, hi);
+    combineVector(f, lanes, r.fn, r.type, at(vector, lo, 'accumulator'), at(vector, mid, 'accumulator'));
+  };
+  tree(0, vector.length);
   const folded = f.local(scalarType(r.type));
   foldLanes(f, lanes, r.fn, r.type, first);
   f.op('local.set', folded);

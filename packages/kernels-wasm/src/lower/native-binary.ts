@@ -8,8 +8,9 @@ import type { Local } from '../encode/index.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
 import { intCompare, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
-import { bumpDivide, laneMul, splatConst } from './emit-values.js';
+import { laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
+import { gcdScalar, intDivision, unsignedDivision } from './int-divmod.js';
 import type { KType } from './kernel-spec.js';
 import { compareI64x2, isIntLanes, laneBits, pickI64x2, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -199,68 +200,6 @@ const nextafter: Required<BinaryEmitter> = {
   },
 };
 
-/** Integer instructions at one width: i32 for every type up to 32 bits, i64 for int64 and uint64. */
-interface IntWidth {
-  readonly w: 'i32' | 'i64';
-  /** Pushes the constant v at this width. */
-  readonly k: (v: number | bigint) => void;
-}
-
-function intWidth(ctx: EmitContext, t: KType): IntWidth {
-  const w = is64K(t) ? 'i64' : 'i32';
-  return { w, k: (v) => { if (w === 'i64') ctx.f.op('i64.const', BigInt(v)); else ctx.f.op('i32.const', Number(v)); } };
-}
-
-/**
- * NumPy's integer floor division and Python-style modulo. Division by zero
- * gives 0 and is flagged; MIN // -1 wraps to MIN. The divisor is made safe
- * first, since WebAssembly's div_s traps on both.
- */
-function intDivision(ctx: EmitContext, t: KType, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
-  const f = ctx.f;
-  const { w, k } = intWidth(ctx, t);
-  const min = w === 'i64' ? -(2n ** 63n) : -2147483648;
-  const safe = f.local(w);
-  const r = f.local(w);
-  f.op('local.get', b).op(`${w}.eqz`).if(); bumpDivide(ctx); f.end();
-  // safe = (b == 0 || (a == MIN && b == -1)) ? 1 : b
-  k(1); f.op('local.get', b);
-  f.op('local.get', b).op(`${w}.eqz`);
-  f.op('local.get', a); k(min); f.op(`${w}.eq`).op('local.get', b); k(-1); f.op(`${w}.eq`).op('i32.and');
-  f.op('i32.or').op('select').op('local.set', safe);
-  f.op('local.get', a).op('local.get', safe).op(`${w}.rem_s`).op('local.set', r);
-  // The remainder and the divisor have different signs: floor is one lower, the modulo one divisor higher.
-  const adjust = (): void => {
-    f.op('local.get', r); k(0); f.op(`${w}.ne`);
-    f.op('local.get', r); k(0); f.op(`${w}.lt_s`).op('local.get', b); k(0); f.op(`${w}.lt_s`).op('i32.ne');
-    f.op('i32.and');
-  };
-  if (fn === 'mod') {
-    f.op('local.get', r).op('local.get', b).op(`${w}.add`).op('local.get', r);
-    adjust();
-    f.op('select');
-  } else {
-    f.op('local.get', a).op('local.get', safe).op(`${w}.div_s`);
-    adjust();
-    if (w === 'i64') f.op('i64.extend_i32_u');
-    f.op(`${w}.sub`);
-    // a == MIN and b == -1 wraps to MIN, which a / 1 already is.
-  }
-  // Division by zero gives 0.
-  k(0); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
-}
-
-/** Unsigned floor division and modulo: plain div_u/rem_u, with a zero divisor giving 0, flagged. */
-function unsignedDivision(ctx: EmitContext, t: KType, fn: 'floorDivide' | 'mod', a: Local, b: Local): void {
-  const f = ctx.f;
-  const { w, k } = intWidth(ctx, t);
-  f.op('local.get', b).op(`${w}.eqz`).if(); bumpDivide(ctx); f.end();
-  // a (op) (b == 0 ? 1 : b), then 0 where b == 0.
-  f.op('local.get', a).op('local.get', b); k(1); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
-  f.op(`${w}.${fn === 'mod' ? 'rem_u' : 'div_u'}`);
-  k(0); f.op('local.get', b).op(`${w}.eqz`).op('i32.eqz').op('select');
-}
-
 /** floorDivide and mod: integers in scalar code (no lane form), floats npy_divmod's steps in either (float-divmod.ts). */
 const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
   scalar: (ctx, t, a, b) => {
@@ -279,6 +218,16 @@ function shiftCount(ctx: EmitContext, L: Lanes, t: KType): void {
   ctx.f.op(L === 'i32x4' ? 'i32x4.extract_lane' : `${L}.extract_lane_${isUnsignedK(t) ? 'u' : 's'}`, 0);
 }
 
+/** With an i64x2 shift count (the same in every lane) in local b: lane 0's, as i64x2's shifts take it. */
+function count64(ctx: EmitContext, b: Local): void {
+  ctx.f.op('local.get', b).op('i64x2.extract_lane', 0).op('i32.wrap_i64');
+}
+
+/** A mask of the lanes whose count b is below 64, unsigned (a count of 2^32 must not wrap to 0). */
+function below64(ctx: EmitContext, b: Local): void {
+  compareI64x2(ctx.f, b, 64n, 'lt', 'uint64');
+}
+
 /**
  * WebAssembly shifts by the count modulo 32 (modulo the lane width in
  * lanes); NumPy's count is unsigned and a shift past the width gives 0 (or -1
@@ -288,19 +237,6 @@ function shiftCount(ctx: EmitContext, L: Lanes, t: KType): void {
  * count is the same in every lane (simd-ops.ts isLaneShift), lane 0's, with a
  * mask where it is the lane width or more, unsigned.
  */
-/**
- * With an i64x2 shift count (the same in every lane) in local b: the count
- * for i64x2's shifts, and a mask of the lanes whose count is below 64,
- * unsigned (a count of 2^32 must not wrap to 0).
- */
-function count64(ctx: EmitContext, b: Local): void {
-  ctx.f.op('local.get', b).op('i64x2.extract_lane', 0).op('i32.wrap_i64');
-}
-function below64(ctx: EmitContext, b: Local): void {
-  const sign = -(2n ** 63n);
-  ctx.f.op('local.get', b).v128i64(sign).op('v128.xor').v128i64(sign + 64n).op('i64x2.lt_s');
-}
-
 const leftShift: BinaryEmitter = {
   scalar: (ctx, t, a, b) => {
     if (is64K(t)) {
@@ -357,30 +293,9 @@ const rightShift: BinaryEmitter = {
   },
 };
 
-/**
- * NumPy's gcd: Euclid's algorithm on the magnitudes, read unsigned (the most
- * negative value's is 2^31, or 2^15, 2^7, which wrap back to it as NumPy's do).
- */
-const gcd: BinaryEmitter = {
-  scalar: (ctx, t, a, b) => {
-    const f = ctx.f;
-    const { w, k } = intWidth(ctx, t);
-    const [x, y, r] = [f.local(w), f.local(w), f.local(w)];
-    for (const [from, to] of [[a, x], [b, y]] as const) {
-      if (isUnsignedK(t)) f.op('local.get', from);
-      else { k(0); f.op('local.get', from).op(`${w}.sub`).op('local.get', from).op('local.get', from); k(0); f.op(`${w}.lt_s`).op('select'); }
-      f.op('local.set', to);
-    }
-    f.block().loop();
-    f.op('local.get', y).op(`${w}.eqz`).op('br_if', 1);
-    f.op('local.get', x).op('local.get', y).op(`${w}.rem_u`).op('local.set', r);
-    f.op('local.get', y).op('local.set', x).op('local.get', r).op('local.set', y);
-    f.op('br', 0);
-    f.end().end();
-    f.op('local.get', x);
-    wrapInt(f, t);
-  },
-};
+
+/** NumPy's gcd: integers only, in the scalar loop (int-divmod.ts). */
+const gcd: BinaryEmitter = { scalar: gcdScalar };
 
 const NATIVE_BINARY = {
   add: arith('add', 'i32.or'),

@@ -49,7 +49,7 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
   f.op('local.set', acc);
 }
 
-/** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned); i64x2 has none for extremes (laneStep). */
+/** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned); i64x2 has none for extremes (combineVector). */
 function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
   if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
   if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_${isUnsignedK(t) ? 'u' : 's'}`;
@@ -57,19 +57,10 @@ function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;
 }
 
-/**
- * Leaves a (fn) b lane by lane for vector locals a and b (values of type t).
- * Integer sums, products and extremes in i64x2 lanes wrap or compare exactly,
- * so the order of steps does not change their bits.
- */
-function laneStep(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, a: Local, b: Local): void {
-  if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) { pickI64x2(f, a, b, fn === 'min' ? 'lt' : 'gt', t); return; }
-  f.op('local.get', a).op('local.get', b).op(vectorReduceOp(lanes, fn, t));
-}
-
-/** acc = acc (fn) value, lane by lane, in the lanes' own type (values of type t). */
+/** acc = acc (fn) value, lane by lane, in the lanes' own type (values of type t; i64x2's extremes a comparison and a select). */
 function combineVector(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local, value: Local): void {
-  laneStep(f, lanes, fn, t, acc, value);
+  if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) pickI64x2(f, acc, value, fn === 'min' ? 'lt' : 'gt', t);
+  else f.op('local.get', acc).op('local.get', value).op(vectorReduceOp(lanes, fn, t));
   f.op('local.set', acc);
 }
 
@@ -128,4 +119,4 @@ function fromF64(f: FunctionBuilder, t: KType, saturate: boolean): void {
   else if (!isFloatK(t)) f.op(`i32.trunc_${saturate ? 'sat_' : ''}f64_${isUnsignedK(t) ? 'u' : 's'}`);
 }
 
-export { toF64, fromF64, identity, combineScalar, vectorReduceOp, combineVector, combineHalves, foldLanes };
+export { toF64, fromF64, identity, combineScalar, combineVector, combineHalves, foldLanes };

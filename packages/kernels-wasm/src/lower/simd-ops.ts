@@ -103,6 +103,8 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
   }
   const uses = usesOf(spec);
   const ok = (t: KType): boolean => t === dtype || t === 'bool' || (exact ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
+  // The types a narrower array's load converts to, and a store's cast converts from: the lane type (in i64x2 either 64-bit type).
+  const lane = (t: KType): boolean => t === dtype || (lanes === 'i64x2' && fillsLane(lanes, t));
   // i64x2 lanes take the ops kernels compute in int64 (validate-spec.ts) that integers have lanes for (not division or gcd).
   const nativeUnary = (fn: KUnary): boolean => (isFloat ? FLOAT_UNARY : INT_UNARY).has(fn) && (lanes !== 'i64x2' || INT64_UNARY.has(fn));
   const nativeBinary = (fn: KBinary): boolean => (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn) && (lanes !== 'i64x2' || INT64_BINARY.has(fn));
@@ -111,16 +113,13 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
         const t = at(spec.arrays, ins.array, 'array').dtype;
-        // (In i64x2 lanes, to either 64-bit type: the load extends as the scalar loop's cast does.)
-        const wide = (to: KType): boolean => to === dtype || (lanes === 'i64x2' && fillsLane(lanes, to));
-        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && wide(user.type); })) return false;
+        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && lane(user.type); })) return false;
         break;
       }
       case 'store': {
         // A narrower array takes a cast from the lane type (validateSpec: the value's type is the array's).
         const value = at(spec.body, ins.arg, 'value');
-        const from = value.op === 'cast' ? at(spec.body, value.arg, 'value').type : undefined;
-        if (!ok(ins.type) && !(from !== undefined && (from === dtype || (lanes === 'i64x2' && fillsLane(lanes, from))))) return false;
+        if (!ok(ins.type) && !(value.op === 'cast' && lane(at(spec.body, value.arg, 'value').type))) return false;
         break;
       }
       case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return false; break;
@@ -155,7 +154,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         const t = at(spec.body, ins.arg, 'value').type;
         // i32x4 lanes take the extremes of every integer type (each held as the scalar loop holds it) in row kernels.
         const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t) && spec.mode !== 'columns';
-        if (t !== dtype && !extreme && !fillsLane(lanes, t) && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
+        if (!lane(t) && !extreme && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
       }
     }

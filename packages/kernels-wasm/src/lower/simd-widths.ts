@@ -78,14 +78,18 @@ function wrapIntLanes(f: FunctionBuilder, L: Lanes, t: KType): void {
 }
 
 /**
- * Leaves a (c) b lane by lane for i64x2 locals a and b of type t. Lanes
- * order signed values only: unsigned ones are compared with their sign bits
- * flipped, which maps 0..2^64-1 onto -2^63..2^63-1 in order.
+ * Leaves a (c) b lane by lane for i64x2 operands of type t: locals, or b a
+ * constant in every lane. Lanes order signed values only: unsigned ones are
+ * compared with their sign bits flipped, which maps 0..2^64-1 onto
+ * -2^63..2^63-1 in order (a constant's flipped as it is written).
  */
-function compareI64x2(f: FunctionBuilder, a: Local, b: Local, c: 'lt' | 'le' | 'gt' | 'ge', t: KType): void {
+function compareI64x2(f: FunctionBuilder, a: Local, b: Local | bigint, c: 'lt' | 'le' | 'gt' | 'ge', t: KType): void {
+  const sign = -(2n ** 63n);
+  const flip = isUnsignedK(t);
   for (const x of [a, b]) {
+    if (typeof x === 'bigint') { f.v128i64(BigInt.asIntN(64, flip ? x ^ sign : x)); continue; }
     f.op('local.get', x);
-    if (isUnsignedK(t)) f.v128i64(-(2n ** 63n)).op('v128.xor');
+    if (flip) f.v128i64(sign).op('v128.xor');
   }
   f.op(`i64x2.${c}_s`);
 }
@@ -101,7 +105,7 @@ function pickI64x2(f: FunctionBuilder, a: Local, b: Local, c: 'lt' | 'gt', t: KT
 function widens(lanes: Lanes, dtype: KType): boolean {
   // i64x2 lanes read every narrower integer extended, as the scalar loop's i64.extend_i32 does.
   if (lanes === 'i64x2') return dtype === 'bool' || isIntegerK(dtype);
-  if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
+  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool' || NARROW_INT.has(dtype) || dtype === 'uint32') return true;
   return lanes === 'f64x2' ? dtype === 'float32' || dtype === 'int32' : lanes === 'f32x4' && dtype === 'int32';
 }
@@ -113,7 +117,7 @@ function widens(lanes: Lanes, dtype: KType): boolean {
  */
 function narrows(lanes: Lanes, dtype: KType): boolean {
   if (lanes === 'i64x2') return dtype === 'bool' || isIntegerK(dtype);
-  if (isExactLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
+  if (isNarrowLanes(lanes)) return dtype === 'bool' || fillsLane(lanes, dtype);
   if (dtype === LANE_DTYPE[lanes] || dtype === 'bool') return true;
   if (lanes === 'f64x2' && dtype === 'float32') return true;
   return lanes === 'i32x4' ? NARROW_INT.has(dtype) || dtype === 'uint32' : isIntegerK(dtype);

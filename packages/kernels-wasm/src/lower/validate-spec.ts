@@ -14,8 +14,8 @@ const INT64_BINARY: ReadonlySet<KBinary> = new Set<KBinary>([
   'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'gcd',
 ]);
 
-/** Instructions as JSON, bigint constants included. */
-const show = (x: unknown): string => JSON.stringify(x, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+/** Specs and instructions as JSON, int64 and uint64 constants (bigints) written as `${v}n`, unlike any number. */
+const specJson = (x: unknown): string => JSON.stringify(x, (_, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
 
 /** Why `ins` (whose value or operands hold int64 or uint64) is not one the scalar loop computes, or undefined. */
 function int64Refusal(ins: KInstr): string | undefined {
@@ -30,7 +30,7 @@ function int64Refusal(ins: KInstr): string | undefined {
 
 function validateSpec(spec: KernelSpec): void {
   const fail = (v: number, why: string): never => {
-    throw new TypeError(`KernelSpec instruction ${v} (${show(spec.body[v])}): ${why}`);
+    throw new TypeError(`KernelSpec instruction ${v} (${specJson(spec.body[v])}): ${why}`);
   };
   if (!Number.isInteger(spec.ndim) || spec.ndim < 1) throw new TypeError(`KernelSpec.ndim must be a positive integer; got ${spec.ndim}`);
   if (spec.mode === 'columns' && spec.ndim !== 2) throw new TypeError(`KernelSpec in 'columns' mode must have ndim 2 ([rows, columns]); got ${spec.ndim}`);
@@ -91,7 +91,7 @@ function validateSpec(spec: KernelSpec): void {
         }
         if (is64K(ins.type)) {
           const [lo, hi] = ins.type === 'int64' ? [-(2n ** 63n), 2n ** 63n - 1n] : [0n, 2n ** 64n - 1n];
-          if (typeof ins.value !== 'bigint' || ins.value < lo || ins.value > hi) fail(v, `${show(ins.value)} is not a ${ins.type} value (a bigint from ${lo} to ${hi})`);
+          if (typeof ins.value !== 'bigint' || ins.value < lo || ins.value > hi) fail(v, `${specJson(ins.value)} is not a ${ins.type} value (a bigint from ${lo} to ${hi})`);
           break;
         }
         // An integer constant is a value of its type: the loops hold it as that type's values are held.
@@ -173,4 +173,4 @@ function validateTemps(spec: KernelSpec, temps: NonNullable<KernelSpec['temps']>
   });
 }
 
-export { INT64_UNARY, INT64_BINARY, validateSpec };
+export { INT64_UNARY, INT64_BINARY, specJson, validateSpec };

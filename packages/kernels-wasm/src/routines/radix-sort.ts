@@ -12,7 +12,6 @@ import { keyBits, kindOf } from './radix-keys.js';
 import type { SortKind } from './radix-keys.js';
 
 
-
 /** What sortLines writes for each line: its values in order, or the positions (int32) that put it in order. */
 type SortOutput = 'values' | 'positions';
 
