@@ -20,6 +20,7 @@ import { callCostsReport, printCallCosts } from './call-costs-report.js';
 import { npyReport, printNpy } from './npy-files.js';
 import { bigFileReport, printBigFile } from './big-file.js';
 import { printSidePaths, sidePathsReport } from './side-paths.js';
+import { footprintReport, printFootprint } from './footprint.js';
 
 const N = Number(process.env['BENCH_N'] ?? 1e7);
 const RUNS = Number(process.env['BENCH_RUNS'] ?? 5);
@@ -66,6 +67,7 @@ async function main(): Promise<void> {
     console.log(`\n${printDispatch(await dispatchReport(threads))}`);
     console.log(`\n${await printScaling(cases.slice(0, 2), threads, RUNS)}`);
     console.log(`\n${memoryReport(N)}`);
+    console.log(`\n${printFootprint(footprintReport())}`);
     console.log(`\n${await productsReport(RUNS)}`);
     console.log(`\n${printDiamond(await diamondReport(2000, Math.max(2 * RUNS, 15)))}`);
     console.log(`\n${printPin(await pinReport(2000, Math.max(2 * RUNS, 15)))}`);

@@ -137,14 +137,19 @@ interface HeapStatistics extends HeapStats {
   /** View results not yet released, and the heap bytes they hold. */
   readonly views: number;
   readonly viewBytes: number;
-  /** Bytes of sources' heap copies kept between runs (freed by dispose(), evicted when the heap needs room). */
+  /** Bytes of sources' heap copies kept between runs (freed by dispose(), evicted when the heap needs room, dropped when the heap is trimmed). */
   readonly cachedBytes: number;
+  /** Bytes in use by neither: mutable arrays, and runs in progress. Views and these keep the heap from being trimmed. */
+  readonly otherBytes: number;
 }
 
 /** `linker`'s heap statistics, with what view results and the source cache hold of it. */
 function heapStatsOf(linker: Linker): HeapStatistics {
   const { heap } = linker;
-  return { ...heap.stats(), ...viewStats(heap), cachedBytes: sourcesOf(heap).cachedBytes };
+  const stats = heap.stats();
+  const views = viewStats(heap);
+  const { cachedBytes } = sourcesOf(heap);
+  return { ...stats, ...views, cachedBytes, otherBytes: Math.max(0, stats.bytesInUse - views.viewBytes - cachedBytes) };
 }
 
 /** The default runtime's heap (the process heap) statistics, with what view results and the source cache hold of it. */

@@ -23,6 +23,8 @@ interface HeapStats {
   readonly heapBytes: number;
   /** Bytes of the current memory neither reserved nor in use (free blocks plus untouched space). */
   readonly freeBytes: number;
+  /** Times the heap gave its memory back, starting over on a small one (when the runtime was idle with nothing in the heap, or shut down). */
+  readonly shrinks: number;
 }
 
 interface Heap {
@@ -40,6 +42,18 @@ interface Heap {
   /** Whether `e` is the heap's "no block fits" error. */
   isFull(e: unknown): boolean;
   stats(): HeapStats;
+  /**
+   * Whether shrink() would give memory back once `releasable` of the live
+   * blocks were freed: the memory has grown past its initial size, and no
+   * other block is live.
+   */
+  shrinkable(releasable: number): boolean;
+  /**
+   * Starts over on a new memory of the initial size when no block is live
+   * and the memory has grown (see shrinkable); true if it did. Whatever
+   * imports the old memory (kernels, workers) must be bound to the new one.
+   */
+  shrink(): boolean;
   /** A byte count as the heap's own errors print it, so that a note added to one of them reads the same. */
   formatBytes(bytes: number): string;
 }

@@ -64,6 +64,19 @@ class SourceCache {
     return this.#cached;
   }
 
+  /** Heap blocks of the copies kept between runs (a run's own copies, freed as it ends, are not counted). */
+  get keptBlocks(): number {
+    return this.#recency.size;
+  }
+
+  /**
+   * Frees every kept copy no run reads now (they come back on their next
+   * read): for giving the heap's memory back.
+   */
+  releaseAll(): void {
+    for (const e of this.#recency.keys()) if (e.pins === 0) this.#release(e);
+  }
+
   /**
    * Allocates `bytes`, evicting unpinned cached copies until it fits; rethrows
    * the heap's error when nothing is left to evict.

@@ -102,6 +102,12 @@ interface Backend {
   /** Frees what it holds between runs (a worker pool) once the work already given to it is done; a later run starts afresh. */
   shutdown(): Promise<void>;
   /**
+   * The heap started over on a new memory (heap-trim.ts), with no run in
+   * flight: binds what imports the old one to the new (a pool's workers),
+   * synchronously before its first await, so the next run sees the new one.
+   */
+  heapReplaced(): Promise<void>;
+  /**
    * Its own errors as this package's (a worker's failure as the error it
    * threw); anything else is returned as it is.
    */

@@ -37,6 +37,15 @@ interface Config {
    * result, and the heap keeps the room it grew to.
    */
   readonly streamBytes: number;
+  /**
+   * After this many milliseconds with no run, the runtime gives its heap's
+   * memory back where nothing holds it: cached copies of sources are
+   * dropped and, when no view result or mutable array is left in it, the
+   * heap starts over on a small memory (the workers and kernels are bound to
+   * the new one as the next run starts). Infinity never does; shutdown()
+   * always does.
+   */
+  readonly trimAfterIdleMs: number;
 }
 
 interface ConfigureOptions {
@@ -45,6 +54,7 @@ interface ConfigureOptions {
   inlineThreshold?: number;
   errors?: Partial<ErrorPolicy>;
   streamBytes?: number;
+  trimAfterIdleMs?: number;
 }
 
 /** What configuring needs to know of the registered backends: their names, and whether this host can run each. */
@@ -72,6 +82,13 @@ const DEFAULT_INLINE_THRESHOLD = 1 << 19;
  * a chunk's launch costs little beside its data.
  */
 const DEFAULT_STREAM_BYTES = 4 * 2 ** 20;
+
+/**
+ * Five seconds: a burst of calls (a request, a frame's work) ends well
+ * within it, so a busy program never trims between its calls, while an idle
+ * server or tab holds its peak memory for seconds, not for its whole life.
+ */
+const DEFAULT_TRIM_AFTER_IDLE_MS = 5000;
 
 const ACTIONS: readonly string[] = ['ignore', 'warn', 'raise'];
 
@@ -122,6 +139,7 @@ function initialConfig(backends: Choices): Config {
     inlineThreshold: initialInlineThreshold(),
     errors: Object.freeze({ divide: 'warn', invalid: 'warn' }),
     streamBytes: DEFAULT_STREAM_BYTES,
+    trimAfterIdleMs: DEFAULT_TRIM_AFTER_IDLE_MS,
   });
 }
 
@@ -163,6 +181,13 @@ function checkStreamBytes(b: unknown): number {
   return b;
 }
 
+function checkTrimAfterIdleMs(t: unknown): number {
+  if (typeof t !== 'number' || !(t >= 0) || (!Number.isFinite(t) && t !== Infinity)) {
+    throw new RangeError(`configure: option trimAfterIdleMs must be a number of milliseconds, 0 or more (Infinity never trims); got ${String(t)}`);
+  }
+  return t;
+}
+
 function checkErrors(e: unknown, errors: ErrorPolicy): ErrorPolicy {
   if (typeof e !== 'object' || e === null) throw new TypeError(`configure: option errors must be an object like { divide: 'raise' }`);
   const given: { divide?: unknown; invalid?: unknown } = e;
@@ -183,8 +208,8 @@ function configured(current: Config, options: ConfigureOptions, backends: Choice
     throw new TypeError(`configure: options must be an object; got ${String(options)}`);
   }
   for (const key of Object.keys(options)) {
-    if (!['backend', 'threads', 'inlineThreshold', 'errors', 'streamBytes'].includes(key)) {
-      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors, streamBytes)`);
+    if (!['backend', 'threads', 'inlineThreshold', 'errors', 'streamBytes', 'trimAfterIdleMs'].includes(key)) {
+      throw new TypeError(`configure: unknown option '${key}' (expected backend, threads, inlineThreshold, errors, streamBytes, trimAfterIdleMs)`);
     }
   }
   return Object.freeze({
@@ -193,6 +218,7 @@ function configured(current: Config, options: ConfigureOptions, backends: Choice
     inlineThreshold: options.inlineThreshold === undefined ? current.inlineThreshold : checkInlineThreshold(options.inlineThreshold),
     errors: options.errors === undefined ? current.errors : checkErrors(options.errors, current.errors),
     streamBytes: options.streamBytes === undefined ? current.streamBytes : checkStreamBytes(options.streamBytes),
+    trimAfterIdleMs: options.trimAfterIdleMs === undefined ? current.trimAfterIdleMs : checkTrimAfterIdleMs(options.trimAfterIdleMs),
   });
 }
 

@@ -41,6 +41,8 @@ class Recording implements Backend {
 
   prepare(): void {}
 
+  async heapReplaced(): Promise<void> {}
+
   async shutdown(): Promise<void> {
     this.shutdowns++;
   }

@@ -14,6 +14,7 @@ import { resolveConds } from '../plan/resolve-conds.js';
 import type { Heap } from '../core/heap.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
+import { HeapTrimmer } from './heap-trim.js';
 import { applyPolicy } from './error-policy.js';
 import type { Config, ConfigureOptions } from './config.js';
 import { PlanCache } from './plan-cache.js';
@@ -144,9 +145,15 @@ class Linker {
   readonly #requests = new RequestPlans((roots, target) => this.plan(roots, target), this.#constants);
   readonly #plans = new PlanCache((roots, target, order) => this.#requests.plan(roots, target, order));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores), this.#constants);
+  readonly #trimmer: HeapTrimmer;
 
   constructor(heap: Heap) {
     this.heap = heap;
+    this.#trimmer = new HeapTrimmer({
+      heap,
+      idleMs: () => this.config.trimAfterIdleMs,
+      replaced: async () => { await Promise.all([...this.#backends.values()].map((b) => b.heapReplaced())); },
+    });
   }
 
   /** Adds a backend configure({ backend }) can select by its name, and starts it. */
@@ -227,9 +234,15 @@ class Linker {
     return this.backend.describe?.(plan) ?? [];
   }
 
-  /** Ends what the backends hold between runs (the worker pool) once their running work is done. */
+  /**
+   * Ends what the backends hold between runs (the worker pool) once their
+   * running work is done, and gives the heap's memory back where nothing
+   * holds it (heap-trim.ts).
+   */
   async shutdown(): Promise<void> {
     await Promise.all([...this.#backends.values()].map((b) => b.shutdown()));
+    await this.#trimmer.settled();
+    await this.#trimmer.trim();
   }
 
   stats(): {
@@ -264,9 +277,13 @@ class Linker {
   // thread or awaited where a plan runs on the backend's terms.
 
   #driveSync<T>(g: Drive<T>): T {
-    let next = g.next();
-    while (!next.done) next = this.#answerSync(g, next.value);
-    return next.value;
+    try {
+      let next = g.next();
+      while (!next.done) next = this.#answerSync(g, next.value);
+      return next.value;
+    } finally {
+      this.#trimmer.ran();
+    }
   }
 
   #answerSync<T>(g: Drive<T>, step: Step): IteratorResult<Step, T> {
@@ -285,11 +302,16 @@ class Linker {
   }
 
   async #driveAsync<T>(g: Drive<T>): Promise<T> {
-    let next = g.next();
-    while (!next.done) {
-      next = next.value.kind === 'force' ? await forces.serialised(() => this.#forceAsync(g)) : await this.#answerAsync(g, next.value);
+    this.#trimmer.begin();
+    try {
+      let next = g.next();
+      while (!next.done) {
+        next = next.value.kind === 'force' ? await forces.serialised(() => this.#forceAsync(g)) : await this.#answerAsync(g, next.value);
+      }
+      return next.value;
+    } finally {
+      this.#trimmer.end();
     }
-    return next.value;
   }
 
   /** A force's steps, once every earlier force has finished; returns the step after its end. */

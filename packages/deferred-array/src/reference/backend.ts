@@ -35,6 +35,9 @@ class ReferenceBackend implements Backend {
 
   async shutdown(): Promise<void> {}
 
+  /** It keeps nothing in the heap between runs. */
+  async heapReplaced(): Promise<void> {}
+
   /** It throws this package's errors only. */
   mapError(e: unknown): unknown {
     return e;

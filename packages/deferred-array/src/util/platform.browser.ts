@@ -16,4 +16,7 @@ function asyncContext<T>(): AsyncContext<T> {
   return stackContext<T>();
 }
 
-export { availableCores, emitWarning, asyncContext };
+/** A page cannot ask for a collection: the old heap memory goes at the browser's next one. */
+function collectGarbage(): void {}
+
+export { availableCores, emitWarning, asyncContext, collectGarbage };

@@ -122,6 +122,11 @@ class WasmBackend implements Backend {
     await this.#pool.shutdown();
   }
 
+  /** The pool's workers import the old memory: they take up the new one (instances on the calling thread are made per memory as they run). */
+  async heapReplaced(): Promise<void> {
+    await this.#pool.rebind();
+  }
+
   mapError(e: unknown): unknown {
     return asPackageError(e);
   }

@@ -61,6 +61,14 @@ class WasmHeap implements Heap {
     return this.#get().stats();
   }
 
+  shrinkable(releasable: number): boolean {
+    return this.#peek()?.shrinkable(releasable) ?? false;
+  }
+
+  shrink(): boolean {
+    return this.#peek()?.shrink() ?? false;
+  }
+
   formatBytes(bytes: number): string {
     return formatBytes(bytes);
   }

@@ -105,14 +105,18 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   };
 }
 
-/** Each lean plan's kernel instantiated on the memory it last ran over (an instance stays valid once out of kernels-wasm's cache). */
-const instances = new WeakMap<LeanPlan, { readonly memory: WebAssembly.Memory; readonly fn: KernelFn }>();
+/**
+ * Each lean plan's kernel instantiated per memory (an instance stays valid
+ * once out of kernels-wasm's cache), keyed by the memory first: a heap that
+ * starts over on a new memory lets the old go, instances and all.
+ */
+const instances = new WeakMap<WebAssembly.Memory, WeakMap<LeanPlan, KernelFn>>();
 
 function kernelOn(lean: LeanPlan, memory: WebAssembly.Memory): KernelFn {
-  const last = instances.get(lean);
-  if (last?.memory === memory) return last.fn;
-  const fn = instantiate(lean.compiled, memory, host);
-  instances.set(lean, { memory, fn });
+  let perPlan = instances.get(memory);
+  if (!perPlan) instances.set(memory, (perPlan = new WeakMap()));
+  let fn = perPlan.get(lean);
+  if (!fn) perPlan.set(lean, (fn = instantiate(lean.compiled, memory, host)));
   return fn;
 }
 

@@ -51,6 +51,8 @@ class WorkerPool {
   #unavailable = false;
   /** Jobs on each pool, so a pool being replaced or shut down finishes them first. */
   readonly #inFlight = new Map<Promise<KernelPool | undefined>, Set<Promise<unknown>>>();
+  /** The workers taking up the heap's new memory: jobs wait for it. */
+  #rebinding: Promise<void> | undefined;
 
   constructor(heap: WasmHeap) {
     this.#heap = heap;
@@ -64,6 +66,7 @@ class WorkerPool {
   /** Runs `job` with the pool for `threads` workers, or with none where there is no pool. */
   async withPool<T>(threads: number, job: (pool: KernelPool | undefined) => Promise<T>): Promise<T> {
     if (noSharedHeap()) return job(undefined);
+    if (this.#rebinding) await this.#rebinding;
     if (this.#current && this.#current.threads !== threads) {
       void this.#retire(this.#current.pool);
       this.#current = undefined;
@@ -79,6 +82,28 @@ class WorkerPool {
     } finally {
       jobs.delete(run);
     }
+  }
+
+  /**
+   * The heap started over on a new memory, with no job in flight: the
+   * workers take it up (a message each, where restarting them would cost
+   * 100-200 ms), and jobs wait until they have. A pool still starting, or
+   * whose workers do not all take it up, ends instead; the next job starts
+   * one on the new memory.
+   */
+  rebind(): Promise<void> {
+    const entry = this.#current;
+    if (!entry) return Promise.resolve();
+    const done = (async (): Promise<void> => {
+      const ok = entry.ready ? await entry.ready.rebind(this.#heap.kernels.memory) : false;
+      if (ok || this.#current !== entry) return;
+      this.#current = undefined;
+      await this.#retire(entry.pool);
+    })().finally(() => {
+      if (this.#rebinding === done) this.#rebinding = undefined;
+    });
+    this.#rebinding = done;
+    return done;
   }
 
   /** Ends the pool after its running jobs; the next withPool() starts a new one. */

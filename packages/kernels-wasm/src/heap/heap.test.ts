@@ -167,7 +167,7 @@ describe('Heap statistics', () => {
   test('bytesInUse counts rounded block sizes; peak and free bytes follow', () => {
     const heap = small();
     const start = heap.stats();
-    expect(start).toEqual({ bytesInUse: 0, peakBytes: 0, liveAllocations: 0, allocatedBytes: 0, allocations: 0, heapBytes: PAGE_BYTES, freeBytes: PAGE_BYTES - HEAP_BASE });
+    expect(start).toEqual({ bytesInUse: 0, peakBytes: 0, liveAllocations: 0, allocatedBytes: 0, allocations: 0, heapBytes: PAGE_BYTES, freeBytes: PAGE_BYTES - HEAP_BASE, shrinks: 0 });
     const a = heap.alloc(10);
     const b = heap.alloc(1000);
     expect(heap.stats()).toEqual({
@@ -178,6 +178,7 @@ describe('Heap statistics', () => {
       allocations: 2,
       heapBytes: PAGE_BYTES,
       freeBytes: PAGE_BYTES - HEAP_BASE - 1024,
+      shrinks: 0,
     });
     heap.free(b);
     // What was requested, not what is live: freeing does not take it back.

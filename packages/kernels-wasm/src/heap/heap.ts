@@ -24,15 +24,20 @@ interface HeapStats {
   readonly heapBytes: number;
   /** Bytes of the current memory neither reserved nor in use (free blocks plus untouched space). */
   readonly freeBytes: number;
+  /** Times shrink() gave the memory back. */
+  readonly shrinks: number;
 }
 
 class Heap {
-  readonly #memory: WebAssembly.Memory;
+  /** Replaced by shrink(): a WebAssembly.Memory never gives pages back, so the heap starts over on a new one. */
+  #memory: WebAssembly.Memory;
+  readonly #initialPages: number;
   readonly #maxPages: number;
-  readonly #blocks = new BlockAllocator();
+  readonly #shared: boolean;
+  #blocks = new BlockAllocator();
   readonly #lifetimes: Lifetimes;
   /** Every buffer object views were made over: growing makes a new one, and views made before keep the old. */
-  readonly #buffers = new WeakSet<ArrayBufferLike>();
+  #buffers = new WeakSet<ArrayBufferLike>();
   /** whole()'s views, of the buffer #wholeOf. */
   readonly #wholes = new Map<HeapDType, HeapViewTypes[HeapDType]>();
   #wholeOf: ArrayBuffer | undefined;
@@ -46,18 +51,50 @@ class Heap {
   #peakBytes = 0;
   #allocatedBytes = 0;
   #allocations = 0;
+  #shrinks = 0;
 
   constructor(options?: HeapOptions) {
     const o = resolveHeapOptions(options);
+    this.#initialPages = o.initialPages;
     this.#maxPages = o.maxPages;
+    this.#shared = o.shared;
     this.#memory = createMemory(o.initialPages, o.maxPages, o.shared);
     this.#buffer = this.#memory.buffer;
     this.#lifetimes = new Lifetimes(o.registry, (ptr) => this.free(ptr));
   }
 
-  /** The memory to import into kernel instances and to post to workers. */
+  /**
+   * The memory to import into kernel instances and to post to workers. It
+   * is a new one after shrink(): read it per launch, never keep it.
+   */
   get memory(): WebAssembly.Memory {
     return this.#memory;
+  }
+
+  /** Whether shrink() would give memory back once `releasable` of the live blocks were freed (and none other is live). */
+  shrinkable(releasable: number): boolean {
+    return this.#blocks.liveCount <= releasable && this.#memory.buffer.byteLength > this.#initialPages * PAGE_BYTES;
+  }
+
+  /**
+   * Gives the memory back: when no block is live and the memory has grown
+   * past its initial size, the heap starts over on a new memory of that
+   * size, and the old one is the collector's once nothing else holds it
+   * (kernel instances and workers import it: bind them to the new one).
+   * Typed arrays made over the old memory keep it alive and stop being heap
+   * memory (isHeapBuffer). Returns whether it shrank.
+   */
+  shrink(): boolean {
+    if (!this.shrinkable(0)) return false;
+    this.#memory = createMemory(this.#initialPages, this.#maxPages, this.#shared);
+    this.#buffer = this.#memory.buffer;
+    this.#blocks = new BlockAllocator();
+    this.#buffers = new WeakSet();
+    this.#wholes.clear();
+    this.#wholeOf = undefined;
+    this.#dataView = undefined;
+    this.#shrinks++;
+    return true;
   }
 
   /**
@@ -233,6 +270,7 @@ class Heap {
       allocations: this.#allocations,
       heapBytes,
       freeBytes: heapBytes - HEAP_BASE - bytesInUse,
+      shrinks: this.#shrinks,
     };
   }
 

@@ -8,7 +8,7 @@ import { Doorbell } from './doorbell.js';
 import { PoolStartError } from './errors.js';
 import type { ExposedRuntime } from './exposed-runtime.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
-import type { WorkerInit } from './protocol.js';
+import type { MutableInit } from './protocol.js';
 
 /** A started worker as the pool sees it, whatever the host (Web Worker, worker_threads). */
 interface WorkerHandle {
@@ -27,7 +27,8 @@ type SpawnWorker = () => WorkerHandle;
 class ComlinkPool implements KernelPool {
   readonly threads: number;
   readonly #spawn: SpawnWorker;
-  readonly #init: WorkerInit;
+  /** What each worker starts with; a rebind changes it, so a replacement starts with the new memory. */
+  readonly #init: MutableInit;
   readonly #doorbell: Doorbell;
   /**
    * Live workers by the id each was given, with their comlink proxies: held
@@ -52,6 +53,7 @@ class ComlinkPool implements KernelPool {
       memory: options.memory,
       control: this.#doorbell.buffer,
       threads: options.threads,
+      generation: 0,
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
     this.#closing = new Promise<never>((_, reject) => {
@@ -104,6 +106,14 @@ class ComlinkPool implements KernelPool {
     this.#jobs++;
     await this.start();
     await this.#doorbell.run(job);
+  }
+
+  rebind(memory: WebAssembly.Memory): Promise<boolean> {
+    const { generation, rebound } = this.#doorbell.rebind(memory);
+    this.#init.memory = memory;
+    this.#init.generation = generation;
+    for (const { remote } of this.#live.values()) void Promise.resolve(remote.rebind(memory, generation)).catch(() => {});
+    return rebound;
   }
 
   async close(): Promise<void> {

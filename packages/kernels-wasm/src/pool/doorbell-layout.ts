@@ -25,8 +25,10 @@ const WORD = {
   closed: 32,
   /** Bumped (and notified) when a slot is vacated, so a waiting new worker retries. */
   vacancy: 33,
-  /** Bumped (and notified) when a worker takes a slot. */
+  /** Bumped (and notified) when a worker takes a slot, or takes up a new memory. */
   registered: 34,
+  /** The memory's generation: bumped when the heap starts over on a new memory (the workers are sent it by message). */
+  generation: 35,
 } as const;
 
 /** First slot's word; each slot takes SLOT_WORDS words (its own lines). */
@@ -44,7 +46,9 @@ const SLOT = {
   blocksRun: 3,
   /** UTF-8 bytes of the failure's JSON ({ name, message, code }) from word `error` on. */
   errorBytes: 4,
-  error: 5,
+  /** The generation of the memory the slot's worker has (WORD.generation): a worker behind it is given no launch. */
+  generation: 5,
+  error: 6,
 } as const;
 
 const ERROR_CAPACITY = (SLOT_WORDS - SLOT.error) * 4;

@@ -25,6 +25,8 @@ const TAIL_MS = 0.2;
 const LIVENESS_MS = 50;
 /** How long a launch waits for a worker to take a slot when none has, and start() for every worker to. */
 const NO_WORKER_MS = 30_000;
+/** How long rebind() waits for every worker to take up a new memory. */
+const REBIND_MS = 10_000;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -33,10 +35,12 @@ class Doorbell {
   readonly buffer: SharedArrayBuffer;
   readonly #threads: number;
   readonly #w: Int32Array;
-  readonly #memory: WebAssembly.Memory;
+  #memory: WebAssembly.Memory;
   readonly #isAlive: (worker: number) => boolean;
   /** The kernels each slot's worker holds, with that worker's id (a new worker in the slot holds none). */
   readonly #held = new Map<number, { readonly worker: number; readonly kernels: Set<number> }>();
+  /** The generation of the memory launches run on (WORD.generation). */
+  #generation = 0;
   /** The launch in flight: its claim word, block count, and the participants found dead. */
   #current: { readonly ring: Ring; readonly died: Map<number, string> } | undefined;
   #queue: Promise<void> = Promise.resolve();
@@ -87,6 +91,37 @@ class Doorbell {
       if (this.#closed) throw new PoolStartError('the pool was closed while its workers were starting');
       throw new PoolStartError(`only ${this.#registered()} of ${this.#threads} workers were ready after ${NO_WORKER_MS / 1000} s`);
     }
+  }
+
+  /**
+   * The heap's new memory, for launches from now on: bumps the generation,
+   * and resolves to true once every worker has taken it up (false if one
+   * has not within REBIND_MS). The workers are sent it by message (the
+   * pool's); until one has it, it is given no launch. Call with no launch in flight.
+   */
+  rebind(memory: WebAssembly.Memory): { readonly generation: number; readonly rebound: Promise<boolean> } {
+    this.#memory = memory;
+    const generation = ++this.#generation;
+    Atomics.store(this.#w, WORD.generation, generation);
+    return { generation, rebound: this.#whenRebound(generation) };
+  }
+
+  async #whenRebound(generation: number): Promise<boolean> {
+    const end = performance.now() + REBIND_MS;
+    const behind = (): boolean => {
+      for (let s = 0; s < this.#threads; s++) {
+        const st = Atomics.load(this.#w, slotWord(s, SLOT.state));
+        if (st !== STATE.vacant && st !== STATE.registering && Atomics.load(this.#w, slotWord(s, SLOT.generation)) !== generation) return true;
+      }
+      return false;
+    };
+    while (behind()) {
+      const left = end - performance.now();
+      if (left <= 0 || this.#closed) return false;
+      this.sweep();
+      await this.#waitWord(WORD.registered, Atomics.load(this.#w, WORD.registered), Math.min(left, LIVENESS_MS));
+    }
+    return true;
   }
 
   /** Frees the slots of workers that are no longer alive (the pool calls it when one dies). */
@@ -216,9 +251,12 @@ class Doorbell {
     return missing;
   }
 
+  /** Slots parked with the current memory. */
   #parked(): number[] {
     const out: number[] = [];
-    for (let s = 0; s < this.#threads; s++) if (Atomics.load(this.#w, slotWord(s, SLOT.state)) === STATE.parked) out.push(s);
+    for (let s = 0; s < this.#threads; s++) {
+      if (Atomics.load(this.#w, slotWord(s, SLOT.state)) === STATE.parked && Atomics.load(this.#w, slotWord(s, SLOT.generation)) === this.#generation) out.push(s);
+    }
     return out;
   }
 

@@ -13,8 +13,16 @@ const HOT_MS = 2;
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
 
-/** Parks `runtime` on the doorbell in `control` under the id `worker`, until the pool closes. */
-function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number): void {
+/** A parked worker: how it takes up a new memory, sent by message. */
+interface Parked {
+  rebind(memory: WebAssembly.Memory, generation: number): void;
+}
+
+/**
+ * Parks `runtime` on the doorbell in `control` under the id `worker`, until
+ * the pool closes; its memory is of `generation` (WorkerInit's).
+ */
+function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number, generation: number): Parked {
   const w = new Int32Array(control);
   let slot = -1;
   let lastServed = -Infinity;
@@ -27,6 +35,7 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
       if (Atomics.compareExchange(w, slotWord(s, SLOT.state), STATE.vacant, STATE.registering) !== STATE.vacant) continue;
       slot = s;
       Atomics.store(w, at(SLOT.worker), worker);
+      Atomics.store(w, at(SLOT.generation), generation);
       Atomics.store(w, at(SLOT.state), STATE.parked);
       Atomics.add(w, WORD.registered, 1);
       Atomics.notify(w, WORD.registered);
@@ -100,6 +109,18 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
   };
 
   register();
+  return {
+    // Never during serve(): a message is handled between launches, and the host sends one only with none in flight.
+    rebind(memory, next) {
+      if (next <= generation) return;
+      runtime.rebind(memory);
+      generation = next;
+      if (slot < 0) return;
+      Atomics.store(w, at(SLOT.generation), next);
+      Atomics.add(w, WORD.registered, 1);
+      Atomics.notify(w, WORD.registered);
+    },
+  };
 }
 
 /** The kernel the host put in the module area: its description, then its wasm. */
@@ -112,3 +133,4 @@ function readKernel(control: SharedArrayBuffer, threads: number, metaBytes: numb
 }
 
 export { park };
+export type { Parked };

@@ -3,18 +3,26 @@
 // Each worker parks itself on the doorbell as it loads, so a replacement
 // joins on its own; a message (a ping) is only how start() learns that every
 // worker could load.
+import { BroadcastChannel } from 'node:worker_threads';
 import { Piscina } from 'piscina';
 import { Doorbell } from './doorbell.js';
 import { PoolStartError } from './errors.js';
 import type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';
-import type { StartReply, WorkerInit } from './protocol.js';
+import type { MutableInit, Rebind, StartReply } from './protocol.js';
 import { workerUrl } from './worker-url.js';
 import { packageRoot } from '../package-root.js';
+
+/** Numbers the pools' channels in this thread. */
+const channels = { next: 1 };
 
 class PiscinaPool implements KernelPool {
   readonly threads: number;
   readonly #piscina: Piscina;
   readonly #doorbell: Doorbell;
+  /** What each worker starts with: piscina starts a replacement with the same object, so a rebind changes it. */
+  readonly #init: MutableInit;
+  /** Where a new memory is sent to every worker. */
+  readonly #channel: BroadcastChannel;
   #started: Promise<void> | undefined;
   #closed = false;
   #jobs = 0;
@@ -22,12 +30,18 @@ class PiscinaPool implements KernelPool {
   constructor(options: PoolOptions) {
     this.threads = options.threads;
     this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => this.#piscina.threads.some((t) => t.threadId === worker));
-    const init: WorkerInit = {
+    const channel = `kernels-wasm-pool-${channels.next++}-${Math.random().toString(36).slice(2)}`;
+    this.#channel = new BroadcastChannel(channel);
+    this.#channel.unref();
+    const init: MutableInit = {
       memory: options.memory,
       control: this.#doorbell.buffer,
       threads: options.threads,
+      generation: 0,
+      channel,
       ...(options.hostModule ? { hostModule: String(options.hostModule) } : {}),
     };
+    this.#init = init;
     this.#piscina = new Piscina({
       filename: workerUrl('pool/piscina-entry', packageRoot, 'cjs').href,
       minThreads: options.threads,
@@ -68,8 +82,18 @@ class PiscinaPool implements KernelPool {
     await this.#doorbell.run(job);
   }
 
+  rebind(memory: WebAssembly.Memory): Promise<boolean> {
+    const { generation, rebound } = this.#doorbell.rebind(memory);
+    this.#init.memory = memory;
+    this.#init.generation = generation;
+    const message: Rebind = { memory, generation };
+    this.#channel.postMessage(message);
+    return rebound;
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#channel.close();
     this.#doorbell.close();
     await this.#piscina.destroy();
   }

@@ -2,15 +2,50 @@
 // doorbell. Nothing here may throw at load time (piscina would respawn a
 // worker that dies while starting, again and again); a failure to start is
 // the reply to start()'s ping instead.
-import { threadId, workerData } from 'node:worker_threads';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { BroadcastChannel, threadId, workerData } from 'node:worker_threads';
 import { park } from './park.js';
 import { serializeFailure } from './protocol.js';
-import type { StartReply, WorkerInit } from './protocol.js';
+import type { MutableInit, Rebind, StartReply } from './protocol.js';
 import { WorkerRuntime } from './worker-runtime.js';
 
-const init = workerData as WorkerInit;
+const init = workerData as MutableInit;
 const runtime = WorkerRuntime.start(init);
-runtime.then((rt) => park(rt, init.control, threadId, init.threads), () => {});
+const parked = runtime.then((rt) => park(rt, init.control, threadId, init.threads, init.generation));
+parked.catch(() => {});
+// A new memory comes by a channel of the pool's own: piscina takes every message to the worker as its start.
+if (init.channel) {
+  const channel = new BroadcastChannel(init.channel);
+  channel.unref();
+  channel.onmessage = (e: unknown): void => {
+    const { memory, generation } = (e as { data: Rebind }).data;
+    parked.then((p) => {
+      p.rebind(memory, generation);
+      // workerData is held for the worker's life (piscina keeps it too): it must not hold the old memory.
+      init.memory = memory;
+      collect();
+    }, () => {});
+  };
+}
+
+/**
+ * A full collection in this worker, once it has dropped the old memory: an
+ * idle worker allocates nothing, so its collector would not run for a long
+ * time, and until it does its dead instances keep the old memory (hundreds
+ * of MB) mapped. Node has no API for it; gc() is made for this one context
+ * and the flag put back at once, so no other context gets a gc global.
+ */
+function collect(): void {
+  try {
+    setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+  } catch {
+    // Without it the memory still goes at this worker's next collection.
+  } finally {
+    setFlagsFromString('--no-expose-gc');
+  }
+}
 
 /** The ping: whether this worker could start. */
 export default async function handle(): Promise<StartReply> {

@@ -51,6 +51,12 @@ interface KernelPool {
   start(): Promise<void>;
   /** Runs every block of the job; rejects with a WorkerFailure (or the error `here` threw), after every task of the job has settled. */
   run(job: PoolJob): Promise<void>;
+  /**
+   * Binds the workers to a new memory (the heap started over): resolves to
+   * true once every worker has it, false if one did not take it up (close
+   * the pool then). Call with no job in flight; later jobs run on the new memory.
+   */
+  rebind(memory: WebAssembly.Memory): Promise<boolean>;
   /** Stops the workers; pending jobs reject. */
   close(): Promise<void>;
 }

@@ -7,6 +7,10 @@ interface WorkerInit {
   /** The doorbell's shared buffer, and its number of slots. */
   readonly control: SharedArrayBuffer;
   readonly threads: number;
+  /** The memory's generation (the doorbell's WORD.generation) when this worker was started. */
+  readonly generation: number;
+  /** Name of the BroadcastChannel a new memory comes by (piscina's workers; comlink's are called). */
+  readonly channel?: string;
   /** URL of an ES module exporting hostFunction(key) and optionally takeFlags() (see HostModule). */
   readonly hostModule?: string;
 }
@@ -28,5 +32,14 @@ function serializeFailure(e: unknown): SerializedFailure {
   return { name: 'Error', message: String(e) };
 }
 
+/** A new memory for the workers, by message (the doorbell carries only words). */
+interface Rebind {
+  readonly memory: WebAssembly.Memory;
+  readonly generation: number;
+}
+
+/** A pool's WorkerInit, whose memory and generation a rebind changes: a replacement worker starts with the new. */
+type MutableInit = { -readonly [K in keyof WorkerInit]: WorkerInit[K] };
+
 export { serializeFailure };
-export type { WorkerInit, SerializedFailure, StartReply };
+export type { WorkerInit, MutableInit, Rebind, SerializedFailure, StartReply };

@@ -24,9 +24,11 @@ type Served =
   | { readonly kind: 'failed'; readonly error: SerializedFailure };
 
 class WorkerRuntime {
-  readonly #memory: WebAssembly.Memory;
+  #memory: WebAssembly.Memory;
   readonly #host: HostModule;
-  /** The kernels this worker has instantiated, by id. */
+  /** The kernels this worker was sent, compiled, by id: kept across a new memory, so none is sent or compiled again. */
+  readonly #modules = new LRUCache<number, KernelModule>({ max: INSTANCE_CACHE });
+  /** The kernels this worker has instantiated on its memory, by id. */
   readonly #kernels = new LRUCache<number, KernelFn>({ max: INSTANCE_CACHE });
 
   private constructor(memory: WebAssembly.Memory, host: HostModule) {
@@ -46,14 +48,22 @@ class WorkerRuntime {
     return new WorkerRuntime(init.memory, host);
   }
 
+  /** Takes up the heap's new memory: kernels are instantiated on it as they are next run. */
+  rebind(memory: WebAssembly.Memory): void {
+    this.#memory = memory;
+    this.#kernels.clear();
+  }
+
   /** Runs blocks of the launch at `argsPtr` until none are left; `kernel` comes with the launch when this worker may lack it. */
   serve(id: number, argsPtr: number, blocks: number, kernel?: () => KernelModule): Served {
     try {
       let fn = this.#kernels.get(id);
       if (!fn) {
         // A kernel this worker never had, or dropped (least recently used first): the pool sends it again.
-        if (!kernel) return { kind: 'missing' };
-        fn = instantiate(kernel(), this.#memory, this.#host);
+        const module = this.#modules.get(id) ?? kernel?.();
+        if (!module) return { kind: 'missing' };
+        this.#modules.set(id, module);
+        fn = instantiate(module, this.#memory, this.#host);
         this.#kernels.set(id, fn);
       }
       return { kind: 'done', blocks: runBlocks(fn, this.#memory, argsPtr, blocks, this.#host) };
