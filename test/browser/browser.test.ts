@@ -161,6 +161,22 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     await page.close();
   }, 60_000);
 
+  test('the heap gives its memory back after an idle time and at shutdown(): the workers take up the new memory, the bits stay Node\'s', async () => {
+    const { page } = await open(isolated.url);
+    const node = await scenarios.trim(da, 2);
+    for (const threads of [1, 2]) {
+      const r = await call(page, 'trim', threads);
+      expect([r.afterIdle, r.afterShutdown]).toEqual([r.before, r.before]);
+      expect(r.before).toBe(node.before);
+      expect(r.grown).toBe(true);
+      expect(r.idle).toEqual({ shrinks: 1, heapBytes: 4 * 2 ** 20 });
+      expect(r.down).toEqual({ shrinks: 2, heapBytes: 4 * 2 ** 20 });
+      expect(r.rebound).toBe(true);
+    }
+    expect(node).toMatchObject({ afterIdle: node.before, afterShutdown: node.before, grown: true, rebound: true });
+    await page.close();
+  }, 120_000);
+
   test('the pool over module Web Workers: 1, 2 and 4 workers give the same bits as each other and as Node (scans too), and more than one worker runs blocks', async () => {
     const { page } = await open(isolated.url);
     const runs = [];

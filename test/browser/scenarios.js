@@ -81,6 +81,38 @@ export async function pool(da, threads) {
 }
 
 /**
+ * The heap given back (after an idle time, then at shutdown()) with the pool
+ * of `threads` workers: the chain's bits before and after each trim, whether
+ * the same workers ran the run after the idle trim (blocks counted since the
+ * pool started go on growing: they were sent the new memory, not restarted),
+ * and the heap's size and trims.
+ */
+export async function trim(da, threads) {
+  da.configure({ threads, inlineThreshold: 0, trimAfterIdleMs: 50 });
+  const x = da.wrap(Float64Array.from({ length: 1 << 21 }, (_, i) => (i % 1000) / 7 - 50));
+  // Every 997th value: the whole result's hex would be 32 MB of text.
+  const sample = (r) => hexOf({ dtype: 'float64', shape: [2104], data: Float64Array.from({ length: 2104 }, (_, i) => r.data[i * 997]) });
+  const run = async () => sample(await da.sin(x.mul(0.3)).mul(x).add(1).execute());
+  const blocks = () => da.stats().workerBlocks.reduce((s, b) => s + b, 0);
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+  const first = da.heapStats().shrinks;
+  const shrinks = () => da.heapStats().shrinks - first;
+  const before = await run();
+  const grown = da.heapStats().heapBytes;
+  const ran = blocks();
+  for (let i = 0; i < 100 && shrinks() === 0; i++) await sleep(20);
+  const idle = { shrinks: shrinks(), heapBytes: da.heapStats().heapBytes };
+  const afterIdle = await run();
+  const rebound = blocks() > ran;
+  await da.shutdown();
+  const down = { shrinks: shrinks(), heapBytes: da.heapStats().heapBytes };
+  const afterShutdown = await run();
+  da.configure({ trimAfterIdleMs: 5000 });
+  await da.shutdown();
+  return { before, afterIdle, afterShutdown, grown: grown > idle.heapBytes, idle, down, rebound };
+}
+
+/**
  * A worker that fails mid-kernel (its host function for int32 fmod throws on 13 or traps on
  * 19: the fault host the page points the pool at): execute() rejects with a WorkerError, and
  * the next executes give the right answer.

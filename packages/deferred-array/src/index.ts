@@ -41,9 +41,8 @@ export { trace, flush, flushSync } from './api/trace.js';
 export { cond } from './api/cond.js';
 export { random, Generator } from './api/random.js';
 export { compile } from './api/compile.js';
-export { load, save, savez, savezCompressed } from './api/load-save.js';
+export { load, save, savez, savezCompressed, fromZarr } from './api/data-files.js';
 export { NpzFile } from './api/npz-file.js';
-export { fromZarr } from './api/zarr.js';
 export { size, placeholder, Size } from './ir/symbols.js';
 export { DTYPES } from './ir/dtypes.js';
 export {

@@ -4,7 +4,8 @@
 // and drop, or as a fused multiply where they drop none. Each step is an
 // ordinary node, so the planner fuses the elementwise work around it.
 import { ShapeError } from '../ir/errors.js';
-import { isFloat, promoteTypes } from '../ir/dtypes.js';
+import { isFloat } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import { ones } from './creation.js';
 import { wrapNode } from './deferred-array.js';
 import type { DeferredArray } from './deferred-array.js';

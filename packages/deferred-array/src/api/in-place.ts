@@ -3,7 +3,8 @@
 // version it will produce. Nothing runs until something forces it.
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { readsMapped } from '../ir/mapped.js';
-import { canCastSafely, dtypeInfo } from '../ir/dtypes.js';
+import { dtypeInfo } from '../ir/dtypes.js';
+import { canCastSafely } from '../ir/promotion.js';
 import type { DType } from '../ir/dtypes.js';
 import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
 import { castValue } from '../ir/cast-value.js';

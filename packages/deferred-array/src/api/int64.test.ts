@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, describe, expect, test } from '@jest/globals';
 import * as da from '../index.js';
-import { promoteTypes } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import type { DType } from '../ir/dtypes.js';
 
 type Raw = string | number;

@@ -10,7 +10,8 @@
 // does); the nan variants, whose positions depend on each line's count of
 // numbers, sort the lines.
 import { scalar } from '../ir/build-elementwise.js';
-import { isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
+import { isBigInt, isFloat } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import type { DType } from '../ir/dtypes.js';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { checkOptionKeys } from '../ir/options.js';

@@ -6,7 +6,8 @@
 // Equality is NumPy's: -0 equals +0, NaN equals nothing (unique merges NaNs
 // with equalNan, its default, as NumPy 2 does). Orders are sort's: NaN last,
 // stable, so the first of equal elements is the first in the input.
-import { dtypeInfo, isBigInt, isFloat, promoteTypes } from '../ir/dtypes.js';
+import { dtypeInfo, isBigInt, isFloat } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import type { DType, TypedArray } from '../ir/dtypes.js';
 import { cast, source } from '../ir/build-elementwise.js';
 import { castValue } from '../ir/cast-value.js';

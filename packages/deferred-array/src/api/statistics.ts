@@ -3,7 +3,8 @@
 // numpy/lib/nanfunctions.py, numpy/lib/function_base.py), so the planner fuses
 // the elementwise parts into the reductions' kernels and the reference
 // evaluator, which sums as NumPy does, reproduces NumPy's values.
-import { isFloat, promoteTypes } from '../ir/dtypes.js';
+import { isFloat } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import { checkOptionKeys } from '../ir/options.js';
 import { noteShapeRead } from '../ir/symbols.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';

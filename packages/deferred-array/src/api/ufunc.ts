@@ -1,7 +1,7 @@
 // The ufunc-like calls: operands become nodes (weak JS scalars resolved per
 // NEP 50 against the arrays beside them), then an elementwise node is built.
 import { NotSupportedError } from '../ir/errors.js';
-import { promoteTypes } from '../ir/dtypes.js';
+import { promoteTypes } from '../ir/promotion.js';
 import type { DType } from '../ir/dtypes.js';
 import { elementwise, operandScalar, scalar } from '../ir/build-elementwise.js';
 import type { Node } from '../ir/node.js';

@@ -70,9 +70,11 @@ class HeapTrimmer {
   /**
    * Gives the heap's memory back if no run is in flight and nothing but
    * cached source copies is left in it; resolves to whether it did, once the
-   * backends are bound to the new memory.
+   * backends are bound to the new memory. With `collect` (the idle trim),
+   * asks the host for a collection after it, so that an idle process lets
+   * the old memory go; shutdown() leaves that to the collector's own time.
    */
-  async trim(): Promise<boolean> {
+  async trim(collect = false): Promise<boolean> {
     if (this.#running > 0) return false;
     const { heap } = this.#host;
     const sources = sourcesOf(heap);
@@ -81,7 +83,7 @@ class HeapTrimmer {
     sources.releaseAll();
     if (!heap.shrink()) return false;
     await this.#host.replaced();
-    collectGarbage();
+    if (collect) collectGarbage();
     return true;
   }
 
@@ -103,7 +105,9 @@ class HeapTrimmer {
         seen = this.#runs;
         quiet = 0;
       } else if (++quiet >= TICKS) {
-        void this.trim().catch(() => {});
+        // Nothing to report a failure to (the pool ends on its own if its workers failed the new memory).
+        // Held back by a view or a mutable array, the timer goes on: released later, with no run after, they must not keep the peak.
+        void this.trim(true).then((shrank) => { if (!shrank && this.#host.heap.shrinkable(Infinity)) this.#arm(); }, () => {});
         return;
       }
       this.#timer = setTimeout(tick, ms / TICKS);

@@ -1,7 +1,7 @@
 // Builds matmul, dot and outer nodes with NumPy's shape rules. They are fusion
 // boundaries: their operands are materialised before they run.
 import { ShapeError } from './errors.js';
-import { promoteTypes } from './dtypes.js';
+import { promoteTypes } from './promotion.js';
 import { cast, elementwise } from './build-elementwise.js';
 import { reduce } from './build-reduce.js';
 import { makeNode } from './node.js';

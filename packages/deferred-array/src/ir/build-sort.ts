@@ -2,7 +2,7 @@
 // flattened when the axis is null), in NumPy's order: ascending, NaN last,
 // -0 and +0 equal, stable. argsort's positions and searchsorted's insertion
 // points are int32, as argmin's are.
-import { promoteTypes } from './dtypes.js';
+import { promoteTypes } from './promotion.js';
 import { DTypeError, ShapeError } from './errors.js';
 import { cast } from './build-elementwise.js';
 import { reshape } from './build-view.js';

@@ -1,7 +1,7 @@
 // Builds view and shape nodes: transpose, indexing, broadcastTo, reshape,
 // squeeze, expandDims, and the joins concat and stack. Nothing is copied here.
 import { ShapeError } from './errors.js';
-import { promoteTypes } from './dtypes.js';
+import { promoteTypes } from './promotion.js';
 import { indexLabel, resolveIndex } from './indexing.js';
 import type { IndexArg } from './indexing.js';
 import { makeNode } from './node.js';

@@ -1,6 +1,5 @@
 // The dtypes, their storage, and NumPy's promotion rules between them.
 import { DTypeError } from './errors.js';
-import { stdNdarray } from '../util/stdlib.js';
 import { formatValue } from './format.js';
 
 const DTYPES = ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool'] as const;
@@ -66,35 +65,6 @@ function checkDType(x: unknown, argument = 'dtype'): DType {
 const isFloat = (d: DType): boolean => INFO[d].kind === 'f';
 const isInteger = (d: DType): boolean => INFO[d].kind === 'i' || INFO[d].kind === 'u';
 
-/**
- * NumPy's promotion table (np.result_type of two arrays). bool sits below every
- * other type; among the numeric types up to 32 bits stdlib's table agrees with
- * NumPy's. The 64-bit integers follow NumPy: int64 takes every narrower integer,
- * uint64 every unsigned one, uint64 with a signed integer is float64, and so is
- * either with float32. Where NumPy answers int64 for uint32 with a signed
- * integer, this package answers float64 (every value of both operands is exact
- * there), which keeps that pair in the vector kernels.
- */
-function promoteTypes(a: DType, b: DType): DType {
-  if (a === b) return a;
-  if (a === 'bool') return b;
-  if (b === 'bool') return a;
-  if (INFO[a].bytes === 8 && INFO[a].kind !== 'f') return promote64(a, b);
-  if (INFO[b].bytes === 8 && INFO[b].kind !== 'f') return promote64(b, a);
-  const r = stdNdarray().promotionRules(a, b);
-  if (r === 'int64') return 'float64';
-  if (!isDType(r)) throw new DTypeError(`no common dtype for ${a} and ${b}`);
-  return r;
-}
-
-/** NumPy's promotion of a 64-bit integer `w` with another numeric type `o`. */
-function promote64(w: DType, o: DType): DType {
-  const k = INFO[o].kind;
-  if (k === 'f') return 'float64';
-  if (w === 'int64') return o === 'uint64' ? 'float64' : 'int64';
-  return k === 'u' ? 'uint64' : 'float64';
-}
-
 /** uint32 with a signed integer: NumPy's int64, our float64 (see promoteTypes). */
 function needsInt64(a: DType, b: DType): boolean {
   const narrowSigned = (d: DType): boolean => INFO[d].kind === 'i' && INFO[d].bytes < 8;
@@ -156,10 +126,5 @@ function setElement(dst: TypedArray, i: number, v: Scalar): void {
 /** The width in bits of an integer dtype (bool's one). */
 const bitsOf = (d: DType): number => (d === 'bool' ? 1 : INFO[d].bytes * 8);
 
-/** Can every value of `from` be represented in `to` (NumPy's 'safe' casting)? */
-function canCastSafely(from: DType, to: DType): boolean {
-  return promoteTypes(from, to) === to;
-}
-
-export { DTYPES, dtypeInfo, isBigInt, setElement, setElements, isDType, checkDType, isFloat, isInteger, promoteTypes, needsInt64, floatFor, canCastSafely, wrapTo, bitsOf };
+export { DTYPES, dtypeInfo, isBigInt, setElement, setElements, isDType, checkDType, isFloat, isInteger, needsInt64, floatFor, wrapTo, bitsOf };
 export type { Scalar, DType, DTypeKind, DTypeInfo, TypedArray, TypedArrayCtor, NumberArray, BigIntArray };

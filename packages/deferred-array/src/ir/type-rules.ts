@@ -1,7 +1,8 @@
 // Result and computation dtypes of every op, from the op table's rules, and
 // NEP 50's weak JS scalars.
 import { DTypeError } from './errors.js';
-import { dtypeInfo, floatFor, isBigInt, isFloat, promoteTypes } from './dtypes.js';
+import { dtypeInfo, floatFor, isBigInt, isFloat } from './dtypes.js';
+import { promoteTypes } from './promotion.js';
 import type { DType } from './dtypes.js';
 import { OPS } from './op-table.js';
 import type { OpName, ReduceOp, ScanOp } from './op-table.js';

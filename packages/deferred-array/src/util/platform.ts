@@ -35,6 +35,15 @@ function asyncContext<T>(): AsyncContext<T> {
   }
 }
 
+/** Node's modules for collectGarbage, loaded with this one: a trim can come after a test's environment is gone. */
+const gcModules: { readonly v8?: typeof import('node:v8'); readonly vm?: typeof import('node:vm') } = (() => {
+  try {
+    return { v8: require('node:v8') as typeof import('node:v8'), vm: require('node:vm') as typeof import('node:vm') };
+  } catch {
+    return {};
+  }
+})();
+
 /**
  * A full collection now, where the host allows it: after the heap started
  * over, the old memory (hundreds of MB) stays mapped until the collector
@@ -43,12 +52,15 @@ function asyncContext<T>(): AsyncContext<T> {
  * flag put back at once, so no other context gets a gc global.
  */
 function collectGarbage(): void {
+  // Started with --expose-gc: the flag is the user's, and stays as it is.
+  const own = (globalThis as { gc?: () => void }).gc;
+  if (own) return own();
+  const { v8, vm } = gcModules;
+  if (!v8 || !vm) return;
   try {
-    const v8 = require('node:v8') as typeof import('node:v8');
-    const vm = require('node:vm') as typeof import('node:vm');
     try {
       v8.setFlagsFromString('--expose-gc');
-      (vm.runInNewContext('gc') as () => void)();
+      (vm.runInNewContext('typeof gc === "function" ? gc : () => {}') as () => void)();
     } finally {
       v8.setFlagsFromString('--no-expose-gc');
     }

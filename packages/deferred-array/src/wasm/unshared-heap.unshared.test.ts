@@ -36,6 +36,24 @@ describe('without shared memory', () => {
     }
   });
 
+  test('the idle trim gives an ordinary memory back too, and the next runs give the same values', async () => {
+    const rt = da.createRuntime({ trimAfterIdleMs: 30 });
+    try {
+      const x = da.wrap(Float64Array.from({ length: 1 << 20 }, (_, i) => Math.sin(i)));
+      const f = (): da.DeferredArray => x.mul(2).add(1);
+      const [first] = await rt.execute([f()]) as Nd[];
+      expect(rt.heapStats().heapBytes).toBeGreaterThan(4 * 2 ** 20);
+      for (let i = 0; i < 100 && rt.heapStats().shrinks === 0; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(rt.heapStats()).toMatchObject({ shrinks: 1, heapBytes: 4 * 2 ** 20 });
+      const [again] = await rt.execute([f()]) as Nd[];
+      const [sync] = rt.executeSync([f()]) as Nd[];
+      expect(Array.from(again!.data).every((v, i) => v === first!.data[i])).toBe(true);
+      expect(Array.from(sync!.data).every((v, i) => v === first!.data[i])).toBe(true);
+    } finally {
+      await rt.shutdown();
+    }
+  });
+
   test('results asked for as views are copies: growing the memory would detach a view', () => {
     const x = da.wrap(new Float64Array([1, 2, 3]));
     const r = x.add(1).executeSync({ view: true }) as unknown as Nd & { data: Float64Array };

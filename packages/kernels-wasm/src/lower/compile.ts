@@ -1,7 +1,7 @@
 // Compiles a KernelSpec to a WebAssembly module, cached by a structural hash
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
-import { LRUCache } from 'lru-cache';
+import { Lru } from '../lru.js';
 import { isPredicate } from './op-rules.js';
 import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
@@ -198,7 +198,7 @@ const MODULE_CACHE = 256;
 class KernelCache {
   // Ids are unique across caches: workers of different pools share the heap's instances.
   static #lastId = 0;
-  readonly #modules = new LRUCache<string, CompiledModule>({ max: MODULE_CACHE });
+  readonly #modules = new Lru<string, CompiledModule>({ max: MODULE_CACHE });
   #compiled = 0;
   #compileMs = 0;
 

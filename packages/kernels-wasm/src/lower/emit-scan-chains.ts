@@ -54,17 +54,6 @@ function chainsScans(spec: KernelSpec, lanes: Lanes | undefined): boolean {
   return spec.body.every((ins, v) => ins.op !== 'reduce' && ins.op !== 'gather' && !(ins.op === 'scan' && after.has(v)));
 }
 
-/**
- * Whether a launch of a looking-back kernel finds its starting values itself:
- * lines are longer than a block (shorter ones start from the identity in
- * every block) and each block is one piece (the line is the whole space, or
- * lines are whole numbers of blocks). The kernel tests the same at run time.
- */
-const eachBlockOnePiece = (total: number, segment: number, blockSize: number): boolean =>
-  total > 0 && segment > blockSize && (segment === total || segment % blockSize === 0);
-
-/** Byte offset, from the partials, of the look-back's ready words: after (blocks + 1) starting values per slot. */
-const readyOffset = (blocks: number, slots: number): number => (blocks + 1) * slots * 8;
 
 /** The row kernel's locals the groups read: the space's size, the block size and the reduced run's length. */
 interface ChainLocals {
@@ -394,4 +383,4 @@ function publishStarts(g: Group, ready: Local): void {
     .mem('memory.atomic.notify').op('drop');
 }
 
-export { SCAN_CHAINS, chainsScans, eachBlockOnePiece, emitScanGroups, readyOffset };
+export { SCAN_CHAINS, chainsScans, emitScanGroups };

@@ -3,8 +3,8 @@
 // calling thread, or on a worker pool through src/pool), and reads back the
 // per-block partials and the flags. Where a block runs never changes what it
 // computes: blocks are fixed by the data and partials land in block order.
-import { LRUCache } from 'lru-cache';
-import { eachBlockOnePiece, readyOffset } from './emit-scan-chains.js';
+import { Lru } from '../lru.js';
+import { eachBlockOnePiece, readyOffset } from './scan-layout.js';
 import { ARGS, CLAIMS_STOPPED, CONTRACTION, argsBytes, claimIndex, gatherOffset, launchBlockBytes, randomOffset, tempsOffset } from './args-layout.js';
 import { checkGatheredArrays, checkRandomArrays, isRowMajor, writeGatherWords, writeLaunchBlock, writeRandomWords } from './launch-block.js';
 import { planTemps, writeTemps } from './launch-temps.js';
@@ -92,7 +92,7 @@ type KernelFn = (args: number, blockBegin: number, blockEnd: number, scratch?: n
 type ClaimFn = (args: number, blocks: number) => number;
 
 /** Instances by memory and host module: a kernel's host imports are bound when it is instantiated. */
-const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, LRUCache<string, KernelFn>>>();
+const instances = new WeakMap<WebAssembly.Memory, WeakMap<HostModule, Lru<string, KernelFn>>>();
 const claimers = new WeakMap<KernelFn, ClaimFn>();
 
 function claimerOf(kernel: KernelFn): ClaimFn {
@@ -109,7 +109,7 @@ function instantiate(kernel: KernelModule, memory: WebAssembly.Memory, host: Hos
   let perHost = instances.get(memory);
   if (!perHost) instances.set(memory, (perHost = new WeakMap()));
   let perMemory = perHost.get(host);
-  if (!perMemory) perHost.set(host, (perMemory = new LRUCache({ max: INSTANCE_CACHE })));
+  if (!perMemory) perHost.set(host, (perMemory = new Lru({ max: INSTANCE_CACHE })));
   const hit = perMemory.get(kernel.hash);
   if (hit) return hit;
   const hostImports = Object.fromEntries(kernel.hostKeys.map((k) => [k, host.hostFunction(k)]));

@@ -48,7 +48,7 @@ class ComlinkPool implements KernelPool {
   constructor(options: PoolOptions, spawn: SpawnWorker) {
     this.threads = options.threads;
     this.#spawn = spawn;
-    this.#doorbell = new Doorbell(options.threads, options.memory, (id) => this.#live.has(id));
+    this.#doorbell = new Doorbell(options.threads, options.memory, (id) => this.#live.has(id), () => this.#send());
     this.#init = {
       memory: options.memory,
       control: this.#doorbell.buffer,
@@ -112,8 +112,14 @@ class ComlinkPool implements KernelPool {
     const { generation, rebound } = this.#doorbell.rebind(memory);
     this.#init.memory = memory;
     this.#init.generation = generation;
-    for (const { remote } of this.#live.values()) void Promise.resolve(remote.rebind(memory, generation)).catch(() => {});
+    this.#send();
     return rebound;
+  }
+
+  /** The current memory to every live worker (one that has it already ignores it). */
+  #send(): void {
+    const { memory, generation } = this.#init;
+    for (const { remote } of this.#live.values()) void Promise.resolve(remote.rebind(memory, generation)).catch(() => {});
   }
 
   async close(): Promise<void> {

@@ -48,10 +48,14 @@ class Doorbell {
   tasks = 0;
   modulesSent = 0;
 
-  constructor(threads: number, memory: WebAssembly.Memory, isAlive: (worker: number) => boolean) {
+  /** Sends the current memory to the workers again (the pool's message: a worker that started behind it never got it). */
+  readonly #resend: () => void;
+
+  constructor(threads: number, memory: WebAssembly.Memory, isAlive: (worker: number) => boolean, resend: () => void = () => {}) {
     this.#threads = threads;
     this.#memory = memory;
     this.#isAlive = isAlive;
+    this.#resend = resend;
     this.buffer = controlBuffer(threads);
     this.#w = new Int32Array(this.buffer);
   }
@@ -106,20 +110,30 @@ class Doorbell {
     return { generation, rebound: this.#whenRebound(generation) };
   }
 
+  /** Whether a worker in a slot has a memory older than `generation`. */
+  #behind(generation: number): boolean {
+    for (let s = 0; s < this.#threads; s++) {
+      const st = Atomics.load(this.#w, slotWord(s, SLOT.state));
+      if (st !== STATE.vacant && st !== STATE.registering && Atomics.load(this.#w, slotWord(s, SLOT.generation)) < generation) return true;
+    }
+    return false;
+  }
+
+  /**
+   * Resolves to true once no worker has a memory older than `generation`
+   * (a newer one counts: a later rebind overtook this one), false after
+   * REBIND_MS. A worker replaced while the memory was sent may have started
+   * behind it and missed the message: it is sent again each time round.
+   */
   async #whenRebound(generation: number): Promise<boolean> {
     const end = performance.now() + REBIND_MS;
-    const behind = (): boolean => {
-      for (let s = 0; s < this.#threads; s++) {
-        const st = Atomics.load(this.#w, slotWord(s, SLOT.state));
-        if (st !== STATE.vacant && st !== STATE.registering && Atomics.load(this.#w, slotWord(s, SLOT.generation)) !== generation) return true;
-      }
-      return false;
-    };
-    while (behind()) {
+    while (this.#behind(generation)) {
       const left = end - performance.now();
       if (left <= 0 || this.#closed) return false;
       this.sweep();
-      await this.#waitWord(WORD.registered, Atomics.load(this.#w, WORD.registered), Math.min(left, LIVENESS_MS));
+      const seen = Atomics.load(this.#w, WORD.registered);
+      this.#resend();
+      await this.#waitWord(WORD.registered, seen, Math.min(left, LIVENESS_MS));
     }
     return true;
   }
@@ -175,6 +189,8 @@ class Doorbell {
     // The calling thread joins as one of the pool's threads: it takes a worker's place.
     const here = ring.here;
     const helpers = here ? Math.min(ring.blocks - 1, this.#threads - 1) : ring.blocks;
+    // A worker that started behind the memory (replaced during a rebind) is sent it before the launch, rather than left out of it.
+    if (this.#generation > 0 && this.#behind(this.#generation)) await this.#whenRebound(this.#generation);
     let resend = false;
     for (let round = 0; round < 3 && unclaimed(); round++) {
       if (this.#closed) throw new WorkerFailure(ring.label, 'the pool was closed');

@@ -21,6 +21,7 @@ function exposedRuntime(): ExposedRuntime {
       try {
         parked = park(await WorkerRuntime.start(init), init.control, id, init.threads, init.generation);
         if (pending) parked.rebind(pending.memory, pending.generation);
+        pending = undefined;
         return null;
       } catch (e) {
         return { kind: 'failed', error: serializeFailure(e) };

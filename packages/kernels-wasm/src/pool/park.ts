@@ -20,9 +20,11 @@ interface Parked {
 
 /**
  * Parks `runtime` on the doorbell in `control` under the id `worker`, until
- * the pool closes; its memory is of `generation` (WorkerInit's).
+ * the pool closes; its memory is of `generation` (WorkerInit's). After
+ * taking up a new memory it calls `rebound` (a collection, where the host
+ * allows), before the host learns of it.
  */
-function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number, generation: number): Parked {
+function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number, threads: number, generation: number, rebound: () => void = () => {}): Parked {
   const w = new Int32Array(control);
   let slot = -1;
   let lastServed = -Infinity;
@@ -115,6 +117,7 @@ function park(runtime: WorkerRuntime, control: SharedArrayBuffer, worker: number
       if (next <= generation) return;
       runtime.rebind(memory);
       generation = next;
+      rebound();
       if (slot < 0) return;
       Atomics.store(w, at(SLOT.generation), next);
       Atomics.add(w, WORD.registered, 1);

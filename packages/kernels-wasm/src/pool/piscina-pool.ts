@@ -29,7 +29,7 @@ class PiscinaPool implements KernelPool {
 
   constructor(options: PoolOptions) {
     this.threads = options.threads;
-    this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => this.#piscina.threads.some((t) => t.threadId === worker));
+    this.#doorbell = new Doorbell(options.threads, options.memory, (worker) => this.#piscina.threads.some((t) => t.threadId === worker), () => this.#send());
     const channel = `kernels-wasm-pool-${channels.next++}-${Math.random().toString(36).slice(2)}`;
     this.#channel = new BroadcastChannel(channel);
     this.#channel.unref();
@@ -86,9 +86,14 @@ class PiscinaPool implements KernelPool {
     const { generation, rebound } = this.#doorbell.rebind(memory);
     this.#init.memory = memory;
     this.#init.generation = generation;
-    const message: Rebind = { memory, generation };
-    this.#channel.postMessage(message);
+    this.#send();
     return rebound;
+  }
+
+  /** The current memory to every worker (one that has it already ignores it). */
+  #send(): void {
+    const message: Rebind = { memory: this.#init.memory, generation: this.#init.generation };
+    this.#channel.postMessage(message);
   }
 
   async close(): Promise<void> {

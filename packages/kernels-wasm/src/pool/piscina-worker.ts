@@ -12,7 +12,7 @@ import { WorkerRuntime } from './worker-runtime.js';
 
 const init = workerData as MutableInit;
 const runtime = WorkerRuntime.start(init);
-const parked = runtime.then((rt) => park(rt, init.control, threadId, init.threads, init.generation));
+const parked = runtime.then((rt) => park(rt, init.control, threadId, init.threads, init.generation, collect));
 parked.catch(() => {});
 // A new memory comes by a channel of the pool's own: piscina takes every message to the worker as its start.
 if (init.channel) {
@@ -20,12 +20,9 @@ if (init.channel) {
   channel.unref();
   channel.onmessage = (e: unknown): void => {
     const { memory, generation } = (e as { data: Rebind }).data;
-    parked.then((p) => {
-      p.rebind(memory, generation);
-      // workerData is held for the worker's life (piscina keeps it too): it must not hold the old memory.
-      init.memory = memory;
-      collect();
-    }, () => {});
+    // workerData is held for the worker's life (piscina keeps it too): it must not hold the old memory.
+    if (generation > init.generation) Object.assign(init, { memory, generation });
+    parked.then((p) => p.rebind(memory, generation), () => {});
   };
 }
 
@@ -37,13 +34,20 @@ if (init.channel) {
  * and the flag put back at once, so no other context gets a gc global.
  */
 function collect(): void {
-  try {
-    setFlagsFromString('--expose-gc');
-    (runInNewContext('gc') as () => void)();
-  } catch {
-    // Without it the memory still goes at this worker's next collection.
-  } finally {
-    setFlagsFromString('--no-expose-gc');
+  // Started with --expose-gc: the flag is the user's, and stays as it is.
+  const own = (globalThis as { gc?: () => void }).gc;
+  if (own) return own();
+  // The flag is the process's: another thread may put it back between the two calls, so a few tries.
+  for (let i = 0; i < 3; i++) {
+    try {
+      setFlagsFromString('--expose-gc');
+      const gc = runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined;
+      if (gc) return gc();
+    } catch {
+      // Without it the memory still goes at this worker's next collection.
+    } finally {
+      setFlagsFromString('--no-expose-gc');
+    }
   }
 }
 

@@ -2,7 +2,7 @@
 // keeps the shared memory and the instantiated kernels, and runs its part of
 // a launch by claiming blocks until none are left. Never throws: failures are
 // replies, so a worker stays usable after a kernel traps.
-import { LRUCache } from 'lru-cache';
+import { Lru } from '../lru.js';
 import { isSharedBuffer } from '../support.js';
 import { INSTANCE_CACHE, instantiate, runBlocks } from '../lower/launch.js';
 import type { HostModule, KernelFn, KernelModule } from '../lower/launch.js';
@@ -27,9 +27,9 @@ class WorkerRuntime {
   #memory: WebAssembly.Memory;
   readonly #host: HostModule;
   /** The kernels this worker was sent, compiled, by id: kept across a new memory, so none is sent or compiled again. */
-  readonly #modules = new LRUCache<number, KernelModule>({ max: INSTANCE_CACHE });
+  readonly #modules = new Lru<number, KernelModule>({ max: INSTANCE_CACHE });
   /** The kernels this worker has instantiated on its memory, by id. */
-  readonly #kernels = new LRUCache<number, KernelFn>({ max: INSTANCE_CACHE });
+  readonly #kernels = new Lru<number, KernelFn>({ max: INSTANCE_CACHE });
 
   private constructor(memory: WebAssembly.Memory, host: HostModule) {
     this.#memory = memory;
