@@ -31,6 +31,13 @@ function unref(t: ReturnType<typeof setTimeout>): void {
 /** Idle-timer ticks per idle time. */
 const TICKS = 4;
 
+/**
+ * A collection is asked for only when the memory given back is at least
+ * this: a full collection pauses the calling thread (tens of ms for a small
+ * JS heap, 0.4-1 s for 400 MiB of JS objects), which only a large memory repays.
+ */
+const COLLECT_FROM_BYTES = 64 * 2 ** 20;
+
 class HeapTrimmer {
   readonly #host: TrimHost;
   /** Runs begun and not yet ended (async runs: they await between steps). */
@@ -81,9 +88,10 @@ class HeapTrimmer {
     // The copies are dropped only when that lets the memory go: else they would be read again for nothing.
     if (!heap.shrinkable(sources.keptBlocks)) return false;
     sources.releaseAll();
+    const given = heap.stats().heapBytes;
     if (!heap.shrink()) return false;
     await this.#host.replaced();
-    if (collect) collectGarbage();
+    if (collect && given - heap.stats().heapBytes >= COLLECT_FROM_BYTES) collectGarbage();
     return true;
   }
 
