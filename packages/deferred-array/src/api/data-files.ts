@@ -5,8 +5,8 @@
 // among it); in Node the module is one more file read on the first call.
 import type * as Impl from './data-files-impl.js';
 
-let loaded: Promise<typeof Impl> | undefined;
-const impl = (): Promise<typeof Impl> => (loaded ??= import('./data-files-impl.js'));
+// The host caches the module: every call after the first finds it loaded.
+const impl = (): Promise<typeof Impl> => import('./data-files-impl.js');
 
 /**
  * NumPy's np.load: the array an .npy file holds, or the arrays of an .npz

@@ -109,11 +109,7 @@ class ComlinkPool implements KernelPool {
   }
 
   rebind(memory: WebAssembly.Memory): Promise<boolean> {
-    const { generation, rebound } = this.#doorbell.rebind(memory);
-    this.#init.memory = memory;
-    this.#init.generation = generation;
-    this.#send();
-    return rebound;
+    return this.#doorbell.rebind(memory, this.#init);
   }
 
   /** The current memory to every live worker (one that has it already ignores it). */

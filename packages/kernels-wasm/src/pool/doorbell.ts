@@ -13,7 +13,7 @@ import { stopClaims } from '../lower/launch.js';
 import { REPLY, SLOT, STATE, WORD, controlBuffer, ensureBytes, moduleAt, slotWord, wasmAt } from './doorbell-layout.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
 import type { PoolJob as Ring, PoolStats } from './pool.js';
-import type { SerializedFailure } from './protocol.js';
+import type { MutableInit, SerializedFailure } from './protocol.js';
 
 /** How long the calling thread spins for DONE, on a short launch, before it waits asynchronously. */
 const SPIN_MS = 0.05;
@@ -103,11 +103,15 @@ class Doorbell {
    * has not within REBIND_MS). The workers are sent it by message (the
    * pool's); until one has it, it is given no launch. Call with no launch in flight.
    */
-  rebind(memory: WebAssembly.Memory): { readonly generation: number; readonly rebound: Promise<boolean> } {
+  rebind(memory: WebAssembly.Memory, init: MutableInit): Promise<boolean> {
     this.#memory = memory;
     const generation = ++this.#generation;
     Atomics.store(this.#w, WORD.generation, generation);
-    return { generation, rebound: this.#whenRebound(generation) };
+    // What the pool starts a replacement worker with: it starts on the new memory.
+    init.memory = memory;
+    init.generation = generation;
+    this.#resend();
+    return this.#whenRebound(generation);
   }
 
   /** Whether a worker in a slot has a memory older than `generation`. */

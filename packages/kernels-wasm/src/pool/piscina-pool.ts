@@ -83,11 +83,7 @@ class PiscinaPool implements KernelPool {
   }
 
   rebind(memory: WebAssembly.Memory): Promise<boolean> {
-    const { generation, rebound } = this.#doorbell.rebind(memory);
-    this.#init.memory = memory;
-    this.#init.generation = generation;
-    this.#send();
-    return rebound;
+    return this.#doorbell.rebind(memory, this.#init);
   }
 
   /** The current memory to every worker (one that has it already ignores it). */
