@@ -147,6 +147,34 @@ describe('da.linalg: beyond the vectors', () => {
     expect(da.linalg.pinv(da.zeros([0, 3])).shape).toEqual([3, 0]);
   });
 
+  test("eigvalsh gives eigh's eigenvalues bit for bit, without the eigenvectors", () => {
+    const bits = (x: da.DeferredArray): string[] => Array.from((x.executeSync() as da.StdNdarray).data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : String(v)));
+    // Symmetric, from 0 x 0 up past a strip of eight; an all-zero row (the reduction's zero-scale branch),
+    // a zero matrix, one with repeated eigenvalues, one with NaN, a float32 stack.
+    let seed = 7;
+    const next = (): number => { seed = (seed * 16807) % 2147483647; return seed / 2147483647 - 0.5; };
+    const symmetric = (n: number): da.DeferredArray => {
+      const a = da.wrap(Float64Array.from({ length: n * n }, next)).reshape([n, n]);
+      return a.add(a.T);
+    };
+    const zeroRow = da.array([[0, 0, 0, 0], [0, 2, 1, 0], [0, 1, 3, 1], [0, 0, 1, 4]]);
+    const cases = [
+      ...[0, 1, 2, 3, 8, 9, 17, 40].map(symmetric),
+      zeroRow, da.zeros([5, 5]), da.eye(6).mul(3), da.array([[1, NaN], [NaN, 1]]),
+      da.stack([symmetric(5), symmetric(5)]).astype('float32'),
+    ];
+    for (const a of cases) {
+      for (const UPLO of ['L', 'U'] as const) {
+        const values = da.linalg.eigvalsh(a, { UPLO });
+        expect(values.shape).toEqual(a.shape.slice(0, -1));
+        expect(values.dtype).toBe(a.dtype);
+        expect(bits(values)).toEqual(bits(da.linalg.eigh(a, { UPLO })[0]));
+      }
+    }
+    // Its own errors name it.
+    expect(() => da.linalg.eigvalsh(da.array([[1, 2, 3], [4, 5, 6]]))).toThrow(/linalg\.eigvalsh: the last 2 dimensions of the array must be square/);
+  });
+
   test('lstsq of float32 arrays gives float32, as NumPy', () => {
     const r = da.linalg.lstsq(da.wrap(Float32Array.of(1, 1, 1, 2, 1, 3)).reshape([3, 2]), da.wrap(Float32Array.of(1, 2, 2)));
     expect(r.map((x) => x.dtype)).toEqual(['float32', 'float32', 'int32', 'float32']);

@@ -103,10 +103,15 @@ function eigh(a: Operand, options?: EighOptions): [DeferredArray, DeferredArray]
   return [w!, v!];
 }
 
-/** The eigenvalues (ascending) of each symmetric matrix. */
+/**
+ * The eigenvalues (ascending) of each symmetric matrix: eigh's, bit for bit,
+ * without the eigenvectors' O(n^3) work (their accumulation and rotations).
+ */
 function eigvalsh(a: Operand, options?: EighOptions): DeferredArray {
   const o = checkOptionKeys<EighOptions>('linalg.eigvalsh', options, ['UPLO']);
-  return eigh(a, { UPLO: uploOf('eigvalsh', o) ? 'U' : 'L' })[0];
+  const x = arrayOf(a, 'eigvalsh');
+  const { n } = matrices('eigvalsh', nodeOf(x), true);
+  return unpack('eigh', x, { upper: uploOf('eigvalsh', o), vectors: false }, [[n]])[0]!;
 }
 
 interface SvdOptions {

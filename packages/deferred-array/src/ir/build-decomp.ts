@@ -35,7 +35,7 @@ function packedSizes(op: DecompOp, m: number, n: number, attrs: DecompAttrs): nu
   const k = Math.min(m, n);
   switch (op) {
     case 'slogdet': return [1, 1];
-    case 'eigh': return [n, n * n];
+    case 'eigh': return attrs.vectors === false ? [n] : [n, n * n];
     case 'qr':
       if (attrs.mode === 'r') return [k * n];
       return attrs.mode === 'complete' ? [m * m, m * n] : [m * k, k * n];

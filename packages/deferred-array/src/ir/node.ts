@@ -123,6 +123,8 @@ interface DecompAttrs extends Labelled {
   readonly upper?: boolean;
   readonly full?: boolean;
   readonly uv?: boolean;
+  /** eigh's eigenvectors: computed unless false (eigvalsh), which leaves out their O(n^3) work. */
+  readonly vectors?: boolean;
 }
 
 /** transpose, slice, broadcastTo: where each output element is read from. */

@@ -70,8 +70,9 @@ function packedParts(node: FamilyNode<'decomp'>, mat: Float64Array, m: number, n
       return attrs.mode === 'r' ? [r] : [q, r];
     }
     case 'eigh': {
-      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false, kernels.eigh);
-      return [w, v];
+      const vectors = attrs.vectors !== false;
+      const { w, v } = eighMatrix(mat, n, attrs.upper ?? false, vectors, kernels.eigh);
+      return vectors ? [w, v] : [w];
     }
     case 'svd': {
       const { u, s, vh } = svdMatrix(mat, m, n, attrs.full ?? false, kernels.svdSweeps, attrs.uv ?? false);

@@ -108,8 +108,13 @@ function plainEighWork(v: Float64Array, n: number): EighWork & { readonly v: Flo
   };
 }
 
-/** tred2: V (holding the symmetric matrix) becomes the orthogonal Q of A = Q T Q^T; d and e T's diagonal and subdiagonal (e[i] below d[i]). */
-function tridiagonalize(w: EighWork, n: number): void {
+/**
+ * tred2: V (holding the symmetric matrix) becomes the orthogonal Q of A = Q
+ * T Q^T; d and e T's diagonal and subdiagonal (e[i] below d[i]). Without
+ * `vectors`, Q is not formed: T's diagonal is read from V as the reduction
+ * leaves it, where forming Q would have saved it first (the same values).
+ */
+function tridiagonalize(w: EighWork, n: number, vectors: boolean): void {
   const { d, e } = w;
   for (let j = 0; j < n; j++) d[j] = w.get(n - 1, j);
   for (let i = n - 1; i > 0; i--) {
@@ -147,6 +152,11 @@ function tridiagonalize(w: EighWork, n: number): void {
     }
     d[i] = h;
   }
+  if (!vectors) {
+    for (let j = 0; j < n; j++) d[j] = w.get(j, j);
+    e[0] = 0;
+    return;
+  }
   for (let i = 0; i < n - 1; i++) {
     w.set(n - 1, i, w.get(i, i));
     w.set(i, i, 1);
@@ -162,8 +172,8 @@ function tridiagonalize(w: EighWork, n: number): void {
   e[0] = 0;
 }
 
-/** tql2: d becomes the eigenvalues, ascending, and V's columns their eigenvectors. */
-function diagonalize(w: EighWork, n: number): void {
+/** tql2: d becomes the eigenvalues, ascending, and V's columns their eigenvectors (with `vectors`; V is left alone without). */
+function diagonalize(w: EighWork, n: number, vectors: boolean): void {
   const { d, e } = w;
   // A sweep's rotations, recorded as it goes and applied to V after it.
   const cs = new Float64Array(2 * n);
@@ -216,7 +226,7 @@ function diagonalize(w: EighWork, n: number): void {
           cs[2 * (m - 1 - i)] = c;
           cs[2 * (m - 1 - i) + 1] = s;
         }
-        w.rotate(l, m, cs);
+        if (vectors) w.rotate(l, m, cs);
         p = -s * s2 * c3 * el1 * e[l]! / dl1;
         e[l] = s * p;
         d[l] = c * p;
@@ -238,40 +248,47 @@ function diagonalize(w: EighWork, n: number): void {
     if (k !== i) {
       d[k] = d[i]!;
       d[i] = p;
-      w.swap(i, k);
+      if (vectors) w.swap(i, k);
     }
   }
 }
 
-/** The eigenvalues (ascending, in w.d) and eigenvectors (V's columns) of the symmetric matrix w holds in V. */
-function symmetricEigen(w: EighWork, n: number): void {
+/**
+ * The eigenvalues (ascending, in w.d) of the symmetric matrix w holds in V,
+ * and with `vectors` its eigenvectors (V's columns). The eigenvalues' bits
+ * are the same either way: no operation on d or e reads what V's
+ * accumulation and rotations write.
+ */
+function symmetricEigen(w: EighWork, n: number, vectors = true): void {
   if (n === 0) return;
-  tridiagonalize(w, n);
-  diagonalize(w, n);
+  tridiagonalize(w, n, vectors);
+  diagonalize(w, n, vectors);
 }
 
 /**
- * The eigenvalues (ascending) and eigenvectors (the columns of v, n x n
- * row-major) of the symmetric n x n matrix s (both triangles filled): the
- * plain symmetricEigen, or the wasm backend's kernels making its operations.
+ * The eigenvalues (ascending) and, with `vectors`, the eigenvectors (the
+ * columns of v, n x n row-major; empty without) of the symmetric n x n
+ * matrix s (both triangles filled): the plain symmetricEigen, or the wasm
+ * backend's kernels making its operations.
  */
-type EighSolver = (s: Float64Array, n: number) => { readonly d: Float64Array; readonly v: Float64Array };
+type EighSolver = (s: Float64Array, n: number, vectors: boolean) => { readonly d: Float64Array; readonly v: Float64Array };
 
-function plainEigh(s: Float64Array, n: number): { d: Float64Array; v: Float64Array } {
+function plainEigh(s: Float64Array, n: number, vectors: boolean): { d: Float64Array; v: Float64Array } {
   const w = plainEighWork(s, n);
-  symmetricEigen(w, n);
-  return { d: w.d, v: w.v };
+  symmetricEigen(w, n, vectors);
+  return { d: w.d, v: vectors ? w.v : new Float64Array(0) };
 }
 
 /**
  * The symmetric eigenproblem from one triangle of a (lower, or upper with
- * `upper`): eigenvalues ascending, eigenvectors as the columns of v (n x n).
- * The matrix is first divided by the power of two nearest below its largest
- * element (exact), and the eigenvalues multiplied back.
+ * `upper`): eigenvalues ascending, eigenvectors as the columns of v (n x n;
+ * empty without `vectors`). The matrix is first divided by the power of two
+ * nearest below its largest element (exact), and the eigenvalues multiplied
+ * back.
  */
-function eighMatrix(a: Float64Array, n: number, upper: boolean, solve: EighSolver = plainEigh): { w: Float64Array; v: Float64Array } {
+function eighMatrix(a: Float64Array, n: number, upper: boolean, vectors: boolean, solve: EighSolver = plainEigh): { w: Float64Array; v: Float64Array } {
   const k = scaleOf(a);
-  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(n * n).fill(NaN) };
+  if (k !== k) return { w: new Float64Array(n).fill(NaN), v: new Float64Array(vectors ? n * n : 0).fill(NaN) };
   const s = new Float64Array(n * n);
   for (let i = 0; i < n; i++) {
     for (let j = 0; j <= i; j++) {
@@ -280,7 +297,7 @@ function eighMatrix(a: Float64Array, n: number, upper: boolean, solve: EighSolve
       s[j * n + i] = e;
     }
   }
-  const { d, v } = solve(s, n);
+  const { d, v } = solve(s, n, vectors);
   return { w: Float64Array.from(d, (x) => x * k), v };
 }
 

@@ -114,7 +114,7 @@ function qrIn(blocks: DecompBlocks): NonNullable<DecompKernels['qr']> {
 /** reference/eigh.ts's symmetricEigen with its loops in kernels, over W = V transposed (rows padded), d and e in the blocks. */
 function eighIn(blocks: DecompBlocks): EighSolver {
   const { memory } = blocks;
-  return (s, n) => {
+  return (s, n, vectors) => {
     const ld = strideFor(n);
     const t: TridiagonalWork = { memory, w: blocks.a, ld, n, d: blocks.c, e: blocks.d };
     const w = f64(memory, blocks.a, n * ld);
@@ -140,9 +140,9 @@ function eighIn(blocks: DecompBlocks): EighSolver {
         w.set(row, k * ld);
       },
     };
-    symmetricEigen(work, n);
-    const v = new Float64Array(n * n);
-    transposed(fromRows(w, n, n, ld), n, n, v);
+    symmetricEigen(work, n, vectors);
+    const v = new Float64Array(vectors ? n * n : 0);
+    if (vectors) transposed(fromRows(w, n, n, ld), n, n, v);
     return { d: d.slice(), v };
   };
 }
