@@ -3,6 +3,7 @@
 // the rounds, each against the package's targets:
 // - sort of 2^23 float64 against Float64Array.prototype.sort (of a copy, as
 //   da.sort leaves its input) and against NumPy's np.sort;
+// - partition of 2^23 float64 at its middle against our sort and NumPy's np.partition;
 // - argsort against an index sort with a comparator;
 // - bincount of 2^23 int32 against a JS counting loop;
 // - unique of 2^22 values with many repeats against a JS Set and a sort;
@@ -65,6 +66,7 @@ function sortingReport(rounds: number): Row[] {
     sort: () => da.sort(x).executeSync(),
     jsSort: () => a.slice().sort(),
     argsort: () => da.argsort(x).executeSync(),
+    partition: () => da.partition(x, n >> 1).executeSync(),
     bincount: () => da.bincount(I).executeSync(),
     jsBincount: () => {
       let top = 0;
@@ -101,6 +103,8 @@ function sortingReport(rounds: number): Row[] {
   return [
     { name: 'sort, 2^23 float64', oursMs: median(samples.sort), otherMs: median(samples.jsSort), other: 'Float64Array sort', target: 2 },
     { name: 'sort, 2^23 float64', oursMs: median(samples.sort), otherMs: numpy?.sort, other: 'NumPy np.sort', target: 0.25 },
+    { name: 'partition, 2^23 float64', oursMs: median(samples.partition), otherMs: median(samples.sort), other: 'our sort' },
+    { name: 'partition, 2^23 float64', oursMs: median(samples.partition), otherMs: numpy?.partition, other: 'NumPy np.partition' },
     { name: 'argsort, 2^23 float64', oursMs: median(samples.argsort), otherMs: indexSortMs, other: 'index sort, comparator', target: 2 },
     { name: 'bincount, 2^23 int32', oursMs: median(samples.bincount), otherMs: median(samples.jsBincount), other: 'JS counting loop', target: 1.5 },
     { name: 'unique, 2^22 with repeats', oursMs: median(samples.unique), otherMs: median(samples.jsUnique), other: 'JS Set, then sort', target: 2 },
@@ -140,9 +144,9 @@ function onReference<K extends string>(fns: Readonly<Record<K, () => unknown>>):
   }
 }
 
-interface NumpyTimes { readonly sort: number; readonly solve: number; readonly qr: number; readonly eigh: number; readonly svd: number; readonly cholesky: number }
+interface NumpyTimes { readonly sort: number; readonly partition: number; readonly solve: number; readonly qr: number; readonly eigh: number; readonly svd: number; readonly cholesky: number }
 
-/** NumPy's sort of 2^23 float64, solve of 512 x 512 and the decompositions, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
+/** NumPy's sort and partition of 2^23 float64, solve of 512 x 512 and the decompositions, medians of `rounds`, in ms; undefined without a python3 that has NumPy. */
 function numpyTimes(rounds: number): NumpyTimes | undefined {
   const py = pythonFor('numpy');
   if (!py) return undefined;
@@ -155,7 +159,7 @@ def med(f):
     for _ in range(${rounds}):
         s = time.perf_counter(); f(); t.append((time.perf_counter() - s) * 1e3)
     return sorted(t)[len(t) // 2]
-print(json.dumps({'sort': med(lambda: np.sort(x)), 'solve': med(lambda: np.linalg.solve(a, b)), 'qr': med(lambda: np.linalg.qr(q)), 'eigh': med(lambda: np.linalg.eigh(s)), 'svd': med(lambda: np.linalg.svd(v)), 'cholesky': med(lambda: np.linalg.cholesky(p))}))`;
+print(json.dumps({'sort': med(lambda: np.sort(x)), 'partition': med(lambda: np.partition(x, 1 << 22)), 'solve': med(lambda: np.linalg.solve(a, b)), 'qr': med(lambda: np.linalg.qr(q)), 'eigh': med(lambda: np.linalg.eigh(s)), 'svd': med(lambda: np.linalg.svd(v)), 'cholesky': med(lambda: np.linalg.cholesky(p))}))`;
   const r = spawnSync(py, ['-c', code], { encoding: 'utf8' });
   if (r.status !== 0) return undefined;
   return JSON.parse(r.stdout) as NumpyTimes;

@@ -56,6 +56,8 @@ export { longSortJobs } from './routines/long-sort-job.js';
 export { onlyLaunch } from './routines/routine-kernel.js';
 export type { RoutineJob, RoutineSequence } from './routines/routine-kernel.js';
 export { selectLines } from './routines/select.js';
+export { partitionLines } from './routines/partition.js';
+export type { PartitionOutput } from './routines/partition.js';
 export type { SortKind, SortOutput } from './routines/radix-sort.js';
 export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
 export type { LuFactors } from './routines/lu.js';

@@ -188,21 +188,76 @@ describe('sorting: beyond the vectors', () => {
     expect(Array.from(m.data as Float64Array)).toEqual([1, NaN]);
   });
 
-  test('partition and argpartition: every kth where a sort puts it, smaller before, larger after (the sorted order here)', () => {
-    const values = Float64Array.from({ length: 101 }, (_, i) => ((i * 37) % 101) / 4 - (i % 7 === 0 ? NaN : 0));
-    const x = da.wrap(values);
-    const sorted = Array.from(da.sort(x).executeSync().data as Float64Array, show);
-    for (const kth of [0, 50, -1, [3, 97]] as const) {
-      const p = Array.from(da.partition(x, kth).executeSync().data as Float64Array, show);
-      expect(p).toEqual(sorted);
+  test('partition and argpartition: each kth element where a stable sort puts it, the others in their part in line order', async () => {
+    // The arrangement, from a plain stable sort: a kth rank goes to its place, every other element to
+    // the next free place of its part (between kth positions), the line read in order.
+    const before = (x: number | bigint, y: number | bigint): boolean => x < y || (y !== y && x === x);
+    const model = (line: ArrayLike<number | bigint>, kth: readonly number[]): number[] => {
+      const n = line.length;
+      const ks = [...new Set(kth.map((k) => (k < 0 ? k + n : k)))].sort((a, b) => a - b);
+      const order = Array.from({ length: n }, (_, i) => i).sort((a, b) => (before(line[a]!, line[b]!) ? -1 : before(line[b]!, line[a]!) ? 1 : a - b));
+      const rank = new Array<number>(n);
+      order.forEach((i, r) => { rank[i] = r; });
+      const free = [0, ...ks.map((k) => k + 1)];
+      const placed = new Array<number>(n);
+      for (let i = 0; i < n; i++) {
+        const r = rank[i]!;
+        const s = ks.filter((k) => k < r).length;
+        placed[ks[s] === r ? r : free[s]!++] = i;
+      }
+      return placed;
+    };
+    let seed = 11;
+    const next = (): number => { seed = (seed * 16807) % 2147483647; return seed / 2147483647; };
+    const pool = [0, -0, 1, -1, 2.5, NaN, -NaN, Infinity, -Infinity, 1e-310, 3, 3, 3];
+    for (let t = 0; t < 120; t++) {
+      const n = t < 20 ? t + 1 : 1 + Math.floor(next() * (t % 3 === 0 ? 700 : 60));
+      const dtype = (['float64', 'float32', 'int32', 'int64', 'uint8', 'bool', 'int16'] as const)[t % 7]!;
+      const raw = Array.from({ length: n }, () => (next() < 0.4 ? pool[Math.floor(next() * pool.length)]! : Math.round((next() - 0.5) * 40) / 4));
+      const x = dtype === 'float64' || dtype === 'float32' ? da.array(raw, { dtype }) : da.array(raw.map((v) => (Number.isFinite(v) ? Math.trunc(v) : 7)), { dtype: 'int32' }).astype(dtype);
+      // Read with iget: a bool result's data is @stdlib's BooleanArray, which indexing does not read.
+      const elements = (r: da.StdNdarray): Array<number | bigint> => Array.from({ length: n }, (_, i) => r.iget(i) as number | bigint | boolean).map((v) => (typeof v === 'boolean' ? Number(v) : v));
+      const line = elements(x.executeSync() as da.StdNdarray);
+      const kth = Array.from({ length: 1 + Math.floor(next() * 3) }, () => Math.floor(next() * 2 * n) - n);
+      const want = model(line, kth);
       const order = Array.from(da.argpartition(x, kth).executeSync().data as Int32Array);
-      expect(order.map((i) => show(values[i]))).toEqual(sorted);
+      expect(order).toEqual(want);
+      const got = elements(da.partition(x, kth).executeSync() as da.StdNdarray);
+      expect(got.map(show)).toEqual(want.map((i) => show(line[i]!)));
     }
-    const m = da.wrap(values.subarray(0, 100)).reshape([10, 10]);
-    expect(Array.from(da.partition(m, 4, { axis: 0 }).executeSync().data as Float64Array, show)).toEqual(Array.from(da.sort(m, { axis: 0 }).executeSync().data as Float64Array, show));
-    expect(() => da.partition(x, 101)).toThrow(/kth 101 is out of bounds for an axis of length 101/);
+    // Along a leading axis, and flattened.
+    const values = Float64Array.from({ length: 100 }, (_, i) => ((i * 37) % 101) / 4 - (i % 7 === 0 ? NaN : 0));
+    const m = da.wrap(values).reshape([10, 10]);
+    const columns = da.partition(m, [2, -3], { axis: 0 }).executeSync() as da.StdNdarray;
+    const byArg = da.argpartition(m, [2, -3], { axis: 0 }).executeSync() as da.StdNdarray;
+    for (let c = 0; c < 10; c++) {
+      const column = Array.from({ length: 10 }, (_, r) => values[r * 10 + c]!);
+      const want = model(column, [2, -3]);
+      expect(Array.from({ length: 10 }, (_, r) => byArg.get(r, c))).toEqual(want);
+      expect(Array.from({ length: 10 }, (_, r) => show(columns.get(r, c)))).toEqual(want.map((i) => show(column[i])));
+    }
+    const flat = da.argpartition(m, 50, { axis: null }).executeSync();
+    expect(Array.from(flat.data as Int32Array)).toEqual(model(Array.from(values), [50]));
+    // -0 and +0 and NaN payloads keep their bits; the signalling float32 NaN too.
+    const f32 = new Float32Array(new Uint32Array([0x7f800001, 0x80000000, 0, 0x3f800000, 0xffc00002, 0x80000000]).buffer);
+    const p32 = da.partition(da.wrap(f32), [1, 4]).executeSync();
+    const got32 = new Uint32Array((p32.data as Float32Array).slice().buffer);
+    expect(Array.from(got32)).toEqual(model(Array.from(f32), [1, 4]).map((i) => new Uint32Array(f32.buffer)[i]!));
+    // A compiled function carries the kth as given to each new length: -2 is the second from the end of each.
+    const f = da.compile((a: da.DeferredArray) => da.argpartition(a, [0, -2]), [da.placeholder([da.size('n')], 'float64')]);
+    for (const length of [5, 40]) {
+      const line = Array.from({ length }, (_, i) => ((i * 13) % length) - length / 2);
+      const got = (await f(Float64Array.from(line))) as da.StdNdarray;
+      expect(Array.from(got.data as Int32Array)).toEqual(model(line, [0, -2]));
+    }
+    const x = da.wrap(values.subarray(0, 100).slice(0, 101));
+    expect(() => da.partition(x, 100)).toThrow(/kth 100 is out of bounds for an axis of length 100/);
+    expect(() => da.partition(x, -101)).toThrow(/kth -101 is out of bounds/);
     expect(() => da.partition(x, 1.5)).toThrow(/kth must be an integer/);
+    expect(() => da.partition(x, 'a' as never)).toThrow(/kth must be an integer or a list of them/);
     expect(() => da.argpartition(x, 0, { kind: 'quick' as never })).toThrow(/kind must be 'introselect'/);
+    expect(() => da.partition(da.zeros([0]), 0)).toThrow(/kth 0 is out of bounds for an axis of length 0/);
+    expect(() => da.partition(da.array(3), 0)).toThrow(/axis/);
   });
 
   test('a float32 signalling NaN keeps its bits through a sort, along any axis', () => {

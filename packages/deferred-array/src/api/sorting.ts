@@ -3,7 +3,7 @@
 // their order), which every `kind` NumPy takes may give; so any kind asked
 // for gives this one result. Sorting is a fusion boundary: the elementwise
 // work before and after it fuses on either side.
-import { searchNode, sortNode } from '../ir/build-sort.js';
+import { partitionNode, searchNode, sortNode } from '../ir/build-sort.js';
 import { cast, elementwise, scalar, source } from '../ir/build-elementwise.js';
 import { isFloat, isInteger } from '../ir/dtypes.js';
 import { weakScalarDType } from '../ir/type-rules.js';
@@ -92,39 +92,29 @@ function searchsorted(a: Operand, v: Operand, options?: SearchOptions): Deferred
 interface PartitionOptions {
   /** The axis partitioned along (default -1, the last); null partitions x flattened. */
   readonly axis?: number | null;
-  /** NumPy's selection algorithm ('introselect'); the partition is the stable sort's. */
+  /** NumPy's selection algorithm: 'introselect', its only one (the elements are found by quickselect here). */
   readonly kind?: 'introselect';
 }
 
-/** The kth positions checked against an axis of length n, as NumPy checks them (negative ones from the end). */
-function checkKth(fn: string, kth: number | readonly number[], n: number): void {
+const partitioning = (op: 'partition' | 'argpartition') => (x: Operand, kth: number | readonly number[], options?: PartitionOptions): DeferredArray => {
+  const o = checkOptionKeys<PartitionOptions>(op, options, ['axis', 'kind']);
+  if (o.kind !== undefined && o.kind !== 'introselect') throw new TypeError(`${op}: kind must be 'introselect'; got ${String(o.kind)}`);
   const ks = typeof kth === 'number' ? [kth] : kth;
-  if (!Array.isArray(ks) && typeof kth !== 'number') throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(kth)}`);
-  for (const k of ks) {
-    if (!Number.isInteger(k)) throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(k)}`);
-    if (k < -n || k >= n) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);
-  }
-}
-
-const partitioning = (op: SortOp) => (x: Operand, kth: number | readonly number[], options?: PartitionOptions): DeferredArray => {
-  const fn = op === 'sort' ? 'partition' : 'argpartition';
-  const o = checkOptionKeys<PartitionOptions>(fn, options, ['axis', 'kind']);
-  if (o.kind !== undefined && o.kind !== 'introselect') throw new TypeError(`${fn}: kind must be 'introselect'; got ${String(o.kind)}`);
-  const node = sortNode(op, anyNode(x, fn), o.axis === undefined ? -1 : o.axis);
-  const axis = o.axis === null ? 0 : normalizeAxis(o.axis ?? -1, node.shape.length);
-  checkKth(fn, kth, node.shape[axis]!);
-  return wrapNode(node);
+  if (!Array.isArray(ks)) throw new TypeError(`${op}: kth must be an integer or a list of them; got ${String(kth)}`);
+  return wrapNode(partitionNode(op, anyNode(x, op), o.axis === undefined ? -1 : o.axis, [...ks]));
 };
 
 /**
  * NumPy's partition: x with each kth element where a sort puts it, the
  * smaller ones before it and the others after. NumPy leaves the order within
- * each part unspecified; here it is the sorted order (the whole axis is
- * sorted, which satisfies every kth at once).
+ * each part unspecified; here the elements of each part keep their order
+ * along the line (so every backend, and any number of workers, gives the
+ * same array). The kth elements are found by selection, in about the time
+ * of a few passes over the line, not a sort.
  */
-const partition = partitioning('sort');
-/** The positions that partition x as partition does (int32): argsort's order. */
-const argpartition = partitioning('argsort');
+const partition = partitioning('partition');
+/** The positions (int32) that partition x as partition does. */
+const argpartition = partitioning('argpartition');
 
 /**
  * NumPy's lexsort: the positions (int32) that sort by the last key, then by

@@ -38,6 +38,33 @@ function selectNode(x: Node, axis: number, positions: readonly number[]): Node {
 }
 
 /**
+ * kth as positions along an axis of length n: each an integer in [-n, n)
+ * (negative ones counted from the end, as NumPy), normalized, sorted, each
+ * once.
+ */
+function kthPositions(fn: string, kth: readonly number[], n: number): number[] {
+  for (const k of kth) {
+    if (!Number.isInteger(k)) throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(k)}`);
+    if (k < -n || k >= n) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);
+  }
+  return [...new Set(kth.map((k) => (k < 0 ? k + n : k)))].sort((a, b) => a - b);
+}
+
+/**
+ * NumPy's partition (values) or argpartition (int32 positions) of x along
+ * `axis` (null: x flattened). Each kth element is the one a stable sort puts
+ * there; the others lie in the part between the kth positions where the sort
+ * puts them, in their order along the line. NumPy leaves the order within
+ * each part unspecified; this one is fixed, so every backend gives the same.
+ */
+function partitionNode(op: 'partition' | 'argpartition', x: Node, axis: number | null, kth: readonly number[]): Node {
+  const from = axis === null ? reshape(x, [-1], op) : x;
+  const ax = normalizeAxis(axis ?? 0, from.shape.length, `${op}: axis`);
+  kthPositions(op, kth, from.shape[ax]!);
+  return makeNode(op, [from], from.shape, op === 'argpartition' ? POSITIONS : x.dtype, { axis: ax, kth, label: `axis ${ax}, kth ${kth.join(',')}` });
+}
+
+/**
  * Where each of `values` would be inserted into the 1-d `sorted` to keep it
  * sorted: before equal elements (side 'left') or after them ('right'). Both
  * are compared in their common dtype, as NumPy does.
@@ -56,4 +83,4 @@ function searchNode(sorted: Node, values: Node, side: 'left' | 'right'): Node {
   return makeNode('searchsorted', [cast(sorted, common), cast(values, common)], values.shape, POSITIONS, { side, label: `side ${side}` });
 }
 
-export { sortNode, searchNode, selectNode };
+export { sortNode, searchNode, selectNode, partitionNode, kthPositions };

@@ -142,6 +142,11 @@ interface SelectAttrs extends AxisAttrs {
   readonly positions: readonly number[];
 }
 
+/** partition, argpartition: the axis, and the kth positions as given (negative ones from the end; any order, repeats allowed). */
+interface PartitionAttrs extends AxisAttrs {
+  readonly kth: readonly number[];
+}
+
 /** slidingWindow: the windows' lengths and the axes they run along (an axis may come more than once). */
 interface SlidingWindowAttrs extends ViewAttrs {
   readonly window: readonly number[];
@@ -192,6 +197,8 @@ interface OpAttrs {
   readonly broadcastTo: ViewAttrs;
   readonly slidingWindow: SlidingWindowAttrs;
   readonly select: SelectAttrs;
+  readonly partition: PartitionAttrs;
+  readonly argpartition: PartitionAttrs;
 }
 
 /** Each family's inputs: a tuple where the arity is fixed, a list where it varies (joins) or is checked by the builder. */
@@ -399,5 +406,5 @@ const dependsOn = (n: Node): readonly Node[] => (n.op === 'iota' ? [n.attrs.of] 
 export { NO_ATTRS, makeNode, nodeAt, copyNode, sameOp, isOp, isFamily, expectOp, leaseOf, viewOf, topoOrder, dependsOn };
 export type {
   Node, NodeOf, FamilyNode, NodeAttrs, AttrsOf, ViewMap, StorageRef, HeapLease, RandomWords, TakeMode,
-  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, DecompAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs, SelectAttrs,
+  SourceAttrs, StoredAttrs, RandomAttrs, ScalarAttrs, ReduceAttrs, AxisAttrs, SearchAttrs, DecompAttrs, TakeAttrs, ViewAttrs, TransposeAttrs, SliceAttrs, ReshapeAttrs, SelectAttrs, PartitionAttrs,
 };

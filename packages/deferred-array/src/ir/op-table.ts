@@ -89,6 +89,12 @@ const OPS = {
   argsort: op('sort', 'none', true),
   /** The elements a sort along the axis puts at given positions (what quantiles read), found without sorting. */
   select: op('sort', 'none', true),
+  /**
+   * NumPy's partition and argpartition: each kth element (or its position) where a stable sort puts it, the
+   * rest in the parts between them, in their order along the line; found by selection, not a sort.
+   */
+  partition: op('sort', 'none', true),
+  argpartition: op('sort', 'none', true),
   searchsorted: op('search', 'none', true),
 
   /**

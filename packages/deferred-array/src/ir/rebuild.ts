@@ -14,11 +14,11 @@ import { dot, matmul, outer } from './build-linalg.js';
 import { cond } from './build-cond.js';
 import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
-import { searchNode, selectNode, sortNode } from './build-sort.js';
+import { partitionNode, searchNode, selectNode, sortNode } from './build-sort.js';
 import { addAtNode } from './build-scatter.js';
 import { decompNode } from './build-decomp.js';
 import { makeNode } from './node.js';
-import type { FamilyNode, Node, NodeOf, SelectAttrs } from './node.js';
+import type { FamilyNode, Node, NodeOf, PartitionAttrs, SelectAttrs } from './node.js';
 import { at } from '../util/lookup.js';
 import { formatShape, sameShape } from './shape.js';
 
@@ -93,6 +93,7 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return scan(n.op, input(0), n.attrs.axis);
     case 'sort':
       if (n.op === 'select') return selectNode(input(0), n.attrs.axis, (n.attrs as SelectAttrs).positions);
+      if (n.op === 'partition' || n.op === 'argpartition') return partitionNode(n.op, input(0), n.attrs.axis, (n.attrs as PartitionAttrs).kth);
       return sortNode(n.op, input(0), n.attrs.axis);
     case 'search':
       return searchNode(input(0), input(1), n.attrs.side);

@@ -20,7 +20,7 @@ const valueKey = (v: Scalar): Scalar | string => (Object.is(v, -0) ? '-0' : v);
  * leaves' own (a leaf is equal only to itself; iota's length is its shape).
  */
 const UNKEYED = new Set(['label', 'index', 'request', 'window', 'data', 'lease', 'storage', 'version', 'random', 'of', 'longest']);
-const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view', 'upper', 'full', 'uv', 'vectors', 'positions']);
+const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view', 'upper', 'full', 'uv', 'vectors', 'positions', 'kth']);
 
 /** The parameters that change what a node computes. */
 function attrsKey(a: NodeAttrs): string {
@@ -41,6 +41,7 @@ function attrsKey(a: NodeAttrs): string {
   if ('vectors' in a) parts.push(`e${a.vectors ? 1 : 0}`);
   if ('view' in a) parts.push(`w${JSON.stringify(a.view)}`);
   if ('positions' in a) parts.push(`p${a.positions.join(',')}`);
+  if ('kth' in a) parts.push(`t${a.kth.join(',')}`);
   return parts.join('|');
 }
 

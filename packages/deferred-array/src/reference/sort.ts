@@ -9,7 +9,8 @@
 // in their original order. Positions (argsort) come from a stable LSD radix
 // sort over keys that order as NumPy compares: an element's bits made
 // unsigned-ordered, -0 given +0's key and every NaN the largest.
-import type { FamilyNode, SelectAttrs } from '../ir/node.js';
+import type { FamilyNode, PartitionAttrs, SelectAttrs } from '../ir/node.js';
+import { kthPositions } from '../ir/build-sort.js';
 import { axisLength } from '../ir/shape.js';
 import { allocDense } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
@@ -30,6 +31,7 @@ function forEachLine(shape: readonly number[], axis: number, line: (start: numbe
 
 function sortDense(node: FamilyNode<'sort'>, x: Dense): Dense {
   if (node.op === 'select') return selectDense(node, x);
+  if (node.op === 'partition' || node.op === 'argpartition') return partitionDense(node, x);
   const { axis } = node.attrs;
   const out = allocDense(node.dtype, node.shape);
   const n = axisLength(x.shape, axis);
@@ -66,6 +68,45 @@ function selectDense(node: FamilyNode<'sort'>, x: Dense): Dense {
     // The same line of the result: the outer index times k elements, the inner offset as it is.
     const outer = Math.floor(start / (n * inner));
     scatterLine(picked, out.data, outer * k * inner + (start % inner), inner);
+  });
+  return out;
+}
+
+/**
+ * partition and argpartition, from each line's stable order (the oracle for
+ * the backends' selection): an element whose rank is a kth position goes
+ * there; every other one to the next free place of the part between kth
+ * positions that holds its rank, the line read in order.
+ */
+function partitionDense(node: FamilyNode<'sort'>, x: Dense): Dense {
+  const { axis } = node.attrs;
+  const n = axisLength(x.shape, axis);
+  const kth = kthPositions(node.op, (node.attrs as PartitionAttrs).kth, n);
+  const out = allocDense(node.dtype, node.shape);
+  const line = new (dtypeInfo(x.dtype).ctor)(n);
+  const placed = new Int32Array(n);
+  const rank = new Int32Array(n);
+  forEachLine(x.shape, axis, (start, inner) => {
+    gatherLine(x.data, start, inner, line);
+    const order = stableOrder(line, x.dtype);
+    order.forEach((i, r) => { rank[i] = r; });
+    // Part s lies between kth[s - 1] and kth[s]; its next free place.
+    const free = [0, ...kth.map((k) => k + 1)];
+    for (let i = 0; i < n; i++) {
+      const r = rank[i]!;
+      let s = 0;
+      while (s < kth.length && kth[s]! < r) s++;
+      placed[s < kth.length && kth[s] === r ? r : free[s]!++] = i;
+    }
+    if (node.op === 'argpartition') {
+      scatterLine(placed, out.data, start, inner);
+      return;
+    }
+    const bits = bitsOf(line) as Float64Array;
+    const values = new (dtypeInfo(x.dtype).ctor)(n);
+    const to = bitsOf(values) as Float64Array;
+    for (let j = 0; j < n; j++) to[j] = bits[placed[j]!]!;
+    scatterLine(values, out.data, start, inner);
   });
   return out;
 }

@@ -1,15 +1,16 @@
-// sort and argsort by kernels-wasm's radix sort, and select by its
-// quickselect: lines along the last axis of a contiguous array are read
+// sort and argsort by kernels-wasm's radix sort, select by its quickselect,
+// and partition and argpartition by that selection and two passes: lines along the last axis of a contiguous array are read
 // where they lie; any other layout is copied first with the axis last (a
 // copy kernel), and the result's lines are copied back into place the same
 // way. Arrays of many lines sort and select as a launch of kernels-wasm's
 // sorting kernel, which the pool shares out by blocks of lines, and one long
 // line sorts as a launch a pass, shared out by blocks of the line; a short
 // line, and little work, on the calling thread.
-import { longSortJobs, onlyLaunch, selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
+import { longSortJobs, onlyLaunch, partitionLines, selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
 import type { RoutineSequence, SortKind } from 'kernels-wasm';
 import type { DType } from '../ir/dtypes.js';
-import type { FamilyNode, SelectAttrs } from '../ir/node.js';
+import type { FamilyNode, PartitionAttrs, SelectAttrs } from '../ir/node.js';
+import { kthPositions } from '../ir/build-sort.js';
 import { sizeOf } from '../ir/shape.js';
 import { dropValue, isContiguous } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
@@ -62,12 +63,21 @@ function sortLinesOf(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, rows: num
   };
 }
 
-/** The sorted values (or positions, or the values at the positions selected) of x along the node's axis, in the node's block, on this thread. */
+const isPartition = (n: FamilyNode<'sort'>): boolean => n.op === 'partition' || n.op === 'argpartition';
+
+/** The sorted values (or positions, or the values at the positions selected, or the partition) of x along the node's axis, in the node's block, on this thread. */
 function sortStep(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap): HeapValue {
   const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const s = sortLinesOf(n, x, h, positions ? positions.length : x.shape[n.attrs.axis]!);
-  if (positions) selectLines(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, s.line, s.lines, positions);
-  else sortLines(h.heap, SORT_KINDS[x.dtype], s.lined.ptr, s.sorted.ptr, s.line, s.lines, n.op === 'sort' ? 'values' : 'positions');
+  const kind = SORT_KINDS[x.dtype];
+  if (positions) {
+    selectLines(h.heap, kind, s.lined.ptr, s.sorted.ptr, s.line, s.lines, positions);
+  } else if (isPartition(n)) {
+    const kth = kthPositions(n.op, (n.attrs as PartitionAttrs).kth, s.line);
+    partitionLines(h.heap, kind, s.lined.ptr, s.sorted.ptr, s.line, s.lines, kth, n.op === 'partition' ? 'values' : 'positions');
+  } else {
+    sortLines(h.heap, kind, s.lined.ptr, s.sorted.ptr, s.line, s.lines, n.op === 'sort' ? 'values' : 'positions');
+  }
   return s.finish();
 }
 
@@ -102,10 +112,12 @@ const LONG_LINE = 1 << 19;
  * in place and frees the launches.
  * Undefined where sortStep serves (lines past 2^20 that one thread would
  * sort, or selections in them; one line a launch of lines cannot share;
- * little work; many positions). A pool that cannot start runs the launches
- * on the calling thread as they were made.
+ * little work; many positions; partitions, whose counting passes run in
+ * JavaScript). A pool that cannot start runs the launches on the calling
+ * thread as they were made.
  */
 function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threadsFor: (elements: number) => number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
+  if (isPartition(n)) return undefined;
   const positions = n.op === 'select' ? (n.attrs as SelectAttrs).positions : undefined;
   const line = x.shape[n.attrs.axis]!;
   const lines = sizeOf(x.shape) / Math.max(1, line);

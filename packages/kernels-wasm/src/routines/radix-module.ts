@@ -18,6 +18,7 @@ import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp } from './emit-loops.js';
 import { KINDS, addressOf, emitFix, emitKeys, emitValues } from './radix-keys.js';
 import { emitSelect } from './select-module.js';
+import { emitClassify } from './classify-module.js';
 import type { SortKind } from './radix-keys.js';
 import { DIGIT_BITS, TABLE, inChunks, passesOf } from './radix-layout.js';
 import type { DigitBits } from './radix-layout.js';
@@ -260,6 +261,7 @@ function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
     fns.select.set(width, emitSelect(m, width, insertion));
     fns.insertion.set(insertionKey(width, true), emitInsertion(m, width, true));
     fns.countPass.set(width, emitCountPass(m, width));
+    emitClassify(m, width);
   }
   emitBlockOffsets(m);
   emitSortKernel(m, fns);

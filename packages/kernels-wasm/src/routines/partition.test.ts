@@ -1,0 +1,108 @@
+// partitionLines against the arrangement its doc defines, built from
+// sortLines' stable order: each kth rank in its place, every other element
+// in the next free place of its part, the line read in order; values moved
+// with their bits. Every element kind, several lines at once, many equal
+// elements, zeros of both signs and NaNs, and inputs laid out against a
+// quickselect, and lines whose selection falls back to sorting the keys.
+import { partitionLines } from './partition.js';
+import { sortLines } from './radix-sort.js';
+import type { SortKind } from './radix-sort.js';
+import { testHeap } from '../lower/test-heap.js';
+
+const BYTES: Record<SortKind, 1 | 2 | 4 | 8> = { f64: 8, f32: 4, i64: 8, u64: 8, i32: 4, u32: 4, i16: 2, u16: 2, i8: 1, u8: 1 };
+const BITS: Record<number, new (b: ArrayBufferLike, o: number, n: number) => ArrayLike<number | bigint>> = {
+  1: Uint8Array, 2: Uint16Array, 4: Uint32Array, 8: BigUint64Array,
+};
+const VALUES: Record<SortKind, new (b: ArrayBufferLike, o: number, n: number) => { [i: number]: number | bigint }> = {
+  f64: Float64Array, f32: Float32Array, i64: BigInt64Array, u64: BigUint64Array, i32: Int32Array, u32: Uint32Array,
+  i16: Int16Array, u16: Uint16Array, i8: Int8Array, u8: Uint8Array,
+};
+const KINDS: readonly SortKind[] = ['f64', 'f32', 'i64', 'u64', 'i32', 'u32', 'i16', 'u16', 'i8', 'u8'];
+
+/** The arrangement of one line from its stable order (sorted position r holds element order[r]). */
+function arrangement(order: ArrayLike<number>, kth: readonly number[]): number[] {
+  const n = order.length;
+  const rank = new Array<number>(n);
+  for (let r = 0; r < n; r++) rank[order[r]!] = r;
+  const free = [0, ...kth.map((k) => k + 1)];
+  const placed = new Array<number>(n);
+  for (let i = 0; i < n; i++) {
+    const r = rank[i]!;
+    const s = kth.filter((k) => k < r).length;
+    placed[kth[s] === r ? r : free[s]!++] = i;
+  }
+  return placed;
+}
+
+function check(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], partitions?: number): void {
+  const heap = testHeap();
+  const b = BYTES[kind];
+  const total = values.length;
+  const n = total / lines;
+  const src = heap.alloc(total * b);
+  const x = new VALUES[kind](heap.memory.buffer, src, total);
+  for (let i = 0; i < total; i++) x[i] = kind === 'i64' || kind === 'u64' ? BigInt(Math.trunc(values[i]!)) : values[i]!;
+  const order = heap.alloc(total * 4);
+  const positions = heap.alloc(total * 4);
+  const partitioned = heap.alloc(total * b);
+  sortLines(heap, kind, src, order, n, lines, 'positions');
+  partitionLines(heap, kind, src, positions, n, lines, kth, 'positions', partitions);
+  partitionLines(heap, kind, src, partitioned, n, lines, kth, 'values', partitions);
+  const stable = new Int32Array(heap.memory.buffer, order, total);
+  const got = new Int32Array(heap.memory.buffer, positions, total);
+  const bits = new BITS[b]!(heap.memory.buffer, src, total);
+  const gotBits = new BITS[b]!(heap.memory.buffer, partitioned, total);
+  for (let l = 0; l < lines; l++) {
+    const want = arrangement(stable.subarray(l * n, (l + 1) * n), kth);
+    expect(Array.from(got.subarray(l * n, (l + 1) * n))).toEqual(want);
+    expect(Array.from({ length: n }, (_, j) => gotBits[l * n + j])).toEqual(want.map((i) => bits[l * n + i]));
+  }
+}
+
+describe('partitionLines', () => {
+  it.each(KINDS)('%s: lines of many lengths, kth at the ends, the middle and in clusters, many equal elements', (kind) => {
+    for (const n of [1, 2, 3, 16, 17, 33, 100, 1001]) {
+      const v = Array.from({ length: 3 * n }, () => Math.floor((Math.random() - 0.5) * (n > 30 ? 40 : 6)));
+      check(kind, v, 3, [...new Set([0, n >> 1, n - 1])].sort((a, b) => a - b));
+      check(kind, v, 3, [...new Set([n >> 2, (n >> 2) + 1, n >> 1])].filter((k) => k < n).sort((a, b) => a - b));
+    }
+  });
+
+  it('floats: zeros of both signs, NaNs with payloads, infinities, all kth at once', () => {
+    const specials = [0, -0, NaN, -NaN, Infinity, -Infinity, 1, -1, 5e-324, 0, -0, NaN];
+    const v = Array.from({ length: 240 }, (_, i) => specials[(i * 7) % specials.length]!);
+    for (const kind of ['f64', 'f32'] as const) {
+      check(kind, v, 2, [3, 40, 41, 119]);
+      check(kind, v.slice(0, 24), 2, Array.from({ length: 12 }, (_, i) => i));
+    }
+  });
+
+  it('inputs laid out against a quickselect: sorted, reversed, all equal, organ pipe', () => {
+    const n = 3000;
+    const layouts = [
+      Array.from({ length: n }, (_, i) => i),
+      Array.from({ length: n }, (_, i) => n - i),
+      Array.from({ length: n }, () => 7),
+      Array.from({ length: n }, (_, i) => Math.min(i, n - 1 - i)),
+    ];
+    for (const v of layouts) check('f64', v, 1, [1, n >> 1, n - 2]);
+  });
+
+  it('a line whose selection runs out of partitions has its keys sorted instead: the same arrangement', () => {
+    const v = Array.from({ length: 2 * 500 }, (_, i) => ((i * 7919) % 263) - (i % 5 === 0 ? 0.5 : 0));
+    for (const kind of ['f64', 'i32', 'u64'] as const) {
+      for (const partitions of [0, 1]) {
+        check(kind, v, 2, [0, 17, 250, 499], partitions);
+        check(kind, v.slice(0, 40), 2, [3, 19], partitions);
+      }
+    }
+  });
+
+  it('refuses kth that are not ascending positions in the line, each once', () => {
+    const heap = testHeap();
+    const p = heap.alloc(64);
+    expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [4], 'values')).toThrow(/kth must be ascending positions in 0..3, each once; got 4/);
+    expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [2, 1], 'values')).toThrow(/ascending/);
+    expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [1, 1], 'values')).toThrow(/each once/);
+  });
+});
