@@ -3,8 +3,10 @@
 // in the next free place of its part, the line read in order; values moved
 // with their bits. Every element kind, several lines at once, many equal
 // elements, zeros of both signs and NaNs, and inputs laid out against a
-// quickselect, and lines whose selection falls back to sorting the keys.
+// quickselect, and lines whose quickselect falls back to sorting the keys;
+// each found by radix selection and by quickselect.
 import { partitionLines } from './partition.js';
+import type { PartitionOptions } from './partition.js';
 import { sortLines } from './radix-sort.js';
 import type { SortKind } from './radix-sort.js';
 import { testHeap } from '../lower/test-heap.js';
@@ -34,7 +36,12 @@ function arrangement(order: ArrayLike<number>, kth: readonly number[]): number[]
   return placed;
 }
 
-function check(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], partitions?: number): void {
+/** Checks both ways of finding the kth keys, or the one `options` names. */
+function check(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], options?: PartitionOptions): void {
+  for (const finder of options?.finder ? [options.finder] : (['radix', 'quickselect'] as const)) checkWith(kind, values, lines, kth, { ...options, finder });
+}
+
+function checkWith(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], options: PartitionOptions): void {
   const heap = testHeap();
   const b = BYTES[kind];
   const total = values.length;
@@ -46,8 +53,8 @@ function check(kind: SortKind, values: ArrayLike<number>, lines: number, kth: re
   const positions = heap.alloc(total * 4);
   const partitioned = heap.alloc(total * b);
   sortLines(heap, kind, src, order, n, lines, 'positions');
-  partitionLines(heap, kind, src, positions, n, lines, kth, 'positions', partitions);
-  partitionLines(heap, kind, src, partitioned, n, lines, kth, 'values', partitions);
+  partitionLines(heap, kind, src, positions, n, lines, kth, 'positions', options);
+  partitionLines(heap, kind, src, partitioned, n, lines, kth, 'values', options);
   const stable = new Int32Array(heap.memory.buffer, order, total);
   const got = new Int32Array(heap.memory.buffer, positions, total);
   const bits = new BITS[b]!(heap.memory.buffer, src, total);
@@ -88,12 +95,24 @@ describe('partitionLines', () => {
     for (const v of layouts) check('f64', v, 1, [1, n >> 1, n - 2]);
   });
 
+  it('radix selection descending several digits: keys alike in their top bits, and more equal keys than it gathers', () => {
+    const n = 6000;
+    const narrow = Array.from({ length: 2 * n }, () => 1 + Math.random());
+    const ints = Array.from({ length: 2 * n }, () => Math.floor(Math.random() * 2 ** 20));
+    const equal = Array.from({ length: 2 * n }, (_, i) => (i % 3 === 0 ? 1.5 : 1 + Math.random()));
+    for (const kind of ['f64', 'f32'] as const) {
+      check(kind, narrow, 2, [0, 1, n >> 1, n - 1], { finder: 'radix' });
+      check(kind, equal, 2, [5, n >> 1, n - 3], { finder: 'radix' });
+    }
+    for (const kind of ['i64', 'u64', 'i32', 'u32'] as const) check(kind, ints, 2, [7, n >> 1], { finder: 'radix' });
+  });
+
   it('a line whose selection runs out of partitions has its keys sorted instead: the same arrangement', () => {
     const v = Array.from({ length: 2 * 500 }, (_, i) => ((i * 7919) % 263) - (i % 5 === 0 ? 0.5 : 0));
     for (const kind of ['f64', 'i32', 'u64'] as const) {
       for (const partitions of [0, 1]) {
-        check(kind, v, 2, [0, 17, 250, 499], partitions);
-        check(kind, v.slice(0, 40), 2, [3, 19], partitions);
+        check(kind, v, 2, [0, 17, 250, 499], { finder: 'quickselect', partitions });
+        check(kind, v.slice(0, 40), 2, [3, 19], { finder: 'quickselect', partitions });
       }
     }
   });

@@ -8,14 +8,32 @@
 // result is the same whatever finds the kth elements.
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
+import type { Routines } from './instances.js';
 import { scratchOn } from './scratch.js';
 import { buildSortModule } from './radix-module.js';
-import { CHUNK, INSERTION, WIDE_DIGITS, countsBytes } from './radix-layout.js';
+import { CHUNK, INSERTION, TABLE, WIDE_DIGITS, countsBytes } from './radix-layout.js';
 import { keyBits, kindOf } from './radix-keys.js';
 import type { SortKind } from './radix-keys.js';
 
 /** What partitionLines writes for each line: its values, or their positions (int32) along it. */
 type PartitionOutput = 'values' | 'positions';
+
+/** How partitionLines finds the kth keys: radix selection (a few passes a position), or quickselect on a copy of the keys. */
+type KthFinder = 'radix' | 'quickselect';
+
+interface PartitionOptions {
+  /** Unset: radix selection for lines of RADIX_LINE elements or more and at most RADIX_POSITIONS positions, else quickselect. */
+  readonly finder?: KthFinder;
+  /** Quickselect's partitions for one position before the line's keys are sorted instead (4 ceil(log2(n + 1)) + 16 by default). */
+  readonly partitions?: number;
+}
+
+/** Radix selection makes its passes once per position: more positions than this go to quickselect. */
+const RADIX_POSITIONS = 4;
+/** Lines shorter than this stay in cache for quickselect, whose branches cost less there than the radix passes. */
+const RADIX_LINE = 1 << 12;
+/** A digit's bucket of at most this many keys is gathered and sorted, not counted again. */
+const FEW = 1024;
 
 /**
  * Partitions `lines` lines of `n` elements of `kind` (line l contiguous at
@@ -25,11 +43,11 @@ type PartitionOutput = 'values' | 'positions';
  * sort puts at each kth position there, and each other element in the part
  * between kth positions holding its stable sorted position, the elements of
  * a part in their order along the line. `dst` must not overlap `src`. The
- * kth keys are found by quickselect on a copy of the line's keys; a line
- * that defeats it (more than `partitions` partitions for one position, by
- * default 4 ceil(log2(n + 1)) + 16) has its keys sorted instead.
+ * keys at the kth positions are found by radix selection, or by quickselect
+ * on a copy of the line's keys (a line that defeats it, more than
+ * `partitions` partitions for one position, has its keys sorted instead).
  */
-function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, kth: readonly number[], output: PartitionOutput, partitions?: number): void {
+function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, kth: readonly number[], output: PartitionOutput, options: PartitionOptions = {}): void {
   kth.forEach((k, j) => {
     if (!Number.isInteger(k) || k < 0 || k >= n || (j > 0 && k <= kth[j - 1]!)) {
       throw new RangeError(`partitionLines: kth must be ascending positions in 0..${n - 1}, each once; got ${kth.join(', ')}`);
@@ -42,112 +60,118 @@ function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number
   const m = kth.length;
   const r = routinesOn(heap.memory, 'sort', buildSortModule);
   const toKeys = r[`keys_${name}`]!;
-  const select = r[`select${width}`]!;
   const classify = r[`classify${width}`]!;
-  const budget = partitions ?? 4 * Math.ceil(Math.log2(n + 1)) + 16;
+  const finder = options.finder ?? (n >= RADIX_LINE && m <= RADIX_POSITIONS ? 'radix' : 'quickselect');
   const scratch = scratchOn(heap);
   try {
     const keys = scratch.alloc(n * kb);
-    const work = scratch.alloc(n * kb);
     const res = scratch.alloc(16);
     const pivots = scratch.alloc(m * kb);
     const cls = scratch.alloc(n * 4);
     // Four counts a class (classify-module.ts), summed after.
     const counts = scratch.alloc((2 * m + 1) * 16);
-    const where = scratch.alloc(n * 4);
-    let sorting: { tmp: number; counts: number } | undefined;
+    // The placing pass's tables (Placement.tables): at most 4m + 2m + 2 i32s.
+    const state = scratch.alloc((6 * m + 2) * 4);
+    const find = finder === 'radix'
+      ? radixFinder(heap, r, width, scratch.alloc(2 * TABLE * 4), scratch.alloc((FEW + 1) * kb))
+      : quickFinder(heap, r, width, n, options.partitions ?? 4 * Math.ceil(Math.log2(n + 1)) + 16, scratch.alloc);
     const place = new Placement(kth);
     for (let l = 0; l < lines; l++) {
       const from = src + l * n * k.bytes;
       new Int32Array(heap.memory.buffer, res, 3).fill(0);
       for (let i = 0; i < n; i += CHUNK) toKeys(from, keys, i, Math.min(n, i + CHUNK), res);
-      new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + n * kb);
-      let lo = 0;
-      let selected = true;
-      for (const p of kth) {
-        if (!select(work, lo, n, p, budget)) {
-          selected = false;
-          break;
-        }
-        lo = p + 1;
-      }
-      let chosen = work;
-      if (!selected) {
-        // Sorted keys hold every kth key where the selection would have put it.
-        sorting ??= { tmp: scratch.alloc(n * kb), counts: scratch.alloc(countsBytes(width)) };
-        new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + n * kb);
-        if (n <= INSERTION) r[`insertion${width}`]!(work, n);
-        else if (r[`radix${width}_${n >= WIDE_DIGITS ? 11 : 8}`]!(work, sorting.tmp, n, sorting.counts) === 1) chosen = sorting.tmp;
-      }
-      const d = distinctPivots(heap.memory, width, chosen, kth, pivots, place);
+      const d = place.pivots(find(keys, n, kth), heap.memory, width, pivots);
       new Int32Array(heap.memory.buffer, counts, 4 * (2 * d + 1)).fill(0);
       for (let i = 0; i < n; i += CHUNK) classify(keys + i * kb, Math.min(n, i + CHUNK) - i, pivots, d, cls + 4 * i, counts);
       // Views made after the routines, which may have grown the memory.
       const buffer = heap.memory.buffer;
-      const placed = new Int32Array(buffer, where, n);
       const fours = new Int32Array(buffer, counts, 4 * (2 * d + 1));
       const classes = Int32Array.from({ length: 2 * d + 1 }, (_, c) => fours[4 * c]! + fours[4 * c + 1]! + fours[4 * c + 2]! + fours[4 * c + 3]!);
-      place.places(new Int32Array(buffer, cls, n), classes, placed);
-      if (output === 'values') {
-        move(buffer, k.bytes, from, dst + l * n * k.bytes, placed);
-      } else {
-        const out = new Int32Array(buffer, dst + l * n * 4, n);
-        for (let i = 0; i < n; i++) out[placed[i]!] = i;
-      }
+      place.tables(classes, new Int32Array(buffer, state, place.stateLength));
+      const placeFn = r[output === 'values' ? `place${k.bytes}` : 'place_idx']!;
+      const to = dst + l * n * (output === 'values' ? k.bytes : 4);
+      const [fills, free, below, seen, part, kthAt] = place.offsets.map((o) => state + 4 * o);
+      for (let i = 0; i < n; i += CHUNK) placeFn(cls, i, Math.min(n, i + CHUNK), fills!, free!, below!, seen!, part!, kthAt!, m, from, to);
     }
   } finally {
     scratch.release();
   }
 }
 
-/**
- * Writes the distinct keys among those at the kth positions of the
- * selected (or sorted) keys to `pivots`, ascending, and tells `place` which
- * kth index first holds each; returns how many.
- */
-function distinctPivots(memory: WebAssembly.Memory, width: 32 | 64, chosen: number, kth: readonly number[], pivots: number, place: Placement): number {
-  const first: number[] = [];
-  if (width === 64) {
-    const from = new BigUint64Array(memory.buffer, chosen, kth[kth.length - 1]! + 1);
-    const to = new BigUint64Array(memory.buffer, pivots, kth.length);
-    kth.forEach((p, j) => {
-      if (first.length === 0 || from[p]! !== to[first.length - 1]!) to[first.push(j) - 1] = from[p]!;
-    });
-  } else {
-    const from = new Uint32Array(memory.buffer, chosen, kth[kth.length - 1]! + 1);
-    const to = new Uint32Array(memory.buffer, pivots, kth.length);
-    kth.forEach((p, j) => {
-      if (first.length === 0 || from[p]! !== to[first.length - 1]!) to[first.push(j) - 1] = from[p]!;
-    });
-  }
-  place.first = first;
-  return first.length;
+type Key = number | bigint;
+/** The keys a sort of the line's n keys at `keys` puts at each of the positions. */
+type FindKeys = (keys: number, n: number, positions: readonly number[]) => Key[];
+
+/** Quickselect on a copy of the keys, position after position, each in the part past the one before; the copy sorted where it fails. */
+function quickFinder(heap: HeapLike, r: Routines, width: 32 | 64, n: number, budget: number, alloc: (bytes: number) => number): FindKeys {
+  const kb = width / 8;
+  const work = alloc(n * kb);
+  const select = r[`select${width}`]!;
+  let sorting: { tmp: number; counts: number } | undefined;
+  return (keys, count, positions) => {
+    new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + count * kb);
+    let lo = 0;
+    let selected = true;
+    for (const p of positions) {
+      if (!select(work, lo, count, p, budget)) {
+        selected = false;
+        break;
+      }
+      lo = p + 1;
+    }
+    let chosen = work;
+    if (!selected) {
+      // Sorted keys hold every kth key where the selection would have put it.
+      sorting ??= { tmp: alloc(n * kb), counts: alloc(countsBytes(width)) };
+      new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + count * kb);
+      if (count <= INSERTION) r[`insertion${width}`]!(work, count);
+      else if (r[`radix${width}_${count >= WIDE_DIGITS ? 11 : 8}`]!(work, sorting.tmp, count, sorting.counts) === 1) chosen = sorting.tmp;
+    }
+    const at = width === 64 ? new BigUint64Array(heap.memory.buffer, chosen, count) : new Uint32Array(heap.memory.buffer, chosen, count);
+    return positions.map((p) => at[p]!);
+  };
 }
 
-/** Moves element i of the line at `from` to place where[i] of the line at `to`, as bits (8-byte elements as two words). */
-function move(buffer: ArrayBufferLike, bytes: number, from: number, to: number, where: Int32Array): void {
-  const n = where.length;
-  if (bytes === 8 || bytes === 4) {
-    const s = new Int32Array(buffer, from, n * bytes / 4);
-    const t = new Int32Array(buffer, to, n * bytes / 4);
-    if (bytes === 4) {
-      for (let i = 0; i < n; i++) t[where[i]!] = s[i]!;
-    } else {
-      for (let i = 0; i < n; i++) {
-        const w = 2 * where[i]!;
-        t[w] = s[2 * i]!;
-        t[w + 1] = s[2 * i + 1]!;
+/**
+ * Radix selection, position by position: the 11-bit digits from the top,
+ * each counted over the keys that share the digits found so far
+ * (prefix_count), the digit holding the position taken, until the keys left
+ * are FEW or fewer (gathered and sorted) or every bit is found.
+ */
+function radixFinder(heap: HeapLike, r: Routines, width: 32 | 64, counts: number, few: number): FindKeys {
+  const wide = width === 64;
+  const count = r[`prefix_count${width}`]!;
+  const gather = r[`prefix_gather${width}`]!;
+  const digit = (b: number, shift: number): Key => (wide ? BigInt(b) << BigInt(shift) : (b << shift) >>> 0);
+  const or = (a: Key, b: Key): Key => (wide ? (a as bigint) | (b as bigint) : ((a as number) | (b as number)) >>> 0);
+  // WebAssembly's i32 and i64 parameters take the key words as signed.
+  const signed = (x: Key): Key => (wide ? BigInt.asIntN(64, x as bigint) : (x as number) | 0);
+  return (keys, n, positions) => positions.map((position) => {
+    let rank = position;
+    let mask: Key = wide ? 0n : 0;
+    let prefix: Key = wide ? 0n : 0;
+    for (let shift = width - 11; ; shift = Math.max(0, shift - 11)) {
+      new Int32Array(heap.memory.buffer, counts, 2 * TABLE).fill(0);
+      for (let i = 0; i < n; i += CHUNK) count(keys, i, Math.min(n, i + CHUNK), counts, shift, signed(mask) as number, signed(prefix) as number);
+      const t = new Int32Array(heap.memory.buffer, counts, 2 * TABLE);
+      let b = 0;
+      let c = t[0]! + t[TABLE]!;
+      while (rank >= c) {
+        rank -= c;
+        b++;
+        c = t[b]! + t[TABLE + b]!;
+      }
+      mask = or(mask, digit(TABLE - 1, shift));
+      prefix = or(prefix, digit(b, shift));
+      if (shift === 0) return prefix;
+      if (c <= FEW) {
+        let got = 0;
+        for (let i = 0; i < n; i += CHUNK) got = gather(keys, i, Math.min(n, i + CHUNK), signed(mask) as number, signed(prefix) as number, few, got) as number;
+        const left = wide ? new BigUint64Array(heap.memory.buffer, few, got) : new Uint32Array(heap.memory.buffer, few, got);
+        return left.sort()[rank]!;
       }
     }
-  } else if (bytes === 2) {
-    const s = new Int16Array(buffer, from, n);
-    const t = new Int16Array(buffer, to, n);
-    for (let i = 0; i < n; i++) t[where[i]!] = s[i]!;
-  } else {
-    const s = new Int8Array(buffer, from, n);
-    const t = new Int8Array(buffer, to, n);
-    for (let i = 0; i < n; i++) t[where[i]!] = s[i]!;
-  }
+  });
 }
 
 /**
@@ -167,39 +191,55 @@ class Placement {
     this.#kth = kth;
   }
 
-  places(cls: Int32Array, counts: Int32Array, where: Int32Array): void {
+  /** Writes the distinct keys among those found at the kth positions (ascending) to `pivots`, notes which kth index first holds each, and returns how many. */
+  pivots(found: readonly Key[], memory: WebAssembly.Memory, width: 32 | 64, pivots: number): number {
+    const first: number[] = [];
+    const to = width === 64 ? new BigUint64Array(memory.buffer, pivots, found.length) : new Uint32Array(memory.buffer, pivots, found.length);
+    found.forEach((key, j) => {
+      if (first.length === 0 || key !== to[first.length - 1]) to[first.push(j) - 1] = key as never;
+    });
+    this.first = first;
+    return first.length;
+  }
+
+  /**
+   * The placing pass's i32 tables, at `offsets` (in i32s) in a state block of
+   * `stateLength`: fills (d + 1: the part each class between pivots fills),
+   * free (m + 1: each part's next free place; part s lies between kth[s - 1]
+   * and kth[s]), below (d: the elements below each pivot, all of them), seen
+   * (d: the equal ones placed so far), part (d: the part the next equal one
+   * falls in) and kth (m).
+   */
+  get offsets(): readonly number[] {
+    const m = this.#kth.length;
+    const d = this.first.length;
+    return [0, d + 1, d + m + 2, 2 * d + m + 2, 3 * d + m + 2, 4 * d + m + 2];
+  }
+
+  get stateLength(): number {
+    return 4 * this.first.length + 2 * this.#kth.length + 2;
+  }
+
+  /** Fills the tables from the class counts (one a class, summed). */
+  tables(counts: Int32Array, state: Int32Array): void {
     const kth = this.#kth;
     const first = this.first;
     const m = kth.length;
     const d = first.length;
-    // Per distinct pivot: the elements below it (all of them), the equal ones placed so far, and the part the next falls in.
-    const below = new Int32Array(d);
+    const [fills, free, below, seen, part, kthAt] = this.offsets as [number, number, number, number, number, number];
     for (let j = 0, sum = 0; j < d; j++) {
       sum += counts[2 * j]!;
-      below[j] = sum;
+      state[below + j] = sum;
       sum += counts[2 * j + 1]!;
+      state[seen + j] = 0;
+      state[part + j] = first[j]!;
+      state[fills + j] = first[j]!;
     }
-    const seen = new Int32Array(d);
-    const part = Int32Array.from(first);
-    // The part a class between pivots fills, and each part's next free place (part s lies between kth[s - 1] and kth[s]).
-    const fills = Int32Array.from({ length: d + 1 }, (_, j) => (j < d ? first[j]! : m));
-    const free = Int32Array.from({ length: m + 1 }, (_, s) => (s === 0 ? 0 : kth[s - 1]! + 1));
-    const n = cls.length;
-    for (let i = 0; i < n; i++) {
-      const c = cls[i]!;
-      const j = c >> 1;
-      if ((c & 1) === 0) {
-        where[i] = free[fills[j]!]!++;
-        continue;
-      }
-      const rank = below[j]! + seen[j]!++;
-      let s = part[j]!;
-      while (s < m && kth[s]! < rank) s++;
-      part[j] = s;
-      where[i] = s < m && kth[s] === rank ? rank : free[s]!++;
-    }
+    state[fills + d] = m;
+    for (let s = 0; s <= m; s++) state[free + s] = s === 0 ? 0 : kth[s - 1]! + 1;
+    for (let s = 0; s < m; s++) state[kthAt + s] = kth[s]!;
   }
 }
 
 export { partitionLines };
-export type { PartitionOutput };
+export type { PartitionOutput, PartitionOptions, KthFinder };

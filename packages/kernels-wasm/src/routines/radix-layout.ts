@@ -44,5 +44,25 @@ const INSERTION = 32;
 /** From this length on, 11-bit digits (fewer passes, larger tables); 8-bit below. */
 const WIDE_DIGITS = 1 << 14;
 
-export { CHUNK, DIGIT_BITS, INSERTION, TABLE, WIDE_DIGITS, countsBytes, inChunks, passesOf };
+/**
+ * Pushes the digit of `key` (a local of `t`) shifted right by `shift` bits (a
+ * constant, or the local `shift.local`), times 4, plus the table's address.
+ */
+function digitAddress(f: FunctionBuilder, t: 'i32' | 'i64', key: Local, shift: number | { readonly local: Local }, mask: number, table: Local | (() => void)): void {
+  f.op('local.get', key);
+  if (typeof shift === 'number') {
+    if (shift > 0) f.op(`${t}.const`, shift).op(`${t}.shr_u`);
+  } else {
+    f.op('local.get', shift.local);
+    if (t === 'i64') f.op('i64.extend_i32_u');
+    f.op(`${t}.shr_u`);
+  }
+  if (t === 'i64') f.op('i32.wrap_i64');
+  f.op('i32.const', mask).op('i32.and').op('i32.const', 2).op('i32.shl');
+  if (typeof table === 'function') table();
+  else f.op('local.get', table);
+  f.op('i32.add');
+}
+
+export { CHUNK, DIGIT_BITS, INSERTION, TABLE, WIDE_DIGITS, countsBytes, digitAddress, inChunks, passesOf };
 export type { DigitBits };

@@ -13,38 +13,20 @@
 // insertion, where a pass's table would cost more than the line. Selection
 // (select-module.ts) works on the same keys.
 import { ModuleBuilder } from '../encode/module-builder.js';
-import type { FunctionBuilder, Local } from '../encode/function-builder.js';
+import type { Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, forUp } from './emit-loops.js';
 import { KINDS, addressOf, emitFix, emitKeys, emitValues } from './radix-keys.js';
 import { emitSelect } from './select-module.js';
 import { emitClassify } from './classify-module.js';
+import { emitPrefixCount, emitPrefixGather } from './radix-select-module.js';
+import { emitPlace } from './place-module.js';
 import type { SortKind } from './radix-keys.js';
-import { DIGIT_BITS, TABLE, inChunks, passesOf } from './radix-layout.js';
+import { DIGIT_BITS, TABLE, digitAddress, inChunks, passesOf } from './radix-layout.js';
 import type { DigitBits } from './radix-layout.js';
 import { emitSortKernel, insertionKey, radixKey } from './sort-kernel.js';
 import { emitBlockOffsets } from './long-sort-kernel.js';
 import type { SortFunctions } from './sort-kernel.js';
-
-/**
- * Pushes the digit of `key` (a local of `t`) shifted right by `shift` bits (a
- * constant, or the local `shift.local`), times 4, plus the table's address.
- */
-function digitAddress(f: FunctionBuilder, t: 'i32' | 'i64', key: Local, shift: number | { readonly local: Local }, mask: number, table: Local | (() => void)): void {
-  f.op('local.get', key);
-  if (typeof shift === 'number') {
-    if (shift > 0) f.op(`${t}.const`, shift).op(`${t}.shr_u`);
-  } else {
-    f.op('local.get', shift.local);
-    if (t === 'i64') f.op('i64.extend_i32_u');
-    f.op(`${t}.shr_u`);
-  }
-  if (t === 'i64') f.op('i32.wrap_i64');
-  f.op('i32.const', mask).op('i32.and').op('i32.const', 2).op('i32.shl');
-  if (typeof table === 'function') table();
-  else f.op('local.get', table);
-  f.op('i32.add');
-}
 
 /** count<width>_<bits>(keys, i0, i1, counts): every pass's digit counts of keys [i0, i1), added to counts. */
 function emitCount(m: ModuleBuilder, width: 32 | 64, bits: DigitBits): number {
@@ -262,7 +244,10 @@ function buildSortModule(shared: boolean): Uint8Array<ArrayBuffer> {
     fns.insertion.set(insertionKey(width, true), emitInsertion(m, width, true));
     fns.countPass.set(width, emitCountPass(m, width));
     emitClassify(m, width);
+    emitPrefixCount(m, width);
+    emitPrefixGather(m, width);
   }
+  for (const bytes of [1, 2, 4, 8, 'idx'] as const) emitPlace(m, bytes);
   emitBlockOffsets(m);
   emitSortKernel(m, fns);
   return m.toBytes();
