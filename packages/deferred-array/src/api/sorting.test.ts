@@ -257,6 +257,13 @@ describe('sorting: beyond the vectors', () => {
     expect(() => da.partition(x, 'a' as never)).toThrow(/kth must be an integer or a list of them/);
     expect(() => da.argpartition(x, 0, { kind: 'quick' as never })).toThrow(/kind must be 'introselect'/);
     expect(() => da.partition(da.zeros([0]), 0)).toThrow(/kth 0 is out of bounds for an axis of length 0/);
+    expect(() => da.partition(x, [])).toThrow(/kth must be an integer or a non-empty list of them; got an empty list/);
+    // A kth that does not fit the small lengths a compiled function is first carried to: it compiles, and
+    // a call at a length it does not fit raises the API's error.
+    const g = da.compile((a: da.DeferredArray) => da.partition(a, [3, -5]), [da.placeholder([da.size('n')], 'float64')]);
+    const ten = Array.from({ length: 10 }, (_, i) => (i * 7) % 10);
+    expect(Array.from(((await g(Float64Array.from(ten))) as da.StdNdarray).data as Float64Array)).toEqual(model(ten, [3, -5]).map((i) => ten[i]));
+    await expect(g(Float64Array.of(1, 2, 3, 4))).rejects.toThrow(/kth 3, -5|kth -5 is out of bounds for an axis of length 4/);
     expect(() => da.partition(da.array(3), 0)).toThrow(/axis/);
   });
 

@@ -92,7 +92,7 @@ function searchsorted(a: Operand, v: Operand, options?: SearchOptions): Deferred
 interface PartitionOptions {
   /** The axis partitioned along (default -1, the last); null partitions x flattened. */
   readonly axis?: number | null;
-  /** NumPy's selection algorithm: 'introselect', its only one (the elements are found by quickselect here). */
+  /** NumPy's selection algorithm: 'introselect', its only one (the kth elements are found by selection here too). */
   readonly kind?: 'introselect';
 }
 

@@ -43,6 +43,8 @@ function selectNode(x: Node, axis: number, positions: readonly number[]): Node {
  * once.
  */
 function kthPositions(fn: string, kth: readonly number[], n: number): number[] {
+  // NumPy: an empty list is a float array, and "Partition index must be integer".
+  if (kth.length === 0) throw new TypeError(`${fn}: kth must be an integer or a non-empty list of them; got an empty list`);
   for (const k of kth) {
     if (!Number.isInteger(k)) throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(k)}`);
     if (k < -n || k >= n) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);

@@ -93,7 +93,13 @@ function build(n: Node, inputs: readonly Node[]): Node {
       return scan(n.op, input(0), n.attrs.axis);
     case 'sort':
       if (n.op === 'select') return selectNode(input(0), n.attrs.axis, (n.attrs as SelectAttrs).positions);
-      if (n.op === 'partition' || n.op === 'argpartition') return partitionNode(n.op, input(0), n.attrs.axis, (n.attrs as PartitionAttrs).kth);
+      if (n.op === 'partition' || n.op === 'argpartition') {
+        const { kth } = n.attrs as PartitionAttrs;
+        const length = input(0).shape[n.attrs.axis]!;
+        // A kth past this length: the function traced here raises the API's error for it.
+        if (kth.some((k) => k < -length || k >= length)) throw new NotInstantiable(`${n.op}'s kth ${kth.join(', ')} do not fit an axis of length ${length}`);
+        return partitionNode(n.op, input(0), n.attrs.axis, kth);
+      }
       return sortNode(n.op, input(0), n.attrs.axis);
     case 'search':
       return searchNode(input(0), input(1), n.attrs.side);

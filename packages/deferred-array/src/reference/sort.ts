@@ -94,8 +94,13 @@ function partitionDense(node: FamilyNode<'sort'>, x: Dense): Dense {
     const free = [0, ...kth.map((k) => k + 1)];
     for (let i = 0; i < n; i++) {
       const r = rank[i]!;
+      // s: how many kth lie below r (a binary search: kth may be as many as the line's elements).
       let s = 0;
-      while (s < kth.length && kth[s]! < r) s++;
+      for (let hi = kth.length; s < hi;) {
+        const mid = (s + hi) >> 1;
+        if (kth[mid]! < r) s = mid + 1;
+        else hi = mid;
+      }
       placed[s < kth.length && kth[s] === r ? r : free[s]!++] = i;
     }
     if (node.op === 'argpartition') {

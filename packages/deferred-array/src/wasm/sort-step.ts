@@ -112,9 +112,9 @@ const LONG_LINE = 1 << 19;
  * in place and frees the launches.
  * Undefined where sortStep serves (lines past 2^20 that one thread would
  * sort, or selections in them; one line a launch of lines cannot share;
- * little work; many positions; partitions, whose counting passes run in
- * JavaScript). A pool that cannot start runs the launches on the calling
- * thread as they were made.
+ * little work; many positions; partitions, which run line by line on the
+ * calling thread). A pool that cannot start runs the launches on the
+ * calling thread as they were made.
  */
 function sortLaunch(n: FamilyNode<'sort'>, x: HeapValue, h: StepHeap, threadsFor: (elements: number) => number): { readonly launches: RoutineSequence; finish(): HeapValue } | undefined {
   if (isPartition(n)) return undefined;

@@ -4,7 +4,8 @@
 // with their bits. Every element kind, several lines at once, many equal
 // elements, zeros of both signs and NaNs, and inputs laid out against a
 // quickselect, and lines whose quickselect falls back to sorting the keys;
-// each found by radix selection and by quickselect.
+// each found by radix selection and by quickselect, and short lines sorted
+// and placed from their order.
 import { partitionLines } from './partition.js';
 import type { PartitionOptions } from './partition.js';
 import { sortLines } from './radix-sort.js';
@@ -36,9 +37,11 @@ function arrangement(order: ArrayLike<number>, kth: readonly number[]): number[]
   return placed;
 }
 
-/** Checks both ways of finding the kth keys, or the one `options` names. */
+/** Checks each way of finding the kth keys and the way chosen unasked (short lines: sorted, then placed), or the one `options` names. */
 function check(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], options?: PartitionOptions): void {
-  for (const finder of options?.finder ? [options.finder] : (['radix', 'quickselect'] as const)) checkWith(kind, values, lines, kth, { ...options, finder });
+  for (const finder of options?.finder ? [options.finder] : ([undefined, 'radix', 'quickselect'] as const)) {
+    checkWith(kind, values, lines, kth, finder ? { ...options, finder } : { ...options });
+  }
 }
 
 function checkWith(kind: SortKind, values: ArrayLike<number>, lines: number, kth: readonly number[], options: PartitionOptions): void {
@@ -115,6 +118,14 @@ describe('partitionLines', () => {
         check(kind, v.slice(0, 40), 2, [3, 19], { finder: 'quickselect', partitions });
       }
     }
+  });
+
+  it('many positions: quickselect gives way to sorting the keys, radix selection makes its passes for each', () => {
+    const n = 5000;
+    const v = Array.from({ length: n }, () => Math.floor((Math.random() - 0.5) * 300));
+    const many = Array.from({ length: 40 }, (_, i) => i * 120 + 7);
+    for (const kind of ['f64', 'i32', 'u16'] as const) check(kind, v, 1, many);
+    check('f64', v.slice(0, 30), 1, Array.from({ length: 30 }, (_, i) => i));
   });
 
   it('refuses kth that are not ascending positions in the line, each once', () => {

@@ -1,15 +1,17 @@
 // Partitioning lines in the heap (NumPy's partition and argpartition): the
-// elements at the kth sorted positions are found by selection (select.ts,
-// quickselect over the sorting module's keys), then the line is placed in
-// two passes, one counting against those elements and one writing: each kth
-// element where a stable sort puts it, every other one in the part between
-// kth positions that holds its sorted position, in its order along the line.
-// That order is fixed by the line alone (NumPy leaves it unspecified), so the
-// result is the same whatever finds the kth elements.
+// line's keys (the radix sort's, unsigned-ordered) give the keys at the kth
+// sorted positions by radix selection or quickselect; a pass in WebAssembly
+// classifies every key against them (classify-module.ts) and another moves
+// each element to its place (place-module.ts): each kth element where a
+// stable sort puts it, every other one in the part between kth positions
+// that holds its sorted position, in its order along the line. That order is
+// fixed by the line alone (NumPy leaves it unspecified), so the result is the
+// same whatever finds the kth keys.
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
 import type { Routines } from './instances.js';
 import { scratchOn } from './scratch.js';
+import { sortLines } from './radix-sort.js';
 import { buildSortModule } from './radix-module.js';
 import { CHUNK, INSERTION, TABLE, WIDE_DIGITS, countsBytes } from './radix-layout.js';
 import { keyBits, kindOf } from './radix-keys.js';
@@ -22,7 +24,11 @@ type PartitionOutput = 'values' | 'positions';
 type KthFinder = 'radix' | 'quickselect';
 
 interface PartitionOptions {
-  /** Unset: radix selection for lines of RADIX_LINE elements or more and at most RADIX_POSITIONS positions, else quickselect. */
+  /**
+   * Unset: radix selection for lines of RADIX_LINE elements or more and at
+   * most RADIX_POSITIONS positions, else quickselect (which sorts the keys
+   * for more than SELECT_POSITIONS positions).
+   */
   readonly finder?: KthFinder;
   /** Quickselect's partitions for one position before the line's keys are sorted instead (4 ceil(log2(n + 1)) + 16 by default). */
   readonly partitions?: number;
@@ -30,10 +36,18 @@ interface PartitionOptions {
 
 /** Radix selection makes its passes once per position: more positions than this go to quickselect. */
 const RADIX_POSITIONS = 4;
+/** Quickselect runs over the rest of the line once per position: more positions than this sort the keys instead. */
+const SELECT_POSITIONS = 8;
 /** Lines shorter than this stay in cache for quickselect, whose branches cost less there than the radix passes. */
 const RADIX_LINE = 1 << 12;
 /** A digit's bucket of at most this many keys is gathered and sorted, not counted again. */
 const FEW = 1024;
+/**
+ * Lines this short are sorted (all at once, sortLines) and placed from
+ * their order: a selection's calls and tables a line cost more than their
+ * sort (2^17 lines of 8: 348 ms against 35 ms for the sort).
+ */
+const SHORT_LINE = 256;
 
 /**
  * Partitions `lines` lines of `n` elements of `kind` (line l contiguous at
@@ -54,6 +68,10 @@ function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number
     }
   });
   if (n === 0 || lines === 0 || kth.length === 0) return;
+  if (n <= SHORT_LINE && options.finder === undefined) {
+    placeByOrder(heap, name, src, dst, n, lines, kth, output);
+    return;
+  }
   const k = kindOf(name);
   const width = keyBits(k);
   const kb = width / 8;
@@ -98,11 +116,70 @@ function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number
   }
 }
 
+/**
+ * Short lines: their stable orders from sortLines, then each line placed in
+ * JavaScript from its ranks (the kth ranks, and the part every other rank
+ * falls in, are the same for every line).
+ */
+function placeByOrder(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, kth: readonly number[], output: PartitionOutput): void {
+  const bytes = kindOf(name).bytes;
+  const m = kth.length;
+  // For each rank: the kth it is (its own place), or -1 - s for part s.
+  const placeOfRank = new Int32Array(n);
+  for (let r = 0, s = 0; r < n; r++) {
+    while (s < m && kth[s]! < r) s++;
+    placeOfRank[r] = s < m && kth[s] === r ? r : -1 - s;
+  }
+  const starts = Int32Array.from({ length: m + 1 }, (_, s) => (s === 0 ? 0 : kth[s - 1]! + 1));
+  const free = new Int32Array(m + 1);
+  const rank = new Int32Array(n);
+  const placed = new Int32Array(n);
+  const scratch = scratchOn(heap);
+  try {
+    const orders = scratch.alloc(lines * n * 4);
+    sortLines(heap, name, src, orders, n, lines, 'positions');
+    const buffer = heap.memory.buffer;
+    const order = new Int32Array(buffer, orders, lines * n);
+    // Elements move as 32-bit words (8-byte ones as two), 16-bit or 8-bit: their bits as they are.
+    const words = bytes === 8 ? 2 : 1;
+    const View = bytes >= 4 ? Int32Array : bytes === 2 ? Int16Array : Int8Array;
+    const from = new View(buffer, src, lines * n * words);
+    const to = output === 'positions' ? new Int32Array(buffer, dst, lines * n) : new View(buffer, dst, lines * n * words);
+    for (let l = 0; l < lines; l++) {
+      const base = l * n;
+      for (let r = 0; r < n; r++) rank[order[base + r]!] = r;
+      free.set(starts);
+      for (let i = 0; i < n; i++) {
+        const p = placeOfRank[rank[i]!]!;
+        placed[i] = p >= 0 ? p : free[-1 - p]!++;
+      }
+      if (output === 'positions') {
+        for (let i = 0; i < n; i++) to[base + placed[i]!] = i;
+      } else if (words === 2) {
+        for (let i = 0; i < n; i++) {
+          const at = 2 * (base + placed[i]!);
+          to[at] = from[2 * (base + i)]!;
+          to[at + 1] = from[2 * (base + i) + 1]!;
+        }
+      } else {
+        for (let i = 0; i < n; i++) to[base + placed[i]!] = from[base + i]!;
+      }
+    }
+  } finally {
+    scratch.release();
+  }
+}
+
 type Key = number | bigint;
 /** The keys a sort of the line's n keys at `keys` puts at each of the positions. */
 type FindKeys = (keys: number, n: number, positions: readonly number[]) => Key[];
 
-/** Quickselect on a copy of the keys, position after position, each in the part past the one before; the copy sorted where it fails. */
+/**
+ * Quickselect on a copy of the keys, position after position, each in the
+ * part past the one before; the copy sorted instead where it fails, or where
+ * the positions are more than SELECT_POSITIONS (a selection a position would
+ * pass over the line's rest that many times).
+ */
 function quickFinder(heap: HeapLike, r: Routines, width: 32 | 64, n: number, budget: number, alloc: (bytes: number) => number): FindKeys {
   const kb = width / 8;
   const work = alloc(n * kb);
@@ -111,8 +188,8 @@ function quickFinder(heap: HeapLike, r: Routines, width: 32 | 64, n: number, bud
   return (keys, count, positions) => {
     new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + count * kb);
     let lo = 0;
-    let selected = true;
-    for (const p of positions) {
+    let selected = positions.length <= SELECT_POSITIONS;
+    for (const p of selected ? positions : []) {
       if (!select(work, lo, count, p, budget)) {
         selected = false;
         break;
