@@ -263,7 +263,8 @@ describe('sorting: beyond the vectors', () => {
     const g = da.compile((a: da.DeferredArray) => da.partition(a, [3, -5]), [da.placeholder([da.size('n')], 'float64')]);
     const ten = Array.from({ length: 10 }, (_, i) => (i * 7) % 10);
     expect(Array.from(((await g(Float64Array.from(ten))) as da.StdNdarray).data as Float64Array)).toEqual(model(ten, [3, -5]).map((i) => ten[i]));
-    await expect(g(Float64Array.of(1, 2, 3, 4))).rejects.toThrow(/kth 3, -5|kth -5 is out of bounds for an axis of length 4/);
+    await expect(g(Float64Array.of(1, 2, 3, 4))).rejects.toThrow(RangeError);
+    await expect(g(Float64Array.of(1, 2, 3, 4))).rejects.toThrow(/^partition: kth -5 is out of bounds for an axis of length 4$/);
     expect(() => da.partition(da.array(3), 0)).toThrow(/axis/);
   });
 

@@ -128,11 +128,24 @@ describe('partitionLines', () => {
     check('f64', v.slice(0, 30), 1, Array.from({ length: 30 }, (_, i) => i));
   });
 
+  it('at the thresholds: lines of 256 and 257 (sorted, or selected), 8 and 9 positions (selected, or the keys sorted)', () => {
+    for (const n of [256, 257]) {
+      const v = Array.from({ length: 3 * n }, () => Math.floor((Math.random() - 0.5) * 50));
+      check('f64', v, 3, [0, n >> 1, n - 1]);
+      check('i8', v, 3, [1, 2, n - 2]);
+    }
+    const v = Array.from({ length: 900 }, () => Math.floor((Math.random() - 0.5) * 90));
+    for (const m of [8, 9]) check('f32', v, 1, Array.from({ length: m }, (_, i) => 50 + 90 * i), { finder: 'quickselect' });
+    // More lines than placeByOrder's block of orders (2^16 elements): 600 lines of 200.
+    check('u16', Array.from({ length: 600 * 200 }, (_, i) => (i * 7919) % 1000), 600, [10, 199], {});
+  });
+
   it('refuses kth that are not ascending positions in the line, each once', () => {
     const heap = testHeap();
     const p = heap.alloc(64);
     expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [4], 'values')).toThrow(/kth must be ascending positions in 0..3, each once; got 4/);
     expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [2, 1], 'values')).toThrow(/ascending/);
     expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [1, 1], 'values')).toThrow(/each once/);
+    expect(() => partitionLines(heap, 'f64', p, p + 32, 4, 1, [], 'values')).toThrow(/at least one position/);
   });
 });

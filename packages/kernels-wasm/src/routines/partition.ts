@@ -2,11 +2,12 @@
 // line's keys (the radix sort's, unsigned-ordered) give the keys at the kth
 // sorted positions by radix selection or quickselect; a pass in WebAssembly
 // classifies every key against them (classify-module.ts) and another moves
-// each element to its place (place-module.ts): each kth element where a
-// stable sort puts it, every other one in the part between kth positions
-// that holds its sorted position, in its order along the line. That order is
-// fixed by the line alone (NumPy leaves it unspecified), so the result is the
-// same whatever finds the kth keys.
+// each element to its place (place-module.ts); lines of SHORT_LINE or fewer
+// are sorted instead and placed from their order. Either way each kth
+// element goes where a stable sort puts it, every other one in the part
+// between kth positions that holds its sorted position, in its order along
+// the line. That order is fixed by the line alone (NumPy leaves it
+// unspecified), so the result is the same whatever finds the kth keys.
 import type { HeapLike } from '../lower/launch.js';
 import { routinesOn } from './instances.js';
 import type { Routines } from './instances.js';
@@ -25,9 +26,11 @@ type KthFinder = 'radix' | 'quickselect';
 
 interface PartitionOptions {
   /**
-   * Unset: radix selection for lines of RADIX_LINE elements or more and at
-   * most RADIX_POSITIONS positions, else quickselect (which sorts the keys
-   * for more than SELECT_POSITIONS positions).
+   * Unset: lines of SHORT_LINE or fewer sorted and placed from their order
+   * (`partitions` then unused); radix selection for lines of RADIX_LINE
+   * elements or more and at most RADIX_POSITIONS positions; else quickselect
+   * (which sorts the keys for more than SELECT_POSITIONS positions). Set,
+   * that way for every line.
    */
   readonly finder?: KthFinder;
   /** Quickselect's partitions for one position before the line's keys are sorted instead (4 ceil(log2(n + 1)) + 16 by default). */
@@ -43,11 +46,14 @@ const RADIX_LINE = 1 << 12;
 /** A digit's bucket of at most this many keys is gathered and sorted, not counted again. */
 const FEW = 1024;
 /**
- * Lines this short are sorted (all at once, sortLines) and placed from
- * their order: a selection's calls and tables a line cost more than their
- * sort (2^17 lines of 8: 348 ms against 35 ms for the sort).
+ * Lines this short are sorted (a block of lines a call, sortLines) and
+ * placed from their order in JavaScript: a selection's calls and tables a
+ * line cost more than their sort (2^17 lines of 8: 348 ms against 34 ms for
+ * the sort).
  */
 const SHORT_LINE = 256;
+/** Elements whose orders placeByOrder holds at once. */
+const ORDER_BLOCK = 1 << 16;
 
 /**
  * Partitions `lines` lines of `n` elements of `kind` (line l contiguous at
@@ -59,7 +65,9 @@ const SHORT_LINE = 256;
  * a part in their order along the line. `dst` must not overlap `src`. The
  * keys at the kth positions are found by radix selection, or by quickselect
  * on a copy of the line's keys (a line that defeats it, more than
- * `partitions` partitions for one position, has its keys sorted instead).
+ * `partitions` partitions for one position, has its keys sorted instead);
+ * lines of SHORT_LINE or fewer are sorted and placed from their order,
+ * unless `options.finder` asks for a way.
  */
 function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, kth: readonly number[], output: PartitionOutput, options: PartitionOptions = {}): void {
   kth.forEach((k, j) => {
@@ -67,7 +75,8 @@ function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number
       throw new RangeError(`partitionLines: kth must be ascending positions in 0..${n - 1}, each once; got ${kth.join(', ')}`);
     }
   });
-  if (n === 0 || lines === 0 || kth.length === 0) return;
+  if (kth.length === 0) throw new RangeError('partitionLines: kth must hold at least one position');
+  if (n === 0 || lines === 0) return;
   if (n <= SHORT_LINE && options.finder === undefined) {
     placeByOrder(heap, name, src, dst, n, lines, kth, output);
     return;
@@ -134,20 +143,29 @@ function placeByOrder(heap: HeapLike, name: SortKind, src: number, dst: number, 
   const free = new Int32Array(m + 1);
   const rank = new Int32Array(n);
   const placed = new Int32Array(n);
+  // Orders a block of lines at a time: scratch of about 256 KiB, whatever the array's size.
+  const block = Math.max(1, Math.floor(ORDER_BLOCK / n));
   const scratch = scratchOn(heap);
   try {
-    const orders = scratch.alloc(lines * n * 4);
-    sortLines(heap, name, src, orders, n, lines, 'positions');
-    const buffer = heap.memory.buffer;
-    const order = new Int32Array(buffer, orders, lines * n);
+    const orders = scratch.alloc(Math.min(lines, block) * n * 4);
     // Elements move as 32-bit words (8-byte ones as two), 16-bit or 8-bit: their bits as they are.
     const words = bytes === 8 ? 2 : 1;
     const View = bytes >= 4 ? Int32Array : bytes === 2 ? Int16Array : Int8Array;
-    const from = new View(buffer, src, lines * n * words);
-    const to = output === 'positions' ? new Int32Array(buffer, dst, lines * n) : new View(buffer, dst, lines * n * words);
+    let order = new Int32Array(0);
+    let from = new View(0);
+    let to: Int32Array | Int16Array | Int8Array = new Int32Array(0);
     for (let l = 0; l < lines; l++) {
+      if (l % block === 0) {
+        sortLines(heap, name, src + l * n * bytes, orders, n, Math.min(block, lines - l), 'positions');
+        // Views made after the sort, which may have grown the memory.
+        const buffer = heap.memory.buffer;
+        order = new Int32Array(buffer, orders, Math.min(block, lines - l) * n);
+        from = new View(buffer, src, lines * n * words);
+        to = output === 'positions' ? new Int32Array(buffer, dst, lines * n) : new View(buffer, dst, lines * n * words);
+      }
       const base = l * n;
-      for (let r = 0; r < n; r++) rank[order[base + r]!] = r;
+      const at = (l % block) * n;
+      for (let r = 0; r < n; r++) rank[order[at + r]!] = r;
       free.set(starts);
       for (let i = 0; i < n; i++) {
         const p = placeOfRank[rank[i]!]!;
@@ -199,8 +217,8 @@ function quickFinder(heap: HeapLike, r: Routines, width: 32 | 64, n: number, bud
     let chosen = work;
     if (!selected) {
       // Sorted keys hold every kth key where the selection would have put it.
+      // work holds the line's keys, reordered or not: sorting them gives the same keys.
       sorting ??= { tmp: alloc(n * kb), counts: alloc(countsBytes(width)) };
-      new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + count * kb);
       if (count <= INSERTION) r[`insertion${width}`]!(work, count);
       else if (r[`radix${width}_${count >= WIDE_DIGITS ? 11 : 8}`]!(work, sorting.tmp, count, sorting.counts) === 1) chosen = sorting.tmp;
     }
