@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Generate NumPy reference vectors for sort, argsort, searchsorted, median,
-quantile and percentile (weighted too).
+quantile and percentile (weighted too), partition and argpartition.
 
 Run from the repository root with NumPy 2.x:
 
@@ -239,6 +239,21 @@ with warnings.catch_warnings():
     case('nanpercentile', xn, np.nanpercentile(xn, [5, 50, 95], axis=1, weights=w, **W), {'axis': 1, 'weights': arr(w), **W}, q={'floats': [5.0, 50.0, 95.0], 'shape': [3]})
     # (NumPy 2.4 fails on nanquantile with weights of the axis's length alone: it indexes them per line.)
     case('nanquantile', xn, np.asarray(np.nanquantile(xn, 0.4, axis=1, weights=w, **W)), {'axis': 1, 'weights': arr(w), **W}, q={'number': 0.4})
+
+# partition and argpartition: NumPy's own arrangement within the parts (introselect, unspecified there);
+# the test checks the kth elements and each part's elements, not their order. Appended last, so that the
+# cases above keep their draws.
+for dtype in ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint16', 'int8', 'bool']:
+    for shape, axis, kth in [((1,), -1, [0]), ((9,), -1, [4]), ((9,), -1, [-1, 0, 3]), ((130,), -1, [2, 64, -3]),
+                             ((300,), 0, [150]), ((4100,), -1, [7, 2050, -8]), ((4, 33), 0, [1, -2]),
+                             ((4, 33), 1, [16]), ((3, 2, 40), None, [0, 100, 239])]:
+        if shape == (4100,) and dtype not in ('float64', 'int32'):
+            continue  # lines long enough for the radix selection: two dtypes keep the file small
+        x = data(int(np.prod(shape)), dtype).reshape(shape)
+        if dtype != 'bool':
+            x.flat[rng.integers(0, x.size, x.size // 3)] = x.flat[rng.integers(0, x.size, x.size // 3)]  # ties
+        case('partition', x, np.partition(x, kth, axis=axis), {'axis': axis, 'kth': kth})
+        case('argpartition', x, np.argpartition(x, kth, axis=axis), {'axis': axis, 'kth': kth})
 
 json.dump({'numpy': np.__version__, 'cases': cases}, open(OUT, 'w'), separators=(',', ':'))
 print(f'{OUT}: {len(cases)} cases, NumPy {np.__version__}', file=sys.stderr)

@@ -12,7 +12,8 @@ interface Arr { readonly dtype: string; readonly shape: readonly number[]; reado
 type Q = { readonly number: number } | { readonly ints: readonly number[]; readonly shape: readonly number[] } | { readonly floats: readonly number[]; readonly shape: readonly number[] }
   | { readonly float32: readonly number[]; readonly shape: readonly number[] };
 interface Case {
-  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile' | 'nanquantile' | 'nanpercentile' | 'nanmedian';
+  readonly fn: 'sort' | 'argsort' | 'lexsort' | 'searchsorted' | 'median' | 'quantile' | 'percentile' | 'nanquantile' | 'nanpercentile' | 'nanmedian'
+    | 'partition' | 'argpartition';
   readonly keys?: readonly Arr[];
   readonly x: Arr;
   readonly options: Readonly<Record<string, unknown>>;
@@ -47,7 +48,7 @@ function valuesOf(r: da.StdNdarray): string[] {
 }
 
 /** NumPy's positions are intp (int64); ours are int32 (an axis is below 2^31). */
-const ourDType = (fn: Case['fn'], numpy: string): string => (numpy === 'int64' && (fn === 'argsort' || fn === 'lexsort' || fn === 'searchsorted') ? 'int32' : numpy);
+const ourDType = (fn: Case['fn'], numpy: string): string => (numpy === 'int64' && (fn === 'argsort' || fn === 'lexsort' || fn === 'searchsorted' || fn === 'argpartition') ? 'int32' : numpy);
 
 function qOf(q: Q): number | da.DeferredArray | number[] {
   if ('number' in q) return q.number;
@@ -75,7 +76,41 @@ function run(c: Case): da.DeferredArray {
     case 'nanquantile': return da.nanquantile(x, qOf(c.q!), o);
     case 'nanmedian': return da.nanmedian(x, o);
     case 'nanpercentile': return da.nanpercentile(x, qOf(c.q!), o);
+    case 'partition': case 'argpartition': {
+      const { kth, ...rest } = o;
+      return da[c.fn](x, kth as number[], rest);
+    }
   }
+}
+
+/**
+ * A partition's lines as NumPy would check them: the kth elements, and each
+ * part's elements as a sorted multiset (NumPy's order within a part is its
+ * introselect's, ours the line's: both are partitions). Positions
+ * (argpartition) are read as the elements of x they name.
+ */
+function partitionParts(c: Case, flat: readonly string[], xs?: readonly string[]): string[][] {
+  const shape = c.options['axis'] === null ? [flat.length] : c.x.shape;
+  const axis = c.options['axis'] === null ? 0 : ((c.options['axis'] as number) + shape.length) % shape.length;
+  const n = shape[axis]!;
+  const inner = shape.slice(axis + 1).reduce((p, d) => p * d, 1);
+  const outer = flat.length / (n * inner);
+  const kth = [...new Set((c.options['kth'] as number[]).map((k) => (k < 0 ? k + n : k)))].sort((a, b) => a - b);
+  const parts: string[][] = [];
+  for (let a = 0; a < outer; a++) {
+    for (let k = 0; k < inner; k++) {
+      const at = (i: number): number => a * n * inner + i * inner + k;
+      // A position names the element of x at it along the same line.
+      const line = Array.from({ length: n }, (_, i) => (xs ? xs[at(Number(flat[at(i)]))]! : flat[at(i)]!));
+      let from = 0;
+      for (const p of kth) {
+        parts.push(line.slice(from, p).sort(), [line[p]!]);
+        from = p + 1;
+      }
+      parts.push(line.slice(from).sort());
+    }
+  }
+  return parts;
 }
 
 const label = (c: Case): string => `${c.fn} ${c.x.dtype} [${c.x.shape.join(',')}] ${JSON.stringify(c.options).slice(0, 60)}${c.q ? ` q ${JSON.stringify(c.q).slice(0, 40)}` : ''}`;
@@ -98,6 +133,17 @@ describe.each([
     const zero = c.fn === 'sort' || c.fn === 'argsort' || c.fn === 'lexsort' || c.fn === 'searchsorted' ? show : (v: unknown): string => (v === 0 ? '0' : show(v));
     const expected = c.out.data.map((r) => zero(c.out.dtype === 'bool' ? Number(r) : decode(r, c.out.dtype)));
     const got = await y.execute() as da.StdNdarray;
+    if (c.fn === 'partition' || c.fn === 'argpartition') {
+      // Values compared with -0 as 0 (which of equal zeros NumPy's unstable selection puts at a kth is its
+      // own); positions through the elements of x they name.
+      const unsigned = (v: string): string => (v === '-0' ? '0' : v);
+      const xs = c.x.data.map((r) => unsigned(show(c.x.dtype === 'bool' ? Number(r) : decode(r, c.x.dtype))));
+      const names = c.fn === 'argpartition' ? xs : undefined;
+      const theirs = c.out.data.map((r) => unsigned(show(c.out.dtype === 'bool' ? Number(r) : decode(r, c.out.dtype))));
+      expect(partitionParts(c, valuesOf(got).map(unsigned), names)).toEqual(partitionParts(c, theirs, names));
+      if (c.fn === 'argpartition') expect(valuesOf(got).map(Number).sort((p, q) => p - q)).toEqual(c.out.data.map(Number).sort((p, q) => p - q));
+      return;
+    }
     expect(valuesOf(got).map((v) => (v === '-0' ? zero(-0) : v))).toEqual(expected);
   });
 });
