@@ -42,12 +42,15 @@ function selectNode(x: Node, axis: number, positions: readonly number[]): Node {
  * (negative ones counted from the end, as NumPy), normalized, sorted, each
  * once.
  */
+/** Whether kth `k` is a position along an axis of length n (negative ones from the end). */
+const kthFits = (k: number, n: number): boolean => k >= -n && k < n;
+
 function kthPositions(fn: string, kth: readonly number[], n: number): number[] {
   // NumPy: an empty list is a float array, and "Partition index must be integer".
   if (kth.length === 0) throw new TypeError(`${fn}: kth must be an integer or a non-empty list of them; got an empty list`);
   for (const k of kth) {
     if (!Number.isInteger(k)) throw new TypeError(`${fn}: kth must be an integer or a list of them; got ${String(k)}`);
-    if (k < -n || k >= n) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);
+    if (!kthFits(k, n)) throw new RangeError(`${fn}: kth ${k} is out of bounds for an axis of length ${n}`);
   }
   return [...new Set(kth.map((k) => (k < 0 ? k + n : k)))].sort((a, b) => a - b);
 }
@@ -85,4 +88,4 @@ function searchNode(sorted: Node, values: Node, side: 'left' | 'right'): Node {
   return makeNode('searchsorted', [cast(sorted, common), cast(values, common)], values.shape, POSITIONS, { side, label: `side ${side}` });
 }
 
-export { sortNode, searchNode, selectNode, partitionNode, kthPositions };
+export { sortNode, searchNode, selectNode, partitionNode, kthPositions, kthFits };

@@ -14,7 +14,7 @@ import { dot, matmul, outer } from './build-linalg.js';
 import { cond } from './build-cond.js';
 import { take } from './build-gather.js';
 import { scan } from './build-scan.js';
-import { partitionNode, searchNode, selectNode, sortNode } from './build-sort.js';
+import { kthFits, partitionNode, searchNode, selectNode, sortNode } from './build-sort.js';
 import { addAtNode } from './build-scatter.js';
 import { decompNode } from './build-decomp.js';
 import { makeNode } from './node.js';
@@ -97,7 +97,7 @@ function build(n: Node, inputs: readonly Node[]): Node {
         const { kth } = n.attrs as PartitionAttrs;
         const length = input(0).shape[n.attrs.axis]!;
         // A kth past this length: the function traced here raises the API's error for it.
-        if (kth.some((k) => k < -length || k >= length)) throw new NotInstantiable(`${n.op}'s kth ${kth.join(', ')} do not fit an axis of length ${length}`);
+        if (!kth.every((k) => kthFits(k, length))) throw new NotInstantiable(`${n.op}'s kth ${kth.join(', ')} do not fit an axis of length ${length}`);
         return partitionNode(n.op, input(0), n.attrs.axis, kth);
       }
       return sortNode(n.op, input(0), n.attrs.axis);

@@ -86,6 +86,7 @@ function partitionDense(node: FamilyNode<'sort'>, x: Dense): Dense {
   const line = new (dtypeInfo(x.dtype).ctor)(n);
   const placed = new Int32Array(n);
   const rank = new Int32Array(n);
+  const values = new (dtypeInfo(x.dtype).ctor)(n);
   forEachLine(x.shape, axis, (start, inner) => {
     gatherLine(x.data, start, inner, line);
     const order = stableOrder(line, x.dtype);
@@ -108,7 +109,6 @@ function partitionDense(node: FamilyNode<'sort'>, x: Dense): Dense {
       return;
     }
     const bits = bitsOf(line) as Float64Array;
-    const values = new (dtypeInfo(x.dtype).ctor)(n);
     const to = bitsOf(values) as Float64Array;
     for (let j = 0; j < n; j++) to[j] = bits[placed[j]!]!;
     scatterLine(values, out.data, start, inner);

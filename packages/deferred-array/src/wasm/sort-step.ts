@@ -1,8 +1,8 @@
 // sort and argsort by kernels-wasm's radix sort, select by its quickselect,
-// and partition and argpartition by that selection and two passes: lines along the last axis of a contiguous array are read
-// where they lie; any other layout is copied first with the axis last (a
-// copy kernel), and the result's lines are copied back into place the same
-// way. Arrays of many lines sort and select as a launch of kernels-wasm's
+// partition and argpartition by its partitionLines: lines along the last
+// axis of a contiguous array are read where they lie; any other layout is
+// copied first with the axis last (a copy kernel), and the result's lines
+// are copied back into place the same way. Arrays of many lines sort and select as a launch of kernels-wasm's
 // sorting kernel, which the pool shares out by blocks of lines, and one long
 // line sorts as a launch a pass, shared out by blocks of the line; a short
 // line, and little work, on the calling thread.

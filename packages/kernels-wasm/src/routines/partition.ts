@@ -70,12 +70,12 @@ const ORDER_BLOCK = 1 << 16;
  * unless `options.finder` asks for a way.
  */
 function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number, n: number, lines: number, kth: readonly number[], output: PartitionOutput, options: PartitionOptions = {}): void {
+  if (kth.length === 0) throw new RangeError('partitionLines: kth must hold at least one position');
   kth.forEach((k, j) => {
     if (!Number.isInteger(k) || k < 0 || k >= n || (j > 0 && k <= kth[j - 1]!)) {
       throw new RangeError(`partitionLines: kth must be ascending positions in 0..${n - 1}, each once; got ${kth.join(', ')}`);
     }
   });
-  if (kth.length === 0) throw new RangeError('partitionLines: kth must hold at least one position');
   if (n === 0 || lines === 0) return;
   if (n <= SHORT_LINE && options.finder === undefined) {
     placeByOrder(heap, name, src, dst, n, lines, kth, output);
@@ -97,28 +97,23 @@ function partitionLines(heap: HeapLike, name: SortKind, src: number, dst: number
     const cls = scratch.alloc(n * 4);
     // Four counts a class (classify-module.ts), summed after.
     const counts = scratch.alloc((2 * m + 1) * 16);
-    // The placing pass's tables (Placement.tables): at most 4m + 2m + 2 i32s.
+    // The placing pass's tables (placeTables): at most 4m + 2m + 2 i32s.
     const state = scratch.alloc((6 * m + 2) * 4);
     const find = finder === 'radix'
       ? radixFinder(heap, r, width, scratch.alloc(2 * TABLE * 4), scratch.alloc((FEW + 1) * kb))
       : quickFinder(heap, r, width, n, options.partitions ?? 4 * Math.ceil(Math.log2(n + 1)) + 16, scratch.alloc);
-    const place = new Placement(kth);
+    const place = r[output === 'values' ? `place${k.bytes}` : 'place_idx']!;
+    const outBytes = output === 'values' ? k.bytes : 4;
     for (let l = 0; l < lines; l++) {
       const from = src + l * n * k.bytes;
       new Int32Array(heap.memory.buffer, res, 3).fill(0);
       for (let i = 0; i < n; i += CHUNK) toKeys(from, keys, i, Math.min(n, i + CHUNK), res);
-      const d = place.pivots(find(keys, n, kth), heap.memory, width, pivots);
+      const first = distinctPivots(find(keys, n, kth), heap.memory, width, pivots);
+      const d = first.length;
       new Int32Array(heap.memory.buffer, counts, 4 * (2 * d + 1)).fill(0);
       for (let i = 0; i < n; i += CHUNK) classify(keys + i * kb, Math.min(n, i + CHUNK) - i, pivots, d, cls + 4 * i, counts);
-      // Views made after the routines, which may have grown the memory.
-      const buffer = heap.memory.buffer;
-      const fours = new Int32Array(buffer, counts, 4 * (2 * d + 1));
-      const classes = Int32Array.from({ length: 2 * d + 1 }, (_, c) => fours[4 * c]! + fours[4 * c + 1]! + fours[4 * c + 2]! + fours[4 * c + 3]!);
-      place.tables(classes, new Int32Array(buffer, state, place.stateLength));
-      const placeFn = r[output === 'values' ? `place${k.bytes}` : 'place_idx']!;
-      const to = dst + l * n * (output === 'values' ? k.bytes : 4);
-      const [fills, free, below, seen, part, kthAt] = place.offsets.map((o) => state + 4 * o);
-      for (let i = 0; i < n; i += CHUNK) placeFn(cls, i, Math.min(n, i + CHUNK), fills!, free!, below!, seen!, part!, kthAt!, m, from, to);
+      const [fills, free, below, seen, part, kthAt] = placeTables(kth, first, heap.memory, state, counts);
+      for (let i = 0; i < n; i += CHUNK) place(cls, i, Math.min(n, i + CHUNK), fills, free, below, seen, part, kthAt, m, from, dst + l * n * outBytes);
     }
   } finally {
     scratch.release();
@@ -205,15 +200,8 @@ function quickFinder(heap: HeapLike, r: Routines, width: 32 | 64, n: number, bud
   let sorting: { tmp: number; counts: number } | undefined;
   return (keys, count, positions) => {
     new Uint8Array(heap.memory.buffer).copyWithin(work, keys, keys + count * kb);
-    let lo = 0;
     let selected = positions.length <= SELECT_POSITIONS;
-    for (const p of selected ? positions : []) {
-      if (!select(work, lo, count, p, budget)) {
-        selected = false;
-        break;
-      }
-      lo = p + 1;
-    }
+    for (let j = 0, lo = 0; selected && j < positions.length; lo = positions[j++]! + 1) selected = select(work, lo, count, positions[j]!, budget) === 1;
     let chosen = work;
     if (!selected) {
       // Sorted keys hold every kth key where the selection would have put it.
@@ -247,7 +235,8 @@ function radixFinder(heap: HeapLike, r: Routines, width: 32 | 64, counts: number
     let prefix: Key = wide ? 0n : 0;
     for (let shift = width - 11; ; shift = Math.max(0, shift - 11)) {
       new Int32Array(heap.memory.buffer, counts, 2 * TABLE).fill(0);
-      for (let i = 0; i < n; i += CHUNK) count(keys, i, Math.min(n, i + CHUNK), counts, shift, signed(mask) as number, signed(prefix) as number);
+      const [m, p] = [signed(mask) as number, signed(prefix) as number];
+      for (let i = 0; i < n; i += CHUNK) count(keys, i, Math.min(n, i + CHUNK), counts, shift, m, p);
       const t = new Int32Array(heap.memory.buffer, counts, 2 * TABLE);
       let b = 0;
       let c = t[0]! + t[TABLE]!;
@@ -260,8 +249,9 @@ function radixFinder(heap: HeapLike, r: Routines, width: 32 | 64, counts: number
       prefix = or(prefix, digit(b, shift));
       if (shift === 0) return prefix;
       if (c <= FEW) {
+        const [gm, gp] = [signed(mask) as number, signed(prefix) as number];
         let got = 0;
-        for (let i = 0; i < n; i += CHUNK) got = gather(keys, i, Math.min(n, i + CHUNK), signed(mask) as number, signed(prefix) as number, few, got) as number;
+        for (let i = 0; i < n; i += CHUNK) got = gather(keys, i, Math.min(n, i + CHUNK), gm, gp, few, got) as number;
         const left = wide ? new BigUint64Array(heap.memory.buffer, few, got) : new Uint32Array(heap.memory.buffer, few, got);
         return left.sort()[rank]!;
       }
@@ -270,70 +260,49 @@ function radixFinder(heap: HeapLike, r: Routines, width: 32 | 64, counts: number
 }
 
 /**
- * Where each element of a line goes, from its class (classify-module.ts):
- * 2j for one between distinct pivots j - 1 and j, which fills the part
- * holding that stretch of sorted positions; 2j + 1 for one equal to pivot
- * j, which takes the next of the sorted positions counted from the number
- * of elements below that pivot: a kth position, or a place in the part
+ * Writes the distinct keys among those found at the kth positions
+ * (ascending) to `pivots`, and returns, for each, the first kth index
  * holding it.
  */
-class Placement {
-  readonly #kth: readonly number[];
-  /** For each distinct pivot, the first kth index holding it. */
-  first: readonly number[] = [];
+function distinctPivots(found: readonly Key[], memory: WebAssembly.Memory, width: 32 | 64, pivots: number): number[] {
+  const first: number[] = [];
+  const to = width === 64 ? new BigUint64Array(memory.buffer, pivots, found.length) : new Uint32Array(memory.buffer, pivots, found.length);
+  found.forEach((key, j) => {
+    if (first.length === 0 || key !== to[first.length - 1]) to[first.push(j) - 1] = key as never;
+  });
+  return first;
+}
 
-  constructor(kth: readonly number[]) {
-    this.#kth = kth;
+/**
+ * The placing pass's i32 tables (place-module.ts), written from byte address
+ * `state` on from the classes' counts (four copies a class at `counts`);
+ * returns their byte addresses: fills (d + 1: the part each
+ * class between pivots fills), free (m + 1: each part's next free place;
+ * part s lies between kth[s - 1] and kth[s]), below (d: the elements below
+ * each pivot, all of them), seen (d: the equal ones placed so far), part (d:
+ * the part the next equal one falls in) and kth (m).
+ */
+function placeTables(kth: readonly number[], first: readonly number[], memory: WebAssembly.Memory, at: number, counts: number): [number, number, number, number, number, number] {
+  const m = kth.length;
+  const d = first.length;
+  const offsets = [0, d + 1, d + m + 2, 2 * d + m + 2, 3 * d + m + 2, 4 * d + m + 2] as const;
+  const [fills, free, below, seen, part, kthAt] = offsets;
+  // Views made here, after the routines that may have grown the memory.
+  const state = new Int32Array(memory.buffer, at, 4 * d + 2 * m + 2);
+  const fours = new Int32Array(memory.buffer, counts, 4 * (2 * d + 1));
+  const count = (c: number): number => fours[4 * c]! + fours[4 * c + 1]! + fours[4 * c + 2]! + fours[4 * c + 3]!;
+  for (let j = 0, sum = 0; j < d; j++) {
+    sum += count(2 * j);
+    state[below + j] = sum;
+    sum += count(2 * j + 1);
+    state[seen + j] = 0;
+    state[part + j] = first[j]!;
+    state[fills + j] = first[j]!;
   }
-
-  /** Writes the distinct keys among those found at the kth positions (ascending) to `pivots`, notes which kth index first holds each, and returns how many. */
-  pivots(found: readonly Key[], memory: WebAssembly.Memory, width: 32 | 64, pivots: number): number {
-    const first: number[] = [];
-    const to = width === 64 ? new BigUint64Array(memory.buffer, pivots, found.length) : new Uint32Array(memory.buffer, pivots, found.length);
-    found.forEach((key, j) => {
-      if (first.length === 0 || key !== to[first.length - 1]) to[first.push(j) - 1] = key as never;
-    });
-    this.first = first;
-    return first.length;
-  }
-
-  /**
-   * The placing pass's i32 tables, at `offsets` (in i32s) in a state block of
-   * `stateLength`: fills (d + 1: the part each class between pivots fills),
-   * free (m + 1: each part's next free place; part s lies between kth[s - 1]
-   * and kth[s]), below (d: the elements below each pivot, all of them), seen
-   * (d: the equal ones placed so far), part (d: the part the next equal one
-   * falls in) and kth (m).
-   */
-  get offsets(): readonly number[] {
-    const m = this.#kth.length;
-    const d = this.first.length;
-    return [0, d + 1, d + m + 2, 2 * d + m + 2, 3 * d + m + 2, 4 * d + m + 2];
-  }
-
-  get stateLength(): number {
-    return 4 * this.first.length + 2 * this.#kth.length + 2;
-  }
-
-  /** Fills the tables from the class counts (one a class, summed). */
-  tables(counts: Int32Array, state: Int32Array): void {
-    const kth = this.#kth;
-    const first = this.first;
-    const m = kth.length;
-    const d = first.length;
-    const [fills, free, below, seen, part, kthAt] = this.offsets as [number, number, number, number, number, number];
-    for (let j = 0, sum = 0; j < d; j++) {
-      sum += counts[2 * j]!;
-      state[below + j] = sum;
-      sum += counts[2 * j + 1]!;
-      state[seen + j] = 0;
-      state[part + j] = first[j]!;
-      state[fills + j] = first[j]!;
-    }
-    state[fills + d] = m;
-    for (let s = 0; s <= m; s++) state[free + s] = s === 0 ? 0 : kth[s - 1]! + 1;
-    for (let s = 0; s < m; s++) state[kthAt + s] = kth[s]!;
-  }
+  state[fills + d] = m;
+  for (let s = 0; s <= m; s++) state[free + s] = s === 0 ? 0 : kth[s - 1]! + 1;
+  for (let s = 0; s < m; s++) state[kthAt + s] = kth[s]!;
+  return offsets.map((o) => at + 4 * o) as [number, number, number, number, number, number];
 }
 
 export { partitionLines };

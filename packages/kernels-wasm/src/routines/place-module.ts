@@ -62,16 +62,14 @@ function emitPlace(m: ModuleBuilder, bytes: 1 | 2 | 4 | 8 | 'idx'): number {
     f.end().end();
     addressOf(f, part, j, 4);
     f.op('local.get', s).mem('i32.store');
-    // A kth holding the rank takes it; else the part's next free place.
+    // A kth holding the rank takes it (out of the block); else the part's next free place.
     f.op('local.get', rank).op('local.set', p);
+    f.block();
     f.op('local.get', s).op('local.get', kthCount).op('i32.lt_u');
     f.if();
     load(f, kth, s);
-    f.op('local.get', rank).op('i32.ne');
-    f.if();
-    takeFree();
+    f.op('local.get', rank).op('i32.eq').op('br_if', 1);
     f.end();
-    f.else();
     takeFree();
     f.end();
     f.else();
