@@ -20,9 +20,12 @@ const dotLocals = (f: FunctionBuilder): DotLocals => ({ k: f.local('i32'), end: 
  * then (s0 + s1) + (s2 + s3): reference/linalg-numerics.ts's dot4. Sums 0-1 are the
  * lanes of one vector, 2-3 of another. A tail of one to three terms is read
  * with zeros beside it: a partial sum starts at +0 and so is never -0, and
- * adding +0 leaves it as it is.
+ * adding +0 leaves it as it is. `beside`, where given, emits work on the
+ * same elements in the main loop, two at a time (elements k and k+1 at byte
+ * offset 0, k+2 and k+3 at 16): the loop's latency-bound sums leave room for
+ * it. The tail's one to three elements are the caller's, from l.k on.
  */
-function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Local, l: DotLocals): void {
+function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Local, l: DotLocals, beside?: (offset: number) => void): void {
   const { k, end, lo, hi } = l;
   const term = (into: Local, load: 'v128.load' | 'v128.load64_zero', offset: number): void => {
     f.op('local.get', into);
@@ -40,6 +43,10 @@ function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Loc
   f.op('local.get', k).op('local.get', end).op('i32.ge_s').op('br_if', 1);
   term(lo, 'v128.load', 0);
   term(hi, 'v128.load', 16);
+  if (beside) {
+    beside(0);
+    beside(16);
+  }
   f.op('local.get', k).op('i32.const', 4).op('i32.add').op('local.set', k).op('br', 0);
   f.end().end();
   // The tail: to - k terms, 0 to 3.

@@ -59,5 +59,21 @@ function lanes(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (ki
   f.end();
 }
 
-export { forUp, push, ZERO, element, rowOf, at, lanes };
+/**
+ * As lanes(), four elements an iteration first (`body('v', 0)` on k, k+1 and
+ * `body('v', 16)` on k+2, k+3: offset in bytes), then what is left as lanes() does.
+ */
+function lanes4(f: FunctionBuilder, k: Local, from: Operand, to: Local, body: (kind: 'v' | 's', offset: number) => void): void {
+  push(f, from);
+  f.op('local.set', k);
+  f.block().loop();
+  f.op('local.get', k).op('i32.const', 4).op('i32.add').op('local.get', to).op('i32.gt_u').op('br_if', 1);
+  body('v', 0);
+  body('v', 16);
+  f.op('local.get', k).op('i32.const', 4).op('i32.add').op('local.set', k).op('br', 0);
+  f.end().end();
+  lanes(f, k, k, to, (kind) => body(kind, 0));
+}
+
+export { forUp, push, ZERO, element, rowOf, at, lanes, lanes4 };
 export type { Operand };
