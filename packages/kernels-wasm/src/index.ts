@@ -65,7 +65,7 @@ export { addAt, checkedAddAt, countJob, countSpreads, firstIndexOutside } from '
 export type { CountJob } from './routines/scatter.js';
 export type { AddAtType } from './routines/scatter.js';
 export { reflect, hestenesRow } from './routines/rotations.js';
-export { tredApply, tredUpdate, tredAccumulate, qlRotations } from './routines/tridiagonal.js';
+export { tredApply, tredUpdate, tredAccumulate, qlRotations, sweepTableBytes } from './routines/tridiagonal.js';
 export { choleskyColumn } from './routines/cholesky.js';
-export type { TridiagonalWork } from './routines/tridiagonal.js';
+export type { TridiagonalWork, QlSweep } from './routines/tridiagonal.js';
 export type { Reflectors } from './routines/rotations.js';

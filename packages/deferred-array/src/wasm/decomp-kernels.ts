@@ -10,8 +10,8 @@
 // then to the columns right of it eight at a time, a strip staying in cache
 // while it takes them all. Each column still takes the reflectors one after
 // another in the reference's order.
-import { choleskyColumn, hestenesRow, qlRotations, reflect, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
-import type { Reflectors, TridiagonalWork } from 'kernels-wasm';
+import { choleskyColumn, hestenesRow, qlRotations, reflect, sweepTableBytes, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
+import type { QlSweep, Reflectors, TridiagonalWork } from 'kernels-wasm';
 import { householderColumn } from '../reference/decompositions.js';
 import type { CholeskyFactor } from '../reference/decompositions.js';
 import { symmetricEigen } from '../reference/eigh.js';
@@ -28,13 +28,20 @@ interface DecompBlocks {
   readonly memory: WebAssembly.Memory;
   /** m x n: QR's matrix, eigh's V transposed, the SVD's W transposed, Cholesky's L. */
   readonly a: number;
-  /** QR's reflector vectors (k x m); eigh's rotations of a QL sweep (2n); the SVD's V transposed (n x n). */
+  /** QR's reflector vectors (k x m); eigh's rotations of SWEEPS QL sweeps (2n each) and their table; the SVD's V transposed (n x n). */
   readonly b: number;
   /** QR's taus (k); eigh's d (n). */
   readonly c: number;
   /** QR's Q (m x m at most); eigh's e (n). */
   readonly d: number;
 }
+
+/**
+ * QL sweeps eigh holds back and applies together: a strip of W's columns
+ * takes them all while it is in cache, where a sweep at a time reads the
+ * whole of W again (2 MB at 512 x 512, beyond this machine's L2).
+ */
+const SWEEPS = 8;
 
 /**
  * The row stride (elements) of a work block whose rows hold n: a multiple of
@@ -52,7 +59,7 @@ function blockSizes(op: string, m: number, n: number, vectors: boolean): [number
   const k = Math.min(m, n);
   switch (op) {
     case 'qr': return [m * strideFor(n), k * m, k, m * strideFor(m)];
-    case 'eigh': return [n * strideFor(n), 2 * n, n, n];
+    case 'eigh': return [n * strideFor(n), SWEEPS * (2 * n + 2), n, n];
     case 'cholesky': return [n * strideFor(n), 0, 0, 0];
     default: return [m * n, vectors ? k * k : 0, 0, 0];
   }
@@ -120,27 +127,39 @@ function eighIn(blocks: DecompBlocks): EighSolver {
     const w = f64(memory, blocks.a, n * ld);
     const d = f64(memory, blocks.c, n).fill(0);
     const e = f64(memory, blocks.d, n).fill(0);
-    const rotations = f64(memory, blocks.b, 2 * n);
+    // Sweeps' rotations wait in block b (a table, then 2n f64s a sweep) until SWEEPS of them are there or W is read.
+    const table = blocks.b;
+    const rotations = f64(memory, table + sweepTableBytes(SWEEPS), SWEEPS * 2 * n);
+    const pending: QlSweep[] = [];
+    const flush = (): void => {
+      if (pending.length === 0) return;
+      qlRotations(t, pending, table);
+      pending.length = 0;
+    };
     // s is symmetric: W = s^T = s.
     intoRows(s, n, n, w, ld);
     const work: EighWork = {
       d, e,
-      get: (r, c) => w[c * ld + r]!,
-      set: (r, c, x) => { w[c * ld + r] = x; },
+      get: (r, c) => { flush(); return w[c * ld + r]!; },
+      set: (r, c, x) => { flush(); w[c * ld + r] = x; },
       apply: (i) => tredApply(t, i),
       update: (i) => tredUpdate(t, i),
       accumulate: (i, h) => tredAccumulate(t, i, h),
       rotate: (l, m, cs) => {
-        rotations.set(cs.subarray(0, 2 * (m - l)));
-        qlRotations(t, l, m, blocks.b);
+        const k = pending.length;
+        rotations.set(cs.subarray(0, 2 * (m - l)), k * 2 * n);
+        pending.push({ l, m, cs: rotations.byteOffset + k * 16 * n });
+        if (pending.length === SWEEPS) flush();
       },
       swap: (i, k) => {
+        flush();
         const row = w.slice(i * ld, i * ld + n);
         w.copyWithin(i * ld, k * ld, k * ld + n);
         w.set(row, k * ld);
       },
     };
     symmetricEigen(work, n, vectors);
+    flush();
     const v = new Float64Array(vectors ? n * n : 0);
     if (vectors) transposed(fromRows(w, n, n, ld), n, n, v);
     return { d: d.slice(), v };

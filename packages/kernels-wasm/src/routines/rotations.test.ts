@@ -164,7 +164,8 @@ describe('the tridiagonal eigensolver loops', () => {
 
   function check(n: number, ld: number, values: Float64Array, step: (t: TridiagonalWork, v: Float64Array, d: Float64Array, e: Float64Array, cs: number) => void): void {
     const heap = testHeap();
-    const cs = heap.alloc(2 * n * 8);
+    // Room for several sweeps' rotations (16n bytes each) and their table.
+    const cs = heap.alloc(8 * 16 * n + 128);
     const t: TridiagonalWork = { memory: heap.memory, w: heap.alloc(n * ld * 8), ld, n, d: heap.alloc(n * 8), e: heap.alloc(n * 8) };
     const v = values.slice(0, n * n);
     const d = values.slice(n * n, n * n + n);
@@ -191,14 +192,25 @@ describe('the tridiagonal eigensolver loops', () => {
           check(n, ld, values, (t, v, d, e) => { plain.update(v, n, d, e, i); tredUpdate(t, i); });
           if (i < n - 1) check(n, ld, values, (t, v, d) => { plain.accumulate(v, n, d, i, 0.75); tredAccumulate(t, i, 0.75); });
         }
-        for (const [l, m] of [[0, n - 1], [Math.floor(n / 3), n - 1], [0, Math.min(1, n - 1)]] as const) {
+        const ranges = [[0, n - 1], [Math.floor(n / 3), n - 1], [0, Math.min(1, n - 1)], [Math.floor(n / 2), Math.floor(n / 2)]] as const;
+        for (const [l, m] of ranges) {
           const cs = Float64Array.from({ length: 2 * n }, () => Math.random() * 2 - 1);
           check(n, ld, values, (t, v, _d, _e, at) => {
             new Float64Array(t.memory.buffer, at, 2 * n).set(cs);
             plain.rotate(v, n, l, m, cs);
-            qlRotations(t, l, m, at);
+            qlRotations(t, [{ l, m, cs: at }], at + 16 * n);
           });
         }
+        // Several sweeps at once, over different rows, each element meeting them in order.
+        check(n, ld, values, (t, v, _d, _e, at) => {
+          const sweeps = ranges.map(([l, m], k) => {
+            const cs = Float64Array.from({ length: 2 * n }, () => Math.random() * 2 - 1);
+            plain.rotate(v, n, l, m, cs);
+            new Float64Array(t.memory.buffer, at + k * 16 * n, 2 * n).set(cs);
+            return { l, m, cs: at + k * 16 * n };
+          });
+          qlRotations(t, sweeps, at + ranges.length * 16 * n);
+        });
       }
     }
   });
@@ -214,7 +226,7 @@ describe('the tridiagonal eigensolver loops', () => {
       check(n, n, values, (t, v, _d, _e, at) => {
         new Float64Array(t.memory.buffer, at, 2 * n).set(cs);
         plain.rotate(v, n, 0, n - 1, cs);
-        qlRotations(t, 0, n - 1, at);
+        qlRotations(t, [{ l: 0, m: n - 1, cs: at }], at + 16 * n);
       });
     }), { numRuns: 300 });
   });

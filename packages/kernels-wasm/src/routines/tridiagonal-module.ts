@@ -169,41 +169,47 @@ function emitAccumulate(m: ModuleBuilder): void {
 const STRIP = 6;
 
 /**
- * ql_rotations(w, ld, n, l, m, cs): one QL sweep's rotations of V's columns
- * i and i+1 for i = m-1 down to l (W's rows i and i+1), rotation i's cosine
- * and sine the f64s at cs + 16 (m-1-i): y = W[i+1][k]; W[i+1][k] = s W[i][k]
- * + c y; W[i][k] = c W[i][k] - s y. A strip of columns takes the whole sweep
- * before the next, row i's new values kept in registers as the next
- * rotation's y: one load and one store a row, where rotating rows in pairs
- * loads and stores each row twice. Each element still meets the rotations
- * in order, with the same operations.
+ * ql_rotations(w, ld, n, sweeps, count): `count` QL sweeps, in order, from
+ * the table at byte address `sweeps` (16 bytes a sweep: i32 l, i32 m, i32
+ * the byte address of its rotations). A sweep rotates V's columns i and i+1
+ * for i = m-1 down to l (W's rows i and i+1), rotation i's cosine and sine
+ * the f64s at cs + 16 (m-1-i): y = W[i+1][k]; W[i+1][k] = s W[i][k] + c y;
+ * W[i][k] = c W[i][k] - s y. A strip of columns takes every sweep before the
+ * next strip, so W is read from memory once for all of them, and within a
+ * sweep row i's new values stay in registers as the next rotation's y: one
+ * load and one store a row. Each element still meets the rotations in order,
+ * with the same operations.
  */
 function emitQlRotations(m: ModuleBuilder): void {
-  const [, f] = m.func('ql_rotations', ['i32', 'i32', 'i32', 'i32', 'i32', 'i32'], []);
-  const [w, ld, n, l, last, cs] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4), f.param(5)];
+  const [, f] = m.func('ql_rotations', ['i32', 'i32', 'i32', 'i32', 'i32'], []);
+  const [w, ld, n, sweeps, count] = [f.param(0), f.param(1), f.param(2), f.param(3), f.param(4)];
   const [k0, i, at, row, rowBytes] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
+  const [l, last, entry, end] = [f.local('i32'), f.local('i32'), f.local('i32'), f.local('i32')];
   const [cv, sv] = [f.local('v128'), f.local('v128')];
   const carry = Array.from({ length: STRIP }, () => f.local('v128'));
   const x = Array.from({ length: STRIP }, () => f.local('v128'));
   f.op('local.get', ld).op('i32.const', 3).op('i32.shl').op('local.set', rowBytes);
+  f.op('local.get', sweeps).op('local.get', count).op('i32.const', 4).op('i32.shl').op('i32.add').op('local.set', end);
   f.op('i32.const', 0).op('local.set', k0);
-  /** The sweep over columns [k0, k0 + width) in `vectors` vectors (0: one column, in scalar lanes). */
-  const strip = (vectors: number): void => {
+  /** One sweep, the table's at `entry`, over columns [k0, k0 + width) in `vectors` vectors (0: one column, in scalar lanes). */
+  const sweep = (vectors: number): void => {
     const scalar = vectors === 0;
-    const count = Math.max(1, vectors);
+    const width = Math.max(1, vectors);
     const load = (c: number): void => { if (scalar) f.mem('f64.load').op('f64x2.splat'); else f.mem('v128.load', { offset: 16 * c }); };
     const store = (c: number): void => { if (scalar) f.op('f64x2.extract_lane', 0).mem('f64.store'); else f.mem('v128.store', { offset: 16 * c }); };
+    f.op('local.get', entry).mem('i32.load').op('local.set', l);
+    f.op('local.get', entry).mem('i32.load', { offset: 4 }).op('local.set', last);
+    f.op('local.get', entry).mem('i32.load', { offset: 8 }).op('local.set', at);
     rowOf(f, w, ld, last);
     f.op('local.get', k0).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.set', row);
-    for (let c = 0; c < count; c++) { f.op('local.get', row); load(c); f.op('local.set', carry[c]!); }
-    f.op('local.get', cs).op('local.set', at);
+    for (let c = 0; c < width; c++) { f.op('local.get', row); load(c); f.op('local.set', carry[c]!); }
     f.op('local.get', last).op('local.set', i);
     f.block().loop();
     f.op('local.get', i).op('local.get', l).op('i32.le_s').op('br_if', 1);
     f.op('local.get', i).op('i32.const', 1).op('i32.sub').op('local.set', i);
     f.op('local.get', at).mem('f64.load').op('f64x2.splat').op('local.set', cv);
     f.op('local.get', at).mem('f64.load', { offset: 8 }).op('f64x2.splat').op('local.set', sv);
-    for (let c = 0; c < count; c++) {
+    for (let c = 0; c < width; c++) {
       f.op('local.get', row).op('local.get', rowBytes).op('i32.sub');
       load(c);
       f.op('local.set', x[c]!);
@@ -217,13 +223,19 @@ function emitQlRotations(m: ModuleBuilder): void {
     f.op('local.get', row).op('local.get', rowBytes).op('i32.sub').op('local.set', row);
     f.op('local.get', at).op('i32.const', 16).op('i32.add').op('local.set', at).op('br', 0);
     f.end().end();
-    for (let c = 0; c < count; c++) { f.op('local.get', row).op('local.get', carry[c]!); store(c); }
-    f.op('local.get', k0).op('i32.const', scalar ? 1 : 2 * vectors).op('i32.add').op('local.set', k0);
+    for (let c = 0; c < width; c++) { f.op('local.get', row).op('local.get', carry[c]!); store(c); }
   };
   for (const vectors of [STRIP, 1, 0]) {
+    const step = vectors === 0 ? 1 : 2 * vectors;
     f.block().loop();
-    f.op('local.get', k0).op('i32.const', vectors === 0 ? 1 : 2 * vectors).op('i32.add').op('local.get', n).op('i32.gt_s').op('br_if', 1);
-    strip(vectors);
+    f.op('local.get', k0).op('i32.const', step).op('i32.add').op('local.get', n).op('i32.gt_s').op('br_if', 1);
+    f.op('local.get', sweeps).op('local.set', entry);
+    f.block().loop();
+    f.op('local.get', entry).op('local.get', end).op('i32.ge_u').op('br_if', 1);
+    sweep(vectors);
+    f.op('local.get', entry).op('i32.const', 16).op('i32.add').op('local.set', entry).op('br', 0);
+    f.end().end();
+    f.op('local.get', k0).op('i32.const', step).op('i32.add').op('local.set', k0);
     f.op('br', 0);
     f.end().end();
   }

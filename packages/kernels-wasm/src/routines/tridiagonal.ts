@@ -34,14 +34,30 @@ function tredAccumulate(t: TridiagonalWork, i: number, h: number): void {
   routines(t)['tred_accumulate']!(t.w, t.ld, t.d, i, h);
 }
 
-/**
- * One QL sweep's rotations of V's columns i and i+1 for i = m-1 down to l,
- * rotation i's cosine and sine the f64s at byte address cs + 16 (m-1-i)
- * (EighWork.rotate).
- */
-function qlRotations(t: TridiagonalWork, l: number, m: number, cs: number): void {
-  routines(t)['ql_rotations']!(t.w, t.ld, t.n, l, m, cs);
+/** A QL sweep: rotations of V's columns i and i+1 for i = m-1 down to l, rotation i's cosine and sine the f64s at byte address cs + 16 (m-1-i). */
+interface QlSweep {
+  readonly l: number;
+  readonly m: number;
+  readonly cs: number;
 }
 
-export { tredApply, tredUpdate, tredAccumulate, qlRotations };
-export type { TridiagonalWork };
+/** Bytes of the table qlRotations writes for `count` sweeps. */
+const sweepTableBytes = (count: number): number => 16 * count;
+
+/**
+ * QL sweeps' rotations of V's columns, in order (EighWork.rotate, made for
+ * several sweeps at once so that W is read once for all of them), through a
+ * table written at byte address `table` (sweepTableBytes long).
+ */
+function qlRotations(t: TridiagonalWork, sweeps: readonly QlSweep[], table: number): void {
+  const entries = new Int32Array(t.memory.buffer, table, 4 * sweeps.length);
+  sweeps.forEach((s, k) => {
+    entries[4 * k] = s.l;
+    entries[4 * k + 1] = s.m;
+    entries[4 * k + 2] = s.cs;
+  });
+  routines(t)['ql_rotations']!(t.w, t.ld, t.n, table, sweeps.length);
+}
+
+export { tredApply, tredUpdate, tredAccumulate, qlRotations, sweepTableBytes };
+export type { TridiagonalWork, QlSweep };
