@@ -7,7 +7,7 @@
 // function that reads an array's sizes while traced (x.shape, x.size) may
 // build a different graph at other sizes, so it is traced and planned once per
 // size instead.
-import { LRUCache } from 'lru-cache';
+import { Lru } from 'kernels-wasm/lru';
 import { DTypeError, NotSupportedError, ShapeError } from '../ir/errors.js';
 import { isThenable } from '../util/stack-context.js';
 import { mappedSourceOf, readsMapped } from '../ir/mapped.js';
@@ -161,7 +161,7 @@ class Compiled {
   readonly #perSize: boolean;
   /** The plan of the traced graph, per planning target (the backend at call time). */
   readonly #plans = new Map<Target, Plan>();
-  readonly #instances = new LRUCache<string, Instance>({ max: INSTANCES });
+  readonly #instances = new Lru<string, Instance>({ max: INSTANCES });
   #last: { readonly target: Target; readonly shapes: ReadonlyArray<readonly number[]>; readonly inst: Instance } | undefined;
   /** How many sizes this function holds plans for now (at most INSTANCES), for da.stats(). */
   get instanceCount(): number {

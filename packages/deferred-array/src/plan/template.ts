@@ -10,7 +10,7 @@
 // rewrite depends on (strength.ts). Other constants are leaves, equal ones
 // one leaf (so common subexpressions merge as they would), each bound its
 // value per request.
-import { LRUCache } from 'lru-cache';
+import { Lru } from 'kernels-wasm/lru';
 import { inheritMark, inheritPin, markOf, pinOf } from '../ir/marks.js';
 import { makeNode, topoOrder } from '../ir/node.js';
 import type { Node, NodeOf, StorageRef } from '../ir/node.js';
@@ -215,14 +215,14 @@ function templateGraph(s: Structure): { readonly leaves: readonly Node[]; readon
 /** Templates by structure, least recently used dropped first, and how often one was bound rather than made. */
 class Templates<T> {
   /** By the code's hash; each bucket holds the (rarely more than one) structures of that hash, compared in full. */
-  readonly #cache: LRUCache<number, Array<{ readonly code: readonly number[]; readonly value: T & object }>>;
+  readonly #cache: Lru<number, Array<{ readonly code: readonly number[]; readonly value: T & object }>>;
   #size = 0;
   #hits = 0;
   /** The strings its codes name: codes are compared only within one cache. */
   readonly names = new Names();
 
   constructor(max: number) {
-    this.#cache = new LRUCache({ max, dispose: (bucket) => { this.#size -= bucket.length; } });
+    this.#cache = new Lru({ max, dispose: (bucket) => { this.#size -= bucket.length; } });
   }
 
   /** The template of `s`, made by `make` on a miss. */
