@@ -26,8 +26,29 @@ const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((d) => [d, `${d}/*`]);
 
+/**
+ * @stdlib's complex typed arrays, which the ndarray constructor requires for
+ * its complex dtypes, as a class that throws if made: the package has no
+ * complex dtype (docs/limitations.md), and they were 5 KiB gzip of a page.
+ * Nothing is an instance of it, so the dtype checks that test arrays
+ * against it answer no, as they do for every array the package makes.
+ */
+const noComplexArrays = {
+  name: 'no-complex-arrays',
+  setup(b) {
+    b.onResolve({ filter: /complex(64|128)$/ }, (args) => {
+      const target = args.path.startsWith('.') ? resolve(args.resolveDir, args.path) : args.path;
+      return /@stdlib[\\/]array[\\/]complex(64|128)$/.test(target) ? { path: target, namespace: 'no-complex-arrays' } : undefined;
+    });
+    b.onLoad({ filter: /.*/, namespace: 'no-complex-arrays' }, (args) => ({
+      contents: `module.exports = class ComplexArrayLeftOut { constructor() { throw new Error('${basename(args.path)} arrays are left out of deferred-array, which has no complex dtype'); } };`,
+      loader: 'js',
+    }));
+  },
+};
+
 if (process.argv.includes('--stdlib')) {
-  const pieces = { entryPoints: [join(dir, 'src/stdlib-pieces.cjs')], bundle: true, format: 'cjs', minify: true, legalComments: 'linked', logLevel: 'warning' };
+  const pieces = { entryPoints: [join(dir, 'src/stdlib-pieces.cjs')], bundle: true, format: 'cjs', minify: true, legalComments: 'linked', logLevel: 'warning', plugins: [noComplexArrays] };
   await build({ ...pieces, outfile: join(dir, 'dist/stdlib-pieces.cjs'), platform: 'node', target: 'node20' });
   // The browser build's copy. @stdlib requires Node's 'buffer' where the host has Node buffers
   // and its own polyfill elsewhere; an empty 'buffer' here makes that check take the polyfill.
@@ -39,7 +60,7 @@ if (process.argv.includes('--stdlib')) {
     },
   };
   if (process.argv.includes('--browser')) {
-    await build({ ...pieces, outfile: join(dir, 'dist/stdlib-pieces.browser.cjs'), platform: 'browser', target: 'es2022', plugins: [noNodeBuffer] });
+    await build({ ...pieces, outfile: join(dir, 'dist/stdlib-pieces.browser.cjs'), platform: 'browser', target: 'es2022', plugins: [noComplexArrays, noNodeBuffer] });
   }
 }
 
