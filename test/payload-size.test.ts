@@ -9,8 +9,8 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/payload.mjs', import.meta.url));
-/** KiB gzip: 239.1 when set, with room for a few small additions. */
-const CEILING = 243;
+/** KiB gzip: 233.0 when set, with room for a few small additions. */
+const CEILING = 237;
 
 interface File { readonly file: string; readonly bytes: number; readonly gzip: number }
 interface Payload { readonly app: readonly File[]; readonly workers: readonly File[]; readonly onDemand: number; readonly totalGzip: number }

@@ -2,9 +2,12 @@
 """Writes packages/kernels-wasm/src/math/tables.generated.ts: the lookup tables
 of kernels-wasm's vector math (read per lane, see math/table-pool.ts), with
 the values that need more precision than a double computed in mpmath.
-Deterministic: run it again and the file comes out byte-identical.
+Deterministic: run it again and the file comes out byte-identical. The
+kernels read the packed copy that scripts/pack-tables.mjs makes of it, so
+run that after:
 
     /usr/bin/python3 scripts/mpmath/generate_tables.py
+    node scripts/pack-tables.mjs
 
 Debian's python3-mpmath: apt-get install -y python3-mpmath.
 """

@@ -21,7 +21,7 @@
 // e_atan2.c.
 import type { Emitter, V } from './emitter.js';
 import { scaleByPow2, twoProd, twoSum, withSignOf } from './f64-bits.js';
-import { ATAN_ROWS } from './tables.generated.js';
+import { ATAN_ROWS } from './tables.packed.generated.js';
 
 /** atan(t) = t - t*z*S(z), z = t^2: S the series 1/3 - z/5 + z^2/7 - z^3/9 (on |t| <= 1/32, truncation < 2^-53.5 relative). */
 const SERIES = [1 / 3, -1 / 5, 1 / 7, -1 / 9] as const;

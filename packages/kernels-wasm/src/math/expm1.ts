@@ -18,7 +18,7 @@
 import type { Emitter, V } from './emitter.js';
 import { SHIFT, SHIFT_BITS, fastTwoSum, twoSum, withSignOf } from './f64-bits.js';
 import { LN2HI, LN2LO } from './exp.js';
-import { EXP2_ROWS } from './tables.generated.js';
+import { EXP2_ROWS } from './tables.packed.generated.js';
 
 /** The Taylor series of (expm1(r) - r)/r^2, to r^4/720. */
 const Q = [1 / 2, 1 / 6, 1 / 24, 1 / 120, 1 / 720] as const;

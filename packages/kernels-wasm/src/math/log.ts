@@ -25,7 +25,7 @@
 import type { Emitter, Lanes64, V } from './emitter.js';
 import { HIGH_WORDS } from '../encode/shuffles.js';
 import { fastTwoSum, i64ToF64 } from './f64-bits.js';
-import { LOG1P_TAIL, LOG_ROWS } from './tables.generated.js';
+import { LOG1P_TAIL, LOG_ROWS } from './tables.packed.generated.js';
 import { LN2HI, LN2LO } from './exp.js';
 
 const LG = [
