@@ -48,13 +48,13 @@ const lines = [
 const names = Object.keys(tables);
 for (const name of names) {
   const t = tables[name];
-  const flat = Array.isArray(t[0]);
-  const width = flat ? t[0].length : t.length;
-  const values = flat ? t.flat() : [...t];
-  if (flat && t.some((row) => row.length !== width)) throw new Error(`${name}: rows of different lengths`);
-  const type = flat ? 'ReadonlyArray<readonly number[]>' : 'readonly number[]';
+  const rows = Array.isArray(t[0]);
+  const width = rows ? t[0].length : t.length;
+  const values = rows ? t.flat() : [...t];
+  if (rows && t.some((row) => row.length !== width)) throw new Error(`${name}: rows of different lengths`);
+  const type = rows ? 'ReadonlyArray<readonly number[]>' : 'readonly number[]';
   const call = `unpackRows('${planes(values)}', ${values.length}, ${width})`;
-  lines.push(`const ${name}: ${type} = ${flat ? call : `${call}[0]!`};`);
+  lines.push(`const ${name}: ${type} = ${rows ? call : `${call}[0]!`};`);
 }
 lines.push('', `export { ${names.join(', ')} };`, '');
 writeFileSync(join(MATH, 'tables.packed.generated.ts'), lines.join('\n'));

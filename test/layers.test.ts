@@ -43,6 +43,13 @@ describe('layers of deferred-array/src', () => {
     expect(outside).toEqual([]);
   });
 
+  test("outside wasm/, kernels-wasm's subpaths are only its data and utilities with no imports: ops and lru", () => {
+    const subpaths = [...graph].flatMap(([file, deps]) =>
+      (top(file) === 'wasm' ? [] : deps.filter((d) => d.startsWith('kernels-wasm/') && d !== 'kernels-wasm/ops' && d !== 'kernels-wasm/lru').map((d) => `${file} -> ${d}`)));
+    expect(subpaths).toEqual([]);
+    expect([...graph].some(([, deps]) => deps.includes('kernels-wasm/lru'))).toBe(true);
+  });
+
   test('nothing outside api/ and index.ts imports api/', () => {
     const upward = [...graph].flatMap(([file, deps]) =>
       (top(file) === 'api' || file === 'index.ts' ? [] : deps.filter((d) => top(d) === 'api').map((d) => `${file} -> ${d}`)));

@@ -17,7 +17,7 @@ test('every table, packed and readable, has the same rows and bits', () => {
   }
 });
 
-test('unpackRows reads back zeros of both signs, subnormals, Infs and NaN, and refuses a wrong count', () => {
+test('unpackRows reads back zeros of both signs, subnormals, Infs and NaN, and refuses a wrong count or width', () => {
   const values = [0, -0, 5e-324, -Number.MIN_VALUE * 3, Infinity, -Infinity, NaN, 1, Math.PI, -2.5];
   const planes = new Uint8Array(8 * values.length);
   const view = new DataView(new ArrayBuffer(8));
@@ -29,4 +29,5 @@ test('unpackRows reads back zeros of both signs, subnormals, Infs and NaN, and r
   expect(bits(unpackRows(text, values.length, 2))).toEqual(bits(values));
   expect(unpackRows(text, values.length, 5)).toHaveLength(2);
   expect(() => unpackRows(text, values.length + 1, 1)).toThrow(/holds 80 bytes/);
+  expect(() => unpackRows(text, values.length, 3)).toThrow(/in rows of 3/);
 });

@@ -31,7 +31,7 @@ function emitDot4(f: FunctionBuilder, x: Local, y: Local, from: Operand, to: Loc
 
 /**
  * Pushes emitDot4's sums of x1[k] y[k] and then of x2[k] y[k], made in one
- * loop: two chains of adds that do not wait on each other, y read once.
+ * loop: two chains of adds that do not wait on each other.
  * Each sum's terms and order are emitDot4's, so are its bits.
  */
 function emitDot4Pair(f: FunctionBuilder, x1: Local, x2: Local, y: Local, from: Operand, to: Local, l: DotLocals, second: readonly [Local, Local]): void {
