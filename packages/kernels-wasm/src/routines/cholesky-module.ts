@@ -3,6 +3,7 @@
 // column by column: each element's sum of products in four partial sums
 // (emit-dot4.ts), as the reference makes it, so the bits are the same.
 import { ModuleBuilder } from '../encode/module-builder.js';
+import type { Local } from '../encode/function-builder.js';
 import { WASM32_MAX_PAGES } from '../heap/constants.js';
 import { ZERO, element, rowOf } from './emit-loops.js';
 import { dotLocals, emitDot4, emitDot4Pair } from './emit-dot4.js';
@@ -21,6 +22,14 @@ function emitColumn(m: ModuleBuilder): void {
   const [d, s, dot1, dot2] = [f.local('f64'), f.local('f64'), f.local('f64'), f.local('f64')];
   const dl = dotLocals(f);
   const second = [f.local('v128'), f.local('v128')] as const;
+  /** l[i][j] = (l[i][j] - the sum `dot` pushes) / l[j][j], for the row at `row`. */
+  const store = (row: Local, dot: () => void): void => {
+    element(f, row, j);
+    element(f, row, j);
+    f.mem('f64.load');
+    dot();
+    f.op('f64.sub').op('local.get', s).op('f64.div').mem('f64.store');
+  };
   rowOf(f, l, ld, j);
   f.op('local.set', rowJ);
   element(f, rowJ, j);
@@ -39,11 +48,8 @@ function emitColumn(m: ModuleBuilder): void {
   f.op('local.tee', rowI).op('local.get', ld).op('i32.const', 3).op('i32.shl').op('i32.add').op('local.set', rowI2);
   emitDot4Pair(f, rowI, rowI2, rowJ, ZERO, j, dl, second);
   f.op('local.set', dot2).op('local.set', dot1);
-  for (const [row, dot] of [[rowI, dot1], [rowI2, dot2]] as const) {
-    element(f, row, j);
-    element(f, row, j);
-    f.mem('f64.load').op('local.get', dot).op('f64.sub').op('local.get', s).op('f64.div').mem('f64.store');
-  }
+  store(rowI, () => f.op('local.get', dot1));
+  store(rowI2, () => f.op('local.get', dot2));
   f.op('local.get', i).op('i32.const', 2).op('i32.add').op('local.set', i).op('br', 0);
   f.end().end();
   // The last row, when the rows below j are odd.
@@ -51,11 +57,7 @@ function emitColumn(m: ModuleBuilder): void {
   f.if();
   rowOf(f, l, ld, i);
   f.op('local.set', rowI);
-  element(f, rowI, j);
-  element(f, rowI, j);
-  f.mem('f64.load');
-  emitDot4(f, rowI, rowJ, ZERO, j, dl);
-  f.op('f64.sub').op('local.get', s).op('f64.div').mem('f64.store');
+  store(rowI, () => emitDot4(f, rowI, rowJ, ZERO, j, dl));
   f.end();
   f.op('i32.const', 1);
 }
