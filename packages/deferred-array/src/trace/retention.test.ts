@@ -23,18 +23,19 @@ jest.setTimeout(60_000);
 
 v8.setFlagsFromString('--expose-gc');
 const gc = vm.runInNewContext('gc') as () => void;
-const tick = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 0));
+const tick = (ms = 0): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Collects until `done` holds. A WeakRef read in a task holds its target to
  * the task's end (reading the trace reads them all), so each collection waits
- * for a new task; blocks are freed in a task of their own after it.
+ * for a new task; blocks are freed in a task of their own after it, which a
+ * busy machine may run late: past the first rounds, each waits 20 ms more.
  */
-async function collectUntil(done: () => boolean, rounds = 20): Promise<void> {
+async function collectUntil(done: () => boolean, rounds = 40): Promise<void> {
   for (let i = 0; i < rounds && !done(); i++) {
     await tick();
     gc();
-    await tick();
+    await tick(i < 10 ? 0 : 20);
   }
 }
 

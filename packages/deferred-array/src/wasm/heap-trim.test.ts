@@ -160,8 +160,12 @@ test('configure checks trimAfterIdleMs', () => {
 
 test('after a trim the old memory is collected: nothing holds it (its own process)', () => {
   const script = fileURLToPath(new URL('../../test/fixtures/heap-trim-release.mjs', import.meta.url));
-  const r = spawnSync(process.execPath, ['--expose-gc', '--no-warnings', script], { timeout: 60000, encoding: 'utf8' });
-  expect(r.stderr).toBe('');
+  const attempt = () => spawnSync(process.execPath, ['--expose-gc', '--no-warnings', script], { timeout: 60000, encoding: 'utf8' });
+  let r = attempt();
+  // Killed from outside (the machine short of memory, or a timeout on busy cores) says nothing of the package: once more.
+  if (r.signal !== null) r = attempt();
+  // How it ended, so that a failure says (exit code 13 is a top-level await left pending with nothing to wake it).
+  expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
   expect(JSON.parse(r.stdout)).toEqual({
     idle: { shrinks: 1, collected: true, released: true, same: true },
     shutdown: { shrinks: 2, collected: true, released: true, same: true },
