@@ -107,6 +107,64 @@ describe('compile', () => {
     expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
   });
 
+  test('the usual call (typed arrays in, one result into a typed array or a fresh one) gives the general way\'s bits, counts, and holds nothing', async () => {
+    const f = da.compile((x, y) => x.mul(1.5).add(y).sub(0.25).mul(x).abs().sqrt(), [da.placeholder([n]), da.placeholder([n])]);
+    const total = da.compile((x, y) => x.mul(y).add(1).sum(), [da.placeholder([n]), da.placeholder([n])]);
+    for (const size of [0, 1, 2, 3, 7, 8, 9, 16, 17, 1000, 70000]) {
+      const a = ramp(size);
+      const b = ramp(size, 1 / 3);
+      const want = uncompiled((x, y) => x.mul(1.5).add(y).sub(0.25).mul(x).abs().sqrt(), [a, b]);
+      const out = new Float64Array(size).fill(-9);
+      const r = f.sync(a, b, { out }) as da.StdNdarray;
+      expect(r.data).toBe(out);
+      expect(nested(r)).toEqual(want);
+      // An ndarray out takes the general way: the same bits.
+      const nd = da.zeros([size]).executeSync();
+      expect(nested(f.sync(a, b, { out: nd }) as da.StdNdarray)).toEqual(want);
+      expect(nested(f.sync(a, b) as da.StdNdarray)).toEqual(want);
+      expect(nested(await f(a, b, { out: new Float64Array(size) }) as da.StdNdarray)).toEqual(want);
+      expect(nested(total.sync(a, b) as da.StdNdarray)).toEqual(uncompiled((x, y) => x.mul(y).add(1).sum(), [a, b]));
+    }
+    const a = ramp(1000);
+    f.sync(a, a, { out: new Float64Array(1000) });
+    const before = da.stats();
+    const heap = da.heapStats();
+    const out = new Float64Array(1000);
+    for (let i = 0; i < 50; i++) {
+      f.sync(a, a, { out });
+      f.sync(a, a);
+    }
+    const after = da.stats();
+    expect(after.runs - before.runs).toBe(100);
+    expect(after.plans).toBe(before.plans);
+    if (isWasm()) expect(after.bytesMoved).toBeGreaterThan(before.bytesMoved);
+    expect(da.heapStats().liveAllocations).toBeLessThanOrEqual(heap.liveAllocations);
+    expect(da.heapStats().bytesInUse).toBeLessThanOrEqual(heap.bytesInUse);
+  });
+
+  test('a call whose run fails the error policy leaves its out as it was, and holds nothing', () => {
+    const f = da.compile((x, y) => x.floorDivide(y).add(1), [da.placeholder([n], 'int32'), da.placeholder([n], 'int32')]);
+    const x = Int32Array.from({ length: 100 }, (_, i) => i);
+    const y = Int32Array.from({ length: 100 }, (_, i) => (i === 57 ? 0 : 3));
+    const out = new Int32Array(100).fill(-5);
+    f.sync(x, Int32Array.from({ length: 100 }, () => 3), { out: new Int32Array(100) });
+    const heap = da.heapStats();
+    try {
+      da.configure({ errors: { divide: 'raise' } });
+      expect(() => f.sync(x, y, { out })).toThrow(da.ExecutionError);
+      expect(() => f.sync(x, y)).toThrow(da.ExecutionError);
+      expect(Array.from(out)).toEqual(Array(100).fill(-5));
+      da.configure({ errors: { divide: 'ignore' } });
+      f.sync(x, y, { out });
+      expect(out[56]).toBe(Math.floor(56 / 3) + 1);
+      expect(out[57]).toBe(1);
+    } finally {
+      da.configure({ errors: { divide: 'warn' } });
+    }
+    expect(da.heapStats().liveAllocations).toBeLessThanOrEqual(heap.liveAllocations);
+    expect(da.heapStats().bytesInUse).toBeLessThanOrEqual(heap.bytesInUse);
+  });
+
   test('binding checks shapes against the symbols and dtypes against the placeholders', () => {
     const k = da.size('k');
     const f = da.compile((a, b) => a.matmul(b), [da.placeholder([n, k]), da.placeholder([k, 3])]);

@@ -5,6 +5,7 @@ import type { Target } from '../plan/pipeline.js';
 import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../core/dense.js';
 import type { RunFlags } from '../core/flags.js';
+import type { TypedArray } from '../ir/dtypes.js';
 
 interface RunResult {
   /** Data conditions met while running; the linker applies the error policy to them. */
@@ -119,6 +120,17 @@ interface Backend {
   run(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): RunResult;
   /** Runs where the backend likes, e.g. a worker pool (execute); settles, never throws synchronously. */
   runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult>;
+  /**
+   * The short way for the usual request: runs a plan of one result (not
+   * bool) on the calling thread and writes it into `into` (ordinary memory
+   * of the result's dtype and size) or into a new array, which it returns.
+   * `check` sees the run's flags before anything is written, and may throw
+   * (the error policy): then nothing is. Returns undefined, having run
+   * nothing, where the backend has no short way for the plan, or where
+   * runAsync would not run it on the calling thread (the general way is
+   * then taken, which for such work costs nothing worth saving).
+   */
+  runInto?(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void): TypedArray | undefined;
   /** Makes ready what runs of `plan` will need (compiled kernels), running nothing; `bound` at any sizes the plan takes. */
   prepare(plan: Plan, bound: Bindings): void;
   /** For explain({ kernels: true }): what its kernels for `plan` are, where it compiles any. */

@@ -6,6 +6,11 @@
 import { DeferredArrayError, HeapError, WorkerError } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
+import type { TypedArray } from '../ir/dtypes.js';
+import { typedDType } from '../core/values.js';
+import { sizeOf } from '../ir/shape.js';
+import { heapViewOf, viewStats } from '../results/views.js';
+import { toNdarray } from './to-ndarray.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
 import type { Plan, StoreTarget } from '../plan/plan.js';
@@ -19,14 +24,13 @@ import { applyPolicy } from './error-policy.js';
 import type { Config, ConfigureOptions } from './config.js';
 import { PlanCache } from './plan-cache.js';
 import { ConstantBindings, RequestPlans } from './request-plans.js';
-import { deliver } from '../results/deliver.js';
+import { deliver, overOut } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
 import { HOLDS_NOTHING, directTargets, holdHeap } from '../results/in-place.js';
 import { bindOut } from '../results/out.js';
 import type { OutBinding, OutTarget } from '../results/out.js';
 import { COPIES } from '../results/request.js';
 import type { ResultRequest } from '../results/request.js';
-import { viewStats } from '../results/views.js';
 import { forces, prepareForce } from '../trace/force.js';
 import { StagePlans } from '../trace/stage-plans.js';
 import { storedIn } from '../trace/trace.js';
@@ -204,10 +208,53 @@ class Linker {
 
   /** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
   runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Outcome {
-    return this.#driveSync(this.#deliver(plan, many, request, bound));
+    // The short way tried before a driver is made: a compiled call's whole cost is a few µs.
+    return this.#short(plan, many, request, bound) ?? this.#driveSync(this.#deliver(plan, many, request, bound));
+  }
+
+  /**
+   * The usual request the short way (Backend.runInto): one result, not bool,
+   * into an ordinary typed array of its dtype and size or into a fresh array,
+   * where the backend has a short way for the plan and would run it on the
+   * calling thread (execute() too). What #deliver's general steps do for such
+   * a request, without them; undefined, having run nothing, for any other.
+   */
+  #short(plan: Plan, many: boolean, request: ResultRequest, bound: Bindings | undefined): Single | undefined {
+    const { backend } = this;
+    const node = plan.results[0];
+    if (!backend.runInto || many || request.view || plan.outputs.length > 0 || !node || node.dtype === 'bool') return undefined;
+    const out = request.out;
+    let into: TypedArray | undefined;
+    if (out !== undefined) {
+      if (typedDType(out) !== node.dtype || (out as TypedArray).length !== sizeOf(node.shape) || heapViewOf(out as TypedArray, 'out')) return undefined;
+      into = out as TypedArray;
+    }
+    const unhold = holdHeap(plan, bound);
+    // Counted as a run once the backend took the plan, whether or not the run then failed.
+    let ran = true;
+    try {
+      const data = backend.runInto(plan, bound, into, (flags) => applyPolicy(flags, this.config.errors));
+      ran = data !== undefined;
+      if (!data) return undefined;
+      return into ? overOut(into, node.shape) : toNdarray({ dtype: node.dtype, shape: node.shape, data });
+    } catch (e) {
+      throw this.#mapError(e);
+    } finally {
+      unhold();
+      if (ran) {
+        this.#counters.bytesMoved += trafficOf(plan);
+        this.#trimmer.ran();
+      }
+    }
   }
 
   runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Promise<Outcome> {
+    try {
+      const short = this.#short(plan, many, request, bound);
+      if (short) return Promise.resolve(short);
+    } catch (e) {
+      return Promise.reject(e);
+    }
     return this.#driveAsync(this.#deliver(plan, many, request, bound));
   }
 
@@ -410,6 +457,8 @@ class Linker {
 
   /** Runs `plan` (made already, its leaves bound to `bound`) for the request and hands its results out. */
   *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings): Drive<Outcome> {
+    const short = this.#short(plan, many, request, bound);
+    if (short) return short;
     const step = this.#bindRequest(plan, many, request, bound);
     const run = yield* this.#run(step);
     return this.#finish(many, plan, run, request, step.outs, step.direct);

@@ -10,6 +10,7 @@
 // written, so a failure leaves the outs as they were.
 import type { RunResult } from '../execute/backend.js';
 import { dtypeInfo } from '../ir/dtypes.js';
+import type { TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sameShape, sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
@@ -48,16 +49,19 @@ function toHeap(heap: Heap, value: Dense): number {
 /** The ndarray last returned over each typed array out: a loop writing into one out gets one ndarray back, made once. */
 const overOuts = new WeakMap<ArrayBufferView, StdNdarray>();
 
-/** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
-function returned(t: OutTarget, node: Node): StdNdarray {
-  if (!ArrayBuffer.isView(t.given)) return t.given as StdNdarray;
-  const dtype = typedDType(t.given)!;
-  const last = overOuts.get(t.given);
-  if (last && last.dtype === dtype && sameShape(last.shape, node.shape)) return last;
-  const nd = toNdarray({ dtype, shape: node.shape, data: t.given });
-  overOuts.set(t.given, nd);
+/** An ndarray over the caller's typed array out, at the result's shape. */
+function overOut(given: TypedArray, shape: readonly number[]): StdNdarray {
+  const dtype = typedDType(given)!;
+  const last = overOuts.get(given);
+  if (last && last.dtype === dtype && sameShape(last.shape, shape)) return last;
+  const nd = toNdarray({ dtype, shape, data: given });
+  overOuts.set(given, nd);
   return nd;
 }
+
+/** What execute() returns in an out's place: the caller's ndarray, or an ndarray over the caller's typed array. */
+const returned = (t: OutTarget, node: Node): StdNdarray =>
+  ArrayBuffer.isView(t.given) ? overOut(t.given, node.shape) : t.given;
 
 /** Hands the plan's results and outputs out as `d` asks: one per result, or the NEP record when outputs are marked. */
 function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single | Single[] | Record {
@@ -110,5 +114,5 @@ function deliver(many: boolean, plan: Plan, run: RunResult, d: Delivery): Single
   }
 }
 
-export { deliver };
+export { deliver, overOut };
 export type { Single, Record };

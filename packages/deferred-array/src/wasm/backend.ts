@@ -12,7 +12,10 @@ import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, Out
 import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
 import { formatValue } from '../ir/format.js';
 import type { Node } from '../ir/node.js';
+import { setElements } from '../ir/dtypes.js';
+import type { TypedArray } from '../ir/dtypes.js';
 import type { Plan } from '../plan/plan.js';
+import type { RunFlags } from '../core/flags.js';
 import { describeKernels } from './describe-kernels.js';
 import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
@@ -190,6 +193,22 @@ class WasmBackend implements Backend {
     return this.#result(run);
   }
 
+  runInto(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void): TypedArray | undefined {
+    noSharedHeap();
+    const lean = this.#lean ? leanPlanOf(plan, this.#compile) : null;
+    if (!lean || launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold) return undefined;
+    const run = this.#runLean(lean, bound, true);
+    try {
+      check(run.flags);
+      const { data } = run.value(plan.results[0]!);
+      if (!into) return run.owns(data) ? data : data.slice();
+      setElements(into, data, 0);
+      return into;
+    } finally {
+      run.release();
+    }
+  }
+
   /**
    * Theano's make_thunk: walks the plan as a run would, building and compiling
    * every kernel (copies included), and launches none. Blocks are allocated at
@@ -278,10 +297,10 @@ class WasmBackend implements Backend {
   }
 
   /** A lean plan's run (lean-run.ts), on the calling thread. */
-  #runLean(lean: LeanPlan, bound?: Bindings): RunResult {
+  #runLean(lean: LeanPlan, bound?: Bindings, untaken = false): RunResult {
     this.#runs++;
     this.#launches++;
-    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound);
+    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound, untaken);
   }
 
   #result(run: WasmRun): RunResult {

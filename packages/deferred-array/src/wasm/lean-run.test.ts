@@ -126,7 +126,7 @@ describe('the lean run', () => {
     expect(pooled.stats().pooled).toBeGreaterThan(0);
   }, 60_000); // a pool of 2 started and 60 graphs run on it: seconds on a loaded machine
 
-  test('constants ride in the launch block: a run of the 10-op chain allocates the launch block and its result, whatever its constants', () => {
+  test('constants ride in the launch block: a run of the 10-op chain allocates one block (the launch block and its result), whatever its constants', () => {
     const heap = ownHeap();
     const l = new Linker(heap);
     l.register(new WasmBackend(heap));
@@ -139,8 +139,15 @@ describe('the lean run', () => {
     l.runNodes([nodeOf(chain(0.5))], false);
     const before = heap.stats().allocations;
     const r = l.runNodes([nodeOf(chain(2.5))], false) as da.StdNdarray;
-    expect(heap.stats().allocations - before).toBe(2);
+    // A result copied out of the heap is never taken as a view: its block is carved from the launch block's.
+    expect(heap.stats().allocations - before).toBe(1);
     expect(heap.stats().liveAllocations).toBe(2); // the two sources' cached copies
+    // A result left as a view takes a block of its own.
+    const view = l.runNodes([nodeOf(chain(3.5))], false, false, { view: true, owner: undefined, out: undefined }) as da.StdNdarray;
+    expect(heap.stats().allocations - before).toBe(3);
+    expect(heap.stats().liveAllocations).toBe(3);
+    da.release(view);
+    expect(heap.stats().liveAllocations).toBe(2);
     const want = Array.from({ length: 1000 }, (_, i) => {
       const x = i * 0.5 - 100;
       const y = 3 - i * 0.25;

@@ -9,7 +9,7 @@
 // their own) and one per stored result, writes the addresses, calls the kernel
 // and hands the results back. Reductions' values are combined into ordinary
 // arrays, which reach the caller without a copy.
-import { fixLaunch, instantiate, runFixed } from 'kernels-wasm';
+import { ALIGNMENT, fixLaunch, instantiate, runFixed } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, KernelFn, Launch, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
@@ -159,6 +159,12 @@ class LeanRun implements RunResult {
   readonly #given: boolean[] = [];
   /** Reductions' values, made only by a kernel that has some. */
   #reduced: Map<Node, TypedArray> | undefined;
+  /**
+   * For a run none of whose blocks is taken: the next free byte of the one
+   * block that holds them all (one allocation a run, not one per block).
+   */
+  #carving: number | undefined;
+  #carvedEnd = 0;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -167,9 +173,14 @@ class LeanRun implements RunResult {
     this.#sources = sourcesOf(space);
   }
 
-  /** Binds the leaves, launches the kernel on the calling thread and keeps what it made; frees everything if it throws. */
-  run(bound: Bindings | undefined): this {
+  /**
+   * Binds the leaves, launches the kernel on the calling thread and keeps
+   * what it made; frees everything if it throws. With `untaken`, no store
+   * will be taken (passed to a view): the run's blocks are carved from one.
+   */
+  run(bound: Bindings | undefined, untaken = false): this {
     try {
+      if (untaken) this.#carve(bound);
       const { block, ptrs } = this.#bind(bound);
       const memory = this.#heap.memory;
       this.#finish(runFixed(this.#lean.fixed, memory, kernelOn(this.#lean, memory), block, ptrs, host));
@@ -199,6 +210,23 @@ class LeanRun implements RunResult {
     return this;
   }
 
+  /** Allocates the one block the run's blocks are carved from. */
+  #carve(bound: Bindings | undefined): void {
+    const lean = this.#lean;
+    const aligned = (bytes: number): number => Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
+    let bytes = aligned(lean.fixed.bytes);
+    for (const leaf of lean.leaves) {
+      if (leaf.kind !== Leaf.Placeholder) continue;
+      const b = bound?.get(leaf.node);
+      if (b && !(b.at && b.at.heap === this.#space) && !b.source) bytes += aligned(b.value.data.byteLength);
+    }
+    for (const s of lean.storeBytes) bytes += aligned(s);
+    const block = this.#sources.allocEvicting(bytes);
+    this.#held.push(block);
+    this.#carving = block;
+    this.#carvedEnd = block + bytes;
+  }
+
   /**
    * Allocates the run's blocks (the launch block, with the constants in it,
    * copies of bound values, the stores) and writes the constants; the
@@ -207,7 +235,7 @@ class LeanRun implements RunResult {
   #bind(bound: Bindings | undefined): { block: number; ptrs: number[] } {
     const lean = this.#lean;
     const block = this.#alloc(lean.fixed.bytes);
-    this.#held.push(block);
+    this.#hold(block);
     const addresses: number[] = [];
     for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
     for (const bytes of lean.storeBytes) {
@@ -228,8 +256,20 @@ class LeanRun implements RunResult {
     this.#pinned.clear();
   }
 
+  /** A block the run frees at its end (a store's is freed there unless taken): carved, or allocated. */
   #alloc(bytes: number): number {
+    const at = this.#carving;
+    if (at !== undefined) {
+      this.#carving = at + Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
+      if (this.#carving > this.#carvedEnd) throw new Error('internal: a lean run carved past its block');
+      return at;
+    }
     return this.#sources.allocEvicting(bytes);
+  }
+
+  /** A launch block or copy allocated by #alloc, freed at the run's end (one carved is freed with its whole). */
+  #hold(ptr: number): void {
+    if (this.#carving === undefined) this.#held.push(ptr);
   }
 
   /** Where a leaf's values lie for this run (a constant's, written into the launch block once every block is allocated). */
@@ -247,7 +287,7 @@ class LeanRun implements RunResult {
     if (b.source) return this.#sources.residentAddress(b.source, this.#pinned, b.value.data);
     const data = b.value.data;
     const ptr = this.#alloc(data.byteLength);
-    this.#held.push(ptr);
+    this.#hold(ptr);
     // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
     // A bound value's elements are its dtype's (compile checks them), so set() converts nothing.
     setElements(this.#heap.whole(viewType(node.dtype)), data, ptr / data.BYTES_PER_ELEMENT);
@@ -277,16 +317,19 @@ class LeanRun implements RunResult {
 
   take(node: Node): number | undefined {
     const k = this.#lean.group.stores.indexOf(node);
-    if (k < 0 || this.#given[k] || this.#stores[k] === undefined) return undefined;
+    // A carved store is part of the run's one block: not the caller's to free.
+    if (k < 0 || this.#given[k] || this.#stores[k] === undefined || this.#carving !== undefined) return undefined;
     this.#given[k] = true;
     return this.#stores[k];
   }
 
   release(): void {
     for (const ptr of this.#held) this.#heap.free(ptr);
-    this.#stores.forEach((ptr, k) => {
-      if (!this.#given[k]) this.#heap.free(ptr);
-    });
+    if (this.#carving === undefined) {
+      this.#stores.forEach((ptr, k) => {
+        if (!this.#given[k]) this.#heap.free(ptr);
+      });
+    }
     this.#held.length = 0;
     this.#stores.length = 0;
     // The reductions' values are the caller's now: a run kept after its release (the backend keeps
