@@ -20,7 +20,7 @@ import {
 } from '../ir/symbols.js';
 import type { Placeholder } from '../ir/symbols.js';
 import { allocDense } from '../core/dense.js';
-import type { Bindings, Bound } from '../execute/backend.js';
+import type { Bindings, Bound, Constants } from '../execute/backend.js';
 import { resultOf } from '../execute/linker.js';
 import { defaultLinker } from './default-linker.js';
 import { ArgumentCopies } from './argument-copies.js';
@@ -70,7 +70,7 @@ interface Traced {
 interface Instance {
   readonly plan: Plan;
   readonly leaves: readonly Node[];
-  readonly constants: ReadonlyArray<readonly [Node, Bound]>;
+  readonly constants: Constants;
 }
 
 /** The plan's scalars, bound as constants: a backend keeps them between calls instead of writing them each run. */
@@ -241,12 +241,12 @@ class Compiled {
     return inst;
   }
 
-  /** The instance for these arguments' sizes, and their bindings. */
-  #bind(values: readonly Bound[]): { plan: Plan; bound: Bindings; many: boolean } {
+  /** The instance for these arguments' sizes, its placeholders bound to them, and its constants. */
+  #bind(values: readonly Bound[]): { plan: Plan; bound: Bindings; constants: Constants; many: boolean } {
     const inst = this.#instanceFor(values.map((v) => v.value.shape));
-    const bound = new Map(inst.constants);
-    inst.leaves.forEach((leaf, i) => bound.set(leaf, values[i]!));
-    return { plan: inst.plan, bound, many: this.#traced.many };
+    const bound = new Map<Node, Bound>();
+    for (let i = 0; i < inst.leaves.length; i++) bound.set(inst.leaves[i]!, values[i]!);
+    return { plan: inst.plan, bound, constants: inst.constants, many: this.#traced.many };
   }
 
   #checkCount(args: readonly unknown[]): void {
@@ -271,8 +271,8 @@ class Compiled {
       const v = this.#value(a, i, undefined);
       return 'value' in v ? v : this.#fromResult(defaultLinker.runNodes([v], false) as Result, i);
     });
-    const { plan, bound, many } = this.#bind(values);
-    return defaultLinker.runBound(plan, bound, many, request);
+    const { plan, bound, constants, many } = this.#bind(values);
+    return defaultLinker.runBound(plan, bound, many, request, constants);
   }
 
   async callAsync(all: readonly unknown[]): Promise<Result> {
@@ -288,8 +288,8 @@ class Compiled {
       let ready = true;
       for (const v of given) ready &&= !(v instanceof Promise);
       const values = ready ? (given as Bound[]) : await Promise.all(given);
-      const { plan, bound, many } = this.#bind(values);
-      return await defaultLinker.runBoundAsync(plan, bound, many, request);
+      const { plan, bound, constants, many } = this.#bind(values);
+      return await defaultLinker.runBoundAsync(plan, bound, many, request, constants);
     } finally {
       copies.free();
     }

@@ -91,6 +91,9 @@ interface Bound {
 
 type Bindings = ReadonlyMap<Node, Bound>;
 
+/** A plan's scalars bound to their own values, which a general run keeps between calls (see Bound). */
+type Constants = ReadonlyArray<readonly [Node, Bound]>;
+
 interface Backend {
   /** The name configure({ backend }) selects it by. */
   readonly name: string;
@@ -138,4 +141,4 @@ interface Backend {
   stats(): BackendStats;
 }
 
-export type { Backend, BackendHost, BackendSettings, BackendStats, KernelStats, RunResult, Bound, Bindings, OutWindow };
+export type { Backend, BackendHost, BackendSettings, BackendStats, KernelStats, RunResult, Bound, Bindings, Constants, OutWindow };

@@ -17,7 +17,7 @@ import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Heap } from '../core/heap.js';
-import type { Backend, BackendSettings, BackendStats, Bindings, KernelStats, OutWindow, RunResult } from './backend.js';
+import type { Backend, BackendSettings, BackendStats, Bindings, Constants, KernelStats, OutWindow, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
 import { HeapTrimmer } from './heap-trim.js';
 import { applyPolicy } from './error-policy.js';
@@ -37,6 +37,14 @@ import { storedIn } from '../trace/trace.js';
 import type { Read } from '../trace/trace.js';
 
 type Outcome = Single | Single[] | Record;
+
+/** `bound` with `constants` bound too. */
+function withConstants(bound: Bindings, constants: Constants): Bindings {
+  if (constants.length === 0) return bound;
+  const all = new Map(bound);
+  for (const [n, b] of constants) all.set(n, b);
+  return all;
+}
 
 /** A plan to run, with what it is bound to; the driver answers with its run. */
 interface RunStep {
@@ -206,10 +214,14 @@ class Linker {
     return this.#driveAsync(this.#request(roots, many, all, request));
   }
 
-  /** A compiled function's call: its plan (made once) over the arguments bound to its placeholders. */
-  runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Outcome {
+  /**
+   * A compiled function's call: its plan (made once) over the arguments bound
+   * to its placeholders. `constants` are bound for the general way only: the
+   * short way writes the plan's own values into the launch block.
+   */
+  runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Outcome {
     // The short way tried before a driver is made: a compiled call's whole cost is a few µs.
-    return this.#short(plan, many, request, bound) ?? this.#driveSync(this.#deliver(plan, many, request, bound));
+    return this.#short(plan, many, request, bound) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants)));
   }
 
   /**
@@ -248,14 +260,14 @@ class Linker {
     }
   }
 
-  runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES): Promise<Outcome> {
+  runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Promise<Outcome> {
     try {
       const short = this.#short(plan, many, request, bound);
       if (short) return Promise.resolve(short);
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#driveAsync(this.#deliver(plan, many, request, bound));
+    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants)));
   }
 
   /**

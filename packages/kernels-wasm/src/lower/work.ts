@@ -17,6 +17,15 @@ const GATHER_WEIGHT = 4;
  * kernel's work counts per element too.
  */
 function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number {
+  let w = perElement.get(compiled);
+  if (w === undefined) perElement.set(compiled, (w = weigh(compiled)));
+  return w;
+}
+
+/** Each kernel's work per element, worked out at its first launch: a small call launches its kernel thousands of times a second. */
+const perElement = new WeakMap<object, number>();
+
+function weigh(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number {
   const { spec, hostKeys } = compiled;
   const hosted = new Set(hostKeys.map((k) => k.split('.')[0]));
   let w = spec.arrays.length;
@@ -26,7 +35,7 @@ function workPerElement(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): nu
     if (hosted.has(ins.fn)) w += HOST_WEIGHT;
     else if (ins.op === 'unary' ? MATH_UNARY.has(ins.fn) : MATH_BINARY.has(ins.fn)) w += MATH_WEIGHT;
   }
-  for (const t of spec.temps ?? []) w += workPerElement({ spec: t.kernel, hostKeys });
+  for (const t of spec.temps ?? []) w += weigh({ spec: t.kernel, hostKeys });
   return w;
 }
 
