@@ -17,6 +17,7 @@ import type { Plan, StoreTarget } from '../plan/plan.js';
 import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Heap } from '../core/heap.js';
+import type { RunFlags } from '../core/flags.js';
 import type { Backend, BackendSettings, BackendStats, Bindings, Constants, KernelStats, OutWindow, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
 import { HeapTrimmer } from './heap-trim.js';
@@ -158,6 +159,8 @@ class Linker {
   readonly #plans = new PlanCache((roots, target, order) => this.#requests.plan(roots, target, order));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores), this.#constants);
   readonly #trimmer: HeapTrimmer;
+  /** The error policy in force applied to a run's flags (made once: a closure per call is an allocation per call). */
+  readonly #applyPolicy = (flags: RunFlags): void => applyPolicy(flags, this.config.errors);
 
   constructor(heap: Heap) {
     this.heap = heap;
@@ -245,7 +248,7 @@ class Linker {
     // Counted as a run once the backend took the plan, whether or not the run then failed.
     let ran = true;
     try {
-      const data = backend.runInto(plan, bound, into, (flags) => applyPolicy(flags, this.config.errors));
+      const data = backend.runInto(plan, bound, into, this.#applyPolicy);
       ran = data !== undefined;
       if (!data) return undefined;
       return into ? overOut(into, node.shape) : toNdarray({ dtype: node.dtype, shape: node.shape, data });

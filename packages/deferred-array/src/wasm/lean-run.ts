@@ -151,7 +151,8 @@ class LeanRun implements RunResult {
   readonly #heap: KernelHeap;
   readonly #sources: SourceCache;
   readonly #space: WasmHeap;
-  readonly #pinned = new Set<CacheEntry>();
+  /** Cached copies this run reads, pinned until it has run (made at the first: most runs of a compiled call read none). */
+  #pinned: Set<CacheEntry> | undefined;
   /** Blocks this run frees at its end: the launch block, copies of bound values, stores not taken. */
   readonly #held: number[] = [];
   readonly #stores: number[] = [];
@@ -252,6 +253,7 @@ class LeanRun implements RunResult {
   }
 
   #unpin(): void {
+    if (!this.#pinned) return;
     this.#sources.unpin(this.#pinned);
     this.#pinned.clear();
   }
@@ -276,7 +278,7 @@ class LeanRun implements RunResult {
   #address(leaf: LeanLeaf, bound: Bindings | undefined, block: number): number {
     const { node, kind } = leaf;
     if (kind === Leaf.Scalar) return block + leaf.at;
-    if (kind === Leaf.Source) return this.#sources.residentAddress(node, this.#pinned);
+    if (kind === Leaf.Source) return this.#sources.residentAddress(node, (this.#pinned ??= new Set()));
     return this.#boundAddress(node, bound?.get(node));
   }
 
@@ -284,7 +286,7 @@ class LeanRun implements RunResult {
   #boundAddress(node: Node, b: Bound | undefined): number {
     if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
     if (b.at && b.at.heap === this.#space) return b.at.ptr;
-    if (b.source) return this.#sources.residentAddress(b.source, this.#pinned, b.value.data);
+    if (b.source) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
     const data = b.value.data;
     const ptr = this.#alloc(data.byteLength);
     this.#hold(ptr);
