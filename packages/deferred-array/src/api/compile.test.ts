@@ -78,7 +78,20 @@ describe('compile', () => {
     expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
   });
 
-  test('an async call reads its typed arrays when called, in heap blocks of its own freed when it ends, failing or not', async () => {
+  test.each([
+    ['run now, on the calling thread', undefined],
+    ['run later, on the pool where there is one, from copies', 0],
+  ])('an async call reads its typed arrays when called (%s), in heap blocks freed when it ends, failing or not', async (_, threshold) => {
+    const was = da.configure().inlineThreshold;
+    if (threshold !== undefined) da.configure({ inlineThreshold: threshold });
+    try {
+      await readsWhenCalled();
+    } finally {
+      da.configure({ inlineThreshold: was });
+    }
+  });
+
+  async function readsWhenCalled(): Promise<void> {
     const f = da.compile((x, y) => x.mul(y).add(1), [da.placeholder([n]), da.placeholder([n])]);
     const ident = da.compile((x) => x, [da.placeholder([n])]);
     const a = ramp(1000);
@@ -105,7 +118,7 @@ describe('compile', () => {
     const after = da.heapStats();
     expect(after.liveAllocations).toBeLessThanOrEqual(before.liveAllocations);
     expect(after.bytesInUse).toBeLessThanOrEqual(before.bytesInUse);
-  });
+  }
 
   test('the usual call (typed arrays in, one result into a typed array or a fresh one) gives the general way\'s bits, counts, and holds nothing', async () => {
     const f = da.compile((x, y) => x.mul(1.5).add(y).sub(0.25).mul(x).abs().sqrt(), [da.placeholder([n]), da.placeholder([n])]);
@@ -136,6 +149,14 @@ describe('compile', () => {
     }
     const after = da.stats();
     expect(after.runs - before.runs).toBe(100);
+    // One block a call, its launch block, copies and result carved from it; an async call as small runs now, without
+    // copies (where execute() would run it on the calling thread: not in the project that sends every kernel to the pool).
+    if (isWasm() && da.configure().inlineThreshold > 0) {
+      const allocations = da.heapStats().allocations;
+      f.sync(a, a, { out });
+      await f(a, a);
+      expect(da.heapStats().allocations - allocations).toBe(2);
+    }
     expect(after.plans).toBe(before.plans);
     if (isWasm()) expect(after.bytesMoved).toBeGreaterThan(before.bytesMoved);
     expect(da.heapStats().liveAllocations).toBeLessThanOrEqual(heap.liveAllocations);

@@ -277,6 +277,9 @@ class Compiled {
 
   async callAsync(all: readonly unknown[]): Promise<Result> {
     const { args, request } = this.#split(all, 'compiled function');
+    // A call the short way runs now, reading its arguments in place: no copies.
+    const now = this.#runNow(args, request);
+    if (now) return now;
     // Arguments are read now, before anything awaits: the caller may change them once this returns.
     const copies = new ArgumentCopies(defaultLinker.heap);
     try {
@@ -293,6 +296,22 @@ class Compiled {
     } finally {
       copies.free();
     }
+  }
+
+  /**
+   * An async call run now, on the calling thread, where the linker's short
+   * way takes it (Linker.runShort) and no argument must be computed first;
+   * undefined, having run nothing, otherwise.
+   */
+  #runNow(args: readonly Argument[], request: ResultRequest): Result | undefined {
+    const values: Bound[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const v = this.#value(args[i]!, i, undefined);
+      if (!('value' in v)) return undefined;
+      values.push(v);
+    }
+    const { plan, bound, many } = this.#bind(values);
+    return defaultLinker.runShort(plan, bound, many, request);
   }
 
   /**

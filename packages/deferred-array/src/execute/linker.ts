@@ -263,6 +263,15 @@ class Linker {
     }
   }
 
+  /**
+   * A compiled call run now the short way (its arguments read in place,
+   * its kernel on the calling thread), or undefined, having run nothing,
+   * where the short way does not take it.
+   */
+  runShort(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest): Outcome | undefined {
+    return this.#short(plan, many, request, bound);
+  }
+
   runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Promise<Outcome> {
     try {
       const short = this.#short(plan, many, request, bound);
