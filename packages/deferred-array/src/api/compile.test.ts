@@ -149,6 +149,15 @@ describe('compile', () => {
     }
     const after = da.stats();
     expect(after.runs - before.runs).toBe(100);
+    // f.sync runs on the calling thread whatever its work: the short way, one block, at any size.
+    if (isWasm()) {
+      const big = ramp(200_000);
+      const bigOut = new Float64Array(200_000);
+      f.sync(big, big, { out: bigOut });
+      const allocations = da.heapStats().allocations;
+      f.sync(big, big, { out: bigOut });
+      expect(da.heapStats().allocations - allocations).toBe(1);
+    }
     // One block a call, its launch block, copies and result carved from it; an async call as small runs now, without
     // copies (where execute() would run it on the calling thread: not in the project that sends every kernel to the pool).
     if (isWasm() && da.configure().inlineThreshold > 0) {

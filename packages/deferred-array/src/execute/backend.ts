@@ -129,11 +129,12 @@ interface Backend {
    * of the result's dtype and size) or into a new array, which it returns.
    * `check` sees the run's flags before anything is written, and may throw
    * (the error policy): then nothing is. Returns undefined, having run
-   * nothing, where the backend has no short way for the plan, or where
-   * runAsync would not run it on the calling thread (the general way is
-   * then taken, which for such work costs nothing worth saving).
+   * nothing, where the backend has no short way for the plan, or, unless
+   * `sync` (a caller that runs everything on the calling thread, as run()),
+   * where runAsync would not run it there (the general way is then taken,
+   * which for such work costs nothing worth saving).
    */
-  runInto?(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void): TypedArray | undefined;
+  runInto?(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void, sync: boolean): TypedArray | undefined;
   /** Makes ready what runs of `plan` will need (compiled kernels), running nothing; `bound` at any sizes the plan takes. */
   prepare(plan: Plan, bound: Bindings): void;
   /** For explain({ kernels: true }): what its kernels for `plan` are, where it compiles any. */

@@ -224,17 +224,18 @@ class Linker {
    */
   runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Outcome {
     // The short way tried before a driver is made: a compiled call's whole cost is a few µs.
-    return this.#short(plan, many, request, bound) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants)));
+    return this.#short(plan, many, request, bound, true) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants), false));
   }
 
   /**
    * The usual request the short way (Backend.runInto): one result, not bool,
    * into an ordinary typed array of its dtype and size or into a fresh array,
    * where the backend has a short way for the plan and would run it on the
-   * calling thread (execute() too). What #deliver's general steps do for such
-   * a request, without them; undefined, having run nothing, for any other.
+   * calling thread (execute() too; `sync`: a caller that runs everything
+   * there). What #deliver's general steps do for such a request, without
+   * them; undefined, having run nothing, for any other.
    */
-  #short(plan: Plan, many: boolean, request: ResultRequest, bound: Bindings | undefined): Single | undefined {
+  #short(plan: Plan, many: boolean, request: ResultRequest, bound: Bindings | undefined, sync = false): Single | undefined {
     const { backend } = this;
     const node = plan.results[0];
     if (!backend.runInto || many || request.view || plan.outputs.length > 0 || !node || node.dtype === 'bool') return undefined;
@@ -248,7 +249,7 @@ class Linker {
     // Counted as a run once the backend took the plan, whether or not the run then failed.
     let ran = true;
     try {
-      const data = backend.runInto(plan, bound, into, this.#applyPolicy);
+      const data = backend.runInto(plan, bound, into, this.#applyPolicy, sync);
       ran = data !== undefined;
       if (!data) return undefined;
       return into ? overOut(into, node.shape) : toNdarray({ dtype: node.dtype, shape: node.shape, data });
@@ -279,7 +280,7 @@ class Linker {
     } catch (e) {
       return Promise.reject(e);
     }
-    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants)));
+    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants), false));
   }
 
   /**
@@ -480,8 +481,8 @@ class Linker {
   }
 
   /** Runs `plan` (made already, its leaves bound to `bound`) for the request and hands its results out. */
-  *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings): Drive<Outcome> {
-    const short = this.#short(plan, many, request, bound);
+  *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings, tryShort = true): Drive<Outcome> {
+    const short = tryShort ? this.#short(plan, many, request, bound) : undefined;
     if (short) return short;
     const step = this.#bindRequest(plan, many, request, bound);
     const run = yield* this.#run(step);

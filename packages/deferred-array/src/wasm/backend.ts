@@ -193,10 +193,11 @@ class WasmBackend implements Backend {
     return this.#result(run);
   }
 
-  runInto(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void): TypedArray | undefined {
-    noSharedHeap();
+  runInto(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void, sync: boolean): TypedArray | undefined {
     const lean = this.#lean ? leanPlanOf(plan, this.#compile) : null;
-    if (!lean || launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold) return undefined;
+    if (!lean || (!sync && launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold)) return undefined;
+    // As run() says it once: an async run as small stays on the calling thread with or without shared memory.
+    if (sync) noSharedHeap();
     const run = this.#runLean(lean, bound, true);
     try {
       check(run.flags);
