@@ -21,6 +21,7 @@ export {
   CONTROL_OFFSET,
   CONTROL_BYTES,
   HEAP_BASE,
+  blockSize,
 } from './heap/index.js';
 export type {
   HeapStats,

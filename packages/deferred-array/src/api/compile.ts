@@ -36,7 +36,6 @@ import { isPlainObject } from '../util/nested.js';
 import { resultRequest } from '../results/request.js';
 import type { ExecuteOptions, ResultRequest } from '../results/request.js';
 import { heapViewOf } from '../results/views.js';
-
 import { DeferredArray, nodeOf, wrapNode } from './deferred-array.js';
 import { describe, isArrayInput, sourceFrom, typedDType } from './operand.js';
 import type { ArrayInput } from './operand.js';

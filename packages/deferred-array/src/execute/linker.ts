@@ -6,10 +6,7 @@
 import { DeferredArrayError, HeapError, WorkerError } from '../ir/errors.js';
 import { topoOrder } from '../ir/node.js';
 import type { Node } from '../ir/node.js';
-import type { TypedArray } from '../ir/dtypes.js';
-import { typedDType } from '../core/values.js';
-import { sizeOf } from '../ir/shape.js';
-import { heapViewOf, viewStats } from '../results/views.js';
+import { viewStats } from '../results/views.js';
 import { toNdarray } from './to-ndarray.js';
 import { planExecution } from '../plan/pipeline.js';
 import type { Target } from '../plan/pipeline.js';
@@ -28,7 +25,7 @@ import { ConstantBindings, RequestPlans } from './request-plans.js';
 import { deliver, overOut } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
 import { HOLDS_NOTHING, directTargets, holdHeap } from '../results/in-place.js';
-import { bindOut } from '../results/out.js';
+import { bindOut, simpleOut } from '../results/out.js';
 import type { OutBinding, OutTarget } from '../results/out.js';
 import { COPIES } from '../results/request.js';
 import type { ResultRequest } from '../results/request.js';
@@ -237,14 +234,10 @@ class Linker {
    */
   #short(plan: Plan, many: boolean, request: ResultRequest, bound: Bindings | undefined, sync = false): Single | undefined {
     const { backend } = this;
-    const node = plan.results[0];
-    if (!backend.runInto || many || request.view || plan.outputs.length > 0 || !node || node.dtype === 'bool') return undefined;
-    const out = request.out;
-    let into: TypedArray | undefined;
-    if (out !== undefined) {
-      if (typedDType(out) !== node.dtype || (out as TypedArray).length !== sizeOf(node.shape) || heapViewOf(out as TypedArray, 'out')) return undefined;
-      into = out as TypedArray;
-    }
+    const out = simpleOut(plan, many, request);
+    if (!backend.runInto || out === undefined) return undefined;
+    const into = out ?? undefined;
+    const node = plan.results[0]!;
     const unhold = holdHeap(plan, bound);
     // Counted as a run once the backend took the plan, whether or not the run then failed.
     let ran = true;
@@ -273,14 +266,9 @@ class Linker {
     return this.#short(plan, many, request, bound);
   }
 
+  /** As runBound, where the backend likes (the short way tried in #deliver, once arguments computed first are ready). */
   runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Promise<Outcome> {
-    try {
-      const short = this.#short(plan, many, request, bound);
-      if (short) return Promise.resolve(short);
-    } catch (e) {
-      return Promise.reject(e);
-    }
-    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants), false));
+    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants)));
   }
 
   /**

@@ -11,6 +11,7 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { contiguousStrides, formatShape, isRowMajor, sameShape, sizeOf } from '../ir/shape.js';
 import type { Plan } from '../plan/plan.js';
+import type { ResultRequest } from './request.js';
 import { asBits, forEachStrided } from '../core/dense.js';
 import type { Dense } from '../core/dense.js';
 import { isStdNdarray, stdNdarray } from '../util/stdlib.js';
@@ -181,6 +182,21 @@ function bindOut(out: unknown, plan: Plan, many: boolean): OutBinding {
   return { results, outputs };
 }
 
+/**
+ * The out of a request simple enough for the linker's short way: one result
+ * (not bool), no marked outputs, no views, and an out that is absent (null: a
+ * fresh array) or an ordinary typed array of the result's dtype and size.
+ * Undefined for any other request, which bindOut checks (and reports on).
+ */
+function simpleOut(plan: Plan, many: boolean, request: ResultRequest): TypedArray | null | undefined {
+  const node = plan.results[0];
+  if (many || request.view || plan.outputs.length > 0 || !node || node.dtype === 'bool') return undefined;
+  const out = request.out;
+  if (out === undefined) return null;
+  const t = out as TypedArray;
+  return typedDType(out) === node.dtype && t.length === sizeOf(node.shape) && !heapViewOf(t, 'out') ? t : undefined;
+}
+
 /** Writes `value` (row-major) into the target. */
 function writeOut(value: Dense, t: OutTarget): void {
   const to = t.data;
@@ -196,5 +212,5 @@ function writeOut(value: Dense, t: OutTarget): void {
   forEachStrided(value.shape, [{ strides: [...t.strides], offset: t.offset }], (i, o) => { b[o] = a[i]!; });
 }
 
-export { bindOut, writeOut, extent };
+export { bindOut, simpleOut, writeOut, extent };
 export type { OutOption, OutTarget, OutBinding };

@@ -9,7 +9,7 @@
 // their own) and one per stored result, writes the addresses, calls the kernel
 // and hands the results back. Reductions' values are combined into ordinary
 // arrays, which reach the caller without a copy.
-import { ALIGNMENT, fixLaunch, instantiate, runFixed } from 'kernels-wasm';
+import { blockSize, fixLaunch, instantiate, runFixed } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, KernelFn, Launch, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
@@ -211,17 +211,15 @@ class LeanRun implements RunResult {
     return this;
   }
 
-  /** Allocates the one block the run's blocks are carved from. */
+  /** Allocates the one block the run's blocks are carved from: each at the size the heap would give it. */
   #carve(bound: Bindings | undefined): void {
     const lean = this.#lean;
-    const aligned = (bytes: number): number => Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
-    let bytes = aligned(lean.fixed.bytes);
+    let bytes = blockSize(lean.fixed.bytes);
     for (const leaf of lean.leaves) {
-      if (leaf.kind !== Leaf.Placeholder) continue;
-      const b = bound?.get(leaf.node);
-      if (b && !(b.at && b.at.heap === this.#space) && !b.source) bytes += aligned(b.value.data.byteLength);
+      const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
+      if (b && this.#copied(b)) bytes += blockSize(b.value.data.byteLength);
     }
-    for (const s of lean.storeBytes) bytes += aligned(s);
+    for (const s of lean.storeBytes) bytes += blockSize(s);
     const block = this.#sources.allocEvicting(bytes);
     this.#held.push(block);
     this.#carving = block;
@@ -262,7 +260,7 @@ class LeanRun implements RunResult {
   #alloc(bytes: number): number {
     const at = this.#carving;
     if (at !== undefined) {
-      this.#carving = at + Math.ceil(bytes / ALIGNMENT) * ALIGNMENT;
+      this.#carving = at + blockSize(bytes);
       if (this.#carving > this.#carvedEnd) throw new Error('internal: a lean run carved past its block');
       return at;
     }
@@ -272,6 +270,16 @@ class LeanRun implements RunResult {
   /** A launch block or copy allocated by #alloc, freed at the run's end (one carved is freed with its whole). */
   #hold(ptr: number): void {
     if (this.#carving === undefined) this.#held.push(ptr);
+  }
+
+  /** Whether a bound value lies in this heap already (a mutable array's block), read where it is. */
+  #inHeap(b: Bound): boolean {
+    return b.at !== undefined && b.at.heap === this.#space;
+  }
+
+  /** Whether a bound value is copied into a block of this run (else read in this heap, or its source's cached copy). */
+  #copied(b: Bound): boolean {
+    return !this.#inHeap(b) && !b.source;
   }
 
   /** Where a leaf's values lie for this run (a constant's, written into the launch block once every block is allocated). */
@@ -285,7 +293,7 @@ class LeanRun implements RunResult {
   /** A bound value's address: where it lies in this heap, its source's cached copy, or a copy made for this run. */
   #boundAddress(node: Node, b: Bound | undefined): number {
     if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
-    if (b.at && b.at.heap === this.#space) return b.at.ptr;
+    if (this.#inHeap(b)) return b.at!.ptr;
     if (b.source) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
     const data = b.value.data;
     const ptr = this.#alloc(data.byteLength);

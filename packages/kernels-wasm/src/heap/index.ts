@@ -27,6 +27,7 @@ export type { HeapOptions } from './options.js';
 export type { HeapDType, HeapViewTypes, HeapView } from './dtypes.js';
 export { HEAP_DTYPES } from './dtypes.js';
 export type { TrackedAllocation, FinalizerRegistry, RegistryFactory } from './lifetimes.js';
+export { blockSize } from './allocator.js';
 export type { AllocatorLayout } from './allocator.js';
 export type { FreeBlock } from './free-blocks.js';
 export {
