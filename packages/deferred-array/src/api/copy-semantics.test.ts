@@ -45,6 +45,16 @@ describe('wrapped outside data is copied at wrap() time', () => {
     expect(values(run(x))).toEqual([1, 2, 3, 4]);
   });
 
+  test('many small arrays wrapped in a row each keep their own values', () => {
+    // 40 copies of 8 KB: more than one shared block's worth, of several sizes and kinds.
+    const outside = Array.from({ length: 40 }, (_, k) => (k % 3 === 0 ? new Int32Array(1000 + k) : new Float64Array(1000 - k)).map((_, i) => k * 10000 + i));
+    const wrapped = outside.map((a) => da.wrap(a));
+    for (const a of outside) a.fill(-1);
+    wrapped.forEach((x, k) => expect(values(run(x))).toEqual(Array.from({ length: outside[k]!.length }, (_, i) => k * 10000 + i)));
+    const total = wrapped.slice(1).reduce((s, x) => s.add(x.get(':900').astype('float64')), wrapped[0]!.get(':900').astype('float64'));
+    expect(values(run(total))).toEqual(Array.from({ length: 900 }, (_, i) => 40 * i + 10000 * (39 * 40) / 2));
+  });
+
   test('wrapping a subarray copies only its window', () => {
     const buf = new Float64Array([9, 1, 2, 9]);
     const x = da.wrap(buf.subarray(1, 3));
@@ -66,6 +76,10 @@ describe('results belong to the caller', () => {
     ['a computation', () => da.arange(4).mul(3)],
     ['a reduction', () => da.arange(4).sum()],
     ['a bool array', () => da.array([true, false, true])],
+    // Copies of a few KB are carved from blocks shared with other copies (core/small-copies.ts).
+    ['a wrapped array of 1,000', () => da.wrap(new Float64Array(1000).map((_, i) => i))],
+    ['int16 full() of 500', () => da.full([500], 3, { dtype: 'int16' })],
+    ['a nested list of 300', () => da.array(Array.from({ length: 300 }, (_, i) => i))],
   ];
 
   for (const [name, make] of cases) {
@@ -84,6 +98,14 @@ describe('results belong to the caller', () => {
       expect(values(run(x.add(0)))).toEqual(values(run(x)).map((v) => (typeof v === 'boolean' ? Number(v) : v)));
     });
   }
+
+  test('a result owns its buffer whole, though copies wrapped in share blocks', () => {
+    for (const x of [da.wrap(new Float64Array(1000).fill(2)), da.wrap(new Float32Array(700).fill(1)).mul(2), da.zeros([900], { dtype: 'int32' })]) {
+      const r = run(x).data as Float64Array;
+      expect(r.byteOffset).toBe(0);
+      expect(r.buffer.byteLength).toBe(r.byteLength);
+    }
+  });
 
   test('two executions return distinct buffers', () => {
     const x = da.wrap(new Float64Array([1, 2]));

@@ -5,6 +5,7 @@ import { source } from '../ir/build-elementwise.js';
 import { castValue } from '../ir/cast-value.js';
 import { defaultDType } from '../ir/type-rules.js';
 import { checkShape, sizeOf } from '../ir/shape.js';
+import { leafArray } from '../core/small-copies.js';
 import { DeferredArray, wrapNode } from './deferred-array.js';
 import { checkScalarFits, describe, isArrayInput, sourceFrom } from './operand.js';
 import type { ArrayInput, NestedArray } from './operand.js';
@@ -67,7 +68,7 @@ function fromOutside(fn: string, x: ArrayInput | number | bigint | boolean, opti
 function filled(fn: string, shape: unknown, value: Scalar, dtype: DType): DeferredArray {
   const s = checkShape(shape, `${fn}: shape`);
   checkScalarFits(value, dtype, `${fn}: the value`);
-  const data = new (dtypeInfo(dtype).ctor)(sizeOf(s));
+  const data = leafArray(dtypeInfo(dtype).ctor, sizeOf(s));
   (data as Float64Array).fill(castValue(value, dtype) as number);
   return wrapNode(source(data, s, dtype));
 }

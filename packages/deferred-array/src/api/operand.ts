@@ -11,6 +11,7 @@ import { isRowMajor, sizeOf } from '../ir/shape.js';
 import { ViewLease, assertLive, heapViewOf, viewEntryOf } from '../results/views.js';
 import type { ViewEntry } from '../results/views.js';
 import { describe, typedDType } from '../core/values.js';
+import { leafArray } from '../core/small-copies.js';
 import { isStdNdarray } from '../util/stdlib.js';
 import type { StdNdarray } from '../util/stdlib.js';
 
@@ -164,7 +165,7 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
     const entry = viewEntryOf(x) ?? (run ? heapViewOf(run, 'the ndarray') : undefined);
     if (entry) assertLive(entry, 'the ndarray');
     if (entry && inPlace && run) return cast(leasedSource(run, x.shape, d, entry), dtype ?? d);
-    const data = new (dtypeInfo(d).ctor)(sizeOf(x.shape));
+    const data = leafArray(dtypeInfo(d).ctor, sizeOf(x.shape));
     fill(data, ndarrayValues(x), d);
     return cast(source(data, x.shape, d), dtype ?? d);
   }
@@ -173,14 +174,14 @@ function sourceFrom(x: ArrayInput, dtype?: DType, inPlace = false): Node {
     const t = x as TypedArray;
     const entry = heapViewOf(t, () => `the ${describe(t)}`);
     if (entry && inPlace) return cast(leasedSource(t, [t.length], td, entry), dtype ?? td);
-    const data = new (dtypeInfo(td).ctor)(t.length);
+    const data = leafArray(dtypeInfo(td).ctor, t.length);
     setElements(data, t);
     return cast(source(data, [t.length], td), dtype ?? td);
   }
   if (Array.isArray(x)) {
     const shape = nestedShape(x);
     const d = dtype ?? listDType(x);
-    const data = new (dtypeInfo(d).ctor)(sizeOf(shape));
+    const data = leafArray(dtypeInfo(d).ctor, sizeOf(shape));
     fillScalars(data, x, d);
     return source(data, shape, d);
   }

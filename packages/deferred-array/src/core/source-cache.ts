@@ -101,6 +101,22 @@ class SourceCache {
   }
 
   /**
+   * Whether a run should copy `node`'s `bytes` bytes into a block of its own
+   * rather than ask for its address: a small source of no heap read for the
+   * first time, whose copy would be freed at the run's end anyway. A graph
+   * built afresh per call reads only such sources; its run carves their copies
+   * with its other blocks instead of allocating and freeing one each.
+   */
+  readsOnce(node: Node, bytes: number): boolean {
+    return bytes < KEEP_FROM_FIRST_READ && leaseOf(node) === undefined && !this.#entries.has(node);
+  }
+
+  /** Notes a read readsOnce allowed, so the next read of `node` keeps its copy (as residentAddress does). */
+  noteRead(node: Node, bytes: number): void {
+    this.#entries.set(node, { ptr: 0, bytes, freed: true, pins: 0, dropped: true, once: false });
+  }
+
+  /**
    * The heap address of a copy of `node`'s data (or of `data`, the values of a
    * node that holds none, such as a compiled function's constant), made now if
    * there is none; pins it for the run (see unpin).

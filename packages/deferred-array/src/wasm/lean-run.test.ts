@@ -156,6 +156,34 @@ describe('the lean run', () => {
     expect(Array.from(r.data as Float64Array)).toEqual(want);
   });
 
+  test('a graph over arrays wrapped afresh copies its sources into the run\'s one block at their first read, and keeps them from the second', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    linkers.push(l);
+    const xs = new Float64Array(1000).map((_, i) => i * 0.5 - 100);
+    const ys = new Float64Array(1000).map((_, i) => 3 - i * 0.25);
+    const chain = (a: da.DeferredArray, b: da.DeferredArray): da.DeferredArray => a.mul(1.5).add(b).sub(0.25).mul(a).add(2).mul(0.5).sub(b).abs().sqrt().add(1);
+    const want = Array.from(xs, (x, i) => Math.sqrt(Math.abs(((x * 1.5 + ys[i]! - 0.25) * x + 2) * 0.5 - ys[i]!)) + 1);
+    // The structure's plan is made by the first two requests (a template from the second).
+    for (let i = 0; i < 2; i++) l.runNodes([nodeOf(chain(da.wrap(xs), da.wrap(ys)))], false);
+    const before = heap.stats().allocations;
+    for (let i = 0; i < 3; i++) {
+      const r = l.runNodes([nodeOf(chain(da.wrap(xs), da.wrap(ys)))], false) as da.StdNdarray;
+      expect(Array.from(r.data as Float64Array)).toEqual(want);
+    }
+    // One block per run: launch block, both sources' copies and the result, all freed at its end.
+    expect(heap.stats().allocations - before).toBe(3);
+    expect(heap.stats().liveAllocations).toBe(0);
+    // The same graph read again keeps its sources' copies, as a source read twice always has.
+    const again = chain(da.wrap(xs), da.wrap(ys));
+    l.runNodes([nodeOf(again)], false);
+    l.runNodes([nodeOf(again)], false);
+    expect(heap.stats().liveAllocations).toBe(2);
+    const r = l.runNodes([nodeOf(again)], false) as da.StdNdarray;
+    expect(Array.from(r.data as Float64Array)).toEqual(want);
+  });
+
   test('a kernel that throws midway leaves no block behind', () => {
     const before = da.heapStats().bytesInUse;
     const x = da.array([2, 3, 4], { dtype: 'int32' });

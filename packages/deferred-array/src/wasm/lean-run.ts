@@ -217,7 +217,7 @@ class LeanRun implements RunResult {
     let bytes = blockSize(lean.fixed.bytes);
     for (const leaf of lean.leaves) {
       const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
-      if (b && this.#copied(b)) bytes += blockSize(b.value.data.byteLength);
+      if (b && (this.#copied(b) || this.#copiedOnce(b))) bytes += blockSize(b.value.data.byteLength);
     }
     for (const s of lean.storeBytes) bytes += blockSize(s);
     const block = this.#sources.allocEvicting(bytes);
@@ -282,6 +282,11 @@ class LeanRun implements RunResult {
     return !this.#inHeap(b) && !b.source;
   }
 
+  /** Whether a bound source is read for the first time and small: copied into a block of this run, as #copied values are. */
+  #copiedOnce(b: Bound): boolean {
+    return b.source !== undefined && this.#sources.readsOnce(b.source, b.value.data.byteLength);
+  }
+
   /** Where a leaf's values lie for this run (a constant's, written into the launch block once every block is allocated). */
   #address(leaf: LeanLeaf, bound: Bindings | undefined, block: number): number {
     const { node, kind } = leaf;
@@ -294,7 +299,10 @@ class LeanRun implements RunResult {
   #boundAddress(node: Node, b: Bound | undefined): number {
     if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
     if (this.#inHeap(b)) return b.at!.ptr;
-    if (b.source) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
+    if (b.source) {
+      if (!this.#copiedOnce(b)) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
+      this.#sources.noteRead(b.source, b.value.data.byteLength);
+    }
     const data = b.value.data;
     const ptr = this.#alloc(data.byteLength);
     this.#hold(ptr);
