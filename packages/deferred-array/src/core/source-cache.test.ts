@@ -8,6 +8,8 @@ import { afterAll, expect, test } from '@jest/globals';
 import * as da from '../index.js';
 import { KEEP_FROM_FIRST_READ, ONCE_READ_BUDGET } from './source-cache.js';
 import { heapIsShared } from 'kernels-wasm';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 
 const made: da.Runtime[] = [];
 afterAll(async () => {
@@ -115,3 +117,15 @@ test('large arrays wrapped afresh per call hold at most the budget of copies rea
   // The copy read twice was not evicted: read again, it is not copied in again.
   expect(rt.heapStats().allocatedBytes - before.allocatedBytes).toBeLessThan(n * 8);
 });
+
+// A process of its own, which can collect garbage when told. A copy read once had a finalizer
+// record, which a loop that never yields keeps with its entry until the loop ends: the JS heap
+// grew about 260 bytes a call, and every full collection with it.
+test('a loop over large arrays wrapped afresh, never yielding, keeps the JS heap flat', () => {
+  const script = fileURLToPath(new URL('../../test/fixtures/once-read-records.mjs', import.meta.url));
+  const r = spawnSync(process.execPath, ['--expose-gc', '--no-warnings', script], { timeout: 60000, encoding: 'utf8' });
+  expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+  const { bytesPerCall, cachedBytes } = JSON.parse(r.stdout) as { bytesPerCall: number; cachedBytes: number };
+  expect(bytesPerCall).toBeLessThan(40);
+  if (heapIsShared()) expect(cachedBytes).toBeLessThanOrEqual(ONCE_READ_BUDGET);
+}, 60_000);

@@ -14,7 +14,9 @@
 // full, the least recently used copies that the running plan does not read
 // are evicted (they can always be copied in again), so a loop that makes new
 // arrays every step never exhausts the heap waiting for the collector. A
-// copy whose source is collected is freed too. Each heap has its cache: a
+// copy read again is freed when its source is collected too; one read once
+// waits for eviction or a trim, with no finalizer record per copy (records
+// pile up in a loop that never yields). Each heap has its cache: a
 // source read by two runtimes of their own heaps is copied into each.
 import { dtypeInfo } from '../ir/dtypes.js';
 import { expectOp, leaseOf } from '../ir/node.js';
@@ -41,8 +43,14 @@ const CACHE_BUDGET = 1024 ** 3;
 /** Sources of fewer bytes are kept from their second read; larger ones from their first. */
 const KEEP_FROM_FIRST_READ = 64 * 1024;
 
-/** Kept copies read by one run only, beyond this, are evicted oldest first (a copy larger than it alone stays). */
-const ONCE_READ_BUDGET = 64 * 1024 ** 2;
+/**
+ * Kept copies read by one run only, beyond this, are evicted oldest first (a
+ * copy larger than it alone stays). A few times a core's L2: a loop over large
+ * arrays wrapped afresh copies each call's inputs into blocks it used a few
+ * calls before, still in the caches; with 64 MiB every copy went to memory
+ * gone cold (10^5 float64, two wrapped per call: 15-20% slower a call).
+ */
+const ONCE_READ_BUDGET = 8 * 1024 ** 2;
 
 class SourceCache {
   readonly #heap: Heap;
@@ -152,10 +160,15 @@ class SourceCache {
         this.#onceBytes += bytes;
       }
       this.#entries.set(node, e);
-      this.#registry.register(node, e, node);
+      // A copy read once is not registered: a loop over large arrays wrapped afresh, never letting
+      // the finalizers run, kept a record and the entry per copy until it yielded (about 150 bytes
+      // each, a heap growing with every call, and every full collection slower), and the copy's
+      // memory is already bounded by the budget of copies read once. From its second read it is.
+      if (!first) this.#registry.register(node, e, node);
     } else if (e.once && !pinned.has(e)) {
-      // Read by a second run: kept under the whole budget from now on.
+      // Read by a second run: kept under the whole budget from now on, until its source is collected.
       this.#forgetOnce(e);
+      this.#registry.register(node, e, node);
     }
     if (!e.dropped) {
       this.#recency.delete(e);
