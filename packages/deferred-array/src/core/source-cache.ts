@@ -162,13 +162,14 @@ class SourceCache {
       this.#entries.set(node, e);
       // A copy read once is not registered: a loop over large arrays wrapped afresh, never letting
       // the finalizers run, kept a record and the entry per copy until it yielded (about 150 bytes
-      // each, a heap growing with every call, and every full collection slower), and the copy's
-      // memory is already bounded by the budget of copies read once. From its second read it is.
-      if (!first) this.#registry.register(node, e, node);
+      // each, a heap growing with every call, and every full collection slower), and such copies
+      // are held to the budget of copies read once. One larger than that budget is (it alone would
+      // stay past it, until the next first read); so is every copy from its second read.
+      if (!first || bytes > ONCE_READ_BUDGET) this.#registry.register(node, e, node);
     } else if (e.once && !pinned.has(e)) {
       // Read by a second run: kept under the whole budget from now on, until its source is collected.
       this.#forgetOnce(e);
-      this.#registry.register(node, e, node);
+      if (e.bytes <= ONCE_READ_BUDGET) this.#registry.register(node, e, node);
     }
     if (!e.dropped) {
       this.#recency.delete(e);

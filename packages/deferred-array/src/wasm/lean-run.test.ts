@@ -184,6 +184,22 @@ describe('the lean run', () => {
     expect(Array.from(r.data as Float64Array)).toEqual(want);
   });
 
+  test('a compiled call over one array bound twice copies it once at its first read, and keeps no copy', () => {
+    const f = da.compile((x, y) => x.mul(2).add(y), [da.placeholder([1000], 'float64'), da.placeholder([1000], 'float64')]);
+    const warm = da.wrap(new Float64Array(1000));
+    f.sync(warm, warm);
+    const a = da.wrap(new Float64Array(1000).map((_, i) => i));
+    const before = da.heapStats();
+    const r = f.sync(a, a) as da.StdNdarray;
+    expect(Array.from(r.data as Float64Array).slice(0, 4)).toEqual([0, 3, 6, 9]);
+    if (da.stats().backend !== 'wasm') return;
+    expect(da.heapStats().cachedBytes).toBe(before.cachedBytes);
+    expect(da.heapStats().liveAllocations).toBe(before.liveAllocations);
+    // Read a second time, it is kept, as any source is from its second read.
+    f.sync(a, a);
+    expect(da.heapStats().cachedBytes - before.cachedBytes).toBe(8000);
+  });
+
   test('a kernel that throws midway leaves no block behind', () => {
     const before = da.heapStats().bytesInUse;
     const x = da.array([2, 3, 4], { dtype: 'int32' });

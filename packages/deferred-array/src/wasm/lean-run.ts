@@ -166,6 +166,8 @@ class LeanRun implements RunResult {
    */
   #carving: number | undefined;
   #carvedEnd = 0;
+  /** The copies of sources read for the first time made by this run, by source (rarely more than two). */
+  #firstReads: Map<Node, number> | undefined;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -190,6 +192,8 @@ class LeanRun implements RunResult {
       throw e;
     } finally {
       this.#unpin();
+      // The backend keeps its latest run: it must not keep the sources read.
+      this.#firstReads = undefined;
     }
     return this;
   }
@@ -207,6 +211,8 @@ class LeanRun implements RunResult {
       throw e;
     } finally {
       this.#unpin();
+      // The backend keeps its latest run: it must not keep the sources read.
+      this.#firstReads = undefined;
     }
     return this;
   }
@@ -300,12 +306,16 @@ class LeanRun implements RunResult {
     if (!b) throw new Error(`internal: placeholder ${node.attrs.label ?? node.id} has no value in this run`);
     if (this.#inHeap(b)) return b.at!.ptr;
     if (b.source) {
+      // A source bound twice (f(a, a)) is copied once: the second binding reads the first's copy.
+      const copied = this.#firstReads?.get(b.source);
+      if (copied !== undefined) return copied;
       if (!this.#copiedOnce(b)) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
       this.#sources.noteRead(b.source, b.value.data.byteLength);
     }
     const data = b.value.data;
     const ptr = this.#alloc(data.byteLength);
     this.#hold(ptr);
+    if (b.source) (this.#firstReads ??= new Map()).set(b.source, ptr);
     // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
     // A bound value's elements are its dtype's (compile checks them), so set() converts nothing.
     setElements(this.#heap.whole(viewType(node.dtype)), data, ptr / data.BYTES_PER_ELEMENT);
