@@ -9,7 +9,7 @@
 // handed out as a copy, and no buffer is transferred, so sharing a block is
 // invisible to users. What it costs is memory: a kept piece keeps its block,
 // at most 16 times the piece's size rounded up to a power of two, and never
-// more than BLOCK_MAX bytes. Larger arrays get a buffer of their own.
+// more than 256 KiB. Larger arrays get a buffer of their own.
 import type { TypedArray, TypedArrayCtor } from '../ir/dtypes.js';
 
 /** Below this, V8 keeps a typed array's bytes inside the object itself, which costs no more than a view. */
