@@ -38,11 +38,11 @@ export type {
 } from './heap/index.js';
 export {
   compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, launch, instantiate, instanceCount, scanLooksBack, INSTANCE_CACHE, BLOCK_SIZE, collapseDims, validateSpec, INT64_UNARY, INT64_BINARY, KTYPE_BYTES,
-  workPerElement, launchWork, fixLaunch, runFixed,
+  workPerElement, launchWork, fixLaunch, runFixed, drainBytes,
 } from './lower/index.js';
 export type {
   CompiledModule, MathProvider, HostFunction, HostModule, KernelModule, HeapLike, Launch, LaunchArray, LaunchResult, KernelFn, Collapsed,
-  FixedLaunch, KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, ContractionLaunch, ContractionOperand, TempSpec, TempLaunch,
+  FixedLaunch, Drain, KType, InnerStride, KernelArray, KUnary, KBinary, KReduce, KScan, KInstr, KernelSpec, ContractionSpec, ContractionLaunch, ContractionOperand, TempSpec, TempLaunch,
 } from './lower/index.js';
 export { ELEMENTWISE_OPS, isElementwiseOp, rowOf, arity } from './ops/index.js';
 export type { ElementwiseRow, ElementwiseRule, ElementwiseOp, NativeOp, Lowering, UlpBound } from './ops/index.js';

@@ -63,6 +63,13 @@ type Step = RunStep | { readonly kind: 'force' } | { readonly kind: 'forced' };
 /** A request as a step list: run on the calling thread, or awaited only where a plan runs on the backend's terms. */
 type Drive<T> = Generator<Step, T, RunResult | undefined>;
 
+/**
+ * How a delivery tries the short way: for a drive that runs everything on the
+ * calling thread (executeSync: any size), for one that lets the backend choose
+ * (execute: sizes the calling thread would run anyway), or not again.
+ */
+type ShortWay = 'sync' | 'async' | 'tried';
+
 const FORCE: Step = { kind: 'force' };
 const FORCED: Step = { kind: 'forced' };
 
@@ -206,12 +213,12 @@ class Linker {
 
   /** Runs `roots` on the calling thread, after deciding their conds and the pending in-place computations they need (all when `all`). */
   runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Outcome | undefined {
-    return this.#driveSync(this.#request(roots, many, all, request));
+    return this.#driveSync(this.#request(roots, many, all, request, true));
   }
 
   /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
   runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Outcome | undefined> {
-    return this.#driveAsync(this.#request(roots, many, all, request));
+    return this.#driveAsync(this.#request(roots, many, all, request, false));
   }
 
   /**
@@ -221,7 +228,7 @@ class Linker {
    */
   runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Outcome {
     // The short way tried before a driver is made: a compiled call's whole cost is a few µs.
-    return this.#short(plan, many, request, bound, true) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants), false));
+    return this.#short(plan, many, request, bound, true) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants), 'tried'));
   }
 
   /**
@@ -268,7 +275,7 @@ class Linker {
 
   /** As runBound, where the backend likes (the short way tried in #deliver, once arguments computed first are ready). */
   runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Promise<Outcome> {
-    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants)));
+    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants), 'async'));
   }
 
   /**
@@ -277,7 +284,7 @@ class Linker {
    * that goes where conds are not planned, an in-place write's.
    */
   decideConds(roots: readonly Node[]): Node[] {
-    return survey(roots).conds ? this.#driveSync(this.#decide(roots)) : [...roots];
+    return survey(roots).conds ? this.#driveSync(this.#decide(roots, true)) : [...roots];
   }
 
   /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -469,8 +476,8 @@ class Linker {
   }
 
   /** Runs `plan` (made already, its leaves bound to `bound`) for the request and hands its results out. */
-  *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound?: Bindings, tryShort = true): Drive<Outcome> {
-    const short = tryShort ? this.#short(plan, many, request, bound) : undefined;
+  *#deliver(plan: Plan, many: boolean, request: ResultRequest, bound: Bindings | undefined, way: ShortWay): Drive<Outcome> {
+    const short = way === 'tried' ? undefined : this.#short(plan, many, request, bound, way === 'sync');
     if (short) return short;
     const step = this.#bindRequest(plan, many, request, bound);
     const run = yield* this.#run(step);
@@ -478,10 +485,10 @@ class Linker {
   }
 
   /** The one place conds are decided (`roots` hold some): each predicate run as a request of its own, in program order. */
-  *#decide(roots: readonly Node[]): Drive<Node[]> {
+  *#decide(roots: readonly Node[], sync: boolean): Drive<Node[]> {
     const decide = resolveConds(roots);
     let next = decide.next();
-    while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false)));
+    while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false, false, COPIES, sync)));
     return next.value;
   }
 
@@ -491,16 +498,16 @@ class Linker {
    * (all of them when `all`) run as a force, then its own plan; with no
    * roots, only the force.
    */
-  *#request(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Drive<Outcome | undefined> {
+  *#request(roots: readonly Node[], many: boolean, all: boolean, request: ResultRequest, sync: boolean): Drive<Outcome | undefined> {
     // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
     const again = all ? undefined : this.#plans.lookup(roots, this.target);
-    if (again) return yield* this.#deliver(again.plan, many, request, again.bound);
+    if (again) return yield* this.#deliver(again.plan, many, request, again.bound, sync ? 'sync' : 'async');
     const first = survey(roots);
-    const decided = first.conds ? yield* this.#decide(roots) : [...roots];
+    const decided = first.conds ? yield* this.#decide(roots, sync) : [...roots];
     // The graph walked once more only where deciding its conds changed it.
     const { order, reads } = first.conds ? survey(decided) : first;
     const reused = !first.conds && reads.length === 0;
-    const main = (): Drive<Outcome | undefined> => this.#main(decided, order, many, request, reused);
+    const main = (): Drive<Outcome | undefined> => this.#main(decided, order, many, request, reused, sync);
     if (!all && reads.length === 0) return yield* main();
     yield FORCE;
     const result = yield* this.#force(reads, all, main);
@@ -509,10 +516,10 @@ class Linker {
   }
 
   /** The request's own plan (`order`: its graph, inputs first), run; none for a request with no roots. */
-  *#main(roots: readonly Node[], order: readonly Node[], many: boolean, request: ResultRequest, reused: boolean): Drive<Outcome | undefined> {
+  *#main(roots: readonly Node[], order: readonly Node[], many: boolean, request: ResultRequest, reused: boolean, sync: boolean): Drive<Outcome | undefined> {
     if (roots.length === 0) return undefined;
     const { plan, bound } = reused ? this.#plans.plan(roots, this.target, order) : this.#requests.plan(roots, this.target, order);
-    return yield* this.#deliver(plan, many, request, bound);
+    return yield* this.#deliver(plan, many, request, bound, sync ? 'sync' : 'async');
   }
 
   /** The force the request needs, stage by stage, then `then`; every array it writes moves only if all of it succeeds. */

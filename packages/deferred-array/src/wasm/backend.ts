@@ -20,7 +20,7 @@ import { describeKernels } from './describe-kernels.js';
 import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
-import { LeanRun, leanPlanOf } from './lean-run.js';
+import { LeanRun, drainsInto, leanPlanOf } from './lean-run.js';
 import type { LeanPlan } from './lean-run.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
@@ -198,10 +198,14 @@ class WasmBackend implements Backend {
     if (!lean || (!sync && launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold)) return undefined;
     // As run() says it once: an async run as small stays on the calling thread with or without shared memory.
     if (sync) noSharedHeap();
-    const run = this.#runLean(lean, bound, true);
+    // A large result goes to the out as the kernel makes it: the copy reads the caches, not the heap. Not
+    // to a fresh array: one made with new is zeroed first, where slice() of the heap's copy is not.
+    const drained = into && drainsInto(lean, into) ? into : undefined;
+    const run = this.#runLean(lean, bound, true, drained);
     try {
       check(run.flags);
       const { data } = run.value(plan.results[0]!);
+      if (drained) return drained;
       if (!into) return run.owns(data) ? data : data.slice();
       setElements(into, data, 0);
       return into;
@@ -298,10 +302,10 @@ class WasmBackend implements Backend {
   }
 
   /** A lean plan's run (lean-run.ts), on the calling thread. */
-  #runLean(lean: LeanPlan, bound?: Bindings, untaken = false): RunResult {
+  #runLean(lean: LeanPlan, bound?: Bindings, untaken = false, into?: TypedArray): RunResult {
     this.#runs++;
     this.#launches++;
-    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound, untaken);
+    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound, untaken, into);
   }
 
   #result(run: WasmRun): RunResult {

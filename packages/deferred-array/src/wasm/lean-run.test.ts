@@ -156,6 +156,49 @@ describe('the lean run', () => {
     expect(Array.from(r.data as Float64Array)).toEqual(want);
   });
 
+  test('a result with an out goes there a block at a time through a scratch block: the same bits, and the heap never holds it whole', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    linkers.push(l);
+    const general = linker(false);
+    const BLOCK = 16384;
+    for (const n of [2 * BLOCK - 1, 2 * BLOCK, 3 * BLOCK + 5]) {
+      const x = da.array(new Float64Array(n).map((_, i) => Math.sin(i) * 1e3));
+      const y = da.array(new Float32Array(n).map((_, i) => (i % 7) - 3));
+      const f = (): da.DeferredArray => x.mul(1.5).add(y).sqrt().sub(x.mul(-0));
+      l.runNodes([nodeOf(f())], false);
+      l.runNodes([nodeOf(f())], false); // the sources are cached in the heap from their second read
+      const out = new Float64Array(n).fill(7);
+      heap.kernels.resetPeak();
+      const before = heap.stats().bytesInUse;
+      const r = l.runNodes([nodeOf(f())], false, false, { view: false, owner: undefined, out }) as da.StdNdarray;
+      expect(r.data).toBe(out);
+      // One block's values (16384 float64) and the launch block, not n values.
+      expect(heap.stats().peakBytes - before).toBeLessThan(BLOCK * 8 + 4096);
+      expect(outcome(() => [r])).toEqual(outcome(() => general.runNodes([nodeOf(f())], true)));
+      // A result asked for without an out is made whole in the heap, as before.
+      expect(outcome(() => l.runNodes([nodeOf(f())], true))).toEqual(outcome(() => [r]));
+    }
+  });
+
+  test('an out is left as it was when the error policy raises for a kernel that counted errors', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    l.configure({ errors: { divide: 'raise' } });
+    linkers.push(l);
+    const n = 3 * 16384;
+    const x = da.array(new Int32Array(n).map((_, i) => i - 5));
+    const out = new Int32Array(n).fill(-1);
+    const request = { view: false, owner: undefined, out };
+    expect(() => l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request)).toThrow(/integer division by zero/);
+    expect(out.every((v) => v === -1)).toBe(true);
+    l.configure({ errors: { divide: 'ignore' } });
+    l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request);
+    expect([out[0], out[5], out[6], out[n - 1]]).toEqual([-20, 0, 100, Math.floor(100 / (n - 6))]);
+  });
+
   test('a graph over arrays wrapped afresh copies its sources into the run\'s one block at their first read, and keeps them from the second', () => {
     const heap = ownHeap();
     const l = new Linker(heap);

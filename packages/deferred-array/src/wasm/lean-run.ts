@@ -9,8 +9,8 @@
 // their own) and one per stored result, writes the addresses, calls the kernel
 // and hands the results back. Reductions' values are combined into ordinary
 // arrays, which reach the caller without a copy.
-import { blockSize, fixLaunch, instantiate, runFixed } from 'kernels-wasm';
-import type { CompiledModule, FixedLaunch, Heap as KernelHeap, HeapLike, KernelFn, Launch, LaunchResult } from 'kernels-wasm';
+import { blockSize, drainBytes, fixLaunch, instantiate, runFixed } from 'kernels-wasm';
+import type { CompiledModule, Drain, FixedLaunch, Heap as KernelHeap, HeapLike, KernelFn, Launch, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
 import { sourcesOf } from '../core/source-cache.js';
@@ -56,7 +56,20 @@ interface LeanPlan {
   readonly reductions: ReductionLayout;
   /** The elements of its iteration space, from which execute() weighs its work. */
   readonly elements: number;
+  /**
+   * The launch array of its one store where that store can go straight to
+   * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
+   * that counts no error the policy may raise, so the out is never left
+   * partly written.
+   */
+  readonly drain: number | undefined;
 }
+
+/** Kernel calls a drained run makes: one per block, whose values the copy then reads from the caches. */
+const DRAIN_BLOCKS = 1;
+
+/** Ops whose kernels count errors the policy may raise (addLaunchFlags names them). */
+const flagging = (n: Node): boolean => n.op === 'floorDivide' || n.op === 'mod' || n.op === 'reciprocal' || n.op === 'astype';
 
 /** The one kernel group of a plan the lean run can take, else undefined. */
 function leanGroup(plan: Plan): FusedGroup | undefined {
@@ -97,12 +110,19 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
   });
   const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
+  const drainArray = group.stores.length === 1 ? built.operands.indexOf(group.inputs.length) : -1;
   return {
     group, compiled, fixed, launch: launchOf(built), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
     elements: sizeOf(built.shape),
+    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && !group.members.some(flagging) ? drainArray : undefined,
   };
+}
+
+/** Whether a run of `lean` can write its one store straight into `into`, the caller's out of the store's type and size. */
+function drainsInto(lean: LeanPlan, into: TypedArray): boolean {
+  return lean.drain !== undefined && into.length === lean.elements;
 }
 
 /**
@@ -168,6 +188,8 @@ class LeanRun implements RunResult {
   #carvedEnd = 0;
   /** The copies of sources read for the first time made by this run, by source (rarely more than two). */
   #firstReads: Map<Node, number> | undefined;
+  /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see drainsInto. */
+  #into: TypedArray | undefined;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -181,12 +203,13 @@ class LeanRun implements RunResult {
    * what it made; frees everything if it throws. With `untaken`, no store
    * will be taken (passed to a view): the run's blocks are carved from one.
    */
-  run(bound: Bindings | undefined, untaken = false): this {
+  run(bound: Bindings | undefined, untaken = false, into?: TypedArray): this {
     try {
+      this.#into = into;
       if (untaken) this.#carve(bound);
       const { block, ptrs } = this.#bind(bound);
       const memory = this.#heap.memory;
-      this.#finish(runFixed(this.#lean.fixed, memory, kernelOn(this.#lean, memory), block, ptrs, host));
+      this.#finish(runFixed(this.#lean.fixed, memory, kernelOn(this.#lean, memory), block, ptrs, host, this.#drain(ptrs)));
     } catch (e) {
       this.release();
       throw e;
@@ -225,7 +248,7 @@ class LeanRun implements RunResult {
       const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
       if (b && (this.#copied(b) || this.#copiedOnce(b))) bytes += blockSize(b.value.data.byteLength);
     }
-    for (const s of lean.storeBytes) bytes += blockSize(s);
+    for (const s of this.#storeBytes()) bytes += blockSize(s);
     const block = this.#sources.allocEvicting(bytes);
     this.#held.push(block);
     this.#carving = block;
@@ -243,7 +266,7 @@ class LeanRun implements RunResult {
     this.#hold(block);
     const addresses: number[] = [];
     for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
-    for (const bytes of lean.storeBytes) {
+    for (const bytes of this.#storeBytes()) {
       const ptr = this.#alloc(bytes);
       this.#stores.push(ptr);
       addresses.push(ptr);
@@ -254,6 +277,23 @@ class LeanRun implements RunResult {
       if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
     }
     return { block, ptrs: lean.operands.map((k) => addresses[k]!) };
+  }
+
+  /** Bytes of each store's block: a drained store's scratch holds one call's values. */
+  #storeBytes(): readonly number[] {
+    const { drain, fixed, storeBytes } = this.#lean;
+    return this.#into && drain !== undefined ? [drainBytes(fixed, DRAIN_BLOCKS, drain)] : storeBytes;
+  }
+
+  /** The drain of a run with a target (its store's block is the scratch), else undefined. */
+  #drain(ptrs: readonly number[]): Drain | undefined {
+    const into = this.#into;
+    const array = this.#lean.drain;
+    if (!into || array === undefined) return undefined;
+    const scratch = ptrs[array]!;
+    const whole = this.#heap.whole(viewType(this.#lean.group.stores[0]!.dtype));
+    const at = scratch / whole.BYTES_PER_ELEMENT;
+    return { array, scratch, blocks: DRAIN_BLOCKS, take: (from, to) => { setElements(into, whole.subarray(at, at + to - from), from); } };
   }
 
   #unpin(): void {
@@ -335,6 +375,7 @@ class LeanRun implements RunResult {
   value(node: Node): Dense {
     const reduced = this.#reduced?.get(node);
     if (reduced) return { dtype: node.dtype, shape: node.shape, data: reduced };
+    if (this.#into) return { dtype: node.dtype, shape: node.shape, data: this.#into };
     const ptr = this.#storeOf(node);
     return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
   }
@@ -346,7 +387,7 @@ class LeanRun implements RunResult {
   take(node: Node): number | undefined {
     const k = this.#lean.group.stores.indexOf(node);
     // A carved store is part of the run's one block: not the caller's to free.
-    if (k < 0 || this.#given[k] || this.#stores[k] === undefined || this.#carving !== undefined) return undefined;
+    if (k < 0 || this.#given[k] || this.#stores[k] === undefined || this.#carving !== undefined || this.#into) return undefined;
     this.#given[k] = true;
     return this.#stores[k];
   }
@@ -372,5 +413,5 @@ class LeanRun implements RunResult {
   }
 }
 
-export { leanPlanOf, LeanRun };
+export { leanPlanOf, drainsInto, LeanRun };
 export type { LeanPlan };

@@ -6,6 +6,7 @@
 // checks, no block planning and no per-run closures. The kernel, blocks and
 // partials are exactly those of launch(), so the results are the same bits.
 import { ARGS, arrayPtrOffset, launchBlockBytes } from './args-layout.js';
+import { KTYPE_BYTES } from './kernel-spec.js';
 import { writeLaunchBlock } from './launch-block.js';
 import { checkArrays, planBlocks } from './launch.js';
 import type { HostModule, KernelFn, Launch, LaunchResult } from './launch.js';
@@ -30,6 +31,30 @@ interface FixedLaunch {
   readonly partialsAt: number;
   /** Word index, within the block, of each array's address. */
   readonly ptrWords: Int32Array;
+  /** Elements a block covers, and in all. */
+  readonly blockSize: number;
+  readonly total: number;
+  /** Per array, whether runFixed can drain it (an output that the blocks write in its own row-major order). */
+  readonly drainable: readonly boolean[];
+}
+
+/**
+ * An output array written through a small scratch block instead of its whole
+ * extent: the kernel runs `blocks` blocks at a time, its address moved so that
+ * each run's first element lands at the scratch's start, and `take` moves what
+ * they wrote on. The caller's copy then reads from the caches, and the array
+ * never takes its size in the heap. A drained kernel makes the same bits: it
+ * runs the same blocks, in order.
+ */
+interface Drain {
+  /** The array's index in the spec's order; fixLaunch must have found it drainable. */
+  readonly array: number;
+  /** Byte address of a block of drainBytes(f, blocks, array) bytes. */
+  readonly scratch: number;
+  /** Blocks per kernel call. */
+  readonly blocks: number;
+  /** After each call: its elements [from, to) of the array lie at the scratch's start. */
+  take(from: number, to: number): void;
 }
 
 const NO_PARTIALS = new Float64Array(0);
@@ -54,10 +79,18 @@ function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch 
   const { blockSize, segment, segmentLcm } = plan;
   writeLaunchBlock(image, 0, { total, blockSize, partials: 0, segment, segmentLcm }, l.shape, l.arrays.map((a) => ({ ptr: 0, strides: a.strides })));
   const ptrWords = Int32Array.from(l.arrays, (_, k) => arrayPtrOffset(spec.ndim, k) >>> 2);
+  // Row kernels' blocks are runs of the row-major order: an output with the same order gets them in turn.
+  const rowMajor = l.shape.map((_, d) => l.shape.slice(d + 1).reduce((a, b) => a * b, 1));
+  const drainable = spec.arrays.map((a, k) => spec.mode !== 'columns' && a.role === 'out' && l.arrays[k]!.strides.every((s, d) => s === rowMajor[d] || l.shape[d] === 1));
   return {
     compiled, bytes: Math.max(8, extraAt + extra), extraAt, blocks: plan.blocks, pieces: plan.pieces, slots: spec.slots,
-    pieceIndex: plan.pieceIndex, image, partialsAt, ptrWords,
+    pieceIndex: plan.pieceIndex, image, partialsAt, ptrWords, blockSize, total, drainable,
   };
+}
+
+/** Bytes of the scratch block that drains `array` `blocks` blocks at a time. */
+function drainBytes(f: FixedLaunch, blocks: number, array: number): number {
+  return Math.min(f.total, blocks * f.blockSize) * KTYPE_BYTES[f.compiled.spec.arrays[array]!.dtype];
 }
 
 /**
@@ -66,7 +99,7 @@ function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch 
  * caller allocated and frees; its extra bytes are left as the caller wrote
  * them). The partials are copied out.
  */
-function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, at: number, ptrs: ArrayLike<number>, host?: HostModule): LaunchResult {
+function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, at: number, ptrs: ArrayLike<number>, host?: HostModule, drain?: Drain): LaunchResult {
   const words = new Int32Array(memory.buffer);
   const base = at >>> 2;
   words.set(f.image, base);
@@ -75,7 +108,8 @@ function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, 
   if (f.blocks > 0) {
     host?.takeFlags?.();
     try {
-      kernel(at, 0, f.blocks, 0);
+      if (drain) runDrained(f, words, kernel, at, drain);
+      else kernel(at, 0, f.blocks, 0);
     } finally {
       const h = host?.takeFlags?.();
       if (h) {
@@ -94,5 +128,21 @@ function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, 
   };
 }
 
-export { fixLaunch, runFixed };
-export type { FixedLaunch };
+/** The kernel over its blocks `drain.blocks` at a time, the drained array's address moved for each call. */
+function runDrained(f: FixedLaunch, words: Int32Array, kernel: KernelFn, at: number, drain: Drain): void {
+  const { array, scratch, blocks } = drain;
+  if (!f.drainable[array] || !(blocks >= 1)) throw new RangeError(`runFixed: array ${array} cannot be drained ${blocks} block(s) at a time`);
+  const bytes = KTYPE_BYTES[f.compiled.spec.arrays[array]!.dtype];
+  const word = (at >>> 2) + f.ptrWords[array]!;
+  for (let b = 0; b < f.blocks; b += blocks) {
+    const end = Math.min(f.blocks, b + blocks);
+    const from = b * f.blockSize;
+    // Addresses are i32 arithmetic in the kernel, so one below 0 wraps back to the scratch.
+    words[word] = (scratch - from * bytes) | 0;
+    kernel(at, b, end, 0);
+    drain.take(from, Math.min(f.total, end * f.blockSize));
+  }
+}
+
+export { fixLaunch, runFixed, drainBytes };
+export type { FixedLaunch, Drain };

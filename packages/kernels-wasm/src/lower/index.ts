@@ -1,8 +1,8 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
 export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache } from './compile.js';
 export { launch, instantiate, instanceCount, scanLooksBack, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
-export { fixLaunch, runFixed } from './fixed-launch.js';
-export type { FixedLaunch } from './fixed-launch.js';
+export { fixLaunch, runFixed, drainBytes } from './fixed-launch.js';
+export type { FixedLaunch, Drain } from './fixed-launch.js';
 export { collapseDims } from './collapse.js';
 export { INT64_BINARY, INT64_UNARY, validateSpec } from './validate-spec.js';
 export { KTYPE_BYTES } from './kernel-spec.js';
