@@ -280,9 +280,9 @@ describe('the lean run', () => {
 
 // The backend keeps its latest lean run for the run's shape (util/keep-shapes.ts); released, it must
 // keep none of the values it handed out. A process of its own, which can collect garbage when told.
-test('a reduction\'s result the caller dropped is collected, though the backend keeps its latest lean run', () => {
+test('a reduction\'s result and an out the caller dropped are collected, though the backend keeps its latest lean run', () => {
   const script = fileURLToPath(new URL('../../test/fixtures/lean-run-retention.mjs', import.meta.url));
   const r = spawnSync(process.execPath, ['--expose-gc', '--no-warnings', script], { timeout: 60000, encoding: 'utf8' });
   expect(r.stderr).toBe('');
-  expect(JSON.parse(r.stdout)).toEqual({ collected: true });
+  expect(JSON.parse(r.stdout)).toEqual({ collected: true, outCollected: true });
 });

@@ -401,9 +401,10 @@ class LeanRun implements RunResult {
     }
     this.#held.length = 0;
     this.#stores.length = 0;
-    // The reductions' values are the caller's now: a run kept after its release (the backend keeps
-    // its latest for its shape) must not keep them too, however large a reduction along an axis is.
+    // The reductions' values and the out are the caller's now: a run kept after its release (the backend
+    // keeps its latest for its shape) must not keep them too, however large they are.
     this.#reduced = undefined;
+    this.#into = undefined;
   }
 
   #storeOf(node: Node): number {
