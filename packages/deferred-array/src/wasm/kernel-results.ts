@@ -18,7 +18,7 @@ function addLaunchFlags(flags: RunFlags, g: FusedGroup, r: LaunchResult): void {
   flags.divideByZero += r.flags.divide;
   flags.invalidCast += r.flags.invalid;
   if (r.flags.divide) {
-    for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'reciprocal') flags.where.add(m.op);
+    for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'fmod' || m.op === 'reciprocal') flags.where.add(m.op);
   }
   if (r.flags.invalid) {
     for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);

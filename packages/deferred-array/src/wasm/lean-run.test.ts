@@ -182,7 +182,7 @@ describe('the lean run', () => {
     }
   });
 
-  test('an out is left as it was when the error policy raises for a kernel that counted errors', () => {
+  test('an out of many blocks is left as it was when a kernel counts an error the policy raises, or throws', () => {
     const heap = ownHeap();
     const l = new Linker(heap);
     l.register(new WasmBackend(heap));
@@ -192,8 +192,15 @@ describe('the lean run', () => {
     const x = da.array(new Int32Array(n).map((_, i) => i - 5));
     const out = new Int32Array(n).fill(-1);
     const request = { view: false, owner: undefined, out };
-    expect(() => l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request)).toThrow(/integer division by zero/);
-    expect(out.every((v) => v === -1)).toBe(true);
+    const untouched = (): boolean => out.every((v) => v === -1);
+    // Counted in the kernel (an integer division), and in a host function (an integer fmod).
+    expect(() => l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request)).toThrow(/integer division by zero in floorDivide/);
+    expect(untouched()).toBe(true);
+    expect(() => l.runNodes([nodeOf(da.fmod(100, x))], false, false, request)).toThrow(/integer division by zero in fmod/);
+    expect(untouched()).toBe(true);
+    // Thrown by a host function in the last block: a negative integer power.
+    expect(() => l.runNodes([nodeOf(da.power(2, x.mul(-1).add(n - 10)))], false, false, request)).toThrow(/negative integer powers/);
+    expect(untouched()).toBe(true);
     l.configure({ errors: { divide: 'ignore' } });
     l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request);
     expect([out[0], out[5], out[6], out[n - 1]]).toEqual([-20, 0, 100, Math.floor(100 / (n - 6))]);

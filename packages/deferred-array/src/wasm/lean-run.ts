@@ -16,7 +16,7 @@ import { newFlags } from '../core/flags.js';
 import { sourcesOf } from '../core/source-cache.js';
 import type { CacheEntry, SourceCache } from '../core/source-cache.js';
 import type { Dense } from '../core/dense.js';
-import { dtypeInfo, setElements } from '../ir/dtypes.js';
+import { dtypeInfo, isInteger, setElements } from '../ir/dtypes.js';
 import type { DType, Scalar, TypedArray } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
@@ -59,7 +59,8 @@ interface LeanPlan {
   /**
    * The launch array of its one store where that store can go straight to
    * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
-   * that counts no error the policy may raise, so the out is never left
+   * that neither counts an error the policy may raise nor calls a host
+   * function (which may count one, or throw), so the out is never left
    * partly written.
    */
   readonly drain: number | undefined;
@@ -68,8 +69,13 @@ interface LeanPlan {
 /** Kernel calls a drained run makes: one per block, whose values the copy then reads from the caches. */
 const DRAIN_BLOCKS = 1;
 
-/** Ops whose kernels count errors the policy may raise (addLaunchFlags names them). */
-const flagging = (n: Node): boolean => n.op === 'floorDivide' || n.op === 'mod' || n.op === 'reciprocal' || n.op === 'astype';
+/**
+ * Whether a member's code counts errors the policy may raise (addLaunchFlags
+ * names them): an integer division or reciprocal (by zero), a cast to an
+ * integer (of NaN or out of range). Host functions, which may count or throw,
+ * are refused apart (CompiledModule.hostKeys).
+ */
+const flagging = (n: Node): boolean => isInteger(n.dtype) && (n.op === 'floorDivide' || n.op === 'mod' || n.op === 'reciprocal' || n.op === 'astype');
 
 /** The one kernel group of a plan the lean run can take, else undefined. */
 function leanGroup(plan: Plan): FusedGroup | undefined {
@@ -116,7 +122,9 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
     elements: sizeOf(built.shape),
-    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && !group.members.some(flagging) ? drainArray : undefined,
+    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.members.some(flagging)
+      ? drainArray
+      : undefined,
   };
 }
 
