@@ -28,3 +28,17 @@ test('a pinned temporary\'s own kernel counts in its consumer\'s work', () => {
   };
   expect(workPerElement({ spec, hostKeys: [] })).toBe(3 + 18);
 });
+
+test('an array read with inner stride 0 (a scalar constant) adds no work: it is not streamed', () => {
+  // y = x * c + d, c and d scalars passed as arrays of stride 0.
+  const c = { dtype: 'float64', role: 'in', inner: 'broadcast' } as const;
+  const spec: KernelSpec = {
+    ndim: 1, slots: 0, arrays: [f64, c, c, out64],
+    body: [
+      { op: 'load', array: 0, type: 'float64' }, { op: 'load', array: 1, type: 'float64' }, { op: 'load', array: 2, type: 'float64' },
+      { op: 'binary', fn: 'multiply', args: [0, 1], type: 'float64' }, { op: 'binary', fn: 'add', args: [3, 2], type: 'float64' },
+      { op: 'store', array: 3, arg: 4, type: 'float64' },
+    ],
+  };
+  expect(workPerElement({ spec, hostKeys: [] })).toBe(2);
+});

@@ -1,6 +1,6 @@
 // How much work a launch is, in units of "one element of one array streamed":
 // what the caller weighs against the cost of dispatching to a pool. Streaming
-// kernels cost about one unit per array per element; a vector transcendental
+// kernels cost about one unit per streamed array per element; a vector transcendental
 // about 16 (sin on f64x2 runs near 10 ns per element against about 0.6 ns for
 // a streamed array on the machine it was measured on); a host call about 32.
 import type { CompiledModule } from './compile.js';
@@ -28,7 +28,9 @@ const perElement = new WeakMap<object, number>();
 function weigh(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number {
   const { spec, hostKeys } = compiled;
   const hosted = new Set(hostKeys.map((k) => k.split('.')[0]));
-  let w = spec.arrays.length;
+  // An array whose inner stride is 0 (a scalar constant, a row broadcast along its rows) is read
+  // from the caches, not streamed: it adds nothing a worker would share out.
+  let w = spec.arrays.filter((a) => a.inner !== 'broadcast').length;
   for (const ins of spec.body) {
     if (ins.op === 'gather') w += GATHER_WEIGHT;
     if (ins.op !== 'unary' && ins.op !== 'binary') continue;
