@@ -20,8 +20,9 @@ import { describeKernels } from './describe-kernels.js';
 import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
-import { LeanRun, drainsInto, leanPlanOf } from './lean-run.js';
-import type { LeanPlan } from './lean-run.js';
+import { LeanRun } from './lean-run.js';
+import { drainsInto, leanPlanOf } from './lean-plan.js';
+import type { LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
 
