@@ -15,21 +15,23 @@ import { planTraffic } from '../plan/print-plan.js';
 import { resolveConds } from '../plan/resolve-conds.js';
 import type { Heap } from '../core/heap.js';
 import type { RunFlags } from '../core/flags.js';
-import type { Backend, BackendSettings, BackendStats, Bindings, Constants, KernelStats, OutWindow, RunResult } from './backend.js';
+import type { Backend, BackendSettings, BackendStats, Bindings, Constants, KernelStats, RunResult } from './backend.js';
 import { configured, initialConfig } from './config.js';
 import { HeapTrimmer } from './heap-trim.js';
+import { Driver, FORCE, FORCED } from './driver.js';
+import type { Drive, RunStep, Step } from './driver.js';
 import { applyPolicy } from './error-policy.js';
 import type { Config, ConfigureOptions } from './config.js';
 import { PlanCache } from './plan-cache.js';
 import { ConstantBindings, RequestPlans } from './request-plans.js';
 import { deliver, overOut } from '../results/deliver.js';
 import type { Record, Single } from '../results/deliver.js';
-import { HOLDS_NOTHING, directTargets, holdHeap } from '../results/in-place.js';
+import { directTargets, holdHeap } from '../results/in-place.js';
 import { bindOut, simpleOut } from '../results/out.js';
 import type { OutBinding, OutTarget } from '../results/out.js';
 import { COPIES } from '../results/request.js';
 import type { ResultRequest } from '../results/request.js';
-import { forces, prepareForce } from '../trace/force.js';
+import { prepareForce } from '../trace/force.js';
 import { StagePlans } from '../trace/stage-plans.js';
 import { storedIn } from '../trace/trace.js';
 import type { Read } from '../trace/trace.js';
@@ -44,34 +46,12 @@ function withConstants(bound: Bindings, constants: Constants): Bindings {
   return all;
 }
 
-/** A plan to run, with what it is bound to; the driver answers with its run. */
-interface RunStep {
-  readonly kind: 'run';
-  readonly plan: Plan;
-  readonly bound?: Bindings;
-  readonly outs?: OutBinding;
-  readonly direct?: ReadonlyMap<Node, OutTarget>;
-}
-
-/**
- * What a request asks of its driver: a plan run, or the bounds of a force
- * (which touches mutable arrays: forces run one at a time, and a synchronous
- * run may not start while an asynchronous force is running).
- */
-type Step = RunStep | { readonly kind: 'force' } | { readonly kind: 'forced' };
-
-/** A request as a step list: run on the calling thread, or awaited only where a plan runs on the backend's terms. */
-type Drive<T> = Generator<Step, T, RunResult | undefined>;
-
 /**
  * How a delivery tries the short way: for a drive that runs everything on the
  * calling thread (executeSync: any size), for one that lets the backend choose
  * (execute: sizes the calling thread would run anyway), or not again.
  */
 type ShortWay = 'sync' | 'async' | 'tried';
-
-const FORCE: Step = { kind: 'force' };
-const FORCED: Step = { kind: 'forced' };
 
 /** What a heap error adds when view results hold memory of `heap`. */
 function viewsNote(heap: Heap): string {
@@ -89,32 +69,6 @@ function trafficOf(plan: Plan): number {
   if (t === undefined) traffic.set(plan.steps, (t = planTraffic(plan)));
   return t;
 }
-
-/** The heap outs the backend may write directly, as windows. */
-const windows = (direct?: ReadonlyMap<Node, OutTarget>): ReadonlyMap<Node, OutWindow> | undefined =>
-  direct && direct.size > 0 ? new Map([...direct].flatMap(([n, t]) => (t.heap ? [[n, { ptr: t.heap.ptr, strides: t.strides }]] : []))) : undefined;
-
-/** `r`, whose release also ends the hold on the heap memory the run used. */
-function holding(r: RunResult, unhold: () => void): RunResult {
-  if (unhold === HOLDS_NOTHING) return r;
-  return {
-    flags: r.flags,
-    written: r.written,
-    value: (n) => r.value(n),
-    owns: (data) => r.owns(data),
-    ...(r.take ? { take: (n: Node) => r.take!(n) } : {}),
-    release: () => {
-      try {
-        r.release();
-      } finally {
-        unhold();
-      }
-    },
-  };
-}
-
-/** Holds the views a run reads and writes (see results/in-place.ts) until its release. */
-const holdHeapFor = (step: RunStep): (() => void) => holdHeap(step.plan, step.bound, step.outs);
 
 /** The array one root's run returned: itself, or its record's result when it marks outputs. */
 function resultOf(r: Outcome | undefined): Single {
@@ -163,6 +117,7 @@ class Linker {
   readonly #plans = new PlanCache((roots, target, order) => this.#requests.plan(roots, target, order));
   readonly #stagePlans = new StagePlans((results, target, stores) => this.plan(results, target, stores), this.#constants);
   readonly #trimmer: HeapTrimmer;
+  readonly #driver: Driver;
   /** The error policy in force applied to a run's flags (made once: a closure per call is an allocation per call). */
   readonly #applyPolicy = (flags: RunFlags): void => applyPolicy(flags, this.config.errors);
 
@@ -173,6 +128,7 @@ class Linker {
       idleMs: () => this.config.trimAfterIdleMs,
       replaced: async () => { await Promise.all([...this.#backends.values()].map((b) => b.heapReplaced())); },
     });
+    this.#driver = new Driver({ backend: () => this.backend, trimmer: this.#trimmer, failed: (e, step) => this.#failed(e, step) });
   }
 
   /** Adds a backend configure({ backend }) can select by its name, and starts it. */
@@ -213,12 +169,12 @@ class Linker {
 
   /** Runs `roots` on the calling thread, after deciding their conds and the pending in-place computations they need (all when `all`). */
   runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Outcome | undefined {
-    return this.#driveSync(this.#request(roots, many, all, request, true));
+    return this.#driver.sync(this.#request(roots, many, all, request, true));
   }
 
   /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
   runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Outcome | undefined> {
-    return this.#driveAsync(this.#request(roots, many, all, request, false));
+    return this.#driver.async(this.#request(roots, many, all, request, false));
   }
 
   /**
@@ -228,7 +184,7 @@ class Linker {
    */
   runBound(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Outcome {
     // The short way tried before a driver is made: a compiled call's whole cost is a few µs.
-    return this.#short(plan, many, request, bound, true) ?? this.#driveSync(this.#deliver(plan, many, request, withConstants(bound, constants), 'tried'));
+    return this.#short(plan, many, request, bound, true) ?? this.#driver.sync(this.#deliver(plan, many, request, withConstants(bound, constants), 'tried'));
   }
 
   /**
@@ -275,7 +231,7 @@ class Linker {
 
   /** As runBound, where the backend likes (the short way tried in #deliver, once arguments computed first are ready). */
   runBoundAsync(plan: Plan, bound: Bindings, many: boolean, request: ResultRequest = COPIES, constants: Constants = []): Promise<Outcome> {
-    return this.#driveAsync(this.#deliver(plan, many, request, withConstants(bound, constants), 'async'));
+    return this.#driver.async(this.#deliver(plan, many, request, withConstants(bound, constants), 'async'));
   }
 
   /**
@@ -284,7 +240,7 @@ class Linker {
    * that goes where conds are not planned, an in-place write's.
    */
   decideConds(roots: readonly Node[]): Node[] {
-    return survey(roots).conds ? this.#driveSync(this.#decide(roots, true)) : [...roots];
+    return survey(roots).conds ? this.#driver.sync(this.#decide(roots, true)) : [...roots];
   }
 
   /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -338,77 +294,6 @@ class Linker {
       kernels: k.cached, kernelsLimit: k.cacheLimit, kernelInstances: k.instances, kernelInstancesLimit: k.instancesLimit,
       plans: requests.templates, plansLimit: requests.limit, stagePlans: this.#stagePlans.stats().templates,
     };
-  }
-
-  // The driver: a request is one step list, answered here on the calling
-  // thread or awaited where a plan runs on the backend's terms.
-
-  #driveSync<T>(g: Drive<T>): T {
-    try {
-      let next = g.next();
-      while (!next.done) next = this.#answerSync(g, next.value);
-      return next.value;
-    } finally {
-      this.#trimmer.ran();
-    }
-  }
-
-  #answerSync<T>(g: Drive<T>, step: Step): IteratorResult<Step, T> {
-    if (step.kind === 'force') forces.checkNotForcing('executeSync');
-    if (step.kind !== 'run') return g.next(undefined);
-    let run: RunResult;
-    let unhold = (): void => {};
-    try {
-      unhold = holdHeapFor(step);
-      run = holding(this.backend.run(step.plan, step.bound, windows(step.direct)), unhold);
-    } catch (e) {
-      unhold();
-      return g.throw(this.#failed(e, step));
-    }
-    return g.next(run);
-  }
-
-  async #driveAsync<T>(g: Drive<T>): Promise<T> {
-    this.#trimmer.begin();
-    try {
-      let next = g.next();
-      while (!next.done) {
-        next = next.value.kind === 'force' ? await forces.serialised(() => this.#forceAsync(g)) : await this.#answerAsync(g, next.value);
-      }
-      return next.value;
-    } finally {
-      this.#trimmer.end();
-    }
-  }
-
-  /** A force's steps, once every earlier force has finished; returns the step after its end. */
-  async #forceAsync<T>(g: Drive<T>): Promise<IteratorResult<Step, T>> {
-    let next = g.next();
-    while (!next.done && next.value.kind !== 'forced') next = await this.#answerAsync(g, next.value);
-    return next.done ? next : g.next();
-  }
-
-  async #answerAsync<T>(g: Drive<T>, step: Step): Promise<IteratorResult<Step, T>> {
-    if (step.kind !== 'run') return g.next(undefined);
-    let run: RunResult;
-    try {
-      run = await this.#runAsync(step);
-    } catch (e) {
-      return g.throw(this.#failed(e, step));
-    }
-    return g.next(run);
-  }
-
-  /** The step's plan run where the backend likes, holding the views it reads and writes until the run is released. */
-  async #runAsync(step: RunStep): Promise<RunResult> {
-    let unhold = (): void => {};
-    try {
-      unhold = holdHeapFor(step);
-      return holding(await this.backend.runAsync(step.plan, step.bound, windows(step.direct)), unhold);
-    } catch (e) {
-      unhold();
-      throw e;
-    }
   }
 
   /** A run that threw, as this package's error. */
