@@ -188,6 +188,10 @@ class SourceCache {
       e.pins--;
       if (e.pins === 0 && e.dropped) this.#release(e);
     }
+    // A run reading many sources for the first time holds them all past the budget while it runs
+    // (pinned copies are never evicted); once it ends, the oldest go, or they would wait for the
+    // next first read, which a heap left idle may never see.
+    this.#trimOnceRead(0);
   }
 
   /**

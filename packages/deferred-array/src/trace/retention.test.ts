@@ -11,6 +11,7 @@ import vm from 'node:vm';
 import { defaultHeap } from 'kernels-wasm';
 import * as da from '../index.js';
 import { source } from '../ir/build-elementwise.js';
+import { nodeOf } from '../api/deferred-array.js';
 import { sourcesOf } from '../core/source-cache.js';
 import { processHeap } from '../core/heap.js';
 import type { CacheEntry } from '../core/source-cache.js';
@@ -45,7 +46,8 @@ const N = 1 << 16;
  * The heap bytes in use less the source cache's: copies of sources read
  * once stay cached within their budget after their source is collected
  * (source-cache.ts: no finalizer record each), and are evicted as the cache
- * needs room; the arrays' own blocks must go with them.
+ * needs room; the arrays' own blocks must go with them. (The tests' sizes
+ * are multiples of 16, the heap's block size, so the two figures agree.)
  */
 const held = (): number => {
   const s = da.heapStats();
@@ -127,17 +129,22 @@ describe('the kernel caches', () => {
   test('a stage kernel kept for later stages does not keep the arrays of the run that built it', async () => {
     await collectUntil(() => false, 3);
     const bytes = held();
+    // The sources' nodes: held() leaves their cached copies out, so their going is checked apart.
+    const sources: Array<WeakRef<object>> = [];
     // Stages of one structure share a plan and its kernel; each run here reads a JS array, copied onto the heap.
     await (async () => {
       for (let i = 0; i < 3; i++) {
         const x = da.zeros([N]);
-        x.iadd(da.array(new Float64Array(N).fill(i)));
+        const v = da.array(new Float64Array(N).fill(i));
+        sources.push(new WeakRef(nodeOf(v)));
+        x.iadd(v);
         x.imul(2);
         await x.execute();
       }
     })();
-    await collectUntil(() => held() === bytes);
+    await collectUntil(() => held() === bytes && sources.every((r) => r.deref() === undefined));
     expect(held()).toBe(bytes);
+    expect(sources.filter((r) => r.deref() !== undefined)).toHaveLength(0);
   });
 });
 

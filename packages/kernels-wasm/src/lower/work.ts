@@ -28,8 +28,9 @@ const perElement = new WeakMap<object, number>();
 function weigh(compiled: Pick<CompiledModule, 'spec' | 'hostKeys'>): number {
   const { spec, hostKeys } = compiled;
   const hosted = new Set(hostKeys.map((k) => k.split('.')[0]));
-  // An array whose inner stride is 0 (a scalar constant, a row broadcast along its rows) is read
-  // from the caches, not streamed: it adds nothing a worker would share out.
+  // An array whose inner stride is 0 (a scalar constant, a column [n, 1] against [n, m]) is read
+  // once per row of at least two elements (size-1 axes are collapsed away), not streamed: it adds
+  // at most half a unit an element, and nothing for a constant.
   let w = spec.arrays.filter((a) => a.inner !== 'broadcast').length;
   for (const ins of spec.body) {
     if (ins.op === 'gather') w += GATHER_WEIGHT;
