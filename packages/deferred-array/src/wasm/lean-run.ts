@@ -72,7 +72,8 @@ class LeanRun implements RunResult {
    */
   run(bound: Bindings | undefined, untaken = false, into?: TypedArray): this {
     try {
-      this.#into = into;
+      // Only a plan whose store can be drained takes an out here (drainsInto); any other writes its block.
+      this.#into = this.#lean.drain === undefined ? undefined : into;
       if (untaken) this.#carve(bound);
       const { block, ptrs } = this.#bind(bound);
       const memory = this.#heap.memory;

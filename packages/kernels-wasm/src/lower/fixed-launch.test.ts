@@ -1,3 +1,7 @@
+// runFixed's drain (fixed-launch.ts): a kernel run a few blocks at a time,
+// its output array's address moved onto a scratch block for each call, gives
+// the bits and partials of one call over the whole array; arrays that are
+// not outputs in the blocks' own order are refused.
 import { compileKernel } from './compile.js';
 import type { KType, KernelSpec } from './kernel-spec.js';
 import { instantiate } from './launch.js';
