@@ -118,17 +118,6 @@ test('large arrays wrapped afresh per call hold at most the budget of copies rea
   expect(rt.heapStats().allocatedBytes - before.allocatedBytes).toBeLessThan(n * 8);
 });
 
-test('one run reading many large sources for the first time leaves at most the budget of copies read once when it ends', () => {
-  const rt = runtime();
-  const n = (2 * 1024 * 1024) / 8;
-  const parts = Array.from({ length: 8 }, (_, k) => da.wrap(ramp(n, k + 1)));
-  // Sixteen MiB read by one run: every copy is pinned while it runs, twice the budget.
-  const total = (rt.executeSync([da.concat(parts).sum()]) as da.StdNdarray[])[0]!.get();
-  expect(Number.isFinite(total)).toBe(true);
-  if (!wasm(rt)) return;
-  expect(rt.heapStats().cachedBytes).toBeLessThanOrEqual(ONCE_READ_BUDGET);
-});
-
 // A process of its own, which can collect garbage when told. A copy read once had a finalizer
 // record, which a loop that never yields keeps with its entry until the loop ends: the JS heap
 // grew about 260 bytes a call, and every full collection with it.

@@ -8,7 +8,9 @@
 // the event loop never lets happen (the heap grew by each call's inputs). A
 // large source's copy is kept from its first read, since copying it twice
 // costs more than a call's bookkeeping; but copies read only once are held
-// to a budget of their own, oldest evicted first, so large arrays wrapped
+// to a budget of their own, oldest evicted first as each new one comes in
+// (a run's own first reads all stay, so that running it again copies
+// nothing, even where they pass the budget), so large arrays wrapped
 // afresh per call do not fill the heap either (a copy read again is kept
 // under the cache's whole budget). When the heap is
 // full, the least recently used copies that the running plan does not read
@@ -188,10 +190,6 @@ class SourceCache {
       e.pins--;
       if (e.pins === 0 && e.dropped) this.#release(e);
     }
-    // A run reading many sources for the first time holds them all past the budget while it runs
-    // (pinned copies are never evicted); once it ends, the oldest go, or they would wait for the
-    // next first read, which a heap left idle may never see.
-    this.#trimOnceRead(0);
   }
 
   /**

@@ -44,9 +44,10 @@ const N = 1 << 16;
 
 /**
  * The heap bytes in use less the source cache's: copies of sources read
- * once stay cached within their budget after their source is collected
- * (source-cache.ts: no finalizer record each), and are evicted as the cache
- * needs room; the arrays' own blocks must go with them. (The tests' sizes
+ * once have no finalizer record each (source-cache.ts), so they stay cached
+ * after their source is collected, within their budget (past it only for
+ * the latest run's own first reads), until the cache needs room; the
+ * arrays' own blocks must go with them. (The tests' sizes
  * are multiples of 16, the heap's block size, so the two figures agree.)
  */
 const held = (): number => {
