@@ -53,6 +53,9 @@ function withConstants(bound: Bindings, constants: Constants): Bindings {
  */
 type ShortWay = 'sync' | 'async' | 'tried';
 
+/** How a request is driven: on the calling thread, or awaited (the short way it tries follows). */
+type Driven = Exclude<ShortWay, 'tried'>;
+
 /** What a heap error adds when view results hold memory of `heap`. */
 function viewsNote(heap: Heap): string {
   const { views, viewBytes } = viewStats(heap);
@@ -169,12 +172,12 @@ class Linker {
 
   /** Runs `roots` on the calling thread, after deciding their conds and the pending in-place computations they need (all when `all`). */
   runNodes(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Outcome | undefined {
-    return this.#driver.sync(this.#request(roots, many, all, request, true));
+    return this.#driver.sync(this.#request(roots, many, all, request, 'sync'));
   }
 
   /** As runNodes, where the backend chooses; forces that touch mutable arrays run one at a time. */
   runNodesAsync(roots: readonly Node[], many: boolean, all = false, request: ResultRequest = COPIES): Promise<Outcome | undefined> {
-    return this.#driver.async(this.#request(roots, many, all, request, false));
+    return this.#driver.async(this.#request(roots, many, all, request, 'async'));
   }
 
   /**
@@ -240,7 +243,7 @@ class Linker {
    * that goes where conds are not planned, an in-place write's.
    */
   decideConds(roots: readonly Node[]): Node[] {
-    return survey(roots).conds ? this.#driver.sync(this.#decide(roots, true)) : [...roots];
+    return survey(roots).conds ? this.#driver.sync(this.#decide(roots, 'sync')) : [...roots];
   }
 
   /** Compiles the kernels of `plan` now, before its first run (Theano's make_thunk). */
@@ -370,10 +373,10 @@ class Linker {
   }
 
   /** The one place conds are decided (`roots` hold some): each predicate run as a request of its own, in program order. */
-  *#decide(roots: readonly Node[], sync: boolean): Drive<Node[]> {
+  *#decide(roots: readonly Node[], way: Driven): Drive<Node[]> {
     const decide = resolveConds(roots);
     let next = decide.next();
-    while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false, false, COPIES, sync)));
+    while (!next.done) next = decide.next(truth(yield* this.#request([next.value], false, false, COPIES, way)));
     return next.value;
   }
 
@@ -383,16 +386,16 @@ class Linker {
    * (all of them when `all`) run as a force, then its own plan; with no
    * roots, only the force.
    */
-  *#request(roots: readonly Node[], many: boolean, all: boolean, request: ResultRequest, sync: boolean): Drive<Outcome | undefined> {
+  *#request(roots: readonly Node[], many: boolean, all: boolean, request: ResultRequest, way: Driven): Drive<Outcome | undefined> {
     // An array executed again: its plan says it has no conds and reads nothing mutable, so no survey.
     const again = all ? undefined : this.#plans.lookup(roots, this.target);
-    if (again) return yield* this.#deliver(again.plan, many, request, again.bound, sync ? 'sync' : 'async');
+    if (again) return yield* this.#deliver(again.plan, many, request, again.bound, way);
     const first = survey(roots);
-    const decided = first.conds ? yield* this.#decide(roots, sync) : [...roots];
+    const decided = first.conds ? yield* this.#decide(roots, way) : [...roots];
     // The graph walked once more only where deciding its conds changed it.
     const { order, reads } = first.conds ? survey(decided) : first;
     const reused = !first.conds && reads.length === 0;
-    const main = (): Drive<Outcome | undefined> => this.#main(decided, order, many, request, reused, sync);
+    const main = (): Drive<Outcome | undefined> => this.#main(decided, order, many, request, reused, way);
     if (!all && reads.length === 0) return yield* main();
     yield FORCE;
     const result = yield* this.#force(reads, all, main);
@@ -401,10 +404,10 @@ class Linker {
   }
 
   /** The request's own plan (`order`: its graph, inputs first), run; none for a request with no roots. */
-  *#main(roots: readonly Node[], order: readonly Node[], many: boolean, request: ResultRequest, reused: boolean, sync: boolean): Drive<Outcome | undefined> {
+  *#main(roots: readonly Node[], order: readonly Node[], many: boolean, request: ResultRequest, reused: boolean, way: Driven): Drive<Outcome | undefined> {
     if (roots.length === 0) return undefined;
     const { plan, bound } = reused ? this.#plans.plan(roots, this.target, order) : this.#requests.plan(roots, this.target, order);
-    return yield* this.#deliver(plan, many, request, bound, sync ? 'sync' : 'async');
+    return yield* this.#deliver(plan, many, request, bound, way);
   }
 
   /** The force the request needs, stage by stage, then `then`; every array it writes moves only if all of it succeeds. */

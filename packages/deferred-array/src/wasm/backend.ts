@@ -21,7 +21,7 @@ import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
 import { LeanRun } from './lean-run.js';
-import { drainsInto, leanPlanOf } from './lean-plan.js';
+import { leanPlanOf } from './lean-plan.js';
 import type { LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
@@ -199,14 +199,13 @@ class WasmBackend implements Backend {
     if (!lean || (!sync && launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold)) return undefined;
     // As run() says it once: an async run as small stays on the calling thread with or without shared memory.
     if (sync) noSharedHeap();
-    // A large result goes to the out as the kernel makes it: the copy reads the caches, not the heap. Not
-    // to a fresh array: one made with new is zeroed first, where slice() of the heap's copy is not.
-    const drained = into && drainsInto(lean, into) ? into : undefined;
-    const run = this.#runLean(lean, bound, true, drained);
+    // A large result goes to the out as the kernel makes it, where the plan can drain it (the copy reads
+    // the caches, not the heap). Not to a fresh array: one made with new is zeroed first, where slice() is not.
+    const run = this.#runLean(lean, bound, true, into);
     try {
       check(run.flags);
       const { data } = run.value(plan.results[0]!);
-      if (drained) return drained;
+      if (data === into) return into;
       if (!into) return run.owns(data) ? data : data.slice();
       setElements(into, data, 0);
       return into;

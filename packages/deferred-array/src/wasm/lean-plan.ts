@@ -5,10 +5,10 @@
 // whether its one store can be drained into the caller's out. Also each lean
 // kernel's instance per memory, and how a constant is written into the
 // launch block.
-import { fixLaunch, instantiate } from 'kernels-wasm';
+import { drainBytes, fixLaunch, instantiate } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, KernelFn, Launch } from 'kernels-wasm';
 import { dtypeInfo, isInteger } from '../ir/dtypes.js';
-import type { DType, Scalar, TypedArray } from '../ir/dtypes.js';
+import type { DType, Scalar } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { FusedGroup, Plan } from '../plan/plan.js';
@@ -46,13 +46,14 @@ interface LeanPlan {
   /** The elements of its iteration space, from which execute() weighs its work. */
   readonly elements: number;
   /**
-   * The launch array of its one store where that store can go straight to
+   * Where its one store can go straight to
    * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
    * that neither counts an error the policy may raise nor calls a host
    * function (which may count one, or throw), so the out is never left
-   * partly written.
+   * partly written. `storeBytes` stands for the plan's own when it is:
+   * the scratch block, one call's values.
    */
-  readonly drain: number | undefined;
+  readonly drain: { readonly array: number; readonly storeBytes: readonly number[] } | undefined;
 }
 
 /** Kernel calls a drained run makes: one per block, whose values the copy then reads from the caches. */
@@ -112,14 +113,9 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
     elements: sizeOf(built.shape),
     drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.members.some(flagging)
-      ? drainArray
+      ? { array: drainArray, storeBytes: [drainBytes(fixed, DRAIN_BLOCKS, drainArray)] }
       : undefined,
   };
-}
-
-/** Whether a run of `lean` can write its one store straight into `into`, the caller's out of the store's type and size. */
-function drainsInto(lean: LeanPlan, into: TypedArray): boolean {
-  return lean.drain !== undefined && into.length === lean.elements;
 }
 
 /**
@@ -157,5 +153,5 @@ function writeScalar(view: DataView, at: number, dtype: DType, scalar: Scalar): 
   }
 }
 
-export { Leaf, DRAIN_BLOCKS, leanPlanOf, drainsInto, kernelOn, writeScalar };
+export { Leaf, DRAIN_BLOCKS, leanPlanOf, kernelOn, writeScalar };
 export type { LeanPlan, LeanLeaf };

@@ -8,7 +8,7 @@
 // combined into ordinary arrays, which reach the caller without a copy. A
 // store bound for the caller's out goes there a block at a time through a
 // scratch block (kernels-wasm's Drain).
-import { blockSize, drainBytes, runFixed } from 'kernels-wasm';
+import { blockSize, runFixed } from 'kernels-wasm';
 import type { Drain, Heap as KernelHeap, HeapLike, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
@@ -55,7 +55,7 @@ class LeanRun implements RunResult {
   #carvedEnd = 0;
   /** The copies of sources read for the first time made by this run, by source (rarely more than two). */
   #firstReads: Map<Node, number> | undefined;
-  /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see drainsInto. */
+  /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see LeanPlan.drain. */
   #into: TypedArray | undefined;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
@@ -69,11 +69,13 @@ class LeanRun implements RunResult {
    * Binds the leaves, launches the kernel on the calling thread and keeps
    * what it made; frees everything if it throws. With `untaken`, no store
    * will be taken (passed to a view): the run's blocks are carved from one.
+   * With `into`, the caller's out of the result's type and size, a plan that
+   * can drain its one store writes it there as the kernel makes it.
    */
   run(bound: Bindings | undefined, untaken = false, into?: TypedArray): this {
     try {
-      // Only a plan whose store can be drained takes an out here (drainsInto); any other writes its block.
-      this.#into = this.#lean.drain === undefined ? undefined : into;
+      // Only a plan whose store can be drained takes the out (value() then hands it back); any other writes its block.
+      this.#into = this.#lean.drain && into;
       if (untaken) this.#carve(bound);
       const { block, ptrs } = this.#bind(bound);
       const memory = this.#heap.memory;
@@ -149,15 +151,16 @@ class LeanRun implements RunResult {
 
   /** Bytes of each store's block: a drained store's scratch holds one call's values. */
   #storeBytes(): readonly number[] {
-    const { drain, fixed, storeBytes } = this.#lean;
-    return this.#into && drain !== undefined ? [drainBytes(fixed, DRAIN_BLOCKS, drain)] : storeBytes;
+    const { drain, storeBytes } = this.#lean;
+    return this.#into && drain ? drain.storeBytes : storeBytes;
   }
 
   /** The drain of a run with a target (its store's block is the scratch), else undefined. */
   #drain(ptrs: readonly number[]): Drain | undefined {
     const into = this.#into;
-    const array = this.#lean.drain;
-    if (!into || array === undefined) return undefined;
+    const drain = this.#lean.drain;
+    if (!into || !drain) return undefined;
+    const { array } = drain;
     const scratch = ptrs[array]!;
     const whole = this.#heap.whole(viewType(this.#lean.group.stores[0]!.dtype));
     const at = scratch / whole.BYTES_PER_ELEMENT;
