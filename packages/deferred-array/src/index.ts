@@ -65,7 +65,7 @@ export type { PadMode, PadOptions, PadWidth } from './api/pad.js';
 export type { TensordotAxes } from './api/tensordot.js';
 export type { Sublist } from './api/einsum.js';
 export type { ConvolveMode } from './api/convolve.js';
-export type { RavelMode } from './api/flat-index.js';
+export type { RavelMode, FlatOrder } from './api/flat-index.js';
 export type { ScanOptions } from './api/scans.js';
 export type { SortOptions, SearchOptions, PartitionOptions } from './api/sorting.js';
 export type { MedianOptions, QuantileOptions, QuantileMethod } from './api/quantiles.js';

@@ -1,5 +1,6 @@
 // NumPy's unravel_index and ravel_multi_index: between flat positions and
-// coordinates in an array of a given shape (C order). Their indices are read
+// coordinates in an array of a given shape, in C (row-major, the default) or
+// Fortran order. Their indices are read
 // when they are called, as masks and set()'s indices are, so that an index
 // out of range is NumPy's error, raised there.
 import { isInteger } from '../ir/dtypes.js';
@@ -24,6 +25,20 @@ function lengths(fn: string, dims: unknown): number[] {
   return dims as number[];
 }
 
+/** NumPy's `order`: which axis varies fastest along the flat positions, the last ('C') or the first ('F'). */
+type FlatOrder = 'C' | 'F';
+
+function orderOf(fn: string, order: unknown): FlatOrder {
+  if (order === undefined || order === 'C' || order === 'F') return order ?? 'C';
+  throw new TypeError(`${fn}: option order must be 'C' (the last axis varies fastest) or 'F' (the first); got ${describe(order)}`);
+}
+
+/** The axes from the one that varies fastest along the flat positions to the slowest. */
+const fastestFirst = (nd: number, order: FlatOrder): number[] => {
+  const axes = [...Array(nd).keys()];
+  return order === 'C' ? axes.reverse() : axes;
+};
+
 /** An integer array's values, read now, and its shape. */
 function integersNow(fn: string, x: Operand, position: number): { values: ArrayLike<number>; shape: readonly number[] } {
   const n = anyNode(x, fn, position);
@@ -31,16 +46,22 @@ function integersNow(fn: string, x: Operand, position: number): { values: ArrayL
   return { values: valuesNow(fn, n), shape: n.shape };
 }
 
-/** NumPy's unravel_index: the coordinates in an array of shape `dims` of each flat position in `indices`, one int32 array per axis. */
-function unravelIndex(indices: Operand, dims: readonly number[]): DeferredArray[] {
+/**
+ * NumPy's unravel_index: the coordinates in an array of shape `dims` of each
+ * flat position in `indices`, one int32 array per axis, positions counted in
+ * `order` ('C', the default, or 'F').
+ */
+function unravelIndex(indices: Operand, dims: readonly number[], options?: { order?: FlatOrder }): DeferredArray[] {
+  const o = checkOptionKeys<{ order: FlatOrder }>('unravelIndex', options, ['order']);
   const shape = lengths('unravelIndex', dims);
+  const axes = fastestFirst(shape.length, orderOf('unravelIndex', o.order));
   const size = shape.reduce((p, d) => p * d, 1);
   const { values, shape: outShape } = integersNow('unravelIndex', indices, 0);
   const coords = shape.map(() => new Int32Array(values.length));
   for (let i = 0; i < values.length; i++) {
     let p = values[i]!;
     if (p < 0 || p >= size) throw new RangeError(`unravelIndex: index ${p} is out of bounds for an array of size ${size} (shape ${formatShape(shape)})`);
-    for (let a = shape.length - 1; a >= 0; a--) {
+    for (const a of axes) {
       coords[a]![i] = p % shape[a]!;
       p = Math.floor(p / shape[a]!);
     }
@@ -54,11 +75,14 @@ type RavelMode = TakeMode;
  * NumPy's ravel_multi_index: the flat position in an array of shape `dims`
  * of each coordinate tuple, from one integer array per axis (broadcast
  * together). `mode` says what an out-of-range coordinate does: 'raise' (the
- * default), 'wrap' or 'clip', one for all axes or one per axis.
+ * default), 'wrap' or 'clip', one for all axes or one per axis; `order` as
+ * unravelIndex's.
  */
-function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[], options?: { mode?: RavelMode | readonly RavelMode[] }): DeferredArray {
-  const o = checkOptionKeys<{ mode: RavelMode | readonly RavelMode[] }>('ravelMultiIndex', options, ['mode']);
+function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[], options?: { mode?: RavelMode | readonly RavelMode[]; order?: FlatOrder }): DeferredArray {
+  const o = checkOptionKeys<{ mode: RavelMode | readonly RavelMode[]; order: FlatOrder }>('ravelMultiIndex', options, ['mode', 'order']);
   const shape = lengths('ravelMultiIndex', dims);
+  // Slowest first: each coordinate multiplies what came before by its axis's length.
+  const axes = fastestFirst(shape.length, orderOf('ravelMultiIndex', o.order)).reverse();
   if (!Array.isArray(multiIndex) || multiIndex.length !== shape.length) {
     throw new ShapeError(`ravelMultiIndex: give one index array per axis of the shape (${shape.length}); got ${Array.isArray(multiIndex) ? multiIndex.length : describe(multiIndex)}`);
   }
@@ -78,7 +102,7 @@ function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[]
   const flat = size <= 2 ** 31 ? new Int32Array(count) : new Float64Array(count);
   for (let k = 0; k < count; k++) {
     let p = 0;
-    for (let a = 0; a < shape.length; a++) {
+    for (const a of axes) {
       let c = read[a]!.values[k]!;
       const d = shape[a]!;
       if (c < 0 || c >= d) {
@@ -94,4 +118,4 @@ function ravelMultiIndex(multiIndex: readonly Operand[], dims: readonly number[]
 }
 
 export { unravelIndex, ravelMultiIndex };
-export type { RavelMode };
+export type { RavelMode, FlatOrder };
