@@ -17,6 +17,7 @@ const common = {
     '^(\\.{1,2}/.*)\\.js$': '$1',
     '^kernels-wasm$': '<rootDir>/packages/kernels-wasm/src/index.ts',
     '^kernels-wasm/ops$': '<rootDir>/packages/kernels-wasm/src/ops/index.ts',
+    '^kernels-wasm/routines$': '<rootDir>/packages/kernels-wasm/src/routines.ts',
     '^kernels-wasm/lru$': '<rootDir>/packages/kernels-wasm/src/lru.ts',
     '^deferred-array$': '<rootDir>/packages/deferred-array/src/index.ts',
   },

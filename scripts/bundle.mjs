@@ -17,7 +17,12 @@
 // ENTRY (a module workers load by URL, path under dist/ without .js) as one
 // self-contained file beside the bundle (dist/browser/NAME.js), where the
 // bundle's new URL('./NAME.js', import.meta.url) finds it.
-// Usage: node ../../scripts/bundle.mjs [--stdlib] [--browser ENTRY...]   (from the package's folder)
+// With --entry NAME (repeatable), dist/NAME.js is a public entry beside
+// index.js (a subpath export, kernels-wasm/routines): bundled in the same
+// build, so that the code both reach lies in chunks they share (one copy of
+// each module, its state included) and a page's bundler can load NAME's own
+// code on demand.
+// Usage: node ../../scripts/bundle.mjs [--stdlib] [--entry NAME]... [--browser ENTRY...]   (from the package's folder)
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
@@ -25,6 +30,8 @@ import { build } from 'esbuild';
 const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((d) => [d, `${d}/*`]);
+/** The public entries: index, and each --entry NAME. */
+const publicEntries = ['index', ...process.argv.flatMap((a, i) => (a === '--entry' ? [process.argv[i + 1]] : []))].map((name) => join(dir, 'dist', `${name}.js`));
 
 /**
  * @stdlib's complex typed arrays, which the ndarray constructor requires for
@@ -78,11 +85,13 @@ const browserSwap = {
 
 const browserAt = process.argv.indexOf('--browser');
 if (browserAt >= 0) {
-  const entries = process.argv.slice(browserAt + 1).filter((a) => !a.startsWith('--'));
+  const entries = process.argv.slice(browserAt + 1);
+  const stop = entries.findIndex((a) => a.startsWith('--'));
+  if (stop >= 0) entries.length = stop;
   const common = { bundle: true, format: 'esm', platform: 'browser', target: 'es2022', sourcemap: true, plugins: [browserSwap], logLevel: 'warning' };
   await build({
     ...common,
-    entryPoints: [join(dir, 'dist/index.js')],
+    entryPoints: publicEntries,
     outdir: join(dir, 'dist/browser'),
     splitting: true,
     external,
@@ -95,7 +104,7 @@ if (browserAt >= 0) {
 
 // Last: the Node bundle overwrites dist/index.js, which the browser build reads as tsc wrote it.
 await build({
-  entryPoints: [join(dir, 'dist/index.js')],
+  entryPoints: publicEntries,
   outdir: join(dir, 'dist'),
   allowOverwrite: true,
   bundle: true,

@@ -34,7 +34,8 @@ async function payload() {
       for (const i of r.metafile.outputs[key]?.imports ?? []) if (i.kind === 'import-statement') visit(i.path);
     };
     const outputs = Object.keys(r.metafile.outputs).filter((k) => k.endsWith('.js'));
-    visit(outputs.find((k) => r.metafile.outputs[k].entryPoint));
+    // The app's own entry: the chunks a dynamic import reaches are entry points of the metafile too.
+    visit(outputs.find((k) => r.metafile.outputs[k].entryPoint === 'app.js'));
     const app = [...atStart].map((key) => {
       const c = contents.get(join(dir, key));
       return { file: key, bytes: c.length, gzip: gz(c) };

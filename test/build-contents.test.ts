@@ -23,6 +23,15 @@ function excluded(pkgDir: string): Set<string> {
   return new Set((config.exclude ?? []).filter((e) => !e.includes('*')));
 }
 
+/** The package's public entries (package.json's exports, each dist/X.js) as their sources (src/X.ts). */
+function publicEntries(pkgDir: string): string[] {
+  const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { exports: Record<string, string | { import?: string }> };
+  return Object.values(pkg.exports)
+    .map((e) => (typeof e === 'string' ? e : e.import))
+    .filter((p): p is string => p !== undefined && /^\.\/dist\/.*\.js$/.test(p))
+    .map((p) => join(pkgDir, p.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
+}
+
 /** The modules tsc compiles into dist/: sources, less tests and the excluded files. */
 function built(pkgDir: string): string[] {
   const skip = excluded(pkgDir);
@@ -65,8 +74,9 @@ describe.each(['deferred-array', 'kernels-wasm'])('the %s build', (name) => {
 
   test('ships only modules its entry points reach (test helpers are excluded from tsconfig.build.json)', () => {
     const files = built(pkgDir);
-    // The package's index, and each browser twin the bundler swaps in for its Node module.
-    const entries = files.filter((f) => f === join(pkgDir, 'src', 'index.ts') || f.endsWith('.browser.ts'));
+    // The package's public entries (its index, kernels-wasm/routines, ...), and each browser twin the bundler swaps in for its Node module.
+    const publics = new Set(publicEntries(pkgDir));
+    const entries = files.filter((f) => publics.has(f) || f.endsWith('.browser.ts'));
     const reached = reachable(files, entries);
     const unreached = files.filter((f) => !reached.has(f)).map((f) => relative(pkgDir, f));
     expect(unreached).toEqual([]);

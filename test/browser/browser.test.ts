@@ -161,6 +161,15 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     await page.close();
   }, 60_000);
 
+  test('sorting and linear algebra give Node\'s bits before their routines have loaded (the reference runs them), in execute(), which waits for them, and after', async () => {
+    const { page, logs } = await open(isolated.url);
+    const node = await scenarios.routines(da);
+    expect([node.pooled, node.after]).toEqual([node.first, node.first]);
+    expect(await call(page, 'routines')).toEqual(node);
+    expect(logs.filter((l) => l.startsWith('pageerror') || l.startsWith('error') || l.startsWith('warning'))).toEqual([]);
+    await page.close();
+  }, 60_000);
+
   test('the heap gives its memory back after an idle time and at shutdown(): the workers take up the new memory, the bits stay Node\'s', async () => {
     const { page } = await open(isolated.url);
     const node = await scenarios.trim(da, 2);
@@ -215,12 +224,18 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
   test.each(Object.keys(BUNDLERS))('%s builds an app that uses it with no configuration: the workers ship, the pool runs, the bits are Node\'s', async (name) => {
     const served = await serveFolder(await BUNDLERS[name]!(appFolder(name)));
     const { page, logs } = await open(served.url);
+    const scripts: string[] = [];
+    page.on('request', (q) => { if (q.resourceType() === 'script') scripts.push(q.url()); });
     try {
       const r = await call(page, 'pool', 2);
       const node = await scenarios.pool(da, 2);
       expect(r.total).toBe(node.total);
       expect(r.blocks.filter((b) => b > 0).length).toBe(2);
       expect(await call(page, 'nep')).toEqual(await scenarios.nep(da));
+      // The routines are a chunk of their own, fetched by the first run that sorts or solves, not before.
+      const before = scripts.length;
+      expect(await call(page, 'routines')).toEqual(await scenarios.routines(da));
+      expect(scripts.slice(before).length).toBeGreaterThan(0);
       expect(logs).toEqual([]);
     } finally {
       await page.close();

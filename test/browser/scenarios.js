@@ -166,3 +166,30 @@ export async function zarr(da, base) {
   }
   return out;
 }
+
+/**
+ * Sorting, selection and linear algebra, which run in kernels-wasm's routines, a chunk a page loads on
+ * the first run that needs it: executeSync() before it has loaded (those steps then run in the reference
+ * evaluator), execute() (which waits for it) and executeSync() after, each as hex.
+ */
+export async function routines(da) {
+  const x = da.wrap(Float64Array.from({ length: 300 }, (_, i) => (i % 37 === 0 ? NaN : Math.sin(i * 7.3) * 100))).reshape([3, 100]);
+  const a = da.wrap(Float64Array.from({ length: 36 }, (_, i) => Math.cos(i * 1.7) + (i % 7 === 0 ? 6 : 0))).reshape([6, 6]);
+  const b = da.wrap(Float64Array.from({ length: 6 }, (_, i) => i - 2.5));
+  const make = () => ({
+    sort: da.sort(x, { axis: -1 }),
+    argsort: da.argsort(x.get(1)),
+    median: da.median(x, { axis: 1 }),
+    solve: da.linalg.solve(a, b),
+    eigh: da.linalg.eigh(a.add(a.T))[0],
+    qr: da.linalg.qr(a)[1],
+    counts: da.bincount(da.wrap(Int32Array.from({ length: 50 }, (_, i) => (i * 13) % 9))),
+  });
+  const first = {};
+  for (const [k, v] of Object.entries(make())) first[k] = hexOf(v.executeSync());
+  const pooled = {};
+  for (const [k, v] of Object.entries(make())) pooled[k] = hexOf(await v.execute());
+  const after = {};
+  for (const [k, v] of Object.entries(make())) after[k] = hexOf(v.executeSync());
+  return { first, pooled, after };
+}

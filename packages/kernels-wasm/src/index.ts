@@ -50,23 +50,6 @@ export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/inde
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
 export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
-export { sortLines } from './routines/radix-sort.js';
-export { selectJob, sortJob } from './routines/sort-job.js';
-export type { SortJob } from './routines/sort-job.js';
-export { longSortJobs } from './routines/long-sort-job.js';
-export { onlyLaunch } from './routines/routine-kernel.js';
+// The routines (sorting, selection, scatters, LU, the decompositions' loops) are the entry
+// kernels-wasm/routines (routines.ts), which a page loads only when a run needs one.
 export type { RoutineJob, RoutineSequence } from './routines/routine-kernel.js';
-export { selectLines } from './routines/select.js';
-export { partitionLines } from './routines/partition.js';
-export type { PartitionOutput } from './routines/partition.js';
-export type { SortKind, SortOutput } from './routines/radix-sort.js';
-export { luFactor, luSolve, LU_SCRATCH } from './routines/lu.js';
-export type { LuFactors } from './routines/lu.js';
-export { addAt, checkedAddAt, countJob, countSpreads, firstIndexOutside } from './routines/scatter.js';
-export type { CountJob } from './routines/scatter.js';
-export type { AddAtType } from './routines/scatter.js';
-export { reflect, hestenesRow } from './routines/rotations.js';
-export { tredApply, tredUpdate, tredAccumulate, qlRotations, sweepTableBytes } from './routines/tridiagonal.js';
-export { choleskyColumn } from './routines/cholesky.js';
-export type { TridiagonalWork, QlSweep } from './routines/tridiagonal.js';
-export type { Reflectors } from './routines/rotations.js';

@@ -21,6 +21,7 @@ import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
 import { LeanRun } from './lean-run.js';
+import { routinesFor } from './routine-steps.js';
 import { leanPlanOf } from './lean-plan.js';
 import type { LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
@@ -164,6 +165,9 @@ class WasmBackend implements Backend {
       this.#launches++;
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
     }
+    // On a page, the routines load on first need; an async run waits for them rather than sort in the reference.
+    const routines = routinesFor(plan);
+    if (routines) await routines;
     const threadsFor = (elements: number): number => (this.#routinePooled(elements) ? this.#host.settings().threads : 1);
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, outs, false, threadsFor);
     const steps = this.#steps(plan, run);

@@ -10,8 +10,8 @@
 // then to the columns right of it eight at a time, a strip staying in cache
 // while it takes them all. Each column still takes the reflectors one after
 // another in the reference's order.
-import { choleskyColumn, hestenesRow, qlRotations, reflect, sweepTableBytes, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm';
-import type { QlSweep, Reflectors, TridiagonalWork } from 'kernels-wasm';
+import { choleskyColumn, hestenesRow, qlRotations, reflect, sweepTableBytes, tredAccumulate, tredApply, tredUpdate } from 'kernels-wasm/routines';
+import type { QlSweep, Reflectors, TridiagonalWork } from 'kernels-wasm/routines';
 import { householderColumn } from '../reference/decompositions.js';
 import type { CholeskyFactor } from '../reference/decompositions.js';
 import { symmetricEigen } from '../reference/eigh.js';

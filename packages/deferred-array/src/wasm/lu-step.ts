@@ -4,7 +4,7 @@
 // updated two lanes at a time. The matrices are factored in a float64 copy;
 // solve and inv solve in place over a copy of b or the identity, written
 // into the result's block directly where it is float64 and contiguous.
-import { LU_SCRATCH, luFactor, luSolve } from 'kernels-wasm';
+import { LU_SCRATCH, luFactor, luSolve } from 'kernels-wasm/routines';
 import type { FamilyNode } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { detOf, singularMatrix, slogdetOf } from '../reference/decompositions.js';

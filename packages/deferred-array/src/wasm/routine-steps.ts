@@ -1,57 +1,40 @@
-// Which steps between kernels kernels-wasm's routines run (the others go to
-// the reference evaluator): sort and argsort along an axis, the LU family
-// (solve, inv, det, slogdet), qr, eigh and svd, and addAt in the target's own
-// type; and which of them run as a launch of a routine module's kernel,
-// which the pool may share out (sorts and selections of many lines, integer
-// counts with many indices, and one long line's sort, a launch a pass).
-import type { FamilyNode, Node } from '../ir/node.js';
-import { decompStep, isDecompStep } from './decomp-step.js';
-import { isLuStep, luStep } from './lu-step.js';
-import { isScatterStep, scatterLaunch, scatterStep } from './scatter-step.js';
-import { sortLaunch, sortStep } from './sort-step.js';
-import type { RoutineSequence } from 'kernels-wasm';
+// The steps kernels-wasm's routines run (routine-steps-impl.ts: sorts and
+// selections, the LU family, qr, eigh, svd, addAt), reached through their
+// loader: in Node they are there from the start (routines-load.ts); a page
+// loads them, and the routines' code, on the first run that needs one
+// (routines-load.browser.ts), so that a page that never sorts or solves
+// never downloads them. Until they have loaded, a synchronous run computes
+// those steps with the reference evaluator, which the routines match bit for
+// bit (wasm/sort-kernels, lu-step, decomp-step and scatter-step tests), and
+// execute() waits for them.
+import type { Node } from '../ir/node.js';
+import type { Plan } from '../plan/plan.js';
 import type { HeapValue } from './heap-value.js';
 import type { StepHeap } from './step-heap.js';
+import type { RoutineStepLaunch } from './routine-steps-impl.js';
+import { routinesNow, routinesReady } from './routines-load.js';
+
+/** The families of the nodes a routine may run (routine-steps-impl.ts says which of them it takes). */
+const ROUTINE_FAMILIES: ReadonlySet<string> = new Set(['sort', 'scatter', 'decomp']);
+
+const mayUseRoutine = (n: Node): boolean => ROUTINE_FAMILIES.has(n.family);
 
 type RoutineStep = (n: Node, inputs: readonly HeapValue[], h: StepHeap) => HeapValue;
 
-/** The routine that runs step `n`, or undefined where the reference does. */
+/** The routine that runs step `n`, or undefined where the reference does (and, on a page, until the routines have loaded). */
 function routineFor(n: Node): RoutineStep | undefined {
-  switch (n.family) {
-    // A 0-d array has no axis to sort along: the reference says so as NumPy does.
-    case 'sort': return n.shape.length > 0 ? (m, [x], h) => sortStep(m as FamilyNode<'sort'>, x!, h) : undefined;
-    case 'scatter': return isScatterStep(n as FamilyNode<'scatter'>) ? (m, inputs, h) => scatterStep(m as FamilyNode<'scatter'>, inputs, h) : undefined;
-    case 'decomp': {
-      const d = n as FamilyNode<'decomp'>;
-      if (isLuStep(d)) return (m, inputs, h) => luStep(m as FamilyNode<'decomp'>, inputs, h);
-      return isDecompStep(d) ? (m, inputs, h) => decompStep(m as FamilyNode<'decomp'>, inputs, h) : undefined;
-    }
-    default: return undefined;
-  }
+  return mayUseRoutine(n) ? routinesNow()?.routineFor(n) : undefined;
 }
 
-/**
- * A step as launches of a routine module's kernel, which the pool may share
- * out, one after another (each made once the one before has run); `finish`
- * gives the step's value once the last has run, and gives back what the
- * launches held.
- */
-interface RoutineStepLaunch {
-  readonly launches: RoutineSequence;
-  finish(): HeapValue;
-}
-
-/**
- * Step `n` as routine launches for up to `threadsFor(elements)` threads: a sort or
- * selection of many lines, or a sort of one long line (sortLaunch), an
- * integer count into few rows (scatterLaunch); undefined where the step runs
- * on this thread (routineFor).
- */
+/** Step `n` as routine launches the pool may share out (routine-steps-impl.ts), or undefined. */
 function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threadsFor: (elements: number) => number): RoutineStepLaunch | undefined {
-  if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threadsFor);
-  if (n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>)) return scatterLaunch(n as FamilyNode<'scatter'>, inputs(), h, threadsFor);
-  return undefined;
+  return mayUseRoutine(n) ? routinesNow()?.routineLaunchFor(n, inputs, h, threadsFor) : undefined;
 }
 
-export { routineFor, routineLaunchFor };
+/** Settles once the routines a plan's steps may use are loaded (at once where none may, or where they are). */
+function routinesFor(plan: Plan): Promise<void> | undefined {
+  return plan.steps.some((s) => s.kind === 'node' && mayUseRoutine(s.node)) ? routinesReady() : undefined;
+}
+
+export { routineFor, routineLaunchFor, routinesFor };
 export type { RoutineStepLaunch };

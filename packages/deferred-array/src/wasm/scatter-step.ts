@@ -5,8 +5,8 @@
 // the reference checks each before its write and fails without a result.
 // Indices or values that share memory with the result are copied first, so
 // that each is read as it was before the step.
-import { checkedAddAt, countJob, countSpreads, onlyLaunch } from 'kernels-wasm';
-import type { AddAtType, RoutineJob, RoutineSequence } from 'kernels-wasm';
+import { checkedAddAt, countJob, countSpreads, onlyLaunch } from 'kernels-wasm/routines';
+import type { AddAtType, RoutineJob, RoutineSequence } from 'kernels-wasm/routines';
 import { dtypeInfo } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
 import { ExecutionError } from '../ir/errors.js';

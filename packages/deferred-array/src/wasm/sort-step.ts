@@ -6,8 +6,8 @@
 // sorting kernel, which the pool shares out by blocks of lines, and one long
 // line sorts as a launch a pass, shared out by blocks of the line; a short
 // line, and little work, on the calling thread.
-import { longSortJobs, onlyLaunch, partitionLines, selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm';
-import type { RoutineSequence, SortKind } from 'kernels-wasm';
+import { longSortJobs, onlyLaunch, partitionLines, selectJob, selectLines, sortJob, sortLines } from 'kernels-wasm/routines';
+import type { RoutineSequence, SortKind } from 'kernels-wasm/routines';
 import type { DType } from '../ir/dtypes.js';
 import type { FamilyNode, PartitionAttrs, SelectAttrs } from '../ir/node.js';
 import { kthPositions } from '../ir/build-sort.js';
