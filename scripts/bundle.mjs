@@ -23,15 +23,23 @@
 // each module, its state included) and a page's bundler can load NAME's own
 // code on demand.
 // Usage: node ../../scripts/bundle.mjs [--stdlib] [--entry NAME]... [--browser ENTRY...]   (from the package's folder)
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { basename, join, resolve } from 'node:path';
 import { build } from 'esbuild';
 
 const dir = process.cwd();
 const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
 const external = Object.keys(pkg.dependencies ?? {}).flatMap((d) => [d, `${d}/*`]);
+// The chunks of earlier builds (their names end in a content hash) and the
+// browser build would otherwise pile up in dist/ and ship with the package.
+for (const f of readdirSync(join(dir, 'dist'))) if (/-[A-Z0-9]{8}\.js(\.map)?$/.test(f)) rmSync(join(dir, 'dist', f));
+rmSync(join(dir, 'dist/browser'), { recursive: true, force: true });
+
 /** The public entries: index, and each --entry NAME. */
-const publicEntries = ['index', ...process.argv.flatMap((a, i) => (a === '--entry' ? [process.argv[i + 1]] : []))].map((name) => join(dir, 'dist', `${name}.js`));
+const publicEntries = ['index', ...process.argv.flatMap((a, i) => (a === '--entry' ? [process.argv[i + 1]] : []))].map((name) => {
+  if (!name || name.startsWith('--')) throw new Error('bundle.mjs: --entry needs the name of a module under dist/ (without .js), as in --entry routines');
+  return join(dir, 'dist', `${name}.js`);
+});
 
 /**
  * @stdlib's complex typed arrays, which the ndarray constructor requires for

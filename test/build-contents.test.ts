@@ -82,6 +82,15 @@ describe.each(['deferred-array', 'kernels-wasm'])('the %s build', (name) => {
     expect(unreached).toEqual([]);
   });
 
+  test('each subpath export with a browser build is an --entry of the bundle, so that it shares the index\'s modules (and their state) rather than copying them', () => {
+    const pkg = JSON.parse(readFileSync(join(pkgDir, 'package.json'), 'utf8')) as { exports: Record<string, string | { browser?: string }>; scripts: { build: string } };
+    const entries = [...pkg.scripts.build.matchAll(/--entry\s+(\S+)/g)].map((m) => m[1]!);
+    const browserSubpaths = Object.entries(pkg.exports)
+      .filter(([key, e]) => key !== '.' && typeof e === 'object' && e.browser !== undefined)
+      .map(([, e]) => (e as { browser: string }).browser.replace(/^\.\/dist\/browser\//, '').replace(/\.js$/, ''));
+    expect(browserSubpaths.sort()).toEqual(entries.sort());
+  });
+
   test("tsconfig.build.json's excluded files exist (a renamed helper would slip back in)", () => {
     const missing = [...excluded(pkgDir)].filter((e) => {
       try {

@@ -224,6 +224,8 @@ class WasmBackend implements Backend {
    * the sizes `bound` gives, and freed.
    */
   prepare(plan: Plan, bound: Bindings): void {
+    // On a page, a compiled function's routines start loading now, so that its first executeSync() may find them.
+    void routinesFor(plan);
     const run = new WasmRun(this.#heap, this.#compile, plan, bound, undefined, true);
     // Copies (a reshape's, a product operand's) ignore their launch's result.
     const dry: Launcher<LaunchResult> = () => undefined as unknown as LaunchResult;

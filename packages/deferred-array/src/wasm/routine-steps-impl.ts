@@ -6,6 +6,7 @@
 // counts with many indices, and one long line's sort, a launch a pass).
 // Reached through routine-steps.ts, which a page loads before this.
 import type { FamilyNode, Node } from '../ir/node.js';
+import type { RoutineNode } from './routine-families.js';
 import { decompStep, isDecompStep } from './decomp-step.js';
 import { isLuStep, luStep } from './lu-step.js';
 import { isScatterStep, scatterLaunch, scatterStep } from './scatter-step.js';
@@ -16,8 +17,8 @@ import type { StepHeap } from './step-heap.js';
 
 type RoutineStep = (n: Node, inputs: readonly HeapValue[], h: StepHeap) => HeapValue;
 
-/** The routine that runs step `n`, or undefined where the reference does. */
-function routineFor(n: Node): RoutineStep | undefined {
+/** The routine that runs step `n`, or undefined where the reference does (its family is one of routine-families.ts's). */
+function routineFor(n: RoutineNode): RoutineStep | undefined {
   switch (n.family) {
     // A 0-d array has no axis to sort along: the reference says so as NumPy does.
     case 'sort': return n.shape.length > 0 ? (m, [x], h) => sortStep(m as FamilyNode<'sort'>, x!, h) : undefined;
@@ -27,7 +28,6 @@ function routineFor(n: Node): RoutineStep | undefined {
       if (isLuStep(d)) return (m, inputs, h) => luStep(m as FamilyNode<'decomp'>, inputs, h);
       return isDecompStep(d) ? (m, inputs, h) => decompStep(m as FamilyNode<'decomp'>, inputs, h) : undefined;
     }
-    default: return undefined;
   }
 }
 
@@ -48,7 +48,7 @@ interface RoutineStepLaunch {
  * integer count into few rows (scatterLaunch); undefined where the step runs
  * on this thread (routineFor).
  */
-function routineLaunchFor(n: Node, inputs: () => readonly HeapValue[], h: StepHeap, threadsFor: (elements: number) => number): RoutineStepLaunch | undefined {
+function routineLaunchFor(n: RoutineNode, inputs: () => readonly HeapValue[], h: StepHeap, threadsFor: (elements: number) => number): RoutineStepLaunch | undefined {
   if (n.family === 'sort' && n.shape.length > 0) return sortLaunch(n as FamilyNode<'sort'>, inputs()[0]!, h, threadsFor);
   if (n.family === 'scatter' && isScatterStep(n as FamilyNode<'scatter'>)) return scatterLaunch(n as FamilyNode<'scatter'>, inputs(), h, threadsFor);
   return undefined;
