@@ -55,4 +55,4 @@ function routineLaunchFor(n: RoutineNode, inputs: () => readonly HeapValue[], h:
 }
 
 export { routineFor, routineLaunchFor };
-export type { RoutineStepLaunch };
+export type { RoutineStep, RoutineStepLaunch };

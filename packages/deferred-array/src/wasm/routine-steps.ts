@@ -12,11 +12,9 @@ import type { Node } from '../ir/node.js';
 import type { Plan } from '../plan/plan.js';
 import type { HeapValue } from './heap-value.js';
 import type { StepHeap } from './step-heap.js';
-import type { RoutineStepLaunch } from './routine-steps-impl.js';
+import type { RoutineStep, RoutineStepLaunch } from './routine-steps-impl.js';
 import { isRoutineNode } from './routine-families.js';
 import { routinesNow, routinesReady } from './routines-load.js';
-
-type RoutineStep = (n: Node, inputs: readonly HeapValue[], h: StepHeap) => HeapValue;
 
 /** The routine that runs step `n`, or undefined where the reference does (and, on a page, until the routines have loaded). */
 function routineFor(n: Node): RoutineStep | undefined {
