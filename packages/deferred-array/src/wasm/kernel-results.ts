@@ -13,12 +13,15 @@ import { partialsCombiner, partialsCombiner64 } from './combine.js';
 import { accumulatorDType } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
+/** The ops whose integer code counts a division by zero in a launch's flags (fmod's through its host function). */
+const COUNTS_DIVIDE: ReadonlySet<string> = new Set(['floorDivide', 'mod', 'fmod', 'reciprocal']);
+
 /** Adds a launch's flags to the run's, naming the ops of `g` that can raise them. */
 function addLaunchFlags(flags: RunFlags, g: FusedGroup, r: LaunchResult): void {
   flags.divideByZero += r.flags.divide;
   flags.invalidCast += r.flags.invalid;
   if (r.flags.divide) {
-    for (const m of g.members) if (m.op === 'floorDivide' || m.op === 'mod' || m.op === 'fmod' || m.op === 'reciprocal') flags.where.add(m.op);
+    for (const m of g.members) if (COUNTS_DIVIDE.has(m.op)) flags.where.add(m.op);
   }
   if (r.flags.invalid) {
     for (const m of g.members) if (m.op === 'astype' && m.dtype !== 'bool' && !['float32', 'float64'].includes(m.dtype)) flags.where.add(`astype(${m.dtype})`);
@@ -67,5 +70,5 @@ function kernelLabel(g: FusedGroup): string {
   return `${g.id} (${ops}${ends ? ` -> ${ends}` : ''}) over [${g.shape.join(', ')}]`;
 }
 
-export { addLaunchFlags, writeReduction, kernelLabel };
+export { COUNTS_DIVIDE, addLaunchFlags, writeReduction, kernelLabel };
 export type { ReductionLayout };

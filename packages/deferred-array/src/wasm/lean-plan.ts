@@ -15,6 +15,7 @@ import type { FusedGroup, Plan } from '../plan/plan.js';
 import { atAddress, viewType } from './heap-value.js';
 import * as host from './host-functions.js';
 import { buildKernel, launchOf } from './kernel-builder.js';
+import { COUNTS_DIVIDE } from './kernel-results.js';
 import type { ReductionLayout } from './kernel-results.js';
 import type { Compile } from './group-kernels.js';
 
@@ -65,7 +66,7 @@ const DRAIN_BLOCKS = 1;
  * integer (of NaN or out of range). Host functions, which may count or throw,
  * are refused apart (CompiledModule.hostKeys).
  */
-const flagging = (n: Node): boolean => isInteger(n.dtype) && (n.op === 'floorDivide' || n.op === 'mod' || n.op === 'reciprocal' || n.op === 'astype');
+const flagging = (n: Node): boolean => isInteger(n.dtype) && (COUNTS_DIVIDE.has(n.op) || n.op === 'astype');
 
 /** The one kernel group of a plan the lean run can take, else undefined. */
 function leanGroup(plan: Plan): FusedGroup | undefined {
@@ -105,10 +106,11 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
     return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
   });
-  const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
+  const launch = launchOf(built);
+  const fixed = fixLaunch(compiled, launch, 8 * scalars);
   const drainArray = group.stores.length === 1 ? built.operands.indexOf(group.inputs.length) : -1;
   return {
-    group, compiled, fixed, launch: launchOf(built), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
+    group, compiled, fixed, launch, leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
     elements: sizeOf(built.shape),

@@ -84,9 +84,7 @@ class LeanRun implements RunResult {
       this.release();
       throw e;
     } finally {
-      this.#unpin();
-      // The backend keeps its latest run: it must not keep the sources read.
-      this.#firstReads = undefined;
+      this.#ran();
     }
     return this;
   }
@@ -103,11 +101,18 @@ class LeanRun implements RunResult {
       this.release();
       throw e;
     } finally {
-      this.#unpin();
-      // The backend keeps its latest run: it must not keep the sources read.
-      this.#firstReads = undefined;
+      this.#ran();
     }
     return this;
+  }
+
+  /** After the kernel, failed or not: the copies read are unpinned, and the sources let go (the backend keeps its latest run). */
+  #ran(): void {
+    if (this.#pinned) {
+      this.#sources.unpin(this.#pinned);
+      this.#pinned.clear();
+    }
+    this.#firstReads = undefined;
   }
 
   /** Allocates the one block the run's blocks are carved from: each at the size the heap would give it. */
@@ -165,12 +170,6 @@ class LeanRun implements RunResult {
     const whole = this.#heap.whole(viewType(this.#lean.group.stores[0]!.dtype));
     const at = scratch / whole.BYTES_PER_ELEMENT;
     return { array, scratch, blocks: DRAIN_BLOCKS, take: (from, to) => { setElements(into, whole.subarray(at, at + to - from), from); } };
-  }
-
-  #unpin(): void {
-    if (!this.#pinned) return;
-    this.#sources.unpin(this.#pinned);
-    this.#pinned.clear();
   }
 
   /** A block the run frees at its end (a store's is freed there unless taken): carved, or allocated. */

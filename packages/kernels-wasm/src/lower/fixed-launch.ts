@@ -7,7 +7,7 @@
 // partials are exactly those of launch(), so the results are the same bits.
 import { ARGS, arrayPtrOffset, launchBlockBytes } from './args-layout.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import { writeLaunchBlock } from './launch-block.js';
+import { isRowMajor, writeLaunchBlock } from './launch-block.js';
 import { checkArrays, planBlocks } from './launch.js';
 import type { HostModule, KernelFn, Launch, LaunchResult } from './launch.js';
 import type { CompiledModule } from './compile.js';
@@ -80,8 +80,7 @@ function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch 
   writeLaunchBlock(image, 0, { total, blockSize, partials: 0, segment, segmentLcm }, l.shape, l.arrays.map((a) => ({ ptr: 0, strides: a.strides })));
   const ptrWords = Int32Array.from(l.arrays, (_, k) => arrayPtrOffset(spec.ndim, k) >>> 2);
   // Row kernels' blocks are runs of the row-major order: an output with the same order gets them in turn.
-  const rowMajor = l.shape.map((_, d) => l.shape.slice(d + 1).reduce((a, b) => a * b, 1));
-  const drainable = spec.arrays.map((a, k) => spec.mode !== 'columns' && a.role === 'out' && l.arrays[k]!.strides.every((s, d) => s === rowMajor[d] || l.shape[d] === 1));
+  const drainable = spec.arrays.map((a, k) => spec.mode !== 'columns' && a.role === 'out' && isRowMajor(l.shape, l.arrays[k]!.strides));
   return {
     compiled, bytes: Math.max(8, extraAt + extra), extraAt, blocks: plan.blocks, pieces: plan.pieces, slots: spec.slots,
     pieceIndex: plan.pieceIndex, image, partialsAt, ptrWords, blockSize, total, drainable,
