@@ -1,15 +1,17 @@
-// One run of a plan on the WebAssembly backend: the values computed so far,
-// the heap blocks they hold, the cached sources they read (pinned until the
-// run ends) and the flags raised. The backend drives it step by step, on the
-// calling thread or awaiting the pool between kernels; several runs may be in
-// progress at once (overlapping execute() calls), each with its own state.
-import type { CompiledModule, Heap as KernelHeap, HeapLike, Launch, LaunchResult, RoutineJob, RoutineSequence } from 'kernels-wasm';
+// One run of a plan on the WebAssembly backend: its steps, each a kernel to
+// launch, a gather, a join's copies, a routine's launches or a step on this
+// thread, the flags they raise and the launches they make; where the values
+// lie and when their blocks are freed is run-memory.ts's. The backend drives
+// it step by step, on the calling thread or awaiting the pool between
+// kernels; several runs may be in progress at once (overlapping execute()
+// calls), each with its own state.
+import type { CompiledModule, HeapLike, Launch, LaunchResult, RoutineJob, RoutineSequence } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
-import type { FamilyNode, Node, NodeOf, StorageRef } from '../ir/node.js';
+import type { FamilyNode, Node, NodeOf } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo, setElement, setElements } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import type { FusedGroup, Plan, Step, StoreTarget } from '../plan/plan.js';
+import type { FusedGroup, Plan, Step } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
 import type { Dense } from '../core/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
@@ -17,12 +19,8 @@ import { newFlags } from '../core/flags.js';
 import type { RunFlags } from '../core/flags.js';
 import { scanStarts } from './combine.js';
 import { addLaunchFlags, kernelLabel, writeReduction } from './kernel-results.js';
-import {
-  allocValue, atAddress, randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense,
-} from './heap-value.js';
-import type { Alloc, Allocation, HeapValue } from './heap-value.js';
-import { sourcesOf } from '../core/source-cache.js';
-import type { CacheEntry, SourceCache } from '../core/source-cache.js';
+import { randomValue, composeView, dropValue, isContiguous, reshapeValue, toDense } from './heap-value.js';
+import type { HeapValue } from './heap-value.js';
 import { scatter } from '../core/dense.js';
 import type { WasmHeap } from './heap.js';
 import { buildContraction, buildCopy, launchOf, scanTotals } from './kernel-builder.js';
@@ -32,6 +30,7 @@ import type { Compile } from './group-kernels.js';
 import { buildGather, gatherError, gatherLabel, gathers } from './gather-kernel.js';
 import { routineFor, routineLaunchFor } from './routine-steps.js';
 import type { StepHeap } from './step-heap.js';
+import { RunMemory, targetValue } from './run-memory.js';
 
 /** A routine launch's finish and skip: its step's value is recorded once the last has run. */
 const nothing = (): void => {};
@@ -89,28 +88,16 @@ class WasmRun {
   /** Launches made (kernels and copies) and steps evaluated through the reference, for statistics. */
   launches = 0;
   hostSteps = 0;
-  readonly #values = new Map<Node, HeapValue>();
-  readonly #allocations = new Set<Allocation>();
+  /** The run's values and the heap blocks that hold them. */
+  readonly #mem: RunMemory;
   /** Routine steps whose launches are not all finished: end() gives their blocks back (a run that failed on the way). */
   readonly #jobs = new Set<RoutineSequence>();
-  /** Cached sources this run reads: not evicted to make room while it runs. */
-  readonly #pinned = new Set<CacheEntry>();
-  readonly #space: WasmHeap;
-  /** The heap's kernels-wasm allocator, and its cache of source copies. */
-  readonly #kernelHeap: KernelHeap;
-  readonly #sources: SourceCache;
-  readonly #alloc: Alloc;
   readonly #plan: Plan;
   readonly #bound: Bindings;
-  /** Heap outs the kernels store results into directly. */
-  readonly #outs: ReadonlyMap<Node, OutWindow>;
   /** The outs written so far. */
   readonly written = new Set<Node>();
-  /** Heap blocks of the plan's buffers, while a value in them is live or a later one is to come. */
-  readonly #blocks = new Map<number, { readonly ptr: number; live: boolean }>();
   /** The heap as launches see it: blocks and partials come from the same evicting allocator. */
   readonly heap: HeapLike;
-  #done = false;
   readonly #compile: Compile;
 
   /** A walk that launches nothing (the backend's prepare()): host steps only take their blocks. */
@@ -126,51 +113,11 @@ class WasmRun {
     threadsFor: (elements: number) => number = () => 1) {
     this.#dry = dry;
     this.#threadsFor = threadsFor;
-    this.#space = heap;
-    const kernelHeap = (this.#kernelHeap = heap.kernels);
-    this.#sources = sourcesOf(heap);
-    this.#alloc = (bytes) => this.#sources.allocEvicting(bytes);
-    this.heap = { memory: kernelHeap.memory, alloc: this.#alloc, free: (ptr) => kernelHeap.free(ptr) };
+    this.#mem = new RunMemory(heap, plan, outs);
+    this.heap = this.#mem.heap;
     this.#compile = compile;
     this.#plan = plan;
     this.#bound = bound;
-    this.#outs = outs;
-  }
-
-  /** Where a kernel stores `n`: its heap out, or its buffer's block. */
-  #output(n: Node): HeapValue {
-    const w = this.#outs.get(n);
-    return w ? { dtype: n.dtype, shape: n.shape, ptr: w.ptr, strides: w.strides } : this.#place(n);
-  }
-
-  /**
-   * Where `n`'s value goes: its buffer's block (allocated at the buffer's first
-   * value, at the size of its largest), handed on to the buffer's next value
-   * once this one is dropped, freed after its last.
-   */
-  #place(n: Node, shape: readonly number[] = n.shape): HeapValue {
-    const id = this.#plan.bufferOf.get(n);
-    if (id === undefined) {
-      // A trace stage's write that the planner gave no buffer: the kernel stores it in its target block.
-      const target = this.#plan.stores.find((st) => st.node === n);
-      return target && this.#inHeap(target.storage) ? targetValue(target) : this.#keep(allocValue(this.#kernelHeap, n.dtype, shape, this.#alloc));
-    }
-    const buffer = this.#plan.buffers[id]!;
-    const block = (): number => {
-      let b = this.#blocks.get(id);
-      if (b?.live) throw new Error(`internal: buffer ${id} was handed to a new value while its value is still read`);
-      if (!b) this.#blocks.set(id, (b = { ptr: this.#alloc(buffer.bytes), live: false }));
-      b.live = true;
-      return b.ptr;
-    };
-    const release = (): void => {
-      const b = this.#blocks.get(id)!;
-      b.live = false;
-      if (buffer.values[buffer.values.length - 1] !== n) return;
-      this.#blocks.delete(id);
-      this.#kernelHeap.free(b.ptr);
-    };
-    return this.#keep(allocValue(this.#kernelHeap, n.dtype, shape, block, release));
   }
 
   /**
@@ -184,7 +131,7 @@ class WasmRun {
     if (n.family === 'join') return this.#join(n as FamilyNode<'join'>);
     const routine = this.#dry ? undefined : this.#routineLaunches(n, launchInline);
     if (routine) return routine;
-    this.#values.set(n, this.#keep(this.#evaluate(n, launchInline)));
+    this.#mem.values.set(n, this.#mem.keep(this.#evaluate(n, launchInline)));
     return [];
   }
 
@@ -194,7 +141,8 @@ class WasmRun {
    * first (on this thread) and freed once the kernel has run.
    */
   kernel(g: FusedGroup, launchInline: Launcher<LaunchResult>): PendingKernel {
-    const inputs = g.inputs.map((n) => this.#values.get(n)!);
+    const mem = this.#mem;
+    const inputs = g.inputs.map((n) => mem.value(n));
     const copies: HeapValue[] = [];
     const build = (outputs: readonly HeapValue[]): { built: BuiltKernel; compiled: CompiledModule } => (g.contraction
       ? compiledKernel(this.#compile, buildContraction(g, inputs, outputs, (v, dtype) => {
@@ -203,14 +151,14 @@ class WasmRun {
         return c;
       }))
       : elementwiseKernel(this.#compile, g, inputs, outputs));
-    let outputs = g.stores.map((n) => this.#output(n));
+    let outputs = g.stores.map((n) => mem.output(n));
     let { built, compiled } = build(outputs);
     // A host function may throw mid-kernel, so a kernel calling one never writes an out directly.
-    if (compiled.hostKeys.length > 0 && g.stores.some((n) => this.#outs.has(n))) {
-      outputs = g.stores.map((n) => this.#place(n));
+    if (compiled.hostKeys.length > 0 && g.stores.some((n) => mem.hasOut(n))) {
+      outputs = g.stores.map((n) => mem.place(n));
       ({ built, compiled } = build(outputs));
     }
-    const direct = g.stores.filter((n, k) => this.#outs.get(n)?.ptr === outputs[k]!.ptr);
+    const direct = g.stores.filter((n, k) => mem.inOut(n, outputs[k]!));
     this.launches++;
     const launch = launchOf(built);
     // Read only by pooled launches (for their errors), so built only then.
@@ -238,8 +186,8 @@ class WasmRun {
       },
       skip: () => {
         for (const c of copies) dropValue(c);
-        g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
-        for (const n of g.reductions) this.#values.set(n, this.#place(n));
+        g.stores.forEach((n, k) => mem.values.set(n, outputs[k]!));
+        for (const n of g.reductions) mem.values.set(n, mem.place(n));
       },
     };
   }
@@ -250,9 +198,10 @@ class WasmRun {
    * step as the reference would, naming the first such index.
    */
   #gather(take: NodeOf<'take'>): PendingKernel | undefined {
-    const [x, indices] = take.inputs.map((i) => this.#values.get(i)!) as [HeapValue, HeapValue];
+    const mem = this.#mem;
+    const [x, indices] = take.inputs.map((i) => mem.value(i)) as [HeapValue, HeapValue];
     if (!gathers(x, indices, take.shape)) return undefined;
-    const out = this.#place(take);
+    const out = mem.place(take);
     const built = buildGather(take, x, indices, out);
     this.launches++;
     return {
@@ -260,10 +209,10 @@ class WasmRun {
       launch: launchOf(built),
       label: gatherLabel(take),
       finish: (r) => {
-        this.#values.set(take, out);
-        if (r.flags.index > 0) throw gatherError(take, x.shape, toDense(indices, this.#kernelHeap));
+        mem.values.set(take, out);
+        if (r.flags.index > 0) throw gatherError(take, x.shape, toDense(indices, mem.kernels));
       },
-      skip: () => { this.#values.set(take, out); },
+      skip: () => { mem.values.set(take, out); },
     };
   }
 
@@ -274,10 +223,10 @@ class WasmRun {
    * copy is large).
    */
   #join(n: FamilyNode<'join'>): PendingKernel[] {
-    const parts = n.inputs.map((i) => this.#values.get(i)!);
-    const out = this.#keep(this.#place(n));
+    const parts = n.inputs.map((i) => this.#mem.value(i));
+    const out = this.#mem.keep(this.#mem.place(n));
     // Read by later steps only, which run once every band is written.
-    this.#values.set(n, out);
+    this.#mem.values.set(n, out);
     const bytes = dtypeInfo(n.dtype).bytes;
     const axis = n.attrs.axis;
     let at = 0;
@@ -306,18 +255,14 @@ class WasmRun {
 
   /** A contiguous copy of window `v` in `dtype`, made by a copy kernel on this thread. */
   #copy(v: HeapValue, dtype: DType, launchInline: Launcher<LaunchResult>, label: string): HeapValue {
-    const copy = this.#keep(allocValue(this.#kernelHeap, dtype, v.shape, this.#alloc));
+    const copy = this.#mem.temp(dtype, v.shape);
     this.#copyInto(v, copy, launchInline, label);
     return copy;
   }
 
   /** Drops the values no later step reads. */
   release(step: Step): void {
-    for (const n of step.release) {
-      const v = this.#values.get(n);
-      if (v) dropValue(v);
-      this.#values.delete(n);
-    }
+    this.#mem.release(step);
   }
 
   /**
@@ -328,9 +273,9 @@ class WasmRun {
    */
   writeStores(launchInline: Launcher<LaunchResult>): void {
     for (const st of this.#plan.stores) {
-      const v = this.#values.get(st.node)!;
-      if (!this.#inHeap(st.storage)) {
-        scatter(toDense(v, this.#kernelHeap), st.storage.view(st.version), st);
+      const v = this.#mem.value(st.node);
+      if (!this.#mem.inHeap(st.storage)) {
+        scatter(toDense(v, this.#mem.kernels), st.storage.view(st.version), st);
         continue;
       }
       const t = targetValue(st);
@@ -342,56 +287,22 @@ class WasmRun {
 
   /** A result's values, row-major: its own block where that is exactly it, else a copy. Valid until end(). */
   valueOf(n: Node): Dense {
-    return toDense(this.#values.get(n)!, this.#kernelHeap);
+    return toDense(this.#mem.value(n), this.#mem.kernels);
   }
 
   /**
    * Passes the block holding exactly `n`'s values to the caller: the run no
-   * longer frees it. Undefined when the value is a window onto memory the run
-   * does not own alone (a source, a view, a mutable array's block), or the
-   * block went to the caller already.
+   * longer frees it; undefined where the run cannot (RunMemory.take).
    */
   take(n: Node): number | undefined {
-    const v = this.#values.get(n);
-    const a = v?.alloc;
-    if (!v || !a || a.refs <= 0 || v.ptr !== a.ptr || !isContiguous(v)) return undefined;
-    // No reference left: neither a drop nor end() frees it; a plan buffer's block is forgotten too.
-    a.refs = 0;
-    for (const [id, b] of this.#blocks) if (b.ptr === a.ptr) this.#blocks.delete(id);
-    return a.ptr;
+    return this.#mem.take(n);
   }
 
-  /** Frees every block still held and unpins the sources; safe to call twice. */
+  /** Frees every block still held (routine steps' too) and unpins the sources; safe to call twice. */
   end(): void {
-    if (this.#done) return;
-    this.#done = true;
-    for (const a of this.#allocations) {
-      if (a.refs === 0) continue;
-      a.refs = 0;
-      if (!a.release) this.#kernelHeap.free(a.ptr);
-    }
-    for (const b of this.#blocks.values()) this.#kernelHeap.free(b.ptr);
-    this.#blocks.clear();
+    this.#mem.end();
     for (const j of this.#jobs) j.release();
     this.#jobs.clear();
-    this.#sources.unpin(this.#pinned);
-  }
-
-  /** Whether a mutable array's blocks lie in this run's heap (else it is read and written through copies). */
-  #inHeap(storage: StorageRef): boolean {
-    return storage.heap === this.#space;
-  }
-
-  /** A mutable array's version: read where it lies, or copied in from another heap for this run. */
-  #stored(storage: StorageRef, version: number, dtype: DType, shape: readonly number[]): HeapValue {
-    return this.#inHeap(storage) ? atAddress(storage.address(version), dtype, shape) : this.#copyIn({ dtype, shape, data: storage.view(version) });
-  }
-
-  /** `d`'s values in a block of this run. */
-  #copyIn(d: Dense): HeapValue {
-    const v = this.#keep(allocValue(this.#kernelHeap, d.dtype, d.shape, this.#alloc));
-    setElements(v.alloc!.data, d.data);
-    return v;
   }
 
   /**
@@ -400,7 +311,7 @@ class WasmRun {
    * value recorded after the last; or undefined.
    */
   #routineLaunches(n: Node, launchInline: Launcher<LaunchResult>): Iterable<PendingRoutine> | undefined {
-    const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline), this.#threadsFor);
+    const s = routineLaunchFor(n, () => n.inputs.map((i) => this.#mem.value(i)), this.#stepHeap(launchInline), this.#threadsFor);
     if (!s) return undefined;
     this.#jobs.add(s.launches);
     const launches = function* (this: WasmRun): Generator<PendingRoutine> {
@@ -413,7 +324,7 @@ class WasmRun {
         yield { routine: job, get label() { return `${n.op}${k > 1 ? `, launch ${k},` : ''} in ${blocks} blocks`; }, finish: nothing, skip: nothing };
       }
       this.#jobs.delete(s.launches);
-      this.#values.set(n, this.#keep(s.finish()));
+      this.#mem.values.set(n, this.#mem.keep(s.finish()));
     };
     return launches.call(this);
   }
@@ -424,29 +335,25 @@ class WasmRun {
       heap: this.heap,
       copy: (v, dtype, label) => this.#copy(v, dtype, launchInline, label),
       copyInto: (from, to, label) => { this.#copyInto(from, to, launchInline, label); },
-      place: (n, shape) => this.#place(n, shape),
-      temp: (dtype, shape) => this.#keep(allocValue(this.#kernelHeap, dtype, shape, this.#alloc)),
+      place: (n, shape) => this.#mem.place(n, shape),
+      temp: (dtype, shape) => this.#mem.temp(dtype, shape),
     };
   }
 
-  #keep(v: HeapValue): HeapValue {
-    if (v.alloc) this.#allocations.add(v.alloc);
-    return v;
-  }
-
   #evaluate(n: Node, launchInline: Launcher<LaunchResult>): HeapValue {
-    const input = (i: number): HeapValue => this.#values.get(n.inputs[i]!)!;
+    const mem = this.#mem;
+    const input = (i: number): HeapValue => mem.value(n.inputs[i]!);
     switch (n.family) {
       case 'source':
-        if (n.op === 'stored') return this.#stored(n.attrs.storage, n.attrs.version, n.dtype, n.shape);
-        if (n.op === 'placeholder') return this.#boundValue(n, this.#bound.get(n));
+        if (n.op === 'stored') return mem.stored(n.attrs.storage, n.attrs.version, n.dtype, n.shape);
+        if (n.op === 'placeholder') return mem.bound(n, this.#boundOf(n));
         if (n.op === 'random') return randomValue(n.attrs.random, n.dtype, n.shape);
         if (n.op === 'iota') return randomValue(COUNTER_WORDS, n.dtype, n.shape);
-        return atAddress(this.#sources.residentAddress(n, this.#pinned), n.dtype, n.shape);
+        return mem.resident(n);
       case 'scalar': {
         const constant = this.#bound.get(n);
-        if (constant) return this.#boundValue(n, constant);
-        const v = this.#place(n, []);
+        if (constant) return mem.bound(n, constant);
+        const v = mem.place(n, []);
         setElement(v.alloc!.data, 0, n.attrs.value);
         return v;
       }
@@ -466,6 +373,13 @@ class WasmRun {
     }
   }
 
+  /** A placeholder's value in this run. */
+  #boundOf(n: Node): Bound {
+    const b = this.#bound.get(n);
+    if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
+    return b;
+  }
+
   /**
    * A step between kernels, on this thread: by one of kernels-wasm's routines
    * where one serves it (routine-steps.ts), else by the reference; in a dry
@@ -473,43 +387,27 @@ class WasmRun {
    * that checks them, a solve or a take, would fail).
    */
   #hostStep(n: Node, launchInline: Launcher<LaunchResult>): HeapValue {
-    if (this.#dry) return this.#place(n);
+    const mem = this.#mem;
+    if (this.#dry) return mem.place(n);
     this.hostSteps++;
     const routine = routineFor(n);
-    if (routine) return routine(n, n.inputs.map((i) => this.#values.get(i)!), this.#stepHeap(launchInline));
-    const dense = evaluateNode(n, n.inputs.map((i) => toDense(this.#values.get(i)!, this.#kernelHeap)), this.flags);
-    const v = this.#place(n, dense.shape);
+    if (routine) return routine(n, n.inputs.map((i) => mem.value(i)), this.#stepHeap(launchInline));
+    const dense = evaluateNode(n, n.inputs.map((i) => toDense(mem.value(i), mem.kernels)), this.flags);
+    const v = mem.place(n, dense.shape);
     setElements(v.alloc!.data, dense.data);
     return v;
   }
 
-  /**
-   * A bound value in the heap (an argument, or a compiled function's
-   * constant): a source's cached copy, else its values copied into a block of this run.
-   */
-  #boundValue(n: Node, b: Bound | undefined): HeapValue {
-    if (!b) throw new Error(`internal: placeholder ${n.attrs.label ?? n.id} has no value in this run`);
-    if (b.at && b.at.heap === this.#space) return atAddress(b.at.ptr, n.dtype, n.shape);
-    if (b.source) return atAddress(this.#sources.residentAddress(b.source, this.#pinned, b.value.data), n.dtype, n.shape);
-    return this.#copyIn({ dtype: n.dtype, shape: n.shape, data: b.value.data });
-  }
-
   #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
     addLaunchFlags(this.flags, g, r);
-    g.stores.forEach((n, k) => this.#values.set(n, outputs[k]!));
+    g.stores.forEach((n, k) => this.#mem.values.set(n, outputs[k]!));
     const layout = { ...built, slots: built.spec.slots };
     g.reductions.forEach((node, slot) => {
-      const out = this.#place(node);
+      const out = this.#mem.place(node);
       writeReduction(node, slot, layout, r, out.alloc!.data);
-      this.#values.set(node, out);
+      this.#mem.values.set(node, out);
     });
   }
-}
-
-/** The window of a mutable array's block that a store writes (the array owns the block, not the run). */
-function targetValue(st: StoreTarget): HeapValue {
-  const bytes = dtypeInfo(st.node.dtype).bytes;
-  return { dtype: st.node.dtype, shape: st.node.shape, ptr: st.storage.address(st.version) + st.offset * bytes, strides: st.strides };
 }
 
 export { WasmRun };
