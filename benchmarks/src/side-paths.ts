@@ -22,10 +22,21 @@ interface PathRow {
   readonly bar: number;
 }
 
+/** A matrix-vector product against our own sum over the same matrix: both read the matrix once, so the sum is its streaming limit. */
+interface MatvecRow {
+  readonly n: number;
+  /** ms, medians over rounds, both through execute(). */
+  readonly matvec: number;
+  readonly sum: number;
+  /** The target: the product at least this fraction of the sum's speed. */
+  readonly bar: number;
+}
+
 interface SidePaths {
   readonly rounds: number;
   readonly threads: number;
   readonly rows: readonly PathRow[];
+  readonly matvec: readonly MatvecRow[];
 }
 
 type Result = Float64Array | Int32Array | Uint32Array | Int16Array | Uint8Array | BigInt64Array;
@@ -221,6 +232,25 @@ function dotRow(n: number, rounds: number): Promise<PathRow> {
   }, 1, rounds);
 }
 
+/** A @ x over an n x n float64 matrix, against da.sum of the same matrix, in turns. */
+async function matvecRow(n: number, rounds: number): Promise<MatvecRow> {
+  const [a, xs] = [randomData(n * n, 83, -1, 1), randomData(n, 89, -1, 1)];
+  const [A, x] = [da.wrap(a).reshape([n, n]), da.wrap(xs)];
+  const run = { matvec: () => A.matmul(x).execute(), sum: () => da.sum(A).execute() };
+  for (const f of Object.values(run)) for (let i = 0; i < 2; i++) await f();
+  const t = await inTurnsAsync(run, rounds);
+  // The product must be right, so that the row does not time a wrong answer.
+  const y = new Float64Array(n);
+  await A.matmul(x).execute({ out: y });
+  const loop = Float64Array.from({ length: n }, (_, i) => {
+    let s = 0;
+    for (let k = 0; k < n; k++) s += a[i * n + k]! * xs[k]!;
+    return s;
+  });
+  if (!sameWithin(y, loop)) throw new Error(`side paths: the ${n} x ${n} matrix-vector product differs from the JS loop`);
+  return { n, matvec: median(t.matvec), sum: median(t.sum), bar: 0.8 };
+}
+
 async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
@@ -230,6 +260,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
       await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
       await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds), await dotRow(1 << 23, rounds),
     ],
+    matvec: [await matvecRow(2000, rounds), await matvecRow(4096, rounds)],
   };
 }
 
@@ -245,6 +276,13 @@ function printSidePaths(r: SidePaths): string {
     lines.push(`  ${p.name.padEnd(30)}${ms(p.ours)}${ms(p.oursOut)}${ms(p.oursView)}${ms(p.oursSync)}${ms(p.jsFresh)}${ms(p.jsOwned)}`);
     lines.push(`    ${ratio >= p.bar ? 'met    ' : 'not met'} { out } at least ${p.bar}x the JS loop into an owned array: ${ratio.toFixed(2)}x`
       + ` (fresh against fresh ${(p.jsFresh / p.ours).toFixed(2)}x, view against owned ${(p.jsOwned / p.oursView).toFixed(2)}x)`);
+  }
+  lines.push('  matrix-vector products, float64, against da.sum of the same matrix (both read it once; execute(), in turns):');
+  for (const m of r.matvec) {
+    const ratio = m.sum / m.matvec;
+    const gb = (ms: number): string => `${(m.n * m.n * 8 / ms / 1e6).toFixed(1)} GB/s`;
+    lines.push(`    ${ratio >= m.bar ? 'met    ' : 'not met'} ${m.n} x ${m.n}: ${ms(m.matvec).trim()} (${gb(m.matvec)}) against ${ms(m.sum).trim()} (${gb(m.sum)}),`
+      + ` ${ratio.toFixed(2)} of the sum's speed (target at least ${m.bar})`);
   }
   return lines.join('\n');
 }
