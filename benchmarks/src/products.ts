@@ -66,4 +66,4 @@ async function productsReport(runs: number): Promise<string> {
   return lines.join('\n');
 }
 
-export { productsReport };
+export { productsReport, jsMatvec };

@@ -8,6 +8,7 @@
 import * as da from 'deferred-array';
 import { randomData } from './data.js';
 import { inTurnsAsync, median } from './timing.js';
+import { jsMatvec } from './products.js';
 
 interface PathRow {
   readonly name: string;
@@ -242,12 +243,7 @@ async function matvecRow(n: number, rounds: number): Promise<MatvecRow> {
   // The product must be right, so that the row does not time a wrong answer.
   const y = new Float64Array(n);
   await A.matmul(x).execute({ out: y });
-  const loop = Float64Array.from({ length: n }, (_, i) => {
-    let s = 0;
-    for (let k = 0; k < n; k++) s += a[i * n + k]! * xs[k]!;
-    return s;
-  });
-  if (!sameWithin(y, loop)) throw new Error(`side paths: the ${n} x ${n} matrix-vector product differs from the JS loop`);
+  if (!sameWithin(y, jsMatvec(a, xs, n))) throw new Error(`side paths: the ${n} x ${n} matrix-vector product differs from the JS loop`);
   return { n, matvec: median(t.matvec), sum: median(t.sum), bar: 0.8 };
 }
 

@@ -224,7 +224,7 @@ class WasmRun {
    */
   #join(n: FamilyNode<'join'>): PendingKernel[] {
     const parts = n.inputs.map((i) => this.#mem.value(i));
-    const out = this.#mem.keep(this.#mem.place(n));
+    const out = this.#mem.place(n);
     // Read by later steps only, which run once every band is written.
     this.#mem.values.set(n, out);
     const bytes = dtypeInfo(n.dtype).bytes;
