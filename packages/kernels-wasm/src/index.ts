@@ -48,7 +48,7 @@ export { ELEMENTWISE_OPS, isElementwiseOp, rowOf, arity } from './ops/index.js';
 export type { ElementwiseRow, ElementwiseRule, ElementwiseOp, NativeOp, Lowering, UlpBound } from './ops/index.js';
 export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
 export type { MathFn, MathLanes } from './math/index.js';
-export { createPool, launchOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
+export { createPool, launchOnPool, launchFixedOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
 export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
 // The routines (sorting, selection, scatters, LU, the decompositions' loops) are the entry
 // kernels-wasm/routines (routines.ts), which a page loads only when a run needs one.

@@ -6,7 +6,7 @@
 // on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
-import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchOnPool, launchWork } from 'kernels-wasm';
+import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchFixedOnPool, launchOnPool, launchWork, runFixed } from 'kernels-wasm';
 import type { HeapLike, KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
 import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
@@ -22,7 +22,7 @@ import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
 import { LeanRun } from './lean-run.js';
 import { routinesFor } from './routine-steps.js';
-import { leanPlanOf } from './lean-plan.js';
+import { kernelOn, leanPlanOf } from './lean-plan.js';
 import type { LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
@@ -163,7 +163,7 @@ class WasmBackend implements Backend {
       if (launchWork(lean.compiled, lean.elements) < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
       this.#runs++;
       this.#launches++;
-      return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (k, heap) => this.#launchAsync(k, heap));
+      return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (block, ptrs) => this.#launchLean(lean, block, ptrs));
     }
     // On a page, the routines load on first need; an async run waits for them rather than sort in the reference.
     const routines = routinesFor(plan);
@@ -277,6 +277,25 @@ class WasmBackend implements Backend {
       let joined = false;
       const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
       const r = await launchOnPool(pool, k.compiled, heap, k.launch, k.label, inlineThreshold > 0 ? { host, accept } : undefined);
+      if (joined) this.#joined++;
+      return r;
+    });
+  }
+
+  /**
+   * A lean run's launch, its block written and its arrays placed: on the pool
+   * (the calling thread joining as #launchAsync says), or here without one.
+   */
+  async #launchLean(lean: LeanPlan, block: number, ptrs: readonly number[]): Promise<LaunchResult> {
+    const memory = this.#heap.kernels.memory;
+    const { inlineThreshold, threads } = this.#host.settings();
+    return this.#pool.withPool(threads, async (pool) => {
+      if (!pool) return runFixed(lean.fixed, memory, kernelOn(lean, memory), block, ptrs, host);
+      this.#pooled++;
+      const work = launchWork(lean.compiled, lean.elements);
+      let joined = false;
+      const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
+      const r = await launchFixedOnPool(pool, lean.fixed, memory, block, ptrs, lean.label, inlineThreshold > 0 ? { host, accept } : undefined);
       if (joined) this.#joined++;
       return r;
     });

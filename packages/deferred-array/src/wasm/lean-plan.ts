@@ -6,7 +6,7 @@
 // kernel's instance per memory, and how a constant is written into the
 // launch block.
 import { drainBytes, fixLaunch, instantiate } from 'kernels-wasm';
-import type { CompiledModule, FixedLaunch, KernelFn, Launch } from 'kernels-wasm';
+import type { CompiledModule, FixedLaunch, KernelFn } from 'kernels-wasm';
 import { dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, Scalar } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
@@ -15,7 +15,7 @@ import type { FusedGroup, Plan } from '../plan/plan.js';
 import { atAddress, viewType } from './heap-value.js';
 import * as host from './host-functions.js';
 import { buildKernel, launchOf } from './kernel-builder.js';
-import { COUNTS_DIVIDE } from './kernel-results.js';
+import { COUNTS_DIVIDE, kernelLabel } from './kernel-results.js';
 import type { ReductionLayout } from './kernel-results.js';
 import type { Compile } from './group-kernels.js';
 
@@ -36,8 +36,8 @@ interface LeanPlan {
   readonly group: FusedGroup;
   readonly compiled: CompiledModule;
   readonly fixed: FixedLaunch;
-  /** The launch as the pool takes it (addresses 0), for a run on the pool. */
-  readonly launch: Launch;
+  /** Names the kernel in a worker's errors (kernel-results.ts's kernelLabel), made once. */
+  readonly label: string;
   /** Per group input: how its address is found, and for a constant its byte offset in the launch block. */
   readonly leaves: readonly LeanLeaf[];
   /** Per launch array: the index into [...inputs, ...stores] of the value it passes. */
@@ -106,11 +106,10 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
     return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
   });
-  const launch = launchOf(built);
-  const fixed = fixLaunch(compiled, launch, 8 * scalars);
+  const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
   const drainArray = group.stores.length === 1 ? built.operands.indexOf(group.inputs.length) : -1;
   return {
-    group, compiled, fixed, launch, leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
+    group, compiled, fixed, label: kernelLabel(group), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
     elements: sizeOf(built.shape),

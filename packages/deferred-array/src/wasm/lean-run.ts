@@ -9,7 +9,7 @@
 // store bound for the caller's out goes there a block at a time through a
 // scratch block (kernels-wasm's Drain).
 import { blockSize, runFixed } from 'kernels-wasm';
-import type { Drain, Heap as KernelHeap, HeapLike, LaunchResult } from 'kernels-wasm';
+import type { Drain, Heap as KernelHeap, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
 import { newFlags } from '../core/flags.js';
 import { sourcesOf } from '../core/source-cache.js';
@@ -22,8 +22,7 @@ import { sizeOf } from '../ir/shape.js';
 import type { WasmHeap } from './heap.js';
 import { viewType } from './heap-value.js';
 import * as host from './host-functions.js';
-import { addLaunchFlags, kernelLabel, writeReduction } from './kernel-results.js';
-import type { KernelLaunch } from './run.js';
+import { addLaunchFlags, writeReduction } from './kernel-results.js';
 import { DRAIN_BLOCKS, Leaf, kernelOn, writeScalar } from './lean-plan.js';
 import type { LeanLeaf, LeanPlan } from './lean-plan.js';
 
@@ -89,14 +88,14 @@ class LeanRun implements RunResult {
     return this;
   }
 
-  /** As run(), the kernel launched by `launch` (on the pool, where its work repays it). */
-  async runAsync(bound: Bindings | undefined, launch: (k: KernelLaunch, heap: HeapLike) => Promise<LaunchResult>): Promise<this> {
+  /**
+   * As run(), the kernel launched by `launch` through the run's launch block
+   * at `block` over the arrays at `ptrs` (on the pool, where its work repays it).
+   */
+  async runAsync(bound: Bindings | undefined, launch: (block: number, ptrs: readonly number[]) => Promise<LaunchResult>): Promise<this> {
     try {
-      const { ptrs } = this.#bind(bound);
-      const lean = this.#lean;
-      const arrays = lean.launch.arrays.map((a, k) => ({ ...a, ptr: ptrs[k]! }));
-      const kernel: KernelLaunch = { compiled: lean.compiled, launch: { ...lean.launch, arrays }, get label() { return kernelLabel(lean.group); } };
-      this.#finish(await launch(kernel, { memory: this.#heap.memory, alloc: (bytes) => this.#alloc(bytes), free: (ptr) => this.#heap.free(ptr) }));
+      const { block, ptrs } = this.#bind(bound);
+      this.#finish(await launch(block, ptrs));
     } catch (e) {
       this.release();
       throw e;

@@ -1,7 +1,8 @@
 // A launch whose layout never changes (shape, strides, blocks): checked and
 // written out once as an image of its launch block, so that each run only
 // copies the image into a block the caller allocated, sets the arrays'
-// addresses and calls the kernel on the calling thread. This is the lean run's
+// addresses and calls the kernel on the calling thread (or hands the block to
+// the pool: launchFixedOnPool in pool/pool.ts). This is the lean run's
 // launch: a plan run again, or a graph of the same structure, pays for no
 // checks, no block planning and no per-run closures. The kernel, blocks and
 // partials are exactly those of launch(), so the results are the same bits.
@@ -93,30 +94,23 @@ function drainBytes(f: FixedLaunch, blocks: number, array: number): number {
 }
 
 /**
- * Runs `f` on the calling thread over the arrays at `ptrs` (byte addresses, in
- * the spec's order), through the launch block at `at` (f.bytes long, which the
- * caller allocated and frees; its extra bytes are left as the caller wrote
- * them). The partials are copied out.
+ * Writes `f`'s launch block at `at` (f.bytes long, which the caller
+ * allocated; its extra bytes are left as the caller wrote them) with the
+ * arrays at `ptrs` (byte addresses, in the spec's order); the view of the
+ * memory it wrote through.
  */
-function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, at: number, ptrs: ArrayLike<number>, host?: HostModule, drain?: Drain): LaunchResult {
+function writeFixed(f: FixedLaunch, memory: WebAssembly.Memory, at: number, ptrs: ArrayLike<number>): Int32Array {
   const words = new Int32Array(memory.buffer);
   const base = at >>> 2;
   words.set(f.image, base);
   words[base + (ARGS.partials >>> 2)] = at + f.partialsAt;
   for (let k = 0; k < f.ptrWords.length; k++) words[base + f.ptrWords[k]!] = ptrs[k]!;
-  if (f.blocks > 0) {
-    host?.takeFlags?.();
-    try {
-      if (drain) runDrained(f, words, kernel, at, drain);
-      else kernel(at, 0, f.blocks, 0);
-    } finally {
-      const h = host?.takeFlags?.();
-      if (h) {
-        words[base + (ARGS.flagDivide >>> 2)]! += h.divide;
-        words[base + (ARGS.flagInvalid >>> 2)]! += h.invalid;
-      }
-    }
-  }
+  return words;
+}
+
+/** What the blocks of `f`'s launch at `at` left: its partials, copied out, and its flags. */
+function fixedResult(f: FixedLaunch, memory: WebAssembly.Memory, words: Int32Array, at: number): LaunchResult {
+  const base = at >>> 2;
   const count = f.pieces * f.slots;
   return {
     partials: count === 0 ? NO_PARTIALS : new Float64Array(memory.buffer, at + f.partialsAt, count).slice(),
@@ -125,6 +119,31 @@ function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, 
     pieceIndex: f.pieceIndex,
     flags: { divide: words[base + (ARGS.flagDivide >>> 2)]!, invalid: words[base + (ARGS.flagInvalid >>> 2)]!, index: words[base + (ARGS.flagIndex >>> 2)]! },
   };
+}
+
+/**
+ * Runs `f` on the calling thread over the arrays at `ptrs` (byte addresses, in
+ * the spec's order), through the launch block at `at` (f.bytes long, which the
+ * caller allocated and frees; its extra bytes are left as the caller wrote
+ * them). The partials are copied out.
+ */
+function runFixed(f: FixedLaunch, memory: WebAssembly.Memory, kernel: KernelFn, at: number, ptrs: ArrayLike<number>, host?: HostModule, drain?: Drain): LaunchResult {
+  const words = writeFixed(f, memory, at, ptrs);
+  if (f.blocks > 0) {
+    host?.takeFlags?.();
+    try {
+      if (drain) runDrained(f, words, kernel, at, drain);
+      else kernel(at, 0, f.blocks, 0);
+    } finally {
+      const h = host?.takeFlags?.();
+      if (h) {
+        const base = at >>> 2;
+        words[base + (ARGS.flagDivide >>> 2)]! += h.divide;
+        words[base + (ARGS.flagInvalid >>> 2)]! += h.invalid;
+      }
+    }
+  }
+  return fixedResult(f, memory, words, at);
 }
 
 /** The kernel over its blocks `drain.blocks` at a time, the drained array's address moved for each call. */
@@ -143,5 +162,5 @@ function runDrained(f: FixedLaunch, words: Int32Array, kernel: KernelFn, at: num
   }
 }
 
-export { fixLaunch, runFixed, drainBytes };
+export { fixLaunch, runFixed, writeFixed, fixedResult, drainBytes };
 export type { FixedLaunch, Drain };

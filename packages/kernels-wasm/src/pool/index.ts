@@ -1,6 +1,6 @@
 // The worker pool: kernels run on workers that share the heap.
 export { createPool } from './create-pool.js';
-export { launchOnPool } from './pool.js';
+export { launchOnPool, launchFixedOnPool } from './pool.js';
 export { WorkerFailure, PoolStartError } from './errors.js';
 export type { CreatePoolOptions, PoolKind } from './create-pool.js';
 export type { KernelPool, PoolJob, PoolOptions, PoolStats } from './pool.js';

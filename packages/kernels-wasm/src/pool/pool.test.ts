@@ -5,13 +5,14 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, jest, test } from '@jest/globals';
 import { compileKernel } from '../lower/compile.js';
 import { instantiate, launch } from '../lower/launch.js';
+import { fixLaunch } from '../lower/fixed-launch.js';
 import type { HostModule, LaunchResult } from '../lower/launch.js';
 import type { KernelSpec } from '../lower/kernel-spec.js';
 import { noHost, testHeap } from '../lower/test-heap.js';
 import { createPool } from './create-pool.js';
 import type { PoolKind } from './create-pool.js';
 import { PoolStartError, WorkerFailure } from './errors.js';
-import { launchOnPool } from './pool.js';
+import { launchFixedOnPool, launchOnPool } from './pool.js';
 import type { KernelPool } from './pool.js';
 
 jest.setTimeout(60000);
@@ -142,7 +143,7 @@ async function healed(p: KernelPool, threads: number): Promise<void> {
 }
 
 describe.each(KINDS)('%s pool', (kind) => {
-  test('gives the calling thread\'s results bit for bit with 1, 2, 4 and 16 workers', async () => {
+  test('gives the calling thread\'s results bit for bit with 1, 2, 4 and 16 workers, from a launch or a fixed launch block', async () => {
     const n = 300_001;
     let seed = 7;
     const x = Float64Array.from({ length: n }, () => ((seed = (seed * 16807) % 2147483647) / 2147483647 - 0.5) * 1e3);
@@ -152,6 +153,8 @@ describe.each(KINDS)('%s pool', (kind) => {
     const fn = instantiate(compiled, heap.memory, NO_HOST);
     const inline = launch(compiled, heap, fn, { shape: [n], arrays: [{ ptr: xp, strides: [1] }, { ptr: yInline, strides: [1] }] });
     expect(inline.blocks).toBeGreaterThan(16);
+    const fixed = fixLaunch(compiled, { shape: [n], arrays: [{ ptr: 0, strides: [1] }, { ptr: 0, strides: [1] }] });
+    const block = heap.alloc(fixed.bytes);
     for (const threads of [1, 2, 4, 16]) {
       const p = await pool(kind, threads);
       // On the workers alone, then with the calling thread taking a worker's place.
@@ -162,10 +165,17 @@ describe.each(KINDS)('%s pool', (kind) => {
         expect(p.stats().tasks - tasks).toBe(join ? threads - 1 : threads);
         expect(bits(r.partials)).toEqual(bits(inline.partials));
         expect(bits(read(y, n))).toEqual(bits(read(yInline, n)));
+        // The same launch from a fixed launch block, written again over the last launch's (its claims spent).
+        new Float64Array(heap.memory.buffer, y, n).fill(0);
+        const fixedRun = await launchFixedOnPool(p, fixed, heap.memory, block, [xp, y], 'sin', join);
+        expect(bits(fixedRun.partials)).toEqual(bits(inline.partials));
+        expect(bits(read(y, n))).toEqual(bits(read(yInline, n)));
+        expect(fixedRun.flags).toEqual(inline.flags);
         heap.free(y);
       }
       await p.close();
     }
+    heap.free(block);
   });
 
   test('a kernel with a pinned temporary: each worker computes it in its own part of the scratch', async () => {

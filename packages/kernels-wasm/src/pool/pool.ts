@@ -5,6 +5,8 @@
 // thread may claim blocks too, in place of one of the workers.
 import { finishLaunch, instantiate, prepareLaunch, runBlocks } from '../lower/launch.js';
 import type { HeapLike, HostModule, KernelModule, Launch, LaunchResult } from '../lower/launch.js';
+import { fixedResult, writeFixed } from '../lower/fixed-launch.js';
+import type { FixedLaunch } from '../lower/fixed-launch.js';
 import type { CompiledModule } from '../lower/compile.js';
 
 interface PoolOptions {
@@ -83,15 +85,12 @@ async function launchOnPool(
 ): Promise<LaunchResult> {
   const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
-    // A launch of one block has no place for a worker beside the calling thread. The kernel is
-    // instantiated before the workers are woken: a failure there must not leave them every block.
+    // A launch of one block has no place for a worker beside the calling thread (joinedRun).
     // Nor does the calling thread join a scan whose groups wait on each other: it would wait
     // inside the kernel, where it could not see a worker die and stop the launch's claims, and
     // the wait sleeps (memory.atomic.wait32, emit-scan-chains.ts's awaitGroupBefore), which traps
     // on a browser's main thread.
-    const host = join && p.blocks > 1 && !p.lookBack && (join.accept?.(p.blocks) ?? true) ? join.host : undefined;
-    const fn = host && instantiate(compiled, heap.memory, host);
-    const here = fn ? (): void => { runBlocks(fn, heap.memory, p.argsPtr, p.blocks, host); } : undefined;
+    const here = p.lookBack ? undefined : joinedRun(compiled, heap.memory, p.argsPtr, p.blocks, join);
     if (p.blocks > 0) await pool.run({ kernel: compiled, argsPtr: p.argsPtr, blocks: p.blocks, label, ...(here ? { here } : {}) });
   } catch (e) {
     finishLaunch(p, heap, false);
@@ -100,5 +99,36 @@ async function launchOnPool(
   return finishLaunch(p, heap, true);
 }
 
-export { launchOnPool };
+/**
+ * The calling thread's part of a launch: blocks run until none are left,
+ * where `join` takes a launch of so many blocks. A launch of one block has no
+ * place for a worker beside the calling thread: the pool runs it.
+ */
+function joinedRun(compiled: CompiledModule, memory: WebAssembly.Memory, argsPtr: number, blocks: number, join: Join | undefined): (() => void) | undefined {
+  const host = join && blocks > 1 && (join.accept?.(blocks) ?? true) ? join.host : undefined;
+  // Instantiated before the workers are woken: a failure here must not leave them every block.
+  const fn = host && instantiate(compiled, memory, host);
+  return fn ? (): void => { runBlocks(fn, memory, argsPtr, blocks, host); } : undefined;
+}
+
+/**
+ * runFixed() on the pool: `f`'s launch block written at `at` (f.bytes long,
+ * which the caller allocated and frees) with the arrays at `ptrs`, its
+ * blocks run by the workers (and the calling thread, as `join` says, as in
+ * launchOnPool). No checks, no block planning and no allocation beyond the
+ * partials: the launch a plan run again sends. The same blocks as runFixed()
+ * and launch(), so the same bits.
+ */
+async function launchFixedOnPool(
+  pool: KernelPool, f: FixedLaunch, memory: WebAssembly.Memory, at: number, ptrs: ArrayLike<number>, label: string, join?: Join,
+): Promise<LaunchResult> {
+  const words = writeFixed(f, memory, at, ptrs);
+  if (f.blocks > 0) {
+    const here = joinedRun(f.compiled, memory, at, f.blocks, join);
+    await pool.run({ kernel: f.compiled, argsPtr: at, blocks: f.blocks, label, ...(here ? { here } : {}) });
+  }
+  return fixedResult(f, memory, words, at);
+}
+
+export { launchOnPool, launchFixedOnPool };
 export type { Join, KernelPool, PoolJob, PoolOptions, PoolStats };
