@@ -93,11 +93,14 @@ function signSource(op: string, x: da.DeferredArray): da.DeferredArray {
 }
 
 /** Builds the program's graph; steps that are not defined for their dtypes are skipped, as a user would. */
-function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.DeferredArray; f32: boolean } {
+function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.DeferredArray; f32: boolean; amplified: boolean } {
   const vals = p.leaves.map((l) => leafArray(l, p.shape));
   let exact = true;
   // An inexact op computed in float32 (1 ulp of float32 apart) keeps that error when later widened.
   let f32 = false;
+  // An inexact op after it may multiply that error by its condition number: power(x, c) by |c ln x|, 22 for
+  // x = 3037000500 (each backend's float32 cos(1) within its bound, one float32 ulp apart, gave results 1.3e-6 apart).
+  let amplified = false;
   for (const s of p.steps) {
     const pick = (k: number) => vals[s.args[k]! % vals.length]!;
     try {
@@ -109,6 +112,7 @@ function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.
       else v = (da as unknown as Record<string, (x: unknown, y: unknown) => da.DeferredArray>)[s.op]!(pick(0), signSource(s.op, pick(1)));
       if (!OPS[s.op as keyof typeof OPS]?.exact && !s.op.startsWith('astype') && s.op !== 'where' && s.op !== 'clip') {
         exact = false;
+        if (f32) amplified = true;
         if (v.dtype === 'float32') f32 = true;
       }
       if (s.pin === 'pinCse') v.pinCse();
@@ -147,7 +151,7 @@ function build(p: Program): { out: da.DeferredArray; exact: boolean; scale?: da.
   }
   if (['sum', 'prod', 'mean', 'sumAxis0', 'meanOuter'].includes(p.final)) exact = exact && !float;
   if (p.final === 'mean' || p.final === 'meanOuter') exact = false;
-  return { out, exact, f32, ...(scale ? { scale } : {}) };
+  return { out, exact, f32, amplified, ...(scale ? { scale } : {}) };
 }
 
 function values(x: da.StdNdarray): number[] {
@@ -196,7 +200,7 @@ describe('WebAssembly backend against the reference evaluator', () => {
 
   test('random graphs agree', () => {
     fc.assert(fc.property(program, (p) => {
-      const { out, exact, scale, f32 } = build(p);
+      const { out, exact, scale, f32, amplified } = build(p);
       const ref = run(out, 'reference');
       const scaleValue = scale ? run(scale, 'reference') : undefined;
       const scales = scaleValue && !(scaleValue instanceof Error) ? values(scaleValue) : [];
@@ -207,7 +211,8 @@ describe('WebAssembly backend against the reference evaluator', () => {
       }
       expect(got.dtype).toBe(ref.dtype);
       expect(got.shape).toEqual(ref.shape);
-      const rel = ref.dtype === 'float32' ? 1e-4 : f32 ? 1e-6 : 1e-9;
+      // A float32 op's ulp carried on through an inexact op is judged as a float32 result is.
+      const rel = ref.dtype === 'float32' || amplified ? 1e-4 : f32 ? 1e-6 : 1e-9;
       const tiny = ref.dtype === 'float32' ? 1.1754943508222875e-38 : 2.2250738585072014e-308;
       const r = values(ref);
       const g = values(got);
@@ -223,7 +228,7 @@ describe('WebAssembly backend against the reference evaluator', () => {
       if (bad >= 0) {
         throw new Error(`element ${bad}: reference ${r[bad]} vs wasm ${g[bad]} (exact=${exact})\n${out.explain()}`);
       }
-    }), replay(300));
+    }), { ...replay(300), examples: [[POWER_OF_F32_COS]] });
   });
 
   // inlineThreshold 0: every kernel on the workers; 1: every kernel pooled, and each joined by the calling thread.
@@ -321,6 +326,18 @@ describe('results leave the same way they were computed', () => {
 });
 
 /** CI replays the same graphs; DIFF_SEED=random (or a number) explores others, DIFF_RUNS more of them. */
+/**
+ * Found by a random seed: power(int64, cos(uint8)), the float32 cos one ulp
+ * apart between the backends (each within its bound) and the power 22 times
+ * that apart in relative terms.
+ */
+const POWER_OF_F32_COS: Program = {
+  shape: [1, 9],
+  leaves: [{ dtype: 'float64', seed: 0, view: 'plain' }, { dtype: 'uint8', seed: 0, view: 'reversed' }, { dtype: 'int64', seed: 0, view: 'plain' }],
+  steps: [{ op: 'cos', args: [4, 0, 0], pin: 'none' }, { op: 'power', args: [2, 3, 0], pin: 'none' }],
+  final: 'none',
+};
+
 function replay(runs: number): { numRuns: number; seed?: number } {
   return {
     numRuns: Number(process.env['DIFF_RUNS'] ?? runs),
