@@ -325,7 +325,6 @@ describe('results leave the same way they were computed', () => {
   }, 300_000);
 });
 
-/** CI replays the same graphs; DIFF_SEED=random (or a number) explores others, DIFF_RUNS more of them. */
 /**
  * Found by a random seed: power(int64, cos(uint8)), the float32 cos one ulp
  * apart between the backends (each within its bound) and the power 22 times
@@ -338,6 +337,7 @@ const POWER_OF_F32_COS: Program = {
   final: 'none',
 };
 
+/** CI replays the same graphs; DIFF_SEED=random (or a number) explores others, DIFF_RUNS more of them. */
 function replay(runs: number): { numRuns: number; seed?: number } {
   return {
     numRuns: Number(process.env['DIFF_RUNS'] ?? runs),

@@ -49,7 +49,7 @@ export type { ElementwiseRow, ElementwiseRule, ElementwiseOp, NativeOp, Lowering
 export { mathFunction, isMathAvailable, MATH_ARITY, MATH_FNS } from './math/index.js';
 export type { MathFn, MathLanes } from './math/index.js';
 export { createPool, launchOnPool, launchFixedOnPool, WorkerFailure, PoolStartError, builtModuleUrl } from './pool/index.js';
-export type { CreatePoolOptions, PoolKind, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
+export type { CreatePoolOptions, PoolKind, Join, KernelPool, PoolJob, PoolOptions, PoolStats, SpawnWorker, WorkerHandle, SerializedFailure } from './pool/index.js';
 // The routines (sorting, selection, scatters, LU, the decompositions' loops) are the entry
 // kernels-wasm/routines (routines.ts), which a page loads only when a run needs one.
 export type { RoutineJob, RoutineSequence } from './routines/routine-kernel.js';

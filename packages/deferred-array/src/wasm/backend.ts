@@ -7,7 +7,7 @@
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
 import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchFixedOnPool, launchOnPool, launchWork, runFixed } from 'kernels-wasm';
-import type { HeapLike, KernelSpec, LaunchResult } from 'kernels-wasm';
+import type { HeapLike, Join, KernelPool, KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
 import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
 import { formatValue } from '../ir/format.js';
@@ -160,7 +160,7 @@ class WasmBackend implements Backend {
     const lean = !this.#lean || (outs && outs.size > 0) ? null : leanPlanOf(plan, this.#compile);
     if (lean) {
       // A kernel that would run on the calling thread anyway runs as executeSync() runs it.
-      if (launchWork(lean.compiled, lean.elements) < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
+      if (lean.work < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
       this.#runs++;
       this.#launches++;
       return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (block, ptrs) => this.#launchLean(lean, block, ptrs));
@@ -200,7 +200,7 @@ class WasmBackend implements Backend {
 
   runInto(plan: Plan, bound: Bindings | undefined, into: TypedArray | undefined, check: (flags: RunFlags) => void, sync: boolean): TypedArray | undefined {
     const lean = this.#lean ? leanPlanOf(plan, this.#compile) : null;
-    if (!lean || (!sync && launchWork(lean.compiled, lean.elements) >= this.#host.settings().inlineThreshold)) return undefined;
+    if (!lean || (!sync && lean.work >= this.#host.settings().inlineThreshold)) return undefined;
     // As run() says it once: an async run as small stays on the calling thread with or without shared memory.
     if (sync) noSharedHeap();
     // A large result goes to the out as the kernel makes it, where the plan can drain it (the copy reads
@@ -273,12 +273,7 @@ class WasmBackend implements Backend {
     if (work < inlineThreshold) return launchInline(k, heap);
     return this.#pool.withPool(threads, async (pool) => {
       if (!pool) return launchInline(k, heap);
-      this.#pooled++;
-      let joined = false;
-      const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
-      const r = await launchOnPool(pool, k.compiled, heap, k.launch, k.label, inlineThreshold > 0 ? { host, accept } : undefined);
-      if (joined) this.#joined++;
-      return r;
+      return this.#pooledLaunch(pool, work, (join) => launchOnPool(pool, k.compiled, heap, k.launch, k.label, join));
     });
   }
 
@@ -288,17 +283,23 @@ class WasmBackend implements Backend {
    */
   async #launchLean(lean: LeanPlan, block: number, ptrs: readonly number[]): Promise<LaunchResult> {
     const memory = this.#heap.kernels.memory;
-    const { inlineThreshold, threads } = this.#host.settings();
-    return this.#pool.withPool(threads, async (pool) => {
+    return this.#pool.withPool(this.#host.settings().threads, async (pool) => {
       if (!pool) return runFixed(lean.fixed, memory, kernelOn(lean, memory), block, ptrs, host);
-      this.#pooled++;
-      const work = launchWork(lean.compiled, lean.elements);
-      let joined = false;
-      const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
-      const r = await launchFixedOnPool(pool, lean.fixed, memory, block, ptrs, lean.label, inlineThreshold > 0 ? { host, accept } : undefined);
-      if (joined) this.#joined++;
-      return r;
+      return this.#pooledLaunch(pool, lean.work, (join) => launchFixedOnPool(pool, lean.fixed, memory, block, ptrs, lean.label, join));
     });
+  }
+
+  /**
+   * A kernel's launch of `work` units on `pool`, counted: `launch` is given the
+   * calling thread's offer to join (joins() decides; none with inlineThreshold 0).
+   */
+  async #pooledLaunch(pool: KernelPool, work: number, launch: (join: Join | undefined) => Promise<LaunchResult>): Promise<LaunchResult> {
+    this.#pooled++;
+    let joined = false;
+    const accept = (blocks: number): boolean => (joined = joins(work, blocks, pool.threads));
+    const r = await launch(this.#host.settings().inlineThreshold > 0 ? { host, accept } : undefined);
+    if (joined) this.#joined++;
+    return r;
   }
 
   /**

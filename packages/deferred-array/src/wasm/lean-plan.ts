@@ -5,7 +5,7 @@
 // whether its one store can be drained into the caller's out. Also each lean
 // kernel's instance per memory, and how a constant is written into the
 // launch block.
-import { drainBytes, fixLaunch, instantiate } from 'kernels-wasm';
+import { drainBytes, fixLaunch, instantiate, launchWork } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, KernelFn } from 'kernels-wasm';
 import { dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, Scalar } from '../ir/dtypes.js';
@@ -44,8 +44,8 @@ interface LeanPlan {
   readonly operands: readonly number[];
   readonly storeBytes: readonly number[];
   readonly reductions: ReductionLayout;
-  /** The elements of its iteration space, from which execute() weighs its work. */
-  readonly elements: number;
+  /** Its kernel's work over its iteration space (kernels-wasm launchWork), which execute() weighs against inlineThreshold. */
+  readonly work: number;
   /**
    * Where its one store can go straight to
    * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
@@ -112,7 +112,7 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     group, compiled, fixed, label: kernelLabel(group), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, slots: built.spec.slots },
-    elements: sizeOf(built.shape),
+    work: launchWork(compiled, sizeOf(built.shape)),
     drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.members.some(flagging)
       ? { array: drainArray, storeBytes: [drainBytes(fixed, DRAIN_BLOCKS, drainArray)] }
       : undefined,

@@ -85,8 +85,7 @@ async function launchOnPool(
 ): Promise<LaunchResult> {
   const p = prepareLaunch(compiled, heap, l, pool.threads);
   try {
-    // A launch of one block has no place for a worker beside the calling thread (joinedRun).
-    // Nor does the calling thread join a scan whose groups wait on each other: it would wait
+    // The calling thread does not join a scan whose groups wait on each other: it would wait
     // inside the kernel, where it could not see a worker die and stop the launch's claims, and
     // the wait sleeps (memory.atomic.wait32, emit-scan-chains.ts's awaitGroupBefore), which traps
     // on a browser's main thread.
