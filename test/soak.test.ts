@@ -30,7 +30,7 @@ const PROGRAMS = programs(process.env['SOAK_PROGRAMS'], SOAK ? 10_000 : 600);
 const FAULT_RATE = 0.5;
 const KINDS = ['throw', 'exit', 'trap', 'heap', 'shutdown'] as const;
 type Kind = (typeof KINDS)[number];
-/** The fault fixture's cue values: an int32 `fmod` of one of these fails in a worker. */
+/** The fault fixture's cue values: an int32 `power` of one of these fails in a worker. */
 const CUE: Partial<Record<Kind, number>> = { throw: 13, exit: 17, trap: 19 };
 const CAUSE: Partial<Record<Kind, RegExp>> = { throw: /injected failure in a host function/, exit: /exit/i, trap: /unreachable/ };
 /** How long one program may take before it counts as a hang. */
@@ -74,9 +74,8 @@ const doubled = da.compile((a: da.DeferredArray) => da.maximum(a.mul(2).add(0.5)
 /**
  * A program from a seed. Values are halves below 16 and every op keeps them
  * exact in float64 (add, subtract, small multiples, min/max, abs, floor, mod
- * by 5, and the integer part's fmod by 5 through the same host function on
- * both backends), so the pool and the reference must agree to the bit, sums
- * included.
+ * by 5, and the integer part through integer power, a host function), so the
+ * pool and the reference must agree to the bit, sums included.
  */
 function makeProgram(seed: number, cue: number | undefined): Program {
   const r = seededRandom(seed);
@@ -104,8 +103,9 @@ function makeProgram(seed: number, cue: number | undefined): Program {
       // A value computed from the array's version before the writes (a view, get(':'), would see them, as NumPy's does).
       const before = xs[2]!.add(0);
       const vals: da.DeferredArray[] = [...xs];
-      // The cue must reach an integer fmod (a host call in a worker); its results are small integers, exact too.
-      if (cue !== undefined) vals.push(xs[0]!.astype('int32').fmod(5).astype('float64'));
+      // The cue must reach an integer power (a host call in a worker; by an array of ones, since a constant
+      // exponent becomes multiplies): the integer parts again, exact too.
+      if (cue !== undefined) vals.push(xs[0]!.astype('int32').power(da.array(new Int32Array(n).fill(1))).astype('float64'));
       for (const s of steps) {
         const x = vals[Math.floor(s.a * vals.length)]!;
         const y = vals[Math.floor(s.b * vals.length)]!;
@@ -123,7 +123,7 @@ function makeProgram(seed: number, cue: number | undefined): Program {
         }
       }
       let out = vals[vals.length - 1]!;
-      if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the fmod
+      if (cue !== undefined) out = out.add(vals[3]!); // the steps may not have read the power
       // A pinned intermediate (a per-block temporary, or its own array), read twice.
       if (pin !== 'none') {
         const k = vals[3 + Math.floor(pinAt * (vals.length - 3))] ?? vals[0]!;
@@ -208,7 +208,7 @@ test(`soak: ${PROGRAMS} random programs on the pool against the reference, with 
     const copies = prog.data.map((d) => Float64Array.from(d));
     const where = `program ${p}${kind ? ` (${kind})` : ''}`;
 
-    // The oracle: the same program on the reference evaluator (its integer fmod is the real one, so cues compute).
+    // The oracle: the same program on the reference evaluator (its integer power is the real one, so cues compute).
     da.configure({ backend: 'reference' });
     const want = await (async () => {
       const { results, call } = prog.build();

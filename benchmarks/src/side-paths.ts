@@ -190,6 +190,24 @@ function uint8Row(n: number, rounds: number): Promise<PathRow> {
   }, n, rounds, Uint8Array);
 }
 
+/**
+ * int32 a // b + a % 7: floor division and Python's modulo (divisors of both
+ * signs, none zero). The loop's float quotient is exact for int32 operands;
+ * its `| 0` keeps V8 on integer `%` (a -0 remainder would send it to floats).
+ */
+function int32DivisionRow(n: number, rounds: number): Promise<PathRow> {
+  const a = randomInts(Int32Array, n, 67, -(2 ** 31), 2 ** 31);
+  const b = randomInts(Int32Array, n, 71, -1000, 1000).map((v) => v || 1);
+  const [dA, dB] = [da.wrap(a), da.wrap(b)];
+  return pathRow<Int32Array>(`int32 a // b + a % 7, 2^${Math.log2(n)}`, 1, () => da.floorDivide(dA, dB).add(da.mod(dA, 7)), (out) => {
+    for (let i = 0; i < n; i++) {
+      const r = (a[i]! % 7) | 0;
+      out[i] = Math.floor(a[i]! / b[i]!) + (r < 0 ? r + 7 : r);
+    }
+    return out;
+  }, n, rounds, Int32Array);
+}
+
 /** uint32 (a ^ b) >> 3 + a: bits, an unsigned shift and a sum that wraps at 2^32. */
 function uint32Row(n: number, rounds: number): Promise<PathRow> {
   const [a, b] = [randomInts(Uint32Array, n, 59, 0, 2 ** 32), randomInts(Uint32Array, n, 61, 0, 2 ** 32)];
@@ -253,7 +271,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
     rows: [
       await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
-      await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds),
+      await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds), await int32DivisionRow(1 << 23, rounds),
       await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds), await dotRow(1 << 23, rounds),
     ],
     matvec: [await matvecRow(2000, rounds), await matvecRow(4096, rounds)],

@@ -1,5 +1,5 @@
 // Pool workers' host functions for the browser suite: deferred-array's own, except that
-// int32 fmod (a host call: every float op runs as instructions) throws on a dividend of 13
+// int32 power (a host call: every float op runs as instructions) throws on a base of 13
 // and traps (WebAssembly `unreachable`) on 19.
 import * as real from '../../packages/deferred-array/dist/browser/host-functions.js';
 
@@ -9,7 +9,7 @@ const trap = new WebAssembly.Instance(new WebAssembly.Module(new Uint8Array([
 
 export function hostFunction(key) {
   const fn = real.hostFunction(key);
-  if (key !== 'fmod.int32') return fn;
+  if (key !== 'power.int32') return fn;
   return (a, b) => {
     if (a === 13) throw new Error('injected failure in a host function');
     if (a === 19) trap();

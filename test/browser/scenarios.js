@@ -113,9 +113,10 @@ export async function trim(da, threads) {
 }
 
 /**
- * A worker that fails mid-kernel (its host function for int32 fmod throws on 13 or traps on
- * 19: the fault host the page points the pool at): execute() rejects with a WorkerError, and
- * the next executes give the right answer.
+ * A worker that fails mid-kernel (its host function for int32 power throws on 13 or traps on
+ * 19: the fault host the page points the pool at; the exponent is an array, since a constant
+ * one becomes multiplies): execute() rejects with a WorkerError, and the next executes give
+ * the right answer.
  */
 export async function fault(da, cue) {
   da.configure({ threads: 2, inlineThreshold: 0 });
@@ -123,7 +124,8 @@ export async function fault(da, cue) {
   const good = Float64Array.from({ length: n }, (_, i) => (i % 7) + 0.5);
   const bad = Float64Array.from(good);
   bad[150_000] = cue;
-  const graph = (data) => da.wrap(data).astype('int32').fmod(5).astype('float64').add(1).sum();
+  const twos = da.wrap(new Int32Array(n).fill(2));
+  const graph = (data) => da.wrap(data).astype('int32').power(twos).astype('float64').add(1).sum();
   const want = hexOf(graph(good).executeSync());
   const error = await graph(bad).execute().then(() => undefined, (e) => e);
   const after = [];

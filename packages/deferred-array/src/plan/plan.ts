@@ -159,12 +159,12 @@ const touches64 = (n: Node): boolean => isBigInt(n.dtype) || n.inputs.some((i) =
 const KERNEL_UNARY_64: ReadonlySet<OpName> = new Set<OpName>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign']);
 const KERNEL_BINARY_64: ReadonlySet<OpName> = new Set<OpName>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'gcd',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'fmod', 'gcd',
 ]);
 
 /**
  * Whether a kernel computes the elementwise node `n`, which touches int64 or
- * uint64: the rest (powers, fmod, the scans of them) run as steps of their
+ * uint64: the rest (powers, the scans of them) run as steps of their
  * own, which the backend evaluates directly.
  */
 function kernelComputes64(n: Node): boolean {

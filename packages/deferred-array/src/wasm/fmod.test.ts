@@ -70,3 +70,32 @@ test('fmod takes the dividend\'s sign, mod and floorDivide the divisor\'s (NumPy
   expect(readNumbers(da.mod(a, b))).toEqual([0.5, -0.5, 0, -0, NaN, NaN]);
   expect(readNumbers(da.floorDivide(a, b))).toEqual([-4, -4, -2, -2, Infinity, -Infinity]);
 });
+
+describe.each([['int32', 'i32x4'], ['uint32', 'i32x4'], ['int16', 'i16x8'], ['uint16', 'i16x8'], ['int8', 'i8x16'], ['uint8', 'i8x16']] as const)('%s', (dtype, lanes) => {
+  const ranges: Record<typeof dtype, readonly [number, number]> = { int32: [-(2 ** 31), 2 ** 31 - 1], uint32: [0, 2 ** 32 - 1], int16: [-32768, 32767], uint16: [0, 65535], int8: [-128, 127], uint8: [0, 255] };
+  const [lo, hi] = ranges[dtype];
+  // Extremes, zeros and -1 crossed (MIN // -1 wraps, a zero divisor gives 0), then random pairs over small and whole-range divisors.
+  const specials = [lo, lo + 1, hi, -1, 0, 1, 2, 7, -7].filter((v) => v >= lo && v <= hi);
+  const r = seededRandom(lo + hi);
+  const any = (): number => lo + Math.floor(r() * (hi - lo + 1));
+  const xs = [...specials.flatMap((x) => specials.map(() => x)), ...Array.from({ length: 3000 }, any)];
+  const ys = [...specials.flatMap(() => specials), ...Array.from({ length: 3000 }, (_, i) => (i % 2 ? any() : Math.max(lo, Math.floor(r() * 21) - 10)))];
+
+  test.each(OPS)(`%s: in ${lanes} lanes and in the scalar loop, the reference's bit for bit, with no host call`, (op) => {
+    da.configure({ errors: { divide: 'ignore' } });
+    try {
+      const a = da.array(xs, { dtype });
+      const b = da.array(ys, { dtype });
+      const text = call(op, a, b).explain({ kernels: true });
+      expect(text).toContain(`vectorised as ${lanes}`);
+      expect(text.match(/call \$\S+/g) ?? []).toEqual([]);
+      for (const make of [() => call(op, a, b), () => call(op, a.get('::-3'), b.get('::3')), () => call(op, a, 7), () => call(op, a, lo < 0 ? -1 : 3)]) {
+        const [got, want] = onBothBackends(make);
+        const bad = got.flatMap((g, i) => (g === want[i] ? [] : [`#${i}: got ${g}, want ${want[i]}`]));
+        expect(bad.slice(0, 5)).toEqual([]);
+      }
+    } finally {
+      da.configure({ errors: { divide: 'warn' } });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 // Host functions for kernels: ops the lowering does not write as WebAssembly
-// (integer fmod and power, and any op whose row names the host) call the
+// (integer power, and any op whose row names the host) call the
 // reference evaluator's own scalar functions, so both
 // backends agree exactly on them. This module is a kernels-wasm HostModule:
 // the calling thread and every pool worker load it.

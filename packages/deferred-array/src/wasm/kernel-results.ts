@@ -13,7 +13,7 @@ import { partialsCombiner, partialsCombiner64 } from './combine.js';
 import { accumulatorDType } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
-/** The ops whose integer code counts a division by zero in a launch's flags (fmod's through its host function). */
+/** The ops whose integer code counts a division by zero in a launch's flags. */
 const COUNTS_DIVIDE: ReadonlySet<string> = new Set(['floorDivide', 'mod', 'fmod', 'reciprocal']);
 
 /** Adds a launch's flags to the run's, naming the ops of `g` that can raise them. */

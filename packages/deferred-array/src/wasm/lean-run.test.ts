@@ -193,7 +193,7 @@ describe('the lean run', () => {
     const out = new Int32Array(n).fill(-1);
     const request = { view: false, owner: undefined, out };
     const untouched = (): boolean => out.every((v) => v === -1);
-    // Counted in the kernel (an integer division), and in a host function (an integer fmod).
+    // Counted in the kernel: an integer division, and C's remainder (fmod).
     expect(() => l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request)).toThrow(/integer division by zero in floorDivide/);
     expect(untouched()).toBe(true);
     expect(() => l.runNodes([nodeOf(da.fmod(100, x))], false, false, request)).toThrow(/integer division by zero in fmod/);

@@ -1,7 +1,7 @@
-// Integer floor division, modulo and gcd, as NumPy computes them, in the
-// scalar loop (WebAssembly has no lane division): at i32 width for every
-// type up to 32 bits (held as the scalar loop holds them), at i64 for int64
-// and uint64. Float floorDivide and mod are float-divmod.ts's.
+// Integer floor division, modulo, C's remainder and gcd, as NumPy computes them, in the
+// scalar loop: at i32 width for every type up to 32 bits (held as the scalar
+// loop holds them), at i64 for int64 and uint64. The lane forms up to 32
+// bits are int-divmod-lanes.ts's, float floorDivide and mod float-divmod.ts's.
 import type { Local } from '../encode/index.js';
 import { is64K, isUnsignedK, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
@@ -78,6 +78,19 @@ function unsignedDivision(ctx: EmitContext, t: KType, fn: 'floorDivide' | 'mod',
 }
 
 /**
+ * C's truncated remainder, NumPy's fmod of integers: a zero divisor gives 0,
+ * flagged (rem_s gives MIN % -1 as 0 without trapping).
+ */
+function intRemainder(ctx: EmitContext, t: KType, a: Local, b: Local): void {
+  const f = ctx.f;
+  const { w, k, nonzero } = intWidth(ctx, t);
+  f.op('local.get', b).op(`${w}.eqz`).if(); bumpDivide(ctx); f.end();
+  f.op('local.get', a).op('local.get', b); k(1); nonzero(b); f.op('select');
+  f.op(`${w}.rem_${isUnsignedK(t) ? 'u' : 's'}`);
+  k(0); nonzero(b); f.op('select');
+}
+
+/**
  * NumPy's gcd: Euclid's algorithm on the magnitudes, read unsigned (the most
  * negative value's is 2^63, 2^31, 2^15 or 2^7, which wrap back to it as NumPy's do).
  */
@@ -100,4 +113,4 @@ function gcdScalar(ctx: EmitContext, t: KType, a: Local, b: Local): void {
   wrapInt(f, t);
 }
 
-export { intDivision, unsignedDivision, gcdScalar };
+export { intDivision, unsignedDivision, intRemainder, gcdScalar };

@@ -1,7 +1,7 @@
 // int64 and uint64 ops in the scalar loop against a bigint model of NumPy's
 // rules, over every pair of special values: floor division and modulo
 // (Python's signs; a zero divisor gives 0 and counts in the divide flag;
-// MIN // -1 wraps), gcd (of the magnitudes, MIN's wrapping back), shifts (a
+// MIN // -1 wraps), C's remainder (fmod), gcd (of the magnitudes, MIN's wrapping back), shifts (a
 // count of 64 or more, read unsigned, gives 0, or -1 shifting a negative value
 // right) and sign. simd-widths.test.ts checks the lanes against this loop.
 import { compileKernel } from './compile.js';
@@ -33,6 +33,7 @@ function model(t: T64, fn: KBinary, a: bigint, b: bigint): { value: bigint; divi
       const r = a % b;
       return at(r !== 0n && (r < 0n) !== (b < 0n) ? r + b : r);
     }
+    case 'fmod': return b === 0n ? at(0n, true) : at(a % b); // C's truncated remainder, as bigint's %
     case 'gcd': {
       let [x, y] = [abs(a), abs(b)];
       while (y !== 0n) [x, y] = [y, x % y];
@@ -76,7 +77,7 @@ function run(spec: KernelSpec, t: T64, inputs: bigint[][]): { out: bigint[]; div
 
 describe('int64 and uint64 ops in the scalar loop, against NumPy\'s rules', () => {
   const types: T64[] = ['int64', 'uint64'];
-  test.each(types.flatMap((t) => (['floorDivide', 'mod', 'gcd', 'leftShift', 'rightShift'] as const).map((fn) => [t, fn] as const)))('%s %s over every pair of specials', (t, fn) => {
+  test.each(types.flatMap((t) => (['floorDivide', 'mod', 'fmod', 'gcd', 'leftShift', 'rightShift'] as const).map((fn) => [t, fn] as const)))('%s %s over every pair of specials', (t, fn) => {
     const s = SPECIALS[t];
     const a = s.flatMap((x) => s.map(() => x));
     const b = s.flatMap(() => s);

@@ -5,12 +5,14 @@
 // map is typed by the table, so a native row with no entry, or with lanes and
 // no lane form, is a `tsc` error.
 import type { Local } from '../encode/index.js';
+import { InternalError } from '../internal-error.js';
 import type { KBinary, LaneOp, NativeOp } from '../ops/elementwise-ops.js';
 import { intCompare, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { EmitContext } from './context.js';
 import { laneMul, splatConst } from './emit-values.js';
 import { floatDivmodLanes, floatDivmodScalar } from './float-divmod.js';
-import { gcdScalar, intDivision, unsignedDivision } from './int-divmod.js';
+import { gcdScalar, intDivision, intRemainder, unsignedDivision } from './int-divmod.js';
+import { intDivmodLanes } from './int-divmod-lanes.js';
 import type { KType } from './kernel-spec.js';
 import { compareI64x2, isIntLanes, laneBits, pickI64x2, wrapIntLanes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -200,14 +202,14 @@ const nextafter: Required<BinaryEmitter> = {
   },
 };
 
-/** floorDivide and mod: integers in scalar code (no lane form), floats npy_divmod's steps in either (float-divmod.ts). */
+/** floorDivide and mod: floats npy_divmod's steps (float-divmod.ts), integers through a float quotient in lanes (int-divmod-lanes.ts). */
 const division = (fn: 'floorDivide' | 'mod'): Required<BinaryEmitter> => ({
   scalar: (ctx, t, a, b) => {
     if (isFloatK(t)) floatDivmodScalar(ctx, t, fn, a, b);
     else if (isUnsignedK(t)) unsignedDivision(ctx, t, fn, a, b);
     else { intDivision(ctx, t, fn, a, b); wrapInt(ctx.f, t); }
   },
-  lanes: (ctx, L, a, b) => floatDivmodLanes(ctx, L, fn, a, b),
+  lanes: (ctx, L, a, b, t) => { if (isIntLanes(L)) intDivmodLanes(ctx, L, fn, a, b, t); else floatDivmodLanes(ctx, L, fn, a, b); },
 });
 
 /**
@@ -294,6 +296,15 @@ const rightShift: BinaryEmitter = {
 };
 
 
+/** fmod of integers (floats take the math library's): C's remainder, in either loop. */
+const intFmod: Required<BinaryEmitter> = {
+  scalar: (ctx, t, a, b) => {
+    if (isFloatK(t)) throw new InternalError(`float fmod is the math library's, not an instruction (${t})`);
+    intRemainder(ctx, t, a, b);
+  },
+  lanes: (ctx, L, a, b, t) => intDivmodLanes(ctx, L, 'fmod', a, b, t),
+};
+
 /** NumPy's gcd: integers only, in the scalar loop (int-divmod.ts). */
 const gcd: BinaryEmitter = { scalar: gcdScalar };
 
@@ -305,6 +316,7 @@ const NATIVE_BINARY = {
   divide: arith('div'),
   floorDivide: division('floorDivide'),
   mod: division('mod'),
+  fmod: intFmod,
   minimum: extremum('min'),
   maximum: extremum('max'),
   equal: compare('eq'),

@@ -19,12 +19,12 @@ import { SCAN_CHAINS, chainsScans } from './emit-scan-chains.js';
 import { disassemble } from '../encode/index.js';
 import { Worker } from 'node:worker_threads';
 
-/** out = scan(fn, f(x)) and out2 = that plus x, where f(x) is x - d, or with `host` fmod(x, 7) (int32: a host function). */
+/** out = scan(fn, f(x)) and out2 = that plus x, where f(x) is x - d, or with `host` x ** 2 (int32: a host function). */
 function chainSpec(t: KType, fn: KScan, host = false): KernelSpec {
   const body: KInstr[] = [
     { op: 'load', array: 0, type: t },
-    { op: 'const', value: host ? 7 : t === 'int32' ? 1 : 0.5, type: t },
-    { op: 'binary', fn: host ? 'fmod' : 'subtract', args: [0, 1], type: t },
+    { op: 'const', value: host ? 2 : t === 'int32' ? 1 : 0.5, type: t },
+    { op: 'binary', fn: host ? 'power' : 'subtract', args: [0, 1], type: t },
     { op: 'scan', fn, arg: 2, slot: 0, type: t },
     { op: 'store', array: 1, arg: 3, type: t },
     { op: 'binary', fn: 'add', args: [3, 0], type: t },
@@ -34,13 +34,13 @@ function chainSpec(t: KType, fn: KScan, host = false): KernelSpec {
   return { ndim: 1, slots: 1, arrays: [arr('in'), arr('out'), arr('out')], body };
 }
 
-/** C's fmod, integer fmod's host function. */
-const cFmod = (a: number, b: number): number => a % b;
+/** a ** b wrapped to int32 (b >= 0 here), integer power's host function. */
+const intPower = (a: number, b: number): number => { let r = 1; for (let e = 0; e < b; e++) r = Math.imul(r, a); return r; };
 
 function rules(t: KType, fn: KScan, host: boolean) {
   const round = t === 'float32' ? Math.fround : t === 'int32' ? (v: number) => v | 0 : (v: number) => v;
   const combine = (acc: number, v: number): number => (t === 'int32' ? (fn === 'sum' ? (acc + v) | 0 : Math.imul(acc, v)) : round(fn === 'sum' ? acc + v : acc * v));
-  const f = (x: number): number => (host ? round(cFmod(x, 7)) : round(x - (t === 'int32' ? 1 : 0.5)));
+  const f = (x: number): number => (host ? round(intPower(x, 2)) : round(x - (t === 'int32' ? 1 : 0.5)));
   return { round, combine, f, id: fn === 'sum' ? 0 : 1 };
 }
 
@@ -81,7 +81,7 @@ function run(t: KType, fn: KScan, host: boolean, xs: readonly number[], segment:
   const [a, b, c] = [heap.alloc(n * bytes), heap.alloc(n * bytes), heap.alloc(n * bytes)];
   new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, a, n).set(xs);
   const compiled = compileKernel(chainSpec(t, fn, host));
-  const kernel = instantiate(compiled, heap.memory, { hostFunction: host ? () => cFmod : noHost });
+  const kernel = instantiate(compiled, heap.memory, { hostFunction: host ? () => intPower : noHost });
   const l = { shape: [n], arrays: [{ ptr: a, strides: [1] }, { ptr: b, strides: [1] }, { ptr: c, strides: [1] }], segment, blockSize: bs };
   // A launch without starting values first, to learn how many pieces the launch cuts.
   const initial = given?.(launch(compiled, heap, kernel, l).pieces);

@@ -40,6 +40,7 @@ const INT_UNARY = opsWhere<KUnary>('unary', (fn) => hasNativeLanes(fn, 'int'));
 const FLOAT_BINARY = opsWhere<KBinary>('binary', (fn) => hasNativeLanes(fn, 'float'));
 const INT_BINARY = opsWhere<KBinary>('binary', (fn) => hasNativeLanes(fn, 'int'));
 const BITWISE: readonly KBinary[] = ['bitwiseAnd', 'bitwiseOr', 'bitwiseXor'];
+const DIVISION: ReadonlySet<KBinary> = new Set(['floorDivide', 'mod', 'fmod']);
 const BOOL_UNARY: ReadonlySet<KUnary> = new Set(['logicalNot', 'invert']);
 const BOOL_BINARY: ReadonlySet<KBinary> = new Set([...LOGICAL, 'equal', 'notEqual', ...BITWISE]);
 /**
@@ -105,9 +106,10 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
   const ok = (t: KType): boolean => t === dtype || t === 'bool' || (exact ? fillsLane(lanes, t) : !isFloat && isIntegerK(t));
   // The types a narrower array's load converts to, and a store's cast converts from: the lane type (in i64x2 either 64-bit type).
   const lane = (t: KType): boolean => t === dtype || (lanes === 'i64x2' && fillsLane(lanes, t));
-  // i64x2 lanes take the ops kernels compute in int64 (validate-spec.ts) that integers have lanes for (not division or gcd).
+  // i64x2 lanes take the ops kernels compute in int64 (validate-spec.ts) that integers have lanes for, but not
+  // division (no float holds a 64-bit quotient exactly) or gcd.
   const nativeUnary = (fn: KUnary): boolean => (isFloat ? FLOAT_UNARY : INT_UNARY).has(fn) && (lanes !== 'i64x2' || INT64_UNARY.has(fn));
-  const nativeBinary = (fn: KBinary): boolean => (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn) && (lanes !== 'i64x2' || INT64_BINARY.has(fn));
+  const nativeBinary = (fn: KBinary): boolean => (isFloat ? FLOAT_BINARY : INT_BINARY).has(fn) && (lanes !== 'i64x2' || (INT64_BINARY.has(fn) && !DIVISION.has(fn)));
   for (const [v, ins] of spec.body.entries()) {
     switch (ins.op) {
       case 'load': {

@@ -203,7 +203,7 @@ const intCast = (from: KType, to: KType): KernelSpec => ({
 });
 
 const COMPARISONS: ReadonlySet<KBinary> = new Set(['equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual', 'logicalAnd', 'logicalOr', 'logicalXor']);
-const INT_BINARY_LANES: readonly KBinary[] = ['add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', ...COMPARISONS];
+const INT_BINARY_LANES: readonly KBinary[] = ['add', 'subtract', 'multiply', 'floorDivide', 'mod', 'fmod', 'minimum', 'maximum', 'fmax', 'fmin', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', ...COMPARISONS];
 const INT_UNARY_LANES: readonly KUnary[] = ['negative', 'abs', 'sign', 'square', 'invert', 'signbit', 'logicalNot', 'positive', 'floor'];
 const INT_TYPES = ['int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8'] as const;
 

@@ -11,7 +11,7 @@ const TYPES: ReadonlySet<KType> = new Set(Object.keys(KTYPE_BYTES) as KType[]);
 const INT64_UNARY: ReadonlySet<KUnary> = new Set<KUnary>(['negative', 'abs', 'square', 'positive', 'floor', 'ceil', 'trunc', 'round', 'invert', 'logicalNot', 'isnan', 'isinf', 'isfinite', 'signbit', 'sign']);
 const INT64_BINARY: ReadonlySet<KBinary> = new Set<KBinary>([
   'add', 'subtract', 'multiply', 'minimum', 'maximum', 'fmax', 'fmin', 'equal', 'notEqual', 'less', 'lessEqual', 'greater', 'greaterEqual',
-  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'gcd',
+  'logicalAnd', 'logicalOr', 'logicalXor', 'bitwiseAnd', 'bitwiseOr', 'bitwiseXor', 'leftShift', 'rightShift', 'floorDivide', 'mod', 'fmod', 'gcd',
 ]);
 
 /** Specs and instructions as JSON, int64 and uint64 constants (bigints) written as `${v}n`, unlike any number. */

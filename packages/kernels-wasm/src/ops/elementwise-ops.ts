@@ -71,15 +71,15 @@ interface Lowerings {
 
 const NATIVE = { float: 'native', int: 'native' } as const;
 /**
- * The vector math library for floats (transcendentals, and fmod); integer
- * operands (fmod's alone: a transcendental's integers compute in floats
- * before they get here) take the host's scalar function, per element.
+ * The vector math library for floats (transcendentals); integer operands
+ * never reach it (a transcendental's integers compute in floats before they
+ * get here; power's and fmod's rows say their own).
  */
 const MATH = { float: 'math', int: 'host' } as const;
 /** Ops whose dtype rule gives floats only: an integer operand never reaches the lowering. */
 const FLOAT_ONLY = { float: 'native', int: 'host' } as const;
-/** floorDivide and mod: floats in the vector loop too (npy_divmod's steps on fmod); integers' results and flags per element, no lane form. */
-const DIVISION = { float: 'native', int: 'native', intLanes: false } as const;
+/** floorDivide and mod: instructions in every lane type but i64x2 (floats npy_divmod's steps on fmod, integers a float quotient). */
+const DIVISION = { float: 'native', int: 'native' } as const;
 /**
  * Integer-only ops (the type rules refuse floats) written as scalar
  * instructions. Shifts by a count the same in every lane are vectorised
@@ -142,7 +142,8 @@ const ELEMENTWISE_OPS = {
   logicalXor: op('binary', 'logical', NATIVE, EXACT),
   fmax: op('binary', 'arith', NATIVE, EXACT),
   fmin: op('binary', 'arith', NATIVE, EXACT),
-  fmod: op('binary', 'intArith', MATH, EXACT),
+  /** Floats through the math library's exact fmod, integers as instructions (C's remainder). */
+  fmod: op('binary', 'intArith', { float: 'math', int: 'native' }, EXACT),
   copysign: op('binary', 'float', FLOAT_ONLY, EXACT),
   heaviside: op('binary', 'float', FLOAT_ONLY, EXACT),
   /** The next representable value after x toward y, in x's float type (NumPy's nextafter: C's, per element). */

@@ -51,11 +51,11 @@ const SIN_SPEC: KernelSpec = {
 };
 
 /**
- * z = fmod(int32(x), int32(y)) through the host function `fmod.int32` (the
- * fault fixture's): integer fmod is a host call per element, where float ops
+ * z = power(int32(x), int32(y)) through the host function `power.int32` (the
+ * fault fixture's): integer power is a host call per element, where float ops
  * all run as instructions.
  */
-const MOD_SPEC: KernelSpec = {
+const POWER_SPEC: KernelSpec = {
   ndim: 1,
   arrays: [f64, f64, out64],
   body: [
@@ -63,7 +63,7 @@ const MOD_SPEC: KernelSpec = {
     { op: 'load', array: 1, type: 'float64' },
     { op: 'cast', arg: 0, type: 'int32' },
     { op: 'cast', arg: 1, type: 'int32' },
-    { op: 'binary', fn: 'fmod', args: [2, 3], type: 'int32' },
+    { op: 'binary', fn: 'power', args: [2, 3], type: 'int32' },
     { op: 'cast', arg: 4, type: 'float64' },
     { op: 'store', array: 2, arg: 5, type: 'float64' },
   ],
@@ -79,7 +79,7 @@ function array(values: ArrayLike<number>): number {
 const read = (ptr: number, n: number): Float64Array => new Float64Array(heap.memory.buffer, ptr, n).slice();
 const bits = (a: Float64Array): BigUint64Array => new BigUint64Array(a.buffer, a.byteOffset, a.length);
 
-const MOD_N = 200_000;
+const POWER_N = 200_000;
 
 /** How a worker fails on the fault fixture's cues, and what its error says. */
 const FAULTS = [
@@ -97,8 +97,8 @@ const collectGarbage = ((): (() => void) => {
 const NO_HOST = { hostFunction: noHost };
 
 /**
- * The calling thread's host functions when it joins a mod launch: C's %
- * (integer fmod, for the positive operands here), its first call held for `holdMs`, so the
+ * The calling thread's host functions when it joins a power launch: a ** b
+ * (integer power, for the small operands here), its first call held for `holdMs`, so the
  * workers meanwhile claim every block but the one it holds.
  */
 function callerHost(holdMs: number, fail = false) {
@@ -113,27 +113,27 @@ function callerHost(holdMs: number, fail = false) {
           Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, holdMs);
           if (fail) throw new Error('injected failure on the calling thread');
         }
-        return a % b;
+        return a ** b;
       };
     },
   };
 }
 
 /**
- * A started pool on the fault fixture, and the mod kernel over x = (i % 7) + 0.5
+ * A started pool on the fault fixture, and the power kernel, x squared, over x = (i % 7) + 0.5
  * or over x with `cue` (what the fixture fails on) at element `at`.
  */
 async function faultRig(kind: PoolKind, threads: number, cue: number, at: number) {
   const p = await pool(kind, threads, fixture('fault-host.mjs'));
   await p.start();
-  const x = Float64Array.from({ length: MOD_N }, (_, i) => (i % 7) + 0.5);
+  const x = Float64Array.from({ length: POWER_N }, (_, i) => (i % 7) + 0.5);
   const bad = Float64Array.from(x);
   bad[at] = cue;
-  const [xp, badp, yp] = [array(x), array(bad), array(new Float64Array(MOD_N).fill(5))];
-  const compiled = compileKernel(MOD_SPEC);
-  const job = (input: number, out: number, label = 'mod', join?: { host: HostModule }): Promise<LaunchResult> =>
-    launchOnPool(p, compiled, heap, { shape: [MOD_N], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label, join);
-  return { p, xp, badp, job, expected: x.map((v) => Math.trunc(v) % 5) };
+  const [xp, badp, yp] = [array(x), array(bad), array(new Float64Array(POWER_N).fill(2))];
+  const compiled = compileKernel(POWER_SPEC);
+  const job = (input: number, out: number, label = 'power', join?: { host: HostModule }): Promise<LaunchResult> =>
+    launchOnPool(p, compiled, heap, { shape: [POWER_N], arrays: [{ ptr: input, strides: [1] }, { ptr: yp, strides: [1] }, { ptr: out, strides: [1] }] }, label, join);
+  return { p, xp, badp, job, expected: x.map((v) => Math.trunc(v) ** 2) };
 }
 
 /** Waits up to 2 s for the pool to have `threads` workers again, and expects it has. */
@@ -242,26 +242,26 @@ describe.each(KINDS)('%s pool', (kind) => {
     test('rejects within a second with a WorkerFailure naming the kernel, settles the other jobs, heals, and the next 100 launches succeed', async () => {
       const threads = 2;
       const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
-      const z = heap.alloc(MOD_N * 8);
-      const z2 = heap.alloc(MOD_N * 8);
+      const z = heap.alloc(POWER_N * 8);
+      const z2 = heap.alloc(POWER_N * 8);
 
       const t0 = performance.now();
-      const failing = job(badp, z, 'mod-kernel #1');
-      const other = job(xp, z2, 'mod-kernel #2');
+      const failing = job(badp, z, 'power-kernel #1');
+      const other = job(xp, z2, 'power-kernel #2');
       const error = await failing.then(() => undefined, (e: unknown) => e);
       expect(performance.now() - t0).toBeLessThan(1000);
       expect(error).toBeInstanceOf(WorkerFailure);
       expect((error as WorkerFailure).code).toBe('WORKER');
-      expect((error as WorkerFailure).kernel).toBe('mod-kernel #1');
-      expect((error as Error).message).toMatch(/kernel mod-kernel #1/);
+      expect((error as WorkerFailure).kernel).toBe('power-kernel #1');
+      expect((error as Error).message).toMatch(/kernel power-kernel #1/);
       expect((error as Error).message).toMatch(cause);
       await Promise.allSettled([other]);
 
       await healed(p, threads);
       for (let i = 0; i < 100; i++) {
-        await job(xp, z, `mod-kernel ok ${i}`);
+        await job(xp, z, `power-kernel ok ${i}`);
       }
-      expect(read(z, MOD_N)).toEqual(expected);
+      expect(read(z, POWER_N)).toEqual(expected);
     });
   });
 
@@ -269,36 +269,36 @@ describe.each(KINDS)('%s pool', (kind) => {
     test('rejects with its WorkerFailure once the calling thread is done, heals, and the next 20 joined launches succeed', async () => {
       const threads = 2;
       const { p, xp, badp, job, expected } = await faultRig(kind, threads, cue, 150_000);
-      const z = heap.alloc(MOD_N * 8);
+      const z = heap.alloc(POWER_N * 8);
       // The calling thread holds its first block for 300 ms, so that a worker claims the bad one. On a
       // loaded machine the worker may not wake in that time, and the calling thread runs every block
       // (the launch then succeeds, no worker having met the fault): try again, up to 5 times.
       let error: unknown;
       for (let attempt = 1; attempt <= 5 && error === undefined; attempt++) {
         const t0 = performance.now();
-        error = await job(badp, z, 'mod-kernel joined', { host: callerHost(300) }).then(() => undefined, (e: unknown) => e);
+        error = await job(badp, z, 'power-kernel joined', { host: callerHost(300) }).then(() => undefined, (e: unknown) => e);
         expect(performance.now() - t0).toBeLessThan(1500);
       }
       expect(error).toBeInstanceOf(WorkerFailure);
-      expect((error as WorkerFailure).kernel).toBe('mod-kernel joined');
+      expect((error as WorkerFailure).kernel).toBe('power-kernel joined');
       expect((error as Error).message).toMatch(cause);
       await healed(p, threads);
-      for (let i = 0; i < 20; i++) await job(xp, z, `mod-kernel ok ${i}`, { host: callerHost(0) });
-      expect(read(z, MOD_N)).toEqual(expected);
+      for (let i = 0; i < 20; i++) await job(xp, z, `power-kernel ok ${i}`, { host: callerHost(0) });
+      expect(read(z, POWER_N)).toEqual(expected);
     });
   });
 
   test('the calling thread\'s own failure rejects the launch with its error, before a worker\'s, and the pool goes on', async () => {
     const threads = 2;
     const { p, xp, badp, job, expected } = await faultRig(kind, threads, 13, 150_000);
-    const z = heap.alloc(MOD_N * 8);
+    const z = heap.alloc(POWER_N * 8);
     // Where the calling thread ran no block (the worker took them all first, on a loaded machine),
     // the launch is the worker's alone: try again, up to 5 times.
     const callerFails = async (input: number, holdMs: number): Promise<void> => {
       for (let attempt = 1; ; attempt++) {
         const host = callerHost(holdMs, true);
         const tasks = p.stats().tasks;
-        const error = await job(input, z, 'mod', { host }).then(() => undefined, (e: unknown) => e);
+        const error = await job(input, z, 'power', { host }).then(() => undefined, (e: unknown) => e);
         expect(p.stats().tasks - tasks).toBe(1);
         if (!host.ran() && attempt < 5) continue;
         expect(host.ran()).toBe(true);
@@ -309,8 +309,8 @@ describe.each(KINDS)('%s pool', (kind) => {
     await callerFails(xp, 50);
     // The worker throws too (on the 13 at 150,000) while the calling thread holds its first block.
     await callerFails(badp, 300);
-    for (let i = 0; i < 20; i++) await job(xp, z, 'mod', i % 2 ? { host: callerHost(0) } : undefined);
-    expect(read(z, MOD_N)).toEqual(expected);
+    for (let i = 0; i < 20; i++) await job(xp, z, 'power', i % 2 ? { host: callerHost(0) } : undefined);
+    expect(read(z, POWER_N)).toEqual(expected);
     expect(p.stats().workers).toBe(threads);
   });
 
@@ -347,7 +347,7 @@ describe.each(KINDS)('%s pool', (kind) => {
     const threads = 2;
     // Block 0 holds the 23: whichever worker runs it exits 100 ms after the launch, parked.
     const { p, xp, badp, job, expected } = await faultRig(kind, threads, 23, 0);
-    const z = heap.alloc(MOD_N * 8);
+    const z = heap.alloc(POWER_N * 8);
     await job(badp, z);
     const sent = p.stats().modulesSent;
     const t0 = performance.now();
@@ -355,12 +355,12 @@ describe.each(KINDS)('%s pool', (kind) => {
     // has run one (it is sent the kernel): on a loaded machine the exit may come well after 100 ms.
     while (p.stats().modulesSent === sent && performance.now() - t0 < 10_000) {
       await job(xp, z);
-      expect(read(z, MOD_N)).toEqual(expected);
+      expect(read(z, POWER_N)).toEqual(expected);
       await new Promise((r) => setTimeout(r, 5));
     }
     await healed(p, threads);
     await job(xp, z);
-    expect(read(z, MOD_N)).toEqual(expected);
+    expect(read(z, POWER_N)).toEqual(expected);
     // The replacement, and only it, was sent the kernel: the worker did die.
     expect(p.stats().modulesSent).toBe(sent + 1);
   });
