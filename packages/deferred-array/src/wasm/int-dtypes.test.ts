@@ -93,6 +93,8 @@ describe.each(INTS)('%s', (dtype) => {
 
   test('reductions over rows and columns compare in the type (uint32 unsigned)', () => {
     const m = a.reshape([10, 10]);
+    // Extremes over columns in vector lanes too, each column a lane.
+    for (const fn of ['min', 'max'] as const) expect(m[fn]({ axis: 0 }).explain({ kernels: true })).toMatch(/vectorised as i32x4/);
     for (const op of ['min', 'max', 'sum', 'prod', 'argmin', 'argmax']) {
       for (const axis of [undefined, 0, 1]) {
         const [got, want] = both(() => (m as unknown as Record<string, (o?: object) => da.DeferredArray>)[op]!(axis === undefined ? undefined : { axis }));

@@ -18,7 +18,7 @@ import { blockRangeLoop, bump, emitHoisted, emitVectorStep, loadArg, loop, scala
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, fromF64, identity, toF64 } from './reduce-ops.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KReduce, KernelArray, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KReduce, KType, KernelArray, KernelSpec } from './kernel-spec.js';
 import { LANE_COUNT, LANE_DTYPE, vectorBytes } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
@@ -33,15 +33,21 @@ type Acc = readonly [Local] | readonly [Local, Local];
 interface PartialsIO {
   /** acc = the partials at `at` + offset. */
   load(at: Local, offset: number, acc: Acc): void;
-  /** acc = acc (fn) value, lane by lane; two halves take the value's halves, widened as the scalar loop widens them. */
-  combine(fn: KReduce, acc: Acc, value: Local): void;
+  /** acc = acc (fn) value, lane by lane, for values of type t; two halves take the value's halves, widened as the scalar loop widens them. */
+  combine(fn: KReduce, t: KType, acc: Acc, value: Local): void;
   /** The partials at `at` + offset = acc, in f64. */
   store(at: Local, offset: number, acc: Acc): void;
 }
 
-function partialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
-  const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : 'f64x2.convert_low_i32x4_s';
-  const narrow = lanes === 'f32x4' ? 'f32x4.demote_f64x2_zero' : 'i32x4.trunc_sat_f64x2_s_zero';
+/**
+ * The partials of one value type t in `lanes`: i32x4 lanes hold every integer
+ * type as the scalar loop does (narrow ones extended, exact in int32), uint32
+ * as its bits, converted to and from the f64 partials unsigned.
+ */
+function partialsIO(f: FunctionBuilder, lanes: Lanes, t: KType): PartialsIO {
+  const s = t === 'uint32' ? 'u' : 's';
+  const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : `f64x2.convert_low_i32x4_${s}`;
+  const narrow = lanes === 'f32x4' ? 'f32x4.demote_f64x2_zero' : `i32x4.trunc_sat_f64x2_${s}_zero`;
   const same = (acc: Acc): boolean => lanes === 'f64x2' || acc.length === 2;
   return {
     load(at, offset, acc) {
@@ -53,9 +59,8 @@ function partialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
       f.op('local.get', at).mem('v128.load', { align: 0, offset: offset + 16 }).op(narrow);
       f.shuffle(JOIN_LOW_HALVES).op('local.set', acc[0]);
     },
-    combine(fn, acc, value) {
-      // A column kernel's integer reductions are int32's (simdLanes), so the lanes' own type is the values'.
-      if (acc.length === 1) combineVector(f, lanes, fn, LANE_DTYPE[lanes], acc[0], value);
+    combine(fn, t, acc, value) {
+      if (acc.length === 1) combineVector(f, lanes, fn, t, acc[0], value);
       else combineHalves(f, widen, fn, acc[0], acc[1], value);
     },
     store(at, offset, acc) {
@@ -232,7 +237,8 @@ function emitRowGroup(k: ColumnKernel, ptr: readonly (readonly Local[])[]): void
 function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Local[])[], vectors: number): void {
   const f = k.ctx.f;
   const perVector = LANE_COUNT[lanes];
-  const partials = partialsIO(f, lanes);
+  // Scans are in the lanes' own type (simdLanes); a reduction's partials are read as its values' type.
+  const partials = new Map([...k.reduces.map((red) => red.r.type), LANE_DTYPE[lanes]].map((t) => [t, partialsIO(f, lanes, t)] as const));
   const partialBytes = 8 * perVector;
   // A load of an array broadcast across columns has one value per row: loaded for the row's first
   // vector of columns, reused by the others.
@@ -241,9 +247,10 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
     // Accumulator `acc` of vector c of columns at row u of the group: loaded from its partials for the
     // group's first row, combined with the row's value, stored after its last row.
     const accumulate = (u: number, c: number, partialAt: Local, acc: Acc, r: ReduceInstr | ScanInstr): void => {
-      if (u === 0) partials.load(partialAt, partialBytes * c, acc);
-      partials.combine(r.fn, acc, at(k.values.vector, r.arg, 'value'));
-      if (u === ptr.length - 1) partials.store(partialAt, partialBytes * c, acc);
+      const io = partials.get(r.op === 'reduce' ? r.type : LANE_DTYPE[lanes])!;
+      if (u === 0) io.load(partialAt, partialBytes * c, acc);
+      io.combine(r.fn, r.type, acc, at(k.values.vector, r.arg, 'value'));
+      if (u === ptr.length - 1) io.store(partialAt, partialBytes * c, acc);
     };
     for (const red of k.reduces) partialAddress(k, red.r.slot, k.j, red.partialAt);
     for (const sc of k.scans) partialAddress(k, sc.x.slot, k.j, sc.partialAt);

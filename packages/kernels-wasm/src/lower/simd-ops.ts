@@ -154,8 +154,9 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'reduce': {
         if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
         const t = at(spec.body, ins.arg, 'value').type;
-        // i32x4 lanes take the extremes of every integer type (each held as the scalar loop holds it) in row kernels.
-        const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t) && spec.mode !== 'columns';
+        // i32x4 lanes take the extremes of every integer type, each held as the scalar loop holds it (a column
+        // kernel's partials convert them by the type's sign, emit-columns.ts).
+        const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t);
         if (!lane(t) && !extreme && !isPromotedAccumulation(spec, lanes, ins.arg, uses)) return false;
         break;
       }
