@@ -6,7 +6,7 @@
 // vectors taken side by side, row counts around the row groups, the types'
 // extremes and blocks of columns.
 import { compileKernel } from './compile.js';
-import type { KType, KernelSpec } from './kernel-spec.js';
+import type { KernelSpec } from './kernel-spec.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import { instantiate, launch } from './launch.js';
 import { noHost, testHeap } from './test-heap.js';
