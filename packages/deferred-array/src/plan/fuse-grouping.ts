@@ -128,11 +128,13 @@ class Grouping {
     const h = this.groupOf.get(input);
     // A group reduces over one set of axes (every axis, or some), so its reductions share one iteration order.
     const sameAxes = (r: FusedReduction): boolean => String(r.attrs.axes) === String(n.attrs.axes);
-    // A sibling of a value read from outside (min and max of x): one pass. Only of its own dtype, so
-    // that the kernel's lanes, and with them each reduction's order and bits, are those it has alone.
+    // A sibling of a value read from outside (min and max of x): one pass. Only of its own dtype (argmax
+    // and argmin compare in it too), so that the kernel's lanes, and with them each reduction's order and
+    // bits, are those it has alone.
     const sibling = this.#reducing.get(input);
-    const joinsSibling = sibling !== undefined && !sibling.sealed && sibling.members.length === 0 && n.dtype === input.dtype &&
-      sibling.reductions.every((r) => sameAxes(r) && r.dtype === n.dtype);
+    const inInputType = (r: FusedReduction): boolean => r.dtype === input.dtype || r.op === 'argmax' || r.op === 'argmin';
+    const joinsSibling = sibling !== undefined && !sibling.sealed && sibling.members.length === 0 && inInputType(n) &&
+      sibling.reductions.every((r) => sameAxes(r) && inInputType(r));
     const g = this.#canEnd(h, input) && h.reductions.every(sameAxes) ? h : joinsSibling ? sibling : this.#newGroup(input.shape);
     if (g !== h && g !== sibling) this.#reducing.set(input, g);
     g.reductions.push(n);

@@ -1,15 +1,21 @@
-// argmax(x, axis) as kernels: m = max(x, axis) (given back a length-1 axis),
-// then the least position along the axis where x equals m, min(where(x == m,
-// position, n)), the positions an iota that no memory holds. Where x has a
-// NaN, max is NaN and the first NaN is the answer, as NumPy's argmax gives it:
-// a NaN position matches when m is NaN. argmin alike with min. Ties give the
-// first position, as NumPy. The reference evaluator keeps its own argmax.
+// argmax(x, axis) as kernels. Along the last axis, or over every axis, of a
+// number type up to 32 bits, it stays as it is: the row kernel reduces it in
+// one pass, keeping each value's position beside it (kernels-wasm's
+// arg-extremes.ts). Elsewhere (another axis, which a column kernel would
+// reduce; bool, int64, uint64) it becomes two passes: m = max(x, axis) (given
+// back a length-1 axis), then the least position along the axis where x
+// equals m, min(where(x == m, position, n)), the positions an iota that no
+// memory holds. Where x has a NaN, max is NaN and the first NaN is the
+// answer, as NumPy's argmax gives it: a NaN position matches when m is NaN.
+// argmin alike with min. Ties give the first position, as NumPy. The
+// reference evaluator keeps its own argmax.
 import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
 import { reduce } from '../ir/build-reduce.js';
 import { reshape } from '../ir/build-view.js';
 import { isFloat } from '../ir/dtypes.js';
 import { makeNode } from '../ir/node.js';
 import type { Node, NodeOf } from '../ir/node.js';
+import { isOnePassArg } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
 
@@ -47,7 +53,7 @@ function lowerArgExtremes(plan: Plan): Plan {
   const lowered = new Map<string, Node>();
   return rewriteGraph(plan, (n, inputs) => {
     const m = withInputs(n, inputs);
-    if ((m.op !== 'argmin' && m.op !== 'argmax') || m.inputs[0].shape.length === 0) return m;
+    if ((m.op !== 'argmin' && m.op !== 'argmax') || m.inputs[0].shape.length === 0 || isOnePassArg(m)) return m;
     const key = `${m.op}|${m.inputs[0].id}|${m.attrs.axes.join(',')}|${m.attrs.keepdims ? 1 : 0}`;
     let r = lowered.get(key);
     if (!r) lowered.set(key, (r = lowerArgExtreme(m)));

@@ -134,7 +134,7 @@ const producedBy = (s: Step): readonly Node[] => (s.kind === 'node' ? [s.node] :
 const groupNodes = (g: Pick<FusedGroup, 'contraction' | 'members' | 'reductions' | 'scans'>): readonly Node[] =>
   [...(g.contraction ? [g.contraction] : []), ...g.members, ...g.reductions, ...(g.scans ?? [])];
 
-type FusedReductionOp = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean';
+type FusedReductionOp = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'mean' | 'argmax' | 'argmin';
 /** A reduction a kernel computes as it streams its members. */
 type FusedReduction = NodeOf<FusedReductionOp>;
 /** A scan a kernel computes as it streams its members. */
@@ -144,7 +144,8 @@ type Contraction = NodeOf<'matmul' | 'dot'>;
 type Elementwise = FamilyNode<'unary' | 'binary' | 'ternary' | 'cast'>;
 type Window = FamilyNode<'view' | 'reshape'>;
 
-const FUSED_REDUCTIONS: ReadonlySet<OpName> = new Set<FusedReductionOp>(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean']);
+// argmax and argmin reach kernels only where isOnePassArg holds (lower-arg-extremes.ts rewrites the rest).
+const FUSED_REDUCTIONS: ReadonlySet<OpName> = new Set<FusedReductionOp>(['sum', 'prod', 'min', 'max', 'any', 'all', 'mean', 'argmax', 'argmin']);
 const FUSED_SCANS: ReadonlySet<OpName> = new Set<OpName>(['cumsum', 'cumprod']);
 
 /** Whether `n` reads or makes int64 or uint64 values. */
@@ -177,7 +178,25 @@ function kernelComputes64(n: Node): boolean {
 const isElementwise = (n: Node): n is Elementwise =>
   (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && (!touches64(n) || kernelComputes64(n));
 /** A reduction a kernel computes: int64 and uint64 ones too, in their own type or cast (mean, any, all). */
-const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op);
+/** The number types whose argmax and argmin the row kernel reduces in one pass. */
+const ONE_PASS_ARG: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8']);
+
+/**
+ * Whether a kernel reduces argmax or argmin `n` as it is, in one pass: along
+ * the last axis (or every axis), whose runs are consecutive elements in the
+ * iteration order, of a type compared in lanes, over a non-empty run.
+ * lower-arg-extremes.ts rewrites the others into two passes.
+ */
+function isOnePassArg(n: Node): boolean {
+  if (n.op !== 'argmax' && n.op !== 'argmin') return false;
+  const x = n.inputs[0]!;
+  const axes = (n as NodeOf<'argmax'>).attrs.axes;
+  const nd = x.shape.length;
+  const trailing = axes.length === nd || (axes.length === 1 && axes[0] === nd - 1);
+  return ONE_PASS_ARG.has(x.dtype) && trailing && axes.every((d) => x.shape[d] !== 0);
+}
+
+const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && (isOnePassArg(n) || (n.op !== 'argmax' && n.op !== 'argmin'));
 const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches64(n);
 
 /**
@@ -211,7 +230,7 @@ const windowBase = (n: Node): Node => (isWindow(n) ? windowBase(n.inputs[0]) : n
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
 export {
-  rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isFusedScan, countsElements, consumersOf,
+  rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isOnePassArg, isFusedScan, countsElements, consumersOf,
   FUSED_REDUCTIONS, FUSED_SCANS, KERNEL_UNARY_64, KERNEL_BINARY_64, touches64,
 };
 export type { FusedReduction, FusedScan, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

@@ -46,6 +46,32 @@ function partialsCombiner(partials: Float64Array, slots: number, slot: number, o
 }
 
 /**
+ * Made once per argmax or argmin, called once per output: the position of
+ * the winning (value, position) partial among pieces [from, to), by NumPy's
+ * rule (kernels-wasm's arg-extremes.ts): the greater value (argmin: the
+ * smaller), of equal ones the earlier; a NaN beats any number, and of two
+ * NaNs the earlier wins. Every piece holds at least one element.
+ */
+function positionCombiner(partials: Float64Array, slots: number, slot: number, positionSlot: number, op: 'argmax' | 'argmin'):
+  (from: number, to: number) => number {
+  const beats = (a: number, ia: number, b: number, ib: number): boolean => {
+    if (Number.isNaN(b)) return !Number.isNaN(a) || ib < ia;
+    if (Number.isNaN(a)) return false;
+    return (op === 'argmax' ? b > a : b < a) || (b === a && ib < ia);
+  };
+  return (from, to) => {
+    let a = partials[from * slots + slot]!;
+    let ia = partials[from * slots + positionSlot]!;
+    for (let p = from + 1; p < to; p++) {
+      const b = partials[p * slots + slot]!;
+      const ib = partials[p * slots + positionSlot]!;
+      if (beats(a, ia, b, ib)) { a = b; ia = ib; }
+    }
+    return ia;
+  };
+}
+
+/**
  * partialsCombiner for a reduction computing in int64 or uint64, whose
  * partials hold the accumulators' bits: sums and products wrap (so any order
  * gives the same bits), extremes compare.
@@ -92,4 +118,4 @@ function scanStarts(totals: LaunchResult, spec: KernelSpec, lines: number, segme
   return out;
 }
 
-export { partialsCombiner, partialsCombiner64, scanStarts, combiner };
+export { partialsCombiner, partialsCombiner64, positionCombiner, scanStarts, combiner };

@@ -31,6 +31,8 @@ interface BuiltKernel {
   readonly mode: 'rows' | 'columns';
   /** Reduction index -> slot of its hidden all(x != 0) (integer products). */
   readonly zeroSlots: ReadonlyMap<number, number>;
+  /** Reduction index -> slot of the position beside its value (argmax, argmin). */
+  readonly positionSlots?: ReadonlyMap<number, number>;
   /** Elements per block, where the kernel sets its own (a scan's: whole lines per block where they fit). */
   readonly blockSize?: number;
   /** The product's sizes and operands, for a group with a contraction. */
@@ -154,7 +156,10 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // A scan along an axis outer in memory runs there too, a lane per column.
   // Columns mode runs vector lanes across the rows, which int64 and uint64 do not have yet.
   const wide = values.some((v) => isBigInt(v.dtype)) || group.members.some(touches64);
-  const columns = temps.length || wide || values.some((v) => v.random) ? undefined
+  // argmax and argmin keep a position beside each value: row kernels only.
+  const positionSlots = new Map<number, number>();
+  group.reductions.forEach((r, k) => { if (r.op === 'argmax' || r.op === 'argmin') positionSlots.set(k, group.reductions.length + positionSlots.size); });
+  const columns = temps.length || wide || positionSlots.size || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
@@ -183,14 +188,15 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     const x = get(r.inputs[0]);
     const bool = op === 'any' || op === 'all';
     const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0].dtype);
-    push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type });
+    const position = positionSlots.get(slot);
+    push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type, ...(position === undefined ? {} : { position }) });
   });
   // An integer product with a zero factor is 0, even where the float64 it is
   // carried in overflowed to Inf on the way (Inf * 0 would be NaN): a hidden
   // slot records whether every factor was nonzero.
   group.reductions.forEach((r, k) => {
     if (r.op !== 'prod' || isFloat(r.inputs[0].dtype) || isBigInt(r.inputs[0].dtype)) return;
-    const slot = group.reductions.length + zeroSlots.size;
+    const slot = group.reductions.length + positionSlots.size + zeroSlots.size;
     zeroSlots.set(k, slot);
     push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]), 'bool'), slot, type: 'bool' });
   });
@@ -207,7 +213,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const launch = rebind(inputs, outputs);
   return {
     spec: {
-      ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + zeroSlots.size + scans.length, ...(columns ? { mode: 'columns' as const } : {}),
+      ndim: collapsed.shape.length, arrays, body, slots: group.reductions.length + positionSlots.size + zeroSlots.size + scans.length,
+      ...(columns ? { mode: 'columns' as const } : {}),
       ...(temps.length ? { temps: tempKernels.map((t) => t.spec) } : {}),
     },
     shape: collapsed.shape,
@@ -217,6 +224,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     segment,
     mode: columns ? 'columns' : 'rows',
     zeroSlots,
+    ...(positionSlots.size ? { positionSlots } : {}),
     ...(launch.temps ? { temps: launch.temps } : {}),
     ...(scans.length && !columns ? { blockSize: scanBlockSize(segment) } : {}),
   };

@@ -9,7 +9,8 @@ import type { DType, TypedArray } from '../ir/dtypes.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { sizeOf } from '../ir/shape.js';
 import type { FusedGroup, FusedReduction } from '../plan/plan.js';
-import { partialsCombiner, partialsCombiner64 } from './combine.js';
+import { partialsCombiner, partialsCombiner64, positionCombiner } from './combine.js';
+import { InternalError } from '../util/lookup.js';
 import { accumulatorDType } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 
@@ -29,7 +30,7 @@ function addLaunchFlags(flags: RunFlags, g: FusedGroup, r: LaunchResult): void {
 }
 
 /** The launch facts a reduction's values come from. */
-type ReductionLayout = Pick<BuiltKernel, 'segment' | 'mode' | 'zeroSlots'> & { readonly slots: number };
+type ReductionLayout = Pick<BuiltKernel, 'segment' | 'mode' | 'zeroSlots' | 'positionSlots'> & { readonly slots: number };
 
 /** Writes reduction `node` (slot `slot` of the kernel) into `out`, one value per output element, from the launch's partials. */
 function writeReduction(node: FusedReduction, slot: number, layout: ReductionLayout, r: LaunchResult, out: TypedArray): void {
@@ -39,6 +40,13 @@ function writeReduction(node: FusedReduction, slot: number, layout: ReductionLay
   // A row kernel's output: its pieces combined (none where nothing is reduced: the identity).
   const byPieces = <T>(combine: (from: number, to: number) => T) => (row: number): T => (layout.segment === 0 ? combine(0, 0)
     : combine(r.pieceIndex(row * layout.segment), row + 1 < rows ? r.pieceIndex((row + 1) * layout.segment) : r.pieces));
+  if (op === 'argmax' || op === 'argmin') {
+    const positionSlot = layout.positionSlots?.get(slot);
+    if (positionSlot === undefined) throw new InternalError(`${op} has no position slot`);
+    const position = byPieces(positionCombiner(r.partials, layout.slots, slot, positionSlot, op));
+    for (let row = 0; row < rows; row++) out[row] = position(row);
+    return;
+  }
   if (isBigInt(acc)) {
     // Row kernels only (columns mode has no int64 lanes), no zero slot (the product wraps in its own type).
     const value = byPieces(partialsCombiner64(r.partials, layout.slots, slot, op, acc));

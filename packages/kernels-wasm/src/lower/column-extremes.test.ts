@@ -39,7 +39,7 @@ function run(t: IntType, fn: 'min' | 'max', x: readonly number[], R: number, C: 
   const heap = testHeap();
   const bytes = KTYPE_BYTES[t];
   const xp = heap.alloc(R * C * colStride * bytes);
-  const xv = new (VIEW_CONSTRUCTORS[t] as Float64ArrayConstructor)(heap.memory.buffer, xp, R * C * colStride);
+  const xv = new (VIEW_CONSTRUCTORS[t] as unknown as Float64ArrayConstructor)(heap.memory.buffer, xp, R * C * colStride);
   x.forEach((v, i) => { xv[i * colStride] = v; });
   const compiled = compileKernel(spec(t, fn, colStride === 1 ? 'contiguous' : 'strided'));
   const kernel = instantiate(compiled, heap.memory, { hostFunction: noHost });

@@ -29,6 +29,7 @@ import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64 } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
+import { NO_POSITION, foldArgLanes, isArgReduce, iterationPositions, pickVector, realPositions, startPosition, takeScalar, takeVector } from './arg-extremes.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -69,6 +70,12 @@ interface ReduceAcc {
   readonly lanes: Lanes | undefined;
   readonly promoted: boolean;
   readonly vector: readonly Local[];
+  /**
+   * argmax and argmin: the position each accumulator's value was found at
+   * (vector ones: their iteration's first, arg-extremes.ts), and the current
+   * iteration's first position in every lane.
+   */
+  readonly positions?: { readonly scalar: Local; readonly vector: readonly Local[]; readonly iteration: Local };
 }
 
 /** A scan and its running value. */
@@ -96,6 +103,8 @@ interface RowKernel {
   /** Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps). */
   readonly randomStash: ReadonlyMap<number, readonly [Local, Local]>;
   readonly reduces: readonly ReduceAcc[];
+  /** With argmax or argmin: the position along the reduced run of the row's first element. */
+  readonly rowPosition: Local | undefined;
   /** Runs are cut into pieces (and pieces end) for reductions and scans alike. */
   readonly runsMatter: boolean;
   readonly keys: ReadonlyMap<number, RoundKeys>;
@@ -144,6 +153,9 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
   // a float32 value accumulated in float64 needs two (its low and high halves) per step.
   const promoted = reduceInstrs.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
   const accV = lanes ? promoted.map((p) => Array.from({ length: UNROLL * (p ? 2 : 1) }, () => f.local('v128'))) : [];
+  const positions = reduceInstrs.map((r) => (isArgReduce(r.fn)
+    ? { scalar: f.local('i32'), vector: lanes ? Array.from({ length: UNROLL }, () => f.local('v128')) : [], iteration: f.local('v128') } : undefined));
+  const rowPosition = positions.some((p) => p !== undefined) ? f.local('i32') : undefined;
   const axes = shape.map((size, d) => ({ size, idx: at(idx, d, 'axis') }));
   return {
     ctx, spec, lanes, total, bs, blk, start, stop, i, run, j, rem, seg, segLcm, pieceStart, axes,
@@ -156,11 +168,13 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
     randomStash,
     reduces: reduceInstrs.map((r, s) => {
       const isPromoted = promoted[s] === true;
+      const p = positions[s];
       return {
         r, scalar: at(accS, s, 'reduction'), promoted: isPromoted,
-        lanes: lanes && (isPromoted ? 'f64x2' : lanes), vector: accV[s] ?? [],
+        lanes: lanes && (isPromoted ? 'f64x2' : lanes), vector: accV[s] ?? [], ...(p ? { positions: p } : {}),
       };
     }),
+    rowPosition,
     runsMatter: scanInstrs.length > 0 || reduceInstrs.length > 0,
     keys: randomKeysOf(ctx, spec, lanes !== undefined),
   };
@@ -196,10 +210,18 @@ function emitRow(k: RowKernel, pointers: ReadonlyMap<number, Local>): void {
   const f = k.ctx.f;
   setRunLength(k);
   setRowPointers(k, pointers);
+  // A run never crosses the end of a reduced run, so its elements' positions there follow from the first's.
+  if (k.rowPosition) f.op('local.get', k.i).op('local.get', k.seg).op('i32.rem_u').op('local.set', k.rowPosition);
   f.op('i32.const', 0).op('local.set', k.j);
   if (k.lanes) emitVectorLoops(k, k.lanes);
   scalarLoop(k.ctx, k.spec, k.values.scalar, k.cur, k.istride, k.j, k.run, (r, s) => {
-    combineScalar(f, r.fn, r.type, at(k.reduces, s, 'reduction').scalar, at(k.values.scalar, r.arg, 'value'));
+    const acc = at(k.reduces, s, 'reduction');
+    const value = at(k.values.scalar, r.arg, 'value');
+    if (acc.positions && isArgReduce(r.fn)) {
+      const position = f.local('i32');
+      f.op('local.get', k.rowPosition!).op('local.get', k.j).op('i32.add').op('local.set', position);
+      takeScalar(f, r.fn, r.type, acc.scalar, acc.positions.scalar, value, position);
+    } else combineScalar(f, r.fn, r.type, acc.scalar, value);
   }, k.keys, (x, s) => {
     const acc = at(k.scans, s, 'scan').acc;
     combineScalar(f, x.fn, x.type, acc, at(k.values.scalar, x.arg, 'value'));
@@ -301,7 +323,17 @@ function vectorLoop(k: RowKernel, lanes: Lanes, invariant: (ins: KInstr) => bool
 function combineVectorAcc(k: RowKernel, lanes: Lanes, acc: ReduceAcc, u: number): void {
   const f = k.ctx.f;
   const value = at(k.values.vector, acc.r.arg, 'value');
-  if (acc.promoted) {
+  if (acc.positions && isArgReduce(acc.r.fn)) {
+    // The iteration's first position, set by its first unrolled step for the others.
+    if (u === 0) {
+      const first = f.local('i32');
+      f.op('local.get', k.rowPosition!).op('local.get', k.j).op('i32.add').op('local.set', first);
+      iterationPositions(k.ctx, lanes, first);
+      f.op('local.set', acc.positions.iteration);
+    }
+    takeVector(k.ctx, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), at(acc.positions.vector, u, 'position'), value,
+      acc.positions.iteration);
+  } else if (acc.promoted) {
     combineHalves(f, 'f64x2.promote_low_f32x4', acc.r.fn, at(acc.vector, 2 * u, 'accumulator'), at(acc.vector, 2 * u + 1, 'accumulator'), value);
   } else {
     combineVector(f, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), value);
@@ -342,6 +374,10 @@ function startPiece(k: RowKernel, start: Local): void {
     const id = identity(acc.r.fn, acc.r.type);
     emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
     if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id); f.op('local.set', v); }
+    if (acc.positions) {
+      startPosition(k.ctx, undefined); f.op('local.set', acc.positions.scalar);
+      for (const v of acc.positions.vector) { startPosition(k.ctx, acc.lanes); f.op('local.set', v); }
+    }
   }
   f.op('local.get', start).op('local.set', k.pieceStart);
   if (k.scans.length === 0) return;
@@ -364,6 +400,7 @@ function emitPartials(k: RowKernel): void {
   const f = k.ctx.f;
   const piece = pieceNumber(k);
   for (const acc of k.reduces) {
+    if (acc.positions) { emitArgPartials(k, acc, piece); continue; }
     partialAddress(k, piece, acc.r.slot);
     if (acc.lanes) emitFoldedAcc(k, acc, acc.lanes);
     else f.op('local.get', acc.scalar);
@@ -390,6 +427,41 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   f.op('local.set', folded);
   combineScalar(f, r.fn, r.type, folded, acc.scalar);
   f.op('local.get', folded);
+}
+
+/**
+ * argmax or argmin's partials: its accumulators folded by the rule (pairwise,
+ * then their lanes, into the scalar one), the value in its slot and its
+ * position in its position slot.
+ */
+function emitArgPartials(k: RowKernel, acc: ReduceAcc, piece: Local): void {
+  const f = k.ctx.f;
+  const { r, vector, lanes, positions } = acc;
+  const fn = r.fn;
+  if (!positions || !isArgReduce(fn)) throw new InternalError(`${fn} keeps no position`);
+  if (lanes) {
+    positions.vector.forEach((p, u) => { realPositions(k.ctx, lanes, p, u); });
+    const tree = (lo: number, hi: number): void => {
+      if (hi - lo === 1) return;
+      const mid = (lo + hi) >> 1;
+      tree(lo, mid); tree(mid, hi);
+      pickVector(k.ctx, lanes, fn, r.type, at(vector, lo, 'accumulator'), at(positions.vector, lo, 'position'),
+        at(vector, mid, 'accumulator'), at(positions.vector, mid, 'position'));
+    };
+    tree(0, vector.length);
+    foldArgLanes(k.ctx, lanes, fn, r.type, at(vector, 0, 'accumulator'), at(positions.vector, 0, 'position'), acc.scalar, positions.scalar);
+  }
+  partialAddress(k, piece, r.slot);
+  f.op('local.get', acc.scalar);
+  toF64(f, r.type);
+  f.mem('f64.store', { align: 0 });
+  // No accumulator took an element: all of them equal the identity, and the first is the answer.
+  f.op('local.get', k.pieceStart).op('local.get', k.seg).op('i32.rem_u');
+  f.op('local.get', positions.scalar);
+  f.op('local.get', positions.scalar).op('i32.const', NO_POSITION).op('i32.eq').op('select').op('local.set', positions.scalar);
+  partialAddress(k, piece, r.position ?? r.slot);
+  f.op('local.get', positions.scalar).op('f64.convert_i32_u');
+  f.mem('f64.store', { align: 0 });
 }
 
 /** A local holding the number of the piece starting at pieceStart (see the head of this file). */

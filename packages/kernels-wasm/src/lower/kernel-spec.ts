@@ -32,7 +32,13 @@ interface KernelArray {
   readonly gathered?: true;
 }
 
-type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all';
+/**
+ * argmax and argmin (row kernels only, numbers up to 32 bits) give two
+ * partials per piece: the piece's extreme in `slot`, and in `position` where
+ * along the reduced run (from the run's start) it first is (for floats the
+ * first NaN, as NumPy's argmax).
+ */
+type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'argmax' | 'argmin';
 type KScan = 'sum' | 'prod';
 
 /**
@@ -58,7 +64,7 @@ type KInstr =
   | { readonly op: 'select'; readonly args: readonly [number, number, number]; readonly type: KType }
   | { readonly op: 'cast'; readonly arg: number; readonly type: KType }
   | { readonly op: 'store'; readonly array: number; readonly arg: number; readonly type: KType }
-  | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType }
+  | { readonly op: 'reduce'; readonly fn: KReduce; readonly arg: number; readonly slot: number; readonly type: KType; readonly position?: number }
   /**
    * A running sum or product along the reduced runs: its value at an element
    * is the piece's starting value combined, in element order, with `arg` at

@@ -4,6 +4,7 @@
 // fold of a vector accumulator's lanes (pairwise, lane 0 first, so the order
 // of additions is fixed).
 import { HIGH_TO_LOW } from '../encode/index.js';
+import { InternalError } from '../internal-error.js';
 import type { FunctionBuilder, Local } from '../encode/index.js';
 import { intCompare, intRange, is64K, isFloatK, isUnsignedK, scalarType, wrapInt } from './context.js';
 import type { KReduce, KType } from './kernel-spec.js';
@@ -17,8 +18,8 @@ function identity(fn: KReduce, t: KType): number | bigint {
     case 'sum': case 'any': return 0;
     case 'prod': case 'all': return 1;
     // An integer type's extreme (emitConst writes uint32's max as its i32 bits).
-    case 'min': return isFloatK(t) ? Infinity : intRange(t)[1];
-    case 'max': return isFloatK(t) ? -Infinity : intRange(t)[0];
+    case 'min': case 'argmin': return isFloatK(t) ? Infinity : intRange(t)[1];
+    case 'max': case 'argmax': return isFloatK(t) ? -Infinity : intRange(t)[0];
   }
 }
 
@@ -27,13 +28,14 @@ function identity64(fn: KReduce, t: KType): bigint {
   switch (fn) {
     case 'sum': case 'any': return 0n;
     case 'prod': case 'all': return 1n;
-    case 'min': return signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
-    case 'max': return signed ? -(2n ** 63n) : 0n;
+    case 'min': case 'argmin': return signed ? 2n ** 63n - 1n : 2n ** 64n - 1n;
+    case 'max': case 'argmax': return signed ? -(2n ** 63n) : 0n;
   }
 }
 
 /** acc = acc (op) value, scalar. */
 function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, value: Local): void {
+  if (fn === 'argmax' || fn === 'argmin') throw new InternalError(`${fn} keeps a position too (arg-extremes.ts)`);
   const w = scalarType(t);
   f.op('local.get', acc).op('local.get', value);
   if (fn === 'any' || fn === 'all') f.op(fn === 'any' ? 'i32.or' : 'i32.and'); // operands are bools (0/1)
@@ -52,6 +54,7 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
 /** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned); i64x2 has none for extremes (combineVector). */
 function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
   if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
+  if (fn === 'argmax' || fn === 'argmin') throw new InternalError(`${fn} keeps a position too (arg-extremes.ts)`);
   if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_${isUnsignedK(t) ? 'u' : 's'}`;
   if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) throw new Error('internal: i64x2 extremes are a comparison and a select');
   return `${lanes}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn]}`;

@@ -154,6 +154,11 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'reduce': {
         if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
         const t = at(spec.body, ins.arg, 'value').type;
+        // argmax and argmin compare values in their own lanes (narrower integers held in i32x4 as the scalar loop holds them).
+        if (ins.fn === 'argmax' || ins.fn === 'argmin') {
+          if (!(t === dtype || (lanes === 'i32x4' && isIntegerK(t) && !is64K(t)))) return false;
+          break;
+        }
         // i32x4 lanes take the extremes of every integer type, each held as the scalar loop holds it (a column
         // kernel's partials convert them by the type's sign, emit-columns.ts).
         const extreme = lanes === 'i32x4' && (ins.fn === 'min' || ins.fn === 'max') && isIntegerK(t);
@@ -214,7 +219,7 @@ function isPromotedAccumulation(spec: KernelSpec, lanes: Lanes, v: number, uses:
   if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || at(spec.body, ins.arg, 'value').type !== 'float32') return false;
   return at(uses, v, 'value').every((u) => {
     const user = at(spec.body, u, 'value');
-    return user.op === 'reduce' && user.fn !== 'any' && user.fn !== 'all';
+    return user.op === 'reduce' && (user.fn === 'sum' || user.fn === 'prod' || user.fn === 'min' || user.fn === 'max');
   });
 }
 

@@ -129,9 +129,20 @@ function validateSpec(spec: KernelSpec): void {
         const t = arg(ins.arg);
         if (t !== ins.type) fail(v, `${ins.op} type must be the type of its operand`);
         if (ins.op === 'reduce' && (ins.fn === 'any' || ins.fn === 'all') && t !== 'bool') fail(v, `${ins.fn} reduces bools; cast to bool first`);
-        if (!Number.isInteger(ins.slot) || ins.slot < 0 || ins.slot >= spec.slots) fail(v, `slot ${ins.slot} is outside 0..${spec.slots - 1}`);
-        if (slots.has(ins.slot)) fail(v, `slot ${ins.slot} is used twice`);
-        slots.add(ins.slot);
+        // argmax and argmin take two slots: the value's and its position's.
+        const isArg = ins.op === 'reduce' && (ins.fn === 'argmax' || ins.fn === 'argmin');
+        const position = ins.op === 'reduce' ? ins.position : undefined;
+        if (isArg) {
+          if (position === undefined) fail(v, `${ins.fn} needs a position slot`);
+          if (spec.mode === 'columns') fail(v, `${ins.fn} runs in row kernels only`);
+          if (t === 'bool') fail(v, `${ins.fn} compares numbers; cast bools first`);
+        } else if (position !== undefined) fail(v, `only argmax and argmin have a position slot`);
+        const taken = position === undefined ? [ins.slot] : [ins.slot, position];
+        for (const slot of taken) {
+          if (!Number.isInteger(slot) || slot < 0 || slot >= spec.slots) fail(v, `slot ${slot} is outside 0..${spec.slots - 1}`);
+          if (slots.has(slot)) fail(v, `slot ${slot} is used twice`);
+          slots.add(slot);
+        }
         break;
       }
     }
