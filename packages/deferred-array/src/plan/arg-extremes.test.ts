@@ -1,6 +1,6 @@
-// argmin and argmax as kernels (along the last axes one pass keeping each
-// value's position; along others the extreme, then the first position that
-// holds it, positions from an iota no memory holds) against the reference
+// argmin and argmax as kernels (one pass keeping each value's position; for
+// bool and 64-bit integers the extreme, then the first position that holds
+// it, positions from an iota no memory holds) against the reference
 // evaluator's own loop: random shapes, axes (none, negative, keepdims), views,
 // dtypes, ties, NaN, infinities and signed zeros, on 1 and 2 workers.
 import { afterAll, describe, expect, test } from '@jest/globals';
@@ -88,7 +88,8 @@ describe.each([1, 2])('long runs, cut into pieces by blocks, on %i worker(s)', (
         if (dtype.startsWith('float')) data[2 * 50_001 + 40_000] = NaN;
         const x = da.array(data, { dtype });
         for (const make of [() => x.argmax(), () => x.reshape([3, 50_001]).argmax({ axis: 1 }), () => x.reshape([3, 50_001]).argmin({ axis: 1 }),
-          () => x.get('::-1').reshape([3, 50_001]).argmax({ axis: -1, keepdims: true })]) {
+          () => x.get('::-1').reshape([3, 50_001]).argmax({ axis: -1, keepdims: true }),
+          () => x.reshape([3, 50_001]).argmax({ axis: 0 }), () => x.reshape([50_001, 3]).argmin({ axis: 0 })]) {
           const y = make();
           da.configure({ backend: 'reference' });
           const want = Array.from((y.executeSync() as da.StdNdarray).data as Int32Array);
@@ -116,15 +117,18 @@ test('NumPy\'s answers: the first of equal extremes, the first NaN, -0 and +0 eq
   expect(Array.from((m.argmin({ axis: 0 }).executeSync() as da.StdNdarray).data as Int32Array)).toEqual([0, 1, 1]);
 });
 
-test('not left to the reference: along the last axis one kernel, along another the extreme and the search', () => {
+test('not left to the reference: one kernel, or for bool and int64 the extreme and the search', () => {
   const x = da.wrap(Float64Array.from({ length: 1000 }, (_, i) => Math.sin(i))).reshape([20, 50]);
   const kernels = (y: da.DeferredArray): string => /\((\d+) fused kernel/.exec(y.explain())?.[1] ?? 'none';
   expect(kernels(x.argmax())).toBe('1');
   expect(kernels(x.argmin({ axis: 1 }))).toBe('1');
+  expect(kernels(x.argmin({ axis: 0 }))).toBe('1');
   expect(x.argmax({ axis: 1 }).explain()).toMatch(/kernel 0 over \(20, 50\): argmax; reads %\d+; writes nothing; reduces to %\d+/);
-  // Along axis 0: the extreme, the search and the cast, each a kernel (bool, int64 and uint64 go this way too).
-  expect(Number(kernels(x.argmax({ axis: 0 })))).toBeGreaterThanOrEqual(2);
+  // Along axis 0 a column kernel, each column a lane.
+  expect(x.argmax({ axis: 0 }).explain({ kernels: true })).toMatch(/kernel 0: 2-d iteration space, vectorised as f64x2/);
+  // bool and int64: the extreme, the search and the cast, each a kernel.
   expect(Number(kernels(x.astype('bool').argmax({ axis: 1 })))).toBeGreaterThanOrEqual(2);
+  expect(Number(kernels(x.astype('int64').argmax({ axis: 0 })))).toBeGreaterThanOrEqual(2);
 });
 
 test('a compiled float32 argmax carried past 2^24 positions is planned again there, with exact positions', () => {
@@ -149,11 +153,15 @@ test('the maximum and its position over one axis share one pass, or one maximum;
   const both = x.max({ axis: 1 }).add(x.argmax({ axis: 1 }));
   expect(count(both.explain(), /: max, argmax; reads %\d+; writes nothing/g)).toBe(1);
   expect(Array.from((both.executeSync() as da.StdNdarray).data as Float64Array)).toEqual(expected(6, 10, (r, j) => r * 10 + j));
-  // Along axis 0: the two passes' maximum is the one asked for.
+  // Along axis 0 too, in a column kernel.
   const columns = x.max({ axis: 0 }).add(x.argmax({ axis: 0 }));
-  expect(count(columns.explain(), /= max\(/g)).toBe(1);
+  expect(count(columns.explain(), /: max, argmax; reads %\d+; writes nothing/g)).toBe(1);
   expect(Array.from((columns.executeSync() as da.StdNdarray).data as Float64Array)).toEqual(expected(10, 6, (c, r) => r * 10 + c));
-  const twice = x.argmin({ axis: 0 }).add(x.argmin({ axis: 0 }));
+  // int64's two passes: the maximum asked for is theirs, and a position asked for twice is found once.
+  const w = x.mul(1000).astype('int64');
+  const int64 = w.max({ axis: 0 }).add(w.argmax({ axis: 0 }));
+  expect(count(int64.explain(), /= max\(/g)).toBe(1);
+  const twice = w.argmin({ axis: 0 }).add(w.argmin({ axis: 0 }));
   expect(count(twice.explain(), /= iota/g)).toBe(1);
   const flat = x.argmin().add(x.argmin());
   expect(Number((flat.executeSync() as da.StdNdarray).iget(0))).toBe(2 * 22);

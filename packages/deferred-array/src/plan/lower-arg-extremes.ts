@@ -1,8 +1,7 @@
-// argmax(x, axis) as kernels. Along the last axis, or over every axis, of a
-// number type up to 32 bits, it stays as it is: the row kernel reduces it in
-// one pass, keeping each value's position beside it (kernels-wasm's
-// arg-extremes.ts). Elsewhere (another axis, which a column kernel would
-// reduce; bool, int64, uint64) it becomes two passes: m = max(x, axis) (given
+// argmax(x, axis) as kernels. Of a number type up to 32 bits it stays as it
+// is: a row or column kernel reduces it in one pass, keeping each value's
+// position beside it (kernels-wasm's arg-extremes.ts). Of bool, int64 and
+// uint64 it becomes two passes: m = max(x, axis) (given
 // back a length-1 axis), then the least position along the axis where x
 // equals m, min(where(x == m, position, n)), the positions an iota that no
 // memory holds. Where x has a NaN, max is NaN and the first NaN is the

@@ -182,18 +182,15 @@ const isElementwise = (n: Node): n is Elementwise =>
 const ONE_PASS_ARG: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8']);
 
 /**
- * Whether a kernel reduces argmax or argmin `n` as it is, in one pass: along
- * the last axis (or every axis), whose runs are consecutive elements in the
- * iteration order, of a type compared in lanes, over a non-empty run.
- * lower-arg-extremes.ts rewrites the others into two passes.
+ * Whether a kernel reduces argmax or argmin `n` as it is, in one pass (row
+ * and column kernels alike): of a type compared in lanes, over a non-empty
+ * run. lower-arg-extremes.ts rewrites the others (bool, int64, uint64) into
+ * two passes.
  */
 function isOnePassArg(n: Node): boolean {
   if (n.op !== 'argmax' && n.op !== 'argmin') return false;
   const x = n.inputs[0]!;
-  const axes = (n as NodeOf<'argmax'>).attrs.axes;
-  const nd = x.shape.length;
-  const trailing = axes.length === nd || (axes.length === 1 && axes[0] === nd - 1);
-  return ONE_PASS_ARG.has(x.dtype) && trailing && axes.every((d) => x.shape[d] !== 0);
+  return ONE_PASS_ARG.has(x.dtype) && (n as NodeOf<'argmax'>).attrs.axes.every((d) => x.shape[d] !== 0);
 }
 
 const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && (isOnePassArg(n) || (n.op !== 'argmax' && n.op !== 'argmin'));

@@ -156,10 +156,10 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // A scan along an axis outer in memory runs there too, a lane per column.
   // Columns mode runs vector lanes across the rows, which int64 and uint64 do not have yet.
   const wide = values.some((v) => isBigInt(v.dtype)) || group.members.some(touches64);
-  // argmax and argmin keep a position beside each value: row kernels only.
+  // argmax and argmin keep a position beside each value.
   const positionSlots = new Map<number, number>();
   group.reductions.forEach((r, k) => { if (r.op === 'argmax' || r.op === 'argmin') positionSlots.set(k, group.reductions.length + positionSlots.size); });
-  const columns = temps.length || wide || positionSlots.size || values.some((v) => v.random) ? undefined
+  const columns = temps.length || wide || values.some((v) => v.random) ? undefined
     : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];

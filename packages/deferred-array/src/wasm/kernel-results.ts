@@ -43,7 +43,9 @@ function writeReduction(node: FusedReduction, slot: number, layout: ReductionLay
   if (op === 'argmax' || op === 'argmin') {
     const positionSlot = layout.positionSlots?.get(slot);
     if (positionSlot === undefined) throw new InternalError(`${op} has no position slot`);
-    const position = byPieces(positionCombiner(r.partials, layout.slots, slot, positionSlot, op));
+    // A column kernel's partials hold each output's final position (slot-major).
+    const position = layout.mode === 'columns' && layout.segment !== 0 ? (row: number): number => r.partials[positionSlot * rows + row]!
+      : byPieces(positionCombiner(r.partials, layout.slots, slot, positionSlot, op));
     for (let row = 0; row < rows; row++) out[row] = position(row);
     return;
   }

@@ -107,8 +107,30 @@ describe('argmax and argmin in one pass', () => {
       }), { numRuns: 60 });
   });
 
-  test('refused in a column kernel, and on bools', () => {
-    expect(() => validateSpec({ ...spec('float64', 'argmax', 'contiguous', 2), mode: 'columns' })).toThrow('argmax runs in row kernels only');
+  test.each(types.flatMap((t) => (['argmax', 'argmin'] as const).map((fn) => [t, fn] as const)))('%s %s over the rows of a column kernel: each column\'s position, vector and scalar loops', (t, fn) => {
+    fc.assert(fc.property(fc.integer({ min: 1, max: 40 }), fc.integer({ min: 1, max: 37 }), fc.nat(1e6), fc.constantFrom(4, 16, 4096), (R, C, seed, blockSize) => {
+      let state = seed;
+      const x = Array.from({ length: R * C }, () => { state = (state * 1103515245 + 12345) % 2147483648; return POOL[t][state % POOL[t].length]!; });
+      const want = Array.from({ length: C }, (_, c) => model(fn, Array.from({ length: R }, (_, r) => x[r * C + c]!), R)[0]);
+      for (const colStride of [1, 2]) {
+        const heap = testHeap();
+        const bytes = KTYPE_BYTES[t];
+        const ptr = heap.alloc(R * C * colStride * bytes);
+        const view = new (VIEW_CONSTRUCTORS[t] as unknown as Float64ArrayConstructor)(heap.memory.buffer, ptr, R * C * colStride);
+        x.forEach((v, i) => { view[i * colStride] = v; });
+        const s: KernelSpec = { ...spec(t, fn, colStride === 1 ? 'contiguous' : 'strided', 2), mode: 'columns' };
+        validateSpec(s);
+        const compiled = compileKernel(s);
+        const kernel = instantiate(compiled, heap.memory, { hostFunction: noHost });
+        const r = launch(compiled, heap, kernel, { shape: [R, C], arrays: [{ ptr, strides: [C * colStride, colStride] }], blockSize });
+        expect(compiled.lanes).toBe(colStride === 1 ? LANES[t] : undefined);
+        // Slot-major: the positions (slot 0) first.
+        expect(Array.from(r.partials.subarray(0, C))).toEqual(want);
+      }
+    }), { numRuns: 40 });
+  });
+
+  test('refused on bools, and without a position slot', () => {
     expect(() => validateSpec({ ...spec('bool' as T, 'argmin', 'contiguous', 1) })).toThrow('argmin compares numbers');
     expect(() => validateSpec({ ...spec('float64', 'argmax', 'contiguous', 1), slots: 1 })).toThrow('slot 1 is outside 0..0');
     expect(() => validateSpec({ ...spec('float64', 'argmax', 'contiguous', 1), body: [{ op: 'load', array: 0, type: 'float64' }, { op: 'reduce', fn: 'argmax', arg: 0, slot: 0, type: 'float64' }] }))

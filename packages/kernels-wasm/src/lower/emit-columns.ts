@@ -20,6 +20,7 @@ import { combineHalves, combineScalar, combineVector, fromF64, identity, toF64 }
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KReduce, KType, KernelArray, KernelSpec } from './kernel-spec.js';
 import { LANE_COUNT, LANE_DTYPE, vectorBytes } from './simd-widths.js';
+import { NO_POSITION, isArgReduce, iterationPositions, positionLanes, takeScalar, takeVector } from './arg-extremes.js';
 import type { Lanes } from './simd-widths.js';
 
 /**
@@ -94,6 +95,12 @@ interface ColumnReduce {
   /** One accumulator per vector of columns side by side. */
   readonly vector: readonly Acc[];
   readonly partialAt: Local;
+  /**
+   * argmax and argmin: the row each value was found at, scalar and per
+   * vector of columns, where their partials start at j, and the row's
+   * position in every lane (arg-extremes.ts).
+   */
+  readonly positions?: { readonly scalar: Local; readonly vector: readonly Local[]; readonly partialAt: Local; readonly row: Local };
 }
 
 /** A scan with its scalar running value, and with lanes one per vector of columns side by side. */
@@ -167,6 +174,9 @@ function columnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
     arrays: spec.arrays.map((a, n) => ({ spec: a, rowStride: at(rowStride, n, 'array'), colStride: at(colStride, n, 'array') })),
     reduces: reduceInstrs.map((red, s) => ({
       r: red, scalar: at(accS, s, 'reduction'), vector: at(accV, s, 'reduction'), partialAt: at(partialAt, s, 'reduction'),
+      ...(isArgReduce(red.fn) ? {
+        positions: { scalar: i32(), vector: lanes ? Array.from({ length: COLUMN_VECTORS }, v128) : [], partialAt: i32(), row: v128() },
+      } : {}),
     })),
     scans,
     jTail: i32(),
@@ -176,11 +186,14 @@ function columnKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefin
 /** One block's columns: their partials from the identity, the rows in groups, then the columns past the last whole vector. */
 function emitColumnBlock(k: ColumnKernel): void {
   const f = k.ctx.f;
-  for (const r of [...k.reduces.map((red) => red.r), ...k.scans.map((sc) => sc.x)]) {
+  const starts = [...k.reduces.map((red) => red.r), ...k.scans.map((sc) => sc.x)].flatMap((r) => [
+    [r.slot, Number(identity(r.fn, r.type))] as const, ...(r.op === 'reduce' && r.position !== undefined ? [[r.position, NO_POSITION] as const] : []),
+  ]);
+  for (const [slot, value] of starts) {
     f.op('local.get', k.c0).op('local.set', k.j);
     loop(f, () => { f.op('local.get', k.j).op('local.get', k.c1).op('i32.ge_u'); }, () => {
-      partialAddress(k, r.slot, k.j);
-      f.op('local.get', k.addr).op('f64.const', Number(identity(r.fn, r.type))).mem('f64.store', { align: 0 });
+      partialAddress(k, slot, k.j);
+      f.op('local.get', k.addr).op('f64.const', value).mem('f64.store', { align: 0 });
       bump(f, k.j, 1);
     });
   }
@@ -190,6 +203,18 @@ function emitColumnBlock(k: ColumnKernel): void {
   f.op('i32.const', 0).op('local.set', k.r);
   for (const rows of k.lanes ? [ROWS, 1] : [1]) stepLoop(f, k.r, rows, k.R, () => { emitRowGroup(k, k.rowPtr.slice(0, rows)); });
   if (k.lanes) emitTailColumns(k, k.lanes);
+  // A column whose rows all equal the identity took none of them: its first row is the answer.
+  for (const red of k.reduces) {
+    if (red.r.position === undefined) continue;
+    f.op('local.get', k.c0).op('local.set', k.j);
+    loop(f, () => { f.op('local.get', k.j).op('local.get', k.c1).op('i32.ge_u'); }, () => {
+      partialAddress(k, red.r.position!, k.j);
+      f.op('local.get', k.addr).op('f64.const', 0).op('local.get', k.addr).mem('f64.load', { align: 0 });
+      f.op('local.get', k.addr).mem('f64.load', { align: 0 }).op('f64.const', NO_POSITION).op('f64.eq').op('select');
+      f.mem('f64.store', { align: 0 });
+      bump(f, k.j, 1);
+    });
+  }
 }
 
 // Constants splat once per block, outside the row loops (V8 does not hoist a v128.const).
@@ -252,7 +277,25 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
       io.combine(r.fn, r.type, acc, at(k.values.vector, r.arg, 'value'));
       if (u === ptr.length - 1) io.store(partialAt, partialBytes * c, acc);
     };
+    // argmax and argmin: the value and the row it was found at, taken where the row's value beats it.
+    const positionsIO = positionLanes(lanes) === 'f64x2' ? partialsIO(f, 'f64x2', 'float64') : partialsIO(f, 'i32x4', 'int32');
+    const take = (u: number, c: number, red: ColumnReduce, fn: 'argmax' | 'argmin'): void => {
+      const pos = red.positions!;
+      const value = at(red.vector, c, 'accumulator');
+      const position = at(pos.vector, c, 'position');
+      const io = partials.get(red.r.type)!;
+      if (u === 0) { io.load(red.partialAt, partialBytes * c, value); positionsIO.load(pos.partialAt, partialBytes * c, [position]); }
+      if (c === 0) {
+        const row = f.local('i32');
+        f.op('local.get', k.r).op('i32.const', u).op('i32.add').op('local.set', row);
+        iterationPositions(k.ctx, lanes, row);
+        f.op('local.set', pos.row);
+      }
+      takeVector(k.ctx, lanes, fn, red.r.type, value[0], position, at(k.values.vector, red.r.arg, 'value'), pos.row);
+      if (u === ptr.length - 1) { io.store(red.partialAt, partialBytes * c, value); positionsIO.store(pos.partialAt, partialBytes * c, [position]); }
+    };
     for (const red of k.reduces) partialAddress(k, red.r.slot, k.j, red.partialAt);
+    for (const red of k.reduces) if (red.positions && red.r.position !== undefined) partialAddress(k, red.r.position, k.j, red.positions.partialAt);
     for (const sc of k.scans) partialAddress(k, sc.x.slot, k.j, sc.partialAt);
     ptr.forEach((p, u) => {
       for (let c = 0; c < vectors; c++) {
@@ -264,7 +307,8 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
           },
           reduce: (r, s) => {
             const red = at(k.reduces, s, 'reduction');
-            accumulate(u, c, red.partialAt, at(red.vector, c, 'accumulator'), r);
+            if (isArgReduce(r.fn)) take(u, c, red, r.fn);
+            else accumulate(u, c, red.partialAt, at(red.vector, c, 'accumulator'), r);
           },
           scan: (x, s) => {
             // A scan's running value is also each row's value.
@@ -288,7 +332,11 @@ function vectorColumns(k: ColumnKernel, lanes: Lanes, ptr: readonly (readonly Lo
 
 /** The element-at-a-time loop over columns [j, c1) of one row through the pointers `p`. */
 function scalarColumns(k: ColumnKernel, p: readonly Local[]): void {
-  scalarLoop(k.ctx, k.spec, k.values.scalar, p, k.colStride, k.j, k.c1, (red, s) => { scalarStep(k, red, at(k.reduces, s, 'reduction').scalar); }, new Map(), (x, s) => {
+  scalarLoop(k.ctx, k.spec, k.values.scalar, p, k.colStride, k.j, k.c1, (red, s) => {
+    const acc = at(k.reduces, s, 'reduction');
+    if (acc.positions && isArgReduce(red.fn)) argScalarStep(k, red, red.fn, acc.scalar, acc.positions.scalar);
+    else scalarStep(k, red, acc.scalar);
+  }, new Map(), (x, s) => {
     scalarStep(k, x, at(k.scans, s, 'scan').scalar);
     k.ctx.f.op('local.get', at(k.scans, s, 'scan').scalar);
   });
@@ -305,6 +353,25 @@ function scalarStep(k: ColumnKernel, red: ReduceInstr | ScanInstr, acc: Local): 
   f.op('local.get', k.addr).op('local.get', acc);
   toF64(f, red.type);
   f.mem('f64.store', { align: 0 });
+}
+
+/** argmax or argmin's step in the element-at-a-time loop: the column's value and row partials, taken where row r's value beats them. */
+function argScalarStep(k: ColumnKernel, red: ReduceInstr, fn: 'argmax' | 'argmin', acc: Local, position: Local): void {
+  const f = k.ctx.f;
+  const row = f.local('i32');
+  const at2 = f.local('i32');
+  partialAddress(k, red.slot, k.j);
+  partialAddress(k, red.position!, k.j, at2);
+  f.op('local.get', k.addr).mem('f64.load', { align: 0 });
+  fromF64(f, red.type, false);
+  f.op('local.set', acc);
+  f.op('local.get', at2).mem('f64.load', { align: 0 }).op('i32.trunc_f64_u').op('local.set', position);
+  f.op('local.get', k.r).op('local.set', row);
+  takeScalar(f, fn, red.type, acc, position, at(k.values.scalar, red.arg, 'value'), row);
+  f.op('local.get', k.addr).op('local.get', acc);
+  toF64(f, red.type);
+  f.mem('f64.store', { align: 0 });
+  f.op('local.get', at2).op('local.get', position).op('f64.convert_i32_u').mem('f64.store', { align: 0 });
 }
 
 /**

@@ -33,9 +33,9 @@ interface KernelArray {
 }
 
 /**
- * argmax and argmin (row kernels only, numbers up to 32 bits) give two
- * partials per piece: the piece's extreme in `slot`, and in `position` where
- * along the reduced run (from the run's start) it first is (for floats the
+ * argmax and argmin (numbers up to 32 bits) give two partials per piece: the
+ * piece's extreme in `slot`, and in `position` where along the reduced run
+ * (from the run's start; a column kernel's row) it first is (for floats the
  * first NaN, as NumPy's argmax).
  */
 type KReduce = 'sum' | 'prod' | 'min' | 'max' | 'any' | 'all' | 'argmax' | 'argmin';

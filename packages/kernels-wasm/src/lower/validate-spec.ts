@@ -134,7 +134,6 @@ function validateSpec(spec: KernelSpec): void {
         const position = ins.op === 'reduce' ? ins.position : undefined;
         if (isArg) {
           if (position === undefined) fail(v, `${ins.fn} needs a position slot`);
-          if (spec.mode === 'columns') fail(v, `${ins.fn} runs in row kernels only`);
           if (t === 'bool') fail(v, `${ins.fn} compares numbers; cast bools first`);
         } else if (position !== undefined) fail(v, `only argmax and argmin have a position slot`);
         const taken = position === undefined ? [ins.slot] : [ins.slot, position];
