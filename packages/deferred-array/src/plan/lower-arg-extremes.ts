@@ -1,6 +1,6 @@
-// argmax(x, axis) as kernels. Of a number type up to 32 bits it stays as it
-// is: a row or column kernel reduces it in one pass, keeping each value's
-// position beside it (kernels-wasm's arg-extremes.ts). Of bool, int64 and
+// argmax(x, axis) as kernels. Of a type up to 32 bits (bool too) it stays
+// as it is: a row or column kernel reduces it in one pass, keeping each
+// value's position beside it (kernels-wasm's arg-extremes.ts). Of int64 and
 // uint64 it becomes two passes: m = max(x, axis) (given
 // back a length-1 axis), then the least position along the axis where x
 // equals m, min(where(x == m, position, n)), the positions an iota that no

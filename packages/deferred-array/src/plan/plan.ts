@@ -178,14 +178,14 @@ function kernelComputes64(n: Node): boolean {
 const isElementwise = (n: Node): n is Elementwise =>
   (n.family === 'unary' || n.family === 'binary' || n.family === 'ternary' || n.family === 'cast') && (!touches64(n) || kernelComputes64(n));
 /** A reduction a kernel computes: int64 and uint64 ones too, in their own type or cast (mean, any, all). */
-/** The number types whose argmax and argmin the row kernel reduces in one pass. */
-const ONE_PASS_ARG: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8']);
+/** The types whose argmax and argmin a kernel reduces in one pass. */
+const ONE_PASS_ARG: ReadonlySet<string> = new Set(['float64', 'float32', 'int32', 'uint32', 'int16', 'uint16', 'int8', 'uint8', 'bool']);
 
 /**
  * Whether a kernel reduces argmax or argmin `n` as it is, in one pass (row
- * and column kernels alike): of a type compared in lanes, over a non-empty
- * run. lower-arg-extremes.ts rewrites the others (bool, int64, uint64) into
- * two passes.
+ * and column kernels alike): of a type compared in lanes (bools as 0 and 1),
+ * over a non-empty run. lower-arg-extremes.ts rewrites the others (int64,
+ * uint64) into two passes.
  */
 function isOnePassArg(n: Node): boolean {
   if (n.op !== 'argmax' && n.op !== 'argmin') return false;

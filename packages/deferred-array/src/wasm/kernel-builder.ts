@@ -187,8 +187,9 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     const { op } = r;
     const x = get(r.inputs[0]);
     const bool = op === 'any' || op === 'all';
-    const type = bool ? 'bool' : accumulatorDType(op, r.inputs[0].dtype);
     const position = positionSlots.get(slot);
+    // argmax of bools compares them as the numbers 0 and 1.
+    const type = bool ? 'bool' : position !== undefined && r.inputs[0].dtype === 'bool' ? 'uint8' : accumulatorDType(op, r.inputs[0].dtype);
     push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type, ...(position === undefined ? {} : { position }) });
   });
   // An integer product with a zero factor is 0, even where the float64 it is
