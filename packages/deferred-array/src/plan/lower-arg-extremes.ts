@@ -1,12 +1,10 @@
 // argmax(x, axis) as kernels. Of a type up to 32 bits (bool too) it stays
 // as it is: a row or column kernel reduces it in one pass, keeping each
 // value's position beside it (kernels-wasm's arg-extremes.ts). Of int64 and
-// uint64 it becomes two passes: m = max(x, axis) (given
-// back a length-1 axis), then the least position along the axis where x
-// equals m, min(where(x == m, position, n)), the positions an iota that no
-// memory holds. Where x has a NaN, max is NaN and the first NaN is the
-// answer, as NumPy's argmax gives it: a NaN position matches when m is NaN.
-// argmin alike with min. Ties give the first position, as NumPy. The
+// uint64 it becomes two passes: m = max(x, axis) (given back a length-1
+// axis), then the least position along the axis where x equals m,
+// min(where(x == m, position, n)), the positions an iota that no memory
+// holds. Ties give the first position, as NumPy. argmin alike with min. The
 // reference evaluator keeps its own argmax.
 import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
 import { reduce } from '../ir/build-reduce.js';

@@ -1,21 +1,22 @@
-// argmax and argmin as one-pass reductions of the row kernel: each
-// accumulator keeps a value and the position (along the reduced run) where
-// it was found, and the piece's partials are that value and position.
+// argmax and argmin as one-pass reductions: each accumulator keeps a value
+// and the position (along the reduced run) where it was found. A row
+// kernel's piece writes both as its partials; a column kernel keeps each
+// column's value and row in its partials (emit-columns.ts).
 //
 // Which of two (value, position) pairs wins, NumPy's argmax (argmin alike,
 // with less for greater): the greater value; of equal values (-0 and +0
 // are equal) the smaller position; a NaN beats any number, and of two NaNs
-// the smaller position. That rule folds the accumulators, their lanes and
-// the pieces (on the host), in any order.
+// the smaller position. That rule folds a row kernel's accumulators, their
+// lanes and its pieces (on the host), in any order.
 //
 // Inside the loop an accumulator sees its elements in increasing position,
 // so it takes an element only where it is greater (or the first NaN): one
 // comparison. It starts at the reduction's identity (the least value, -Inf
 // or the type's minimum) with the position NO_POSITION; if no accumulator of
-// a piece took anything, every element equals the identity and the answer
-// is the piece's first. A vector accumulator records the position of its
-// loop iteration's first element, the same for every unrolled step and lane;
-// the fold adds each one's offset.
+// a piece (or column) took anything, every element equals the identity and
+// the answer is its first. A row kernel's vector accumulator records the
+// position of its loop iteration's first element, the same for every
+// unrolled step and lane; the fold adds each one's offset.
 //
 // Positions are f64 in f64x2 lanes (exact below 2^53) and i32 otherwise.
 import type { FunctionBuilder, Local } from '../encode/index.js';
