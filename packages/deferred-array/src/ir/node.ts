@@ -81,8 +81,6 @@ interface StoredAttrs extends Labelled {
 interface IotaAttrs extends Labelled {
   readonly of: Node;
   readonly axis: number;
-  /** The longest length the plan that made it computes with exactly (its positions held in float32: 2^24). */
-  readonly longest?: number;
 }
 
 /** random: the generator's key and the stream (the counter's upper words) this array draws from. */

@@ -6,18 +6,14 @@
 // min(where(x == m, position, n)), the positions an iota that no memory
 // holds. Ties give the first position, as NumPy. argmin alike with min. The
 // reference evaluator keeps its own argmax.
-import { cast, elementwise, scalar } from '../ir/build-elementwise.js';
+import { elementwise, scalar } from '../ir/build-elementwise.js';
 import { reduce } from '../ir/build-reduce.js';
 import { reshape } from '../ir/build-view.js';
-import { isFloat } from '../ir/dtypes.js';
 import { makeNode } from '../ir/node.js';
 import type { Node, NodeOf } from '../ir/node.js';
 import { isOnePassArg } from './plan.js';
 import type { Plan } from './plan.js';
 import { rewriteGraph, withInputs } from './rewrite.js';
-
-/** Every integer up to this is a float32. */
-const FLOAT32_EXACT = 2 ** 24;
 
 function lowerArgExtreme(n: NodeOf<'argmin' | 'argmax'>): Node {
   const [input] = n.inputs;
@@ -29,19 +25,13 @@ function lowerArgExtreme(n: NodeOf<'argmin' | 'argmax'>): Node {
   // graph asks for the maximum and its position; then back to x's axes, its own of length 1.
   const along = x.shape.map((_, d) => (d === axis ? length : 1));
   const extreme = reshape(reduce(n.op === 'argmax' ? 'max' : 'min', x, { axis }), x.shape.map((d, k) => (k === axis ? 1 : d)), n.op);
-  let hit = elementwise('equal', [x, extreme]);
-  if (isFloat(x.dtype)) hit = elementwise('logicalOr', [hit, elementwise('logicalAnd', [elementwise('isnan', [x]), elementwise('isnan', [extreme])])]);
-  // Positions are chosen among in the data's float type where it holds them exactly (below 2^53, or 2^24 in
-  // float32), so the kernel keeps one lane type and vectorises. A plan carried to a longer axis (a compiled
-  // function's) is made again there, with int32 positions.
-  const t = x.dtype === 'float64' ? 'float64' : x.dtype === 'float32' && length <= FLOAT32_EXACT ? 'float32' : 'int32';
-  const iota = makeNode('iota', [], [length], 'int32', { label: `positions along axis ${axis}`, of: x, axis, ...(t === 'float32' ? { longest: FLOAT32_EXACT } : {}) });
+  const hit = elementwise('equal', [x, extreme]);
+  const iota = makeNode('iota', [], [length], 'int32', { label: `positions along axis ${axis}`, of: x, axis });
   const position = reshape(iota, along, n.op);
-  // Some position always holds the extreme (or the first NaN), so where none does any value past the last will do;
-  // one that does not depend on the length keeps the plan the same at other sizes (compiled functions).
-  const none = scalar(t === 'int32' ? 2 ** 31 - 1 : Infinity, t);
-  const first = reduce('min', elementwise('where', [hit, cast(position, t), none]), { axis, keepdims: true });
-  return reshape(cast(first, 'int32'), n.shape, n.op);
+  // Some position always holds the extreme, so where none does any value past the last will do; one that does
+  // not depend on the length keeps the plan the same at other sizes (compiled functions).
+  const none = scalar(2 ** 31 - 1, 'int32');
+  return reshape(reduce('min', elementwise('where', [hit, position, none]), { axis, keepdims: true }), n.shape, n.op);
 }
 
 /** Rewrites argmin and argmax over a non-empty axis into kernels' ops. */

@@ -19,7 +19,7 @@ const valueKey = (v: Scalar): Scalar | string => (Object.is(v, -0) ? '-0' : v);
  * reshape was asked as (its view or shape holds what it computes), and the
  * leaves' own (a leaf is equal only to itself; iota's length is its shape).
  */
-const UNKEYED = new Set(['label', 'index', 'request', 'window', 'data', 'lease', 'storage', 'version', 'random', 'of', 'longest']);
+const UNKEYED = new Set(['label', 'index', 'request', 'window', 'data', 'lease', 'storage', 'version', 'random', 'of']);
 const KEYED = new Set(['value', 'axes', 'keepdims', 'axis', 'mode', 'side', 'view', 'upper', 'full', 'uv', 'vectors', 'positions', 'kth']);
 
 /** The parameters that change what a node computes. */
