@@ -65,7 +65,8 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
     return fits(spec, 'i64x2', mathAvailable) ? 'i64x2' : undefined;
   }
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
-  if (!lanes) return undefined;
+  // Only bool arrays (masks combined): sixteen masks at a time.
+  if (!lanes) return spec.arrays.every((a) => a.dtype === 'bool') && fits(spec, 'i8x16', mathAvailable) ? 'i8x16' : undefined;
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
   if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
   if (fits(spec, lanes, mathAvailable)) return lanes;

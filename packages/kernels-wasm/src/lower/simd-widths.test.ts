@@ -92,6 +92,25 @@ const masks = (wide: KType): KernelSpec => ({
   slots: 0,
 });
 
+/** Masks alone: (a and not b) xor b, a == b and a != b stored, every array bool. */
+const boolsAlone = (): KernelSpec => ({
+  ndim: 1,
+  arrays: [arr('bool', 'in'), arr('bool', 'in'), arr('bool', 'out'), arr('bool', 'out'), arr('bool', 'out')],
+  body: [
+    { op: 'load', array: 0, type: 'bool' },
+    { op: 'load', array: 1, type: 'bool' },
+    { op: 'unary', fn: 'logicalNot', arg: 1, type: 'bool' },
+    { op: 'binary', fn: 'logicalAnd', args: [0, 2], type: 'bool' },
+    { op: 'binary', fn: 'logicalXor', args: [3, 1], type: 'bool' },
+    { op: 'store', array: 2, arg: 4, type: 'bool' },
+    { op: 'binary', fn: 'equal', args: [0, 1], type: 'bool' },
+    { op: 'store', array: 3, arg: 6, type: 'bool' },
+    { op: 'binary', fn: 'notEqual', args: [0, 1], type: 'bool' },
+    { op: 'store', array: 4, arg: 8, type: 'bool' },
+  ],
+  slots: 0,
+});
+
 /** sum(cast(narrow) * wide): a narrower operand inside a reduction. */
 const reducing = (wide: KType, narrow: KType): KernelSpec => ({
   ndim: 1,
@@ -264,6 +283,7 @@ const cases: Case[] = [
   ...([['int16', 'uint16'], ['uint16', 'int16'], ['int8', 'uint8'], ['uint8', 'int8']] as const)
     .map(([from, to]) => ({ name: `${from} -> ${to} alone`, spec: sameWidthCast(from, to), lanes: LANES[from]! })),
   ...NARROW.map((t) => ({ name: `bool masks in ${t}`, spec: masks(t), lanes: LANES[t]! })),
+  { name: 'bool masks alone', spec: boolsAlone(), lanes: 'i8x16' },
   // Reductions over integer arrays: extremes in i32x4 lanes, sums in the float's lanes.
   ...INT_TYPES.flatMap((t) => (['min', 'max'] as const).map((fn) => ({ name: `${fn} of ${t}`, spec: extremeOf(t, fn), lanes: 'i32x4' }))),
   ...INT_TYPES.map((t) => ({ name: `sum of ${t} in float64`, spec: floatSumOf(t, 'float64'), lanes: 'f64x2' })),
