@@ -20,10 +20,11 @@
 //
 // Positions are f64 in f64x2 lanes (exact below 2^53) and i32 otherwise.
 import type { FunctionBuilder, Local } from '../encode/index.js';
-import { InternalError } from '../internal-error.js';
+import { InternalError, at } from '../internal-error.js';
 import { intCompare, isFloatK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { splatConst } from './emit-values.js';
+import { pairwise } from './reduce-ops.js';
 import type { KReduce, KType } from './kernel-spec.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -184,5 +185,18 @@ function foldArgLanes(ctx: EmitContext, lanes: Lanes, fn: ArgFn, t: KType, v: Lo
   }
 }
 
-export { NO_POSITION, isArgReduce, positionLanes, pickScalar, pickVector, takeScalar, takeVector, iterationPositions, realPositions, startPosition, foldArgLanes };
+/**
+ * Folds a row kernel's unrolled (value, position) vector accumulators into
+ * the scalar pair (a, ia) by the rule: their positions made real, pairwise,
+ * then the lanes.
+ */
+function foldArgAccumulators(ctx: EmitContext, lanes: Lanes, fn: ArgFn, t: KType, values: readonly Local[], positions: readonly Local[], a: Local, ia: Local): void {
+  positions.forEach((p, u) => { realPositions(ctx, lanes, p, u); });
+  pairwise(values.length, (lo, mid) => {
+    pickVector(ctx, lanes, fn, t, at(values, lo, 'accumulator'), at(positions, lo, 'position'), at(values, mid, 'accumulator'), at(positions, mid, 'position'));
+  });
+  foldArgLanes(ctx, lanes, fn, t, at(values, 0, 'accumulator'), at(positions, 0, 'position'), a, ia);
+}
+
+export { NO_POSITION, isArgReduce, positionLanes, pickScalar, takeScalar, takeVector, iterationPositions, startPosition, foldArgAccumulators };
 export type { ArgFn };

@@ -26,10 +26,10 @@ import {
   blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
 } from './emit-loops.js';
 import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
-import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, toF64 } from './reduce-ops.js';
+import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, pairwise, toF64 } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
-import { NO_POSITION, foldArgLanes, isArgReduce, iterationPositions, pickVector, realPositions, startPosition, takeScalar, takeVector } from './arg-extremes.js';
+import { NO_POSITION, foldArgAccumulators, isArgReduce, iterationPositions, startPosition, takeScalar, takeVector } from './arg-extremes.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -415,13 +415,7 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   const { r, vector } = acc;
   const first = at(vector, 0, 'accumulator');
   // Pairwise into the lower half's accumulator (the piece's accumulators start again after): i64x2's extremes take their operands from locals.
-  const tree = (lo: number, hi: number): void => {
-    if (hi - lo === 1) return;
-    const mid = (lo + hi) >> 1;
-    tree(lo, mid); tree(mid, hi);
-    combineVector(f, lanes, r.fn, r.type, at(vector, lo, 'accumulator'), at(vector, mid, 'accumulator'));
-  };
-  tree(0, vector.length);
+  pairwise(vector.length, (lo, mid) => { combineVector(f, lanes, r.fn, r.type, at(vector, lo, 'accumulator'), at(vector, mid, 'accumulator')); });
   const folded = f.local(scalarType(r.type));
   foldLanes(f, lanes, r.fn, r.type, first);
   f.op('local.set', folded);
@@ -439,18 +433,7 @@ function emitArgPartials(k: RowKernel, acc: ReduceAcc, piece: Local): void {
   const { r, vector, lanes, positions } = acc;
   const fn = r.fn;
   if (!positions || !isArgReduce(fn)) throw new InternalError(`${fn} keeps no position`);
-  if (lanes) {
-    positions.vector.forEach((p, u) => { realPositions(k.ctx, lanes, p, u); });
-    const tree = (lo: number, hi: number): void => {
-      if (hi - lo === 1) return;
-      const mid = (lo + hi) >> 1;
-      tree(lo, mid); tree(mid, hi);
-      pickVector(k.ctx, lanes, fn, r.type, at(vector, lo, 'accumulator'), at(positions.vector, lo, 'position'),
-        at(vector, mid, 'accumulator'), at(positions.vector, mid, 'position'));
-    };
-    tree(0, vector.length);
-    foldArgLanes(k.ctx, lanes, fn, r.type, at(vector, 0, 'accumulator'), at(positions.vector, 0, 'position'), acc.scalar, positions.scalar);
-  }
+  if (lanes) foldArgAccumulators(k.ctx, lanes, fn, r.type, vector, positions.vector, acc.scalar, positions.scalar);
   partialAddress(k, piece, r.slot);
   f.op('local.get', acc.scalar);
   toF64(f, r.type);

@@ -78,6 +78,17 @@ function combineHalves(f: FunctionBuilder, widen: string, fn: KReduce, lo: Local
   f.op('local.get', hi).op('local.get', value).op('local.get', value).shuffle(HIGH_TO_LOW).op(widen).op(op).op('local.set', hi);
 }
 
+/** Calls combine(lo, mid) for a balanced tree over accumulators [0, count): each into the lower half's first, so the whole ends in 0. */
+function pairwise(count: number, combine: (lo: number, mid: number) => void): void {
+  const tree = (lo: number, hi: number): void => {
+    if (hi - lo === 1) return;
+    const mid = (lo + hi) >> 1;
+    tree(lo, mid); tree(mid, hi);
+    combine(lo, mid);
+  };
+  tree(0, count);
+}
+
 /** Leaves the lanes of a vector accumulator (values of type t) combined pairwise, lane 0 first. */
 function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local): void {
   const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : lanes === 'i64x2' ? 'i64' : 'i32';
@@ -122,4 +133,4 @@ function fromF64(f: FunctionBuilder, t: KType, saturate: boolean): void {
   else if (!isFloatK(t)) f.op(`i32.trunc_${saturate ? 'sat_' : ''}f64_${isUnsignedK(t) ? 'u' : 's'}`);
 }
 
-export { toF64, fromF64, identity, combineScalar, combineVector, combineHalves, foldLanes };
+export { toF64, fromF64, identity, combineScalar, combineVector, combineHalves, foldLanes, pairwise };
