@@ -91,6 +91,17 @@ function takeRow(n: number, rounds: number): Promise<PathRow> {
   }, n, rounds);
 }
 
+/** take from a table that stays in the caches, then elementwise work: the take's kernel computes it, never storing the take. */
+function lookupRow(n: number, table: number, rounds: number): Promise<PathRow> {
+  const x = randomData(table, 23, -1, 1);
+  const idx = Int32Array.from(randomData(n, 29, 0, table), (v) => Math.floor(v));
+  const [dx, di] = [da.wrap(x), da.wrap(idx)];
+  return pathRow(`take(t, i) * 2 + 1, ${table} x 2^${Math.log2(n)}`, 1, () => da.take(dx, di).mul(2).add(1), (out) => {
+    for (let i = 0; i < n; i++) out[i] = x[idx[i]!]! * 2 + 1;
+    return out;
+  }, n, rounds);
+}
+
 /** cumsum over n float64: one line. */
 function cumsumRow(n: number, rounds: number): Promise<PathRow> {
   const x = randomData(n, 13, -1, 1);
@@ -269,7 +280,7 @@ async function sidePathsReport(rounds = 7): Promise<SidePaths> {
   return {
     rounds, threads: da.configure().threads,
     rows: [
-      await takeRow(1 << 23, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
+      await takeRow(1 << 23, rounds), await lookupRow(1 << 23, 4096, rounds), await cumsumRow(1 << 23, rounds), await columnCumsumRow(4096, 2048, rounds),
       await argmaxRow(4096, 2048, rounds), await concatRow(1 << 22, rounds), await intMatmulRow(512, rounds),
       await int16Row(1 << 23, rounds), await uint8Row(1 << 23, rounds), await uint32Row(1 << 23, rounds), await int32DivisionRow(1 << 23, rounds),
       await toUint8Row(1 << 23, rounds), await int64Row(1 << 20, rounds), await dotRow(1 << 23, rounds),

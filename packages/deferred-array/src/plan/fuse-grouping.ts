@@ -5,11 +5,15 @@
 // otherwise the group would have to run both before and after those nodes.
 // The groups of its other inputs join too where neither depends on the other
 // (x*x + y*y is one kernel, not x*x stored for a second).
+//
+// A take joins like an elementwise node of its indices, but reads its x at
+// random places, so x comes from memory: a group never gathers a value it
+// computes or reads in order (one kernel array each way).
 import type { Node } from '../ir/node.js';
 import { sameShape } from '../ir/shape.js';
 import { at } from '../util/lookup.js';
-import { isElementwise, isFusedReduction, isFusedScan, isWindow, touches64, windowBase } from './plan.js';
-import type { Contraction, Elementwise, FusedReduction, FusedScan, Plan } from './plan.js';
+import { isElementwise, isFusedReduction, isFusedScan, isFusedTake, isWindow, touches64, windowBase } from './plan.js';
+import type { Contraction, Elementwise, FusedReduction, FusedScan, FusedTake, Plan } from './plan.js';
 
 /** A group as it is being built. */
 interface Building {
@@ -34,6 +38,41 @@ const isContraction = (n: Node): n is Contraction => (n.op === 'matmul' || n.op 
 
 /** A group's reductions and scans: values that exist only once the group has run. */
 const endsOf = (g: Building): readonly Node[] => [...g.reductions, ...g.scans];
+
+/** The takes among a group's members. */
+const takesOf = (g: Building): FusedTake[] => g.members.filter((m): m is FusedTake => m.op === 'take');
+
+/**
+ * What a take reads other than by NumPy's broadcasting over its space, each
+ * with its layout: x, gathered (the taken axis's place and the indices' rank
+ * fix its strides), and indices that sit before axes of x (a take along any
+ * axis but the last), walked in the middle of the space.
+ */
+function ownWayReads(t: FusedTake): [Node, string][] {
+  const [x, indices] = t.inputs;
+  const { axis } = t.attrs;
+  const after = x.shape.length - axis - 1;
+  return [[x, `gather ${axis} ${indices.shape.length}`], ...(after > 0 ? [[indices, `indices ${axis} ${after}`] as [Node, string]] : [])];
+}
+
+/** The values m reads by NumPy's broadcasting. */
+const inOrderReads = (m: Node): readonly Node[] => {
+  if (m.op !== 'take') return m.inputs;
+  const own = ownWayReads(m as FusedTake).map(([v]) => v);
+  return m.inputs.filter((i) => !own.includes(i));
+};
+
+/** Whether g computes v or reads it by broadcasting (as an operand of a member or an end). */
+const readsInOrder = (g: Building, v: Node): boolean => g.members.includes(v) || [...g.members, ...endsOf(g)].some((m) => inOrderReads(m).includes(v));
+
+/** Whether the members `ms` can be one kernel with g's: each value one array, read one way. */
+function readsAgree(g: Building, ms: readonly Node[]): boolean {
+  const own = takesOf(g).flatMap(ownWayReads);
+  return ms.every((m) => {
+    if (inOrderReads(m).some((v) => own.some(([o]) => o === v))) return false;
+    return m.op !== 'take' || ownWayReads(m as FusedTake).every(([v, layout]) => !readsInOrder(g, v) && own.every(([o, l]) => o !== v || l === layout));
+  });
+}
 
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   const set = map.get(key);
@@ -64,6 +103,7 @@ class Grouping {
   /** Places `n`, whose inputs have all been placed: in a group, or outside every group. */
   add(n: Node): void {
     if (isElementwise(n)) this.#addElementwise(n);
+    else if (isFusedTake(n)) this.#addTake(n);
     else if (isContraction(n)) this.#addContraction(n);
     else if (isFusedReduction(n)) this.#addReduction(n);
     else if (isFusedScan(n)) this.#addScan(n);
@@ -86,6 +126,29 @@ class Grouping {
     this.#noteReads(n, g);
     // A pinCse() value is computed with what feeds it, and read from memory by everything after.
     if (this.#plan.pins.get(n) === 'pinCse') g.sealed = true;
+  }
+
+  /**
+   * A take, as an elementwise node of its indices (see the head of this
+   * file). One whose indices 'raise' reads them from memory, so that the
+   * error names the first index out of bounds, as the reference does; and no
+   * take joins a matrix product's epilogue or a group with pinned temporaries.
+   */
+  #addTake(n: FusedTake): void {
+    const [, indices] = n.inputs;
+    const fits = (h: Building): boolean => !h.contraction && !this.#readsTemps(h) && readsAgree(h, [n]) &&
+      !(n.attrs.mode === 'raise' && h.members.includes(indices)) && this.#canJoin(n, h);
+    const g = this.#candidates(n).find(fits) ?? this.#newGroup(n.shape);
+    const h = this.groupOf.get(indices);
+    if (h && h !== g && n.attrs.mode !== 'raise' && this.#canMerge(h, g, n)) this.#merge(h, g);
+    g.members.push(n);
+    this.#record(n, g);
+    this.#noteReads(n, g);
+  }
+
+  /** Whether a member of g reads a pinned temporary (computed per block in the kernel, which a take's kernel does not do). */
+  #readsTemps(g: Building): boolean {
+    return g.members.some((m) => m.inputs.some((i) => this.#plan.temps.has(i)));
   }
 
   /** The open groups `n` may join: an input's, else a sibling's (a group reading one of the same inputs, which then reads it once). */
@@ -146,8 +209,8 @@ class Grouping {
     const [input] = n.inputs;
     const h = this.groupOf.get(input);
     // A scan kernel has no per-block temporaries (each block computes a temporary over its own range only).
-    const readsTemps = (b: Building): boolean => b.members.some((m) => m.inputs.some((i) => this.#plan.temps.has(i)));
-    const g = this.#canEnd(h, input) && h.reductions.length === 0 && !readsTemps(h) ? h : this.#newGroup(input.shape);
+    // Nor gathers: a long line's blocks walk by pointer, where a gather resolves an index per element.
+    const g = this.#canEnd(h, input) && h.reductions.length === 0 && !this.#readsTemps(h) && takesOf(h).length === 0 ? h : this.#newGroup(input.shape);
     g.scans.push(n);
     g.sealed = true;
     this.#record(n, g);
@@ -199,6 +262,7 @@ class Grouping {
   }
 
   #canJoin(n: Node, g: Building): boolean {
+    if (takesOf(g).length > 0 && n.op !== 'take' && (!readsAgree(g, [n]) || n.inputs.some((i) => this.#plan.temps.has(i)))) return false;
     return n.inputs.every((j) => !this.#reach(this.#directOf(j, g)).has(g.id));
   }
 
@@ -209,8 +273,18 @@ class Grouping {
    */
   #canMerge(h: Building, g: Building, n: Node): boolean {
     return !h.sealed && !g.sealed && h.members.length > 0 && h.reductions.length === 0 && h.scans.length === 0 && !h.contraction && !g.contraction &&
-      sameShape(h.shape, g.shape) && !this.#reach(h.deps).has(g.id) && !this.#reach(g.deps).has(h.id) &&
+      sameShape(h.shape, g.shape) && !this.#reach(h.deps).has(g.id) && !this.#reach(g.deps).has(h.id) && this.#gathersApart(h, g, n) &&
       n.inputs.every((j) => this.groupOf.get(j) === h || !this.#reach(this.#directOf(j, g)).has(h.id));
+  }
+
+  /**
+   * Whether h and g, with n joining them, can be one kernel as far as their
+   * takes go: each value read one way, and no temporaries with takes.
+   */
+  #gathersApart(h: Building, g: Building, n: Node): boolean {
+    const joined: Building = { ...g, members: [...g.members, n] };
+    if (takesOf(h).length + takesOf(joined).length === 0) return true;
+    return !this.#readsTemps(h) && !this.#readsTemps(joined) && readsAgree(joined, h.members) && readsAgree(h, joined.members);
   }
 
   /**

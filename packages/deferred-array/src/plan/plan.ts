@@ -196,6 +196,25 @@ function isOnePassArg(n: Node): boolean {
 const isFusedReduction = (n: Node): n is FusedReduction => FUSED_REDUCTIONS.has(n.op) && (isOnePassArg(n) || (n.op !== 'argmax' && n.op !== 'argmin'));
 const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches64(n);
 
+/** A take a kernel computes: it reads x from memory, at each index. */
+type FusedTake = NodeOf<'take'>;
+
+/** Index dtypes a kernel reads as int32 without changing a value; uint32 indices past 2^31 would, and int64 ones are not gathered. */
+const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int32', 'int16', 'int8', 'uint16', 'uint8']);
+
+/**
+ * Whether a kernel gathers take `n`, as a member of a group: not where the
+ * reference evaluates it instead (int64 or uint64 x, uint32 or 64-bit
+ * indices, an empty result, whose indices 'raise' must still check, or an x
+ * of random numbers, which have no memory to gather from).
+ */
+function isFusedTake(n: Node): n is FusedTake {
+  if (n.op !== 'take') return false;
+  const [x, indices] = n.inputs as [Node, Node];
+  const base = windowBase(x);
+  return !isBigInt(x.dtype) && GATHER_INDEX_TYPES.has(indices.dtype) && n.shape.every((d) => d > 0) && base.op !== 'random' && base.op !== 'iota';
+}
+
 /**
  * Ops whose kernels count elements for errors and warnings (integer division
  * by zero, invalid casts to an integer dtype), so each element must be
@@ -227,7 +246,8 @@ const windowBase = (n: Node): Node => (isWindow(n) ? windowBase(n.inputs[0]) : n
 const readBy = (s: Step): readonly Node[] => (s.kind === 'node' ? s.node.inputs : s.group.inputs);
 
 export {
-  rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isOnePassArg, isFusedScan, countsElements, consumersOf,
+  rootsOf, producedBy, readBy, isWindow, windowBase, groupNodes, isElementwise, isFusedReduction, isOnePassArg, isFusedScan, isFusedTake, countsElements, consumersOf,
+  GATHER_INDEX_TYPES,
   FUSED_REDUCTIONS, FUSED_SCANS, KERNEL_UNARY_64, KERNEL_BINARY_64, touches64,
 };
-export type { FusedReduction, FusedScan, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };
+export type { FusedReduction, FusedScan, FusedTake, Contraction, Elementwise, Window, Plan, Step, NodeStep, KernelStep, FusedGroup, MarkedOutput, Buffer, PinnedTemp, StoreTarget };

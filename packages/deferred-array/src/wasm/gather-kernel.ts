@@ -1,7 +1,9 @@
-// NumPy's take as a gather kernel: the output's space walked element by
-// element, each element's index read from the index array (broadcast over the
-// axes it does not span), resolved by the take's mode in the kernel and used to
-// read x along the taken axis. The blocks run on the pool like any kernel's.
+// NumPy's take as a gather kernel of its own, where the planner left it out of
+// every group (int64 and uint64 x, moved as float64 bits): the output's space
+// walked element by element, each element's index read from the index array
+// (broadcast over the axes it does not span), resolved by the take's mode in
+// the kernel and used to read x along the taken axis. The blocks run on the
+// pool like any kernel's. The errors and labels of takes in groups are here too.
 import { collapseDims } from 'kernels-wasm';
 import type { InnerStride, KInstr, LaunchArray } from 'kernels-wasm';
 import { ExecutionError } from '../ir/errors.js';
@@ -14,9 +16,9 @@ import { innerOf } from './kernel-builder.js';
 import type { BuiltKernel } from './kernel-builder.js';
 import { movedAs } from './kernel-types.js';
 import { at } from '../util/lookup.js';
+import { GATHER_INDEX_TYPES } from '../plan/plan.js';
+import type { FusedGroup, FusedTake } from '../plan/plan.js';
 
-/** Index dtypes a kernel reads as int32 without changing a value; uint32 indices past 2^31 would, so they go through the reference. */
-const INDEX_TYPES: ReadonlySet<string> = new Set(['int32', 'int16', 'int8', 'uint16', 'uint8']);
 
 /**
  * Whether a gather kernel takes this take: not where the reference evaluates
@@ -24,7 +26,7 @@ const INDEX_TYPES: ReadonlySet<string> = new Set(['int32', 'int16', 'int8', 'uin
  * 'raise' must still check).
  */
 const gathers = (x: HeapValue, indices: HeapValue, shape: readonly number[]): boolean =>
-  !x.random && INDEX_TYPES.has(indices.dtype) && sizeOf(shape) > 0;
+  !x.random && GATHER_INDEX_TYPES.has(indices.dtype) && sizeOf(shape) > 0;
 
 /** The gather kernel of take node `node` over x and its indices into `out` (x.shape[:axis] + indices.shape + x.shape[axis+1:]). */
 function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out: HeapValue): BuiltKernel {
@@ -80,4 +82,7 @@ function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: D
 /** Names a take's kernel in errors and in explain(). */
 const gatherLabel = (take: NodeOf<'take'>): string => `take along axis ${take.attrs.axis} into (${take.shape.join(', ')})`;
 
-export { buildGather, gatherError, gatherLabel, gathers };
+/** A group's takes whose indices 'raise': an index out of bounds fails the run. */
+const raisingTakes = (g: FusedGroup): FusedTake[] => g.members.filter((m): m is FusedTake => m.op === 'take' && (m as FusedTake).attrs.mode === 'raise');
+
+export { buildGather, gatherError, gatherLabel, gathers, raisingTakes };

@@ -12,7 +12,7 @@ import { OPS, isBinaryOp, isUnaryOp } from '../ir/op-table.js';
 import type { ReduceOp } from '../ir/op-table.js';
 import { resolveElementwise, resolveReduce } from '../ir/type-rules.js';
 import { touches64 } from '../plan/plan.js';
-import type { FusedGroup, PinnedTemp } from '../plan/plan.js';
+import type { FusedGroup, FusedTake, PinnedTemp } from '../plan/plan.js';
 import { atAddress } from './heap-value.js';
 import type { HeapValue } from './heap-value.js';
 import { contractionOperands } from './contraction-operands.js';
@@ -53,6 +53,8 @@ interface BuiltKernel {
 }
 
 type Rebind = NonNullable<BuiltKernel['rebind']>;
+/** A gathered array's taken axis, as a launch gives it: its length and stride (elements). */
+type GatherWords = NonNullable<LaunchArray['gather']>;
 
 /** The launch of a built kernel: its space, arrays, reduction runs and blocks, and a contraction's or temporaries' own. */
 const launchOf = (built: BuiltKernel): Launch => ({
@@ -79,11 +81,33 @@ function broadcastStrides(v: HeapValue, shape: readonly number[]): number[] {
   return [...shape.slice(0, lead).map(() => 0), ...v.strides.map((s, j) => (v.shape[j] === 1 && shape[lead + j] !== 1 ? 0 : s))];
 }
 
-/** A value as a launch passes it: a random array by its first element's index (its pointer counts elements), with its key and stream. */
-function launchArray(v: HeapValue, strides: readonly number[]): LaunchArray {
+/**
+ * A value as a launch passes it: a random array by its first element's index
+ * (its pointer counts elements), with its key and stream; a gathered one with
+ * its taken axis's length and stride.
+ */
+function launchArray(v: HeapValue, strides: readonly number[], gather?: GatherWords): LaunchArray {
+  if (gather) return { ptr: v.ptr, strides, gather };
   if (!v.random) return { ptr: v.ptr, strides };
   return { ptr: v.ptr / dtypeInfo(v.dtype).bytes, strides, random: v.random };
 }
+
+/**
+ * Strides of x as take `t` reads it over t's space (the group's): x's own
+ * along its axes before and after the taken one, 0 along the indices' axes
+ * (the index picks the element there), and the taken axis's length and stride
+ * for the gather.
+ */
+function gatherLayout(t: FusedTake, x: HeapValue): { strides: number[]; gather: GatherWords } {
+  const { axis } = t.attrs;
+  if (x.random) throw new InternalError('a take of random numbers is not gathered by a kernel');
+  const strides = [...x.strides.slice(0, axis), ...t.inputs[1].shape.map(() => 0), ...x.strides.slice(axis + 1)];
+  return { strides: strides.length === 0 ? [0] : strides, gather: { length: at(x.shape, axis, 'taken axis'), stride: at(x.strides, axis, 'taken axis stride') } };
+}
+
+/** Strides of a take's indices over its space where axes of x follow them: 0 along x's axes, their own in between. */
+const indexStrides = (t: FusedTake, indices: HeapValue): number[] =>
+  [...t.inputs[0].shape.slice(0, t.attrs.axis).map(() => 0), ...indices.strides, ...t.inputs[0].shape.slice(t.attrs.axis + 1).map(() => 0)];
 
 function innerOf(stride: number): InnerStride {
   return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
@@ -111,9 +135,9 @@ const launchValues = (loadedAt: readonly number[], temps: readonly PinnedTemp[],
  * of the run that built it, nor that run's plan and arrays.
  */
 function rebinder(groupInputs: readonly Node[], loadedAt: readonly number[], temps: readonly PinnedTemp[], tempKernels: readonly TempKernel[],
-  strides: readonly (readonly number[])[]): Rebind {
+  strides: readonly (readonly number[])[], gathers: ReadonlyMap<number, GatherWords>): Rebind {
   return (ins, outs) => {
-    const arrays = launchValues(loadedAt, temps, ins, outs).map((v, k) => launchArray(v, at(strides, k, 'launch strides')));
+    const arrays = launchValues(loadedAt, temps, ins, outs).map((v, k) => launchArray(v, at(strides, k, 'launch strides'), gathers.get(k)));
     if (temps.length === 0) return { arrays };
     const valueOf = new Map(groupInputs.map((n, k) => [n, at(ins, k, 'rebound input')]));
     return {
@@ -144,12 +168,23 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const sources = [...loaded.map(([n]) => n), ...temps.map((t) => t.node)];
   const values = launchValues(loadedAt, temps, inputs, outputs);
   const inputCount = sources.length;
+  // A take's x is gathered, not loaded: its array is walked by the take's strides, with the taken axis's words.
+  // Indices with axes of x after them are walked in the middle of the space (fuse-grouping.ts keeps each read one way).
+  const takes = group.members.filter((m): m is FusedTake => m.op === 'take');
+  const gathered = new Map<number, { strides: number[]; gather: GatherWords }>();
+  const ownStrides = new Map<number, number[]>();
+  for (const t of takes) {
+    const [x, k] = [sources.indexOf(t.inputs[0]), sources.indexOf(t.inputs[1])];
+    if (!gathered.has(x)) gathered.set(x, gatherLayout(t, at(values, x, 'gathered value')));
+    if (k >= 0 && t.attrs.axis < t.inputs[0].shape.length - 1) ownStrides.set(k, indexStrides(t, at(values, k, 'index value')));
+  }
   // Reduced (or scanned) axes go last, so that each output reduces a run of consecutive elements.
   const [scan] = scans;
   const reduced = group.shape.length === 0 ? [] : scan ? [scan.attrs.axis] : [...(group.reductions[0]?.attrs.axes ?? [])];
   const order = [...full.map((_, d) => d).filter((d) => !reduced.includes(d)), ...reduced];
   const space = order.map((d) => at(full, d, 'group axis'));
-  const strides = values.map((v) => { const s = broadcastStrides(v, full); return order.map((d) => at(s, d, 'broadcast stride')); });
+  const fullStrides = values.map((v, k) => gathered.get(k)?.strides ?? ownStrides.get(k) ?? broadcastStrides(v, full));
+  const strides = fullStrides.map((s) => order.map((d) => at(s, d, 'broadcast stride')));
   // Elements per output: the product of the reduced axes (1 for axis: [], or for a 0-d space).
   const segment = group.reductions.length === 0 && scans.length === 0 ? space.reduce((a, b) => a * b, 1) : reduced.reduce((a, d) => a * at(full, d, 'reduced axis'), 1);
   // Column kernels own all rows of their columns per block: no per-block range of a temporary to speak of.
@@ -159,8 +194,8 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   // argmax and argmin keep a position beside each value.
   const positionSlots = new Map<number, number>();
   group.reductions.forEach((r, k) => { if (r.op === 'argmax' || r.op === 'argmin') positionSlots.set(k, group.reductions.length + positionSlots.size); });
-  const columns = temps.length || wide || values.some((v) => v.random) ? undefined
-    : columnLayout(full, reduced, values.map((v) => broadcastStrides(v, full)));
+  const columns = temps.length || wide || takes.length || values.some((v) => v.random) ? undefined
+    : columnLayout(full, reduced, fullStrides);
   const collapsed = columns ?? collapseDims(space, strides);
   const body: KInstr[] = [];
   const typeOf = (id: number): KType => at(body, id, 'kernel value').type;
@@ -169,8 +204,12 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
   const idOf = new Map<Node, number>();
   const get = (n: Node): number => lookup(idOf, n, 'kernel value of a node');
 
-  sources.forEach((n, k) => idOf.set(n, push({ op: 'load', array: k, type: n.dtype })));
-  for (const m of group.members) idOf.set(m, emitMember(m, get, push, castTo));
+  sources.forEach((n, k) => { if (!gathered.has(k)) idOf.set(n, push({ op: 'load', array: k, type: n.dtype })); });
+  for (const m of group.members) {
+    idOf.set(m, m.op === 'take'
+      ? push({ op: 'gather', array: sources.indexOf(m.inputs[0]), index: castTo(get(m.inputs[1]), 'int32'), mode: (m as FusedTake).attrs.mode, type: m.dtype })
+      : emitMember(m, get, push, castTo));
+  }
   // A scan accumulates in its result dtype (resolveReduce: float64 for integers), one rounding per step as NumPy's.
   scans.forEach((x, slot) => {
     const fn = x.op === 'cumprod' ? 'prod' : 'sum';
@@ -202,7 +241,9 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     push({ op: 'reduce', fn: 'all', arg: castTo(get(r.inputs[0]), 'bool'), slot, type: 'bool' });
   });
 
-  const arrays = values.map((v, k) => kernelArray(v, k < inputCount ? 'in' : 'out', at(collapsed.strides, k, 'collapsed strides')));
+  const arrays = values.map((v, k) => ({
+    ...kernelArray(v, k < inputCount ? 'in' : 'out', at(collapsed.strides, k, 'collapsed strides')), ...(gathered.has(k) ? { gathered: true as const } : {}),
+  }));
   // Each temporary: its cone as a kernel of its own over its own shape, storing into a row-major output.
   const valueOf = new Map(group.inputs.map((n, k) => [n, at(inputs, k, 'input value')]));
   const tempKernels = temps.map((t, i): TempKernel & { spec: TempSpec } => {
@@ -210,7 +251,7 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     const built = buildKernel(cone, t.inputs.map((n) => lookup(valueOf, n, 'temporary input')), [tempValue(t.node)]);
     return { spec: { array: loaded.length + i, kernel: built.spec, out: built.spec.arrays.length - 1 }, temp: t, built };
   });
-  const rebind = rebinder(group.inputs, loadedAt, temps, tempKernels, collapsed.strides);
+  const rebind = rebinder(group.inputs, loadedAt, temps, tempKernels, collapsed.strides, new Map([...gathered].map(([k, g]) => [k, g.gather])));
   const launch = rebind(inputs, outputs);
   return {
     spec: {

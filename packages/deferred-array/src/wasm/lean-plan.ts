@@ -80,7 +80,8 @@ function leanGroup(plan: Plan): FusedGroup | undefined {
       return undefined;
     }
   }
-  if (!group || group.contraction || group.scans?.length || group.temps?.length) return undefined;
+  // A gathered array's launch words (its taken axis) are more than an address per run.
+  if (!group || group.contraction || group.scans?.length || group.temps?.length || group.members.some((m) => m.op === 'take')) return undefined;
   const made = new Set<Node>([...group.stores, ...group.reductions]);
   return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? group : undefined;
 }
