@@ -9,8 +9,12 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const SCRIPT = fileURLToPath(new URL('../scripts/payload.mjs', import.meta.url));
-/** KiB gzip: 214.8 when set, with room for a few small additions. */
-const CEILING = 219;
+/**
+ * KiB gzip: 214.8 when set, with room for a few small additions; 219.0
+ * once the integer division lanes, one-pass argmax and the take's fusion
+ * with its lane gathers (1.3 KiB of it) had used that room.
+ */
+const CEILING = 220;
 
 interface File { readonly file: string; readonly bytes: number; readonly gzip: number }
 interface Payload { readonly app: readonly File[]; readonly workers: readonly File[]; readonly onDemand: number; readonly totalGzip: number }

@@ -11,6 +11,7 @@
 // computes or reads in order (one kernel array each way).
 import type { Node } from '../ir/node.js';
 import { sameShape } from '../ir/shape.js';
+import { isFloat } from '../ir/dtypes.js';
 import { at } from '../util/lookup.js';
 import { isElementwise, isFusedReduction, isFusedScan, isFusedTake, isWindow, touches64, windowBase } from './plan.js';
 import type { Contraction, Elementwise, FusedReduction, FusedScan, FusedTake, Plan } from './plan.js';
@@ -74,6 +75,18 @@ function readsAgree(g: Building, ms: readonly Node[]): boolean {
   });
 }
 
+/**
+ * Whether a kernel with take n keeps vector lanes (kernels-wasm's simd-ops.ts):
+ * integer values at any indices, floats at int32 indices read from an array
+ * (#addTake reads them so). A take of bools, or of floats at narrower
+ * indices, is a gather kernel of its own instead, so that the work around it
+ * keeps its lanes.
+ */
+const keepsLanes = (n: FusedTake): boolean => {
+  const [x, indices] = n.inputs;
+  return isFloat(x.dtype) ? indices.dtype === 'int32' : x.dtype !== 'bool';
+};
+
 function addTo<K, V>(map: Map<K, Set<V>>, key: K, value: V): void {
   const set = map.get(key);
   if (set) set.add(value);
@@ -103,7 +116,7 @@ class Grouping {
   /** Places `n`, whose inputs have all been placed: in a group, or outside every group. */
   add(n: Node): void {
     if (isElementwise(n)) this.#addElementwise(n);
-    else if (isFusedTake(n)) this.#addTake(n);
+    else if (isFusedTake(n) && keepsLanes(n)) this.#addTake(n);
     else if (isContraction(n)) this.#addContraction(n);
     else if (isFusedReduction(n)) this.#addReduction(n);
     else if (isFusedScan(n)) this.#addScan(n);
@@ -131,16 +144,18 @@ class Grouping {
   /**
    * A take, as an elementwise node of its indices (see the head of this
    * file). One whose indices 'raise' reads them from memory, so that the
-   * error names the first index out of bounds, as the reference does; and no
+   * error names the first index out of bounds, as the reference does, and so
+   * does a take of floats, whose lanes take each index from its array; no
    * take joins a matrix product's epilogue or a group with pinned temporaries.
    */
   #addTake(n: FusedTake): void {
-    const [, indices] = n.inputs;
+    const [x, indices] = n.inputs;
+    const readsIndices = n.attrs.mode === 'raise' || isFloat(x.dtype);
     const fits = (h: Building): boolean => !h.contraction && !this.#readsTemps(h) && readsAgree(h, [n]) &&
-      !(n.attrs.mode === 'raise' && h.members.includes(indices)) && this.#canJoin(n, h);
+      !(readsIndices && h.members.includes(indices)) && this.#canJoin(n, h);
     const g = this.#candidates(n).find(fits) ?? this.#newGroup(n.shape);
     const h = this.groupOf.get(indices);
-    if (h && h !== g && n.attrs.mode !== 'raise' && this.#canMerge(h, g, n)) this.#merge(h, g);
+    if (h && h !== g && !readsIndices && this.#canMerge(h, g, n)) this.#merge(h, g);
     g.members.push(n);
     this.#record(n, g);
     this.#noteReads(n, g);

@@ -92,11 +92,11 @@ function onReference(c: Case): da.StdNdarray {
 }
 
 describe('take as a gather kernel', () => {
-  test('runs as a kernel, not a host step: in a fused group, or (int64 x) a gather kernel of its own', () => {
+  test('runs as a kernel, not a host step: in a fused group (int32 rows in i32x4 lanes), or (int64 x) a gather kernel of its own', () => {
     const idx = da.wrap(Int32Array.from([3, 0, -1])).add(0);
     const y = da.take(da.arange(20).reshape([5, 4]), idx, { axis: 0 });
     expect(Array.from(y.executeSync().data as Int32Array)).toEqual([12, 13, 14, 15, 0, 1, 2, 3, 16, 17, 18, 19]);
-    expect(y.explain({ kernels: true })).toMatch(/kernel 0 over \(3, 4\): take; .*\n[^]*kernel 0: 2-d iteration space, scalar loop/);
+    expect(y.explain({ kernels: true })).toMatch(/kernel 0 over \(3, 4\): take; .*\n[^]*kernel 0: 2-d iteration space, vectorised as i32x4/);
     const wide = da.take(da.wrap(BigInt64Array.from([5n, 6n, 7n])), da.wrap(Int32Array.from([2, 0])));
     expect(Array.from(wide.executeSync().data as BigInt64Array)).toEqual([7n, 5n]);
     expect(wide.explain({ kernels: true })).toMatch(/take along axis 0 into \(2\): gather kernel, scalar loop/);

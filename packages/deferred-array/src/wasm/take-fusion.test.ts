@@ -120,6 +120,25 @@ describe('a take fused with the work around it', () => {
     expect((s.executeSync() as da.StdNdarray).get()).toBe(4.5 ** 2 + 1.5 ** 2 + 12 ** 2 + 13.5 ** 2);
   });
 
+  test('the take\'s kernel keeps vector lanes; a take that would lose them (floats at narrower or computed indices, bools) is a gather kernel of its own', () => {
+    const x = da.wrap(Float64Array.from({ length: 64 }, (_, i) => i / 8));
+    const i32 = da.wrap(Int32Array.from({ length: 40 }, (_, k) => (k * 7) % 64));
+    const lanes = (y: da.DeferredArray): string[] => [...y.explain({ kernels: true }).matchAll(/kernel \d+: .*?(vectorised as \w+|scalar loop)/g)].map((m) => m[1]!);
+    expect(lanes(da.sin(da.take(x, i32)).mul(2))).toEqual(['vectorised as f64x2']);
+    expect(lanes(da.sin(da.take(da.wrap(Float32Array.from({ length: 64 }, (_, k) => k / 8)), i32)))).toEqual(['vectorised as f32x4']);
+    // Integers at indices computed in the kernel, of a narrower type.
+    const ints = da.wrap(Int32Array.from({ length: 64 }, (_, k) => k * 3 - 100));
+    expect(lanes(da.take(ints, da.wrap(Int16Array.from([5, -3, 70, 9, 1])).add(1), { mode: 'wrap' }).mul(3))).toEqual(['vectorised as i32x4']);
+    const narrow = da.sin(da.take(x, i32.astype('int16')));
+    expect(narrow.explain({ kernels: true })).toMatch(/gather kernel, scalar loop[^]*kernel \d+: 1-d iteration space, vectorised as f64x2/);
+    const computed = da.sin(da.take(x, i32.add(1), { mode: 'wrap' }));
+    expect(lanes(computed)).toEqual(['vectorised as i32x4', 'vectorised as f64x2']);
+    for (const y of [narrow, computed]) {
+      const got = Array.from(y.executeSync().data as Float64Array);
+      expect(got).toEqual(Array.from(onReference(() => y).data as Float64Array));
+    }
+  });
+
   test('a value gathered is not also read in order in one kernel: x + take(x, i) is two kernels', () => {
     const x = da.wrap(Float64Array.from([1, 2, 3, 4]));
     const y = x.add(da.take(x, da.wrap(Int32Array.from([3, 2, 1, 0]))));

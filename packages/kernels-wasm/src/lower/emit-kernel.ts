@@ -17,15 +17,15 @@ import { InternalError, at } from '../internal-error.js';
 import { ARGS, TEMPS, arrayPtrOffset, arrayStrideOffset } from './args-layout.js';
 import { emitRandomLanes, emitRandomScalar, randomKeysOf } from './philox.js';
 import type { RoundKeys } from './philox.js';
-import { scalarType } from './context.js';
+import { isIntegerK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelArray, KernelSpec } from './kernel-spec.js';
-import { emitConst } from './scalar-ops.js';
+import { emitConst, emitLoad } from './scalar-ops.js';
 import {
-  blockRangeLoop, emitHoisted, emitVectorStep, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
+  blockRangeLoop, emitHoisted, emitVectorStep, gatherEmitter, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
 } from './emit-loops.js';
-import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
+import type { GatherEmitter, GatherInstr, ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, pairwise, toF64 } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
@@ -270,8 +270,10 @@ function emitVectorLoops(k: RowKernel, lanes: Lanes): void {
   const invariant = (ins: KInstr): boolean =>
     ins.op === 'const' || (ins.op === 'load' && at(k.spec.arrays, ins.array, 'array').inner === 'broadcast');
   emitHoisted(k.ctx, k.spec, lanes, k.values.vector, invariant, (n) => { emitRowValue(k, lanes, n); });
-  vectorLoop(k, lanes, invariant, UNROLL);
-  vectorLoop(k, lanes, invariant, 1);
+  const gathers = k.spec.body.some((ins) => ins.op === 'gather') ? gatherEmitter(k.ctx, k.spec, k.values.scalar, k.cur) : undefined;
+  gathers?.setup();
+  vectorLoop(k, lanes, invariant, UNROLL, gathers);
+  vectorLoop(k, lanes, invariant, 1, gathers);
 }
 
 /** Pushes a broadcast array's one value along the row, splatted. */
@@ -291,18 +293,32 @@ function emitRowValue(k: RowKernel, lanes: Lanes, n: number): void {
 }
 
 /** `unroll` vectors per iteration while that many are left in the run. */
-function vectorLoop(k: RowKernel, lanes: Lanes, invariant: (ins: KInstr) => boolean, unroll: number): void {
+function vectorLoop(k: RowKernel, lanes: Lanes, invariant: (ins: KInstr) => boolean, unroll: number, gathers?: GatherEmitter): void {
   const f = k.ctx.f;
   // A random array has no bytes: its pointer moves by elements.
   const stepBytes = (a: RowArray): number => (a.spec.random ? LANE_COUNT[lanes] : vectorBytes(lanes, a.spec.dtype));
   stepLoop(f, k.j, LANE_COUNT[lanes] * unroll, k.run, () => {
     for (let u = 0; u < unroll; u++) {
+      const offset = (n: number): number => {
+        const a = at(k.arrays, n, 'array');
+        return a.spec.inner === 'contiguous' ? u * stepBytes(a) : 0;
+      };
       emitVectorStep(k.ctx, k.spec, k.cur, {
-        lanes, values: k.values, math: 'inline', hoisted: invariant,
-        offset: (n) => {
-          const a = at(k.arrays, n, 'array');
-          return a.spec.inner === 'contiguous' ? u * stepBytes(a) : 0;
-        },
+        lanes, values: k.values, math: 'inline', hoisted: invariant, offset,
+        // A gathered array walks its other axes as any array: lane l's element is l elements on along a contiguous row.
+        ...(gathers ? {
+          gather: (g: GatherInstr) => {
+            const a = at(k.arrays, g.array, 'gathered array');
+            const read = indexArray(k.spec, g);
+            // An index read from an array is read again per lane as an i32: no trip through the lane type.
+            const laneIndex = read === undefined ? undefined : (l: number): void => {
+              const ia = at(k.arrays, read, 'index array');
+              f.op('local.get', ia.cur);
+              emitLoad(k.ctx, ia.spec.dtype, offset(read) + (ia.spec.inner === 'contiguous' ? l * ia.bytes : 0));
+            };
+            gathers.emitLanes(g, lanes, at(k.values.vector, g.index, 'gather index'), (l) => offset(g.array) + (a.spec.inner === 'contiguous' ? l * a.bytes : 0), laneIndex);
+          },
+        } : {}),
         reduce: (r, s) => { combineVectorAcc(k, lanes, at(k.reduces, s, 'reduction'), u); },
         random: (n) => {
           const a = at(k.arrays, n, 'array');
@@ -317,6 +333,13 @@ function vectorLoop(k: RowKernel, lanes: Lanes, invariant: (ins: KInstr) => bool
       if (a.spec.inner === 'contiguous') f.op('local.get', a.cur).op('i32.const', unroll * stepBytes(a)).op('i32.add').op('local.set', a.cur);
     }
   });
+}
+
+/** The array a gather's index is read from (a load, or a load cast to int32), if it is read and not computed. */
+function indexArray(spec: KernelSpec, g: GatherInstr): number | undefined {
+  const ins = at(spec.body, g.index, 'gather index');
+  const load = ins.op === 'cast' ? at(spec.body, ins.arg, 'cast value') : ins;
+  return load.op === 'load' && isIntegerK(load.type) ? load.array : undefined;
 }
 
 /** Folds the reduction's vector value at unrolled step u into its accumulator(s) for that step. */

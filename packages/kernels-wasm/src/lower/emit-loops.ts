@@ -15,7 +15,7 @@ import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
 import { ARGS, GATHER_WORDS_BYTES, gatherOffset } from './args-layout.js';
 import { bumpFlag } from './emit-values.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
-import { emitVectorLoad, emitVectorStore } from './simd-widths.js';
+import { LANE_COUNT, emitVectorLoad, emitVectorStore } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
@@ -179,15 +179,32 @@ function scalarLoop(
   });
 }
 
+/** A kernel's gathers: set up once per row, then each element's (scalar) or each vector's (lanes). */
+interface GatherEmitter {
+  /** Reads each gathered array's axis length and stride from the launch block. */
+  readonly setup: () => void;
+  /** Pushes the gather's element, its pointer `offset` bytes on. */
+  readonly emit: (g: GatherInstr, offset?: number) => void;
+  /**
+   * Pushes the gather's vector in `lanes` (f64x2 or i32x4): each lane's
+   * element at its own index, lane l at `laneOffset(l)` bytes on. Lane l's
+   * index is `laneIndex(l)` where given (pushes it as an i32, as read from
+   * its array), else taken out of the vector `index`.
+   */
+  readonly emitLanes: (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void) => void;
+}
+
 /**
- * Pushes a gather's element: its index resolved by its mode into [0, length)
- * (an index 'raise' cannot place counts in the index flag and reads element
- * 0, so no read leaves the array), then loaded from the array's current
- * pointer plus index times the gathered axis's stride.
+ * Gathers: each index resolved by its mode into [0, length) (an index
+ * 'raise' cannot place counts in the index flag and reads element 0, so no
+ * read leaves the array), then the element read at the array's current
+ * pointer plus index times the gathered axis's stride. In lanes, each lane's
+ * index is taken out of the index vector (f64x2 holds an int32 exactly) and
+ * its element loaded into that lane.
  */
-function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): { readonly setup: () => void; readonly emit: (g: GatherInstr, offset?: number) => void } {
+function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): GatherEmitter {
   const f = ctx.f;
-  const t = f.local('i32');
+  const [t, ix] = [f.local('i32'), f.local('i32')];
   // Each gathered array's axis length and stride in bytes, read from the launch block once per row, not per element.
   const fields = new Map<number, { readonly at: number; readonly length: Local; readonly stride: Local }>();
   spec.arrays.forEach((a, k) => {
@@ -199,22 +216,22 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
       setArg(ctx, w.at + 4, w.stride, KTYPE_BYTES[at(spec.arrays, k, 'gathered array').dtype]);
     }
   };
-  const emit = (g: GatherInstr, offset = 0): void => {
+  /** Pushes the address of the element at index ix (resolved by g's mode). */
+  const address = (g: GatherInstr): void => {
     const w = fields.get(g.array);
     if (w === undefined) throw new InternalError(`array ${g.array} is not gathered`);
     const length = (): void => { f.op('local.get', w.length); };
-    const idx = at(vals, g.index, 'gather index');
     // Indices in [0, length) take the short way: one unsigned compare. Few
     // instructions per element let more reads be in flight at once, which is
     // what a gather from memory waits on.
-    f.op('local.get', idx);
+    f.op('local.get', ix);
     length();
     f.op('i32.lt_u').if('i32');
-    f.op('local.get', idx);
+    f.op('local.get', ix);
     f.else();
     if (g.mode === 'raise') {
       // idx + length, read unsigned, is below length exactly for idx in [-length, 0).
-      f.op('local.get', idx);
+      f.op('local.get', ix);
       length();
       f.op('i32.add').op('local.tee', t);
       length();
@@ -226,7 +243,7 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
       f.end();
     } else if (g.mode === 'wrap') {
       // idx rem length, plus length where that is negative.
-      f.op('local.get', idx);
+      f.op('local.get', ix);
       length();
       f.op('i32.rem_s').op('local.tee', t);
       length();
@@ -235,14 +252,40 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
       // Below 0 (negative): 0; else (length or more): length - 1.
       f.op('i32.const', 0);
       length();
-      f.op('i32.const', 1).op('i32.sub').op('local.get', idx).op('i32.const', 0).op('i32.lt_s').op('select');
+      f.op('i32.const', 1).op('i32.sub').op('local.get', ix).op('i32.const', 0).op('i32.lt_s').op('select');
     }
     f.end();
     f.op('local.set', t);
     f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
+  };
+  const emit = (g: GatherInstr, offset = 0): void => {
+    f.op('local.get', at(vals, g.index, 'gather index')).op('local.set', ix);
+    address(g);
     emitLoad(ctx, g.type, offset);
   };
-  return { setup, emit };
+  const emitLanes = (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void): void => {
+    if (lanes !== 'f64x2' && lanes !== 'f32x4' && lanes !== 'i32x4') throw new InternalError(`a gather in ${lanes} lanes`);
+    if (!laneIndex && lanes === 'f32x4') throw new InternalError('a gather in f32x4 lanes takes its indices from their array');
+    const into = f.local('v128');
+    // Any vector to put the lanes into: the index's own.
+    f.op('local.get', index).op('local.set', into);
+    for (let l = 0; l < LANE_COUNT[lanes]; l++) {
+      if (laneIndex) laneIndex(l);
+      else {
+        f.op('local.get', index);
+        if (lanes === 'f64x2') f.op('f64x2.extract_lane', l).op('i32.trunc_sat_f64_s');
+        else f.op('i32x4.extract_lane', l);
+      }
+      f.op('local.set', ix);
+      // The element read as the scalar loop reads it (an integer extended to i32), into lane l.
+      f.op('local.get', into);
+      address(g);
+      emitLoad(ctx, g.type, laneOffset(l));
+      f.op(`${lanes}.replace_lane`, l).op('local.set', into);
+    }
+    f.op('local.get', into);
+  };
+  return { setup, emit, emitLanes };
 }
 
 /** Random array k's round keys. */
@@ -267,6 +310,8 @@ interface VectorStep {
   hoisted(ins: KInstr): boolean;
   /** Pushes random array k's vector for this step (row kernels; no other kernel reads random arrays). */
   random?(k: number): void;
+  /** Pushes a gather's vector for this step (row kernels; no other kernel gathers in lanes). */
+  gather?(g: GatherInstr): void;
 }
 
 /** Emits the body once on vectors through the pointers `ptr`. */
@@ -281,7 +326,7 @@ function emitVectorStep(ctx: EmitContext, spec: KernelSpec, ptr: readonly Local[
     } else if (step.random) step.random(k);
     else throw new InternalError(`random array ${k} read outside a row kernel`);
   }, (ins) => emitSimdInstr(ctx, lanes, ins, values.vector, values.types, step.math), step.reduce,
-  (k) => { emitVectorStore(ctx, lanes, at(spec.arrays, k, 'array').dtype, step.offset(k)); }, step.hoisted, step.scan);
+  (k) => { emitVectorStore(ctx, lanes, at(spec.arrays, k, 'array').dtype, step.offset(k)); }, step.hoisted, step.scan, step.gather);
 }
 
 /**
@@ -342,5 +387,5 @@ function emitBody(
   });
 }
 
-export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, piecePartialAddress, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody };
-export type { ReduceInstr, ScanInstr, GatherInstr, ValueLocals, VectorStep };
+export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, piecePartialAddress, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody, gatherEmitter };
+export type { ReduceInstr, ScanInstr, GatherInstr, GatherEmitter, ValueLocals, VectorStep };

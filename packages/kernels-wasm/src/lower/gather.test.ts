@@ -74,12 +74,62 @@ function runGather(mode: GatherMode, it: KType, x: number[][], idx: number[], ro
   return { out: idx.map((_, i) => Array.from(o.subarray(i * width, (i + 1) * width))), r };
 }
 
+/** gatherSpec over a line: one index per element (contiguous), x along its only axis (the pointer stays). */
+const lineSpec = (mode: GatherMode, it: KType, xt: KType): KernelSpec => {
+  const spec = gatherSpec(mode, it, xt, true);
+  return { ...spec, ndim: 1, arrays: spec.arrays.map((a, k) => ({ ...a, inner: k === 1 ? 'broadcast' as const : 'contiguous' as const })) };
+};
+
+/** The spec with its output declared strided, which keeps the kernel in its scalar loop. */
+const stridedOut = (spec: KernelSpec): KernelSpec => ({ ...spec, arrays: spec.arrays.map((a) => (a.role === 'out' ? { ...a, inner: 'strided' as const } : a)) });
+
+/** out[i] = x[resolve(idx[i])] (times 2, as gatherSpec scales): a line, one index per element; x's axis is its only one. */
+function runLine(spec: KernelSpec, x: number[], idx: number[], blockSize?: number): { out: number[]; flags: number; lanes: string | undefined } {
+  const heap = testHeap();
+  const [it, xt] = [spec.arrays[0]!.dtype, spec.arrays[1]!.dtype];
+  const iPtr = heap.alloc(Math.max(1, idx.length) * KTYPE_BYTES[it]);
+  new (VIEW_CONSTRUCTORS[it] as Float64ArrayConstructor)(heap.memory.buffer, iPtr, idx.length).set(idx);
+  const xPtr = heap.alloc(x.length * KTYPE_BYTES[xt]);
+  new (VIEW_CONSTRUCTORS[xt] as Float64ArrayConstructor)(heap.memory.buffer, xPtr, x.length).set(x);
+  const oPtr = heap.alloc(Math.max(1, idx.length) * KTYPE_BYTES[xt]);
+  const compiled = compileKernel(spec);
+  const fn = instantiate(compiled, heap.memory, { hostFunction: noHost });
+  const r = launch(compiled, heap, fn, {
+    shape: [idx.length],
+    arrays: [{ ptr: iPtr, strides: [1] }, { ptr: xPtr, strides: [0], gather: { length: x.length, stride: 1 } }, { ptr: oPtr, strides: [1] }],
+    ...(blockSize ? { blockSize } : {}),
+  });
+  return { out: Array.from(new (VIEW_CONSTRUCTORS[xt] as Float64ArrayConstructor)(heap.memory.buffer, oPtr, idx.length)), flags: r.flags.index, lanes: compiled.lanes };
+}
+
 const matrix = (n: number, width: number): number[][] => Array.from({ length: n }, (_, r) => Array.from({ length: width }, (_, c) => r * 100 + c + 0.5));
 
 describe('gather kernels', () => {
-  it('compile without vector lanes: each element reads its own address', () => {
-    expect(compileKernel(gatherSpec('raise', 'int32')).lanes).toBeUndefined();
+  it('run in vector lanes where each lane\'s index is exact (int32 indices beside floats, any integer index beside integers), else the scalar loop', () => {
+    expect(compileKernel(gatherSpec('raise', 'int32')).lanes).toBe('f64x2');
+    expect(compileKernel(gatherSpec('raise', 'int32', 'float32')).lanes).toBe('f32x4');
+    expect(compileKernel(gatherSpec('raise', 'int16', 'int32')).lanes).toBe('i32x4');
+    // An int16 index beside floats is cast to int32 in the kernel, which float lanes do not hold.
+    expect(compileKernel(gatherSpec('raise', 'int16')).lanes).toBeUndefined();
   });
+
+  it.each([['int32', 'float64'], ['int32', 'float32'], ['int16', 'int32'], ['int32', 'int32'], ['uint8', 'int32'], ['int8', 'int16'], ['int32', 'uint8']] as const)(
+    'one index per element (%s indices, %s values): in lanes, the scalar loop\'s values and flags for every mode', (it, xt) => {
+      fc.assert(fc.property(
+        fc.integer({ min: 1, max: 40 }), fc.array(fc.integer({ min: -100, max: 100 }), { maxLength: 70 }), fc.constantFrom<GatherMode>('raise', 'wrap', 'clip'),
+        fc.constantFrom(undefined, 5, 16), (n, raw, mode, blockSize) => {
+          const idx = raw.map((i) => (it === 'uint8' ? Math.abs(i) : i));
+          const x = Array.from({ length: n }, (_, k) => (xt === 'uint8' ? (k * 7) % 120 : k * 3 - 7));
+          const lanes = runLine(lineSpec(mode, it, xt), x, idx, blockSize);
+          const scalar = runLine(stridedOut(lineSpec(mode, it, xt)), x, idx, blockSize);
+          expect(lanes.lanes).toBe(xt === 'float64' ? 'f64x2' : xt === 'float32' ? 'f32x4' : 'i32x4');
+          expect(scalar.lanes).toBeUndefined();
+          expect(lanes.out).toEqual(scalar.out);
+          expect(lanes.out).toEqual(idx.map((i) => 2 * x[resolve(i, n, mode) ?? 0]!));
+          expect(lanes.flags).toBe(scalar.flags);
+          expect(lanes.flags).toBe(idx.filter((i) => resolve(i, n, mode) === undefined).length);
+        }), { numRuns: 40 });
+    });
 
   it.each(['raise', 'wrap', 'clip'] as const)('%s mode picks rows as NumPy take does, for every index dtype and stride', (mode) => {
     fc.assert(fc.property(

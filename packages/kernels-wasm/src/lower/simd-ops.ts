@@ -116,7 +116,11 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
         const t = at(spec.arrays, ins.array, 'array').dtype;
-        if (!ok(t) && !at(uses, v, 'value').every((u) => { const user = at(spec.body, u, 'value'); return user.op === 'cast' && lane(user.type); })) return false;
+        // (Or only index gathers, which take each lane's index out of the converted vector.)
+        if (!ok(t) && !at(uses, v, 'value').every((u) => {
+          const user = at(spec.body, u, 'value');
+          return (user.op === 'cast' && lane(user.type)) || (user.op === 'gather' && user.index === v);
+        })) return false;
         break;
       }
       case 'store': {
@@ -151,7 +155,16 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         // Only a column kernel scans in lanes: a lane is a column, whose running value waits on the row before.
         if (spec.mode !== 'columns' || ins.type !== dtype || at(spec.body, ins.arg, 'value').type !== dtype) return false;
         break;
-      case 'gather': return false;
+      case 'gather': {
+        // Each lane's element read at its own index: any integer in i32x4 lanes (which hold every integer index
+        // as it is); the lane type in float lanes, at indices read from an int32 array (each lane's read
+        // again as an i32: float32 lanes would round one past 2^24).
+        if (spec.mode === 'columns' || spec.contraction) return false;
+        const index = at(spec.body, ins.index, 'value');
+        const read = index.op === 'load' && at(spec.arrays, index.array, 'array').dtype === 'int32';
+        if (!(lanes === 'i32x4' ? isIntegerK(ins.type) && !is64K(ins.type) : isFloat && ins.type === dtype && read)) return false;
+        break;
+      }
       case 'reduce': {
         if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
         const t = at(spec.body, ins.arg, 'value').type;
@@ -176,7 +189,7 @@ function usesOf(spec: KernelSpec): number[][] {
   const uses: number[][] = spec.body.map(() => []);
   spec.body.forEach((u, i) => {
     const args = u.op === 'unary' || u.op === 'cast' || u.op === 'store' || u.op === 'reduce' || u.op === 'scan' ? [u.arg]
-      : u.op === 'binary' || u.op === 'select' ? [...u.args] : [];
+      : u.op === 'binary' || u.op === 'select' ? [...u.args] : u.op === 'gather' ? [u.index] : [];
     for (const a of args) at(uses, a, 'value').push(i);
   });
   return uses;
