@@ -74,7 +74,7 @@ const doubled = da.compile((a: da.DeferredArray) => da.maximum(a.mul(2).add(0.5)
 /**
  * A program from a seed. Values are halves below 16 and every op keeps them
  * exact in float64 (add, subtract, small multiples, min/max, abs, floor, mod
- * by 5, and the integer part through integer power, a host function), so the
+ * by 5, takes, and the integer part through integer power, a host function), so the
  * pool and the reference must agree to the bit, sums included.
  */
 function makeProgram(seed: number, cue: number | undefined): Program {
@@ -83,7 +83,7 @@ function makeProgram(seed: number, cue: number | undefined): Program {
   const n = pick(SIZES);
   const base = Array.from({ length: 3 }, (_, k) => Float64Array.from({ length: n }, (_, i) => ((i * (k + 3) + seed) % 11) + 0.5));
   if (cue !== undefined) base[0]![Math.floor(r() * n)] = cue;
-  const steps = Array.from({ length: 2 + Math.floor(r() * 4) }, () => ({ op: pick(['add', 'sub', 'max', 'min', 'abs', 'floor', 'mod', 'neg', 'half']), a: r(), b: r() }));
+  const steps = Array.from({ length: 2 + Math.floor(r() * 4) }, () => ({ op: pick(['add', 'sub', 'max', 'min', 'abs', 'floor', 'mod', 'neg', 'half', 'take', 'takeAt']), a: r(), b: r() }));
   const inPlace = pick(['none', 'iadd', 'overlap', 'set']);
   const marked = r() < 0.5;
   const reduce = pick(['none', 'sum', 'max', 'cumsum']);
@@ -120,6 +120,10 @@ function makeProgram(seed: number, cue: number | undefined): Program {
           case 'mod': vals.push(xs[Math.floor(s.b * xs.length)]!.mod(5)); break;
           case 'neg': vals.push(x.negative()); break;
           case 'half': vals.push(x.mul(0.5)); break;
+          // Takes, fused with the steps around them: a fixed shuffle, and (wrapping) at y's integer parts
+          // (times 1: a take itself cannot be pin()ned).
+          case 'take': vals.push(da.take(x, da.array(Int32Array.from({ length: n }, (_, i) => (i * 7 + 3) % n))).mul(1)); break;
+          case 'takeAt': vals.push(da.take(x, y.astype('int32'), { mode: 'wrap' }).mul(1)); break;
         }
       }
       let out = vals[vals.length - 1]!;
