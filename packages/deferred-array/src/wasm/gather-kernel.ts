@@ -1,5 +1,7 @@
 // NumPy's take as a gather kernel of its own, where the planner left it out of
-// every group (int64 and uint64 x, moved as float64 bits): the output's space
+// every group (int64 and uint64 x, moved as float64 bits; bools; floats at
+// indices narrower than int32, so that the work around them keeps its lanes,
+// fuse-grouping.ts): the output's space
 // walked element by element, each element's index read from the index array
 // (broadcast over the axes it does not span), resolved by the take's mode in
 // the kernel and used to read x along the taken axis. The blocks run on the

@@ -116,7 +116,7 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
       case 'load': {
         // A narrower number is read converted, so it may only feed casts to the lane type.
         const t = at(spec.arrays, ins.array, 'array').dtype;
-        // (Or only index gathers, which take each lane's index out of the converted vector.)
+        // (Or only gathers' indices: in float lanes a gather reads each lane's index from the array again.)
         if (!ok(t) && !at(uses, v, 'value').every((u) => {
           const user = at(spec.body, u, 'value');
           return (user.op === 'cast' && lane(user.type)) || (user.op === 'gather' && user.index === v);
