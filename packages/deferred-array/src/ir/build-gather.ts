@@ -24,6 +24,16 @@ function resolveTake(i: number, n: number, mode: TakeMode): number | undefined {
   }
 }
 
+/** resolveTake for an int64 index, exactly: as a number, one past 2^53 would round before its remainder. */
+function resolveTakeBig(i: bigint, n: number, mode: TakeMode): number | undefined {
+  const m = BigInt(n);
+  switch (mode) {
+    case 'raise': return i >= -m && i < m ? Number(i < 0n ? i + m : i) : undefined;
+    case 'wrap': return Number(((i % m) + m) % m);
+    case 'clip': return i < 0n ? 0 : i >= m ? n - 1 : Number(i);
+  }
+}
+
 const outOfBounds = (i: number, axis: number, n: number): string =>
   `take: index ${i} is out of bounds for axis ${axis} with size ${n}`;
 
@@ -72,4 +82,4 @@ function take(x: Node, indices: Node, axis: number | null, mode: unknown = 'rais
   return makeNode('take', [from, indices], shape, from.dtype, { axis: ax, mode: mode as TakeMode, label: `axis ${ax}${mode === 'raise' ? '' : `, ${String(mode)}`}` });
 }
 
-export { take, resolveTake, outOfBounds, firstOutOfBounds };
+export { take, resolveTake, resolveTakeBig, outOfBounds, firstOutOfBounds };

@@ -1,6 +1,6 @@
 // take: elements picked along one axis by an integer array.
 import { ExecutionError } from '../ir/errors.js';
-import { outOfBounds, resolveTake } from '../ir/build-gather.js';
+import { outOfBounds, resolveTake, resolveTakeBig } from '../ir/build-gather.js';
 import type { NodeOf } from '../ir/node.js';
 import { axisLength } from '../ir/shape.js';
 import { allocDense } from '../core/dense.js';
@@ -12,11 +12,10 @@ function takeDense(node: NodeOf<'take'>, x: Dense, indices: Dense): Dense {
   const n = axisLength(x.shape, axis);
   const outer = x.shape.slice(0, axis).reduce((p, d) => p * d, 1);
   const inner = x.shape.slice(axis + 1).reduce((p, d) => p * d, 1);
-  // int64 indices are read as numbers: any past 2^53 is out of range anyway.
+  // int64 indices resolved exactly (a wrap of one past 2^53 as a number would round first); errors name them as numbers.
   const picks = Array.from(indices.data as ArrayLike<number | bigint>, (b) => {
-    const i = Number(b);
-    const r = n === 0 ? undefined : resolveTake(i, n, mode);
-    if (r === undefined) throw new ExecutionError(outOfBounds(i, axis, n));
+    const r = n === 0 ? undefined : typeof b === 'bigint' ? resolveTakeBig(b, n, mode) : resolveTake(b, n, mode);
+    if (r === undefined) throw new ExecutionError(outOfBounds(Number(b), axis, n));
     return r;
   });
   const out = allocDense(node.dtype, node.shape);

@@ -1,6 +1,6 @@
 // NumPy's take as a gather kernel of its own, where the planner left it out of
-// every group (int64 and uint64 x, moved as float64 bits; bools; floats at
-// indices narrower than int32, so that the work around them keeps its lanes,
+// every group (int64 and uint64 x, moved as float64 bits; bools; int64
+// indices, resolved in i64; floats at indices narrower than int32, so that the work around them keeps its lanes,
 // fuse-grouping.ts): the output's space
 // walked element by element, each element's index read from the index array
 // (broadcast over the axes it does not span), resolved by the take's mode in
@@ -11,6 +11,7 @@ import type { InnerStride, KInstr, LaunchArray } from 'kernels-wasm';
 import { ExecutionError } from '../ir/errors.js';
 import { firstOutOfBounds, outOfBounds } from '../ir/build-gather.js';
 import type { NodeOf } from '../ir/node.js';
+import { isBigInt } from '../ir/dtypes.js';
 import { axisLength, sizeOf } from '../ir/shape.js';
 import type { Dense } from '../core/dense.js';
 import type { HeapValue } from './heap-value.js';
@@ -45,7 +46,8 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
   const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides'));
   const inner = (s: readonly number[]): InnerStride => innerOf(at(s, s.length - 1, 'inner stride'));
   const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype }];
-  if (indices.dtype !== 'int32') body.push({ op: 'cast', arg: 0, type: 'int32' });
+  // int64 indices are resolved as they are; narrower ones read as int32.
+  if (indices.dtype !== 'int32' && indices.dtype !== 'int64') body.push({ op: 'cast', arg: 0, type: 'int32' });
   body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: movedAs(x.dtype) });
   body.push({ op: 'store', array: 2, arg: body.length - 1, type: movedAs(x.dtype) });
   const gather = { length: axisLength(x.shape, axis), stride: at(x.strides, axis, 'taken axis stride') };
@@ -75,7 +77,8 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
 function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: Dense): ExecutionError {
   const { axis, mode } = node.attrs;
   const n = axisLength(xShape, axis);
-  const i = firstOutOfBounds(indices.data as ArrayLike<number>, n, mode);
+  // int64 indices as numbers, as the reference reports them (past 2^53 they are out of bounds either way).
+  const i = firstOutOfBounds(isBigInt(indices.dtype) ? Array.from(indices.data as ArrayLike<bigint>, Number) : indices.data as ArrayLike<number>, n, mode);
   return new ExecutionError(i === undefined
     ? `internal: a take's kernel flagged an index outside axis ${axis} of length ${n}, but every index is inside`
     : outOfBounds(i, axis, n));

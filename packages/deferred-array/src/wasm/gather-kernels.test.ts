@@ -11,7 +11,7 @@ afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threa
 
 type Mode = 'raise' | 'wrap' | 'clip';
 type ValueType = 'float64' | 'float32' | 'int32' | 'int16' | 'uint8' | 'bool';
-type IndexType = 'int32' | 'int16' | 'int8' | 'uint8' | 'uint16';
+type IndexType = 'int64' | 'int32' | 'int16' | 'int8' | 'uint8' | 'uint16';
 
 interface Case {
   readonly shape: readonly number[];
@@ -33,7 +33,7 @@ const arbitraryCase: fc.Arbitrary<Case> = fc.record({
   view: fc.constantFrom<Case['view']>('none', 'reversed', 'transposed', 'strided'),
   axis: fc.option(fc.nat(2), { nil: null }),
   mode: fc.constantFrom<Mode>('raise', 'wrap', 'clip'),
-  indexType: fc.constantFrom<IndexType>('int32', 'int16', 'int8', 'uint8', 'uint16'),
+  indexType: fc.constantFrom<IndexType>('int64', 'int32', 'int16', 'int8', 'uint8', 'uint16'),
   indexShape: fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }),
   seed: fc.nat(1000),
   reversedIndices: fc.boolean(),
@@ -163,6 +163,28 @@ describe('take as a gather kernel', () => {
     const y = da.take(x, da.wrap(many));
     expect(() => y.executeSync()).toThrow(da.ExecutionError);
     expect(() => y.executeSync()).toThrow('take: index -11 is out of bounds for axis 0 with size 10');
+  });
+
+  test.each([1, 2])('int64 indices (NumPy\'s default) are gathered as they are, past 2^32 and 2^53, on %i worker(s)', async (threads) => {
+    const x = da.arange(10).mul(1.5);
+    const big = [3n, -1n, 9n, -10n, 2n ** 40n + 3n, -(2n ** 62n) - 7n, 9007199254740993n, -(2n ** 63n), 2n ** 63n - 1n];
+    const idx = (): da.DeferredArray => da.wrap(BigInt64Array.from(big)).add(0n);
+    const exact = (mode: 'wrap' | 'clip'): number[] => big.map((b) => 1.5 * Number(mode === 'wrap' ? ((b % 10n) + 10n) % 10n : b < 0n ? 0n : b >= 10n ? 9n : b));
+    expect(da.take(x, idx(), { mode: 'wrap' }).explain({ kernels: true })).toMatch(/gather kernel/);
+    for (const mode of ['wrap', 'clip'] as const) {
+      da.configure({ backend: 'reference' });
+      expect(Array.from(da.take(x, idx(), { mode }).executeSync().data as Float64Array)).toEqual(exact(mode));
+      da.configure({ backend: 'wasm' });
+    }
+    da.configure({ threads, inlineThreshold: 0 });
+    try {
+      for (const mode of ['wrap', 'clip'] as const) {
+        expect(Array.from((await da.take(x, idx(), { mode }).mul(1).execute() as da.StdNdarray).data as Float64Array)).toEqual(exact(mode));
+      }
+      await expect(da.take(x, idx()).execute()).rejects.toThrow('take: index 1099511627779 is out of bounds for axis 0 with size 10');
+    } finally {
+      da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+    }
   });
 
   test('uint32 indices past 2^31 and empty results still take NumPy\'s answer (through the reference)', () => {

@@ -205,6 +205,9 @@ interface GatherEmitter {
 function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): GatherEmitter {
   const f = ctx.f;
   const [t, ix] = [f.local('i32'), f.local('i32')];
+  // An int64 index, resolved in i64 (an index past 2^32 must not wrap into the axis).
+  const [t64, ix64] = spec.body.some((ins) => ins.op === 'gather' && at(spec.body, ins.index, 'gather index').type === 'int64')
+    ? [f.local('i64'), f.local('i64')] : [undefined, undefined];
   // Each gathered array's axis length and stride in bytes, read from the launch block once per row, not per element.
   const fields = new Map<number, { readonly at: number; readonly length: Local; readonly stride: Local }>();
   spec.arrays.forEach((a, k) => {
@@ -216,10 +219,16 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
       setArg(ctx, w.at + 4, w.stride, KTYPE_BYTES[at(spec.arrays, k, 'gathered array').dtype]);
     }
   };
-  /** Pushes the address of the element at index ix (resolved by g's mode). */
+  /** Pushes the address of the element at index ix (ix64 for an int64 index), resolved by g's mode. */
   const address = (g: GatherInstr): void => {
     const w = fields.get(g.array);
     if (w === undefined) throw new InternalError(`array ${g.array} is not gathered`);
+    if (at(spec.body, g.index, 'gather index').type === 'int64') {
+      resolve64(g, w.length);
+      f.op('local.set', t);
+      f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
+      return;
+    }
     const length = (): void => { f.op('local.get', w.length); };
     // Indices in [0, length) take the short way: one unsigned compare. Few
     // instructions per element let more reads be in flight at once, which is
@@ -258,8 +267,43 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
     f.op('local.set', t);
     f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
   };
+  /** Pushes ix64 resolved by g's mode into [0, length), as an i32: the same rules as address() in i64. */
+  const resolve64 = (g: GatherInstr, lengthLocal: Local): void => {
+    if (!t64 || !ix64) throw new InternalError('an int64 gather index without its locals');
+    const length = (): void => { f.op('local.get', lengthLocal).op('i64.extend_i32_u'); };
+    f.op('local.get', ix64);
+    length();
+    f.op('i64.lt_u').if('i32');
+    f.op('local.get', ix64).op('i32.wrap_i64');
+    f.else();
+    if (g.mode === 'raise') {
+      f.op('local.get', ix64);
+      length();
+      f.op('i64.add').op('local.tee', t64);
+      length();
+      f.op('i64.lt_u').if('i32');
+      f.op('local.get', t64).op('i32.wrap_i64');
+      f.else();
+      bumpFlag(ctx, ARGS.flagIndex);
+      f.op('i32.const', 0);
+      f.end();
+    } else if (g.mode === 'wrap') {
+      f.op('local.get', ix64);
+      length();
+      f.op('i64.rem_s').op('local.tee', t64);
+      length();
+      f.op('i64.const', 0n).op('local.get', t64).op('i64.const', 0n).op('i64.lt_s').op('select').op('i64.add').op('i32.wrap_i64');
+    } else {
+      f.op('i32.const', 0).op('local.get', lengthLocal).op('i32.const', 1).op('i32.sub').op('local.get', ix64).op('i64.const', 0n).op('i64.lt_s').op('select');
+    }
+    f.end();
+  };
   const emit = (g: GatherInstr, offset = 0): void => {
-    f.op('local.get', at(vals, g.index, 'gather index')).op('local.set', ix);
+    const index = at(vals, g.index, 'gather index');
+    if (at(spec.body, g.index, 'gather index').type === 'int64') {
+      if (!ix64) throw new InternalError('an int64 gather index without its locals');
+      f.op('local.get', index).op('local.set', ix64);
+    } else f.op('local.get', index).op('local.set', ix);
     address(g);
     emitLoad(ctx, g.type, offset);
   };

@@ -159,6 +159,30 @@ describe('gather kernels', () => {
     expect(out[1]).toEqual(x[0]);
   });
 
+  it.each(['raise', 'wrap', 'clip'] as const)('int64 indices resolve in i64 by %s, past 2^32 and at the extremes, never wrapping into the axis', (mode) => {
+    const n = 7;
+    const idx = [0n, 6n, -1n, -7n, 7n, -8n, 2n ** 32n + 1n, -(2n ** 32n) + 3n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n), 4n];
+    const heap = testHeap();
+    const spec: KernelSpec = {
+      ndim: 1, slots: 0,
+      body: [{ op: 'load', array: 0, type: 'int64' }, { op: 'gather', array: 1, index: 0, mode, type: 'float64' }, { op: 'store', array: 2, arg: 1, type: 'float64' }],
+      arrays: [{ dtype: 'int64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'in', inner: 'broadcast', gathered: true }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
+    };
+    validateSpec(spec);
+    const [i, x, o] = [heap.alloc(8 * idx.length), heap.alloc(8 * n), heap.alloc(8 * idx.length)];
+    new BigInt64Array(heap.memory.buffer, i, idx.length).set(idx);
+    new Float64Array(heap.memory.buffer, x, n).set(Array.from({ length: n }, (_, k) => k + 0.5));
+    const compiled = compileKernel(spec);
+    const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
+      shape: [idx.length], arrays: [{ ptr: i, strides: [1] }, { ptr: x, strides: [0], gather: { length: n, stride: 1 } }, { ptr: o, strides: [1] }],
+    });
+    const m = BigInt(n);
+    const place = (b: bigint): number | undefined => (mode === 'wrap' ? Number(((b % m) + m) % m)
+      : mode === 'clip' ? (b < 0n ? 0 : b >= m ? n - 1 : Number(b)) : b >= -m && b < m ? Number(b < 0n ? b + m : b) : undefined);
+    expect(Array.from(new Float64Array(heap.memory.buffer, o, idx.length))).toEqual(idx.map((b) => (place(b) ?? 0) + 0.5));
+    expect(r.flags.index).toBe(idx.filter((b) => place(b) === undefined).length);
+  });
+
   it('wrap and clip take the extremes of int32', () => {
     const x = matrix(7, 1);
     const idx = [2147483647, -2147483648, -1, 7];
@@ -185,7 +209,7 @@ describe('gather kernels', () => {
     expect(() => validateSpec({ ...spec, arrays: spec.arrays.map((a, k) => (k === 1 ? { ...a, gathered: undefined } : a)) as KernelSpec['arrays'] }))
       .toThrow(/not marked gathered/);
     expect(() => validateSpec({ ...spec, body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'cast', arg: 0, type: 'float64' }, { op: 'gather', array: 1, index: 1, mode: 'raise', type: 'float64' }, { op: 'store', array: 2, arg: 2, type: 'float64' }] }))
-      .toThrow(/index of a gather must be int32/);
+      .toThrow(/index of a gather must be int32 or int64/);
     expect(() => validateSpec({ ...spec, body: [{ op: 'load', array: 1, type: 'float64' }, { op: 'store', array: 2, arg: 0, type: 'float64' }] }))
       .toThrow(/gathered, so it is read by gathers only/);
     const heap = testHeap();
