@@ -199,13 +199,13 @@ const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches
 /** A take a kernel computes: it reads x from memory, at each index. */
 type FusedTake = NodeOf<'take'>;
 
-/** Index dtypes a kernel gathers by: int64 as it is, the narrower ones read as int32 (uint32 indices past 2^31 would change). */
-const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int64', 'int32', 'int16', 'int8', 'uint16', 'uint8']);
+/** Index dtypes a kernel gathers by: int64 as it is, uint32 as int64 (past 2^31 it is no int32), the narrower ones read as int32. */
+const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int64', 'uint32', 'int32', 'int16', 'int8', 'uint16', 'uint8']);
 
 /**
  * Whether a kernel gathers take `n`, as a member of a group: not where the
- * reference evaluates it instead (int64 or uint64 x, uint32 or uint64
- * indices, an empty result, whose indices 'raise' must still check, or an x
+ * reference evaluates it instead (int64 or uint64 x, uint64 indices, an
+ * empty result, whose indices 'raise' must still check, or an x
  * of random numbers, which have no memory to gather from).
  */
 function isFusedTake(n: Node): n is FusedTake {
