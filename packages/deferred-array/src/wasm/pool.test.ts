@@ -221,6 +221,13 @@ test('a pool that cannot start: one warning, then every kernel runs on the calli
   }
 });
 
+test('a launch waited on through a long synchronous stretch keeps the process up until it ends', () => {
+  const r = spawnSync(process.execPath, [fileURLToPath(fixture('wait-through-sync-work.mjs'))], { timeout: 60000, encoding: 'utf8' });
+  // Exit code 13: the process left with the launch pending (nothing held it open).
+  expect({ status: r.status, signal: r.signal, stderr: r.stderr }).toEqual({ status: 0, signal: null, stderr: '' });
+  expect(JSON.parse(r.stdout)).toEqual({ same: [true, true, true], pooled: 4 });
+});
+
 test('a Node process whose pool is idle exits on its own, without shutdown()', () => {
   const r = spawnSync(process.execPath, [fileURLToPath(fixture('idle-execute.mjs'))], { timeout: 20000, encoding: 'utf8' });
   expect(r.stderr).toBe('');

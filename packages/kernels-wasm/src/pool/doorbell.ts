@@ -27,6 +27,8 @@ const LIVENESS_MS = 50;
 const NO_WORKER_MS = 30_000;
 /** How long rebind() waits for every worker to take up a new memory. */
 const REBIND_MS = 10_000;
+/** The longest a Node timer waits: a hold cleared when its wait settles, never due before. */
+const HOLD_MS = 2 ** 31 - 1;
 
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
@@ -338,8 +340,12 @@ class Doorbell {
   async #waitWord(index: number, value: number, ms: number): Promise<void> {
     const r = Atomics.waitAsync(this.#w, index, value, ms);
     if (!r.async) return;
-    // A pending waitAsync alone would let Node exit in the middle of a launch.
-    const hold = setTimeout(() => {}, ms + 10);
+    // A pending waitAsync alone would let Node exit in the middle of a launch (its timeout is an unref'd
+    // timer), so the process is held until the wait settles. Not for `ms` and a margin: Node arms that
+    // timer only when the event loop next turns, which after a long synchronous stretch (other runs
+    // binding 64 MiB sources) is later than a timer armed here for the same time. A hold that ran out
+    // first let the process exit with the launch pending (exit code 13).
+    const hold = setTimeout(() => {}, HOLD_MS);
     try {
       await r.value;
     } finally {
