@@ -9,15 +9,25 @@ function readNumbers(y: da.DeferredArray): number[] {
   return Array.from({ length: nd.length }, (_, i) => Number(nd.iget(i)));
 }
 
-/** [wasm's, the reference's] results of `run`, called once on each backend (the suite's is wasm). */
-function onEachBackend<T>(run: () => T): [T, T] {
-  const got = run();
+/** What `run` gives on the reference backend (the suite's, wasm, comes back after). */
+function onReference<T>(run: () => T): T {
   da.configure({ backend: 'reference' });
   try {
-    return [got, run()];
+    return run();
   } finally {
     da.configure({ backend: 'wasm' });
   }
+}
+
+/** The graph `make` builds, executed on the reference backend. */
+function referenceResult(make: () => da.DeferredArray): da.StdNdarray {
+  return onReference(() => make().executeSync() as da.StdNdarray);
+}
+
+/** [wasm's, the reference's] results of `run`, called once on each backend (the suite's is wasm). */
+function onEachBackend<T>(run: () => T): [T, T] {
+  const got = run();
+  return [got, onReference(run)];
 }
 
 /** [wasm's elements, the reference's] for the graph `make` builds, built afresh on each backend. */
@@ -49,4 +59,4 @@ function bitsOnBothBackends(make: () => da.DeferredArray | readonly da.DeferredA
 /** The same number, -0 apart from 0; any NaN the same as any other. */
 const sameNumber = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
 
-export { readNumbers, onBothBackends, onEachBackend, sameNumber, bitsOnBothBackends };
+export { readNumbers, onBothBackends, onEachBackend, onReference, referenceResult, sameNumber, bitsOnBothBackends };

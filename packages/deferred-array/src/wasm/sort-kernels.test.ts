@@ -6,6 +6,7 @@
 // land in a strided out or a mutable array's block.
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { referenceResult } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -65,19 +66,10 @@ function bits(nd: da.StdNdarray): string[] {
   return Array.from(new Ctor(d.buffer, d.byteOffset, d.length) as ArrayLike<number | bigint>, String);
 }
 
-function onReference(make: () => da.DeferredArray): da.StdNdarray {
-  da.configure({ backend: 'reference' });
-  try {
-    return make().executeSync() as da.StdNdarray;
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
-
 describe('sort and argsort by the radix sort', () => {
   test("random sorts give the reference's bits, executeSync and on 1 and 2 workers", async () => {
     await fc.assert(fc.asyncProperty(arbitraryCase, async (c) => {
-      const want = onReference(() => sortOf(c));
+      const want = referenceResult(() => sortOf(c));
       const got = sortOf(c).executeSync() as da.StdNdarray;
       expect(got.shape).toEqual(want.shape);
       expect(bits(got)).toEqual(bits(want));
@@ -104,7 +96,7 @@ describe('sort and argsort by the radix sort', () => {
     da.configure({ threads: 2, inlineThreshold: 0 });
     try {
       for (const c of cases) {
-        const want = bits(onReference(() => sortOf(c)));
+        const want = bits(referenceResult(() => sortOf(c)));
         expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
         expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
       }
@@ -112,20 +104,20 @@ describe('sort and argsort by the radix sort', () => {
       // (inlineThreshold 0: its 60,000 elements are under the default).
       const x = da.wrap((xOf(cases[0]!).executeSync() as da.StdNdarray).data as Float64Array).reshape([300, 200]);
       const before = da.stats().pooled;
-      expect(bits(await da.sort(x).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.sort(x))));
+      expect(bits(await da.sort(x).execute() as da.StdNdarray)).toEqual(bits(referenceResult(() => da.sort(x))));
       expect(da.stats().pooled).toBe(before + 1);
       // Selections too: the median of each row (its launch the run's only one), quantiles down the columns.
       const y = da.wrap((xOf({ ...cases[0]!, seed: 9 }).executeSync() as da.StdNdarray).data as Float64Array).reshape([300, 200]);
       const pooledBy = async (z: da.DeferredArray): Promise<number> => {
         const from = da.stats().pooled;
-        expect(bits(await da.median(z, { axis: 1 }).execute() as da.StdNdarray)).toEqual(bits(onReference(() => da.median(z, { axis: 1 }))));
+        expect(bits(await da.median(z, { axis: 1 }).execute() as da.StdNdarray)).toEqual(bits(referenceResult(() => da.median(z, { axis: 1 }))));
         return da.stats().pooled - from;
       };
       // One launch more than the median of one row, whose selection is a step on the calling thread.
       expect(await pooledBy(y)).toBe(await pooledBy(y.get('0:1')) + 1);
       const q = (): da.DeferredArray => da.quantile(y, [0.1, 0.5, 0.5, 0.97], { axis: 0, method: 'nearest' });
-      expect(bits(await q().execute() as da.StdNdarray)).toEqual(bits(onReference(q)));
-      expect(bits(q().executeSync() as da.StdNdarray)).toEqual(bits(onReference(q)));
+      expect(bits(await q().execute() as da.StdNdarray)).toEqual(bits(referenceResult(q)));
+      expect(bits(q().executeSync() as da.StdNdarray)).toEqual(bits(referenceResult(q)));
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
@@ -143,7 +135,7 @@ describe('sort and argsort by the radix sort', () => {
     da.configure({ threads: 2, inlineThreshold: 1 << 19 });
     try {
       for (const c of cases) {
-        const want = bits(onReference(() => sortOf(c)));
+        const want = bits(referenceResult(() => sortOf(c)));
         expect(bits(sortOf(c).executeSync() as da.StdNdarray)).toEqual(want);
         const from = da.stats().pooled;
         expect(bits(await sortOf(c).execute() as da.StdNdarray)).toEqual(want);
@@ -184,7 +176,7 @@ describe('sort and argsort by the radix sort', () => {
         const axis = c.axis === null ? null : Math.max(-x.shape.length, Math.min(c.axis, x.shape.length - 1));
         return c.op === 'sort' ? da.median(x, { axis }) : da.quantile(x, [0, 0.3, 0.5, 1], { axis, method });
       };
-      const want = onReference(make);
+      const want = referenceResult(make);
       expect(bits(make().executeSync() as da.StdNdarray)).toEqual(bits(want));
       da.configure({ threads: 2, inlineThreshold: 0 });
       try {
@@ -201,7 +193,7 @@ describe('sort and argsort by the radix sort', () => {
     const c: Case = { shape: [n], dtype, view: 'none', axis: -1, op: 'sort', seed: 5 };
     for (const op of ['sort', 'argsort'] as const) {
       const k = { ...c, op };
-      expect(bits(sortOf(k).executeSync() as da.StdNdarray)).toEqual(bits(onReference(() => sortOf(k))));
+      expect(bits(sortOf(k).executeSync() as da.StdNdarray)).toEqual(bits(referenceResult(() => sortOf(k))));
     }
   });
 

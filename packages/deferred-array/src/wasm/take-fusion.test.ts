@@ -6,6 +6,7 @@
 // on the calling thread and on 1 and 2 workers.
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { referenceResult } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -82,15 +83,6 @@ function graphOf(c: Case): da.DeferredArray {
 
 const bits = (nd: da.StdNdarray): unknown[] => Array.from(nd.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : v));
 
-function onReference(make: () => da.DeferredArray): da.StdNdarray {
-  da.configure({ backend: 'reference' });
-  try {
-    return make().executeSync() as da.StdNdarray;
-  } finally {
-    da.configure({ backend: 'wasm' });
-  }
-}
-
 async function onWorkers<T>(threads: number, f: () => Promise<T>): Promise<T> {
   da.configure({ threads, inlineThreshold: 0 });
   try {
@@ -103,7 +95,7 @@ async function onWorkers<T>(threads: number, f: () => Promise<T>): Promise<T> {
 describe('a take fused with the work around it', () => {
   test('random graphs around a take give the reference\'s bits, executeSync and on 1 and 2 workers', async () => {
     await fc.assert(fc.asyncProperty(arbitraryCase, async (c) => {
-      const want = bits(onReference(() => graphOf(c)));
+      const want = bits(referenceResult(() => graphOf(c)));
       expect(bits(graphOf(c).executeSync() as da.StdNdarray)).toEqual(want);
       for (const threads of [1, 2]) expect(bits(await onWorkers(threads, () => graphOf(c).execute()) as da.StdNdarray)).toEqual(want);
     }), { numRuns: 60 });
@@ -135,7 +127,7 @@ describe('a take fused with the work around it', () => {
     expect(lanes(computed)).toEqual(['vectorised as i32x4', 'vectorised as f64x2']);
     for (const y of [narrow, computed]) {
       const got = Array.from(y.executeSync().data as Float64Array);
-      expect(got).toEqual(Array.from(onReference(() => y).data as Float64Array));
+      expect(got).toEqual(Array.from(referenceResult(() => y).data as Float64Array));
     }
   });
 
@@ -174,7 +166,7 @@ describe('a take fused with the work around it', () => {
   test('a long fused take runs its blocks on the pool with the reference\'s bits', async () => {
     const n = 1 << 17;
     const make = (): da.DeferredArray => da.take(da.arange(n).mul(0.5), da.arange(n).mul(7919).mod(n).astype('int32')).mul(3).add(1);
-    const want = bits(onReference(make));
+    const want = bits(referenceResult(make));
     const pooled = da.stats().pooled;
     expect(bits(await onWorkers(2, () => make().execute()) as da.StdNdarray)).toEqual(want);
     expect(da.stats().pooled).toBeGreaterThan(pooled);

@@ -23,9 +23,12 @@ import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelArray, KernelSpec } from './kernel-spec.js';
 import { emitConst, emitLoad } from './scalar-ops.js';
 import {
-  blockRangeLoop, emitHoisted, emitVectorStep, gatherEmitter, loadArg, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, setArg, stepLoop, valueLocals,
+  blockRangeLoop, emitHoisted, emitVectorStep, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, stepLoop, valueLocals,
 } from './emit-loops.js';
-import type { GatherEmitter, GatherInstr, ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
+import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
+import { loadArg, setArg } from './emit-values.js';
+import { gatherEmitter } from './emit-gathers.js';
+import type { GatherEmitter, GatherInstr } from './emit-gathers.js';
 import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, pairwise, toF64 } from './reduce-ops.js';
 import { isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';

@@ -12,15 +12,16 @@ import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { emitLoad, emitScalarInstr, emitStore } from './scalar-ops.js';
-import { ARGS, GATHER_WORDS_BYTES, gatherOffset } from './args-layout.js';
-import { bumpFlag } from './emit-values.js';
+import { ARGS } from './args-layout.js';
+import { loadArg } from './emit-values.js';
+import { gatherEmitter } from './emit-gathers.js';
+import type { GatherInstr } from './emit-gathers.js';
 import { emitSimdInstr, splatConst } from './simd-ops.js';
-import { LANE_COUNT, emitVectorLoad, emitVectorStore } from './simd-widths.js';
+import { emitVectorLoad, emitVectorStore } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
 
 type ReduceInstr = Extract<KInstr, { op: 'reduce' }>;
 type ScanInstr = Extract<KInstr, { op: 'scan' }>;
-type GatherInstr = Extract<KInstr, { op: 'gather' }>;
 
 /** Elements per iteration of a gather kernel's unrolled loop. */
 const GATHER_UNROLL = 4;
@@ -90,18 +91,6 @@ function piecePartialAddress(ctx: EmitContext, slots: number, piece: () => void,
   loadArg(ctx, ARGS.partials);
   piece();
   ctx.f.op('i32.const', slots).op('i32.mul').op('i32.const', slot).op('i32.add').op('i32.const', 8).op('i32.mul').op('i32.add');
-}
-
-/** Pushes the launch block's i32 at `offset`. */
-function loadArg(ctx: EmitContext, offset: number): void {
-  ctx.f.op('local.get', ctx.args).mem('i32.load', { offset });
-}
-
-/** into = the launch block's i32 at `offset`, times `scale` when given (element strides to bytes). */
-function setArg(ctx: EmitContext, offset: number, into: Local, scale?: number): void {
-  loadArg(ctx, offset);
-  if (scale !== undefined) ctx.f.op('i32.const', scale).op('i32.mul');
-  ctx.f.op('local.set', into);
 }
 
 /** Where the body's values live: a scalar local per value (none for stores and reductions), and with lanes a v128 per instruction. */
@@ -177,159 +166,6 @@ function scalarLoop(
       f.op('local.get', p).op('local.get', at(strides, k, 'array stride')).op('i32.add').op('local.set', p);
     });
   });
-}
-
-/** A kernel's gathers: set up once per row, then each element's (scalar) or each vector's (lanes). */
-interface GatherEmitter {
-  /** Reads each gathered array's axis length and stride from the launch block. */
-  readonly setup: () => void;
-  /** Pushes the gather's element, its pointer `offset` bytes on. */
-  readonly emit: (g: GatherInstr, offset?: number) => void;
-  /**
-   * Pushes the gather's vector in `lanes` (f64x2 or i32x4): each lane's
-   * element at its own index, lane l at `laneOffset(l)` bytes on. Lane l's
-   * index is `laneIndex(l)` where given (pushes it as an i32, as read from
-   * its array), else taken out of the vector `index`.
-   */
-  readonly emitLanes: (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void) => void;
-}
-
-/**
- * Gathers: each index resolved by its mode into [0, length) (an index
- * 'raise' cannot place counts in the index flag and reads element 0, so no
- * read leaves the array), then the element read at the array's current
- * pointer plus index times the gathered axis's stride. In lanes, each lane's
- * index is taken out of the index vector (f64x2 holds an int32 exactly) and
- * its element loaded into that lane.
- */
-function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): GatherEmitter {
-  const f = ctx.f;
-  const [t, ix] = [f.local('i32'), f.local('i32')];
-  // An int64 index, resolved in i64 (an index past 2^32 must not wrap into the axis).
-  const [t64, ix64] = spec.body.some((ins) => ins.op === 'gather' && at(spec.body, ins.index, 'gather index').type === 'int64')
-    ? [f.local('i64'), f.local('i64')] : [undefined, undefined];
-  // Each gathered array's axis length and stride in bytes, read from the launch block once per row, not per element.
-  const fields = new Map<number, { readonly at: number; readonly length: Local; readonly stride: Local }>();
-  spec.arrays.forEach((a, k) => {
-    if (a.gathered) fields.set(k, { at: gatherOffset(spec) + GATHER_WORDS_BYTES * fields.size, length: f.local('i32'), stride: f.local('i32') });
-  });
-  const setup = (): void => {
-    for (const [k, w] of fields) {
-      setArg(ctx, w.at, w.length);
-      setArg(ctx, w.at + 4, w.stride, KTYPE_BYTES[at(spec.arrays, k, 'gathered array').dtype]);
-    }
-  };
-  /** Pushes the address of the element at index ix (ix64 for an int64 index), resolved by g's mode. */
-  const address = (g: GatherInstr): void => {
-    const w = fields.get(g.array);
-    if (w === undefined) throw new InternalError(`array ${g.array} is not gathered`);
-    if (at(spec.body, g.index, 'gather index').type === 'int64') {
-      resolve64(g, w.length);
-      f.op('local.set', t);
-      f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
-      return;
-    }
-    const length = (): void => { f.op('local.get', w.length); };
-    // Indices in [0, length) take the short way: one unsigned compare. Few
-    // instructions per element let more reads be in flight at once, which is
-    // what a gather from memory waits on.
-    f.op('local.get', ix);
-    length();
-    f.op('i32.lt_u').if('i32');
-    f.op('local.get', ix);
-    f.else();
-    if (g.mode === 'raise') {
-      // idx + length, read unsigned, is below length exactly for idx in [-length, 0).
-      f.op('local.get', ix);
-      length();
-      f.op('i32.add').op('local.tee', t);
-      length();
-      f.op('i32.lt_u').if('i32');
-      f.op('local.get', t);
-      f.else();
-      bumpFlag(ctx, ARGS.flagIndex);
-      f.op('i32.const', 0);
-      f.end();
-    } else if (g.mode === 'wrap') {
-      // idx rem length, plus length where that is negative.
-      f.op('local.get', ix);
-      length();
-      f.op('i32.rem_s').op('local.tee', t);
-      length();
-      f.op('i32.const', 0).op('local.get', t).op('i32.const', 0).op('i32.lt_s').op('select').op('i32.add');
-    } else {
-      // Below 0 (negative): 0; else (length or more): length - 1.
-      f.op('i32.const', 0);
-      length();
-      f.op('i32.const', 1).op('i32.sub').op('local.get', ix).op('i32.const', 0).op('i32.lt_s').op('select');
-    }
-    f.end();
-    f.op('local.set', t);
-    f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
-  };
-  /** Pushes ix64 resolved by g's mode into [0, length), as an i32: the same rules as address() in i64. */
-  const resolve64 = (g: GatherInstr, lengthLocal: Local): void => {
-    if (!t64 || !ix64) throw new InternalError('an int64 gather index without its locals');
-    const length = (): void => { f.op('local.get', lengthLocal).op('i64.extend_i32_u'); };
-    f.op('local.get', ix64);
-    length();
-    f.op('i64.lt_u').if('i32');
-    f.op('local.get', ix64).op('i32.wrap_i64');
-    f.else();
-    if (g.mode === 'raise') {
-      f.op('local.get', ix64);
-      length();
-      f.op('i64.add').op('local.tee', t64);
-      length();
-      f.op('i64.lt_u').if('i32');
-      f.op('local.get', t64).op('i32.wrap_i64');
-      f.else();
-      bumpFlag(ctx, ARGS.flagIndex);
-      f.op('i32.const', 0);
-      f.end();
-    } else if (g.mode === 'wrap') {
-      f.op('local.get', ix64);
-      length();
-      f.op('i64.rem_s').op('local.tee', t64);
-      length();
-      f.op('i64.const', 0n).op('local.get', t64).op('i64.const', 0n).op('i64.lt_s').op('select').op('i64.add').op('i32.wrap_i64');
-    } else {
-      f.op('i32.const', 0).op('local.get', lengthLocal).op('i32.const', 1).op('i32.sub').op('local.get', ix64).op('i64.const', 0n).op('i64.lt_s').op('select');
-    }
-    f.end();
-  };
-  const emit = (g: GatherInstr, offset = 0): void => {
-    const index = at(vals, g.index, 'gather index');
-    if (at(spec.body, g.index, 'gather index').type === 'int64') {
-      if (!ix64) throw new InternalError('an int64 gather index without its locals');
-      f.op('local.get', index).op('local.set', ix64);
-    } else f.op('local.get', index).op('local.set', ix);
-    address(g);
-    emitLoad(ctx, g.type, offset);
-  };
-  const emitLanes = (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void): void => {
-    if (lanes !== 'f64x2' && lanes !== 'f32x4' && lanes !== 'i32x4') throw new InternalError(`a gather in ${lanes} lanes`);
-    if (!laneIndex && lanes === 'f32x4') throw new InternalError('a gather in f32x4 lanes takes its indices from their array');
-    const into = f.local('v128');
-    // Any vector to put the lanes into: the index's own.
-    f.op('local.get', index).op('local.set', into);
-    for (let l = 0; l < LANE_COUNT[lanes]; l++) {
-      if (laneIndex) laneIndex(l);
-      else {
-        f.op('local.get', index);
-        if (lanes === 'f64x2') f.op('f64x2.extract_lane', l).op('i32.trunc_sat_f64_s');
-        else f.op('i32x4.extract_lane', l);
-      }
-      f.op('local.set', ix);
-      // The element read as the scalar loop reads it (an integer extended to i32), into lane l.
-      f.op('local.get', into);
-      address(g);
-      emitLoad(ctx, g.type, laneOffset(l));
-      f.op(`${lanes}.replace_lane`, l).op('local.set', into);
-    }
-    f.op('local.get', into);
-  };
-  return { setup, emit, emitLanes };
 }
 
 /** Random array k's round keys. */
@@ -431,5 +267,5 @@ function emitBody(
   });
 }
 
-export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, loadArg, setArg, piecePartialAddress, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody, gatherEmitter };
-export type { ReduceInstr, ScanInstr, GatherInstr, GatherEmitter, ValueLocals, VectorStep };
+export { randomKeys, loop, bump, stepLoop, blockLoop, blockRangeLoop, rangeLoop, piecePartialAddress, valueLocals, scalarLoop, emitVectorStep, emitHoisted, emitBody };
+export type { ReduceInstr, ScanInstr, ValueLocals, VectorStep };

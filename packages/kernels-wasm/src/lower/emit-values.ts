@@ -1,4 +1,4 @@
-// Small pieces of code every emitter writes: a flag bumped, a constant in
+// Small pieces of code every emitter writes: a launch word read, a flag bumped, a constant in
 // every lane, a lane product, an angle factor in the dtype.
 import type { Local } from '../encode/index.js';
 import { InternalError } from '../internal-error.js';
@@ -6,6 +6,18 @@ import { ARGS } from './args-layout.js';
 import type { EmitContext } from './context.js';
 import type { KType } from './kernel-spec.js';
 import type { Lanes } from './simd-widths.js';
+
+/** Pushes the launch block's i32 at `offset`. */
+function loadArg(ctx: EmitContext, offset: number): void {
+  ctx.f.op('local.get', ctx.args).mem('i32.load', { offset });
+}
+
+/** into = the launch block's i32 at `offset`, times `scale` when given (element strides to bytes). */
+function setArg(ctx: EmitContext, offset: number, into: Local, scale?: number): void {
+  loadArg(ctx, offset);
+  if (scale !== undefined) ctx.f.op('i32.const', scale).op('i32.mul');
+  ctx.f.op('local.set', into);
+}
 
 /** Adds 1 to a flag counter in the launch block; atomically, since workers share it. */
 function bumpFlag(ctx: EmitContext, offset: number): void {
@@ -46,4 +58,4 @@ function laneMul(ctx: EmitContext, L: Lanes, a: Local, b: Local): void {
   f.shuffle(Array.from({ length: 16 }, (_, i) => 2 * i));
 }
 
-export { bumpFlag, bumpDivide, splatConst, laneMul, angleFactor };
+export { loadArg, setArg, bumpFlag, bumpDivide, splatConst, laneMul, angleFactor };
