@@ -12,8 +12,8 @@
 // stores), and the steps are ordered (order-steps.ts).
 import type { Node } from '../ir/node.js';
 import { InternalError } from '../util/lookup.js';
-import { consumersOf, groupNodes, rootsOf } from './plan.js';
-import type { FusedGroup, Plan } from './plan.js';
+import { consumersOf, groupNodes, isFusedTake, rootsOf } from './plan.js';
+import type { FusedGroup, FusedTake, Plan } from './plan.js';
 import { Grouping } from './fuse-grouping.js';
 import type { Building } from './fuse-grouping.js';
 import { orderSteps } from './order-steps.js';
@@ -48,9 +48,10 @@ function finishGroup(g: Building, { plan, wanted, consumers, readByTemps }: Cont
   // show as a reader outside the group: readByTemps says so instead.
   const stored = g.members.filter((m) => wanted.has(m) || readByTemps.has(m) || (consumers.get(m) ?? []).some((c) => !inGroup.has(c)));
   const stores = [...(g.contraction ? [g.contraction] : []), ...stored, ...g.scans];
+  const raising = g.members.filter((m): m is FusedTake => isFusedTake(m) && m.attrs.mode === 'raise');
   return Object.freeze({
     id: g.id, shape: g.shape, members: g.members, reductions: g.reductions, inputs, stores, ...(g.scans.length ? { scans: g.scans } : {}),
-    ...(g.contraction ? { contraction: g.contraction } : {}), ...(temps.length ? { temps } : {}),
+    ...(g.contraction ? { contraction: g.contraction } : {}), ...(temps.length ? { temps } : {}), ...(raising.length ? { raising } : {}),
   });
 }
 

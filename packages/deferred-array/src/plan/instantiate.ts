@@ -42,7 +42,7 @@ function instantiatePlan(plan: Plan, leaves: ReadonlyMap<Node, Node>): Plan {
     }
     return {
       ...g, shape, members, reductions, inputs: g.inputs.map(get), stores: g.stores.map(get),
-      ...(contraction ? { contraction } : {}), ...(scans ? { scans } : {}),
+      ...(contraction ? { contraction } : {}), ...(scans ? { scans } : {}), ...(g.raising ? { raising: g.raising.map(get) } : {}),
       ...(g.temps ? { temps: g.temps.map((t) => ({ node: get(t.node), members: t.members.map(get), inputs: t.inputs.map(get) })) } : {}),
     };
   };

@@ -70,6 +70,8 @@ interface FusedGroup {
   readonly temps?: readonly PinnedTemp[];
   /** Members whose values are needed after the kernel: written to memory. */
   readonly stores: readonly Node[];
+  /** Member takes whose indices 'raise', in program order: an index out of bounds fails the run once the kernel has run. */
+  readonly raising?: readonly FusedTake[];
 }
 
 /** Evaluate one node on its own. */

@@ -20,8 +20,7 @@ import type { BuiltKernel } from './kernel-builder.js';
 import { movedAs } from './kernel-types.js';
 import { at } from '../util/lookup.js';
 import { GATHER_INDEX_TYPES } from '../plan/plan.js';
-import type { FusedGroup, FusedTake } from '../plan/plan.js';
-
+import type { FusedTake } from '../plan/plan.js';
 
 /**
  * Whether a gather kernel takes this take: not where the reference evaluates
@@ -85,10 +84,20 @@ function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: D
     : outOfBounds(i, axis, n));
 }
 
+/**
+ * The error of a group's kernel that flagged an index out of bounds: the
+ * first of its raising takes (in program order) with such an index, naming
+ * that index, as the reference evaluator reports it. `indicesOf` gives a
+ * take's indices, which a raising take reads from memory (fuse-grouping.ts).
+ */
+function raisedError(takes: readonly FusedTake[], indicesOf: (take: FusedTake) => Dense): ExecutionError {
+  const read = takes.map((t) => [t, indicesOf(t)] as const);
+  const [t, indices] = read.find(([take, d]) => firstOutOfBounds(d.data as ArrayLike<number>, axisLength(take.inputs[0].shape, take.attrs.axis), 'raise') !== undefined) ??
+    at(read, 0, 'raising take');
+  return gatherError(t, t.inputs[0].shape, indices);
+}
+
 /** Names a take's kernel in errors and in explain(). */
 const gatherLabel = (take: NodeOf<'take'>): string => `take along axis ${take.attrs.axis} into (${take.shape.join(', ')})`;
 
-/** A group's takes whose indices 'raise': an index out of bounds fails the run. */
-const raisingTakes = (g: FusedGroup): FusedTake[] => g.members.filter((m): m is FusedTake => m.op === 'take' && (m as FusedTake).attrs.mode === 'raise');
-
-export { buildGather, gatherError, gatherLabel, gathers, raisingTakes };
+export { buildGather, gatherError, gatherLabel, gathers, raisedError };

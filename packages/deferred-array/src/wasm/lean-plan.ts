@@ -49,9 +49,9 @@ interface LeanPlan {
   /**
    * Where its one store can go straight to
    * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
-   * that neither counts an error the policy may raise nor calls a host
-   * function (which may count one, or throw), so the out is never left
-   * partly written. `storeBytes` stands for the plan's own when it is:
+   * that neither counts an error the policy may raise, calls a host
+   * function (which may count one, or throw) nor takes at indices that
+   * raise, so the out is never left partly written. `storeBytes` stands for the plan's own when it is:
    * the scratch block, one call's values.
    */
   readonly drain: { readonly array: number; readonly storeBytes: readonly number[] } | undefined;
@@ -80,8 +80,7 @@ function leanGroup(plan: Plan): FusedGroup | undefined {
       return undefined;
     }
   }
-  // A gathered array's launch words (its taken axis) are more than an address per run.
-  if (!group || group.contraction || group.scans?.length || group.temps?.length || group.members.some((m) => m.op === 'take')) return undefined;
+  if (!group || group.contraction || group.scans?.length || group.temps?.length) return undefined;
   const made = new Set<Node>([...group.stores, ...group.reductions]);
   return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? group : undefined;
 }
@@ -114,7 +113,7 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
     reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, ...(built.positionSlots ? { positionSlots: built.positionSlots } : {}), slots: built.spec.slots },
     work: launchWork(compiled, sizeOf(built.shape)),
-    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.members.some(flagging)
+    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.raising && !group.members.some(flagging)
       ? { array: drainArray, storeBytes: [drainBytes(fixed, DRAIN_BLOCKS, drainArray)] }
       : undefined,
   };

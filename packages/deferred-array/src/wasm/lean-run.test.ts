@@ -14,6 +14,7 @@ import { WasmBackend } from './backend.js';
 import { ownHeap } from './heap.js';
 
 const linkers: Linker[] = [];
+const { threads: DEFAULT_THREADS, inlineThreshold: DEFAULT_INLINE } = da.configure();
 afterAll(async () => {
   await Promise.all(linkers.splice(0).map((l) => l.shutdown()));
 });
@@ -204,6 +205,70 @@ describe('the lean run', () => {
     l.configure({ errors: { divide: 'ignore' } });
     l.runNodes([nodeOf(da.floorDivide(100, x))], false, false, request);
     expect([out[0], out[5], out[6], out[n - 1]]).toEqual([-20, 0, 100, Math.floor(100 / (n - 6))]);
+  });
+
+  test('takes in its kernel: every mode, along axis 0 or the last, the general run\'s bits on the calling thread and the pool', async () => {
+    const lean = linker(true);
+    const pooled = linker(true);
+    pooled.configure({ threads: 2, inlineThreshold: 0 });
+    const general = linker(false);
+    const x = [[1.5, -2, 3], [0.25, -0, 7], [NaN, 9, -4], [5, 6, -Infinity]];
+    const idx = [3, -1, 0, 2, 2, -4, 1];
+    const far = [3, -1, 9, -7, 40, -13, 1];
+    const graphs = (): da.DeferredArray[] => [
+      da.take(da.array(x), da.array(idx, { dtype: 'int32' }), { axis: 0 }).mul(2).add(1),
+      da.sum(da.take(da.array(x), da.array(idx.map((k) => k % 3), { dtype: 'int16' }), { axis: 1 }).square(), { axis: 1 }),
+      ...(['wrap', 'clip'] as const).map((mode) => da.take(da.array(x), da.array(far, { dtype: 'int32' }), { axis: 0, mode }).sub(da.take(da.array(x), da.array(idx, { dtype: 'int32' }), { axis: 0 }))),
+      da.take(da.array(x[0]!), da.array(far.map(Math.abs), { dtype: 'uint8' }), { mode: 'wrap' }).maximum(0),
+    ];
+    for (let g = 0; g < graphs().length; g++) {
+      const roots = (): ReturnType<typeof nodeOf>[] => [nodeOf(graphs()[g]!)];
+      const want = outcome(() => general.runNodes(roots(), true));
+      outcome(() => lean.runNodes(roots(), true));
+      expect(outcome(() => lean.runNodes(roots(), true))).toEqual(want);
+      const got = await pooled.runNodesAsync(roots(), true);
+      expect(outcome(() => got)).toEqual(want);
+    }
+  });
+
+  test('an index a take cannot place fails a compiled call with the general run\'s error, its out of many blocks untouched, on the calling thread and the pool', async () => {
+    const x = da.wrap(Float64Array.from({ length: 12 }, (_, k) => k));
+    const n = 3 * 16384;
+    const f = da.compile((i, j) => da.take(x, i).mul(2).add(da.take(x, j)), [da.placeholder([n], 'int32'), da.placeholder([n], 'int32')]);
+    const message = 'take: index 20 is out of bounds for axis 0 with size 12';
+    // Out of bounds in the last block only: a run that wrote the out as it went would have written most of it.
+    const bad = new Int32Array(n).fill(1);
+    bad[n - 3] = 20;
+    const [zeros, far] = [new Int32Array(n), new Int32Array(n).fill(-14)];
+    const out = new Float64Array(n).fill(7);
+    const untouched = (): boolean => out.every((v) => v === 7);
+    for (let k = 0; k < 2; k++) expect(() => f.sync(da.wrap(bad), da.wrap(zeros), { out })).toThrow(message);
+    expect(() => f.sync(da.wrap(zeros), da.wrap(far), { out })).toThrow('take: index -14 is out of bounds for axis 0 with size 12');
+    expect(untouched()).toBe(true);
+    da.configure({ threads: 2, inlineThreshold: 0 });
+    try {
+      await expect(f(da.wrap(bad), da.wrap(zeros), { out })).rejects.toThrow(message);
+    } finally {
+      da.configure({ threads: DEFAULT_THREADS, inlineThreshold: DEFAULT_INLINE });
+    }
+    expect(untouched()).toBe(true);
+    f.sync(da.wrap(bad.map((v) => (v === 20 ? -1 : v))), da.wrap(zeros), { out });
+    expect([out[0], out[n - 3], out[n - 1]]).toEqual([2, 22, 2]);
+  });
+
+  test('a take over arrays wrapped afresh is one block a run, as any lean run', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    linkers.push(l);
+    const table = Float64Array.from({ length: 64 }, (_, i) => i * 0.5);
+    const idx = Int32Array.from({ length: 1000 }, (_, i) => (i * 37) % 64);
+    const take = (): ReturnType<typeof nodeOf> => nodeOf(da.take(da.wrap(table), da.wrap(idx)).mul(2).add(1));
+    for (let i = 0; i < 2; i++) l.runNodes([take()], false);
+    const before = heap.stats().allocations;
+    const r = l.runNodes([take()], false) as da.StdNdarray;
+    expect(Array.from(r.data as Float64Array)).toEqual(Array.from(idx, (k) => table[k]! * 2 + 1));
+    expect(heap.stats().allocations - before).toBe(1);
   });
 
   test('a graph over arrays wrapped afresh copies its sources into the run\'s one block at their first read, and keeps them from the second', () => {

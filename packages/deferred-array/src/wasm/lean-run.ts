@@ -23,6 +23,8 @@ import type { WasmHeap } from './heap.js';
 import { viewType } from './heap-value.js';
 import * as host from './host-functions.js';
 import { addLaunchFlags, writeReduction } from './kernel-results.js';
+import { raisedError } from './gather-kernel.js';
+import { at } from '../util/lookup.js';
 import { DRAIN_BLOCKS, Leaf, kernelOn, writeScalar } from './lean-plan.js';
 import type { LeanLeaf, LeanPlan } from './lean-plan.js';
 
@@ -56,6 +58,8 @@ class LeanRun implements RunResult {
   #firstReads: Map<Node, number> | undefined;
   /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see LeanPlan.drain. */
   #into: TypedArray | undefined;
+  /** Where each group input lies for this run, in the group's order (read only for an index error). */
+  #leafAddresses: readonly number[] = [];
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -140,6 +144,7 @@ class LeanRun implements RunResult {
     this.#hold(block);
     const addresses: number[] = [];
     for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
+    this.#leafAddresses = addresses.slice(0, lean.leaves.length);
     for (const bytes of this.#storeBytes()) {
       const ptr = this.#alloc(bytes);
       this.#stores.push(ptr);
@@ -233,12 +238,20 @@ class LeanRun implements RunResult {
 
   #finish(r: LaunchResult): void {
     const { group, reductions } = this.#lean;
+    // Nothing was handed out yet (a raising take's group never drains into the caller's out).
+    if (r.flags.index > 0) throw raisedError(group.raising ?? [], (t) => this.#leafValue(t.inputs[1]));
     addLaunchFlags(this.flags, group, r);
     group.reductions.forEach((node, slot) => {
       const out = new (dtypeInfo(node.dtype).ctor)(sizeOf(node.shape));
       writeReduction(node, slot, reductions, r, out);
       (this.#reduced ??= new Map()).set(node, out);
     });
+  }
+
+  /** A group input's values where this run placed them (a constant's in the launch block, of its dtype too). */
+  #leafValue(node: Node): Dense {
+    const ptr = at(this.#leafAddresses, this.#lean.group.inputs.indexOf(node), 'group input');
+    return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
   }
 
   value(node: Node): Dense {

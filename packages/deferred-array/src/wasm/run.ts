@@ -8,11 +8,10 @@
 import type { CompiledModule, HeapLike, Launch, LaunchResult, RoutineJob, RoutineSequence } from 'kernels-wasm';
 import { scanLooksBack } from 'kernels-wasm';
 import type { FamilyNode, Node, NodeOf } from '../ir/node.js';
-import { axisLength, sizeOf } from '../ir/shape.js';
-import { at } from '../util/lookup.js';
+import { sizeOf } from '../ir/shape.js';
 import { dtypeInfo, setElement, setElements } from '../ir/dtypes.js';
 import type { DType } from '../ir/dtypes.js';
-import type { FusedGroup, FusedTake, Plan, Step } from '../plan/plan.js';
+import type { FusedGroup, Plan, Step } from '../plan/plan.js';
 import type { Bindings, Bound, OutWindow } from '../execute/backend.js';
 import type { Dense } from '../core/dense.js';
 import { evaluateNode } from '../reference/evaluate.js';
@@ -28,9 +27,7 @@ import { buildContraction, buildCopy, launchOf, scanTotals } from './kernel-buil
 import type { BuiltKernel } from './kernel-builder.js';
 import { compiledKernel, elementwiseKernel } from './group-kernels.js';
 import type { Compile } from './group-kernels.js';
-import { buildGather, gatherError, gatherLabel, gathers, raisingTakes } from './gather-kernel.js';
-import { firstOutOfBounds } from '../ir/build-gather.js';
-import type { ExecutionError } from '../ir/errors.js';
+import { buildGather, gatherError, gatherLabel, gathers, raisedError } from './gather-kernel.js';
 import { routineFor, routineLaunchFor } from './routine-steps.js';
 import type { StepHeap } from './step-heap.js';
 import { RunMemory, targetValue } from './run-memory.js';
@@ -158,7 +155,7 @@ class WasmRun {
     let { built, compiled } = build(outputs);
     // A host function may throw mid-kernel, and an index out of bounds fails the run once the kernel has
     // run, so such a kernel never writes an out directly.
-    if ((compiled.hostKeys.length > 0 || raisingTakes(g).length > 0) && g.stores.some((n) => mem.hasOut(n))) {
+    if ((compiled.hostKeys.length > 0 || g.raising) && g.stores.some((n) => mem.hasOut(n))) {
       outputs = g.stores.map((n) => mem.place(n));
       ({ built, compiled } = build(outputs));
     }
@@ -220,18 +217,6 @@ class WasmRun {
     };
   }
 
-  /**
-   * The error of a kernel whose takes flagged an index out of bounds: the
-   * first such take in program order, naming its first such index, as the
-   * reference evaluator reports it. A take that raises reads its indices
-   * from memory (fuse-grouping.ts), so they are there to look at.
-   */
-  #indexError(takes: readonly FusedTake[]): ExecutionError {
-    const read = takes.map((t) => [t, toDense(this.#mem.value(t.inputs[1]), this.#mem.kernels)] as const);
-    const [t, indices] = read.find(([take, d]) => firstOutOfBounds(d.data as ArrayLike<number>, axisLength(take.inputs[0].shape, take.attrs.axis), 'raise') !== undefined) ??
-      at(read, 0, 'raising take');
-    return gatherError(t, t.inputs[0].shape, indices);
-  }
 
   /**
    * concat (stack is concat of expanded arrays): each operand copied, cast to
@@ -416,7 +401,7 @@ class WasmRun {
   }
 
   #finishKernel(g: FusedGroup, built: BuiltKernel, outputs: readonly HeapValue[], r: LaunchResult): void {
-    if (r.flags.index > 0) throw this.#indexError(raisingTakes(g));
+    if (r.flags.index > 0) throw raisedError(g.raising ?? [], (t) => toDense(this.#mem.value(t.inputs[1]), this.#mem.kernels));
     addLaunchFlags(this.flags, g, r);
     g.stores.forEach((n, k) => this.#mem.values.set(n, outputs[k]!));
     const layout = { ...built, slots: built.spec.slots };

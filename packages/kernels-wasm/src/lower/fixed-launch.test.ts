@@ -4,7 +4,7 @@
 // not outputs in the blocks' own order are refused.
 import { compileKernel } from './compile.js';
 import type { KType, KernelSpec } from './kernel-spec.js';
-import { instantiate } from './launch.js';
+import { instantiate, launch } from './launch.js';
 import type { Launch } from './launch.js';
 import { drainBytes, fixLaunch, runFixed } from './fixed-launch.js';
 import { noHost, testHeap } from './test-heap.js';
@@ -93,5 +93,55 @@ describe('runFixed with a drain', () => {
     const run = (array: number) => runFixed(fixed, heap.memory, kernel, heap.alloc(fixed.bytes), [0, 0, 0], undefined, { array, scratch: heap.alloc(64 * 8), blocks: 1, take: () => {} });
     expect(() => run(2)).toThrow(/array 2 cannot be drained/);
     expect(() => run(0)).toThrow(/array 0 cannot be drained/);
+  });
+});
+
+describe('fixLaunch with a gathered array', () => {
+  // out[i, j] = x[wrap(idx[i]), j] * 2, x's rows stored last first (a negative row stride).
+  const gatherSpec: KernelSpec = {
+    ndim: 2, slots: 1,
+    arrays: [
+      { dtype: 'int32', role: 'in', inner: 'broadcast' },
+      { dtype: 'float64', role: 'in', inner: 'contiguous', gathered: true },
+      { dtype: 'float64', role: 'out', inner: 'contiguous' },
+    ],
+    body: [
+      { op: 'load', array: 0, type: 'int32' },
+      { op: 'gather', array: 1, index: 0, mode: 'wrap', type: 'float64' },
+      { op: 'const', value: 2, type: 'float64' },
+      { op: 'binary', fn: 'multiply', args: [1, 2], type: 'float64' },
+      { op: 'store', array: 2, arg: 3, type: 'float64' },
+      { op: 'reduce', fn: 'sum', arg: 3, slot: 0, type: 'float64' },
+    ],
+  };
+  const [rows, width] = [5, 3];
+
+  test('writes the taken axis into its image: each run, at new addresses, gives what launch() gives', () => {
+    const heap = testHeap();
+    const compiled = compileKernel(gatherSpec);
+    const kernel = instantiate(compiled, heap.memory, { hostFunction: noHost });
+    const layout = (ptrs: readonly number[]): Launch => ({
+      shape: [4, width], blockSize: 4,
+      arrays: [
+        { ptr: ptrs[0]!, strides: [1, 0] },
+        { ptr: ptrs[1]! + (rows - 1) * width * 8, strides: [0, 1], gather: { length: rows, stride: -width } },
+        { ptr: ptrs[2]!, strides: [width, 1] },
+      ],
+    });
+    const fixed = fixLaunch(compiled, layout([0, 0, 0]));
+    for (const [shift, idx] of [[0, [0, 4, -1, 7]], [0.25, [3, -6, 2, 1]]] as [number, number[]][]) {
+      const i = heap.alloc(16);
+      new Int32Array(heap.memory.buffer, i, 4).set(idx);
+      const x = heap.alloc(rows * width * 8);
+      heap.f64(x, rows * width).set(Array.from({ length: rows * width }, (_, k) => k + shift));
+      const [viaLaunch, viaFixed] = [heap.alloc(4 * width * 8), heap.alloc(4 * width * 8)];
+      const want = launch(compiled, heap, kernel, layout([i, x, viaLaunch]));
+      // The fixed launch is given x's first byte, as every array: its gathered axis walks back from the last row.
+      const got = runFixed(fixed, heap.memory, kernel, heap.alloc(fixed.bytes), [i, x + (rows - 1) * width * 8, viaFixed]);
+      expect(Array.from(heap.f64(viaFixed, 4 * width))).toEqual(Array.from(heap.f64(viaLaunch, 4 * width)));
+      expect(Array.from(got.partials)).toEqual(Array.from(want.partials));
+      // Row wrap(idx[0]) of x, stored last first: x's row rows - 1 - r.
+      expect(heap.f64(viaFixed, 1)[0]).toBe(2 * ((rows - 1 - ((idx[0]! % rows) + rows) % rows) * width + shift));
+    }
   });
 });

@@ -6,9 +6,9 @@
 // launch: a plan run again, or a graph of the same structure, pays for no
 // checks, no block planning and no per-run closures. The kernel, blocks and
 // partials are exactly those of launch(), so the results are the same bits.
-import { ARGS, arrayPtrOffset, launchBlockBytes } from './args-layout.js';
+import { ARGS, arrayPtrOffset, gatherOffset, launchBlockBytes } from './args-layout.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import { isRowMajor, writeLaunchBlock } from './launch-block.js';
+import { isRowMajor, writeGatherWords, writeLaunchBlock } from './launch-block.js';
 import { checkArrays, planBlocks } from './launch.js';
 import type { HostModule, KernelFn, Launch, LaunchResult } from './launch.js';
 import type { CompiledModule } from './compile.js';
@@ -63,13 +63,14 @@ const NO_PARTIALS = new Float64Array(0);
 /**
  * Fixes the layout of `l` (its arrays' addresses are ignored) for kernel
  * `compiled`, with `extra` bytes for the caller after the partials. Only
- * plain launches: no contraction, pinned temporaries, random arrays or scan
- * starts, whose launch blocks hold more than addresses per run.
+ * launches whose blocks hold nothing but addresses that changes per run: no
+ * contraction, pinned temporaries, random arrays or scan starts. Gathered
+ * arrays' words (their taken axes) are fixed with the rest.
  */
 function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch {
   const { spec } = compiled;
-  if (spec.contraction || spec.temps || spec.body.some((ins) => ins.op === 'scan') || spec.arrays.some((a) => a.random || a.gathered)) {
-    throw new RangeError('fixLaunch: a launch with a contraction, pinned temporaries, random or gathered arrays, or scans writes more than addresses per run; use launch()');
+  if (spec.contraction || spec.temps || spec.body.some((ins) => ins.op === 'scan') || spec.arrays.some((a) => a.random)) {
+    throw new RangeError('fixLaunch: a launch with a contraction, pinned temporaries, random arrays or scans writes more than addresses per run; use launch()');
   }
   checkArrays(spec, l);
   const total = l.shape.reduce((a, b) => a * b, 1);
@@ -79,6 +80,8 @@ function fixLaunch(compiled: CompiledModule, l: Launch, extra = 0): FixedLaunch 
   const image = new Int32Array(partialsAt / 4);
   const { blockSize, segment, segmentLcm } = plan;
   writeLaunchBlock(image, 0, { total, blockSize, partials: 0, segment, segmentLcm }, l.shape, l.arrays.map((a) => ({ ptr: 0, strides: a.strides })));
+  // A gathered array's taken axis (length, stride) is part of the layout: the same every run.
+  writeGatherWords(image, gatherOffset(spec), l.arrays);
   const ptrWords = Int32Array.from(l.arrays, (_, k) => arrayPtrOffset(spec.ndim, k) >>> 2);
   // Row kernels' blocks are runs of the row-major order: an output with the same order gets them in turn.
   const drainable = spec.arrays.map((a, k) => spec.mode !== 'columns' && a.role === 'out' && isRowMajor(l.shape, l.arrays[k]!.strides));
