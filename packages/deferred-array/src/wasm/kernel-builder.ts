@@ -20,6 +20,8 @@ import { mergeAxes } from './strides.js';
 import type { CopyFn } from './contraction-operands.js';
 import { InternalError, at, lookup } from '../util/lookup.js';
 import { movedAs } from './kernel-types.js';
+import { gatherLayout, indexStrides } from './take-layout.js';
+import type { GatherWords } from './take-layout.js';
 
 interface BuiltKernel {
   readonly spec: KernelSpec;
@@ -54,7 +56,6 @@ interface BuiltKernel {
 
 type Rebind = NonNullable<BuiltKernel['rebind']>;
 /** A gathered array's taken axis, as a launch gives it: its length and stride (elements). */
-type GatherWords = NonNullable<LaunchArray['gather']>;
 
 /** The launch of a built kernel: its space, arrays, reduction runs and blocks, and a contraction's or temporaries' own. */
 const launchOf = (built: BuiltKernel): Launch => ({
@@ -91,23 +92,6 @@ function launchArray(v: HeapValue, strides: readonly number[], gather?: GatherWo
   if (!v.random) return { ptr: v.ptr, strides };
   return { ptr: v.ptr / dtypeInfo(v.dtype).bytes, strides, random: v.random };
 }
-
-/**
- * Strides of x as take `t` reads it over t's space (the group's): x's own
- * along its axes before and after the taken one, 0 along the indices' axes
- * (the index picks the element there), and the taken axis's length and stride
- * for the gather.
- */
-function gatherLayout(t: FusedTake, x: HeapValue): { strides: number[]; gather: GatherWords } {
-  const { axis } = t.attrs;
-  if (x.random) throw new InternalError('a take of random numbers is not gathered by a kernel');
-  const strides = [...x.strides.slice(0, axis), ...t.inputs[1].shape.map(() => 0), ...x.strides.slice(axis + 1)];
-  return { strides: strides.length === 0 ? [0] : strides, gather: { length: at(x.shape, axis, 'taken axis'), stride: at(x.strides, axis, 'taken axis stride') } };
-}
-
-/** Strides of a take's indices over its space where axes of x follow them: 0 along x's axes, their own in between. */
-const indexStrides = (t: FusedTake, indices: HeapValue): number[] =>
-  [...t.inputs[0].shape.slice(0, t.attrs.axis).map(() => 0), ...indices.strides, ...t.inputs[0].shape.slice(t.attrs.axis + 1).map(() => 0)];
 
 function innerOf(stride: number): InnerStride {
   return stride === 1 ? 'contiguous' : stride === 0 ? 'broadcast' : 'strided';
