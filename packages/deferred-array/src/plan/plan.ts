@@ -202,7 +202,7 @@ const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches
 type FusedTake = NodeOf<'take'>;
 
 /** Index dtypes a kernel gathers by: int64 as it is, uint32 as int64 (past 2^31 it is no int32), the narrower ones read as int32. */
-const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int64', 'uint32', 'int32', 'int16', 'int8', 'uint16', 'uint8']);
+const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int64', 'uint64', 'uint32', 'int32', 'int16', 'int8', 'uint16', 'uint8']);
 
 /**
  * Whether a kernel gathers take `n`, as a member of a group: not where the

@@ -1,6 +1,6 @@
 // NumPy's take as a gather kernel of its own, where the planner left it out of
-// every group (int64 and uint64 x, moved as float64 bits; bools; int64 and
-// uint32 indices, resolved in i64; floats at indices narrower than int32, so
+// every group (int64 and uint64 x, moved as float64 bits; bools; int64,
+// uint64 and uint32 indices, resolved in i64; floats at indices narrower than int32, so
 // that the work around them keeps its lanes; fuse-grouping.ts): the output's
 // space walked element by element, each element's index read from the index
 // array (broadcast over the axes it does not span), resolved by the take's
@@ -24,8 +24,8 @@ import type { FusedTake } from '../plan/plan.js';
 
 /**
  * Whether a gather kernel takes this take: not where the reference evaluates
- * it instead, for random x, uint64 indices, or an empty output (whose indices
- * 'raise' must still check).
+ * it instead, for random x or an empty output (whose indices 'raise' must
+ * still check).
  */
 const gathers = (x: HeapValue, indices: HeapValue, shape: readonly number[]): boolean =>
   !x.random && GATHER_INDEX_TYPES.has(indices.dtype) && sizeOf(shape) > 0;
@@ -45,9 +45,9 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
   const [ci, cx, co] = [0, 1, 2].map((k) => at(collapsed.strides, k, 'collapsed strides'));
   const inner = (s: readonly number[]): InnerStride => innerOf(at(s, s.length - 1, 'inner stride'));
   const body: KInstr[] = [{ op: 'load', array: 0, type: indices.dtype }];
-  // int64 indices are resolved as they are, uint32 ones as int64 (exactly), narrower ones read as int32.
+  // int64 and uint64 indices are resolved as they are, uint32 ones as int64 (exactly), narrower ones read as int32.
   if (indices.dtype === 'uint32') body.push({ op: 'cast', arg: 0, type: 'int64' });
-  else if (indices.dtype !== 'int32' && indices.dtype !== 'int64') body.push({ op: 'cast', arg: 0, type: 'int32' });
+  else if (indices.dtype !== 'int32' && !isBigInt(indices.dtype)) body.push({ op: 'cast', arg: 0, type: 'int32' });
   body.push({ op: 'gather', array: 1, index: body.length - 1, mode, type: movedAs(x.dtype) });
   body.push({ op: 'store', array: 2, arg: body.length - 1, type: movedAs(x.dtype) });
   const gather = { length: axisLength(x.shape, axis), stride: at(x.strides, axis, 'taken axis stride') };

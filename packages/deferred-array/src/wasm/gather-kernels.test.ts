@@ -11,7 +11,7 @@ afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threa
 
 type Mode = 'raise' | 'wrap' | 'clip';
 type ValueType = 'float64' | 'float32' | 'int32' | 'int16' | 'uint8' | 'bool';
-type IndexType = 'int64' | 'uint32' | 'int32' | 'int16' | 'int8' | 'uint8' | 'uint16';
+type IndexType = 'int64' | 'uint64' | 'uint32' | 'int32' | 'int16' | 'int8' | 'uint8' | 'uint16';
 
 interface Case {
   readonly shape: readonly number[];
@@ -33,7 +33,7 @@ const arbitraryCase: fc.Arbitrary<Case> = fc.record({
   view: fc.constantFrom<Case['view']>('none', 'reversed', 'transposed', 'strided'),
   axis: fc.option(fc.nat(2), { nil: null }),
   mode: fc.constantFrom<Mode>('raise', 'wrap', 'clip'),
-  indexType: fc.constantFrom<IndexType>('int64', 'uint32', 'int32', 'int16', 'int8', 'uint8', 'uint16'),
+  indexType: fc.constantFrom<IndexType>('int64', 'uint64', 'uint32', 'int32', 'int16', 'int8', 'uint8', 'uint16'),
   indexShape: fc.array(fc.integer({ min: 1, max: 7 }), { maxLength: 2 }),
   seed: fc.nat(1000),
   reversedIndices: fc.boolean(),
@@ -184,6 +184,30 @@ describe('take as a gather kernel', () => {
       await expect(da.take(x, idx()).execute()).rejects.toThrow('take: index 1099511627779 is out of bounds for axis 0 with size 10');
     } finally {
       da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+    }
+  });
+
+  test.each([1, 2])('uint64 indices are gathered as they are, past 2^63 too (never read as negative), on %i worker(s)', async (threads) => {
+    const x = da.arange(10).mul(1.5);
+    const big = [3n, 9n, 2n ** 40n + 3n, 9007199254740993n, 2n ** 63n, 2n ** 63n + 7n, 2n ** 64n - 1n];
+    const idx = (): da.DeferredArray => da.wrap(BigUint64Array.from(big)).add(0n);
+    const exact = (mode: 'wrap' | 'clip'): number[] => big.map((b) => 1.5 * Number(mode === 'wrap' ? b % 10n : b >= 10n ? 9n : b));
+    expect(da.take(x, idx(), { mode: 'wrap' }).explain({ kernels: true })).toMatch(/gather kernel/);
+    da.configure({ threads, inlineThreshold: 0 });
+    try {
+      for (const mode of ['wrap', 'clip'] as const) {
+        const want = exact(mode);
+        expect(Array.from(da.take(x, idx(), { mode }).executeSync().data as Float64Array)).toEqual(want);
+        expect(Array.from((await da.take(x, idx(), { mode }).mul(1).execute() as da.StdNdarray).data as Float64Array)).toEqual(want);
+        da.configure({ backend: 'reference' });
+        expect(Array.from(da.take(x, idx(), { mode }).executeSync().data as Float64Array)).toEqual(want);
+        da.configure({ backend: 'wasm' });
+      }
+      await expect(da.take(x, idx()).execute()).rejects.toThrow('take: index 1099511627779 is out of bounds for axis 0 with size 10');
+      const last = (): da.DeferredArray => da.take(x, da.wrap(BigUint64Array.from([1n, 2n ** 64n - 1n])).add(0n));
+      expect(() => last().executeSync()).toThrow(/index 18446744073709552000 is out of bounds/);
+    } finally {
+      da.configure({ backend: 'wasm', threads: initial.threads, inlineThreshold: initial.inlineThreshold });
     }
   });
 

@@ -7,10 +7,11 @@
 import type { Local } from '../encode/index.js';
 import { InternalError, at } from '../internal-error.js';
 import { ARGS, GATHER_WORDS_BYTES, gatherOffset } from './args-layout.js';
+import { is64K } from './context.js';
 import type { EmitContext } from './context.js';
 import { bumpFlag, setArg } from './emit-values.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
-import type { KInstr, KernelSpec } from './kernel-spec.js';
+import type { KInstr, KType, KernelSpec } from './kernel-spec.js';
 import { emitLoad } from './scalar-ops.js';
 import { LANE_COUNT } from './simd-widths.js';
 import type { Lanes } from './simd-widths.js';
@@ -34,12 +35,13 @@ interface GatherEmitter {
   readonly emitLanes: (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void) => void;
 }
 
-/** The integer width an index is resolved in: int64 indices in i64, so an index past 2^32 never wraps into the axis. */
+/** The integer width an index is resolved in: int64 and uint64 indices in i64, so an index past 2^32 never wraps into the axis. */
 type IndexWidth = 'i32' | 'i64';
 
 function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[], cur: readonly Local[]): GatherEmitter {
   const f = ctx.f;
-  const widthOf = (g: GatherInstr): IndexWidth => (at(spec.body, g.index, 'gather index').type === 'int64' ? 'i64' : 'i32');
+  const typeOf = (g: GatherInstr): KType => at(spec.body, g.index, 'gather index').type;
+  const widthOf = (g: GatherInstr): IndexWidth => (is64K(typeOf(g)) ? 'i64' : 'i32');
   // The index being resolved and a scratch, per width in use.
   const locals = new Map<IndexWidth, { readonly ix: Local; readonly t: Local }>([['i32', { ix: f.local('i32'), t: f.local('i32') }]]);
   if (spec.body.some((ins) => ins.op === 'gather' && widthOf(ins) === 'i64')) locals.set('i64', { ix: f.local('i64'), t: f.local('i64') });
@@ -63,9 +65,11 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
    * Pushes the index in the width's `ix` resolved by `mode` into [0, length),
    * as an i32. Indices in [0, length) take the short way: one unsigned
    * compare. Few instructions per element let more reads be in flight at
-   * once, which is what a gather from memory waits on.
+   * once, which is what a gather from memory waits on. An `unsigned` index
+   * (uint64) past the axis has no negative side: 'raise' cannot place it,
+   * 'wrap' takes its unsigned remainder, 'clip' the last element.
    */
-  const resolve = (mode: GatherInstr['mode'], width: IndexWidth, lengthLocal: Local): void => {
+  const resolve = (mode: GatherInstr['mode'], width: IndexWidth, lengthLocal: Local, unsigned: boolean): void => {
     const { ix, t } = localsOf(width);
     const length = (): void => {
       f.op('local.get', lengthLocal);
@@ -79,7 +83,16 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
     f.op('local.get', ix);
     narrow();
     f.else();
-    if (mode === 'raise') {
+    if (unsigned && mode !== 'wrap') {
+      if (mode === 'raise') bumpFlag(ctx, ARGS.flagIndex);
+      f.op('i32.const', mode === 'raise' ? 0 : -1);
+      if (mode === 'clip') f.op('local.get', lengthLocal).op('i32.add');
+    } else if (unsigned) {
+      f.op('local.get', ix);
+      length();
+      f.op(`${width}.rem_u`);
+      narrow();
+    } else if (mode === 'raise') {
       // idx + length, read unsigned, is below length exactly for idx in [-length, 0).
       f.op('local.get', ix);
       length();
@@ -116,7 +129,7 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
     const w = fields.get(g.array);
     if (w === undefined) throw new InternalError(`array ${g.array} is not gathered`);
     const t = localsOf('i32').t;
-    resolve(g.mode, widthOf(g), w.length);
+    resolve(g.mode, widthOf(g), w.length, typeOf(g) === 'uint64');
     f.op('local.set', t);
     f.op('local.get', at(cur, g.array, 'array pointer')).op('local.get', t).op('local.get', w.stride).op('i32.mul').op('i32.add');
   };
@@ -127,7 +140,7 @@ function gatherEmitter(ctx: EmitContext, spec: KernelSpec, vals: readonly Local[
   };
   const emitLanes = (g: GatherInstr, lanes: Lanes, index: Local, laneOffset: (l: number) => number, laneIndex?: (l: number) => void): void => {
     if (lanes !== 'f64x2' && lanes !== 'f32x4' && lanes !== 'i32x4') throw new InternalError(`a gather in ${lanes} lanes`);
-    if (widthOf(g) !== 'i32') throw new InternalError('a gather in lanes at int64 indices');
+    if (widthOf(g) !== 'i32') throw new InternalError('a gather in lanes at 64-bit indices');
     if (!laneIndex && lanes === 'f32x4') throw new InternalError('a gather in f32x4 lanes takes its indices from their array');
     const { ix } = localsOf('i32');
     const into = f.local('v128');

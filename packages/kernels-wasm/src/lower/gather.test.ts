@@ -159,18 +159,22 @@ describe('gather kernels', () => {
     expect(out[1]).toEqual(x[0]);
   });
 
-  it.each(['raise', 'wrap', 'clip'] as const)('int64 indices resolve in i64 by %s, past 2^32 and at the extremes, never wrapping into the axis', (mode) => {
+  it.each([
+    ['int64', 'raise'], ['int64', 'wrap'], ['int64', 'clip'], ['uint64', 'raise'], ['uint64', 'wrap'], ['uint64', 'clip'],
+  ] as const)('%s indices resolve in i64 by %s, past 2^32 and at the extremes, never wrapping into the axis', (it, mode) => {
     const n = 7;
-    const idx = [0n, 6n, -1n, -7n, 7n, -8n, 2n ** 32n + 1n, -(2n ** 32n) + 3n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n), 4n];
+    const signed = [0n, 6n, -1n, -7n, 7n, -8n, 2n ** 32n + 1n, -(2n ** 32n) + 3n, 2n ** 53n + 1n, 2n ** 63n - 1n, -(2n ** 63n), 4n];
+    // Unsigned: the same bits read as uint64 (-1 is 2^64 - 1), and 2^63 and 2^63 + 7, which int64 would read as negative.
+    const idx = it === 'int64' ? signed : [...signed.map((b) => BigInt.asUintN(64, b)), 2n ** 63n, 2n ** 63n + 7n];
     const heap = testHeap();
     const spec: KernelSpec = {
       ndim: 1, slots: 0,
-      body: [{ op: 'load', array: 0, type: 'int64' }, { op: 'gather', array: 1, index: 0, mode, type: 'float64' }, { op: 'store', array: 2, arg: 1, type: 'float64' }],
-      arrays: [{ dtype: 'int64', role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'in', inner: 'broadcast', gathered: true }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
+      body: [{ op: 'load', array: 0, type: it }, { op: 'gather', array: 1, index: 0, mode, type: 'float64' }, { op: 'store', array: 2, arg: 1, type: 'float64' }],
+      arrays: [{ dtype: it, role: 'in', inner: 'contiguous' }, { dtype: 'float64', role: 'in', inner: 'broadcast', gathered: true }, { dtype: 'float64', role: 'out', inner: 'contiguous' }],
     };
     validateSpec(spec);
     const [i, x, o] = [heap.alloc(8 * idx.length), heap.alloc(8 * n), heap.alloc(8 * idx.length)];
-    new BigInt64Array(heap.memory.buffer, i, idx.length).set(idx);
+    (it === 'int64' ? new BigInt64Array(heap.memory.buffer, i, idx.length) : new BigUint64Array(heap.memory.buffer, i, idx.length)).set(idx);
     new Float64Array(heap.memory.buffer, x, n).set(Array.from({ length: n }, (_, k) => k + 0.5));
     const compiled = compileKernel(spec);
     const r = launch(compiled, heap, instantiate(compiled, heap.memory, { hostFunction: noHost }), {
@@ -209,7 +213,7 @@ describe('gather kernels', () => {
     expect(() => validateSpec({ ...spec, arrays: spec.arrays.map((a, k) => (k === 1 ? { ...a, gathered: undefined } : a)) as KernelSpec['arrays'] }))
       .toThrow(/not marked gathered/);
     expect(() => validateSpec({ ...spec, body: [{ op: 'load', array: 0, type: 'int32' }, { op: 'cast', arg: 0, type: 'float64' }, { op: 'gather', array: 1, index: 1, mode: 'raise', type: 'float64' }, { op: 'store', array: 2, arg: 2, type: 'float64' }] }))
-      .toThrow(/index of a gather must be int32 or int64/);
+      .toThrow(/index of a gather must be int32, int64 or uint64/);
     expect(() => validateSpec({ ...spec, body: [{ op: 'load', array: 1, type: 'float64' }, { op: 'store', array: 2, arg: 0, type: 'float64' }] }))
       .toThrow(/gathered, so it is read by gathers only/);
     const heap = testHeap();

@@ -80,7 +80,7 @@ function validateSpec(spec: KernelSpec): void {
       case 'gather':
         array(ins.array, 'in');
         if (!spec.arrays[ins.array]?.gathered) fail(v, `array ${ins.array} is not marked gathered`);
-        if (arg(ins.index) !== 'int32' && arg(ins.index) !== 'int64') fail(v, 'the index of a gather must be int32 or int64');
+        if (!['int32', 'int64', 'uint64'].includes(arg(ins.index))) fail(v, 'the index of a gather must be int32, int64 or uint64');
         if (ins.mode !== 'raise' && ins.mode !== 'wrap' && ins.mode !== 'clip') fail(v, `mode must be 'raise', 'wrap' or 'clip'; got ${String(ins.mode)}`);
         break;
       case 'store': array(ins.array, 'out'); if (arg(ins.arg) !== ins.type) fail(v, 'stored value has another type'); break;
