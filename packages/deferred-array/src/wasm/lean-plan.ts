@@ -47,12 +47,12 @@ interface LeanPlan {
   /** Its kernel's work over its iteration space (kernels-wasm launchWork), which execute() weighs against inlineThreshold. */
   readonly work: number;
   /**
-   * Where its one store can go straight to
-   * the caller's out through a scratch block (kernels-wasm's Drain): a kernel
-   * that neither counts an error the policy may raise, calls a host
-   * function (which may count one, or throw) nor takes at indices that
-   * raise, so the out is never left partly written. `storeBytes` stands for the plan's own when it is:
-   * the scratch block, one call's values.
+   * Where its one store can go straight to the caller's out through a
+   * scratch block (kernels-wasm's Drain): a kernel that neither counts an
+   * error the policy may raise, calls a host function (which may count one,
+   * or throw) nor takes at indices that raise, so the out is never left
+   * partly written. `storeBytes` stands for the plan's own when it is: the
+   * scratch block, one call's values.
    */
   readonly drain: { readonly array: number; readonly storeBytes: readonly number[] } | undefined;
 }

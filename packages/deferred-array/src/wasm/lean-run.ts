@@ -28,6 +28,9 @@ import { at } from '../util/lookup.js';
 import { DRAIN_BLOCKS, Leaf, kernelOn, writeScalar } from './lean-plan.js';
 import type { LeanLeaf, LeanPlan } from './lean-plan.js';
 
+/** A run's addresses before it binds (shared: a run is made per call). */
+const NO_ADDRESSES: readonly number[] = [];
+
 /** What a lean run writes in place: nothing (it has no stores into arrays of the trace). */
 const WRITES_NOTHING: ReadonlySet<Node> = new Set();
 
@@ -58,8 +61,8 @@ class LeanRun implements RunResult {
   #firstReads: Map<Node, number> | undefined;
   /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see LeanPlan.drain. */
   #into: TypedArray | undefined;
-  /** Where each group input lies for this run, in the group's order (read only for an index error). */
-  #leafAddresses: readonly number[] = [];
+  /** Where each group input lies for this run, in the group's order, then its stores (read only for an index error). */
+  #addresses: readonly number[] = NO_ADDRESSES;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -144,7 +147,7 @@ class LeanRun implements RunResult {
     this.#hold(block);
     const addresses: number[] = [];
     for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
-    this.#leafAddresses = addresses.slice(0, lean.leaves.length);
+    this.#addresses = addresses;
     for (const bytes of this.#storeBytes()) {
       const ptr = this.#alloc(bytes);
       this.#stores.push(ptr);
@@ -250,7 +253,7 @@ class LeanRun implements RunResult {
 
   /** A group input's values where this run placed them (a constant's in the launch block, of its dtype too). */
   #leafValue(node: Node): Dense {
-    const ptr = at(this.#leafAddresses, this.#lean.group.inputs.indexOf(node), 'group input');
+    const ptr = at(this.#addresses, this.#lean.group.inputs.indexOf(node), 'group input');
     return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
   }
 
