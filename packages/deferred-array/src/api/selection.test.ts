@@ -39,6 +39,22 @@ describe('take with indices computed later', () => {
     expect(() => x.get(da.array([true, false, true], { dtype: 'bool' }))).toThrow(/mask must have the shape of the array or of its leading axes/);
   });
 
+  test('whole JS numbers are indices, as NumPy takes Python ints: one, a list, nested lists', () => {
+    const x = da.arange(12).mul(1.5).reshape([3, 4]);
+    expect(values(da.take(x, 5))).toEqual([7.5]);
+    expect(da.take(x, 5).shape).toEqual([]);
+    expect(values(da.take(x, [0, -1, 3], { axis: 1 }))).toEqual([0, 4.5, 4.5, 6, 10.5, 10.5, 12, 16.5, 16.5]);
+    expect(da.take(x, [[2], [0]], { axis: 0 }).shape).toEqual([2, 1, 4]);
+    expect(values(da.take(x, [[2], [0]], { axis: 0 }))).toEqual([12, 13.5, 15, 16.5, 0, 1.5, 3, 4.5]);
+    expect(da.take(x, []).shape).toEqual([0]);
+    expect(values(da.take(x, [13, -14], { mode: 'wrap' }))).toEqual([1.5, 15]);
+    // Still checked when defined, as lists always were, and still refused where they are not whole numbers.
+    expect(() => da.take(x, [0, 12])).toThrow('take: index 12 is out of bounds for axis 0 with size 12');
+    expect(() => da.take(x, [0, 1.5])).toThrow(da.DTypeError);
+    expect(() => da.take(x, 0.5)).toThrow(da.DTypeError);
+    expect(() => da.take(x, [2 ** 31])).toThrow(da.DTypeError);
+  });
+
   test('takes that differ only in mode are not merged as common subexpressions', () => {
     const x = da.arange(5);
     const k = i32([7, -8]).add(0);

@@ -28,6 +28,7 @@ import { writeInPlace } from './in-place.js';
 import type { StdNdarray } from '../util/stdlib.js';
 import type { IndexArg } from '../ir/indexing.js';
 import * as shaping from './shaping.js';
+import { sourceFrom } from './operand.js';
 import { anyNode } from './ufunc.js';
 import type { Operand } from './ufunc.js';
 
@@ -42,10 +43,25 @@ interface TakeOptions {
 const int32Source = (values: ArrayLike<number>, shape: readonly number[] = [values.length]): Node =>
   source(Int32Array.from(values), shape, 'int32');
 
+/** A JS number that is a whole number in int32's range. */
+const isInt32 = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= -(2 ** 31) && v < 2 ** 31;
+
+/**
+ * Indices as take reads them. JS numbers (one, or nested lists of them) that
+ * are all whole numbers in int32's range are int32 indices, as NumPy reads
+ * Python ints (a JS number is otherwise float64, which take refuses, as
+ * NumPy refuses float indices); anything else as any operand.
+ */
+function indexNode(indices: Operand): Node {
+  if (isInt32(indices)) return source(Int32Array.of(indices as number), [], 'int32');
+  if (Array.isArray(indices) && (indices.flat(Infinity) as unknown[]).every(isInt32)) return sourceFrom(indices, 'int32');
+  return anyNode(indices, 'take', 1);
+}
+
 /** NumPy's take: x's elements at `indices` along `axis` (of x flattened by default). Deferred; out-of-range indices fail when it runs. */
 function take(x: Operand, indices: Operand, options?: TakeOptions): DeferredArray {
   const o = checkOptionKeys<TakeOptions>('take', options, ['axis', 'mode']);
-  return wrapNode(takeNode(anyNode(x, 'take'), anyNode(indices, 'take', 1), o.axis ?? null, o.mode ?? 'raise'));
+  return wrapNode(takeNode(anyNode(x, 'take'), indexNode(indices), o.axis ?? null, o.mode ?? 'raise'));
 }
 
 /**
