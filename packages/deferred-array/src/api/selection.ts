@@ -53,7 +53,7 @@ const isInt32 = (v: unknown): boolean => typeof v === 'number' && Number.isInteg
  * NumPy refuses float indices); anything else as any operand.
  */
 function indexNode(indices: Operand): Node {
-  if (isInt32(indices)) return source(Int32Array.of(indices as number), [], 'int32');
+  if (isInt32(indices)) return int32Source([indices as number], []);
   if (Array.isArray(indices) && (indices.flat(Infinity) as unknown[]).every(isInt32)) return sourceFrom(indices, 'int32');
   return anyNode(indices, 'take', 1);
 }

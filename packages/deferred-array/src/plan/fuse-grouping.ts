@@ -79,8 +79,9 @@ function readsAgree(g: Building, ms: readonly Node[]): boolean {
  * Whether a kernel with take n keeps vector lanes (kernels-wasm's simd-ops.ts):
  * integer values at indices up to 32 bits, floats at int32 indices read from
  * an array (#addTake reads them so). A take of bools, at int64, uint64 or
- * uint32 indices (resolved in i64, in the scalar loop), or of floats at narrower indices, is a
- * gather kernel of its own instead, so that the work around it keeps its lanes.
+ * uint32 indices (resolved in i64, in the scalar loop), or of floats at
+ * narrower indices, is a gather kernel of its own instead, so that the work
+ * around it keeps its lanes.
  */
 const keepsLanes = (n: FusedTake): boolean => {
   const [x, indices] = n.inputs;

@@ -201,14 +201,14 @@ const isFusedScan = (n: Node): n is FusedScan => n.family === 'scan' && !touches
 /** A take a kernel computes: it reads x from memory, at each index. */
 type FusedTake = NodeOf<'take'>;
 
-/** Index dtypes a kernel gathers by: int64 as it is, uint32 as int64 (past 2^31 it is no int32), the narrower ones read as int32. */
+/** Index dtypes a kernel gathers by: int64 and uint64 as they are, uint32 as int64 (past 2^31 it is no int32), the narrower ones read as int32. */
 const GATHER_INDEX_TYPES: ReadonlySet<string> = new Set(['int64', 'uint64', 'uint32', 'int32', 'int16', 'int8', 'uint16', 'uint8']);
 
 /**
- * Whether a kernel gathers take `n`, as a member of a group: not where the
- * reference evaluates it instead (int64 or uint64 x, uint64 indices, an
- * empty result, whose indices 'raise' must still check, or an x
- * of random numbers, which have no memory to gather from).
+ * Whether take `n` may be a member of a group: not of int64 or uint64 x
+ * (gathered by a kernel of its own, moved as float64 bits), nor with an
+ * empty result (whose indices 'raise' must still check, in the reference
+ * evaluator), nor of random numbers (which have no memory to gather from).
  */
 function isFusedTake(n: Node): n is FusedTake {
   if (n.op !== 'take') return false;

@@ -73,12 +73,17 @@ function buildGather(node: NodeOf<'take'>, x: HeapValue, indices: HeapValue, out
   };
 }
 
+/** The first of a take's indices (in order) its mode cannot place, as a number (int64 ones past 2^53 are out of bounds either way). */
+function firstUnplaced(node: NodeOf<'take'>, xShape: readonly number[], indices: Dense): number | undefined {
+  const values = isBigInt(indices.dtype) ? Array.from(indices.data as ArrayLike<bigint>, Number) : indices.data as ArrayLike<number>;
+  return firstOutOfBounds(values, axisLength(xShape, node.attrs.axis), node.attrs.mode);
+}
+
 /** The error a take's kernel flagged: its first index (in order) outside the axis, as the reference evaluator reports it. */
 function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: Dense): ExecutionError {
-  const { axis, mode } = node.attrs;
+  const { axis } = node.attrs;
   const n = axisLength(xShape, axis);
-  // int64 indices as numbers, as the reference reports them (past 2^53 they are out of bounds either way).
-  const i = firstOutOfBounds(isBigInt(indices.dtype) ? Array.from(indices.data as ArrayLike<bigint>, Number) : indices.data as ArrayLike<number>, n, mode);
+  const i = firstUnplaced(node, xShape, indices);
   return new ExecutionError(i === undefined
     ? `internal: a take's kernel flagged an index outside axis ${axis} of length ${n}, but every index is inside`
     : outOfBounds(i, axis, n));
@@ -88,13 +93,16 @@ function gatherError(node: NodeOf<'take'>, xShape: readonly number[], indices: D
  * The error of a group's kernel that flagged an index out of bounds: the
  * first of its raising takes (in program order) with such an index, naming
  * that index, as the reference evaluator reports it. `indicesOf` gives a
- * take's indices, which a raising take reads from memory (fuse-grouping.ts).
+ * take's indices, which a raising take reads from memory (fuse-grouping.ts);
+ * a later take's are read only when the earlier ones place every index.
  */
 function raisedError(takes: readonly FusedTake[], indicesOf: (take: FusedTake) => Dense): ExecutionError {
-  const read = takes.map((t) => [t, indicesOf(t)] as const);
-  const [t, indices] = read.find(([take, d]) => firstOutOfBounds(d.data as ArrayLike<number>, axisLength(take.inputs[0].shape, take.attrs.axis), 'raise') !== undefined) ??
-    at(read, 0, 'raising take');
-  return gatherError(t, t.inputs[0].shape, indices);
+  for (const t of takes) {
+    const indices = indicesOf(t);
+    if (firstUnplaced(t, t.inputs[0].shape, indices) !== undefined) return gatherError(t, t.inputs[0].shape, indices);
+  }
+  const first = at(takes, 0, 'raising take');
+  return gatherError(first, first.inputs[0].shape, indicesOf(first));
 }
 
 /** Names a take's kernel in errors and in explain(). */
