@@ -92,7 +92,8 @@ function countNonzero(x: Operand, options?: ReduceOptions): DeferredArray {
   if (n > 2 ** 31 - 1) {
     throw new RangeError(`countNonzero: a count over ${n} elements may not fit in int32, and this package has no int64; count over fewer axes`);
   }
-  return shaping.sum(notEqual(a, 0), o).astype('int32');
+  // A mask is its own truth: summed as it is, its kernel counts it in byte lanes.
+  return shaping.sum(a.dtype === 'bool' ? a : notEqual(a, 0), o).astype('int32');
 }
 
 /** The weights as an array of x's shape: NumPy takes the same shape, or a 1-D array along a single axis. */

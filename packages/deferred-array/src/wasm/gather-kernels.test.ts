@@ -4,6 +4,8 @@
 // workers, and an index 'raise' cannot place fails the run as the reference's.
 import fc from 'fast-check';
 import * as da from '../index.js';
+import { flatLength, throughView } from '../../test/views.js';
+import type { View } from '../../test/views.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -17,7 +19,7 @@ interface Case {
   readonly shape: readonly number[];
   readonly dtype: ValueType;
   /** x read reversed along axis 0, or transposed, instead of as made. */
-  readonly view: 'none' | 'reversed' | 'transposed' | 'strided';
+  readonly view: View;
   readonly axis: number | null;
   readonly mode: Mode;
   readonly indexType: IndexType;
@@ -42,17 +44,13 @@ const arbitraryCase: fc.Arbitrary<Case> = fc.record({
 /** x of the case: values that differ everywhere (and NaN, -0 and Inf among the floats), as the view asks. */
 function xOf(c: Case): da.DeferredArray {
   const size = c.shape.reduce((a, b) => a * b, 1);
-  const n = c.view === 'strided' ? 2 * size : size;
+  const n = flatLength(size, c.view);
   let x = da.arange(n).mul(1.25).sub(3).astype(c.dtype);
   if (c.dtype === 'float64' || c.dtype === 'float32') {
     x = da.where(da.arange(n).mod(7).equal(3), NaN, da.where(da.arange(n).mod(5).equal(1), -0, x));
     x = da.where(da.arange(n).equal(2), -Infinity, x).astype(c.dtype);
   }
-  if (c.view === 'strided') x = x.get('::2');
-  x = x.reshape([...c.shape]);
-  if (c.view === 'reversed') x = x.get('::-1');
-  if (c.view === 'transposed') x = x.transpose();
-  return x;
+  return throughView(x, c.shape, c.view);
 }
 
 /** The taken axis's length for the case (after its view). */

@@ -7,6 +7,8 @@
 import fc from 'fast-check';
 import * as da from '../index.js';
 import { referenceResult } from '../../test/against-reference.js';
+import { flatLength, throughView } from '../../test/views.js';
+import type { View } from '../../test/views.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -17,7 +19,7 @@ const DTYPES = ['float64', 'float32', 'int64', 'uint64', 'int32', 'uint32', 'int
 interface Case {
   readonly shape: readonly number[];
   readonly dtype: (typeof DTYPES)[number];
-  readonly view: 'none' | 'reversed' | 'transposed' | 'strided' | 'broadcast';
+  readonly view: View | 'broadcast';
   readonly axis: number | null;
   readonly op: 'sort' | 'argsort';
   readonly seed: number;
@@ -35,7 +37,7 @@ const arbitraryCase: fc.Arbitrary<Case> = fc.record({
 /** Values with repeats (and NaN, -0 and ±Inf among the floats; the extremes among the integers), in the case's view. */
 function xOf(c: Case): da.DeferredArray {
   const size = c.shape.reduce((a, b) => a * b, 1);
-  const n = c.view === 'strided' ? 2 * size : c.view === 'broadcast' ? size / c.shape[0]! : size;
+  const n = c.view === 'broadcast' ? size / c.shape[0]! : flatLength(size, c.view);
   const i = da.arange(n).add(c.seed);
   let x: da.DeferredArray = i.mul(7919).mod(23).sub(11).mul(c.dtype.startsWith('float') ? 0.5 : 1);
   if (c.dtype === 'float64' || c.dtype === 'float32') {
@@ -46,11 +48,7 @@ function xOf(c: Case): da.DeferredArray {
   }
   x = x.astype(c.dtype);
   if (c.view === 'broadcast') return da.broadcastTo(x.reshape(c.shape.slice(1)), [...c.shape]);
-  if (c.view === 'strided') x = x.get('::2');
-  x = x.reshape([...c.shape]);
-  if (c.view === 'reversed') x = x.get('::-1');
-  if (c.view === 'transposed') x = x.transpose();
-  return x;
+  return throughView(x, c.shape, c.view);
 }
 
 function sortOf(c: Case): da.DeferredArray {

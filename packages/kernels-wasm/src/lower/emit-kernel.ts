@@ -29,8 +29,8 @@ import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
 import { loadArg, setArg } from './emit-values.js';
 import { gatherEmitter } from './emit-gathers.js';
 import type { GatherEmitter, GatherInstr } from './emit-gathers.js';
-import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, pairwise, toF64 } from './reduce-ops.js';
-import { isPromotedAccumulation, splatConst } from './simd-ops.js';
+import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, maskIdentity, pairwise, toF64 } from './reduce-ops.js';
+import { isCountedMask, isPromotedAccumulation, splatConst } from './simd-ops.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
 import { NO_POSITION, foldArgAccumulators, isArgReduce, iterationPositions, startPosition, takeScalar, takeVector } from './arg-extremes.js';
 import type { Lanes } from './simd-widths.js';
@@ -69,9 +69,14 @@ interface RowArray {
 interface ReduceAcc {
   readonly r: ReduceInstr;
   readonly scalar: Local;
-  /** The vector accumulators' lanes: f64x2 for a float32 value accumulated in float64; undefined without lanes. */
+  /**
+   * The vector accumulators' lanes: f64x2 for a float32 value accumulated in
+   * float64, i32x4 for a mask's counted ones; undefined without lanes.
+   */
   readonly lanes: Lanes | undefined;
   readonly promoted: boolean;
+  /** A sum of a mask made float64, counted in i32x4 lanes (isCountedMask). */
+  readonly counted: boolean;
   readonly vector: readonly Local[];
   /**
    * argmax and argmin: the position each accumulator's value was found at
@@ -155,6 +160,7 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
   // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
   // a float32 value accumulated in float64 needs two (its low and high halves) per step.
   const promoted = reduceInstrs.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
+  const counted = reduceInstrs.map((r) => lanes !== undefined && isCountedMask(spec, lanes, r.arg));
   const accV = lanes ? promoted.map((p) => Array.from({ length: UNROLL * (p ? 2 : 1) }, () => f.local('v128'))) : [];
   const positions = reduceInstrs.map((r) => (isArgReduce(r.fn)
     ? { scalar: f.local('i32'), vector: lanes ? Array.from({ length: UNROLL }, () => f.local('v128')) : [], iteration: f.local('v128') } : undefined));
@@ -171,10 +177,11 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
     randomStash,
     reduces: reduceInstrs.map((r, s) => {
       const isPromoted = promoted[s] === true;
+      const isCounted = counted[s] === true;
       const p = positions[s];
       return {
-        r, scalar: at(accS, s, 'reduction'), promoted: isPromoted,
-        lanes: lanes && (isPromoted ? 'f64x2' : lanes), vector: accV[s] ?? [], ...(p ? { positions: p } : {}),
+        r, scalar: at(accS, s, 'reduction'), promoted: isPromoted, counted: isCounted,
+        lanes: lanes && (isPromoted ? 'f64x2' : isCounted ? 'i32x4' : lanes), vector: accV[s] ?? [], ...(p ? { positions: p } : {}),
       };
     }),
     rowPosition,
@@ -359,6 +366,10 @@ function combineVectorAcc(k: RowKernel, lanes: Lanes, acc: ReduceAcc, u: number)
     }
     takeVector(k.ctx, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), at(acc.positions.vector, u, 'position'), value,
       acc.positions.iteration);
+  } else if (acc.counted) {
+    // Bytes of 0 or 1 summed in pairs twice, four counts of at most 4 into each i32 lane.
+    const sum = at(acc.vector, u, 'accumulator');
+    f.op('local.get', sum).op('local.get', value).op('i16x8.extadd_pairwise_i8x16_u').op('i32x4.extadd_pairwise_i16x8_u').op('i32x4.add').op('local.set', sum);
   } else if (acc.promoted) {
     combineHalves(f, 'f64x2.promote_low_f32x4', acc.r.fn, at(acc.vector, 2 * u, 'accumulator'), at(acc.vector, 2 * u + 1, 'accumulator'), value);
   } else {
@@ -399,7 +410,13 @@ function startPiece(k: RowKernel, start: Local): void {
   for (const acc of k.reduces) {
     const id = identity(acc.r.fn, acc.r.type);
     emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
-    if (acc.lanes) for (const v of acc.vector) { splatConst(k.ctx, acc.lanes, id); f.op('local.set', v); }
+    if (acc.lanes) {
+      for (const v of acc.vector) {
+        if (acc.r.fn === 'any' || acc.r.fn === 'all') maskIdentity(f, acc.r.fn);
+        else splatConst(k.ctx, acc.lanes, id);
+        f.op('local.set', v);
+      }
+    }
     if (acc.positions) {
       startPosition(k.ctx, undefined); f.op('local.set', acc.positions.scalar);
       for (const v of acc.positions.vector) { startPosition(k.ctx, acc.lanes); f.op('local.set', v); }
@@ -443,7 +460,11 @@ function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
   // Pairwise into the lower half's accumulator (the piece's accumulators start again after): i64x2's extremes take their operands from locals.
   pairwise(vector.length, (lo, mid) => { combineVector(f, lanes, r.fn, r.type, at(vector, lo, 'accumulator'), at(vector, mid, 'accumulator')); });
   const folded = f.local(scalarType(r.type));
-  foldLanes(f, lanes, r.fn, r.type, first);
+  if (acc.counted) {
+    // A piece's count fits an i32 (a piece is at most a block); as float64 it is exact.
+    foldLanes(f, lanes, 'sum', 'int32', first);
+    f.op('f64.convert_i32_u');
+  } else foldLanes(f, lanes, r.fn, r.type, first);
   f.op('local.set', folded);
   combineScalar(f, r.fn, r.type, folded, acc.scalar);
   f.op('local.get', folded);

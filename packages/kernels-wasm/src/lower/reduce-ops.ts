@@ -53,7 +53,8 @@ function combineScalar(f: FunctionBuilder, fn: KReduce, t: KType, acc: Local, va
 
 /** The lane instruction of one step of fn over values of type t (uint32's extremes compare unsigned); i64x2 has none for extremes (combineVector). */
 function vectorReduceOp(lanes: Lanes, fn: KReduce, t: KType): string {
-  if (fn === 'any' || fn === 'all') throw new Error('internal: any/all do not vectorise');
+  // any and all combine lane masks (every bit of a lane set or none), whatever the lanes' type.
+  if (fn === 'any' || fn === 'all') return fn === 'any' ? 'v128.or' : 'v128.and';
   if (fn === 'argmax' || fn === 'argmin') throw new InternalError(`${fn} keeps a position too (arg-extremes.ts)`);
   if (lanes === 'i32x4' && (fn === 'min' || fn === 'max')) return `i32x4.${fn}_${isUnsignedK(t) ? 'u' : 's'}`;
   if (lanes === 'i64x2' && (fn === 'min' || fn === 'max')) throw new Error('internal: i64x2 extremes are a comparison and a select');
@@ -89,8 +90,22 @@ function pairwise(count: number, combine: (lo: number, mid: number) => void): vo
   tree(0, count);
 }
 
+/** The integer lanes of a mask held in `lanes`: a float lane's mask is an integer lane of its width. */
+const MASK_LANES: Readonly<Record<Lanes, string>> = { f64x2: 'i64x2', f32x4: 'i32x4', i32x4: 'i32x4', i16x8: 'i16x8', i8x16: 'i8x16', i64x2: 'i64x2' };
+
+/** An accumulator's starting lanes for any (no lane set) or all (every lane set): masks, not the scalar identity's 0 and 1. */
+function maskIdentity(f: FunctionBuilder, fn: 'any' | 'all'): void {
+  const v = fn === 'any' ? 0 : -1;
+  f.v128i32(v, v, v, v);
+}
+
 /** Leaves the lanes of a vector accumulator (values of type t) combined pairwise, lane 0 first. */
 function foldLanes(f: FunctionBuilder, lanes: Lanes, fn: KReduce, t: KType, acc: Local): void {
+  // A mask's lanes fold to a bool (0 or 1); or and and give the same whatever their order.
+  if (fn === 'any' || fn === 'all') {
+    f.op('local.get', acc).op(fn === 'any' ? 'v128.any_true' : `${MASK_LANES[lanes]}.all_true`);
+    return;
+  }
   const w = lanes === 'f64x2' ? 'f64' : lanes === 'f32x4' ? 'f32' : lanes === 'i64x2' ? 'i64' : 'i32';
   const extreme = (lanes === 'i32x4' || lanes === 'i64x2') && (fn === 'min' || fn === 'max');
   const op = `${w}.${{ sum: 'add', prod: 'mul', min: 'min', max: 'max' }[fn as 'sum']}`;
@@ -133,4 +148,4 @@ function fromF64(f: FunctionBuilder, t: KType, saturate: boolean): void {
   else if (!isFloatK(t)) f.op(`i32.trunc_${saturate ? 'sat_' : ''}f64_${isUnsignedK(t) ? 'u' : 's'}`);
 }
 
-export { toF64, fromF64, identity, combineScalar, combineVector, combineHalves, foldLanes, pairwise };
+export { toF64, fromF64, identity, maskIdentity, combineScalar, combineVector, combineHalves, foldLanes, pairwise };

@@ -65,14 +65,25 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
     return fits(spec, 'i64x2', mathAvailable) ? 'i64x2' : undefined;
   }
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
-  // Only bool arrays (masks combined): sixteen masks at a time.
-  if (!lanes) return spec.arrays.every((a) => a.dtype === 'bool') && fits(spec, 'i8x16', mathAvailable) ? 'i8x16' : undefined;
+  if (!lanes) {
+    if (!spec.arrays.every((a) => a.dtype === 'bool')) return undefined;
+    // Only bool arrays (masks combined): sixteen masks at a time; masks made numbers (a sum of a mask) take the number's lanes.
+    return fits(spec, 'i8x16', mathAvailable) ? 'i8x16' : floatLanes(spec, undefined, mathAvailable);
+  }
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
   if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
   if (fits(spec, lanes, mathAvailable)) return lanes;
-  // Integer arrays whose values the kernel turns into floats (a sum of int32 is float64): the float's lanes, read converted.
+  return floatLanes(spec, lanes, mathAvailable);
+}
+
+/**
+ * For integer or bool arrays whose values the kernel turns into floats (a
+ * sum of int32 or of a mask is float64): the float's lanes, the arrays read
+ * converted; undefined where those are the lanes already refused.
+ */
+function floatLanes(spec: KernelSpec, refused: Lanes | undefined, mathAvailable: (fn: string, lanes: 'f64x2' | 'f32x4') => boolean): Lanes | undefined {
   const wider = LANE_PREFERENCE.find(([t]) => spec.body.some((i) => 'type' in i && i.type === t))?.[1];
-  return wider && wider !== lanes && !isIntLanes(wider) && fits(spec, wider, mathAvailable) ? wider : undefined;
+  return wider && wider !== refused && !isIntLanes(wider) && fits(spec, wider, mathAvailable) ? wider : undefined;
 }
 
 /**
@@ -166,7 +177,13 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         break;
       }
       case 'reduce': {
-        if (narrow || ins.fn === 'any' || ins.fn === 'all') return false;
+        // any and all combine masks (their values are bools) in every lane type; a column kernel's partials are numbers.
+        if (ins.fn === 'any' || ins.fn === 'all') {
+          if (spec.mode === 'columns') return false;
+          break;
+        }
+        if (isCountedMask(spec, lanes, ins.arg, uses)) break;
+        if (narrow) return false;
         const t = at(spec.body, ins.arg, 'value').type;
         // argmax and argmin compare values in their own lanes (narrower integers held in i32x4 as the scalar loop holds them).
         if (ins.fn === 'argmax' || ins.fn === 'argmin') {
@@ -200,8 +217,9 @@ function usesOf(spec: KernelSpec): number[][] {
  * narrower array's load to the lane type (the load converts), between the
  * lane type and bool (masks), from the lane type to a narrower array's type
  * when only stores use it (the store converts), a float32 value widened for
- * a float64 reduction, and in integer lanes between any integer types and
- * bool (a wrap, a mask, or the same bits).
+ * a float64 reduction, a mask made float64 to be counted (isCountedMask),
+ * and in integer lanes between any integer types and bool (a wrap, a mask,
+ * or the same bits).
  */
 function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtype: KType, lanes: Lanes): boolean {
   const ins = spec.body[v] as Extract<KInstr, { op: 'cast' }>;
@@ -209,6 +227,7 @@ function vectorCast(spec: KernelSpec, uses: readonly number[][], v: number, dtyp
   // Between integer types (and bool), i32x4 lanes keep each as its own: a cast is a wrap, a mask or nothing;
   // narrow lanes hold the types of their width, between which a cast is nothing.
   const held = (t: KType): boolean => t === 'bool' || (isExactLanes(lanes) ? fillsLane(lanes, t) : isIntegerK(t));
+  if (isCountedMask(spec, lanes, v, uses)) return true;
   if (lanes === 'i64x2' && !(held(ins.type) && held(arg.type))) {
     // From a narrower integer array's load (which extends it), or to a narrower integer only stores take (which keep its low bytes).
     if (held(ins.type)) return arg.op === 'load' && isIntegerK(arg.type);
@@ -299,4 +318,21 @@ function emitSimdInstr(ctx: EmitContext, lanes: Lanes, ins: KInstr, vals: readon
   }
 }
 
-export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation };
+/**
+ * A mask made float64 only to be summed (a sum, mean or count of a mask) in
+ * a row kernel's i8x16 lanes: each vector's ones (the cast leaves 0 or 1 in
+ * each byte) are counted into i32x4 accumulators. The counts are integers,
+ * exact in float64 whatever the order they are added in, so the sum is the
+ * scalar loop's to the bit.
+ */
+function isCountedMask(spec: KernelSpec, lanes: Lanes, v: number, uses: readonly number[][] = usesOf(spec)): boolean {
+  if (lanes !== 'i8x16' || spec.mode === 'columns') return false;
+  const ins = spec.body[v];
+  if (!ins || ins.op !== 'cast' || ins.type !== 'float64' || at(spec.body, ins.arg, 'value').type !== 'bool') return false;
+  return at(uses, v, 'value').every((u) => {
+    const user = at(spec.body, u, 'value');
+    return user.op === 'reduce' && user.fn === 'sum';
+  });
+}
+
+export { simdLanes, emitSimdInstr, splatConst, isPromotedAccumulation, isCountedMask };
