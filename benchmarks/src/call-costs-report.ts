@@ -4,9 +4,11 @@
 // call (executeSync({ out }) and execute({ out }), with the same constants and
 // with one that changes every call), the graph over arrays wrapped afresh each
 // call returning a fresh array (the peers benchmark's `call` case), and a
-// compiled call into the same out and into a fresh array. The variants take
-// turns in every round (each a batch of calls); medians of the rounds. The
-// targets are those the package holds itself to at 1,000 elements.
+// compiled call into the same out and into a fresh array; and, beside its own
+// JS loop, x - mean(x) built afresh (two kernels: the mean, then the
+// subtraction reading it). The variants take turns in every round (each a
+// batch of calls); medians of the rounds. The targets are those the package
+// holds itself to at 1,000 elements.
 import * as da from 'deferred-array';
 import { chain, chainJs, chainWith, randomData } from './data.js';
 import { inTurnsAsync, median } from './timing.js';
@@ -16,7 +18,7 @@ interface CallCosts {
   readonly rounds: number;
   readonly batch: number;
   /** Per call, µs, by variant. */
-  readonly us: Readonly<Record<Variant, number>>;
+  readonly us: Readonly<Record<Variant | Centred, number>>;
   /** Plans made while timing, and graphs built afresh meanwhile (all of one structure). */
   readonly plans: number;
   readonly graphs: number;
@@ -32,6 +34,10 @@ const VARIANTS = [
   'compiled, f.sync(a, b, { out })',
   'compiled, f.sync(a, b), a fresh result',
 ] as const;
+
+/** x - mean(x), against its own loop (the mean, then the subtraction). */
+const CENTRED = ['JS loop: x - mean(x) into an array it owns', 'x - mean(x) built afresh, executeSync({ out })'] as const;
+type Centred = (typeof CENTRED)[number];
 type Variant = (typeof VARIANTS)[number];
 
 /** Per-call targets against the loop, at 1,000 elements. */
@@ -61,7 +67,7 @@ async function callCostsReport(n: number, rounds: number): Promise<CallCosts> {
   const sync = (call: () => unknown) => (): void => {
     for (let i = 0; i < batch; i++) call();
   };
-  const variants: Record<Variant, () => unknown> = {
+  const variants: Record<Variant | Centred, () => unknown> = {
     'JS loop into an array it owns': sync(() => {
       for (let i = 0; i < n; i++) owned[i] = chainJs(a[i]!, b[i]!);
     }),
@@ -76,13 +82,20 @@ async function callCostsReport(n: number, rounds: number): Promise<CallCosts> {
     },
     'compiled, f.sync(a, b, { out })': sync(() => compiled.sync(a, b, { out })),
     'compiled, f.sync(a, b), a fresh result': sync(() => compiled.sync(a, b)),
+    'JS loop: x - mean(x) into an array it owns': sync(() => {
+      let sum = 0;
+      for (let i = 0; i < n; i++) sum += a[i]!;
+      const mean = sum / n;
+      for (let i = 0; i < n; i++) owned[i] = a[i]! - mean;
+    }),
+    'x - mean(x) built afresh, executeSync({ out })': sync(() => A.sub(da.mean(A)).executeSync({ out })),
   };
   await inTurnsAsync(variants, 2);
   const plansBefore = da.stats().plans;
   const samples = await inTurnsAsync(variants, rounds);
   const plans = da.stats().plans - plansBefore;
-  const us = Object.fromEntries(VARIANTS.map((v) => [v, (median(samples[v]) * 1000) / batch])) as Record<Variant, number>;
-  return { n, rounds, batch, us, plans, graphs: rounds * batch * 4 };
+  const us = Object.fromEntries([...VARIANTS, ...CENTRED].map((v) => [v, (median(samples[v]) * 1000) / batch])) as Record<Variant | Centred, number>;
+  return { n, rounds, batch, us, plans, graphs: rounds * batch * 5 };
 }
 
 function printCallCosts(r: CallCosts): string {
@@ -97,7 +110,9 @@ function printCallCosts(r: CallCosts): string {
       : target === undefined ? '' : `  target <= ${target}x: ${ratio <= target ? 'met' : 'not met'}`;
     lines.push(`  ${v.padEnd(50)} ${r.us[v].toFixed(1).padStart(9)} µs ${ratio.toFixed(1).padStart(6)}x the loop${judged}`);
   }
-  lines.push(`  plans made while timing: ${r.plans} (${r.graphs} graphs built afresh and executed, of one structure)`);
+  lines.push(`  plans made while timing: ${r.plans} (${r.graphs} graphs built afresh and executed, of two structures)`);
+  const own = r.us[CENTRED[0]];
+  for (const v of CENTRED) lines.push(`  ${v.padEnd(50)} ${r.us[v].toFixed(1).padStart(9)} µs ${(r.us[v] / own).toFixed(1).padStart(6)}x its loop`);
   return lines.join('\n');
 }
 

@@ -23,7 +23,7 @@ import { WorkerPool, noSharedHeap } from './pool.js';
 import { LeanRun } from './lean-run.js';
 import { routinesFor } from './routine-steps.js';
 import { kernelOn, leanPlanOf } from './lean-plan.js';
-import type { LeanPlan } from './lean-plan.js';
+import type { LeanKernel, LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
 
@@ -161,9 +161,13 @@ class WasmBackend implements Backend {
     if (lean) {
       // A kernel that would run on the calling thread anyway runs as executeSync() runs it.
       if (lean.work < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
+    }
+    // A lean plan of one kernel goes to the pool as it is; one of several, the general way (which frees what each has read).
+    if (lean?.kernels.length === 1) {
       this.#runs++;
       this.#launches++;
-      return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (block, ptrs) => this.#launchLean(lean, block, ptrs));
+      const k = lean.kernels[0]!;
+      return (this.#lastLean = new LeanRun(lean, this.#heap)).runAsync(bound, (block, ptrs) => this.#launchLean(k, block, ptrs));
     }
     // On a page, the routines load on first need; an async run waits for them rather than sort in the reference.
     const routines = routinesFor(plan);
@@ -281,7 +285,7 @@ class WasmBackend implements Backend {
    * A lean run's launch, its block written and its arrays placed: on the pool
    * (the calling thread joining as #launchAsync says), or here without one.
    */
-  async #launchLean(lean: LeanPlan, block: number, ptrs: readonly number[]): Promise<LaunchResult> {
+  async #launchLean(lean: LeanKernel, block: number, ptrs: readonly number[]): Promise<LaunchResult> {
     const memory = this.#heap.kernels.memory;
     return this.#pool.withPool(this.#host.settings().threads, async (pool) => {
       if (!pool) return runFixed(lean.fixed, memory, kernelOn(lean, memory), block, ptrs, host);
@@ -330,7 +334,7 @@ class WasmBackend implements Backend {
   /** A lean plan's run (lean-run.ts), on the calling thread. */
   #runLean(lean: LeanPlan, bound?: Bindings, untaken = false, into?: TypedArray): RunResult {
     this.#runs++;
-    this.#launches++;
+    this.#launches += lean.kernels.length;
     return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound, untaken, into);
   }
 

@@ -1,10 +1,10 @@
 // A plan the lean run (lean-run.ts) takes, worked out once per plan and kept
-// beside it: the kernel (the very one the general run builds for the same
-// values, so the bits are the same), its launch block as an image
-// (kernels-wasm fixLaunch), where each leaf's address comes from, and
-// whether its one store can be drained into the caller's out. Also each lean
-// kernel's instance per memory, and how a constant is written into the
-// launch block.
+// beside it: its kernels (the very ones the general run builds for the same
+// values, so the bits are the same), each one's launch block as an image
+// (kernels-wasm fixLaunch) and where each of its inputs' addresses comes
+// from, and whether a plan of one kernel can drain its one store into the
+// caller's out. Also each lean kernel's instance per memory, and how a
+// constant is written into the launch block.
 import { drainBytes, fixLaunch, instantiate, launchWork } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, KernelFn } from 'kernels-wasm';
 import { dtypeInfo, isInteger } from '../ir/dtypes.js';
@@ -19,11 +19,20 @@ import { COUNTS_DIVIDE, kernelLabel } from './kernel-results.js';
 import type { ReductionLayout } from './kernel-results.js';
 import type { Compile } from './group-kernels.js';
 
-/** How a run finds a leaf's address: a wrapped array's cached copy, a bound placeholder, or a constant in the launch block. */
-const Leaf = { Source: 0, Placeholder: 1, Scalar: 2 } as const;
+/**
+ * How a run finds a kernel input's address: a wrapped array's cached copy, a
+ * bound placeholder, a constant in the launch block, a store of an earlier
+ * kernel of the plan, or a reduction of one (its value written into a block
+ * of the run once that kernel has run).
+ */
+const Leaf = { Source: 0, Placeholder: 1, Scalar: 2, Store: 3, Reduced: 4 } as const;
 type LeafKind = (typeof Leaf)[keyof typeof Leaf];
 
-/** A group input: how a run finds its address; a constant's own value and byte offset in the launch block. */
+/**
+ * A kernel input: how a run finds its address; a constant's own value and
+ * byte offset in the launch block; an earlier kernel's store's index among
+ * the plan's stores (LeanPlan.stores).
+ */
 interface LeanLeaf {
   readonly node: Node;
   readonly kind: LeafKind;
@@ -31,8 +40,8 @@ interface LeanLeaf {
   readonly value: Scalar;
 }
 
-/** A plan the lean run takes, with everything its runs share. */
-interface LeanPlan {
+/** One kernel of a lean plan, and what its runs share. */
+interface LeanKernel {
   readonly group: FusedGroup;
   readonly compiled: CompiledModule;
   readonly fixed: FixedLaunch;
@@ -42,20 +51,35 @@ interface LeanPlan {
   readonly leaves: readonly LeanLeaf[];
   /** Per launch array: the index into [...inputs, ...stores] of the value it passes. */
   readonly operands: readonly number[];
-  readonly storeBytes: readonly number[];
   readonly reductions: ReductionLayout;
-  /** Its kernel's work over its iteration space (kernels-wasm launchWork), which execute() weighs against inlineThreshold. */
+  /** Its kernel's work over its iteration space (kernels-wasm launchWork). */
+  readonly work: number;
+}
+
+/** A plan the lean run takes, with everything its runs share. */
+interface LeanPlan {
+  /** Its kernels, in the plan's order: each reads leaves and what the ones before it made. */
+  readonly kernels: readonly LeanKernel[];
+  /** Every kernel's stores in order, and each one's bytes. */
+  readonly stores: readonly Node[];
+  readonly storeBytes: readonly number[];
+  /** Reductions a later kernel reads: written into a block of the run each, in this order. */
+  readonly reread: readonly Node[];
+  /** The kernels' work together, which execute() weighs against inlineThreshold. */
   readonly work: number;
   /**
    * Where its one store can go straight to the caller's out through a
-   * scratch block (kernels-wasm's Drain): a kernel that neither counts an
-   * error the policy may raise, calls a host function (which may count one,
-   * or throw) nor takes at indices that raise, so the out is never left
-   * partly written. `storeBytes` stands for the plan's own when it is: the
-   * scratch block, one call's values.
+   * scratch block (kernels-wasm's Drain): a plan of one kernel that neither
+   * counts an error the policy may raise, calls a host function (which may
+   * count one, or throw) nor takes at indices that raise, so the out is never
+   * left partly written. `storeBytes` stands for the plan's own when it is:
+   * the scratch block, one call's values.
    */
   readonly drain: { readonly array: number; readonly storeBytes: readonly number[] } | undefined;
 }
+
+/** Bytes of stores a lean run of several kernels may hold that no result needs (the general run frees them as it goes). */
+const HELD_LIMIT = 1 << 20;
 
 /** Kernel calls a drained run makes: one per block, whose values the copy then reads from the caches. */
 const DRAIN_BLOCKS = 1;
@@ -68,21 +92,31 @@ const DRAIN_BLOCKS = 1;
  */
 const flagging = (n: Node): boolean => isInteger(n.dtype) && (COUNTS_DIVIDE.has(n.op) || n.op === 'astype');
 
-/** The one kernel group of a plan the lean run can take, else undefined. */
-function leanGroup(plan: Plan): FusedGroup | undefined {
+/** A value no kernel makes: a wrapped array, a placeholder or a constant. */
+const isLeaf = (n: Node): boolean => n.family === 'scalar' || n.op === 'source' || n.op === 'placeholder';
+
+/**
+ * The kernel groups of a plan the lean run can take, in order, else
+ * undefined: a plan of leaves and elementwise kernels (with their reductions
+ * and takes), each reading leaves and what the kernels before it made.
+ */
+function leanGroups(plan: Plan): FusedGroup[] | undefined {
   if (plan.stores.length > 0) return undefined;
-  let group: FusedGroup | undefined;
+  const groups: FusedGroup[] = [];
+  const made = new Set<Node>();
   for (const step of plan.steps) {
     if (step.kind === 'kernel') {
-      if (group) return undefined;
-      group = step.group;
-    } else if (step.node.family !== 'scalar' && step.node.op !== 'source' && step.node.op !== 'placeholder') {
+      const group = step.group;
+      if (group.contraction || group.scans?.length || group.temps?.length) return undefined;
+      if (!group.inputs.every((n) => made.has(n) || isLeaf(n))) return undefined;
+      groups.push(group);
+      for (const n of [...group.stores, ...group.reductions]) made.add(n);
+    } else if (!isLeaf(step.node)) {
       return undefined;
     }
   }
-  if (!group || group.contraction || group.scans?.length || group.temps?.length) return undefined;
-  const made = new Set<Node>([...group.stores, ...group.reductions]);
-  return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? group : undefined;
+  if (groups.length === 0) return undefined;
+  return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? groups : undefined;
 }
 
 const leanPlans = new WeakMap<Plan, LeanPlan | null>();
@@ -95,27 +129,46 @@ function leanPlanOf(plan: Plan, compile: Compile): LeanPlan | null {
 }
 
 function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
-  const group = leanGroup(plan);
-  if (!group) return null;
-  // The layout the general run gives these values: leaves and stores contiguous at their nodes' shapes.
-  const built = buildKernel(group, group.inputs.map((n) => atAddress(0, n.dtype, n.shape)), group.stores.map((n) => atAddress(0, n.dtype, n.shape)));
-  const compiled = compile(built.spec);
-  if (!built.operands) return null;
-  let scalars = 0;
-  const leaves = group.inputs.map((node): LeanLeaf => {
-    if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
-    return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
-  });
-  const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
-  const drainArray = group.stores.length === 1 ? built.operands.indexOf(group.inputs.length) : -1;
+  const groups = leanGroups(plan);
+  if (!groups) return null;
+  const stores = groups.flatMap((g) => g.stores);
+  const reduced = new Set<Node>(groups.flatMap((g) => g.reductions));
+  const kernels: LeanKernel[] = [];
+  for (const group of groups) {
+    // The layout the general run gives these values: inputs and stores contiguous at their nodes' shapes.
+    const built = buildKernel(group, group.inputs.map((n) => atAddress(0, n.dtype, n.shape)), group.stores.map((n) => atAddress(0, n.dtype, n.shape)));
+    const compiled = compile(built.spec);
+    if (!built.operands) return null;
+    let scalars = 0;
+    const leaves = group.inputs.map((node): LeanLeaf => {
+      if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
+      if (reduced.has(node)) return { node, kind: Leaf.Reduced, at: 0, value: 0 };
+      const store = stores.indexOf(node);
+      if (store >= 0) return { node, kind: Leaf.Store, at: store, value: 0 };
+      return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
+    });
+    const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
+    kernels.push({
+      group, compiled, fixed, label: kernelLabel(group), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
+      operands: built.operands,
+      reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, ...(built.positionSlots ? { positionSlots: built.positionSlots } : {}), slots: built.spec.slots },
+      work: launchWork(compiled, sizeOf(built.shape)),
+    });
+  }
+  // A run holds every store to its end, where the general one frees each after its last reader: past a
+  // few blocks of such values, that is the general run's to do (its fixed costs no longer count).
+  const results = new Set([...plan.results, ...plan.outputs.map((o) => o.node)]);
+  const held = stores.filter((n) => !results.has(n)).reduce((b, n) => b + sizeOf(n.shape) * dtypeInfo(n.dtype).bytes, 0);
+  if (kernels.length > 1 && held > HELD_LIMIT) return null;
+  const only = kernels.length === 1 ? kernels[0]! : undefined;
+  const drainArray = only && only.group.stores.length === 1 ? only.operands.indexOf(only.group.inputs.length) : -1;
+  const drainable = only !== undefined && drainArray >= 0 && only.fixed.drainable[drainArray] && only.fixed.blocks > DRAIN_BLOCKS &&
+    only.compiled.hostKeys.length === 0 && !only.group.raising && !only.group.members.some(flagging);
   return {
-    group, compiled, fixed, label: kernelLabel(group), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
-    operands: built.operands, storeBytes: group.stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
-    reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, ...(built.positionSlots ? { positionSlots: built.positionSlots } : {}), slots: built.spec.slots },
-    work: launchWork(compiled, sizeOf(built.shape)),
-    drain: drainArray >= 0 && fixed.drainable[drainArray] && fixed.blocks > DRAIN_BLOCKS && compiled.hostKeys.length === 0 && !group.raising && !group.members.some(flagging)
-      ? { array: drainArray, storeBytes: [drainBytes(fixed, DRAIN_BLOCKS, drainArray)] }
-      : undefined,
+    kernels, stores, storeBytes: stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
+    reread: [...new Set(kernels.flatMap((k) => k.leaves.filter((l) => l.kind === Leaf.Reduced).map((l) => l.node)))],
+    work: kernels.reduce((w, k) => w + k.work, 0),
+    drain: drainable ? { array: drainArray, storeBytes: [drainBytes(only.fixed, DRAIN_BLOCKS, drainArray)] } : undefined,
   };
 }
 
@@ -124,9 +177,9 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
  * once out of kernels-wasm's cache), keyed by the memory first: a heap that
  * starts over on a new memory lets the old go, instances and all.
  */
-const instances = new WeakMap<WebAssembly.Memory, WeakMap<LeanPlan, KernelFn>>();
+const instances = new WeakMap<WebAssembly.Memory, WeakMap<LeanKernel, KernelFn>>();
 
-function kernelOn(lean: LeanPlan, memory: WebAssembly.Memory): KernelFn {
+function kernelOn(lean: LeanKernel, memory: WebAssembly.Memory): KernelFn {
   let perPlan = instances.get(memory);
   if (!perPlan) instances.set(memory, (perPlan = new WeakMap()));
   let fn = perPlan.get(lean);
@@ -155,4 +208,4 @@ function writeScalar(view: DataView, at: number, dtype: DType, scalar: Scalar): 
 }
 
 export { Leaf, DRAIN_BLOCKS, leanPlanOf, kernelOn, writeScalar };
-export type { LeanPlan, LeanLeaf };
+export type { LeanPlan, LeanKernel, LeanLeaf };

@@ -58,6 +58,8 @@ const program = fc.record({
     constant: fc.constantFrom(...CONSTANTS),
   }), { minLength: 1, maxLength: 6 }),
   reduce: fc.option(fc.record({ op: fc.constantFrom(...REDUCE), axis: fc.option(fc.nat(2)) })),
+  // What a second kernel then makes of the reduction (its dimensions kept), with the chain or a constant: as x - mean(x) does.
+  after: fc.option(fc.record({ binary: fc.constantFrom(...BINARY), withChain: fc.boolean(), constant: fc.constantFrom(...CONSTANTS) })),
   seed: fc.nat(100),
 });
 
@@ -84,7 +86,10 @@ function chainOf(p: Program): da.DeferredArray[] {
   const last = values[values.length - 1]!;
   if (!p.reduce) return [last];
   const axis = p.reduce.axis === null || p.shape.length === 0 ? undefined : p.reduce.axis % p.shape.length;
-  return [last, call(p.reduce.op, last, axis === undefined ? undefined : { axis })];
+  const reduced = call(p.reduce.op, last, axis === undefined ? undefined : { axis });
+  if (!p.after) return [last, reduced];
+  const kept = call(p.reduce.op, last, { ...(axis === undefined ? {} : { axis }), keepdims: true });
+  return [last, reduced, call(p.after.binary, p.after.withChain ? last : p.after.constant, kept)];
 }
 
 /** The program's roots, or undefined where NumPy's rules refuse to build it (a bool subtract, say). */
@@ -155,6 +160,38 @@ describe('the lean run', () => {
       return Math.sqrt(Math.abs(((x * 2.5 + y - 0.25) * x + 2) * 0.5 - y)) + 1;
     });
     expect(Array.from(r.data as Float64Array)).toEqual(want);
+  });
+
+  test('kernels that read what earlier ones made (x - mean(x), sum(x) * 2, a softmax, a mean read twice) run the lean way: one block a run, the general run\'s bits', () => {
+    const heap = ownHeap();
+    const l = new Linker(heap);
+    l.register(new WasmBackend(heap));
+    l.configure({ errors: { divide: 'ignore', invalid: 'ignore' } });
+    linkers.push(l);
+    const general = linker(false);
+    const x = da.array(new Float64Array(1000).map((_, i) => Math.sin(i) * 10));
+    const softmax = (): da.DeferredArray => {
+      const e = da.exp(x.sub(da.max(x)));
+      return e.div(da.sum(e));
+    };
+    const graphs: Array<[() => da.DeferredArray, number]> = [
+      [() => x.sub(da.mean(x)), 2], [() => da.sum(x).mul(2), 2], [() => x.div(da.max(da.abs(x))).sum(), 2], [softmax, 3],
+      [() => da.countNonzero(x.greater(0)), 2],
+      // The mean read by the two kernels after it (copied into the run's block once).
+      [() => { const m = da.mean(x); return da.sum(x.sub(m).square()).div(m); }, 3],
+    ];
+    for (const [g, kernels] of graphs) {
+      expect(l.plan([nodeOf(g())]).steps.filter((s) => s.kind === 'kernel')).toHaveLength(kernels);
+      // A source is cached in the heap from its second read.
+      l.runNodes([nodeOf(g())], false);
+      l.runNodes([nodeOf(g())], false);
+      const before = heap.stats().allocations;
+      l.runNodes([nodeOf(g())], false);
+      // Every kernel's launch block, the stores and the reductions reread: carved from one block.
+      expect(heap.stats().allocations - before).toBe(1);
+      expect(heap.stats().liveAllocations).toBe(1); // x's cached copy
+      expect(outcome(() => l.runNodes([nodeOf(g())], true))).toEqual(outcome(() => general.runNodes([nodeOf(g())], true)));
+    }
   });
 
   test('a result with an out goes there a block at a time through a scratch block: the same bits, and the heap never holds it whole', () => {

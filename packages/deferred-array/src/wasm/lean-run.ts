@@ -1,13 +1,15 @@
-// The lean run: a plan whose steps are leaves bound and one elementwise
-// kernel (most small expressions, and every chain of ufuncs ending in full or
-// axis reductions) runs on the calling thread without WasmRun's general
-// machinery, from what lean-plan.ts worked out once for the plan. A run
-// allocates one block for the launch (scalar constants ride in it, never in
-// heap cells of their own) and one per stored result, writes the addresses,
-// calls the kernel and hands the results back. Reductions' values are
-// combined into ordinary arrays, which reach the caller without a copy. A
-// store bound for the caller's out goes there a block at a time through a
-// scratch block (kernels-wasm's Drain).
+// The lean run: a plan whose steps are leaves bound and elementwise kernels
+// (most small expressions, every chain of ufuncs ending in full or axis
+// reductions, and what then reads those reductions, as x - mean(x) does)
+// runs on the calling thread without WasmRun's general machinery, from what
+// lean-plan.ts worked out once for the plan. A run allocates, per kernel, a
+// block for the launch (scalar constants ride in it, never in heap cells of
+// their own) and one per store, writes the addresses, calls the kernel, and
+// hands the results back. Reductions' values are combined into ordinary
+// arrays, which reach the caller without a copy (and are written into a
+// block of the run where a later kernel reads them). A store bound for the
+// caller's out goes there a block at a time through a scratch block
+// (kernels-wasm's Drain).
 import { blockSize, runFixed } from 'kernels-wasm';
 import type { Drain, Heap as KernelHeap, LaunchResult } from 'kernels-wasm';
 import type { Bindings, Bound, RunResult } from '../execute/backend.js';
@@ -26,10 +28,7 @@ import { addLaunchFlags, writeReduction } from './kernel-results.js';
 import { raisedError } from './gather-kernel.js';
 import { at } from '../util/lookup.js';
 import { DRAIN_BLOCKS, Leaf, kernelOn, writeScalar } from './lean-plan.js';
-import type { LeanLeaf, LeanPlan } from './lean-plan.js';
-
-/** A run's addresses before it binds (shared: a run is made per call). */
-const NO_ADDRESSES: readonly number[] = [];
+import type { LeanKernel, LeanLeaf, LeanPlan } from './lean-plan.js';
 
 /** What a lean run writes in place: nothing (it has no stores into arrays of the trace). */
 const WRITES_NOTHING: ReadonlySet<Node> = new Set();
@@ -44,8 +43,9 @@ class LeanRun implements RunResult {
   readonly #space: WasmHeap;
   /** Cached copies this run reads, pinned until it has run (made at the first: most runs of a compiled call read none). */
   #pinned: Set<CacheEntry> | undefined;
-  /** Blocks this run frees at its end: the launch block, copies of bound values, stores not taken. */
+  /** Blocks this run frees at its end: the launch blocks, copies of bound values and of reductions reread, stores not taken. */
   readonly #held: number[] = [];
+  /** Each store's block, in the plan's order of stores (LeanPlan.stores). */
   readonly #stores: number[] = [];
   /** Per store, whether its block went to the caller (a view), who frees it. */
   readonly #given: boolean[] = [];
@@ -59,10 +59,10 @@ class LeanRun implements RunResult {
   #carvedEnd = 0;
   /** The copies of sources read for the first time made by this run, by source (rarely more than two). */
   #firstReads: Map<Node, number> | undefined;
+  /** Where a placeholder's value, or a reduction a later kernel reads, lies for this run once a kernel has read it (a later one reads it there too). */
+  #placed: Map<Node, number> | undefined;
   /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see LeanPlan.drain. */
   #into: TypedArray | undefined;
-  /** Where each group input lies for this run, in the group's order, then its stores (read only for an index error). */
-  #addresses: readonly number[] = NO_ADDRESSES;
 
   constructor(lean: LeanPlan, space: WasmHeap) {
     this.#lean = lean;
@@ -83,9 +83,12 @@ class LeanRun implements RunResult {
       // Only a plan whose store can be drained takes the out (value() then hands it back); any other writes its block.
       this.#into = this.#lean.drain && into;
       if (untaken) this.#carve(bound);
-      const { block, ptrs } = this.#bind(bound);
-      const memory = this.#heap.memory;
-      this.#finish(runFixed(this.#lean.fixed, memory, kernelOn(this.#lean, memory), block, ptrs, host, this.#drain(ptrs)));
+      this.#allocStores();
+      for (const k of this.#lean.kernels) {
+        const { block, ptrs, addresses } = this.#bind(k, bound);
+        const memory = this.#heap.memory;
+        this.#finish(k, addresses, runFixed(k.fixed, memory, kernelOn(k, memory), block, ptrs, host, this.#drain(ptrs)));
+      }
     } catch (e) {
       this.release();
       throw e;
@@ -96,13 +99,17 @@ class LeanRun implements RunResult {
   }
 
   /**
-   * As run(), the kernel launched by `launch` through the run's launch block
-   * at `block` over the arrays at `ptrs` (on the pool, where its work repays it).
+   * As run(), for a plan of one kernel, launched by `launch` through the
+   * run's launch block at `block` over the arrays at `ptrs` (on the pool,
+   * where its work repays it).
    */
   async runAsync(bound: Bindings | undefined, launch: (block: number, ptrs: readonly number[]) => Promise<LaunchResult>): Promise<this> {
     try {
-      const { block, ptrs } = this.#bind(bound);
-      this.#finish(await launch(block, ptrs));
+      const [k, more] = this.#lean.kernels;
+      if (!k || more) throw new Error('internal: only a lean plan of one kernel runs on the pool');
+      this.#allocStores();
+      const { block, ptrs, addresses } = this.#bind(k, bound);
+      this.#finish(k, addresses, await launch(block, ptrs));
     } catch (e) {
       this.release();
       throw e;
@@ -119,16 +126,26 @@ class LeanRun implements RunResult {
       this.#pinned.clear();
     }
     this.#firstReads = undefined;
+    this.#placed = undefined;
   }
 
   /** Allocates the one block the run's blocks are carved from: each at the size the heap would give it. */
   #carve(bound: Bindings | undefined): void {
     const lean = this.#lean;
-    let bytes = blockSize(lean.fixed.bytes);
-    for (const leaf of lean.leaves) {
-      const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
-      if (b && (this.#copied(b) || this.#copiedOnce(b))) bytes += blockSize(b.value.data.byteLength);
+    let bytes = 0;
+    const copies = new Set<Node>();
+    for (const k of lean.kernels) {
+      bytes += blockSize(k.fixed.bytes);
+      for (const leaf of k.leaves) {
+        const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
+        // A placeholder read by several kernels is placed once (#placed).
+        if (b && !copies.has(leaf.node) && (this.#copied(b) || this.#copiedOnce(b))) {
+          copies.add(leaf.node);
+          bytes += blockSize(b.value.data.byteLength);
+        }
+      }
     }
+    for (const node of lean.reread) bytes += blockSize(sizeOf(node.shape) * dtypeInfo(node.dtype).bytes);
     for (const s of this.#storeBytes()) bytes += blockSize(s);
     const block = this.#sources.allocEvicting(bytes);
     this.#held.push(block);
@@ -136,29 +153,29 @@ class LeanRun implements RunResult {
     this.#carvedEnd = block + bytes;
   }
 
+  /** Allocates every kernel's stores, in the plan's order. */
+  #allocStores(): void {
+    for (const bytes of this.#storeBytes()) this.#stores.push(this.#alloc(bytes));
+  }
+
   /**
-   * Allocates the run's blocks (the launch block, with the constants in it,
-   * copies of bound values, the stores) and writes the constants; the
-   * addresses of the kernel's arrays, in its order.
+   * Allocates a kernel's blocks (the launch block, with the constants in it,
+   * copies of bound values and of reductions reread) and writes the
+   * constants; the addresses of the kernel's arrays, in its order, and of its
+   * inputs then stores (read only for an index error).
    */
-  #bind(bound: Bindings | undefined): { block: number; ptrs: number[] } {
-    const lean = this.#lean;
-    const block = this.#alloc(lean.fixed.bytes);
+  #bind(k: LeanKernel, bound: Bindings | undefined): { block: number; ptrs: number[]; addresses: number[] } {
+    const block = this.#alloc(k.fixed.bytes);
     this.#hold(block);
     const addresses: number[] = [];
-    for (const leaf of lean.leaves) addresses.push(this.#address(leaf, bound, block));
-    this.#addresses = addresses;
-    for (const bytes of this.#storeBytes()) {
-      const ptr = this.#alloc(bytes);
-      this.#stores.push(ptr);
-      addresses.push(ptr);
-    }
+    for (const leaf of k.leaves) addresses.push(this.#address(leaf, bound, block));
+    for (const node of k.group.stores) addresses.push(this.#storeOf(node));
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
     const view = this.#heap.dataView();
-    for (const leaf of lean.leaves) {
+    for (const leaf of k.leaves) {
       if (leaf.kind === Leaf.Scalar) writeScalar(view, block + leaf.at, leaf.node.dtype, bound?.get(leaf.node)?.value.data[0] ?? leaf.value);
     }
-    return { block, ptrs: lean.operands.map((k) => addresses[k]!) };
+    return { block, ptrs: k.operands.map((i) => addresses[i]!), addresses };
   }
 
   /** Bytes of each store's block: a drained store's scratch holds one call's values. */
@@ -174,7 +191,7 @@ class LeanRun implements RunResult {
     if (!into || !drain) return undefined;
     const { array } = drain;
     const scratch = ptrs[array]!;
-    const whole = this.#heap.whole(viewType(this.#lean.group.stores[0]!.dtype));
+    const whole = this.#heap.whole(viewType(this.#lean.stores[0]!.dtype));
     const at = scratch / whole.BYTES_PER_ELEMENT;
     return { array, scratch, blocks: DRAIN_BLOCKS, take: (from, to) => { setElements(into, whole.subarray(at, at + to - from), from); } };
   }
@@ -210,12 +227,35 @@ class LeanRun implements RunResult {
     return b.source !== undefined && this.#sources.readsOnce(b.source, b.value.data.byteLength);
   }
 
-  /** Where a leaf's values lie for this run (a constant's, written into the launch block once every block is allocated). */
+  /** Where a kernel input's values lie for this run (a constant's, written into the launch block once every block is allocated). */
   #address(leaf: LeanLeaf, bound: Bindings | undefined, block: number): number {
     const { node, kind } = leaf;
-    if (kind === Leaf.Scalar) return block + leaf.at;
-    if (kind === Leaf.Source) return this.#sources.residentAddress(node, (this.#pinned ??= new Set()));
-    return this.#boundAddress(node, bound?.get(node));
+    switch (kind) {
+      case Leaf.Scalar: return block + leaf.at;
+      case Leaf.Source: return this.#sources.residentAddress(node, (this.#pinned ??= new Set()));
+      case Leaf.Store: return at(this.#stores, leaf.at, 'store');
+    }
+    const placed = this.#placed?.get(node);
+    if (placed !== undefined) return placed;
+    const ptr = kind === Leaf.Reduced ? this.#copyIn(node, this.#reducedOf(node)) : this.#boundAddress(node, bound?.get(node));
+    (this.#placed ??= new Map()).set(node, ptr);
+    return ptr;
+  }
+
+  /** An earlier kernel's reduction, as this run combined it. */
+  #reducedOf(node: Node): TypedArray {
+    const r = this.#reduced?.get(node);
+    if (!r) throw new Error('internal: a lean run read a reduction before its kernel ran');
+    return r;
+  }
+
+  /** `data` (of node's dtype) copied into a block this run frees at its end; its address. */
+  #copyIn(node: Node, data: TypedArray): number {
+    const ptr = this.#alloc(data.byteLength);
+    this.#hold(ptr);
+    // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
+    setElements(this.#heap.whole(viewType(node.dtype)), data, ptr / data.BYTES_PER_ELEMENT);
+    return ptr;
   }
 
   /** A bound value's address: where it lies in this heap, its source's cached copy, or a copy made for this run. */
@@ -229,20 +269,16 @@ class LeanRun implements RunResult {
       if (!this.#copiedOnce(b)) return this.#sources.residentAddress(b.source, (this.#pinned ??= new Set()), b.value.data);
       this.#sources.noteRead(b.source, b.value.data.byteLength);
     }
-    const data = b.value.data;
-    const ptr = this.#alloc(data.byteLength);
-    this.#hold(ptr);
+    // A bound value's elements are its dtype's (compile checks them), so the copy converts nothing.
+    const ptr = this.#copyIn(node, b.value.data);
     if (b.source) (this.#firstReads ??= new Map()).set(b.source, ptr);
-    // Through the heap's view of its own type (blocks are 16-byte aligned): a copy, with no view made per call.
-    // A bound value's elements are its dtype's (compile checks them), so set() converts nothing.
-    setElements(this.#heap.whole(viewType(node.dtype)), data, ptr / data.BYTES_PER_ELEMENT);
     return ptr;
   }
 
-  #finish(r: LaunchResult): void {
-    const { group, reductions } = this.#lean;
+  #finish(k: LeanKernel, addresses: readonly number[], r: LaunchResult): void {
+    const { group, reductions } = k;
     // Nothing was handed out yet (a raising take's group never drains into the caller's out).
-    if (r.flags.index > 0) throw raisedError(group.raising ?? [], (t) => this.#leafValue(t.inputs[1]));
+    if (r.flags.index > 0) throw raisedError(group.raising ?? [], (t) => this.#leafValue(k, addresses, t.inputs[1]));
     addLaunchFlags(this.flags, group, r);
     group.reductions.forEach((node, slot) => {
       const out = new (dtypeInfo(node.dtype).ctor)(sizeOf(node.shape));
@@ -251,9 +287,9 @@ class LeanRun implements RunResult {
     });
   }
 
-  /** A group input's values where this run placed them (a constant's in the launch block, of its dtype too). */
-  #leafValue(node: Node): Dense {
-    const ptr = at(this.#addresses, this.#lean.group.inputs.indexOf(node), 'group input');
+  /** A kernel input's values where this run placed them (a constant's in the launch block, of its dtype too). */
+  #leafValue(k: LeanKernel, addresses: readonly number[], node: Node): Dense {
+    const ptr = at(addresses, k.group.inputs.indexOf(node), 'group input');
     return { dtype: node.dtype, shape: node.shape, data: this.#heap.view(viewType(node.dtype), ptr, sizeOf(node.shape)) as TypedArray };
   }
 
@@ -270,7 +306,7 @@ class LeanRun implements RunResult {
   }
 
   take(node: Node): number | undefined {
-    const k = this.#lean.group.stores.indexOf(node);
+    const k = this.#lean.stores.indexOf(node);
     // A carved store is part of the run's one block: not the caller's to free.
     if (k < 0 || this.#given[k] || this.#stores[k] === undefined || this.#carving !== undefined || this.#into) return undefined;
     this.#given[k] = true;
@@ -293,7 +329,7 @@ class LeanRun implements RunResult {
   }
 
   #storeOf(node: Node): number {
-    const ptr = this.#stores[this.#lean.group.stores.indexOf(node)];
+    const ptr = this.#stores[this.#lean.stores.indexOf(node)];
     if (ptr === undefined) throw new Error('internal: a lean run was asked for a value it no longer holds');
     return ptr;
   }
