@@ -12,7 +12,8 @@ import type { DType, Scalar } from '../ir/dtypes.js';
 import type { Node } from '../ir/node.js';
 import { sizeOf } from '../ir/shape.js';
 import type { FusedGroup, Plan } from '../plan/plan.js';
-import { atAddress, viewType } from './heap-value.js';
+import { atAddress, composeView, isContiguous, reshapeValue, viewType } from './heap-value.js';
+import type { HeapValue } from './heap-value.js';
 import * as host from './host-functions.js';
 import { buildKernel, launchOf } from './kernel-builder.js';
 import { COUNTS_DIVIDE, kernelLabel } from './kernel-results.js';
@@ -29,15 +30,23 @@ const Leaf = { Source: 0, Placeholder: 1, Scalar: 2, Store: 3, Reduced: 4 } as c
 type LeafKind = (typeof Leaf)[keyof typeof Leaf];
 
 /**
- * A kernel input: how a run finds its address; a constant's own value and
- * byte offset in the launch block; an earlier kernel's store's index among
- * the plan's stores (LeanPlan.stores).
+ * A kernel input: how a run finds its address (that of `node`, the value a
+ * view of it opens onto, plus `offset` bytes: a view's first element); a
+ * constant's own value and byte offset in the launch block; an earlier
+ * kernel's store's index among the plan's stores (LeanPlan.stores).
  */
 interface LeanLeaf {
   readonly node: Node;
   readonly kind: LeafKind;
   readonly at: number;
   readonly value: Scalar;
+  readonly offset: number;
+}
+
+/** A view's values (a view or contiguous reshape of a leaf or of what a kernel made): where its window lies from that value's address. */
+interface Window {
+  readonly base: Node;
+  readonly value: HeapValue;
 }
 
 /** One kernel of a lean plan, and what its runs share. */
@@ -96,27 +105,40 @@ const flagging = (n: Node): boolean => isInteger(n.dtype) && (COUNTS_DIVIDE.has(
 const isLeaf = (n: Node): boolean => n.family === 'scalar' || n.op === 'source' || n.op === 'placeholder';
 
 /**
- * The kernel groups of a plan the lean run can take, in order, else
- * undefined: a plan of leaves and elementwise kernels (with their reductions
- * and takes), each reading leaves and what the kernels before it made.
+ * The kernel groups of a plan the lean run can take, in order, and the
+ * windows of its views, else undefined: a plan of leaves, views of them
+ * (and of what kernels made; a reshape where it needs no copy) and
+ * elementwise kernels (with their reductions and takes), each reading
+ * leaves, views and what the kernels before it made.
  */
-function leanGroups(plan: Plan): FusedGroup[] | undefined {
+function leanSteps(plan: Plan): { groups: FusedGroup[]; windows: Map<Node, Window> } | undefined {
   if (plan.stores.length > 0) return undefined;
   const groups: FusedGroup[] = [];
   const made = new Set<Node>();
+  const windows = new Map<Node, Window>();
+  // A constant has no window: its address is in the launch block.
+  const windowOf = (n: Node): Window | undefined => windows.get(n) ??
+    (n.op === 'source' || n.op === 'placeholder' || made.has(n) ? { base: n, value: atAddress(0, n.dtype, n.shape) } : undefined);
   for (const step of plan.steps) {
     if (step.kind === 'kernel') {
       const group = step.group;
       if (group.contraction || group.scans?.length || group.temps?.length) return undefined;
-      if (!group.inputs.every((n) => made.has(n) || isLeaf(n))) return undefined;
+      if (!group.inputs.every((n) => made.has(n) || isLeaf(n) || windows.has(n))) return undefined;
+      // A raising take's error reads its indices as a run placed them: contiguous, not through a window.
+      if (group.raising?.some((t) => windows.has(t.inputs[1]))) return undefined;
       groups.push(group);
       for (const n of [...group.stores, ...group.reductions]) made.add(n);
-    } else if (!isLeaf(step.node)) {
-      return undefined;
+      continue;
     }
+    const n = step.node;
+    if (isLeaf(n)) continue;
+    const x = n.inputs[0] === undefined ? undefined : windowOf(n.inputs[0]);
+    if (x && n.family === 'view') windows.set(n, { base: x.base, value: composeView(x.value, n.attrs.view, n.shape) });
+    else if (x && n.op === 'reshape' && isContiguous(x.value)) windows.set(n, { base: x.base, value: reshapeValue(x.value, n.shape) });
+    else return undefined;
   }
   if (groups.length === 0) return undefined;
-  return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? groups : undefined;
+  return plan.results.every((n) => made.has(n)) && plan.outputs.every((o) => made.has(o.node)) ? { groups, windows } : undefined;
 }
 
 const leanPlans = new WeakMap<Plan, LeanPlan | null>();
@@ -129,23 +151,29 @@ function leanPlanOf(plan: Plan, compile: Compile): LeanPlan | null {
 }
 
 function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
-  const groups = leanGroups(plan);
-  if (!groups) return null;
+  const steps = leanSteps(plan);
+  if (!steps) return null;
+  const { groups, windows } = steps;
   const stores = groups.flatMap((g) => g.stores);
   const reduced = new Set<Node>(groups.flatMap((g) => g.reductions));
   const kernels: LeanKernel[] = [];
   for (const group of groups) {
-    // The layout the general run gives these values: inputs and stores contiguous at their nodes' shapes.
-    const built = buildKernel(group, group.inputs.map((n) => atAddress(0, n.dtype, n.shape)), group.stores.map((n) => atAddress(0, n.dtype, n.shape)));
+    // The layout the general run gives these values: inputs (but views, their windows) and stores contiguous at their nodes' shapes.
+    const built = buildKernel(group, group.inputs.map((n) => windows.get(n)?.value ?? atAddress(0, n.dtype, n.shape)),
+      group.stores.map((n) => atAddress(0, n.dtype, n.shape)));
     const compiled = compile(built.spec);
     if (!built.operands) return null;
     let scalars = 0;
-    const leaves = group.inputs.map((node): LeanLeaf => {
-      if (node.family === 'scalar') return { node, kind: Leaf.Scalar, at: 8 * scalars++, value: node.attrs.value };
-      if (reduced.has(node)) return { node, kind: Leaf.Reduced, at: 0, value: 0 };
+    const leaves = group.inputs.map((input): LeanLeaf => {
+      if (input.family === 'scalar') return { node: input, kind: Leaf.Scalar, at: 8 * scalars++, value: input.attrs.value, offset: 0 };
+      // A view's address is its base's, moved to its first element.
+      const w = windows.get(input);
+      const node = w?.base ?? input;
+      const offset = w?.value.ptr ?? 0;
+      if (reduced.has(node)) return { node, kind: Leaf.Reduced, at: 0, value: 0, offset };
       const store = stores.indexOf(node);
-      if (store >= 0) return { node, kind: Leaf.Store, at: store, value: 0 };
-      return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0 };
+      if (store >= 0) return { node, kind: Leaf.Store, at: store, value: 0, offset };
+      return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0, offset };
     });
     const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
     kernels.push({

@@ -56,6 +56,8 @@ const program = fc.record({
     a: fc.nat(8),
     b: fc.integer({ min: -3, max: 8 }),
     constant: fc.constantFrom(...CONSTANTS),
+    // The first operand read through a view: reversed along axis 0, or reshaped flat and back.
+    view: fc.constantFrom('none', 'reversed', 'reshaped'),
   }), { minLength: 1, maxLength: 6 }),
   reduce: fc.option(fc.record({ op: fc.constantFrom(...REDUCE), axis: fc.option(fc.nat(2)) })),
   // What a second kernel then makes of the reduction (its dimensions kept), with the chain or a constant: as x - mean(x) does.
@@ -69,7 +71,7 @@ type Program = typeof program extends fc.Arbitrary<infer P> ? P : never;
 function chainOf(p: Program): da.DeferredArray[] {
   const size = (p.shape as readonly number[]).reduce((a, b) => a * b, 1);
   const special = [NaN, -0, Infinity, -Infinity, 5e-324, 2147483647, -2147483648];
-  // Nested lists, so that an array is a source of its own shape (a reshape would be a step the lean run does not take).
+  // Nested lists, so that an array is a source of its own shape (views of it are the steps' to make).
   const nest = (flat: number[], shape: readonly number[]): unknown => (shape.length === 0 ? flat[0]
     : Array.from({ length: shape[0]! }, (_, k) => nest(flat.slice(k * (flat.length / shape[0]!), (k + 1) * (flat.length / shape[0]!)), shape.slice(1))));
   const values: da.DeferredArray[] = p.dtypes.map((dtype, i) => {
@@ -77,8 +79,10 @@ function chainOf(p: Program): da.DeferredArray[] {
     return size === 0 ? da.array(flat, { dtype }).reshape(p.shape) : da.array(nest(flat, p.shape) as number[], { dtype });
   });
   const call = (name: string, ...args: unknown[]): da.DeferredArray => (da as unknown as Record<string, (...a: unknown[]) => da.DeferredArray>)[name]!(...args);
+  const through = (x: da.DeferredArray, view: string): da.DeferredArray =>
+    (view === 'reversed' && x.shape.length > 0 ? x.get('::-1') : view === 'reshaped' ? x.reshape([-1]).reshape([...x.shape]) : x);
   for (const s of p.steps) {
-    const a = values[s.a % values.length]!;
+    const a = through(values[s.a % values.length]!, s.view);
     const b = s.b < 0 ? s.constant : values[s.b % values.length]!;
     const y = call(s.binary, a, b);
     values.push(s.unary ? call(s.unary, y) : y);

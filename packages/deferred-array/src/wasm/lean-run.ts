@@ -168,7 +168,7 @@ class LeanRun implements RunResult {
     const block = this.#alloc(k.fixed.bytes);
     this.#hold(block);
     const addresses: number[] = [];
-    for (const leaf of k.leaves) addresses.push(this.#address(leaf, bound, block));
+    for (const leaf of k.leaves) addresses.push(this.#address(leaf, bound, block) + leaf.offset);
     for (const node of k.group.stores) addresses.push(this.#storeOf(node));
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
     const view = this.#heap.dataView();
