@@ -83,6 +83,23 @@ describe('index strings', () => {
   });
 });
 
+describe('index strings resolved once per shape', () => {
+  test('a string used again resolves the same, at each shape its own way; a bad one throws every time', () => {
+    // The same strings over the same shapes, three times: the later ones come from the cache.
+    for (let round = 0; round < 3; round++) {
+      expect(toList(a34().get('1:, ::-2'))).toEqual([[7, 5], [11, 9]]);
+      expect(toList(da.arange(5).get('1:'))).toEqual([1, 2, 3, 4]);
+      expect(toList(da.arange(3).get('1:'))).toEqual([1, 2]);
+      expect(toList(a234().get('1:'))).toEqual([[[12, 13, 14, 15], [16, 17, 18, 19], [20, 21, 22, 23]]]);
+      expect(() => a34().get('5')).toThrow(RangeError);
+      expect(() => a34().get('::0')).toThrow(TypeError);
+    }
+    // Nodes from one resolution share it, and print the same.
+    const [p, q] = [a34().get('1:, ::-2'), a34().get('1:, ::-2')];
+    expect(p.explain().split('\n').find((l) => l.includes('slice'))).toBe(q.explain().split('\n').find((l) => l.includes('slice')));
+  });
+});
+
 describe('integer, null and Slice arguments', () => {
   test('integers and null', () => {
     const x = a234();

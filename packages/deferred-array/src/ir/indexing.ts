@@ -5,6 +5,7 @@ import { axisLength, formatShape } from './shape.js';
 import type { Shape } from './shape.js';
 import { isStdMultiSlice, isStdSlice, stdSlice } from '../util/stdlib.js';
 import type { StdMultiSlice, StdSlice } from '../util/stdlib.js';
+import { Lru } from 'kernels-wasm/lru';
 
 type IndexArg = string | number | null | StdSlice | StdMultiSlice;
 
@@ -68,7 +69,22 @@ function toEntries(args: readonly IndexArg[], shape: Shape): Array<StdSlice | nu
   return full.map((e) => (e === null ? new (stdSlice().Slice)() : e));
 }
 
-function resolveIndex(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
+/**
+ * An index string resolved against a shape, by both: a loop that slices
+ * arrays of one shape the same way each time (x.get('1:') - x.get(':-1'))
+ * parses each string once. Resolutions are frozen, so callers share them.
+ */
+const resolved = new Lru<string, readonly AxisIndex[]>({ max: 256 });
+
+function resolveIndex(args: readonly IndexArg[], shape: Shape): readonly AxisIndex[] {
+  if (args.length !== 1 || typeof args[0] !== 'string') return resolveEntries(args, shape);
+  const key = `${shape.join(',')}|${args[0]}`;
+  let r = resolved.get(key);
+  if (!r) resolved.set(key, (r = Object.freeze(resolveEntries(args, shape).map((e) => Object.freeze(e)))));
+  return r;
+}
+
+function resolveEntries(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
   const entries = toEntries(args, shape);
   return entries.map((e, axis) => {
     const size = axisLength(shape, axis);
@@ -90,9 +106,17 @@ function resolveIndex(args: readonly IndexArg[], shape: Shape): AxisIndex[] {
   });
 }
 
+/** Labels of the resolutions `resolved` keeps, made once each. */
+const labels = new WeakMap<readonly AxisIndex[], string>();
+
 /** Text of a resolved index, for printers. */
 function indexLabel(index: readonly AxisIndex[]): string {
-  return index.map((e) => (e.kind === 'int' ? String(e.index) : `${e.start}:${e.step}:${e.length}`)).join(', ');
+  let label = labels.get(index);
+  if (label === undefined) {
+    label = index.map((e) => (e.kind === 'int' ? String(e.index) : `${e.start}:${e.step}:${e.length}`)).join(', ');
+    if (Object.isFrozen(index)) labels.set(index, label);
+  }
+  return label;
 }
 
 export { resolveIndex, indexLabel };
