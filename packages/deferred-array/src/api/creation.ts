@@ -100,9 +100,9 @@ function checkFinite(fn: string, name: string, v: unknown): number {
 }
 
 /**
- * Evenly spaced values in [start, stop). Integer arguments give int32 (NumPy's
- * default integer is int64, which this package does not have); others, and
- * integer ranges that leave int32, give float64, which holds them exactly.
+ * Evenly spaced values in [start, stop). Integer arguments give int32, the
+ * package's default integer (NumPy's is int64); others, and integer ranges
+ * that leave int32, give float64, which holds them exactly.
  */
 function arange(startOrStop: number, stop?: number | DTypeOption, step?: number | DTypeOption, options?: DTypeOption): DeferredArray {
   // Options may follow any number of positional arguments.

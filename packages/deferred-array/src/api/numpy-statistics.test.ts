@@ -215,6 +215,11 @@ describe('statistics options', () => {
     expect(() => da.average(x, { weights: [1, 2, 3] })).toThrow(/give the axis/);
     expect(() => da.average(x, { axis: 1, weights: [1, 2] })).toThrow(/2 weights for axis 1 of length 3/);
     expect(() => da.isclose(x, x, { rtol: '1' } as never)).toThrow(/rtol must be a number/);
+    // Counts and positions past int32 are refused when built (a broadcast of 2^32 elements allocates nothing).
+    const huge = da.broadcastTo(da.array([1]), [65536, 65536]);
+    expect(() => da.countNonzero(huge)).toThrow(/count over 4294967296 elements may not fit in int32.*da\.sum\(da\.notEqual\(x, 0\)\)/);
+    expect(da.countNonzero(huge, { axis: 0 }).shape).toEqual([65536]);
+    expect(() => da.argmax(huge)).toThrow(/argmax: an array of more than 2\^31-1 elements has positions past int32.*over an axis/);
   });
 
   test('methods and functions agree, and var fuses its elementwise part into the reductions', () => {

@@ -81,16 +81,17 @@ function ptp(x: Operand, options?: ReduceOptions): DeferredArray {
 }
 
 /**
- * The number of elements that are not zero (NaN counts), as int32: NumPy's
- * intp is int64, which this package does not have, so counts are bounded as
- * argmin's indices are.
+ * The number of elements that are not zero (NaN counts), as int32, the
+ * package's default integer (NumPy's intp is int64), so counts are bounded
+ * as argmin's indices are.
  */
 function countNonzero(x: Operand, options?: ReduceOptions): DeferredArray {
   const o = checkOptionKeys<ReduceOptions>('countNonzero', options, ['axis', 'keepdims']);
   const a = asArray(x, 'countNonzero');
   const n = countAlong('countNonzero', a, o.axis);
   if (n > 2 ** 31 - 1) {
-    throw new RangeError(`countNonzero: a count over ${n} elements may not fit in int32, and this package has no int64; count over fewer axes`);
+    throw new RangeError(`countNonzero: a count over ${n} elements may not fit in int32, the package's counts' type (NumPy's is int64); ` +
+      'count over fewer axes, or sum the mask, which counts in float64: da.sum(da.notEqual(x, 0))');
   }
   // A mask is its own truth: summed as it is, its kernel counts it in byte lanes.
   return shaping.sum(a.dtype === 'bool' ? a : notEqual(a, 0), o).astype('int32');

@@ -44,7 +44,8 @@ function reduce(op: ReduceOp, x: Node, options?: unknown): Node {
     );
   }
   if ((op === 'argmin' || op === 'argmax') && (axis === undefined || axis === null) && x.shape.reduce((a, b) => a * b, 1) > 2 ** 31 - 1) {
-    throw new RangeError(`${op}: arrays of more than 2^31-1 elements need int64 indices, which this package does not have`);
+    throw new RangeError(`${op}: an array of more than 2^31-1 elements has positions past int32, the type of ${op}'s (NumPy's is int64); ` +
+      `take ${op} over an axis instead`);
   }
   const shape = keepdims
     ? x.shape.map((d, i) => (reduced.has(i) ? 1 : d))
