@@ -21,18 +21,18 @@ import { isIntegerK, scalarType } from './context.js';
 import type { EmitContext } from './context.js';
 import { KTYPE_BYTES } from './kernel-spec.js';
 import type { KInstr, KernelArray, KernelSpec } from './kernel-spec.js';
-import { emitConst, emitLoad } from './scalar-ops.js';
+import { emitLoad } from './scalar-ops.js';
 import {
-  blockRangeLoop, emitHoisted, emitVectorStep, loop, piecePartialAddress, randomKeys, rangeLoop, scalarLoop, stepLoop, valueLocals,
+  blockRangeLoop, emitHoisted, emitVectorStep, loop, randomKeys, rangeLoop, scalarLoop, stepLoop, valueLocals,
 } from './emit-loops.js';
-import type { ReduceInstr, ScanInstr, ValueLocals } from './emit-loops.js';
+import type { ScanInstr, ValueLocals } from './emit-loops.js';
 import { loadArg, setArg } from './emit-values.js';
 import { gatherEmitter } from './emit-gathers.js';
 import type { GatherEmitter, GatherInstr } from './emit-gathers.js';
-import { combineHalves, combineScalar, combineVector, foldLanes, fromF64, identity, maskIdentity, pairwise, toF64 } from './reduce-ops.js';
-import { isCountedMask, isPromotedAccumulation, splatConst } from './simd-ops.js';
+import { combineScalar, fromF64 } from './reduce-ops.js';
+import { combineScalarAcc, combineVectorAcc, emitPartials, partialAddress, reduceAccs, startReductions } from './emit-row-reductions.js';
+import type { ReduceKernel } from './emit-row-reductions.js';
 import { chainsScans, emitScanGroups } from './emit-scan-chains.js';
-import { NO_POSITION, foldArgAccumulators, isArgReduce, iterationPositions, startPosition, takeScalar, takeVector } from './arg-extremes.js';
 import type { Lanes } from './simd-widths.js';
 import { LANE_COUNT, emitVectorLoad, vectorBytes } from './simd-widths.js';
 
@@ -65,35 +65,14 @@ interface RowArray {
   readonly bytes: number;
 }
 
-/** A reduction's accumulators: a scalar one, and with lanes UNROLL vector ones (twice as many when promoted). */
-interface ReduceAcc {
-  readonly r: ReduceInstr;
-  readonly scalar: Local;
-  /**
-   * The vector accumulators' lanes: f64x2 for a float32 value accumulated in
-   * float64, i32x4 for a mask's counted ones; undefined without lanes.
-   */
-  readonly lanes: Lanes | undefined;
-  readonly promoted: boolean;
-  /** A sum of a mask made float64, counted in i32x4 lanes (isCountedMask). */
-  readonly counted: boolean;
-  readonly vector: readonly Local[];
-  /**
-   * argmax and argmin: the position each accumulator's value was found at
-   * (vector ones: their iteration's first, arg-extremes.ts), and the current
-   * iteration's first position in every lane.
-   */
-  readonly positions?: { readonly scalar: Local; readonly vector: readonly Local[]; readonly iteration: Local };
-}
-
 /** A scan and its running value. */
 interface ScanAcc {
   readonly x: ScanInstr;
   readonly acc: Local;
 }
 
-/** What the row kernel's pieces share: the spec, its lanes and the function's locals. */
-interface RowKernel {
+/** What the row kernel's pieces share: the spec, its lanes and the function's locals (its reductions' among them). */
+interface RowKernel extends ReduceKernel {
   readonly ctx: EmitContext;
   readonly spec: KernelSpec;
   readonly lanes: Lanes | undefined;
@@ -110,9 +89,6 @@ interface RowKernel {
   readonly scans: readonly ScanAcc[];
   /** Per random array, the two vectors one generation of four elements makes (float64 lanes use them over two unrolled steps). */
   readonly randomStash: ReadonlyMap<number, readonly [Local, Local]>;
-  readonly reduces: readonly ReduceAcc[];
-  /** With argmax or argmin: the position along the reduced run of the row's first element. */
-  readonly rowPosition: Local | undefined;
   /** Runs are cut into pieces (and pieces end) for reductions and scans alike. */
   readonly runsMatter: boolean;
   readonly keys: ReadonlyMap<number, RoundKeys>;
@@ -155,16 +131,7 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
   const scanInstrs = spec.body.filter((ins): ins is ScanInstr => ins.op === 'scan');
   const accScan = scanInstrs.map((x) => f.local(scalarType(x.type)));
   const randomStash = new Map(spec.arrays.flatMap((a, n) => (a.random && lanes ? [[n, [f.local('v128'), f.local('v128')] as const]] : [])));
-  const reduceInstrs = spec.body.filter((ins): ins is ReduceInstr => ins.op === 'reduce');
-  const accS = reduceInstrs.map((r) => f.local(scalarType(r.type)));
-  // Several vector accumulators per reduction, so consecutive adds do not wait on each other;
-  // a float32 value accumulated in float64 needs two (its low and high halves) per step.
-  const promoted = reduceInstrs.map((r) => lanes !== undefined && isPromotedAccumulation(spec, lanes, r.arg));
-  const counted = reduceInstrs.map((r) => lanes !== undefined && isCountedMask(spec, lanes, r.arg));
-  const accV = lanes ? promoted.map((p) => Array.from({ length: UNROLL * (p ? 2 : 1) }, () => f.local('v128'))) : [];
-  const positions = reduceInstrs.map((r) => (isArgReduce(r.fn)
-    ? { scalar: f.local('i32'), vector: lanes ? Array.from({ length: UNROLL }, () => f.local('v128')) : [], iteration: f.local('v128') } : undefined));
-  const rowPosition = positions.some((p) => p !== undefined) ? f.local('i32') : undefined;
+  const { reduces, rowPosition } = reduceAccs(f, spec, lanes, UNROLL);
   const axes = shape.map((size, d) => ({ size, idx: at(idx, d, 'axis') }));
   return {
     ctx, spec, lanes, total, bs, blk, start, stop, i, run, j, rem, seg, segLcm, pieceStart, axes,
@@ -175,17 +142,9 @@ function rowKernel(ctx: EmitContext, spec: KernelSpec, lanes: Lanes | undefined)
     cur, istride, values,
     scans: scanInstrs.map((x, s) => ({ x, acc: at(accScan, s, 'scan') })),
     randomStash,
-    reduces: reduceInstrs.map((r, s) => {
-      const isPromoted = promoted[s] === true;
-      const isCounted = counted[s] === true;
-      const p = positions[s];
-      return {
-        r, scalar: at(accS, s, 'reduction'), promoted: isPromoted, counted: isCounted,
-        lanes: lanes && (isPromoted ? 'f64x2' : isCounted ? 'i32x4' : lanes), vector: accV[s] ?? [], ...(p ? { positions: p } : {}),
-      };
-    }),
+    reduces,
     rowPosition,
-    runsMatter: scanInstrs.length > 0 || reduceInstrs.length > 0,
+    runsMatter: scanInstrs.length > 0 || reduces.length > 0,
     keys: randomKeysOf(ctx, spec, lanes !== undefined),
   };
 }
@@ -224,15 +183,7 @@ function emitRow(k: RowKernel, pointers: ReadonlyMap<number, Local>): void {
   if (k.rowPosition) f.op('local.get', k.i).op('local.get', k.seg).op('i32.rem_u').op('local.set', k.rowPosition);
   f.op('i32.const', 0).op('local.set', k.j);
   if (k.lanes) emitVectorLoops(k, k.lanes);
-  scalarLoop(k.ctx, k.spec, k.values.scalar, k.cur, k.istride, k.j, k.run, (r, s) => {
-    const acc = at(k.reduces, s, 'reduction');
-    const value = at(k.values.scalar, r.arg, 'value');
-    if (acc.positions && isArgReduce(r.fn)) {
-      const position = f.local('i32');
-      f.op('local.get', k.rowPosition!).op('local.get', k.j).op('i32.add').op('local.set', position);
-      takeScalar(f, r.fn, r.type, acc.scalar, acc.positions.scalar, value, position);
-    } else combineScalar(f, r.fn, r.type, acc.scalar, value);
-  }, k.keys, (x, s) => {
+  scalarLoop(k.ctx, k.spec, k.values.scalar, k.cur, k.istride, k.j, k.run, (r, s) => { combineScalarAcc(k, r, s); }, k.keys, (x, s) => {
     const acc = at(k.scans, s, 'scan').acc;
     combineScalar(f, x.fn, x.type, acc, at(k.values.scalar, x.arg, 'value'));
     f.op('local.get', acc);
@@ -352,31 +303,6 @@ function indexArray(spec: KernelSpec, g: GatherInstr): number | undefined {
   return load.op === 'load' && isIntegerK(load.type) ? load.array : undefined;
 }
 
-/** Folds the reduction's vector value at unrolled step u into its accumulator(s) for that step. */
-function combineVectorAcc(k: RowKernel, lanes: Lanes, acc: ReduceAcc, u: number): void {
-  const f = k.ctx.f;
-  const value = at(k.values.vector, acc.r.arg, 'value');
-  if (acc.positions && isArgReduce(acc.r.fn)) {
-    // The iteration's first position, set by its first unrolled step for the others.
-    if (u === 0) {
-      const first = f.local('i32');
-      f.op('local.get', k.rowPosition!).op('local.get', k.j).op('i32.add').op('local.set', first);
-      iterationPositions(k.ctx, lanes, first);
-      f.op('local.set', acc.positions.iteration);
-    }
-    takeVector(k.ctx, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), at(acc.positions.vector, u, 'position'), value,
-      acc.positions.iteration);
-  } else if (acc.counted) {
-    // Bytes of 0 or 1 summed in pairs twice, four counts of at most 4 into each i32 lane.
-    const sum = at(acc.vector, u, 'accumulator');
-    f.op('local.get', sum).op('local.get', value).op('i16x8.extadd_pairwise_i8x16_u').op('i32x4.extadd_pairwise_i16x8_u').op('i32x4.add').op('local.set', sum);
-  } else if (acc.promoted) {
-    combineHalves(f, 'f64x2.promote_low_f32x4', acc.r.fn, at(acc.vector, 2 * u, 'accumulator'), at(acc.vector, 2 * u + 1, 'accumulator'), value);
-  } else {
-    combineVector(f, lanes, acc.r.fn, acc.r.type, at(acc.vector, u, 'accumulator'), value);
-  }
-}
-
 /** Advances the multi-index by the run, carrying into outer axes. */
 function advanceIndex(k: RowKernel): void {
   const f = k.ctx.f;
@@ -396,7 +322,7 @@ function endPiece(k: RowKernel): void {
   const f = k.ctx.f;
   f.op('local.get', k.i).op('local.get', k.seg).op('i32.rem_u').op('i32.eqz');
   f.op('local.get', k.i).op('local.get', k.stop).op('i32.eq').op('i32.or').if();
-  if (k.reduces.length > 0) emitPartials(k);
+  if (k.reduces.length > 0) emitPartials(k, pieceNumber(k));
   // The next block starts its own piece.
   f.op('local.get', k.i).op('local.get', k.stop).op('i32.lt_u').if();
   startPiece(k, k.i);
@@ -407,21 +333,7 @@ function endPiece(k: RowKernel): void {
 /** A piece begins at `start`: reductions start from their identity, scans from the launch's value for the piece. */
 function startPiece(k: RowKernel, start: Local): void {
   const f = k.ctx.f;
-  for (const acc of k.reduces) {
-    const id = identity(acc.r.fn, acc.r.type);
-    emitConst(k.ctx, acc.r.type, id); f.op('local.set', acc.scalar);
-    if (acc.lanes) {
-      for (const v of acc.vector) {
-        if (acc.r.fn === 'any' || acc.r.fn === 'all') maskIdentity(f, acc.r.fn);
-        else splatConst(k.ctx, acc.lanes, id);
-        f.op('local.set', v);
-      }
-    }
-    if (acc.positions) {
-      startPosition(k.ctx, undefined); f.op('local.set', acc.positions.scalar);
-      for (const v of acc.positions.vector) { startPosition(k.ctx, acc.lanes); f.op('local.set', v); }
-    }
-  }
+  startReductions(k);
   f.op('local.get', start).op('local.set', k.pieceStart);
   if (k.scans.length === 0) return;
   const piece = pieceNumber(k);
@@ -431,67 +343,6 @@ function startPiece(k: RowKernel, start: Local): void {
     fromF64(f, x.type, true);
     f.op('local.set', acc);
   }
-}
-
-/** Pushes the address of the partial of `piece` (a local) for `slot`. */
-function partialAddress(k: RowKernel, piece: Local, slot: number): void {
-  piecePartialAddress(k.ctx, k.spec.slots, () => { k.ctx.f.op('local.get', piece); }, slot);
-}
-
-/** Stores each reduction's accumulators (lanes folded, then the scalar tail) as f64 partials of the piece at pieceStart. */
-function emitPartials(k: RowKernel): void {
-  const f = k.ctx.f;
-  const piece = pieceNumber(k);
-  for (const acc of k.reduces) {
-    if (acc.positions) { emitArgPartials(k, acc, piece); continue; }
-    partialAddress(k, piece, acc.r.slot);
-    if (acc.lanes) emitFoldedAcc(k, acc, acc.lanes);
-    else f.op('local.get', acc.scalar);
-    toF64(f, acc.r.type);
-    f.mem('f64.store', { align: 0 });
-  }
-}
-
-/** Pushes a reduction's value: the vector accumulators pairwise, then their lanes, then the scalar tail, in that fixed order. */
-function emitFoldedAcc(k: RowKernel, acc: ReduceAcc, lanes: Lanes): void {
-  const f = k.ctx.f;
-  const { r, vector } = acc;
-  const first = at(vector, 0, 'accumulator');
-  // Pairwise into the lower half's accumulator (the piece's accumulators start again after): i64x2's extremes take their operands from locals.
-  pairwise(vector.length, (lo, mid) => { combineVector(f, lanes, r.fn, r.type, at(vector, lo, 'accumulator'), at(vector, mid, 'accumulator')); });
-  const folded = f.local(scalarType(r.type));
-  if (acc.counted) {
-    // A piece's count fits an i32 (a piece is at most a block); as float64 it is exact.
-    foldLanes(f, lanes, 'sum', 'int32', first);
-    f.op('f64.convert_i32_u');
-  } else foldLanes(f, lanes, r.fn, r.type, first);
-  f.op('local.set', folded);
-  combineScalar(f, r.fn, r.type, folded, acc.scalar);
-  f.op('local.get', folded);
-}
-
-/**
- * argmax or argmin's partials: its accumulators folded by the rule (pairwise,
- * then their lanes, into the scalar one), the value in its slot and its
- * position in its position slot.
- */
-function emitArgPartials(k: RowKernel, acc: ReduceAcc, piece: Local): void {
-  const f = k.ctx.f;
-  const { r, vector, lanes, positions } = acc;
-  const fn = r.fn;
-  if (!positions || !isArgReduce(fn)) throw new InternalError(`${fn} keeps no position`);
-  if (lanes) foldArgAccumulators(k.ctx, lanes, fn, r.type, vector, positions.vector, acc.scalar, positions.scalar);
-  partialAddress(k, piece, r.slot);
-  f.op('local.get', acc.scalar);
-  toF64(f, r.type);
-  f.mem('f64.store', { align: 0 });
-  // No accumulator took an element: all of them equal the identity, and the first is the answer.
-  f.op('local.get', k.pieceStart).op('local.get', k.seg).op('i32.rem_u');
-  f.op('local.get', positions.scalar);
-  f.op('local.get', positions.scalar).op('i32.const', NO_POSITION).op('i32.eq').op('select').op('local.set', positions.scalar);
-  partialAddress(k, piece, r.position ?? r.slot);
-  f.op('local.get', positions.scalar).op('f64.convert_i32_u');
-  f.mem('f64.store', { align: 0 });
 }
 
 /** A local holding the number of the piece starting at pieceStart (see the head of this file). */
