@@ -67,10 +67,20 @@ function reduce(c: Case): da.DeferredArray {
   return da[c.reduction](m, { ...(axis === undefined ? {} : { axis }), keepdims: c.keepdims });
 }
 
+/** A 40 x 33 bool matrix, a source: its columns mostly clear, every seventh mostly set, a few each way. */
+const columnMask = (): da.DeferredArray => {
+  const u = uniform(40 * 33, 9);
+  return da.wrap(da.wrap(u.map((v, i) => ((i % 33) % 7 === 0 ? 1 - v : v))).less(0.03).reshape([40, 33]).executeSync() as da.StdNdarray);
+};
+
 /** A 0-d result's one element. */
 const value = (y: da.DeferredArray): unknown => (y.executeSync() as da.StdNdarray).get();
 
-const bits = (nd: da.StdNdarray): string[] => Array.from(nd.data as ArrayLike<number | boolean>, (v) => (Object.is(v, -0) ? '-0' : String(Number(v))));
+/** Each element as text, -0 kept (through iget: a bool result's data is stdlib's BooleanArray, which Array.from cannot read). */
+const bits = (nd: da.StdNdarray): string[] => Array.from({ length: nd.length }, (_, i) => {
+  const v = Number(nd.iget(i));
+  return Object.is(v, -0) ? '-0' : String(v);
+});
 
 describe('reductions of masks', () => {
   test('random masks, shapes, axes and views: the reference evaluator\'s bits, on the calling thread and on 1 and 2 workers', async () => {
@@ -96,8 +106,25 @@ describe('reductions of masks', () => {
     ['the sum of a bool array', () => da.sum(da.wrap(da.less(da.wrap(uniform(1000, 1)), 0.5).executeSync() as da.StdNdarray)), 'i8x16'],
     ['any of a float64 comparison', () => da.any(da.less(da.wrap(uniform(1000, 2)), 0)), 'f64x2'],
     ['all of an int32 comparison', () => da.all(da.greater(da.wrap(Int32Array.from({ length: 1000 }, (_, i) => i)), -1)), 'i32x4'],
+    ['any over axis 0 of a bool matrix (a column kernel)', () => da.any(columnMask(), { axis: 0 }), 'i32x4'],
+    ['all over axis 0 of a float64 comparison (a column kernel)', () => da.all(da.less(da.wrap(uniform(40 * 33, 3)).reshape([40, 33]), 0.9), { axis: 0 }), 'f64x2'],
   ] as const)('%s runs in vector lanes (%s)', (_, make, lanes) => {
     expect(make().explain({ kernels: true })).toContain(`vectorised as ${lanes}`);
+  });
+
+  test('any and all over each axis of a bool matrix: the reference evaluator\'s answers, on the calling thread and 2 workers', async () => {
+    for (const fn of ['any', 'all'] as const) {
+      for (const axis of [0, 1]) {
+        const want = bits(referenceResult(() => da[fn](columnMask(), { axis })));
+        expect(bits(da[fn](columnMask(), { axis }).executeSync() as da.StdNdarray)).toEqual(want);
+        da.configure({ threads: 2, inlineThreshold: 0 });
+        try {
+          expect(bits(await da[fn](columnMask(), { axis }).execute() as da.StdNdarray)).toEqual(want);
+        } finally {
+          da.configure({ threads: initial.threads, inlineThreshold: initial.inlineThreshold });
+        }
+      }
+    }
   });
 
   test('exact answers over lengths around the lanes: one true (any) or one false (all) at each place, and every count', () => {

@@ -47,6 +47,7 @@ interface PartialsIO {
  * as its bits, converted to and from the f64 partials unsigned.
  */
 function partialsIO(f: FunctionBuilder, lanes: Lanes, t: KType): PartialsIO {
+  if (t === 'bool') return maskPartialsIO(f, lanes);
   const s = t === 'uint32' ? 'u' : 's';
   const widen = lanes === 'f32x4' ? 'f64x2.promote_low_f32x4' : `f64x2.convert_low_i32x4_${s}`;
   const narrow = lanes === 'f32x4' ? 'f32x4.demote_f64x2_zero' : `i32x4.trunc_sat_f64x2_${s}_zero`;
@@ -73,6 +74,37 @@ function partialsIO(f: FunctionBuilder, lanes: Lanes, t: KType): PartialsIO {
       f.op('local.get', at).op('local.get', acc[0]).op(widen).mem('v128.store', { align: 0, offset });
       f.op('local.get', at).op('local.get', acc[0]).op('local.get', acc[0]).shuffle(HIGH_TO_LOW).op(widen)
         .mem('v128.store', { align: 0, offset: offset + 16 });
+    },
+  };
+}
+
+/**
+ * any's and all's partials in f64x2, f32x4 or i32x4 lanes (simdLanes takes no
+ * other for them in a column kernel): 0 or 1 per column as f64, lane masks
+ * in the accumulator, which or and and combine.
+ */
+function maskPartialsIO(f: FunctionBuilder, lanes: Lanes): PartialsIO {
+  const numbers = partialsIO(f, lanes, LANE_DTYPE[lanes]);
+  return {
+    load(at, offset, acc) {
+      numbers.load(at, offset, acc);
+      // 1 to a lane of set bits, 0 to a clear one.
+      f.op('local.get', acc[0]);
+      if (lanes === 'i32x4') f.op('i32x4.neg');
+      else if (lanes === 'f64x2') f.v128f64(0).op('f64x2.ne');
+      else f.v128f32(0).op('f32x4.ne');
+      f.op('local.set', acc[0]);
+    },
+    combine(fn, t, acc, value) { combineVector(f, lanes, fn, t, acc[0], value); },
+    store(at, offset, acc) {
+      // A set lane back to 1 (an integer, or the float's bits of 1.0), a clear one to 0.
+      const n = f.local('v128');
+      f.op('local.get', acc[0]);
+      if (lanes === 'i32x4') f.op('i32x4.neg');
+      else if (lanes === 'f64x2') f.v128f64(1).op('v128.and');
+      else f.v128f32(1).op('v128.and');
+      f.op('local.set', n);
+      numbers.store(at, offset, [n]);
     },
   };
 }

@@ -67,8 +67,10 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
   const lanes = LANE_PREFERENCE.find(([t]) => spec.arrays.some((a) => a.dtype === t))?.[1];
   if (!lanes) {
     if (!spec.arrays.every((a) => a.dtype === 'bool')) return undefined;
-    // Only bool arrays (masks combined): sixteen masks at a time; masks made numbers (a sum of a mask) take the number's lanes.
-    return fits(spec, 'i8x16', mathAvailable) ? 'i8x16' : floatLanes(spec, undefined, mathAvailable);
+    // Only bool arrays (masks combined): sixteen masks at a time; masks made numbers (a sum of a mask) take the number's
+    // lanes; a column kernel's any or all, i32x4 (its partials have no narrower form).
+    if (fits(spec, 'i8x16', mathAvailable)) return 'i8x16';
+    return floatLanes(spec, undefined, mathAvailable) ?? (spec.mode === 'columns' && fits(spec, 'i32x4', mathAvailable) ? 'i32x4' : undefined);
   }
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
   if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
@@ -177,9 +179,10 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         break;
       }
       case 'reduce': {
-        // any and all combine masks (their values are bools) in every lane type; a column kernel's partials are numbers.
+        // any and all combine masks (their values are bools) in every lane type; a column kernel's partials are
+        // numbers, which it turns into masks and back in 32- and 64-bit lanes (emit-columns.ts maskPartialsIO).
         if (ins.fn === 'any' || ins.fn === 'all') {
-          if (spec.mode === 'columns') return false;
+          if (spec.mode === 'columns' && lanes !== 'f64x2' && lanes !== 'f32x4' && lanes !== 'i32x4') return false;
           break;
         }
         if (isCountedMask(spec, lanes, ins.arg, uses)) break;
