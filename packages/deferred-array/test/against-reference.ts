@@ -35,9 +35,22 @@ function onBothBackends(make: () => da.DeferredArray): [number[], number[]] {
   return onEachBackend(() => readNumbers(make()));
 }
 
+/**
+ * An executed array's elements in order: its data, or a bool array's read
+ * through get() (stdlib's BooleanArray has no indexed elements, so
+ * Array.from of it gives undefined for each).
+ */
+function elementsOf(nd: da.StdNdarray): unknown[] {
+  const data = nd.data as unknown as { readonly length: number; get(i: number): unknown };
+  return nd.dtype === 'bool' ? Array.from({ length: data.length }, (_, i) => data.get(i)) : Array.from(nd.data as ArrayLike<unknown>);
+}
+
 /** Elements as strings, -0 apart from 0, every NaN alike (a computed NaN's sign is the machine's). */
 function numberBits(nd: da.StdNdarray): string[] {
-  return Array.from(nd.data as ArrayLike<number>, (v) => (Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(v)));
+  return elementsOf(nd).map((e) => {
+    const v = Number(e);
+    return Number.isNaN(v) ? 'NaN' : Object.is(v, -0) ? '-0' : String(e);
+  });
 }
 
 /**
@@ -59,4 +72,4 @@ function bitsOnBothBackends(make: () => da.DeferredArray | readonly da.DeferredA
 /** The same number, -0 apart from 0; any NaN the same as any other. */
 const sameNumber = (a: number, b: number): boolean => Object.is(a, b) || (a !== a && b !== b);
 
-export { readNumbers, onBothBackends, onEachBackend, onReference, referenceResult, sameNumber, bitsOnBothBackends };
+export { readNumbers, onBothBackends, onEachBackend, onReference, referenceResult, sameNumber, bitsOnBothBackends, elementsOf };

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import * as da from '../index.js';
 import { flatLength, throughView } from '../../test/views.js';
+import { elementsOf } from '../../test/against-reference.js';
 import type { View } from '../../test/views.js';
 
 const initial = da.configure();
@@ -78,7 +79,7 @@ function takeOf(c: Case): da.DeferredArray {
   return da.take(x, indicesOf(c, axisLength(c, x)), { axis, mode: c.mode }).mul(1);
 }
 
-const bits = (nd: da.StdNdarray): unknown[] => Array.from(nd.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : v));
+const bits = (nd: da.StdNdarray): unknown[] => elementsOf(nd).map((v) => (Object.is(v, -0) ? '-0' : v));
 
 function onReference(c: Case): da.StdNdarray {
   da.configure({ backend: 'reference' });

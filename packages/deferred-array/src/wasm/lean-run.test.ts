@@ -12,6 +12,7 @@ import { Linker } from '../execute/linker.js';
 import type { Outcome } from '../execute/linker.js';
 import { WasmBackend } from './backend.js';
 import { ownHeap } from './heap.js';
+import { elementsOf } from '../../test/against-reference.js';
 
 const linkers: Linker[] = [];
 const { threads: DEFAULT_THREADS, inlineThreshold: DEFAULT_INLINE } = da.configure();
@@ -38,7 +39,7 @@ function outcome(run: () => Outcome | undefined): string[] {
     return [`${(e as Error).name}: ${(e as Error).message}`];
   }
   return (r as da.StdNdarray[]).map((x) => `${x.dtype}[${x.shape.join(',')}] ` +
-    Array.from(x.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : String(v))).join(' '));
+    elementsOf(x).map((v) => (Object.is(v, -0) ? '-0' : String(v))).join(' '));
 }
 
 const UNARY = ['negative', 'abs', 'sqrt', 'square', 'floor', 'sin', 'exp', 'logicalNot'] as const;

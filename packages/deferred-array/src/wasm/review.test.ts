@@ -1,4 +1,5 @@
 import * as da from '../index.js';
+import { elementsOf } from '../../test/against-reference.js';
 
 const initial = da.configure().backend;
 afterAll(() => { da.configure({ backend: initial }); });
@@ -8,7 +9,7 @@ type Build = () => da.DeferredArray | da.DeferredArray[];
 function plain(x: unknown): unknown {
   if (x && typeof x === 'object' && 'shape' in (x as object) && 'data' in (x as object)) {
     const a = x as da.StdNdarray;
-    return { dtype: a.dtype, shape: [...a.shape], data: Array.from(a.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v)) };
+    return { dtype: a.dtype, shape: [...a.shape], data: elementsOf(a).map((v) => (Object.is(v, -0) ? '-0' : Number.isNaN(v) ? 'NaN' : v)) };
   }
   if (Array.isArray(x)) return x.map(plain);
   if (x && typeof x === 'object') return Object.fromEntries(Object.entries(x).map(([k, v]) => [k, plain(v)]));

@@ -6,7 +6,7 @@
 // on the calling thread and on 1 and 2 workers.
 import fc from 'fast-check';
 import * as da from '../index.js';
-import { referenceResult } from '../../test/against-reference.js';
+import { elementsOf, referenceResult } from '../../test/against-reference.js';
 
 const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
@@ -81,7 +81,7 @@ function graphOf(c: Case): da.DeferredArray {
   }
 }
 
-const bits = (nd: da.StdNdarray): unknown[] => Array.from(nd.data as ArrayLike<number>, (v) => (Object.is(v, -0) ? '-0' : v));
+const bits = (nd: da.StdNdarray): unknown[] => elementsOf(nd).map((v) => (Object.is(v, -0) ? '-0' : v));
 
 async function onWorkers<T>(threads: number, f: () => Promise<T>): Promise<T> {
   da.configure({ threads, inlineThreshold: 0 });
