@@ -70,7 +70,8 @@ function simdLanes(spec: KernelSpec, mathAvailable: (fn: string, lanes: 'f64x2' 
     // Only bool arrays (masks combined): sixteen masks at a time; masks made numbers (a sum of a mask) take the number's
     // lanes; a column kernel's any or all, i32x4 (its partials have no narrower form).
     if (fits(spec, 'i8x16', mathAvailable)) return 'i8x16';
-    return floatLanes(spec, undefined, mathAvailable) ?? (spec.mode === 'columns' && fits(spec, 'i32x4', mathAvailable) ? 'i32x4' : undefined);
+    const masksReduced = spec.mode === 'columns' && spec.body.some((i) => i.op === 'reduce' && (i.fn === 'any' || i.fn === 'all'));
+    return floatLanes(spec, undefined, mathAvailable) ?? (masksReduced && fits(spec, 'i32x4', mathAvailable) ? 'i32x4' : undefined);
   }
   const narrow = lanes === 'i32x4' ? narrowLanes(spec) : undefined;
   if (narrow && fits(spec, narrow, mathAvailable)) return narrow;
