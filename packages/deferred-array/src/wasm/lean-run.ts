@@ -238,8 +238,7 @@ class LeanRun implements RunResult {
     const placed = this.#placed?.get(node);
     if (placed !== undefined) return placed;
     const ptr = kind === Leaf.Reduced ? this.#copyIn(node, this.#reducedOf(node)) : this.#boundAddress(node, bound?.get(node));
-    // Only a later kernel reads a value again (a kernel's inputs are distinct): a plan of one makes no map per call.
-    if (this.#lean.kernels.length > 1) (this.#placed ??= new Map()).set(node, ptr);
+    (this.#placed ??= new Map()).set(node, ptr);
     return ptr;
   }
 
