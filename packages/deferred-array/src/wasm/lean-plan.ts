@@ -41,6 +41,12 @@ interface LeanLeaf {
   readonly at: number;
   readonly value: Scalar;
   readonly offset: number;
+  /**
+   * Whether another leaf of the plan reads the same placeholder or reread
+   * reduction (two windows of one argument, or a later kernel): a run then
+   * places it once and keeps its address for the others.
+   */
+  readonly shared: boolean;
 }
 
 /** A view's values (a view or contiguous reshape of a leaf or of what a kernel made): where its window lies from that value's address. */
@@ -58,6 +64,8 @@ interface LeanKernel {
   readonly label: string;
   /** Per group input: how its address is found, and for a constant its byte offset in the launch block. */
   readonly leaves: readonly LeanLeaf[];
+  /** Its first store's index among the plan's stores (its stores follow it there). */
+  readonly storeStart: number;
   /** Per launch array: the index into [...inputs, ...stores] of the value it passes. */
   readonly operands: readonly number[];
   readonly reductions: ReductionLayout;
@@ -157,6 +165,7 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   const stores = groups.flatMap((g) => g.stores);
   const reduced = new Set<Node>(groups.flatMap((g) => g.reductions));
   const kernels: LeanKernel[] = [];
+  let storeStart = 0;
   for (const group of groups) {
     // The layout the general run gives these values: inputs (but views, their windows) and stores contiguous at their nodes' shapes.
     const built = buildKernel(group, group.inputs.map((n) => windows.get(n)?.value ?? atAddress(0, n.dtype, n.shape)),
@@ -165,29 +174,31 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     if (!built.operands) return null;
     let scalars = 0;
     const leaves = group.inputs.map((input): LeanLeaf => {
-      if (input.family === 'scalar') return { node: input, kind: Leaf.Scalar, at: 8 * scalars++, value: input.attrs.value, offset: 0 };
+      if (input.family === 'scalar') return { node: input, kind: Leaf.Scalar, at: 8 * scalars++, value: input.attrs.value, offset: 0, shared: false };
       // A view's address is its base's, moved to its first element.
       const w = windows.get(input);
       const node = w?.base ?? input;
       const offset = w?.value.ptr ?? 0;
-      if (reduced.has(node)) return { node, kind: Leaf.Reduced, at: 0, value: 0, offset };
+      if (reduced.has(node)) return { node, kind: Leaf.Reduced, at: 0, value: 0, offset, shared: false };
       const store = stores.indexOf(node);
-      if (store >= 0) return { node, kind: Leaf.Store, at: store, value: 0, offset };
-      return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0, offset };
+      if (store >= 0) return { node, kind: Leaf.Store, at: store, value: 0, offset, shared: false };
+      return { node, kind: node.op === 'source' ? Leaf.Source : Leaf.Placeholder, at: 0, value: 0, offset, shared: false };
     });
     const fixed = fixLaunch(compiled, launchOf(built), 8 * scalars);
     kernels.push({
       group, compiled, fixed, label: kernelLabel(group), leaves: leaves.map((l) => (l.kind === Leaf.Scalar ? { ...l, at: fixed.extraAt + l.at } : l)),
-      operands: built.operands,
+      storeStart, operands: built.operands,
       reductions: { segment: built.segment, mode: built.mode, zeroSlots: built.zeroSlots, ...(built.positionSlots ? { positionSlots: built.positionSlots } : {}), slots: built.spec.slots },
       work: launchWork(compiled, sizeOf(built.shape)),
     });
+    storeStart += group.stores.length;
   }
   // A run holds every store to its end, where the general one frees each after its last reader: past a
   // few blocks of such values, that is the general run's to do (its fixed costs no longer count).
   const results = new Set([...plan.results, ...plan.outputs.map((o) => o.node)]);
   const held = stores.filter((n) => !results.has(n)).reduce((b, n) => b + sizeOf(n.shape) * dtypeInfo(n.dtype).bytes, 0);
   if (kernels.length > 1 && held > HELD_LIMIT) return null;
+  markShared(kernels);
   const only = kernels.length === 1 ? kernels[0]! : undefined;
   const drainArray = only && only.group.stores.length === 1 ? only.operands.indexOf(only.group.inputs.length) : -1;
   const drainable = only !== undefined && drainArray >= 0 && only.fixed.drainable[drainArray] && only.fixed.blocks > DRAIN_BLOCKS &&
@@ -198,6 +209,18 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
     work: kernels.reduce((w, k) => w + k.work, 0),
     drain: drainable ? { array: drainArray, storeBytes: [drainBytes(only.fixed, DRAIN_BLOCKS, drainArray)] } : undefined,
   };
+}
+
+/** Marks the placeholder and reread leaves whose value another leaf of the plan reads too (LeanLeaf.shared). */
+function markShared(kernels: LeanKernel[]): void {
+  const placed = (l: LeanLeaf): boolean => l.kind === Leaf.Placeholder || l.kind === Leaf.Reduced;
+  const reads = new Map<Node, number>();
+  for (const k of kernels) for (const l of k.leaves) if (placed(l)) reads.set(l.node, (reads.get(l.node) ?? 0) + 1);
+  kernels.forEach((k, i) => {
+    if (k.leaves.some((l) => placed(l) && reads.get(l.node)! > 1)) {
+      kernels[i] = { ...k, leaves: k.leaves.map((l) => (placed(l) && reads.get(l.node)! > 1 ? { ...l, shared: true } : l)) };
+    }
+  });
 }
 
 /**

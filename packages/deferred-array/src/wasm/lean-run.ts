@@ -59,7 +59,7 @@ class LeanRun implements RunResult {
   #carvedEnd = 0;
   /** The copies of sources read for the first time made by this run, by source (rarely more than two). */
   #firstReads: Map<Node, number> | undefined;
-  /** Where a placeholder's value, or a reduction a later kernel reads, lies for this run once a kernel has read it (a later one reads it there too). */
+  /** Where a shared leaf's value (LeanLeaf.shared) lies for this run once a leaf has read it: the others read it there too. */
   #placed: Map<Node, number> | undefined;
   /** Where the run's one store goes as the kernel makes it (its block then a scratch block); see LeanPlan.drain. */
   #into: TypedArray | undefined;
@@ -133,16 +133,18 @@ class LeanRun implements RunResult {
   #carve(bound: Bindings | undefined): void {
     const lean = this.#lean;
     let bytes = 0;
-    const copies = new Set<Node>();
+    let copies: Set<Node> | undefined;
     for (const k of lean.kernels) {
       bytes += blockSize(k.fixed.bytes);
       for (const leaf of k.leaves) {
         const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
-        // A placeholder read by several kernels is placed once (#placed).
-        if (b && !copies.has(leaf.node) && (this.#copied(b) || this.#copiedOnce(b))) {
-          copies.add(leaf.node);
-          bytes += blockSize(b.value.data.byteLength);
+        if (!b || !(this.#copied(b) || this.#copiedOnce(b))) continue;
+        // A placeholder that several leaves read is placed once (#placed).
+        if (leaf.shared) {
+          if (copies?.has(leaf.node)) continue;
+          (copies ??= new Set()).add(leaf.node);
         }
+        bytes += blockSize(b.value.data.byteLength);
       }
     }
     for (const node of lean.reread) bytes += blockSize(sizeOf(node.shape) * dtypeInfo(node.dtype).bytes);
@@ -169,7 +171,7 @@ class LeanRun implements RunResult {
     this.#hold(block);
     const addresses: number[] = [];
     for (const leaf of k.leaves) addresses.push(this.#address(leaf, bound, block) + leaf.offset);
-    for (const node of k.group.stores) addresses.push(this.#storeOf(node));
+    for (let s = 0; s < k.group.stores.length; s++) addresses.push(at(this.#stores, k.storeStart + s, 'store'));
     // A view of the memory only once nothing more is allocated: growing it leaves earlier ones short (or detached).
     const view = this.#heap.dataView();
     for (const leaf of k.leaves) {
@@ -235,10 +237,10 @@ class LeanRun implements RunResult {
       case Leaf.Source: return this.#sources.residentAddress(node, (this.#pinned ??= new Set()));
       case Leaf.Store: return at(this.#stores, leaf.at, 'store');
     }
-    const placed = this.#placed?.get(node);
+    const placed = leaf.shared ? this.#placed?.get(node) : undefined;
     if (placed !== undefined) return placed;
     const ptr = kind === Leaf.Reduced ? this.#copyIn(node, this.#reducedOf(node)) : this.#boundAddress(node, bound?.get(node));
-    (this.#placed ??= new Map()).set(node, ptr);
+    if (leaf.shared) (this.#placed ??= new Map()).set(node, ptr);
     return ptr;
   }
 
