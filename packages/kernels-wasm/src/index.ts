@@ -37,7 +37,7 @@ export type {
   FreeBlock,
 } from './heap/index.js';
 export {
-  compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, launch, instantiate, instanceCount, scanLooksBack, INSTANCE_CACHE, BLOCK_SIZE, collapseDims, validateSpec, INT64_UNARY, INT64_BINARY, KTYPE_BYTES,
+  compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, unsharedKernel, launch, instantiate, instanceCount, scanLooksBack, INSTANCE_CACHE, BLOCK_SIZE, collapseDims, validateSpec, INT64_UNARY, INT64_BINARY, KTYPE_BYTES,
   workPerElement, launchWork, fixLaunch, runFixed, drainBytes,
 } from './lower/index.js';
 export type {

@@ -141,6 +141,14 @@ interface HeapStatistics extends HeapStats {
   readonly cachedBytes: number;
   /** Bytes in use by neither: mutable arrays, and runs in progress. Views and these keep the heap from being trimmed. */
   readonly otherBytes: number;
+  /**
+   * The calling thread's private heap, once a run has used it: a run that
+   * copies every argument in and its result out (a compiled call over
+   * ordinary arrays, a few MiB in all) takes its blocks there, because V8
+   * copies to and from a shared heap a word at a time. At most 8 MiB; it
+   * holds nothing between calls.
+   */
+  readonly privateHeap: HeapStats | undefined;
 }
 
 /** `linker`'s heap statistics, with what view results and the source cache hold of it. */
@@ -149,7 +157,9 @@ function heapStatsOf(linker: Linker): HeapStatistics {
   const stats = heap.stats();
   const views = viewStats(heap);
   const { cachedBytes } = sourcesOf(heap);
-  return { ...stats, ...views, cachedBytes, otherBytes: Math.max(0, stats.bytesInUse - views.viewBytes - cachedBytes) };
+  return {
+    ...stats, ...views, cachedBytes, otherBytes: Math.max(0, stats.bytesInUse - views.viewBytes - cachedBytes), privateHeap: linker.backend.privateHeap?.(),
+  };
 }
 
 /** The default runtime's heap (the process heap) statistics, with what view results and the source cache hold of it. */

@@ -6,6 +6,7 @@ import type { Plan } from '../plan/plan.js';
 import type { Dense } from '../core/dense.js';
 import type { RunFlags } from '../core/flags.js';
 import type { TypedArray } from '../ir/dtypes.js';
+import type { HeapStats } from '../core/heap.js';
 
 interface RunResult {
   /** Data conditions met while running; the linker applies the error policy to them. */
@@ -139,6 +140,8 @@ interface Backend {
   prepare(plan: Plan, bound: Bindings): void;
   /** For explain({ kernels: true }): what its kernels for `plan` are, where it compiles any. */
   describe?(plan: Plan): readonly string[];
+  /** The statistics of a heap of its own for runs on the calling thread (the WebAssembly backend's private heap), once it has one. */
+  privateHeap?(): HeapStats | undefined;
   stats(): BackendStats;
 }
 

@@ -6,7 +6,7 @@
 // on the same data. executeSync() runs every kernel on the calling
 // thread; execute() sends kernels with enough work to the worker pool. Both
 // run the same kernels over the same blocks, so their results are identical.
-import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, detectSupport, instanceCount, instantiate, launch, launchFixedOnPool, launchOnPool, launchWork, runFixed } from 'kernels-wasm';
+import { INSTANCE_CACHE, KernelCache, MODULE_CACHE, WorkerFailure, blockSize, detectSupport, instanceCount, instantiate, launch, launchFixedOnPool, launchOnPool, launchWork, runFixed } from 'kernels-wasm';
 import type { HeapLike, Join, KernelPool, KernelSpec, LaunchResult } from 'kernels-wasm';
 import type { Backend, BackendHost, BackendSettings, BackendStats, Bindings, OutWindow, RunResult } from '../execute/backend.js';
 import { DeferredArrayError, HeapError, fromSerialized } from '../ir/errors.js';
@@ -16,7 +16,9 @@ import { setElements } from '../ir/dtypes.js';
 import type { TypedArray } from '../ir/dtypes.js';
 import type { Plan } from '../plan/plan.js';
 import type { RunFlags } from '../core/flags.js';
+import type { HeapStats } from '../core/heap.js';
 import { describeKernels } from './describe-kernels.js';
+import { privateHeap } from './heap.js';
 import type { WasmHeap } from './heap.js';
 import * as host from './host-functions.js';
 import { WorkerPool, noSharedHeap } from './pool.js';
@@ -26,6 +28,13 @@ import { kernelOn, leanPlanOf } from './lean-plan.js';
 import type { LeanKernel, LeanPlan } from './lean-plan.js';
 import { WasmRun } from './run.js';
 import type { KernelLaunch, Launcher, RoutineLaunch } from './run.js';
+
+/**
+ * The most bytes a run into an out or a fresh array takes on the calling
+ * thread's private heap (privateHeap): past a few MiB its copies are bound
+ * by memory, not by how V8 copies them.
+ */
+const PRIVATE_RUN_BYTES = 4 << 20;
 
 /**
  * The most work units a thread's share of a launch may hold for the calling
@@ -104,6 +113,8 @@ class WasmBackend implements Backend {
    */
   // eslint-disable-next-line no-unused-private-class-members -- held, never read: see above
   #lastLean: LeanRun | undefined;
+  /** The calling thread's private heap (#spaceFor), made at its first use. */
+  #private: WasmHeap | undefined;
 
   /** Runs over `heap`: its kernels, and its pool's workers, import that memory. */
   constructor(heap: WasmHeap, options: { readonly lean?: boolean } = {}) {
@@ -209,7 +220,7 @@ class WasmBackend implements Backend {
     if (sync) noSharedHeap();
     // A large result goes to the out as the kernel makes it, where the plan can drain it (the copy reads
     // the caches, not the heap). Not to a fresh array: one made with new is zeroed first, where slice() is not.
-    const run = this.#runLean(lean, bound, true, into);
+    const run = this.#runLean(lean, bound, true, into, this.#spaceFor(lean, bound));
     try {
       check(run.flags);
       const { data } = run.value(plan.results[0]!);
@@ -242,6 +253,10 @@ class WasmBackend implements Backend {
     } finally {
       run.end();
     }
+  }
+
+  privateHeap(): HeapStats | undefined {
+    return this.#private?.made && this.#private.stats();
   }
 
   stats(): BackendStats {
@@ -331,11 +346,29 @@ class WasmBackend implements Backend {
     return this.#heap.shared && elements >= this.#host.settings().inlineThreshold;
   }
 
-  /** A lean plan's run (lean-run.ts), on the calling thread. */
-  #runLean(lean: LeanPlan, bound?: Bindings, untaken = false, into?: TypedArray): RunResult {
+  /** A lean plan's run (lean-run.ts), on the calling thread, its blocks in `space`. */
+  #runLean(lean: LeanPlan, bound?: Bindings, untaken = false, into?: TypedArray, space = this.#heap): RunResult {
     this.#runs++;
     this.#launches += lean.kernels.length;
-    return (this.#lastLean = new LeanRun(lean, this.#heap)).run(bound, untaken, into);
+    return (this.#lastLean = new LeanRun(lean, space)).run(bound, untaken, into);
+  }
+
+  /**
+   * Where a lean run whose result is copied out takes its blocks: the
+   * private heap where the heap is shared, every argument an ordinary array
+   * copied in for this call anyway (not a source whose copy the heap keeps,
+   * nor a block of the heap), and the run small; else the heap.
+   */
+  #spaceFor(lean: LeanPlan, bound: Bindings | undefined): WasmHeap {
+    const p = lean.privately;
+    if (!p || !this.#heap.shared) return this.#heap;
+    let bytes = p.bytes;
+    for (const node of p.placeholders) {
+      const b = bound?.get(node);
+      if (!b || b.source || b.at) return this.#heap;
+      bytes += blockSize(b.value.data.byteLength);
+    }
+    return bytes <= PRIVATE_RUN_BYTES ? (this.#private ??= privateHeap(PRIVATE_RUN_BYTES)) : this.#heap;
   }
 
   #result(run: WasmRun): RunResult {

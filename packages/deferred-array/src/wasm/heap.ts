@@ -2,7 +2,7 @@
 // installed when this module loads (which every runtime's WebAssembly backend
 // does), and a runtime's own, each made on first use so that a runtime
 // reserves no memory until it runs.
-import { defaultHeap, defaultHeapIfMade, formatBytes, heapIsShared, newHeap } from 'kernels-wasm';
+import { HEAP_BASE, Heap as KernelHeapOf, PAGE_BYTES, defaultHeap, defaultHeapIfMade, formatBytes, heapIsShared, newHeap } from 'kernels-wasm';
 import type { Heap as KernelHeap } from 'kernels-wasm';
 import type { TypedArray } from '../ir/dtypes.js';
 import { installHeap, registerHeap } from '../core/heap.js';
@@ -11,11 +11,13 @@ import type { Heap, HeapStats } from '../core/heap.js';
 class WasmHeap implements Heap {
   readonly #get: () => KernelHeap;
   readonly #peek: () => KernelHeap | undefined;
+  readonly #private: boolean;
 
-  /** `get` makes the memory on first call; `peek` gives it only once made. */
-  constructor(get: () => KernelHeap, peek: () => KernelHeap | undefined) {
+  /** `get` makes the memory on first call; `peek` gives it only once made. A `private` one is never shared (privateHeap). */
+  constructor(get: () => KernelHeap, peek: () => KernelHeap | undefined, isPrivate = false) {
     this.#get = get;
     this.#peek = peek;
+    this.#private = isPrivate;
   }
 
   /** kernels-wasm's heap, made now if it is not yet: its memory is what kernels and workers import. */
@@ -29,7 +31,7 @@ class WasmHeap implements Heap {
   }
 
   get shared(): boolean {
-    return heapIsShared();
+    return !this.#private && heapIsShared();
   }
 
   alloc(bytes: number): number {
@@ -87,4 +89,18 @@ function ownHeap(): WasmHeap {
   return h;
 }
 
-export { WasmHeap, processWasmHeap, ownHeap };
+/**
+ * A heap private to the calling thread, over an unshared memory of at most
+ * twice `runBytes` (made at its first use): for runs that copy their
+ * arguments in and their result out, which V8 does as plain memory copies
+ * there, and a word at a time to and from a shared buffer. No array of the
+ * caller's lives in it, so it is no runtime's heap (not registered).
+ */
+function privateHeap(runBytes: number): WasmHeap {
+  let made: KernelHeap | undefined;
+  const pages = (bytes: number): number => Math.ceil((HEAP_BASE + bytes) / PAGE_BYTES);
+  const make = (): KernelHeap => new KernelHeapOf({ shared: false, initialPages: pages(runBytes / 4), maxPages: pages(2 * runBytes) });
+  return new WasmHeap(() => (made ??= make()), () => made, true);
+}
+
+export { WasmHeap, processWasmHeap, ownHeap, privateHeap };

@@ -5,7 +5,7 @@
 // from, and whether a plan of one kernel can drain its one store into the
 // caller's out. Also each lean kernel's instance per memory, and how a
 // constant is written into the launch block.
-import { drainBytes, fixLaunch, instantiate, launchWork } from 'kernels-wasm';
+import { blockSize, drainBytes, fixLaunch, instantiate, isSharedBuffer, launchWork, unsharedKernel } from 'kernels-wasm';
 import type { CompiledModule, FixedLaunch, KernelFn } from 'kernels-wasm';
 import { dtypeInfo, isInteger } from '../ir/dtypes.js';
 import type { DType, Scalar } from '../ir/dtypes.js';
@@ -93,6 +93,14 @@ interface LeanPlan {
    * the scratch block, one call's values.
    */
   readonly drain: { readonly array: number; readonly storeBytes: readonly number[] } | undefined;
+  /**
+   * For a plan whose every array is a placeholder (or made by its kernels),
+   * as a compiled function's is: its placeholders, and the bytes its run's
+   * one block needs besides their copies. A run whose arguments are all
+   * copied in anyway may then take a heap private to the calling thread
+   * (backend.ts), where copies in and out are plain memory copies.
+   */
+  readonly privately: { readonly placeholders: readonly Node[]; readonly bytes: number } | undefined;
 }
 
 /** Bytes of stores a lean run of several kernels may hold that no result needs (the general run frees them as it goes). */
@@ -203,11 +211,24 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   const drainArray = only && only.group.stores.length === 1 ? only.operands.indexOf(only.group.inputs.length) : -1;
   const drainable = only !== undefined && drainArray >= 0 && only.fixed.drainable[drainArray] && only.fixed.blocks > DRAIN_BLOCKS &&
     only.compiled.hostKeys.length === 0 && !only.group.raising && !only.group.members.some(flagging);
+  const storeBytes = stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes);
+  const reread = [...new Set(kernels.flatMap((k) => k.leaves.filter((l) => l.kind === Leaf.Reduced).map((l) => l.node)))];
   return {
-    kernels, stores, storeBytes: stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes),
-    reread: [...new Set(kernels.flatMap((k) => k.leaves.filter((l) => l.kind === Leaf.Reduced).map((l) => l.node)))],
+    kernels, stores, storeBytes, reread,
     work: kernels.reduce((w, k) => w + k.work, 0),
     drain: drainable ? { array: drainArray, storeBytes: [drainBytes(only.fixed, DRAIN_BLOCKS, drainArray)] } : undefined,
+    privately: privately(kernels, storeBytes, reread),
+  };
+}
+
+/** LeanPlan.privately: undefined where a kernel reads a source (whose copy the process heap keeps). */
+function privately(kernels: readonly LeanKernel[], storeBytes: readonly number[], reread: readonly Node[]): LeanPlan['privately'] {
+  const leaves = kernels.flatMap((k) => k.leaves);
+  if (leaves.some((l) => l.kind === Leaf.Source)) return undefined;
+  const blocks = [...kernels.map((k) => k.fixed.bytes), ...storeBytes, ...reread.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes)];
+  return {
+    placeholders: [...new Set(leaves.filter((l) => l.kind === Leaf.Placeholder).map((l) => l.node))],
+    bytes: blocks.reduce((b, bytes) => b + blockSize(bytes), 0),
   };
 }
 
@@ -234,7 +255,8 @@ function kernelOn(lean: LeanKernel, memory: WebAssembly.Memory): KernelFn {
   let perPlan = instances.get(memory);
   if (!perPlan) instances.set(memory, (perPlan = new WeakMap()));
   let fn = perPlan.get(lean);
-  if (!fn) perPlan.set(lean, (fn = instantiate(lean.compiled, memory, host)));
+  // A heap private to the calling thread has an unshared memory, which only the kernel's unshared twin imports.
+  if (!fn) perPlan.set(lean, (fn = instantiate(isSharedBuffer(memory.buffer) ? lean.compiled : unsharedKernel(lean.compiled), memory, host)));
   return fn;
 }
 

@@ -127,11 +127,12 @@ function emitClaimLoop(m: ModuleBuilder, kernelIndex: number, temps: number | un
   f.op('local.get', ran);
 }
 
-function buildModule(spec: KernelSpec, math: MathProvider, hash: string, id: number): CompiledModule {
+/** `shared`: whether the memory it imports is shared (the heap's), or not (a memory private to the calling thread). */
+function buildModule(spec: KernelSpec, math: MathProvider, hash: string, id: number, shared = heapIsShared()): CompiledModule {
   const t0 = performance.now();
   validateSpec(spec);
   const m = new ModuleBuilder();
-  m.importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 65536, shared: heapIsShared() });
+  m.importMemory({ module: 'env', name: 'memory', initial: 1, maximum: 65536, shared });
   const hostKeys = hostKeysOf(spec, math);
   const hostIndex = new Map(hostKeys.map((k) => {
     const { params, result } = hostSignature(k, spec);
@@ -207,6 +208,7 @@ class KernelCache {
     const hit = this.#modules.get(hash);
     if (hit) return hit;
     const result = buildModule(spec, math, hash, ++KernelCache.#lastId);
+    mathOf.set(result, math);
     this.#modules.set(hash, result);
     this.#compiled++;
     this.#compileMs += result.compileMs;
@@ -229,6 +231,25 @@ class KernelCache {
   }
 }
 
+/** The math each cached module was built with, for its unshared twin. */
+const mathOf = new WeakMap<CompiledModule, MathProvider>();
+const unsharedTwins = new WeakMap<CompiledModule, CompiledModule>();
+
+/**
+ * `kernel` built again to import an unshared memory, once per kernel (the
+ * same code, id and hash; instances are kept per memory, so the two never
+ * meet): for a heap private to the calling thread, whose copies in and out
+ * of ordinary arrays are plain memory copies, where V8 copies to and from a
+ * shared buffer a word at a time (a sixth of the speed in the caches). The
+ * kernel itself where the heap is not shared.
+ */
+function unsharedKernel(kernel: CompiledModule): CompiledModule {
+  if (!heapIsShared()) return kernel;
+  let twin = unsharedTwins.get(kernel);
+  if (!twin) unsharedTwins.set(kernel, (twin = buildModule(kernel.spec, mathOf.get(kernel) ?? VECTOR_MATH, kernel.hash, kernel.id, false)));
+  return twin;
+}
+
 /** The cache of callers that keep none of their own. */
 const shared = new KernelCache();
 
@@ -237,5 +258,5 @@ const compileCount = (): number => shared.compiled;
 const compileMs = (): number => shared.compileMs;
 const moduleCacheSize = (): number => shared.size;
 
-export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache };
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, unsharedKernel };
 export type { CompiledModule, MathProvider, HostFunction };

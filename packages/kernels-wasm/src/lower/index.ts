@@ -1,5 +1,5 @@
 // Lowering: KernelSpec -> WebAssembly, and running kernels on the calling thread.
-export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache } from './compile.js';
+export { compileKernel, compileCount, compileMs, specHash, moduleCacheSize, MODULE_CACHE, KernelCache, unsharedKernel } from './compile.js';
 export { launch, instantiate, instanceCount, scanLooksBack, BLOCK_SIZE, INSTANCE_CACHE } from './launch.js';
 export { fixLaunch, runFixed, drainBytes } from './fixed-launch.js';
 export type { FixedLaunch, Drain } from './fixed-launch.js';

@@ -1,4 +1,4 @@
-// A bump allocator over a shared memory, for the lowering's own tests; the
+// A bump allocator over a shared memory (or an unshared one), for the lowering's own tests; the
 // real allocator lives in src/heap.
 import type { HeapLike } from './launch.js';
 import type { HostFunction } from './compile.js';
@@ -7,8 +7,8 @@ import { HEAP_BASE } from '../heap/constants.js';
 /** For kernels that import no host function: any lookup is a test failure. */
 const noHost = (k: string): HostFunction => { throw new Error(`no host function ${k}`); };
 
-function testHeap(pages = 256): HeapLike & { f64(ptr: number, n: number): Float64Array } {
-  const memory = new WebAssembly.Memory({ initial: pages, maximum: 65536, shared: true });
+function testHeap(pages = 256, shared = true): HeapLike & { f64(ptr: number, n: number): Float64Array } {
+  const memory = new WebAssembly.Memory({ initial: pages, maximum: 65536, shared });
   // Above the control words and the math constant table, as the real heap.
   let top = HEAP_BASE;
   return {
