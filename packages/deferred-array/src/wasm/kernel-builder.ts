@@ -211,8 +211,9 @@ function buildKernel(group: FusedGroup, inputs: readonly HeapValue[], outputs: r
     const x = get(r.inputs[0]);
     const bool = op === 'any' || op === 'all';
     const position = positionSlots.get(slot);
-    // argmax of bools compares them as the numbers 0 and 1.
-    const type = bool ? 'bool' : position !== undefined && r.inputs[0].dtype === 'bool' ? 'uint8' : accumulatorDType(op, r.inputs[0].dtype);
+    // argmax of bools compares them as the numbers 0 and 1, in the type of the kernel's lanes (a float
+    // kernel's comparisons are masks there, which no lane compares as numbers).
+    const type = bool ? 'bool' : position !== undefined && r.inputs[0].dtype === 'bool' ? maskPositionType(sources) : accumulatorDType(op, r.inputs[0].dtype);
     push({ op: 'reduce', fn: op === 'mean' ? 'sum' : (op as 'sum'), arg: castTo(x, type), slot, type, ...(position === undefined ? {} : { position }) });
   });
   // An integer product with a zero factor is 0, even where the float64 it is
@@ -382,6 +383,15 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
  * digits that NumPy's pairwise summation keeps. Products stay in float32,
  * where their rounding is relative and they overflow where NumPy's do.
  */
+/**
+ * The type argmax and argmin of a bool value compare it in: the 0 and 1 of
+ * the kernel's float lanes where it reads floats, else int32 (i32x4 lanes).
+ */
+function maskPositionType(sources: readonly Node[]): DType {
+  if (sources.some((n) => n.dtype === 'float64')) return 'float64';
+  return sources.some((n) => n.dtype === 'float32') ? 'float32' : 'int32';
+}
+
 function accumulatorDType(op: ReduceOp, input: DType): DType {
   if (op === 'any' || op === 'all') return 'bool'; // of the input's truth
   const { compute } = resolveReduce(op, input);

@@ -1,8 +1,9 @@
-// any, all, and the sum, mean and count of masks run in vector lanes (a
-// bool array's in i8x16, its trues counted; a comparison's in its operand's
-// lanes), and give the reference evaluator's bits: random shapes, axes,
-// views with negative and non-unit strides, masks read as sources or
-// computed, on the calling thread and on 1 and 2 workers.
+// any, all, argmax, argmin, and the sum, mean and count of masks run in
+// vector lanes (a bool array's in i8x16, its trues counted; a comparison's
+// in its operand's lanes), as does a select between masks, and give the
+// reference evaluator's bits: random shapes, axes, views with negative and
+// non-unit strides, masks read as sources or computed, on the calling
+// thread and on 1 and 2 workers.
 import fc from 'fast-check';
 import * as da from '../index.js';
 import { referenceResult } from '../../test/against-reference.js';
@@ -13,7 +14,7 @@ const initial = da.configure();
 beforeAll(() => { da.configure({ backend: 'wasm' }); });
 afterAll(() => { da.configure({ backend: initial.backend, threads: initial.threads, inlineThreshold: initial.inlineThreshold }); });
 
-type Reduction = 'any' | 'all' | 'sum' | 'mean' | 'countNonzero';
+type Reduction = 'any' | 'all' | 'sum' | 'mean' | 'countNonzero' | 'argmax' | 'argmin';
 
 interface Case {
   readonly shape: readonly number[];
@@ -23,6 +24,8 @@ interface Case {
   readonly axis: number | null;
   readonly keepdims: boolean;
   readonly reduction: Reduction;
+  /** Whether the mask is first a select between it and its negation, by a second mask of its kind (where(m2, m, !m)). */
+  readonly selected: boolean;
   /** How many elements are set: none, a few, about half, all but a few, all. */
   readonly density: 0 | 0.02 | 0.5 | 0.98 | 1;
   readonly seed: number;
@@ -34,7 +37,8 @@ const arbitraryCase: fc.Arbitrary<Case> = fc.record({
   view: fc.constantFrom<View>('none', 'reversed', 'strided', 'transposed'),
   axis: fc.option(fc.integer({ min: -3, max: 2 }), { nil: null }),
   keepdims: fc.boolean(),
-  reduction: fc.constantFrom<Reduction>('any', 'all', 'sum', 'mean', 'countNonzero'),
+  reduction: fc.constantFrom<Reduction>('any', 'all', 'sum', 'mean', 'countNonzero', 'argmax', 'argmin'),
+  selected: fc.boolean(),
   density: fc.constantFrom<Case['density']>(0, 0.02, 0.5, 0.98, 1),
   seed: fc.nat(1 << 20),
 });
@@ -48,10 +52,10 @@ function uniform(n: number, seed: number): Float64Array {
   });
 }
 
-/** The case's mask: set where a uniform value is below the density, as the view asks. */
-function maskOf(c: Case): da.DeferredArray {
+/** The case's mask: set where a uniform value is below the density, as the view asks (from `seed`: the case's). */
+function maskOf(c: Case, seed = c.seed): da.DeferredArray {
   const size = c.shape.reduce((a, b) => a * b, 1);
-  const u = uniform(flatLength(size, c.view), c.seed);
+  const u = uniform(flatLength(size, c.view), seed);
   let m: da.DeferredArray;
   if (c.mask === 'source') m = da.wrap(da.less(da.wrap(u), c.density).executeSync() as da.StdNdarray);
   // NaN and -0 among the values: NaN < d is false, -0 < d as 0 is.
@@ -61,9 +65,11 @@ function maskOf(c: Case): da.DeferredArray {
 }
 
 function reduce(c: Case): da.DeferredArray {
-  const m = maskOf(c);
+  const first = maskOf(c);
+  const m = c.selected ? da.where(maskOf(c, c.seed + 1), first, da.logicalNot(first)) : first;
   const axis = c.axis === null || m.shape.length === 0 ? undefined : ((c.axis % m.shape.length) + m.shape.length) % m.shape.length;
   if (c.reduction === 'countNonzero') return da.countNonzero(m, axis === undefined ? {} : { axis });
+  if (c.reduction === 'argmax' || c.reduction === 'argmin') return da[c.reduction](m, axis === undefined ? {} : { axis });
   return da[c.reduction](m, { ...(axis === undefined ? {} : { axis }), keepdims: c.keepdims });
 }
 
@@ -106,6 +112,11 @@ describe('reductions of masks', () => {
     ['the sum of a bool array', () => da.sum(da.wrap(da.less(da.wrap(uniform(1000, 1)), 0.5).executeSync() as da.StdNdarray)), 'i8x16'],
     ['any of a float64 comparison', () => da.any(da.less(da.wrap(uniform(1000, 2)), 0)), 'f64x2'],
     ['all of an int32 comparison', () => da.all(da.greater(da.wrap(Int32Array.from({ length: 1000 }, (_, i) => i)), -1)), 'i32x4'],
+    ['argmax of a float64 comparison', () => da.argmax(da.greater(da.wrap(uniform(1000, 4)), 0.9)), 'f64x2'],
+    ['argmin of a float32 comparison', () => da.argmin(da.greater(da.wrap(Float32Array.from(uniform(1000, 5))), 0.1)), 'f32x4'],
+    ['argmax of an int32 comparison', () => da.argmax(da.greater(da.wrap(Int32Array.from({ length: 1000 }, (_, i) => i)), 700)), 'i32x4'],
+    ['a select between float64 comparisons, counted', () => da.countNonzero(da.where(da.less(da.wrap(uniform(1000, 6)), 0.5),
+      da.less(da.wrap(uniform(1000, 7)), 0.2), da.greater(da.wrap(uniform(1000, 8)), 0.7))), 'f64x2'],
     ['any over axis 0 of a bool matrix (a column kernel)', () => da.any(columnMask(), { axis: 0 }), 'i32x4'],
     ['all over axis 0 of a float64 comparison (a column kernel)', () => da.all(da.less(da.wrap(uniform(40 * 33, 3)).reshape([40, 33]), 0.9), { axis: 0 }), 'f64x2'],
   ] as const)('%s runs in vector lanes (%s)', (_, make, lanes) => {
@@ -137,6 +148,9 @@ describe('reductions of masks', () => {
           .toEqual([n, at, true, false, 1]);
         expect(value(da.all(da.wrap(da.less(da.wrap(lone), 1).executeSync() as da.StdNdarray)))).toBe(false);
         expect(value(da.countNonzero(da.wrap(da.less(da.wrap(lone), 1).executeSync() as da.StdNdarray)))).toBe(n - 1);
+        // The first set (argmax) or clear (argmin) place, of a bool array and of a float64 comparison in its lanes.
+        expect([value(da.argmax(m)), value(da.argmin(da.logicalNot(m))), value(da.argmax(da.greater(da.wrap(lone), 0))),
+          value(da.argmin(da.less(da.wrap(lone), 1))), value(da.argmax(da.greater(da.wrap(lone), 2)))]).toEqual([at, at, at, at, 0]);
       }
     }
   });

@@ -143,7 +143,9 @@ function fits(spec: KernelSpec, lanes: Lanes, mathAvailable: (fn: string, lanes:
         if (!ok(ins.type) && !(value.op === 'cast' && lane(at(spec.body, value.arg, 'value').type))) return false;
         break;
       }
-      case 'const': case 'select': if (ins.type === 'bool' || !ok(ins.type)) return false; break;
+      // A bool constant has no mask form here; a select between masks is a bitselect of masks, as of numbers.
+      case 'const': if (ins.type === 'bool' || !ok(ins.type)) return false; break;
+      case 'select': if (!ok(ins.type)) return false; break;
       case 'cast': if (!vectorCast(spec, uses, v, dtype, lanes)) return false; break;
       case 'unary': {
         const t = at(spec.body, ins.arg, 'value').type;
