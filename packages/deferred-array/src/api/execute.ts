@@ -146,7 +146,7 @@ interface HeapStatistics extends HeapStats {
    * copies every argument in and its result out (a compiled call over
    * ordinary arrays, a few MiB in all) takes its blocks there, because V8
    * copies to and from a shared heap a word at a time. At most 8 MiB; it
-   * holds nothing between calls.
+   * holds nothing between calls, and is let go when the runtime is idle.
    */
   readonly privateHeap: HeapStats | undefined;
 }

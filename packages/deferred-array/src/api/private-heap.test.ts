@@ -78,6 +78,24 @@ describe('the private heap', () => {
     }
   });
 
+  test('an idle runtime lets the private heap go, and the next call makes another', async () => {
+    const f = da.compile((x) => x.mul(3), [da.placeholder([1000])]);
+    const x = ramp(1000, 1);
+    const { trimAfterIdleMs } = da.configure();
+    da.configure({ trimAfterIdleMs: 40 });
+    try {
+      f.sync(x);
+      if (!privately()) return;
+      expect(da.heapStats().privateHeap).toBeDefined();
+      for (let i = 0; i < 150 && da.heapStats().privateHeap !== undefined; i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(da.heapStats().privateHeap).toBeUndefined();
+      expect(((f.sync(x) as da.StdNdarray).data as Float64Array)[3]).toBe(x[3]! * 3);
+      expect(da.heapStats().privateHeap?.allocations).toBe(1);
+    } finally {
+      da.configure({ trimAfterIdleMs });
+    }
+  });
+
   test('a call the error policy fails there leaves its out as it was and the private heap empty; a take that raises names its index', () => {
     const f = da.compile((x, y) => x.floorDivide(y).add(1), [da.placeholder([n], 'int32'), da.placeholder([n], 'int32')]);
     const x = Int32Array.from({ length: n }, (_, i) => i);

@@ -142,6 +142,8 @@ interface Backend {
   describe?(plan: Plan): readonly string[];
   /** The statistics of a heap of its own for runs on the calling thread (the WebAssembly backend's private heap), once it has one. */
   privateHeap?(): HeapStats | undefined;
+  /** The runtime is idle or shutting down, no run in flight: let go of memory kept between runs only for speed. */
+  idle?(): void;
   stats(): BackendStats;
 }
 

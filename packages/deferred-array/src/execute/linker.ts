@@ -130,6 +130,7 @@ class Linker {
       heap,
       idleMs: () => this.config.trimAfterIdleMs,
       replaced: async () => { await Promise.all([...this.#backends.values()].map((b) => b.heapReplaced())); },
+      idle: () => { for (const b of this.#backends.values()) b.idle?.(); },
     });
     this.#driver = new Driver({ backend: () => this.backend, trimmer: this.#trimmer, failed: (e, step) => this.#failed(e, step) });
   }

@@ -259,6 +259,11 @@ class WasmBackend implements Backend {
     return this.#private?.made && this.#private.stats();
   }
 
+  /** The private heap holds nothing between runs: its memory goes to the collector, and the next such run makes another. */
+  idle(): void {
+    this.#private = undefined;
+  }
+
   stats(): BackendStats {
     return {
       runs: this.#runs,
