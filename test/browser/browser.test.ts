@@ -161,6 +161,14 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     await page.close();
   }, 60_000);
 
+  test('compiled calls over ordinary arrays give Node\'s bits, on the private heap as in Node', async () => {
+    const { page } = await open(isolated.url);
+    const node = scenarios.compiled(da);
+    expect(node.privateHeap).toBe(true);
+    expect(await call(page, 'compiled')).toEqual(node);
+    await page.close();
+  }, 60_000);
+
   test('sorting and linear algebra give Node\'s bits before their routines have loaded (the reference runs them), in execute(), which waits for them, and after', async () => {
     const { page, logs } = await open(isolated.url);
     const node = await scenarios.routines(da);
@@ -273,6 +281,8 @@ async function open(url: string, before?: string): Promise<{ page: Page; logs: s
     const { page, logs } = await open(plain.url);
     expect(await page.evaluate(() => globalThis.crossOriginIsolated)).toBe(false);
     expect(await call(page, 'api')).toEqual(scenarios.api(da));
+    // No shared heap: nothing to gain from a private one.
+    expect(await call(page, 'compiled')).toEqual({ ...scenarios.compiled(da), privateHeap: false });
     const r = await call(page, 'pool', 2);
     const node = await scenarios.pool(da, 2);
     expect(r.total).toBe(node.total);

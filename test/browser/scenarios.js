@@ -57,6 +57,25 @@ export function api(da) {
   return out;
 }
 
+/**
+ * Compiled calls over ordinary typed arrays, which take the calling thread's private heap where the
+ * heap is shared: their bits, and whether that heap was used.
+ */
+export function compiled(da) {
+  const n = 20000;
+  const a = Float64Array.from({ length: n }, (_, i) => (i % 13 === 5 ? [NaN, -0, Infinity][i % 3] : Math.sin(i) * 100));
+  const b = Float64Array.from({ length: n }, (_, i) => Math.cos(i * 0.7) * 3);
+  const ints = Int16Array.from({ length: n }, (_, i) => ((i * 7919) % 4001) - 2000);
+  const chain = da.compile((x, y) => x.mul(1.5).add(y).sub(0.25).mul(x).abs().sqrt().add(1), [da.placeholder([n]), da.placeholder([n])]);
+  const centred = da.compile((x) => x.sub(da.mean(x)), [da.placeholder([n])]);
+  const wrapped = da.compile((x, y) => x.mul(y).add(300), [da.placeholder([n], 'int16'), da.placeholder([n], 'int16')]);
+  const out = new Float64Array(n);
+  const values = {
+    chain: hexOf(chain.sync(a, b)), into: hexOf(chain.sync(a, b, { out })), centred: hexOf(centred.sync(a)), wrapped: hexOf(wrapped.sync(ints, ints)),
+  };
+  return { values, privateHeap: da.heapStats().privateHeap !== undefined };
+}
+
 /** A long chain over 2^21 elements with every kernel on the pool of `threads` workers: its bits, and the blocks each worker ran. */
 export async function pool(da, threads) {
   da.configure({ threads, inlineThreshold: 0 });
