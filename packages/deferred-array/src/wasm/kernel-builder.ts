@@ -375,14 +375,6 @@ function emitMember(m: Node, get: (n: Node) => number, push: (i: KInstr) => numb
   throw new Error(`internal: ${fn} is not an elementwise op of a kernel`);
 }
 
-
-/**
- * The dtype a fused reduction accumulates in. float32 sums and means
- * accumulate in float64 and round once at the end: a block holds thousands of
- * elements per lane, and float32 running sums over that many would lose
- * digits that NumPy's pairwise summation keeps. Products stay in float32,
- * where their rounding is relative and they overflow where NumPy's do.
- */
 /**
  * The type argmax and argmin of a bool value compare it in: the 0 and 1 of
  * the kernel's float lanes where it reads floats, else int32 (i32x4 lanes).
@@ -392,6 +384,13 @@ function maskPositionType(sources: readonly Node[]): DType {
   return sources.some((n) => n.dtype === 'float32') ? 'float32' : 'int32';
 }
 
+/**
+ * The dtype a fused reduction accumulates in. float32 sums and means
+ * accumulate in float64 and round once at the end: a block holds thousands of
+ * elements per lane, and float32 running sums over that many would lose
+ * digits that NumPy's pairwise summation keeps. Products stay in float32,
+ * where their rounding is relative and they overflow where NumPy's do.
+ */
 function accumulatorDType(op: ReduceOp, input: DType): DType {
   if (op === 'any' || op === 'all') return 'bool'; // of the input's truth
   const { compute } = resolveReduce(op, input);

@@ -2,6 +2,7 @@
 // of the spec: specs that differ only in sizes and outer strides are equal,
 // so a graph rebuilt every iteration of a loop compiles once.
 import { Lru } from '../lru.js';
+import { InternalError } from '../internal-error.js';
 import { isPredicate } from './op-rules.js';
 import { heapIsShared } from '../support.js';
 import { ModuleBuilder } from '../encode/index.js';
@@ -246,7 +247,10 @@ const unsharedTwins = new WeakMap<CompiledModule, CompiledModule>();
 function unsharedKernel(kernel: CompiledModule): CompiledModule {
   if (!heapIsShared()) return kernel;
   let twin = unsharedTwins.get(kernel);
-  if (!twin) unsharedTwins.set(kernel, (twin = buildModule(kernel.spec, mathOf.get(kernel) ?? VECTOR_MATH, kernel.hash, kernel.id, false)));
+  if (twin) return twin;
+  const math = mathOf.get(kernel);
+  if (!math) throw new InternalError('unsharedKernel was given a kernel no KernelCache compiled');
+  unsharedTwins.set(kernel, (twin = buildModule(kernel.spec, math, kernel.hash, kernel.id, false)));
   return twin;
 }
 
