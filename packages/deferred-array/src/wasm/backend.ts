@@ -169,10 +169,8 @@ class WasmBackend implements Backend {
 
   async runAsync(plan: Plan, bound?: Bindings, outs?: ReadonlyMap<Node, OutWindow>): Promise<RunResult> {
     const lean = !this.#lean || (outs && outs.size > 0) ? null : leanPlanOf(plan, this.#compile);
-    if (lean) {
-      // A kernel that would run on the calling thread anyway runs as executeSync() runs it.
-      if (lean.work < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
-    }
+    // A kernel that would run on the calling thread anyway runs as executeSync() runs it.
+    if (lean && lean.work < this.#host.settings().inlineThreshold) return this.#runLean(lean, bound);
     // A lean plan of one kernel goes to the pool as it is; one of several, the general way (which frees what each has read).
     if (lean?.kernels.length === 1) {
       this.#runs++;

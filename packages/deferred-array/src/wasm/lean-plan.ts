@@ -80,8 +80,12 @@ interface LeanPlan {
   /** Every kernel's stores in order, and each one's bytes. */
   readonly stores: readonly Node[];
   readonly storeBytes: readonly number[];
-  /** Reductions a later kernel reads: written into a block of the run each, in this order. */
-  readonly reread: readonly Node[];
+  /**
+   * Bytes of a run's blocks that no call changes, each at the size the heap
+   * gives it: every kernel's launch block, and a block per reduction a later
+   * kernel reads (the stores' and the copies' are added per run).
+   */
+  readonly fixedBytes: number;
   /** The kernels' work together, which execute() weighs against inlineThreshold. */
   readonly work: number;
   /**
@@ -212,24 +216,24 @@ function makeLean(plan: Plan, compile: Compile): LeanPlan | null {
   const drainable = only !== undefined && drainArray >= 0 && only.fixed.drainable[drainArray] && only.fixed.blocks > DRAIN_BLOCKS &&
     only.compiled.hostKeys.length === 0 && !only.group.raising && !only.group.members.some(flagging);
   const storeBytes = stores.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes);
-  const reread = [...new Set(kernels.flatMap((k) => k.leaves.filter((l) => l.kind === Leaf.Reduced).map((l) => l.node)))];
+  const reread = new Set(kernels.flatMap((k) => k.leaves.filter((l) => l.kind === Leaf.Reduced).map((l) => l.node)));
+  const fixedBytes = sumBlocks([...kernels.map((k) => k.fixed.bytes), ...[...reread].map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes)]);
   return {
-    kernels, stores, storeBytes, reread,
+    kernels, stores, storeBytes, fixedBytes,
     work: kernels.reduce((w, k) => w + k.work, 0),
     drain: drainable ? { array: drainArray, storeBytes: [drainBytes(only.fixed, DRAIN_BLOCKS, drainArray)] } : undefined,
-    privately: privately(kernels, storeBytes, reread),
+    privately: privately(kernels, fixedBytes + sumBlocks(storeBytes)),
   };
 }
 
+/** Bytes of blocks of these sizes, each at the size the heap gives it. */
+const sumBlocks = (sizes: readonly number[]): number => sizes.reduce((b, bytes) => b + blockSize(bytes), 0);
+
 /** LeanPlan.privately: undefined where a kernel reads a source (whose copy the process heap keeps). */
-function privately(kernels: readonly LeanKernel[], storeBytes: readonly number[], reread: readonly Node[]): LeanPlan['privately'] {
+function privately(kernels: readonly LeanKernel[], bytes: number): LeanPlan['privately'] {
   const leaves = kernels.flatMap((k) => k.leaves);
   if (leaves.some((l) => l.kind === Leaf.Source)) return undefined;
-  const blocks = [...kernels.map((k) => k.fixed.bytes), ...storeBytes, ...reread.map((n) => sizeOf(n.shape) * dtypeInfo(n.dtype).bytes)];
-  return {
-    placeholders: [...new Set(leaves.filter((l) => l.kind === Leaf.Placeholder).map((l) => l.node))],
-    bytes: blocks.reduce((b, bytes) => b + blockSize(bytes), 0),
-  };
+  return { placeholders: [...new Set(leaves.filter((l) => l.kind === Leaf.Placeholder).map((l) => l.node))], bytes };
 }
 
 /** Marks the placeholder and reread leaves whose value another leaf of the plan reads too (LeanLeaf.shared). */
@@ -280,5 +284,5 @@ function writeScalar(view: DataView, at: number, dtype: DType, scalar: Scalar): 
   }
 }
 
-export { Leaf, DRAIN_BLOCKS, leanPlanOf, kernelOn, writeScalar };
+export { Leaf, DRAIN_BLOCKS, leanPlanOf, kernelOn, writeScalar, sumBlocks };
 export type { LeanPlan, LeanKernel, LeanLeaf };

@@ -27,7 +27,7 @@ import * as host from './host-functions.js';
 import { addLaunchFlags, writeReduction } from './kernel-results.js';
 import { raisedError } from './gather-kernel.js';
 import { at } from '../util/lookup.js';
-import { DRAIN_BLOCKS, Leaf, kernelOn, writeScalar } from './lean-plan.js';
+import { DRAIN_BLOCKS, Leaf, kernelOn, sumBlocks, writeScalar } from './lean-plan.js';
 import type { LeanKernel, LeanLeaf, LeanPlan } from './lean-plan.js';
 
 /** What a lean run writes in place: nothing (it has no stores into arrays of the trace). */
@@ -132,10 +132,9 @@ class LeanRun implements RunResult {
   /** Allocates the one block the run's blocks are carved from: each at the size the heap would give it. */
   #carve(bound: Bindings | undefined): void {
     const lean = this.#lean;
-    let bytes = 0;
+    let bytes = lean.fixedBytes + sumBlocks(this.#storeBytes());
     let copies: Set<Node> | undefined;
     for (const k of lean.kernels) {
-      bytes += blockSize(k.fixed.bytes);
       for (const leaf of k.leaves) {
         const b = leaf.kind === Leaf.Placeholder ? bound?.get(leaf.node) : undefined;
         if (!b || !(this.#copied(b) || this.#copiedOnce(b))) continue;
@@ -147,8 +146,6 @@ class LeanRun implements RunResult {
         bytes += blockSize(b.value.data.byteLength);
       }
     }
-    for (const node of lean.reread) bytes += blockSize(sizeOf(node.shape) * dtypeInfo(node.dtype).bytes);
-    for (const s of this.#storeBytes()) bytes += blockSize(s);
     const block = this.#sources.allocEvicting(bytes);
     this.#held.push(block);
     this.#carving = block;
